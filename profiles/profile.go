@@ -5,8 +5,8 @@
 package profiles
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"net/url"
