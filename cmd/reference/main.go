@@ -1,0 +1,109 @@
+// Command reference serves the in-memory reference server of the Partner
+// Commerce API v2 on 127.0.0.1:8080, with the embedded data set or --seed.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/partnercommerce/conformance/reference"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "reference:", err)
+		os.Exit(1)
+	}
+}
+
+// run parses the flags, serves until ctx is done, then shuts down
+// gracefully. It prints "listening on http://ADDR" to stdout once the
+// listener is bound. Environment variables REFERENCE_ADDR and
+// REFERENCE_LOG_LEVEL give defaults to --addr and --log-level.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("reference", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr(getenv, "REFERENCE_ADDR", "127.0.0.1:8080"), "address to listen on")
+	seed := fs.String("seed", "", "data set YAML file (default: the embedded reference/dataset/default.yaml)")
+	settle := fs.Duration("settle-after", 3*time.Second, "time after which a paid transaction settles")
+	expire := fs.Duration("expire-after", 15*time.Minute, "time after which an unpaid payment expires")
+	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+
+	ds, err := loadDataset(*seed)
+	if err != nil {
+		return err
+	}
+	store, err := reference.NewStore(ds, reference.WithSettleAfter(*settle), reference.WithExpireAfter(*expire))
+	if err != nil {
+		return err
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           reference.NewServer(logger, store),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("listening", "addr", ln.Addr().String())
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case err := <-serveErr:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	logger.Info("shutting down")
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-serveErr; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func loadDataset(path string) (*reference.Dataset, error) {
+	if path == "" {
+		return reference.DefaultDataset()
+	}
+	return reference.LoadDataset(path)
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}

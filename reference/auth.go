@@ -1,0 +1,150 @@
+package reference
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// group is an endpoint group of section 7; it decides the wording of the
+// authentication errors.
+type group int
+
+const (
+	groupNone group = iota
+	groupProducts
+	groupCustomers
+	groupPayments
+)
+
+// The operation ids of openapi.yaml.
+const (
+	opListProducts       = "listProducts"
+	opSyncProducts       = "syncProducts"
+	opGetCustomerProfile = "getCustomerProfile"
+	opProvisionAccount   = "provisionAccount"
+	opListPaymentMethods = "listPaymentMethods"
+	opCreatePayment      = "createPayment"
+	opGetPaymentStatus   = "getPaymentStatus"
+)
+
+// route is what the server knows of one operation before it parses the
+// request: its group (the tag in openapi.yaml) and what it requires of the
+// caller (its security requirement; sync is for the main account only).
+type route struct {
+	op     string
+	group  group
+	access Access
+}
+
+// routes maps path and method to a route. TestRoutesMatchSpec checks it
+// against the security requirements and tags of api.GetSwagger().
+func routes() map[string]map[string]route {
+	return map[string]map[string]route{
+		"/client/v2/product/list":               {http.MethodGet: {opListProducts, groupProducts, Access{Token: true}}},
+		"/client/v2/product/sync":               {http.MethodGet: {opSyncProducts, groupProducts, Access{Token: true, MainOnly: true}}},
+		"/client/v2/customer/profile":           {http.MethodGet: {opGetCustomerProfile, groupCustomers, Access{Token: true}}},
+		"/client/v2/customer/provision_account": {http.MethodPost: {opProvisionAccount, groupCustomers, Access{}}},
+		"/client/v2/payment/methods":            {http.MethodGet: {opListPaymentMethods, groupPayments, Access{Token: true}}},
+		"/client/v2/payment":                    {http.MethodPost: {opCreatePayment, groupPayments, Access{Token: true}}},
+		"/client/v2/payment/status":             {http.MethodGet: {opGetPaymentStatus, groupPayments, Access{Token: true}}},
+	}
+}
+
+// allowedMethods is the Allow header of a known path.
+func allowedMethods(path string) string {
+	var ms []string
+	for m := range routes()[path] {
+		ms = append(ms, m)
+	}
+	sort.Strings(ms)
+	return strings.Join(ms, ", ")
+}
+
+type ctxKey int
+
+const (
+	routeKey ctxKey = iota
+	callerKey
+)
+
+func routeFrom(ctx context.Context) route {
+	r, _ := ctx.Value(routeKey).(route)
+	return r
+}
+
+func callerFrom(ctx context.Context) Caller {
+	c, _ := ctx.Value(callerKey).(Caller)
+	return c
+}
+
+// callerCtx carries the route and the caller in one context value lookup
+// chain of two; it avoids allocating two contexts.
+type callerCtx struct {
+	context.Context
+	route  route
+	caller Caller
+}
+
+func (c *callerCtx) Value(key any) any {
+	switch key {
+	case routeKey:
+		return c.route
+	case callerKey:
+		return c.caller
+	}
+	return c.Context.Value(key)
+}
+
+// maxBodyBytes is the request body limit.
+const maxBodyBytes = 64 << 10
+
+// gate resolves the route (404, 405), authenticates the caller (401, 403)
+// before any parameter or body is parsed, limits the body (413), and puts
+// the route and the caller in the request context.
+type gate struct {
+	store  *Store
+	errs   *errorWriter
+	routes map[string]map[string]route
+	next   http.Handler
+}
+
+func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	methods, ok := g.routes[r.URL.Path]
+	if !ok {
+		g.errs.write(w, r, ErrNoRoute)
+		return
+	}
+	rt, ok := methods[r.Method]
+	if !ok {
+		g.errs.write(w, r, ErrMethodNotAllowed)
+		return
+	}
+	ctx := &callerCtx{Context: r.Context(), route: rt}
+	r = r.WithContext(ctx)
+	caller, err := g.store.Authenticate(r.Header.Get("X-SECRET-KEY"), bearerToken(r.Header.Get("Authorization")), rt.access)
+	if err != nil {
+		g.errs.write(w, r, err)
+		return
+	}
+	ctx.caller = caller
+	if r.ContentLength > maxBodyBytes {
+		g.errs.write(w, r, ErrBodyTooLarge)
+		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// bearerToken returns the token of a "Bearer <token>" header, or "" when
+// the header is absent, has another scheme or an empty token.
+func bearerToken(h string) string {
+	const scheme = "bearer "
+	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
+		return ""
+	}
+	return strings.TrimSpace(h[len(scheme):])
+}

@@ -1,0 +1,297 @@
+package reference
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// The fixed texts of the contract and docs/reference-choices.md.
+const (
+	msgOK              = "OK"
+	msgProvisioned     = "Akun berhasil disinkronisasi."
+	msgPaymentCreated  = "Pembayaran berhasil diproses."
+	noteCoinConversion = "2 koin = 1 rupiah."
+	noteGatewayPayment = "gateway_payment terisi bila ada sisa pembayaran yang harus dibayar melalui payment gateway."
+)
+
+// handlers implements the generated strict server: each method reads the
+// request object, calls one Store method and maps the result. Errors are
+// returned and written by errorWriter.responseError.
+type handlers struct {
+	store *Store
+}
+
+var _ api.StrictServerInterface = (*handlers)(nil)
+
+// ListProducts serves GET /client/v2/product/list.
+func (h *handlers) ListProducts(ctx context.Context, req api.ListProductsRequestObject) (api.ListProductsResponseObject, error) {
+	list, err := h.store.ListProducts(callerFrom(ctx), ListQuery{PhoneNumber: req.Params.PhoneNumber, SubCategory: req.Params.SubCategory})
+	if err != nil {
+		return nil, err
+	}
+	products := toAPIProducts(list)
+	if h.store.faults.has(FaultProductWithoutLogo) { // FAULT: product-without-logo
+		return rawJSON{status: http.StatusOK, body: map[string]any{"status": true, "message": msgOK,
+			"data": map[string]any{"products": withoutLogo(products)}}}, nil
+	}
+	return api.ListProducts200JSONResponse{Status: true, Message: msgOK, Data: productList{Products: products}}, nil
+}
+
+// productList is the data of a successful product list.
+type productList struct {
+	Products []api.Product `json:"products"`
+}
+
+// SyncProducts serves GET /client/v2/product/sync.
+func (h *handlers) SyncProducts(ctx context.Context, req api.SyncProductsRequestObject) (api.SyncProductsResponseObject, error) {
+	page, err := h.store.SyncProducts(callerFrom(ctx), SyncQuery{SubCategory: req.Params.SubCategory, Page: req.Params.Page, PageSize: req.Params.PageSize})
+	if err != nil {
+		return nil, err
+	}
+	products := toAPIProducts(page.Products)
+	pagination := &api.Pagination{Total: page.Total, Page: page.Page, PerPage: page.PerPage, TotalPages: page.TotalPages}
+	if h.store.faults.has(FaultProductWithoutLogo) { // FAULT: product-without-logo
+		return rawJSON{status: http.StatusOK, body: map[string]any{"status": true, "message": msgOK,
+			"data": map[string]any{"products": withoutLogo(products)}, "pagination": pagination}}, nil
+	}
+	resp := api.SyncProducts200JSONResponse{Status: true, Message: msgOK, Pagination: pagination}
+	resp.Data = &struct {
+		Products []api.Product `json:"products"`
+	}{Products: products}
+	return resp, nil
+}
+
+// GetCustomerProfile serves GET /client/v2/customer/profile.
+func (h *handlers) GetCustomerProfile(ctx context.Context, _ api.GetCustomerProfileRequestObject) (api.GetCustomerProfileResponseObject, error) {
+	p, err := h.store.Profile(callerFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	var resp api.GetCustomerProfile200JSONResponse
+	resp.Status, resp.Message = true, msgOK
+	resp.Data.Customer = api.Customer{
+		Id: int(p.ID), Name: p.Name, Email: p.Email, PhoneNumber: p.PhoneNumber,
+		IdentityNumber: p.IdentityNumber, Level: int(p.Level), ReferralCode: p.ReferralCode,
+		RegisteredAt: formatTime(p.RegisteredAt),
+	}
+	resp.Data.Balance.Available = int(p.Balance)
+	resp.Data.Coin.Note = noteCoinConversion
+	resp.Data.Coin.Available = int(p.Coins)
+	resp.Data.Coin.AvailableValue = int(p.CoinValue)
+	if h.store.faults.has(FaultCustomerIDAsString) { // FAULT: customer-id-as-string
+		body := toMap(resp)
+		if data, ok := body["data"].(map[string]any); ok {
+			if c, ok := data["customer"].(map[string]any); ok {
+				c["id"] = strconv.FormatInt(p.ID, 10)
+			}
+		}
+		return rawJSON{status: http.StatusOK, body: body}, nil
+	}
+	return resp, nil
+}
+
+// ProvisionAccount serves POST /client/v2/customer/provision_account.
+func (h *handlers) ProvisionAccount(ctx context.Context, req api.ProvisionAccountRequestObject) (api.ProvisionAccountResponseObject, error) {
+	if req.Body == nil {
+		return nil, ErrProvisionIncomplete
+	}
+	res, err := h.store.Provision(callerFrom(ctx), ProvisionInput{
+		Name: req.Body.Name, PhoneNumber: req.Body.PhoneNumber, Email: req.Body.Email, DeviceID: req.Body.DeviceId,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var env api.ProvisionAccountEnvelope
+	env.Status, env.Message = true, msgProvisioned
+	env.Data.CustomerId, env.Data.Token = int(res.CustomerID), res.Token
+	if res.Created && !h.store.faults.has(FaultProvisionCreatedAs200) { // FAULT: provision-created-as-200
+		return api.ProvisionAccount201JSONResponse(env), nil
+	}
+	return api.ProvisionAccount200JSONResponse(env), nil
+}
+
+// ListPaymentMethods serves GET /client/v2/payment/methods.
+func (h *handlers) ListPaymentMethods(ctx context.Context, _ api.ListPaymentMethodsRequestObject) (api.ListPaymentMethodsResponseObject, error) {
+	methods := h.store.PaymentMethods(callerFrom(ctx))
+	out := make([]api.PaymentMethod, len(methods))
+	for i, m := range methods {
+		out[i] = api.PaymentMethod{
+			Id: int(m.ID), Code: m.Code, Name: m.Name, Group: m.Group, PaymentGateway: m.Gateway,
+			PaymentType: m.Type, Image: m.Image, MinimumPayment: int(m.MinimumPayment),
+		}
+		out[i].ServiceFee.Type = m.FeeType
+		out[i].ServiceFee.Amount = int(m.FeeAmount)
+	}
+	return api.ListPaymentMethods200JSONResponse{Status: true, Message: msgOK, Data: out}, nil
+}
+
+// CreatePayment serves POST /client/v2/payment.
+func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentRequestObject) (api.CreatePaymentResponseObject, error) {
+	if req.Body == nil {
+		return nil, ErrMalformedRequest
+	}
+	b := req.Body
+	in := CreatePaymentInput{
+		ProductID: int64(b.ProductId), Msisdn: b.Msisdn, PartnerTrxID: b.PartnerTrxId, ShiftCode: b.ShiftCode,
+		UseBalance: b.UseBalance != nil && *b.UseBalance, UseCoin: b.UseCoin != nil && *b.UseCoin,
+	}
+	if b.PaymentMethodId != nil {
+		id := int64(*b.PaymentMethodId)
+		in.PaymentMethodID = &id
+	}
+	if b.PromotionId != nil {
+		id := int64(*b.PromotionId)
+		in.PromotionID = &id
+	}
+	if b.Parts != nil {
+		in.Parts = *b.Parts
+	}
+	t, err := h.store.CreatePayment(callerFrom(ctx), in)
+	if err != nil {
+		return nil, err
+	}
+	var resp api.CreatePayment200JSONResponse
+	resp.Status, resp.Message = true, msgPaymentCreated
+	if h.store.faults.has(FaultMessageTypo) { // FAULT: message-typo
+		resp.Message = msgPaymentCreated[:len(msgPaymentCreated)-1]
+	}
+	d := &resp.Data
+	d.Transaction.Id = int(t.ID)
+	d.Transaction.TransactionNumber = t.Number
+	d.Transaction.Status = api.TransactionStatus(t.Status)
+	d.Transaction.PaymentStatus = api.PaymentStatus(t.PaymentStatus)
+	d.Transaction.Amount = toAPIAmount(t.Amount)
+	d.Transaction.PartnerTrxId = t.PartnerTrxID
+	d.PaymentMethod.Id = int(t.Method.ID)
+	d.PaymentMethod.Code = t.Method.Code
+	d.PaymentMethod.Name = t.Method.Name
+	d.PaymentMethod.Gateway = t.Method.Gateway
+	d.PaymentMethod.Type = t.Method.Type
+	d.Payment.IsRequired = t.PaymentRequired
+	d.Payment.Token = optional(t.GatewayToken)
+	d.Payment.RedirectUrl = optional(t.RedirectURL)
+	d.Payment.Amount = int(t.PaymentAmount)
+	d.DeveloperNotes.CoinConversion = noteCoinConversion
+	d.DeveloperNotes.GatewayPayment = noteGatewayPayment
+	return resp, nil
+}
+
+// GetPaymentStatus serves GET /client/v2/payment/status.
+func (h *handlers) GetPaymentStatus(ctx context.Context, req api.GetPaymentStatusRequestObject) (api.GetPaymentStatusResponseObject, error) {
+	t, err := h.store.PaymentStatus(callerFrom(ctx), StatusQuery{PartnerTrxID: req.Params.PartnerTrxId, TransactionNumber: req.Params.TransactionNumber})
+	if err != nil {
+		return nil, err
+	}
+	var resp api.GetPaymentStatus200JSONResponse
+	resp.Status, resp.Message = true, msgOK
+	d := &resp.Data
+	d.PartnerTrxId = t.PartnerTrxID
+	d.TransactionNumber = t.Number
+	d.Product.Id = int(t.Product.ID)
+	d.Product.Code = t.Product.Code
+	d.Product.Name = t.Product.Name
+	d.Product.Description = t.Product.Description
+	d.Product.Image.OperatorLogo = optional(t.Operator.Logo)
+	d.Product.Image.ProductIcon = optional(t.Product.Icon)
+	d.Product.Image.ProductBanner = optional(t.Product.Banner)
+	d.Operator = api.Operator{Id: int(t.Operator.ID), Name: t.Operator.Name, Logo: t.Operator.Logo}
+	d.PaymentStatus = api.PaymentStatus(t.PaymentStatus)
+	d.TransactionStatus = api.TransactionStatus(t.Status)
+	d.SerialNumber = optional(t.SerialNumber)
+	d.Amount = toAPIAmount(t.Amount)
+	d.PaymentMethod.Gateway = t.Method.Gateway
+	d.PaymentMethod.Type = t.Method.Type
+	d.CreatedAt = formatTime(t.CreatedAt)
+	d.UpdatedAt = formatTime(t.UpdatedAt)
+	return resp, nil
+}
+
+func toAPIProducts(list []PricedProduct) []api.Product {
+	out := make([]api.Product, len(list))
+	for i, p := range list {
+		out[i] = api.Product{
+			Id: int(p.Product.ID), Code: p.Product.Code, Name: p.Product.Name,
+			Description: p.Product.Description, Status: api.ProductStatus(p.Status),
+			Operator: api.Operator{Id: int(p.Operator.ID), Name: p.Operator.Name, Logo: p.Operator.Logo},
+		}
+		out[i].Pricing.BasePrice = int(p.Product.BasePrice)
+		out[i].Pricing.FinalPrice = int(p.FinalPrice)
+		if promo := p.Product.Promotion; promo != nil {
+			m := map[string]any{"id": promo.ID, "name": promo.Name, "discount": promo.Discount}
+			out[i].Promotion = &m
+		}
+	}
+	return out
+}
+
+func toAPIAmount(a Amount) api.Amount {
+	return api.Amount{
+		Total: int(a.Total), BalanceUsed: int(a.BalanceUsed), CoinUsed: int(a.CoinUsed),
+		CoinValueUsed: int(a.CoinValueUsed), GatewayPayment: int(a.GatewayPayment),
+	}
+}
+
+// formatTime is the contract's `YYYY-MM-DD HH:MM:SS`, in WIB.
+func formatTime(t time.Time) string { return t.In(wib).Format(dateTimeLayout) }
+
+// optional is nil for "" (JSON null), else a pointer to s.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// withoutLogo serves FaultProductWithoutLogo: the products with
+// operator.logo left out.
+func withoutLogo(products []api.Product) []any {
+	out := make([]any, len(products))
+	for i, p := range products {
+		m := toMap(p)
+		if op, ok := m["operator"].(map[string]any); ok {
+			delete(op, "logo")
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// toMap turns a response value into its generic JSON form.
+func toMap(v any) map[string]any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return map[string]any{}
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// rawJSON is a response of any shape, used only by faults that break the
+// schema on purpose.
+type rawJSON struct {
+	status int
+	body   any
+}
+
+func (r rawJSON) visit(w http.ResponseWriter) error {
+	b, err := json.Marshal(r.body)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(r.status)
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func (r rawJSON) VisitListProductsResponse(w http.ResponseWriter) error       { return r.visit(w) }
+func (r rawJSON) VisitSyncProductsResponse(w http.ResponseWriter) error       { return r.visit(w) }
+func (r rawJSON) VisitGetCustomerProfileResponse(w http.ResponseWriter) error { return r.visit(w) }

@@ -1,0 +1,382 @@
+package reference
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Amount is the amount object of a transaction (section 2.7).
+type Amount struct {
+	Total          int64
+	BalanceUsed    int64
+	CoinUsed       int64
+	CoinValueUsed  int64
+	GatewayPayment int64
+}
+
+// transaction is a stored transaction, guarded by Store.mu.
+type transaction struct {
+	id            int64
+	number        string
+	partnerTrxID  string
+	partner       int64
+	account       int64
+	product       *Product
+	msisdn        string
+	method        PaymentMethod // the method shown: internal when fully covered
+	promotionID   *int64
+	shiftCode     *string
+	parts         map[string]any // stored, never interpreted
+	amount        Amount
+	paymentAmount int64 // gateway_payment + fee when a remainder is due
+	required      bool
+	gatewayToken  string
+	redirectURL   string
+	paymentFormed bool
+	paymentStatus PaymentStatus
+	status        TransactionStatus
+	createdAt     time.Time
+	updatedAt     time.Time
+}
+
+// Transaction is a copy of a transaction with its state evaluated at the
+// time of the read. Product, Operator and Method describe immutable catalog
+// entries.
+type Transaction struct {
+	ID              int64
+	Number          string
+	PartnerTrxID    string
+	PartnerID       int64
+	AccountID       int64
+	Product         Product
+	Operator        Operator
+	Msisdn          string
+	Method          PaymentMethod
+	Amount          Amount
+	PaymentRequired bool
+	GatewayToken    string // empty when none
+	RedirectURL     string // empty when none
+	PaymentAmount   int64
+	PaymentStatus   PaymentStatus
+	Status          TransactionStatus
+	SerialNumber    string // empty when none
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+}
+
+// CreatePaymentInput is the create payment request. Nil pointers are
+// absent fields.
+type CreatePaymentInput struct {
+	ProductID       int64
+	Msisdn          string
+	PaymentMethodID *int64
+	PromotionID     *int64
+	UseBalance      bool
+	UseCoin         bool
+	Parts           map[string]any
+	PartnerTrxID    string
+	ShiftCode       *string
+}
+
+// The length limits of section 8, counted in characters.
+const (
+	maxTrxIDLen     = 50
+	maxShiftCodeLen = 50
+)
+
+// msisdnPattern is the destination number rule: 08, 10 to 13 digits.
+func validMsisdn(s string) bool {
+	if len(s) < 10 || len(s) > 13 || s[0] != '0' || s[1] != '8' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPaymentFields applies the field rules in the documented order:
+// product, destination, method, partner_trx_id, the two length limits, then
+// the destination format.
+func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
+	switch {
+	case in.ProductID <= 0:
+		return ErrProductRequired
+	case strings.TrimSpace(in.Msisdn) == "":
+		return ErrMsisdnRequired
+	case in.PaymentMethodID == nil:
+		return ErrMethodRequired
+	case strings.TrimSpace(in.PartnerTrxID) == "":
+		return ErrTrxIDRequired
+	case utf8.RuneCountInString(in.PartnerTrxID) > maxTrxIDLen && !s.faults.has(FaultNoTrxIDLimit): // FAULT: no-trx-id-limit
+		return ErrTrxIDTooLong
+	case in.ShiftCode != nil && utf8.RuneCountInString(*in.ShiftCode) > maxShiftCodeLen && !s.faults.has(FaultNoShiftCodeLimit): // FAULT: no-shift-code-limit
+		return ErrShiftCodeTooLong
+	case !validMsisdn(in.Msisdn):
+		return ErrPhoneInvalid
+	}
+	return nil
+}
+
+// checkMethod applies the method rules; it returns the chosen method.
+func (s *Store) checkMethod(in CreatePaymentInput) (*PaymentMethod, error) {
+	id := *in.PaymentMethodID
+	if id == 0 {
+		if !in.UseBalance && !in.UseCoin && !s.faults.has(FaultInternalMethodWithoutFunds) { // FAULT: internal-method-without-funds
+			return nil, ErrInternalMethodNoFunds
+		}
+		m := internalMethod
+		return &m, nil
+	}
+	m := s.cat.methods[id]
+	if m == nil || !m.Active {
+		return nil, ErrMethodUnavailable
+	}
+	return m, nil
+}
+
+// checkProduct applies the product rules; it returns the product.
+func (s *Store) checkProduct(in CreatePaymentInput) (*Product, error) {
+	p := s.cat.products[in.ProductID]
+	if p == nil {
+		return nil, ErrProductNotFound
+	}
+	sub := s.cat.subs[p.SubCategory]
+	subActive := sub != nil && (sub.Active || s.faults.has(FaultInactiveSubCategoryServed)) // FAULT: inactive-sub-category-served
+	if p.Status != ProductActive || !subActive {
+		return nil, ErrProductUnavailable
+	}
+	if p.Unprocessable {
+		return nil, ErrProductDisrupted
+	}
+	return p, nil
+}
+
+// CreatePayment creates a payment and its transaction for the caller's
+// account. The duplicate check, the wallet debit and the insertion happen
+// under one lock, so a partner_trx_id is used once and a wallet is never
+// debited twice nor below zero. A request refused with an error changes
+// nothing.
+func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, error) {
+	if err := s.checkPaymentFields(in); err != nil {
+		return Transaction{}, err
+	}
+	plan, err := s.pricePlan(c.PartnerID)
+	if err != nil {
+		return Transaction{}, err
+	}
+	// The method and product rules read only the immutable catalog; they
+	// are evaluated here and reported after the duplicate check.
+	method, lateErr := s.checkMethod(in)
+	var product *Product
+	if lateErr == nil {
+		product, lateErr = s.checkProduct(in)
+	}
+	var price int64
+	var gatewayToken string
+	if lateErr == nil {
+		price = finalPrice(product.BasePrice, plan.MarkupBPS, product.Promotion)
+		if s.faults.has(FaultBasePriceCharged) { // FAULT: base-price-charged
+			price = product.BasePrice
+		}
+		if method.ID != 0 {
+			if gatewayToken, err = newGatewayToken(); err != nil {
+				return Transaction{}, err
+			}
+		}
+	}
+	policy := splitPolicy{coinsPerRupiah: s.coinsPerRupiah(), coinsFirst: s.faults.has(FaultCoinsBeforeBalance)} // FAULT: coins-before-balance
+	now := s.now()
+	key := partnerKey{c.PartnerID, in.PartnerTrxID}
+
+	s.mu.Lock()
+	if _, used := s.byTrxID[key]; used && !s.faults.has(FaultDuplicateTrxAccepted) { // FAULT: duplicate-trx-accepted
+		s.mu.Unlock()
+		return Transaction{}, ErrTrxIDUsed
+	}
+	if s.faults.has(FaultRacyDuplicateCheck) { // FAULT: racy-duplicate-check
+		s.mu.Unlock()
+		s.yield()
+		s.mu.Lock()
+	}
+	if lateErr != nil {
+		s.mu.Unlock()
+		return Transaction{}, lateErr
+	}
+	a := s.accounts[c.AccountID]
+	if a == nil {
+		s.mu.Unlock()
+		return Transaction{}, ErrTokenInvalid
+	}
+	split := policy.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
+	if split.Gateway > 0 && method.ID == 0 {
+		s.mu.Unlock()
+		return Transaction{}, ErrInsufficientFunds
+	}
+	if split.Gateway > 0 && split.Gateway < method.MinimumPayment {
+		s.mu.Unlock()
+		return Transaction{}, ErrBelowMinimumPayment
+	}
+	if s.faults.has(FaultLostUpdateDebit) { // FAULT: lost-update-debit
+		balance, coins := a.balance, a.coins
+		s.mu.Unlock()
+		s.yield()
+		s.mu.Lock()
+		a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
+	} else {
+		a.balance -= split.BalanceUsed
+		a.coins -= split.CoinUsed
+	}
+	tx := s.newTransaction(c, in, product, now)
+	tx.amount = Amount{Total: price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
+		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
+	if split.Gateway == 0 {
+		tx.method = internalMethod
+		tx.paymentStatus, tx.status = PaymentPaid, TransactionProcessing
+		if s.faults.has(FaultCoveredPaymentUnpaid) { // FAULT: covered-payment-unpaid
+			tx.paymentStatus, tx.status = PaymentUnpaid, TransactionWaitingPayment
+		}
+	} else {
+		tx.method = *method
+		tx.paymentStatus, tx.status = PaymentUnpaid, TransactionWaitingPayment
+		tx.required = true
+		tx.paymentAmount = split.Gateway + method.FeeAmount
+		tx.gatewayToken = gatewayToken
+		tx.redirectURL = "https://pay.nusapay.example/checkout/" + gatewayToken
+		if s.faults.has(FaultGatewayRemainderHidden) { // FAULT: gateway-remainder-hidden
+			tx.amount.GatewayPayment, tx.paymentAmount, tx.required = 0, 0, false
+			tx.gatewayToken, tx.redirectURL = "", ""
+		}
+	}
+	s.byTrxID[key] = tx
+	s.byNumber[tx.number] = tx
+	view := s.view(tx, now)
+	s.mu.Unlock()
+	return view, nil
+}
+
+// newTransaction allocates the id and number of a transaction. The caller
+// holds s.mu.
+func (s *Store) newTransaction(c Caller, in CreatePaymentInput, p *Product, now time.Time) *transaction {
+	s.nextTxID++
+	s.seq[c.PartnerID]++
+	date := now.In(wib).Format("20060102")
+	number := fmt.Sprintf("INV/%s/P%d/%08d", date, c.PartnerID, s.seq[c.PartnerID])
+	if s.faults.has(FaultTrxNumberWithoutSlash) { // FAULT: trx-number-without-slash
+		number = fmt.Sprintf("INV%sP%d%08d", date, c.PartnerID, s.seq[c.PartnerID])
+	}
+	tx := &transaction{
+		id: s.nextTxID, number: number, partnerTrxID: in.PartnerTrxID, partner: c.PartnerID,
+		account: c.AccountID, product: p, msisdn: in.Msisdn, parts: in.Parts,
+		paymentFormed: true, createdAt: now, updatedAt: now,
+	}
+	if in.PromotionID != nil {
+		id := *in.PromotionID
+		tx.promotionID = &id
+	}
+	if in.ShiftCode != nil {
+		sc := *in.ShiftCode
+		tx.shiftCode = &sc
+	}
+	return tx
+}
+
+func newGatewayToken() (string, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("gateway token: %w", err)
+	}
+	return "pay-" + hex.EncodeToString(b[:]), nil
+}
+
+// view copies a transaction with its state advanced to now. The caller
+// holds s.mu.
+func (s *Store) view(tx *transaction, now time.Time) Transaction {
+	rules := transitionRules{settleAfter: s.settleAfter, expireAfter: s.expireAfter}
+	st := rules.advance(txState{Payment: tx.paymentStatus, Transaction: tx.status, UpdatedAt: tx.updatedAt},
+		tx.createdAt, now, tx.product.FailsOnFulfilment)
+	v := Transaction{
+		ID: tx.id, Number: tx.number, PartnerTrxID: tx.partnerTrxID, PartnerID: tx.partner,
+		AccountID: tx.account, Product: *tx.product, Msisdn: tx.msisdn, Method: tx.method,
+		Amount: tx.amount, PaymentRequired: tx.required, GatewayToken: tx.gatewayToken,
+		RedirectURL: tx.redirectURL, PaymentAmount: tx.paymentAmount,
+		PaymentStatus: st.Payment, Status: st.Transaction,
+		CreatedAt: tx.createdAt, UpdatedAt: st.UpdatedAt,
+	}
+	v.Product.Promotion = nil // the record shows no promotion; avoid sharing the pointer
+	if o := s.cat.operators[tx.product.OperatorID]; o != nil {
+		v.Operator = *o
+		v.Operator.Prefixes = nil
+	}
+	if st.Transaction == TransactionSuccess && tx.product.HasSerial {
+		v.SerialNumber = serialNumber(tx.product.ID, tx.id)
+	}
+	return v
+}
+
+// StatusQuery is the payment status lookup; nil or blank means absent.
+type StatusQuery struct {
+	PartnerTrxID      *string
+	TransactionNumber *string
+}
+
+// PaymentStatus looks up one transaction of the caller's partner by
+// partner_trx_id, transaction_number or both (which must then name the same
+// transaction).
+func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
+	trxID, hasTrxID := present(q.PartnerTrxID)
+	number, hasNumber := present(q.TransactionNumber)
+	if !hasTrxID && !hasNumber {
+		if s.faults.has(FaultStatusEmptyAs404) { // FAULT: status-empty-as-404
+			return Transaction{}, ErrTrxNotFound
+		}
+		return Transaction{}, ErrStatusQueryEmpty
+	}
+	crossPartner := s.faults.has(FaultStatusCrossPartner) // FAULT: status-cross-partner
+	now := s.now()
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var tx *transaction
+	if hasTrxID {
+		tx = s.byTrxID[partnerKey{c.PartnerID, trxID}]
+		if tx == nil && crossPartner {
+			for id := range s.cat.partners {
+				if t := s.byTrxID[partnerKey{id, trxID}]; t != nil {
+					tx = t
+					break
+				}
+			}
+		}
+		if tx == nil {
+			return Transaction{}, ErrTrxNotFound
+		}
+	}
+	if hasNumber {
+		byNumber := s.byNumber[number]
+		if byNumber == nil || (byNumber.partner != c.PartnerID && !crossPartner) {
+			return Transaction{}, ErrTrxNotFound
+		}
+		if tx != nil && tx != byNumber {
+			return Transaction{}, ErrTrxNotFound
+		}
+		tx = byNumber
+	}
+	if !tx.paymentFormed {
+		return Transaction{}, ErrPaymentNotFormed
+	}
+	return s.view(tx, now), nil
+}
+
+func present(p *string) (string, bool) {
+	if p == nil || strings.TrimSpace(*p) == "" {
+		return "", false
+	}
+	return *p, true
+}

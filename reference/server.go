@@ -1,0 +1,83 @@
+package reference
+
+import (
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// NewServer returns the whole HTTP API of the reference server over store:
+// routing with JSON 404 and 405 answers, authentication before any parsing,
+// the 64 KiB body limit, the generated strict server with JSON error
+// handlers, request logging and panic recovery.
+func NewServer(logger *slog.Logger, store *Store) http.Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	errs := &errorWriter{logger: logger, faults: store.faults}
+	strict := api.NewStrictHandlerWithOptions(&handlers{store: store}, nil, api.StrictHTTPServerOptions{
+		RequestErrorHandlerFunc:  errs.requestError,
+		ResponseErrorHandlerFunc: errs.responseError,
+	})
+	mux := http.NewServeMux()
+	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
+	g := &gate{store: store, errs: errs, routes: routes(), next: mux}
+	return &observer{logger: logger, errs: errs, next: g}
+}
+
+// observer recovers from panics (500 "Terjadi kesalahan sistem." and a log
+// line) and logs every request at debug level.
+type observer struct {
+	logger *slog.Logger
+	errs   *errorWriter
+	next   http.Handler
+}
+
+func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if rec := recover(); rec != nil {
+			if rec == http.ErrAbortHandler { //nolint:errorlint // a sentinel panic value, compared as net/http does
+				panic(rec)
+			}
+			o.logger.ErrorContext(r.Context(), "panic serving request",
+				"method", r.Method, "path", r.URL.Path, "panic", rec, "stack", string(debug.Stack()))
+			if sw.status == 0 {
+				o.errs.write(sw, r, ErrInternal)
+			}
+		}
+		if o.logger.Enabled(r.Context(), slog.LevelDebug) {
+			o.logger.LogAttrs(r.Context(), slog.LevelDebug, "request",
+				slog.String("method", r.Method), slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)))
+		}
+	}()
+	o.next.ServeHTTP(sw, r)
+}
+
+// statusWriter remembers the status code written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }

@@ -1,0 +1,161 @@
+package reference
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithClock sets the clock the store reads time from (default time.Now).
+func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
+
+// WithSettleAfter sets how long a fully paid transaction stays PROCESSING
+// before it settles (default 3s).
+func WithSettleAfter(d time.Duration) Option { return func(s *Store) { s.settleAfter = d } }
+
+// WithExpireAfter sets how long an unpaid payment waits before it expires
+// (default 15m).
+func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.expireAfter = d } }
+
+// WithFaults switches on deliberate departures from the API document. Tests
+// only: no flag of cmd/reference reaches it.
+func WithFaults(faults ...Fault) Option {
+	return func(s *Store) {
+		for _, f := range faults {
+			s.faults[f] = true
+		}
+	}
+}
+
+// Store holds the state of the reference server: the immutable catalog and,
+// under one mutex, the accounts, their wallets and the transactions.
+type Store struct {
+	cat         *catalog
+	now         func() time.Time
+	settleAfter time.Duration
+	expireAfter time.Duration
+	faults      faultSet
+	// yield runs where a fault releases the lock between a read and a write;
+	// tests replace it to make the race deterministic.
+	yield func()
+
+	mu            sync.Mutex
+	accounts      map[int64]*account          // by id
+	byToken       map[string]*account         // by token
+	byPhone       map[partnerKey]*account     // by partner and phone number
+	byEmail       map[partnerKey]*account     // by partner and lower-case email
+	byTrxID       map[partnerKey]*transaction // by partner and partner_trx_id
+	byNumber      map[string]*transaction     // by transaction_number
+	nextAccountID int64
+	nextTxID      int64
+	seq           map[int64]int64 // last transaction_number sequence per partner
+}
+
+// partnerKey scopes a string to one partner.
+type partnerKey struct {
+	partner int64
+	key     string
+}
+
+// NewStore builds a store from a data set. The data set is copied; later
+// changes to ds do not reach the store.
+func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
+	if ds == nil {
+		return nil, errors.New("reference: nil dataset")
+	}
+	if err := ds.validate(); err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	s := &Store{
+		cat:         newCatalog(ds),
+		now:         time.Now,
+		settleAfter: 3 * time.Second,
+		expireAfter: 15 * time.Minute,
+		faults:      faultSet{},
+		yield:       runtime.Gosched,
+		accounts:    map[int64]*account{},
+		byToken:     map[string]*account{},
+		byPhone:     map[partnerKey]*account{},
+		byEmail:     map[partnerKey]*account{},
+		byTrxID:     map[partnerKey]*transaction{},
+		byNumber:    map[string]*transaction{},
+		seq:         map[int64]int64{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.now == nil {
+		return nil, errors.New("reference: nil clock")
+	}
+	if s.settleAfter < 0 || s.expireAfter < 0 {
+		return nil, errors.New("reference: settle and expire durations must not be negative")
+	}
+	for _, a := range ds.Accounts {
+		reg, _ := parseDateTime(a.RegisteredAt) // validated above
+		acc := &account{
+			id: a.ID, partner: a.Partner, name: a.Name, email: a.Email, phone: a.Phone,
+			deviceID: a.DeviceID, token: a.Token, main: a.Main, level: a.Level,
+			referralCode: a.ReferralCode, registeredAt: reg,
+			balance: a.Balance, coins: a.Coins, walletUnavailable: a.WalletUnavailable,
+		}
+		if a.IdentityNumber != nil {
+			id := *a.IdentityNumber
+			acc.identityNumber = &id
+		}
+		s.index(acc)
+		s.nextAccountID = max(s.nextAccountID, a.ID)
+	}
+	for _, t := range ds.Transactions {
+		created, _ := parseDateTime(t.CreatedAt) // validated above
+		product := s.cat.products[t.Product]
+		tx := &transaction{
+			id: t.ID, number: t.TransactionNumber, partnerTrxID: t.PartnerTrxID,
+			partner: t.Partner, account: t.Account, product: product, msisdn: t.Msisdn,
+			paymentFormed: t.PaymentFormed, method: internalMethod,
+			paymentStatus: PaymentUnpaid, status: TransactionWaitingPayment,
+			createdAt: created, updatedAt: created,
+		}
+		s.byTrxID[partnerKey{t.Partner, t.PartnerTrxID}] = tx
+		s.byNumber[t.TransactionNumber] = tx
+		s.nextTxID = max(s.nextTxID, t.ID)
+		m := trxNumberSeq.FindStringSubmatch(t.TransactionNumber)
+		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			s.seq[t.Partner] = max(s.seq[t.Partner], n)
+		}
+	}
+	return s, nil
+}
+
+// index adds an account to every index. The caller holds s.mu (or owns s).
+func (s *Store) index(a *account) {
+	s.accounts[a.id] = a
+	s.byToken[a.token] = a
+	s.byPhone[partnerKey{a.partner, a.phone}] = a
+	s.byEmail[partnerKey{a.partner, lowerEmail(a.email)}] = a
+}
+
+// OperatorTeam is the team named in the price plan message.
+func (s *Store) OperatorTeam() string { return s.cat.operatorTeam }
+
+// pricePlan returns the partner's plan, or the price plan error when the
+// plan is not active.
+func (s *Store) pricePlan(partnerID int64) (*PricePlan, error) {
+	p := s.cat.partners[partnerID]
+	if p == nil {
+		return nil, ErrInternal
+	}
+	plan := s.cat.plans[p.PricePlanID]
+	if plan == nil {
+		return nil, ErrInternal
+	}
+	if !plan.Active && !s.faults.has(FaultPricePlanIgnored) { // FAULT: price-plan-ignored
+		return nil, newError(KindInvalid, pricePlanMessage(s.cat.operatorTeam))
+	}
+	return plan, nil
+}

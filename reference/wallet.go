@@ -1,0 +1,57 @@
+package reference
+
+// coinsPerRupiah is the coin conversion: 2 coins = 1 rupiah (section 8).
+const coinsPerRupiah = 2
+
+// Split is how a total is paid: from balance, from coins, and the remainder
+// through a payment gateway. BalanceUsed + CoinValueUsed + Gateway = total.
+type Split struct {
+	BalanceUsed   int64
+	CoinUsed      int64
+	CoinValueUsed int64
+	Gateway       int64
+}
+
+// splitPolicy is the arithmetic of a split; the zero value is wrong on
+// purpose only through faults.
+type splitPolicy struct {
+	coinsPerRupiah int64 // 2, or 1 under FaultCoinValueNotHalved
+	coinsFirst     bool  // FaultCoinsBeforeBalance
+}
+
+// SplitPayment divides total between balance and coins under the
+// document's rules: balance first; coins only for what balance leaves,
+// taken in pairs (an odd last coin is never taken); the rest goes to the
+// gateway. Negative inputs count as zero.
+func SplitPayment(total, balance, coins int64, useBalance, useCoin bool) Split {
+	return splitPolicy{coinsPerRupiah: coinsPerRupiah}.split(total, balance, coins, useBalance, useCoin)
+}
+
+func (p splitPolicy) split(total, balance, coins int64, useBalance, useCoin bool) Split {
+	total, balance, coins = max(total, 0), max(balance, 0), max(coins, 0)
+	per := max(p.coinsPerRupiah, 1)
+	var s Split
+	rem := total
+	fromBalance := func() {
+		if useBalance {
+			s.BalanceUsed = min(balance, rem)
+			rem -= s.BalanceUsed
+		}
+	}
+	fromCoins := func() {
+		if useCoin {
+			s.CoinValueUsed = min(coins/per, rem)
+			s.CoinUsed = s.CoinValueUsed * per
+			rem -= s.CoinValueUsed
+		}
+	}
+	if p.coinsFirst {
+		fromCoins()
+		fromBalance()
+	} else {
+		fromBalance()
+		fromCoins()
+	}
+	s.Gateway = rem
+	return s
+}
