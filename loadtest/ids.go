@@ -1,0 +1,132 @@
+package loadtest
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxTrxIDLen is the longest partner_trx_id the API accepts (document §8).
+const MaxTrxIDLen = 50
+
+// maxRunIDLen bounds the run id so that every partner_trx_id fits in
+// MaxTrxIDLen: run id (20) + "-" + shard (4) + "-" + sequence (≤ 20) = 46.
+const maxRunIDLen = 20
+
+// maxShards bounds n in a shard i/n so that the shard takes at most 4 digits.
+const maxShards = 9999
+
+// Shard is one machine's part of a distributed run: Index in [0, Count).
+// Each shard draws partner_trx_ids from its own disjoint space and uses its
+// own accounts.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// SingleShard is the shard of a run on one machine.
+var SingleShard = Shard{Index: 0, Count: 1}
+
+// String formats s as "i/n".
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// ParseShard parses "i/n" with 0 ≤ i < n ≤ 9999.
+func ParseShard(s string) (Shard, error) {
+	is, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("shard %q: want i/n, for example 0/4", s)
+	}
+	i, err1 := strconv.Atoi(is)
+	n, err2 := strconv.Atoi(ns)
+	if err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: i and n must be integers", s)
+	}
+	sh := Shard{Index: i, Count: n}
+	return sh, sh.Validate()
+}
+
+// Validate reports whether s is a usable shard.
+func (s Shard) Validate() error {
+	if s.Count < 1 || s.Count > maxShards {
+		return fmt.Errorf("shard %s: n must be between 1 and %d", s, maxShards)
+	}
+	if s.Index < 0 || s.Index >= s.Count {
+		return fmt.Errorf("shard %s: i must be between 0 and n-1", s)
+	}
+	return nil
+}
+
+// NewRunID returns a fresh run id: the UTC time to the second in base 36
+// followed by four random base-36 characters, lower case, no dashes.
+func NewRunID() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	suffix := make([]byte, 4)
+	for i := range suffix {
+		suffix[i] = digits[int(b[i])%len(digits)]
+	}
+	return strconv.FormatInt(time.Now().UTC().Unix(), 36) + string(suffix)
+}
+
+// ValidateRunID reports whether id can be embedded in partner_trx_ids:
+// 1 to 20 characters of [a-z0-9].
+func ValidateRunID(id string) error {
+	if id == "" || len(id) > maxRunIDLen {
+		return fmt.Errorf("run id %q: want 1 to %d characters", id, maxRunIDLen)
+	}
+	for _, c := range id {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return fmt.Errorf("run id %q: only a-z and 0-9 are allowed", id)
+		}
+	}
+	return nil
+}
+
+// IDs generates the partner_trx_ids of one shard of one run. An id is
+// "<run>-<shard index>-<sequence>"; the run id has no dash, so two shards (or
+// two runs) can never produce the same id, and each id is at most 46
+// characters long.
+type IDs struct {
+	run   string
+	shard Shard
+}
+
+// NewIDs returns the id generator of shard s of run.
+func NewIDs(run string, s Shard) (IDs, error) {
+	if err := ValidateRunID(run); err != nil {
+		return IDs{}, err
+	}
+	if err := s.Validate(); err != nil {
+		return IDs{}, err
+	}
+	return IDs{run: run, shard: s}, nil
+}
+
+// ID returns the partner_trx_id of sequence number seq.
+func (g IDs) ID(seq uint64) string {
+	return g.run + "-" + strconv.Itoa(g.shard.Index) + "-" + strconv.FormatUint(seq, 10)
+}
+
+// ParseID splits an id made by IDs into its run, shard index and sequence.
+func ParseID(id string) (run string, shard int, seq uint64, err error) {
+	parts := strings.Split(id, "-")
+	if len(parts) != 3 {
+		return "", 0, 0, errors.New("not a load-test id")
+	}
+	shard, err1 := strconv.Atoi(parts[1])
+	seq, err2 := strconv.ParseUint(parts[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", 0, 0, errors.New("not a load-test id")
+	}
+	return parts[0], shard, seq, nil
+}
+
+// msisdn returns a valid Indonesian destination number (08, 12 digits)
+// derived from seq.
+func msisdn(seq uint64) string {
+	return fmt.Sprintf("0812%08d", seq%100_000_000)
+}

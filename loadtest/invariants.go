@@ -1,0 +1,312 @@
+package loadtest
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The invariants a run checks after the load.
+const (
+	InvContract    = "response-contract" // every response honours the contract
+	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
+	InvIdempotency = "idempotency-wave"  // a wave of N: one created, N-1 409s
+	InvLookup      = "status-lookup"     // every created id is found with the same amounts
+	InvBalance     = "balance"           // balance change = debits of created payments
+	InvCoins       = "coins"             // coin change = coins of created payments
+)
+
+// maxDetails bounds how many violations of one invariant are listed.
+const maxDetails = 25
+
+// Violation is one broken invariant.
+type Violation struct {
+	Invariant string `json:"invariant"`
+	Detail    string `json:"detail"`
+}
+
+// AccountSnapshot is an account's wallet read before and after a shard's run.
+type AccountSnapshot struct {
+	Account string  `json:"account"`
+	Shard   int     `json:"shard"`
+	Shared  bool    `json:"shared,omitempty"`
+	Before  *Wallet `json:"before,omitempty"`
+	After   *Wallet `json:"after,omitempty"`
+	Error   string  `json:"error,omitempty"`
+}
+
+// AccountCheck is the reconciliation of one account: the observed change
+// of balance and coins (debits are positive) against the bounds the ledger
+// allows. Min is what the created payments debited; Max adds the most the
+// uncertain requests could have debited.
+type AccountCheck struct {
+	Account       string `json:"account"`
+	BalanceChange int64  `json:"balance_change"`
+	BalanceMin    int64  `json:"balance_min"`
+	BalanceMax    int64  `json:"balance_max"`
+	CoinChange    int64  `json:"coin_change"`
+	CoinMin       int64  `json:"coin_min"`
+	CoinMax       int64  `json:"coin_max"`
+	Created       int    `json:"created"`
+	Uncertain     int    `json:"uncertain_ids"`
+	Skipped       string `json:"skipped,omitempty"`
+	OK            bool   `json:"ok"`
+}
+
+// Reconciliation is the verdict of the invariants on a ledger.
+type Reconciliation struct {
+	Requests     int `json:"create_requests"`
+	IDs          int `json:"ids"`
+	Created      int `json:"created_ids"`
+	Duplicates   int `json:"duplicate_debits"` // Σ over ids of (times created − 1)
+	Uncertain    int `json:"uncertain_requests"`
+	UncertainIDs int `json:"uncertain_ids"` // ids never created with an uncertain request
+	LookedUp     int `json:"looked_up"`
+	Waves        int `json:"waves,omitempty"`
+
+	Accounts   []AccountCheck `json:"accounts"`
+	Violations []Violation    `json:"violations"`
+	// Omitted counts violations left out of Violations, per invariant.
+	Omitted map[string]int `json:"omitted,omitempty"`
+	// Counts counts violations per invariant, listed or not.
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+// Passed reports whether no invariant was violated.
+func (r *Reconciliation) Passed() bool { return len(r.Violations) == 0 }
+
+func (r *Reconciliation) add(inv, format string, args ...any) {
+	if r.Counts == nil {
+		r.Counts = map[string]int{}
+	}
+	r.Counts[inv]++
+	if r.Counts[inv] > maxDetails {
+		if r.Omitted == nil {
+			r.Omitted = map[string]int{}
+		}
+		r.Omitted[inv]++
+		return
+	}
+	r.Violations = append(r.Violations, Violation{Invariant: inv, Detail: fmt.Sprintf(format, args...)})
+}
+
+// idGroup gathers the requests of one partner_trx_id.
+type idGroup struct {
+	id        string
+	account   string
+	wave      int
+	first     *Payment // first created request, by sequence
+	created   int
+	duplicate int
+	refused   int
+	uncertain int
+	maxBal    int64
+	maxCoins  int64
+	n         int
+}
+
+// Reconcile checks the ledger and the account snapshots. final is true when
+// the ledger holds every shard of the run (a merge, or a single-shard run):
+// only then are accounts shared between shards reconciled.
+func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Reconciliation {
+	r := &Reconciliation{Requests: len(payments)}
+	groups := map[string]*idGroup{}
+	var order []string
+	for i := range payments {
+		p := &payments[i]
+		g := groups[p.ID]
+		if g == nil {
+			g = &idGroup{id: p.ID, account: p.Account, wave: p.Wave}
+			groups[p.ID] = g
+			order = append(order, p.ID)
+		}
+		g.n++
+		switch p.Outcome {
+		case OutcomeCreated:
+			g.created++
+			if g.first == nil || p.Seq < g.first.Seq {
+				g.first = p
+			}
+		case OutcomeDuplicate:
+			g.duplicate++
+		case OutcomeUncertain:
+			g.uncertain++
+			r.Uncertain++
+			g.maxBal = max(g.maxBal, p.MaxBalance)
+			g.maxCoins = max(g.maxCoins, p.MaxCoins)
+		default:
+			g.refused++
+		}
+	}
+	sort.Strings(order)
+	r.IDs = len(order)
+
+	type bounds struct {
+		balMin, balMax, coinMin, coinMax int64
+		created, uncertain               int
+	}
+	perAccount := map[string]*bounds{}
+	for _, id := range order {
+		g := groups[id]
+		b := perAccount[g.account]
+		if b == nil {
+			b = &bounds{}
+			perAccount[g.account] = b
+		}
+		if g.created > 1 {
+			r.Duplicates += g.created - 1
+			r.add(InvUniqueID, "%s was created %d times", id, g.created)
+		}
+		if g.wave > 0 {
+			r.Waves++
+			checkWave(r, g)
+		}
+		switch {
+		case g.created > 0:
+			r.Created++
+			b.created++
+			a := g.first.Amount
+			if a == nil {
+				r.add(InvLookup, "%s: created without an amount in the ledger", id)
+				break
+			}
+			// The contract allows one debit per id, whatever else the server did.
+			b.balMin += a.BalanceUsed
+			b.balMax += a.BalanceUsed
+			b.coinMin += a.CoinUsed
+			b.coinMax += a.CoinUsed
+			checkLookup(r, g.first)
+		case g.uncertain > 0:
+			r.UncertainIDs++
+			b.uncertain++
+			b.balMax += g.maxBal
+			b.coinMax += g.maxCoins
+		}
+	}
+
+	// Combine snapshots per account: the earliest "before" and the latest
+	// "after" enclose every shard's payments with that account.
+	type combined struct {
+		before, after *Wallet
+		shared        bool
+		err           string
+	}
+	accounts := map[string]*combined{}
+	for _, s := range snapshots {
+		c := accounts[s.Account]
+		if c == nil {
+			c = &combined{}
+			accounts[s.Account] = c
+		}
+		c.shared = c.shared || s.Shared
+		if s.Error != "" && c.err == "" {
+			c.err = s.Error
+		}
+		if s.Before != nil && (c.before == nil || s.Before.At.Before(c.before.At)) {
+			c.before = s.Before
+		}
+		if s.After != nil && (c.after == nil || s.After.At.After(c.after.At)) {
+			c.after = s.After
+		}
+	}
+	var keys []string
+	for k := range perAccount {
+		keys = append(keys, k)
+	}
+	for k := range accounts {
+		if perAccount[k] == nil {
+			keys = append(keys, k)
+			perAccount[k] = &bounds{}
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b := perAccount[k]
+		ac := AccountCheck{Account: k, BalanceMin: b.balMin, BalanceMax: b.balMax,
+			CoinMin: b.coinMin, CoinMax: b.coinMax, Created: b.created, Uncertain: b.uncertain}
+		c := accounts[k]
+		switch {
+		case c == nil:
+			ac.Skipped = "no wallet snapshot"
+		case c.shared && !final:
+			ac.Skipped = "shared with other shards; reconciled by `loadtest merge`"
+		case c.err != "" || c.before == nil || c.after == nil:
+			ac.Skipped = "wallet not read: " + c.err
+		}
+		if ac.Skipped != "" {
+			if b.created > 0 && c != nil && !(c.shared && !final) {
+				// Debits happened but cannot be checked: that is a failure to reconcile.
+				r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
+			} else {
+				ac.OK = true
+			}
+			r.Accounts = append(r.Accounts, ac)
+			continue
+		}
+		ac.BalanceChange = c.before.Balance - c.after.Balance
+		ac.CoinChange = c.before.Coins - c.after.Coins
+		ac.OK = true
+		if ac.BalanceChange < ac.BalanceMin || ac.BalanceChange > ac.BalanceMax {
+			ac.OK = false
+			r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s",
+				k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain))
+		}
+		if ac.CoinChange < ac.CoinMin || ac.CoinChange > ac.CoinMax {
+			ac.OK = false
+			r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s",
+				k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain))
+		}
+		r.Accounts = append(r.Accounts, ac)
+	}
+	return r
+}
+
+func upTo(hi, lo int64, uncertain int) string {
+	if hi == lo {
+		return ""
+	}
+	return fmt.Sprintf(" (up to %d with %d uncertain ids)", hi, uncertain)
+}
+
+// checkWave verifies an idempotency wave: exactly one created and N−1 409s;
+// with uncertain requests, at most one created and nothing else refused.
+func checkWave(r *Reconciliation, g *idGroup) {
+	n := g.wave
+	ok := g.n == n && g.refused == 0 && g.created <= 1
+	if g.uncertain == 0 {
+		ok = ok && g.created == 1 && g.duplicate == n-1
+	} else {
+		ok = ok && g.created+g.duplicate+g.uncertain == n
+	}
+	if !ok {
+		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d other, %d uncertain (want 1 created, %d 409)",
+			g.id, g.n, g.created, g.duplicate, g.refused, g.uncertain, n-1)
+	}
+}
+
+// checkLookup verifies that a created payment was found through payment
+// status with the same transaction number and amounts.
+func checkLookup(r *Reconciliation, p *Payment) {
+	l := p.Lookup
+	if l == nil {
+		r.add(InvLookup, "%s: created but not looked up", p.ID)
+		return
+	}
+	r.LookedUp++
+	switch {
+	case l.Error != "":
+		r.add(InvLookup, "%s: status lookup failed: %s", p.ID, l.Error)
+	case l.Code != 200:
+		r.add(InvLookup, "%s: created but status answers HTTP %d", p.ID, l.Code)
+	case l.Amount == nil || *l.Amount != *p.Amount:
+		r.add(InvLookup, "%s: status amounts %+v differ from creation %+v", p.ID, deref(l.Amount), *p.Amount)
+	case l.TransactionNumber != p.TransactionNumber:
+		r.add(InvLookup, "%s: status transaction_number %q differs from creation %q", p.ID, l.TransactionNumber, p.TransactionNumber)
+	}
+}
+
+func deref(a *Amount) Amount {
+	if a == nil {
+		return Amount{}
+	}
+	return *a
+}

@@ -1,0 +1,88 @@
+package loadtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Payment kinds: how a create request asks to be paid.
+const (
+	KindBalance = "balance" // method 0, use_balance
+	KindCoins   = "coins"   // method 0, use_coin
+	KindGateway = "gateway" // a gateway method, neither balance nor coins
+)
+
+// Outcomes of a create request, as the ledger records them.
+const (
+	OutcomeCreated   = "created"   // HTTP 200, status true
+	OutcomeDuplicate = "duplicate" // HTTP 409
+	OutcomeRefused   = "refused"   // any other HTTP 4xx: nothing may be debited
+	OutcomeUncertain = "uncertain" // no response (timeout, transport error) or 5xx
+)
+
+// Payment is one create-payment request and what became of it. The ledger
+// of a run holds one Payment per request (an idempotency wave holds N with
+// the same partner_trx_id).
+type Payment struct {
+	ID        string `json:"partner_trx_id"`
+	Seq       uint64 `json:"seq"`
+	Shard     int    `json:"shard"`
+	Wave      int    `json:"wave_size,omitempty"` // N for idempotency waves
+	Account   string `json:"account"`
+	Kind      string `json:"kind"`
+	ProductID int64  `json:"product_id"`
+	MethodID  int64  `json:"method_id"`
+	// MaxBalance and MaxCoins are the most this request could debit; they
+	// bound an uncertain request in reconciliation.
+	MaxBalance int64 `json:"max_balance"`
+	MaxCoins   int64 `json:"max_coins"`
+
+	Outcome           string  `json:"outcome"`
+	Code              int     `json:"code,omitempty"`
+	Message           string  `json:"message,omitempty"`
+	TransactionNumber string  `json:"transaction_number,omitempty"`
+	Amount            *Amount `json:"amount,omitempty"`
+
+	// Lookup is the payment status check made after the run for the first
+	// created request of each id; nil when none was made.
+	Lookup *Lookup `json:"lookup,omitempty"`
+}
+
+// Lookup is the result of looking a created payment up through payment status.
+type Lookup struct {
+	Code              int     `json:"code"`
+	Error             string  `json:"error,omitempty"`
+	TransactionNumber string  `json:"transaction_number,omitempty"`
+	Amount            *Amount `json:"amount,omitempty"`
+}
+
+// WriteLedger writes payments as JSON lines.
+func WriteLedger(w io.Writer, payments []Payment) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for i := range payments {
+		if err := enc.Encode(&payments[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// ReadLedger reads JSON lines written by WriteLedger.
+func ReadLedger(r io.Reader) ([]Payment, error) {
+	dec := json.NewDecoder(r)
+	var out []Payment
+	for {
+		var p Payment
+		err := dec.Decode(&p)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ledger entry %d: %w", len(out)+1, err)
+		}
+		out = append(out, p)
+	}
+}

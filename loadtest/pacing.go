@@ -1,0 +1,219 @@
+package loadtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"gopkg.in/yaml.v3"
+)
+
+// Pacing shapes: constant, linear ramp and sine, each one of vegeta's pacers.
+const (
+	PacingConstant = "constant"
+	PacingLinear   = "linear"
+	PacingSine     = "sine"
+)
+
+// LoadProfile is the rate, duration and pacing of a run. It is what
+// --rate/--duration/--pacing set, or what a small YAML file holds:
+//
+//	pacing: linear    # constant | linear | sine
+//	rate: 50          # constant: the rate; linear: the start; sine: the mean
+//	end_rate: 400     # linear only: the rate at the end of the run
+//	amplitude: 40     # sine only: the swing around the mean
+//	period: 10s       # sine only
+//	start_at: mean-up # sine only: mean-up | peak | mean-down | trough
+//	duration: 30s
+//
+// Rates are per second. A rate of 0 means "as fast as the generator can",
+// which is bounded by the worker and connection caps; it is accepted only
+// with constant pacing. For the idempotency scenario the rate counts waves.
+type LoadProfile struct {
+	Pacing    string        `yaml:"pacing" json:"pacing"`
+	Rate      float64       `yaml:"rate" json:"rate"`
+	EndRate   float64       `yaml:"end_rate,omitempty" json:"end_rate,omitempty"`
+	Amplitude float64       `yaml:"amplitude,omitempty" json:"amplitude,omitempty"`
+	Period    time.Duration `yaml:"period,omitempty" json:"period,omitempty"`
+	StartAt   string        `yaml:"start_at,omitempty" json:"start_at,omitempty"`
+	Duration  time.Duration `yaml:"duration" json:"duration"`
+}
+
+// MaxDuration bounds every run.
+const MaxDuration = 24 * time.Hour
+
+// ParseLoadProfile decodes a load profile from YAML; unknown keys are an
+// error. Missing pacing means constant.
+func ParseLoadProfile(data []byte) (LoadProfile, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var lp LoadProfile
+	if err := dec.Decode(&lp); err != nil {
+		return LoadProfile{}, fmt.Errorf("load profile: %w", err)
+	}
+	if lp.Pacing == "" {
+		lp.Pacing = PacingConstant
+	}
+	return lp, lp.Validate()
+}
+
+// LoadLoadProfile reads a load profile file.
+func LoadLoadProfile(path string) (LoadProfile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return LoadProfile{}, fmt.Errorf("load profile: %w", err)
+	}
+	lp, err := ParseLoadProfile(data)
+	if err != nil {
+		return LoadProfile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return lp, nil
+}
+
+// Validate reports the first inconsistency of lp.
+func (lp LoadProfile) Validate() error {
+	if lp.Duration <= 0 || lp.Duration > MaxDuration {
+		return fmt.Errorf("load profile: duration must be in (0, %s], got %s", MaxDuration, lp.Duration)
+	}
+	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 }
+	if bad(lp.Rate) || bad(lp.EndRate) || bad(lp.Amplitude) {
+		return errors.New("load profile: rates must be finite and not negative")
+	}
+	switch lp.Pacing {
+	case PacingConstant:
+	case PacingLinear:
+		if lp.Rate == 0 && lp.EndRate == 0 {
+			return errors.New("load profile: linear pacing needs rate or end_rate above 0")
+		}
+	case PacingSine:
+		if lp.Rate <= 0 {
+			return errors.New("load profile: sine pacing needs a mean rate above 0")
+		}
+		if lp.Amplitude > lp.Rate {
+			return errors.New("load profile: sine amplitude must not exceed the mean rate")
+		}
+		if lp.Period <= 0 {
+			return errors.New("load profile: sine pacing needs a period above 0")
+		}
+		if _, err := sineOffset(lp.StartAt); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("load profile: unknown pacing %q (want constant, linear or sine)", lp.Pacing)
+	}
+	return nil
+}
+
+// Unbounded reports whether lp asks for the highest rate the generator can
+// achieve (constant pacing with rate 0).
+func (lp LoadProfile) Unbounded() bool { return lp.Pacing == PacingConstant && lp.Rate == 0 }
+
+// String describes lp in one line.
+func (lp LoadProfile) String() string {
+	switch lp.Pacing {
+	case PacingLinear:
+		return fmt.Sprintf("linear %g→%g/s for %s", lp.Rate, lp.EndRate, lp.Duration)
+	case PacingSine:
+		return fmt.Sprintf("sine %g±%g/s period %s for %s", lp.Rate, lp.Amplitude, lp.Period, lp.Duration)
+	}
+	if lp.Unbounded() {
+		return fmt.Sprintf("max rate for %s", lp.Duration)
+	}
+	return fmt.Sprintf("constant %g/s for %s", lp.Rate, lp.Duration)
+}
+
+// rateOf converts a rate per second into a vegeta.Rate with nanosecond
+// resolution, so that fractional rates are kept.
+func rateOf(perSecond float64) vegeta.Rate {
+	if perSecond <= 0 {
+		return vegeta.Rate{}
+	}
+	// Freq hits per Per: keep 6 significant decimals of the rate.
+	const scale = 1000
+	return vegeta.Rate{Freq: int(math.Round(perSecond * scale)), Per: scale * time.Second}
+}
+
+func sineOffset(s string) (float64, error) {
+	switch strings.ToLower(s) {
+	case "", "mean-up":
+		return vegeta.MeanUp, nil
+	case "peak":
+		return vegeta.Peak, nil
+	case "mean-down":
+		return vegeta.MeanDown, nil
+	case "trough":
+		return vegeta.Trough, nil
+	}
+	return 0, fmt.Errorf("load profile: unknown start_at %q (want mean-up, peak, mean-down or trough)", s)
+}
+
+// Pacer returns the vegeta pacer of lp.
+func (lp LoadProfile) Pacer() (vegeta.Pacer, error) {
+	if err := lp.Validate(); err != nil {
+		return nil, err
+	}
+	switch lp.Pacing {
+	case PacingLinear:
+		slope := (lp.EndRate - lp.Rate) / lp.Duration.Seconds()
+		start := lp.Rate
+		if start == 0 {
+			// vegeta treats a zero start as "infinite"; start just above it.
+			start = 0.001
+		}
+		return vegeta.LinearPacer{StartAt: rateOf(start), Slope: slope}, nil
+	case PacingSine:
+		off, _ := sineOffset(lp.StartAt)
+		return vegeta.SinePacer{Period: lp.Period, Mean: rateOf(lp.Rate), Amp: rateOf(lp.Amplitude), StartAt: off}, nil
+	}
+	return rateOf(lp.Rate), nil
+}
+
+// schedule walks a pacer's intended send times. Calling Pace at the previous
+// hit's due time (rather than at the wall clock) yields each hit's due time
+// even when the generator runs behind, which is what coordinated-omission
+// correction needs.
+type schedule struct {
+	p   vegeta.Pacer
+	due time.Duration
+	n   uint64
+}
+
+// next returns the offset from the start at which hit n is due, and false
+// when the pacer says stop.
+func (s *schedule) next() (time.Duration, bool) {
+	wait, stop := s.p.Pace(s.due, s.n)
+	if stop {
+		return 0, false
+	}
+	if wait > 0 {
+		s.due += wait
+	}
+	s.n++
+	return s.due, true
+}
+
+// plannedHits counts the hits lp schedules within its duration (0 when
+// unbounded). It walks the schedule, so it costs one Pace call per hit.
+func (lp LoadProfile) plannedHits() int64 {
+	if lp.Unbounded() {
+		return 0
+	}
+	p, err := lp.Pacer()
+	if err != nil {
+		return 0
+	}
+	s := schedule{p: p}
+	var n int64
+	for {
+		due, ok := s.next()
+		if !ok || due > lp.Duration {
+			return n
+		}
+		n++
+	}
+}

@@ -1,0 +1,339 @@
+package loadtest
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Generator health limits: below these the report says the generator, not
+// the server, was the limit.
+const (
+	minAchievedPct = 95.0 // sent / planned
+	maxLatePct     = 5.0  // late sends / sends
+)
+
+// Report is the summary of a run or of a merge of shards.
+type Report struct {
+	RunID    string    `json:"run_id"`
+	Scenario string    `json:"scenario"`
+	Target   string    `json:"target"`
+	Shards   []Shard   `json:"shards"`
+	Load     string    `json:"load"`
+	Began    time.Time `json:"began"`
+	Ended    time.Time `json:"ended"`
+
+	Requests    int            `json:"requests"`
+	Expected    int            `json:"expected"`
+	SuccessPct  float64        `json:"success_pct"`
+	Uncertain   int            `json:"uncertain"`
+	StatusCodes map[string]int `json:"status_codes"`
+	Ops         map[string]Op  `json:"ops"`
+
+	// Corrected latency runs from the scheduled send time; Raw from the
+	// actual send time (what vegeta reports).
+	Corrected Latencies       `json:"latency_corrected"`
+	Raw       Latencies       `json:"latency_raw"`
+	Vegeta    *vegeta.Metrics `json:"vegeta"`
+
+	Contract       ContractSummary   `json:"contract"`
+	Reconciliation *Reconciliation   `json:"reconciliation,omitempty"`
+	Generator      GeneratorHealth   `json:"generator"`
+	Thresholds     []ThresholdResult `json:"thresholds"`
+
+	Passed   bool     `json:"passed"`
+	Failures []string `json:"failures"`
+}
+
+// Op summarises the requests of one operation.
+type Op struct {
+	Requests   int       `json:"requests"`
+	Expected   int       `json:"expected"`
+	Violations int       `json:"contract_violations"`
+	Uncertain  int       `json:"uncertain"`
+	Corrected  Latencies `json:"latency_corrected"`
+}
+
+// ContractSummary counts responses that broke the contract, with examples.
+type ContractSummary struct {
+	Violations int            `json:"violations"`
+	ByRule     map[string]int `json:"by_rule"`
+}
+
+// GeneratorHealth is the generator's self-assessment.
+type GeneratorHealth struct {
+	Generator
+	TargetRate   float64  `json:"target_rate"`   // planned / duration (0: max rate)
+	AchievedRate float64  `json:"achieved_rate"` // sent / duration
+	AchievedPct  float64  `json:"achieved_pct"`  // sent / planned
+	LatePct      float64  `json:"late_pct"`
+	Limited      bool     `json:"limited"`
+	Reasons      []string `json:"reasons,omitempty"`
+}
+
+// assess decides whether the generator, rather than the server, limited the run.
+func assess(g Generator, shards int) GeneratorHealth {
+	h := GeneratorHealth{Generator: g}
+	secs := g.Duration.Seconds()
+	if secs > 0 {
+		h.TargetRate = float64(g.Planned) / secs
+		h.AchievedRate = float64(g.Sent) / secs
+	}
+	if g.Planned > 0 {
+		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
+		if h.AchievedPct < minAchievedPct {
+			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
+		}
+	} else {
+		h.Reasons = append(h.Reasons, "max-rate run: the worker and connection caps set the rate")
+	}
+	if g.Sent > 0 {
+		h.LatePct = 100 * float64(g.Late) / float64(g.Sent)
+		if g.Planned > 0 && h.LatePct > maxLatePct {
+			h.Reasons = append(h.Reasons, fmt.Sprintf("%.1f%% of sends were more than %s late (worst %s)", h.LatePct, g.LateAfter, g.MaxLateness.Round(time.Microsecond)))
+		}
+	}
+	if g.WorkerWaits > 0 {
+		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d workers were busy %d times (--max-workers)", g.MaxWorkers*shards, g.WorkerWaits))
+	}
+	if g.ConnWaits > 0 {
+		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d connections were in use %d times (--max-connections)", g.MaxConnections*shards, g.ConnWaits))
+	}
+	h.Limited = len(h.Reasons) > 0
+	return h
+}
+
+// BuildReport summarises an outcome and evaluates the invariants and thresholds.
+func BuildReport(o *Outcome, thresholds []Threshold) *Report {
+	rep := &Report{
+		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
+		Began: o.Meta.Began, Ended: o.Meta.Ended, Requests: len(o.Results),
+		StatusCodes: map[string]int{}, Ops: map[string]Op{},
+		Contract:       ContractSummary{ByRule: map[string]int{}},
+		Reconciliation: o.Reconciliation,
+		Vegeta:         &vegeta.Metrics{},
+	}
+	rep.Shards = []Shard{o.Meta.Shard}
+	if len(o.Meta.Merged) > 0 {
+		rep.Shards = o.Meta.Merged
+	}
+	corrected := make([]time.Duration, 0, len(o.Results))
+	raw := make([]time.Duration, 0, len(o.Results))
+	perOp := map[string][]time.Duration{}
+	for i := range o.Results {
+		r := &o.Results[i]
+		vr := r.Result
+		rep.Vegeta.Add(&vr)
+		corrected = append(corrected, r.Corrected())
+		raw = append(raw, r.Latency)
+		perOp[r.Op] = append(perOp[r.Op], r.Corrected())
+		rep.StatusCodes[strconv.Itoa(int(r.Code))]++
+		op := rep.Ops[r.Op]
+		op.Requests++
+		if r.Expected {
+			op.Expected++
+			rep.Expected++
+		}
+		if r.Uncertain {
+			op.Uncertain++
+			rep.Uncertain++
+		}
+		if r.Violation != "" {
+			op.Violations++
+			rep.Contract.Violations++
+			rep.Contract.ByRule[r.Violation]++
+		}
+		rep.Ops[r.Op] = op
+	}
+	rep.Vegeta.Close()
+	for name, ds := range perOp {
+		op := rep.Ops[name]
+		op.Corrected = summarize(ds)
+		rep.Ops[name] = op
+	}
+	rep.Corrected, rep.Raw = summarize(corrected), summarize(raw)
+	if rep.Requests > 0 {
+		rep.SuccessPct = 100 * float64(rep.Expected) / float64(rep.Requests)
+	}
+	rep.Generator = assess(o.Generator, len(rep.Shards))
+	rep.finish(thresholds)
+	return rep
+}
+
+// values returns the metrics thresholds can refer to.
+func (rep *Report) values() map[string]float64 {
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	v := map[string]float64{
+		"p50": ms(rep.Corrected.P50), "p90": ms(rep.Corrected.P90), "p95": ms(rep.Corrected.P95),
+		"p99": ms(rep.Corrected.P99), "p999": ms(rep.Corrected.P999), "max": ms(rep.Corrected.Max), "mean": ms(rep.Corrected.Mean),
+		"raw_p50": ms(rep.Raw.P50), "raw_p90": ms(rep.Raw.P90), "raw_p95": ms(rep.Raw.P95),
+		"raw_p99": ms(rep.Raw.P99), "raw_p999": ms(rep.Raw.P999), "raw_max": ms(rep.Raw.Max), "raw_mean": ms(rep.Raw.Mean),
+		"success":             rep.SuccessPct,
+		"late_sends":          rep.Generator.LatePct,
+		"achieved_rate":       rep.Generator.AchievedPct,
+		"errors":              float64(rep.Requests - rep.Expected),
+		"contract_violations": float64(rep.Contract.Violations),
+		"uncertain":           float64(rep.Uncertain),
+	}
+	if r := rep.Reconciliation; r != nil {
+		v["duplicate_debits"] = float64(r.Duplicates)
+		n := len(r.Violations)
+		for _, k := range r.Omitted {
+			n += k
+		}
+		v["invariant_violations"] = float64(n)
+	}
+	return v
+}
+
+// finish evaluates thresholds and invariants and sets Passed and Failures.
+func (rep *Report) finish(thresholds []Threshold) {
+	rep.Failures = nil
+	rep.Thresholds = nil
+	if rep.Requests == 0 {
+		rep.Failures = append(rep.Failures, "no request was sent")
+	}
+	if rep.Contract.Violations > 0 {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
+	}
+	if r := rep.Reconciliation; r != nil && !r.Passed() {
+		n := len(r.Violations)
+		for _, k := range r.Omitted {
+			n += k
+		}
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", n))
+	}
+	vals := rep.values()
+	for _, th := range thresholds {
+		res := th.evaluate(vals)
+		rep.Thresholds = append(rep.Thresholds, res)
+		if !res.Passed {
+			rep.Failures = append(rep.Failures, "threshold "+res.String())
+		}
+	}
+	rep.Passed = len(rep.Failures) == 0
+}
+
+// WriteText writes the human summary of rep.
+func (rep *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	shards := make([]string, len(rep.Shards))
+	for i, s := range rep.Shards {
+		shards[i] = s.String()
+	}
+	fmt.Fprintf(&b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
+	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s\n", rep.Load, strings.Join(shards, " "),
+		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339))
+	g := rep.Generator
+	fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
+		g.Sent, g.Planned, g.TargetRate, g.AchievedRate, g.Late, g.LateAfter)
+	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %d uncertain (no answer)\n",
+		rep.SuccessPct, rep.Expected, rep.Requests, rep.Uncertain)
+	var codes []string
+	for c := range rep.StatusCodes {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	var cs []string
+	for _, c := range codes {
+		cs = append(cs, fmt.Sprintf("%s:%d", c, rep.StatusCodes[c]))
+	}
+	fmt.Fprintf(&b, "Codes     %s\n\n", strings.Join(cs, "  "))
+
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "latency\tmean\tp50\tp90\tp95\tp99\tp99.9\tmax\t")
+	row := func(name string, l Latencies) {
+		r := func(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, r(l.Mean), r(l.P50), r(l.P90), r(l.P95), r(l.P99), r(l.P999), r(l.Max))
+	}
+	row("corrected (from schedule)", rep.Corrected)
+	row("raw (from send)", rep.Raw)
+	var ops []string
+	for k := range rep.Ops {
+		ops = append(ops, k)
+	}
+	sort.Strings(ops)
+	for _, k := range ops {
+		row("  "+k+" corrected", rep.Ops[k].Corrected)
+	}
+	_ = tw.Flush()
+
+	fmt.Fprintf(&b, "\nOperations\n")
+	for _, k := range ops {
+		o := rep.Ops[k]
+		fmt.Fprintf(&b, "  %-8s %6d requests, %6d as expected, %d contract violations, %d uncertain\n", k, o.Requests, o.Expected, o.Violations, o.Uncertain)
+	}
+	if rep.Contract.Violations > 0 {
+		fmt.Fprintf(&b, "\nContract violations (%d)\n", rep.Contract.Violations)
+		var rules []string
+		for r := range rep.Contract.ByRule {
+			rules = append(rules, r)
+		}
+		sort.Strings(rules)
+		for _, r := range rules {
+			fmt.Fprintf(&b, "  %6d × %s\n", rep.Contract.ByRule[r], r)
+		}
+	}
+	if r := rep.Reconciliation; r != nil {
+		fmt.Fprintf(&b, "\nReconciliation: %d create requests, %d ids, %d created, %d looked up, %d duplicate debits, %d uncertain requests (%d ids)\n",
+			r.Requests, r.IDs, r.Created, r.LookedUp, r.Duplicates, r.Uncertain, r.UncertainIDs)
+		if r.Waves > 0 {
+			fmt.Fprintf(&b, "  idempotency waves: %d\n", r.Waves)
+		}
+		for _, a := range r.Accounts {
+			if a.Skipped != "" {
+				fmt.Fprintf(&b, "  %-22s skipped: %s\n", a.Account, a.Skipped)
+				continue
+			}
+			mark := "ok"
+			if !a.OK {
+				mark = "MISMATCH"
+			}
+			fmt.Fprintf(&b, "  %-22s balance −%d in [%d, %d]; coins −%d in [%d, %d]; %d created, %d uncertain ids  %s\n",
+				a.Account, a.BalanceChange, a.BalanceMin, a.BalanceMax, a.CoinChange, a.CoinMin, a.CoinMax, a.Created, a.Uncertain, mark)
+		}
+		if len(r.Violations) > 0 {
+			fmt.Fprintf(&b, "  Invariant violations:\n")
+			for _, v := range r.Violations {
+				fmt.Fprintf(&b, "    [%s] %s\n", v.Invariant, v.Detail)
+			}
+			for inv, n := range r.Omitted {
+				fmt.Fprintf(&b, "    [%s] … and %d more\n", inv, n)
+			}
+		}
+	} else {
+		fmt.Fprintf(&b, "\nReconciliation: not performed\n")
+	}
+	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %d), peak %d in flight (connection cap %d), %d abandoned at drain\n",
+		g.PeakWorkers, g.MaxWorkers, g.PeakInFlight, g.MaxConnections, g.Abandoned)
+	if g.Limited {
+		fmt.Fprintf(&b, "  THE GENERATOR, NOT THE SERVER, WAS THE LIMIT:\n")
+		for _, r := range g.Reasons {
+			fmt.Fprintf(&b, "  - %s\n", r)
+		}
+	} else {
+		fmt.Fprintf(&b, "  kept its schedule (≥ %.0f%% sent, ≤ %.0f%% late, no cap reached)\n", minAchievedPct, maxLatePct)
+	}
+	if len(rep.Thresholds) > 0 {
+		fmt.Fprintf(&b, "\nThresholds\n")
+		for _, t := range rep.Thresholds {
+			fmt.Fprintf(&b, "  %s\n", t)
+		}
+	}
+	if rep.Passed {
+		fmt.Fprintf(&b, "\nPASS\n")
+	} else {
+		fmt.Fprintf(&b, "\nFAIL\n")
+		for _, f := range rep.Failures {
+			fmt.Fprintf(&b, "  - %s\n", f)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
