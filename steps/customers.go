@@ -1,0 +1,293 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+
+	"github.com/cucumber/godog"
+)
+
+// provisioning is a provisioning request and its answer.
+type provisioning struct {
+	partner partner
+	body    map[string]any
+	ex      *exchange
+	id      int64
+	token   string
+}
+
+func (s *scenario) registerCustomers(sc *godog.ScenarioContext) {
+	sc.Step(`^the partner provisions a new cashier account$`, func(ctx context.Context) error {
+		return s.provisionNew(ctx, s.mainPartner(), s.mainPartner().secretKey)
+	})
+	sc.Step(`^the partner provisioned a new cashier account$`, s.provisionedNew)
+	sc.Step(`^the answer carries a customer id and a token$`, s.carriesIDAndToken)
+	sc.Step(`^the partner provisions the same phone number again$`, s.provisionSameAgain)
+	sc.Step(`^the same customer id is returned$`, s.sameCustomerID)
+	sc.Step(`^the partner provisions another phone number with the same email address$`, s.provisionSameEmail)
+	sc.Step(`^the partner provisions an account with the (name|phone number|email) (missing|empty)$`, s.provisionIncomplete)
+	sc.Step(`^`+actorRE+` reads its profile$`, s.readProfile)
+	sc.Step(`^the profile shows the name, email address and phone number that were provided$`, s.profileShowsProvided)
+	sc.Step(`^the balance is a whole number of rupiah$`, s.balanceWhole)
+	sc.Step(`^the coin value is half the number of coins, rounded down$`, s.coinValueHalf)
+	sc.Step(`^the account whose wallet cannot be loaded$`, func() error {
+		s.addAccount(&account{actor: "the account with an unavailable wallet", partner: s.mainPartner(), token: s.h.profile.Fixtures.BrokenProfileToken})
+		return nil
+	})
+}
+
+// newIdentity returns a name, phone number and email unique to this run:
+// 089 + the 6-digit run id + a 4-digit counter is 13 digits.
+func (s *scenario) newIdentity() (name, phone, email string) {
+	n := s.h.next()
+	name = fmt.Sprintf("Kasir Uji %s-%d", s.h.runID, n)
+	phone = fmt.Sprintf("089%s%04d", s.h.runID, n%10000)
+	email = fmt.Sprintf("kasir.%s.%d@conformance.example.com", s.h.runID, n)
+	return name, phone, email
+}
+
+// provision sends one provisioning request with the given body.
+func (s *scenario) provision(ctx context.Context, p partner, secret string, body map[string]any) (*provisioning, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	pv := &provisioning{partner: p, body: body}
+	pv.ex, err = s.send(func() (*http.Response, error) {
+		return s.api().ProvisionAccountWithBody(ctx, "application/json", bytes.NewReader(raw), creds(secret, ""))
+	})
+	if err != nil {
+		return pv, err
+	}
+	var out struct {
+		Data *struct {
+			CustomerID json.Number `json:"customer_id"`
+			Token      string      `json:"token"`
+		} `json:"data"`
+	}
+	if pv.ex.Status/100 == 2 {
+		if err := decode(pv.ex.RespBody, &out); err != nil || out.Data == nil {
+			return pv, s.failure(pv.ex, secProvisionBody, "data.customer_id and data.token", "the body lacks data (%v)", err)
+		}
+		id, err := out.Data.CustomerID.Int64()
+		if err != nil || out.Data.Token == "" {
+			return pv, s.failure(pv.ex, secProvisionBody, "an integer data.customer_id and a non-empty data.token",
+				"customer_id %q, token %q", out.Data.CustomerID, out.Data.Token)
+		}
+		pv.id, pv.token = id, out.Data.Token
+	}
+	return pv, nil
+}
+
+func (s *scenario) provisionNew(ctx context.Context, p partner, secret string) error {
+	name, phone, email := s.newIdentity()
+	pv, err := s.provision(ctx, p, secret, map[string]any{"name": name, "phone_number": phone, "email": email})
+	s.provisioned = pv
+	return err
+}
+
+// cashierOf provisions a new account under partner p for the actor.
+func (s *scenario) cashierOf(ctx context.Context, actor string, p partner) error {
+	name, phone, email := s.newIdentity()
+	pv, err := s.provision(ctx, p, p.secretKey, map[string]any{"name": name, "phone_number": phone, "email": email})
+	if err != nil {
+		return err
+	}
+	if pv.token == "" {
+		return s.failure(pv.ex, "§4.4 (provisioning is how the suite makes its own accounts)", "status 201 or 200 with a token",
+			"could not provision an account for %s", actor)
+	}
+	s.provisioned = pv
+	s.addAccount(&account{actor: actor, partner: p, token: pv.token, id: pv.id, name: name, phone: phone, email: email})
+	return nil
+}
+
+func (s *scenario) aCashier(ctx context.Context) error {
+	return s.cashierOf(ctx, "the cashier", s.mainPartner())
+}
+
+func (s *scenario) provisionedNew(ctx context.Context) error {
+	if err := s.cashierOf(ctx, "the new cashier", s.mainPartner()); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *scenario) carriesIDAndToken() error {
+	if s.provisioned == nil {
+		return fmt.Errorf("nothing was provisioned before this check")
+	}
+	if s.provisioned.token == "" {
+		return s.failure(s.provisioned.ex, secProvisionBody, "data.customer_id and data.token", "no token came back")
+	}
+	return nil
+}
+
+func (s *scenario) provisionSameAgain(ctx context.Context) error {
+	first := s.provisioned
+	if first == nil {
+		return fmt.Errorf("nothing was provisioned before this step")
+	}
+	pv, err := s.provision(ctx, first.partner, first.partner.secretKey, first.body)
+	if err != nil {
+		return err
+	}
+	pv.body = first.body
+	s.addAccount(&account{actor: "the synchronized account", id: pv.id, token: pv.token})
+	return nil
+}
+
+func (s *scenario) sameCustomerID() error {
+	first := s.accounts["the new cashier"]
+	again := s.accounts["the synchronized account"]
+	if first == nil || again == nil {
+		return fmt.Errorf("two provisionings of the same phone number are needed before this check")
+	}
+	if again.id != first.id {
+		return s.failure(s.last, secProvision, fmt.Sprintf("the same customer_id %d", first.id), "customer_id %d came back", again.id)
+	}
+	return nil
+}
+
+func (s *scenario) provisionSameEmail(ctx context.Context) error {
+	first := s.accounts["the new cashier"]
+	if first == nil {
+		return fmt.Errorf("an account must be provisioned before this step")
+	}
+	name, phone, _ := s.newIdentity()
+	_, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, map[string]any{"name": name, "phone_number": phone, "email": first.email})
+	return err
+}
+
+func (s *scenario) provisionIncomplete(ctx context.Context, field, how string) error {
+	name, phone, email := s.newIdentity()
+	body := map[string]any{"name": name, "phone_number": phone, "email": email}
+	key := map[string]string{"name": "name", "phone number": "phone_number", "email": "email"}[field]
+	if how == "missing" {
+		delete(body, key)
+	} else {
+		body[key] = ""
+	}
+	_, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, body)
+	return err
+}
+
+// profileBody is the profile as sent, numbers kept exact.
+type profileBody struct {
+	Data *struct {
+		Customer map[string]any `json:"customer"`
+		Balance  map[string]any `json:"balance"`
+		Coin     map[string]any `json:"coin"`
+	} `json:"data"`
+}
+
+func (s *scenario) readProfile(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	_, err = s.send(func() (*http.Response, error) { return s.api().GetCustomerProfile(ctx, a.creds()) })
+	return err
+}
+
+// okProfile requires the last answer to be a 200 OK profile.
+func (s *scenario) okProfile() (profileBody, error) {
+	var pb profileBody
+	ex := s.last
+	if ex == nil {
+		return pb, fmt.Errorf("no profile was read before this check")
+	}
+	env, err := s.envelope(ex)
+	if err != nil {
+		return pb, err
+	}
+	if ex.Status != http.StatusOK || *env.Message != "OK" {
+		return pb, s.failure(ex, secProfileLoaded, "status 200 and the message \"OK\"", "got status %d and the message %q", ex.Status, *env.Message)
+	}
+	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {
+		return pb, s.failure(ex, secProfile, "data.customer, data.balance and data.coin", "the body lacks data (%v)", err)
+	}
+	return pb, nil
+}
+
+func (s *scenario) profileShowsProvided() error {
+	pb, err := s.okProfile()
+	if err != nil {
+		return err
+	}
+	a := s.accounts["the new cashier"]
+	for _, f := range []struct{ key, want string }{{"name", a.name}, {"email", a.email}, {"phone_number", a.phone}} {
+		if got := pb.Data.Customer[f.key]; got != f.want {
+			return s.failure(s.last, secTokenProfile, fmt.Sprintf("customer.%s %q, as provisioned", f.key, f.want), "customer.%s is %v", f.key, got)
+		}
+	}
+	if id, _ := pb.Data.Customer["id"].(json.Number); id.String() != fmt.Sprint(a.id) {
+		return s.failure(s.last, secTokenProfile, fmt.Sprintf("customer.id %d, the customer_id provisioning returned", a.id), "customer.id is %v", pb.Data.Customer["id"])
+	}
+	return nil
+}
+
+func integer(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
+}
+
+func (s *scenario) balanceWhole() error {
+	pb, err := s.okProfile()
+	if err != nil {
+		return err
+	}
+	if _, ok := integer(pb.Data.Balance["available"]); !ok {
+		return s.failure(s.last, secProfile, "balance.available a whole number of rupiah", "balance.available is %v", pb.Data.Balance["available"])
+	}
+	if !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$`).MatchString(fmt.Sprint(pb.Data.Customer["registered_at"])) {
+		return s.failure(s.last, "§2.3: customer.registered_at has the format YYYY-MM-DD HH:MM:SS.", "YYYY-MM-DD HH:MM:SS", "registered_at is %v", pb.Data.Customer["registered_at"])
+	}
+	return nil
+}
+
+func (s *scenario) coinValueHalf() error {
+	pb, err := s.okProfile()
+	if err != nil {
+		return err
+	}
+	coins, ok1 := integer(pb.Data.Coin["available"])
+	value, ok2 := integer(pb.Data.Coin["available_value"])
+	if !ok1 || !ok2 {
+		return s.failure(s.last, secProfile, "integer coin.available and coin.available_value", "coin is %v", pb.Data.Coin)
+	}
+	if value != coins/2 {
+		return s.failure(s.last, "§2.3/§8: coin.available_value is the rupiah value of the coins (coins / 2); 2 coins = 1 rupiah.",
+			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value)
+	}
+	return nil
+}
+
+// walletOf reads the balance and coins of an account from its profile.
+func (s *scenario) walletOf(ctx context.Context, a *account) (wallet, error) {
+	ex, err := s.send(func() (*http.Response, error) { return s.api().GetCustomerProfile(ctx, a.creds()) })
+	if err != nil {
+		return wallet{}, err
+	}
+	var pb profileBody
+	if ex.Status != http.StatusOK {
+		return wallet{}, s.failure(ex, secProfileLoaded, "status 200 with the balance and coins of "+a.actor, "got status %d", ex.Status)
+	}
+	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {
+		return wallet{}, s.failure(ex, secProfile, "data.balance and data.coin", "the body lacks data (%v)", err)
+	}
+	b, ok1 := integer(pb.Data.Balance["available"])
+	c, ok2 := integer(pb.Data.Coin["available"])
+	if !ok1 || !ok2 {
+		return wallet{}, s.failure(ex, secProfile, "integer balance.available and coin.available", "balance %v, coin %v", pb.Data.Balance, pb.Data.Coin)
+	}
+	return wallet{balance: b, coins: c}, nil
+}

@@ -1,0 +1,179 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// maxResponseBody is the largest response body the harness reads. A larger
+// body is reported as a failure instead of being buffered.
+const maxResponseBody = 1 << 20
+
+// reportBodyLimit is how much of a body a failure report prints.
+const reportBodyLimit = 2048
+
+// exchange is one request and what came back, as recorded by the transport.
+type exchange struct {
+	Operation  string
+	Method     string
+	URL        string
+	ReqHeader  http.Header
+	ReqBody    []byte
+	Status     int
+	RespHeader http.Header
+	RespBody   []byte
+	Elapsed    time.Duration
+	// Err is a transport failure: refused connection, timeout, reset, oversized body.
+	Err error
+	// Invalid is the response's departure from openapi.yaml, if any.
+	Invalid error
+}
+
+// recorder is the api.HttpRequestDoer of one scenario: it bounds each request
+// in time, buffers and limits the response, validates it against the
+// contract, records coverage, and keeps the exchange for failure reports.
+type recorder struct {
+	s *scenario
+}
+
+// Do implements api.HttpRequestDoer.
+func (r *recorder) Do(req *http.Request) (*http.Response, error) {
+	h := r.s.h
+	ctx, cancel := context.WithTimeout(req.Context(), h.timeout)
+	defer cancel()
+	req = req.WithContext(ctx)
+
+	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
+	if req.Body != nil {
+		body, err := io.ReadAll(req.Body)
+		_ = req.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reading request body: %w", err)
+		}
+		ex.ReqBody = body
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	r.s.record(ex)
+
+	start := time.Now()
+	resp, err := h.http.Do(req)
+	if err != nil {
+		ex.Elapsed = time.Since(start)
+		ex.Err = transportError(err, h.timeout)
+		return nil, ex.Err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+	ex.Elapsed = time.Since(start)
+	ex.Status = resp.StatusCode
+	ex.RespHeader = resp.Header.Clone()
+	ex.RespBody = data
+	switch {
+	case err != nil:
+		ex.Err = transportError(err, h.timeout)
+		return nil, ex.Err
+	case len(data) > maxResponseBody:
+		ex.RespBody = data[:reportBodyLimit]
+		ex.Err = fmt.Errorf("the response body is larger than %d bytes; no answer of the API is that large", maxResponseBody)
+		return nil, ex.Err
+	}
+	// Validate against a fresh copy of the request: the body was consumed.
+	vreq := req.Clone(ctx)
+	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
+	ex.Operation, ex.Invalid = h.validator.validate(ctx, vreq, resp.StatusCode, resp.Header, data)
+	h.coverage.exercised(ex.Operation, resp.StatusCode)
+
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	return resp, nil
+}
+
+// transportError turns a client failure into a sentence a partner understands.
+func transportError(err error, timeout time.Duration) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return fmt.Errorf("no complete answer within the request timeout of %s: %w", timeout, err)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("the run was cancelled: %w", err)
+	case isConnRefused(err):
+		return fmt.Errorf("the target refused the connection (is the server running at that address?): %w", err)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "connection reset"):
+		return fmt.Errorf("the target closed the connection without a complete answer: %w", err)
+	}
+	return fmt.Errorf("the request could not be completed: %w", err)
+}
+
+func isConnRefused(err error) bool {
+	return strings.Contains(err.Error(), "connection refused")
+}
+
+// secretHeaders are masked in reports.
+var secretHeaders = map[string]bool{"Authorization": true, "X-Secret-Key": true}
+
+// mask keeps the first four characters of a secret.
+func mask(v string) string {
+	prefix := ""
+	if strings.HasPrefix(v, "Bearer ") {
+		prefix, v = "Bearer ", strings.TrimPrefix(v, "Bearer ")
+	}
+	if len(v) <= 4 {
+		return prefix + strings.Repeat("*", len(v))
+	}
+	return prefix + v[:4] + strings.Repeat("*", 8)
+}
+
+func writeHeaders(b *strings.Builder, h http.Header) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			if secretHeaders[http.CanonicalHeaderKey(k)] {
+				v = mask(v)
+			}
+			fmt.Fprintf(b, "    %s: %s\n", k, v)
+		}
+	}
+}
+
+func cut(body []byte) string {
+	if len(body) > reportBodyLimit {
+		return string(body[:reportBodyLimit]) + fmt.Sprintf("... (%d bytes in all)", len(body))
+	}
+	return string(body)
+}
+
+// String renders the exchange for a failure report, secrets masked.
+func (ex *exchange) String() string {
+	if ex == nil {
+		return "  (no request was sent)\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  request:  %s %s\n", ex.Method, ex.URL)
+	writeHeaders(&b, ex.ReqHeader)
+	if len(ex.ReqBody) > 0 {
+		fmt.Fprintf(&b, "    body: %s\n", cut(ex.ReqBody))
+	}
+	if ex.Status == 0 {
+		fmt.Fprintf(&b, "  response: none after %s (%v)\n", ex.Elapsed.Round(time.Millisecond), ex.Err)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), ex.Elapsed.Round(time.Millisecond))
+	writeHeaders(&b, ex.RespHeader)
+	fmt.Fprintf(&b, "    body: %s\n", cut(ex.RespBody))
+	if ex.Err != nil {
+		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
+	}
+	return b.String()
+}

@@ -1,0 +1,704 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// payment is one attempt to create a payment, and the answer.
+type payment struct {
+	by      *account
+	product product
+	body    map[string]any
+	ex      *exchange
+	before  wallet
+	res     *paymentResult
+}
+
+// paymentResult is the data of a created payment, money as int64.
+type paymentResult struct {
+	TransactionID     int64
+	TransactionNumber string
+	Status            string
+	PaymentStatus     string
+	PartnerTrxID      string
+	Amount            amount
+	IsRequired        bool
+	PaymentAmount     int64
+	CoinNote          string
+	GatewayNote       string
+}
+
+// amount is the amount object of section 2.7.
+type amount struct {
+	Total, BalanceUsed, CoinUsed, CoinValueUsed, GatewayPayment int64
+}
+
+// method is a payment method of section 2.4.
+type method struct {
+	ID             int64
+	MinimumPayment int64
+}
+
+const (
+	msisdn      = "081234567890"
+	otherMsisdn = "085712345678"
+)
+
+func (s *scenario) registerPayments(sc *godog.ScenarioContext) {
+	sc.Step(`^the funded customer of the partner$`, func(ctx context.Context) error {
+		return s.sharedCustomer(ctx, "the funded customer", s.h.profile.FundedCustomer.Token)
+	})
+	sc.Step(`^the split-payment customer of the partner$`, func(ctx context.Context) error {
+		return s.sharedCustomer(ctx, "the split-payment customer", s.h.profile.SplitCustomer.Token)
+	})
+	sc.Step(`^a cashier of the other partner$`, func(ctx context.Context) error {
+		return s.cashierOf(ctx, "the other partner's cashier", s.otherPartner())
+	})
+	sc.Step(`^a cashier of the partner whose price plan is not active$`, func(ctx context.Context) error {
+		return s.cashierOf(ctx, "the unconfigured partner's cashier", s.unconfiguredPartner())
+	})
+	sc.Step(`^`+actorRE+` lists the payment methods$`, s.listMethods)
+	sc.Step(`^every payment method has its documented fields$`, s.everyMethodDocumented)
+
+	sc.Step(`^`+actorRE+` sends a payment with the (product|destination number|payment method|partner transaction id) (missing|empty)$`, s.payIncomplete)
+	sc.Step(`^`+actorRE+` pays with a payment method that is not offered$`, s.payUnofferedMethod)
+	sc.Step(`^`+actorRE+` pays with the balance and coin method with (neither balance nor coins chosen|balance and coins both turned off)$`, s.payInternalWithoutFunds)
+	sc.Step(`^`+actorRE+` (pays|paid) for a product through a payment gateway$`, func(ctx context.Context, actor, tense string) error {
+		return s.payGateway(ctx, actor, tense == "paid", nil)
+	})
+	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with a (partner transaction id|shift code) of (\d+) characters$`, s.payGatewayWithLength)
+	sc.Step(`^`+actorRE+` (pays|paid) for the cheapest product (from balance and coins|with coins only)$`, s.payCheapest)
+	sc.Step(`^`+actorRE+` pays for a product dearer than its balance from balance and coins$`, s.paySplit)
+	sc.Step(`^`+actorRE+` pays for the product that cannot be processed yet$`, s.payUnprocessable)
+	sc.Step(`^`+actorRE+` pays for a product of the partner's catalog from balance and coins$`, s.payFromMainCatalog)
+	sc.Step(`^`+actorRE+` pays again with the same partner transaction id$`, func(ctx context.Context, actor string) error {
+		return s.payAgain(ctx, actor, false)
+	})
+	sc.Step(`^`+actorRE+` pays again with the same partner transaction id for another product and number$`, func(ctx context.Context, actor string) error {
+		return s.payAgain(ctx, actor, true)
+	})
+
+	sc.Step(`^the payment is paid and the transaction is being processed$`, s.paidAndProcessing)
+	sc.Step(`^the transaction number contains a slash and the partner transaction id is echoed$`, s.numberAndEcho)
+	sc.Step(`^the amount charged is the final price in the payer's own catalog$`, s.chargedFinalPrice)
+	sc.Step(`^no payment through a gateway is required$`, s.noGateway)
+	sc.Step(`^the developer notes are present$`, s.developerNotes)
+	sc.Step(`^the whole price is taken from the balance and no coins are taken$`, s.balanceFirst)
+	sc.Step(`^the whole balance is used and coins make up the rest$`, s.splitArithmetic)
+	sc.Step(`^no balance is taken and the coins taken are twice their rupiah value$`, s.coinsOnly)
+	sc.Step(`^the wallet is debited by exactly the amounts reported$`, s.debitedAsReported)
+	sc.Step(`^the wallet was debited only once, by the first payment$`, s.debitedOnce)
+	sc.Step(`^nothing was taken from the wallet$`, s.nothingTaken)
+	sc.Step(`^a remainder is due through the payment gateway$`, s.remainderDue)
+	sc.Step(`^the payment is refused with status (\d+) and a message$`, s.refusedWithAnyMessage)
+}
+
+// sharedCustomer takes a profile's customer for the whole scenario (its lock
+// is released after the scenario) and reads its wallet.
+func (s *scenario) sharedCustomer(ctx context.Context, actor, token string) error {
+	s.unlock = append(s.unlock, s.h.lock(token))
+	a := s.addAccount(&account{actor: actor, partner: s.mainPartner(), token: token})
+	w, err := s.walletOf(ctx, a)
+	if err != nil {
+		return err
+	}
+	if s.wallets == nil {
+		s.wallets = map[string]wallet{}
+	}
+	s.wallets[actor] = w
+	return nil
+}
+
+func (s *scenario) nextTrxID() string {
+	return fmt.Sprintf("conf-%s-%d", s.h.runID, s.h.next())
+}
+
+// methods lists the payment methods the account may use.
+func (s *scenario) methods(ctx context.Context, a *account) ([]method, []map[string]any, error) {
+	ex, err := s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
+	if err != nil {
+		return nil, nil, err
+	}
+	var body struct {
+		Data []map[string]any `json:"data"`
+	}
+	if ex.Status != http.StatusOK {
+		return nil, nil, s.failure(ex, "§4.5: GET /client/v2/payment/methods returns the payment methods.", "status 200", "got status %d", ex.Status)
+	}
+	if err := decode(ex.RespBody, &body); err != nil {
+		return nil, nil, s.failure(ex, secMethod, "data, an array of payment methods", "%v", err)
+	}
+	var out []method
+	for _, m := range body.Data {
+		id, ok1 := integer(m["id"])
+		min, ok2 := integer(m["minimum_payment"])
+		if !ok1 || !ok2 {
+			return nil, nil, s.failure(ex, secMethod, "integer id and minimum_payment", "method %v", m)
+		}
+		out = append(out, method{ID: id, MinimumPayment: min})
+	}
+	return out, body.Data, nil
+}
+
+var methodFields = []struct{ path, kind string }{
+	{"id", "integer"}, {"code", "string"}, {"name", "string"}, {"group", "string"},
+	{"payment_gateway", "string"}, {"payment_type", "string"}, {"image", "string"},
+	{"minimum_payment", "integer"}, {"service_fee.type", "string"}, {"service_fee.amount", "integer"},
+}
+
+func (s *scenario) listMethods(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	_, err = s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
+	return err
+}
+
+func (s *scenario) everyMethodDocumented() error {
+	ex := s.last
+	var body struct {
+		Data []map[string]any `json:"data"`
+	}
+	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
+		return s.failure(ex, secMethod, "data, an array of payment methods", "no data array (%v)", err)
+	}
+	for i, m := range body.Data {
+		if problem := checkFields(m, methodFields); problem != "" {
+			return s.failure(ex, secMethod, "every documented field with its type", "method %d: %s", i, problem)
+		}
+	}
+	return nil
+}
+
+// baseBody is a complete payment request for product p.
+func (s *scenario) baseBody(p product, methodID int64, useBalance, useCoin bool) map[string]any {
+	return map[string]any{
+		"product_id":        p.ID,
+		"msisdn":            msisdn,
+		"payment_method_id": methodID,
+		"use_balance":       useBalance,
+		"use_coin":          useCoin,
+		"partner_trx_id":    s.nextTrxID(),
+	}
+}
+
+// pay sends one payment request and decodes a success.
+func (s *scenario) pay(ctx context.Context, a *account, p product, body map[string]any) (*payment, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	pm := &payment{by: a, product: p, body: body, before: s.wallets[a.actor]}
+	s.attempt = pm
+	pm.ex, err = s.send(func() (*http.Response, error) {
+		return s.api().CreatePaymentWithBody(ctx, "application/json", bytes.NewReader(raw), a.creds())
+	})
+	if err != nil {
+		return pm, err
+	}
+	if pm.ex.Status == http.StatusOK {
+		res, err := s.decodePayment(pm.ex)
+		if err != nil {
+			return pm, err
+		}
+		pm.res = res
+		if s.payment == nil {
+			s.payment = pm
+		}
+	}
+	return pm, nil
+}
+
+func (s *scenario) decodePayment(ex *exchange) (*paymentResult, error) {
+	var body struct {
+		Data map[string]any `json:"data"`
+	}
+	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
+		return nil, s.failure(ex, "§4.6 rule 3: Success: body status, message, data with transaction, payment_method, payment, developer_notes.", "data", "no data (%v)", err)
+	}
+	d := body.Data
+	var r paymentResult
+	ints := []struct {
+		path string
+		dst  *int64
+	}{
+		{"transaction.id", &r.TransactionID},
+		{"transaction.amount.total", &r.Amount.Total},
+		{"transaction.amount.balance_used", &r.Amount.BalanceUsed},
+		{"transaction.amount.coin_used", &r.Amount.CoinUsed},
+		{"transaction.amount.coin_value_used", &r.Amount.CoinValueUsed},
+		{"transaction.amount.gateway_payment", &r.Amount.GatewayPayment},
+		{"payment.amount", &r.PaymentAmount},
+	}
+	for _, f := range ints {
+		v, _ := lookup(d, f.path)
+		n, ok := integer(v)
+		if !ok {
+			return nil, s.failure(ex, "§2.5/§2.7: amounts are integers.", f.path+" an integer", "%s is %v", f.path, v)
+		}
+		*f.dst = n
+	}
+	str := func(path string) string { v, _ := lookup(d, path); x, _ := v.(string); return x }
+	r.TransactionNumber = str("transaction.transaction_number")
+	r.Status = str("transaction.status")
+	r.PaymentStatus = str("transaction.payment_status")
+	r.PartnerTrxID = str("transaction.partner_trx_id")
+	r.CoinNote = str("developer_notes.coin_conversion")
+	r.GatewayNote = str("developer_notes.gateway_payment")
+	v, _ := lookup(d, "payment.is_required")
+	r.IsRequired, _ = v.(bool)
+	return &r, nil
+}
+
+// created returns the payment whose success the current check is about.
+func (s *scenario) created() (*payment, error) {
+	pm := s.payment
+	if pm == nil {
+		if s.attempt != nil {
+			return nil, s.failure(s.attempt.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+		}
+		return nil, fmt.Errorf("no payment was created before this check")
+	}
+	return pm, nil
+}
+
+func (s *scenario) payIncomplete(ctx context.Context, actor, field, how string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	p, err := s.cheapest(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	body := s.baseBody(p, 0, true, true)
+	key := map[string]string{"product": "product_id", "destination number": "msisdn",
+		"payment method": "payment_method_id", "partner transaction id": "partner_trx_id"}[field]
+	if how == "missing" {
+		delete(body, key)
+	} else {
+		body[key] = ""
+	}
+	_, err = s.pay(ctx, a, p, body)
+	return err
+}
+
+func (s *scenario) payUnofferedMethod(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	ms, _, err := s.methods(ctx, a)
+	if err != nil {
+		return err
+	}
+	var max int64
+	for _, m := range ms {
+		if m.ID > max {
+			max = m.ID
+		}
+	}
+	p, err := s.cheapest(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	_, err = s.pay(ctx, a, p, s.baseBody(p, max+1000, true, true))
+	return err
+}
+
+func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	p, err := s.cheapest(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	body := s.baseBody(p, 0, false, false)
+	if strings.HasPrefix(choice, "neither") {
+		delete(body, "use_balance")
+		delete(body, "use_coin")
+	}
+	_, err = s.pay(ctx, a, p, body)
+	return err
+}
+
+// gatewayChoice picks a gateway method and the cheapest active product whose
+// final price reaches the method's minimum payment.
+func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, product, error) {
+	ms, _, err := s.methods(ctx, a)
+	if err != nil {
+		return method{}, product{}, err
+	}
+	ps, err := s.catalog(ctx, a.partner)
+	if err != nil {
+		return method{}, product{}, err
+	}
+	var best method
+	var bestP product
+	found := false
+	for _, m := range ms {
+		if m.ID == 0 {
+			continue
+		}
+		for _, p := range activeByPrice(ps) {
+			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
+				if !found || p.FinalPrice < bestP.FinalPrice {
+					best, bestP, found = m, p, true
+				}
+				break
+			}
+		}
+	}
+	if !found {
+		return method{}, product{}, s.failure(s.last, secMethodsFixture,
+			"a gateway payment method whose minimum_payment is at most the final price of an active product",
+			"none of the %d methods fits the %d products of the catalog", len(ms), len(ps))
+	}
+	return best, bestP, nil
+}
+
+// payGateway pays with a gateway method, from an account whose balance and
+// coins do not cover the price (a new cashier has none). With mustSucceed
+// (a Given step) anything but a created payment fails the step.
+func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed bool, edit func(map[string]any)) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	m, p, err := s.gatewayChoice(ctx, a)
+	if err != nil {
+		return err
+	}
+	body := s.baseBody(p, m.ID, true, true)
+	if edit != nil {
+		edit(body)
+	}
+	pm, err := s.pay(ctx, a, p, body)
+	if err != nil {
+		return err
+	}
+	if mustSucceed && pm.res == nil {
+		return s.failure(pm.ex, "§4.6 rule 3 and rule 4: a payment whose remainder goes to a gateway is created.", "status 200 and a created payment", "the payment was not created")
+	}
+	return nil
+}
+
+func (s *scenario) payGatewayWithLength(ctx context.Context, actor, field string, n int) error {
+	return s.payGateway(ctx, actor, false, func(body map[string]any) {
+		prefix := s.nextTrxID() + "-"
+		v := prefix + strings.Repeat("x", max(0, n-len(prefix)))
+		if field == "partner transaction id" {
+			body["partner_trx_id"] = v[:n]
+		} else {
+			body["shift_code"] = strings.Repeat("S", n)
+		}
+	})
+}
+
+func (s *scenario) payCheapest(ctx context.Context, actor, tense, how string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	p, err := s.cheapest(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	useBalance := how == "from balance and coins"
+	pm, err := s.pay(ctx, a, p, s.baseBody(p, 0, useBalance, true))
+	if err != nil {
+		return err
+	}
+	if tense == "paid" && pm.res == nil {
+		return s.failure(pm.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+	}
+	return nil
+}
+
+func (s *scenario) paySplit(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	w := s.wallets[actor]
+	ps, err := s.catalog(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	for _, p := range activeByPrice(ps) {
+		if p.FinalPrice > w.balance && p.FinalPrice <= w.balance+w.coins/2 {
+			_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
+			return err
+		}
+	}
+	return s.failure(s.last, "profile split_customer: a customer whose balance is below the price of some active product and whose coins cover the rest",
+		fmt.Sprintf("an active product priced above the balance %d and at most balance + coins/2 = %d", w.balance, w.balance+w.coins/2),
+		"no active product of the catalog fits")
+}
+
+func (s *scenario) payUnprocessable(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	p := product{ID: s.h.profile.Fixtures.UnprocessableProductID}
+	_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
+	return err
+}
+
+func (s *scenario) payFromMainCatalog(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	p, err := s.cheapest(ctx, s.mainPartner())
+	if err != nil {
+		return err
+	}
+	_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
+	return err
+}
+
+func (s *scenario) payAgain(ctx context.Context, actor string, different bool) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	first, err := s.created()
+	if err != nil {
+		return err
+	}
+	body := map[string]any{}
+	for k, v := range first.body {
+		body[k] = v
+	}
+	p := first.product
+	if different {
+		ps, err := s.catalog(ctx, a.partner)
+		if err != nil {
+			return err
+		}
+		for _, q := range activeByPrice(ps) {
+			if q.ID != p.ID {
+				p = q
+				break
+			}
+		}
+		body["product_id"] = p.ID
+		body["msisdn"] = otherMsisdn
+	}
+	_, err = s.pay(ctx, a, p, body)
+	return err
+}
+
+func (s *scenario) paidAndProcessing() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	if pm.res.Amount.GatewayPayment != 0 {
+		return s.failure(pm.ex, secObserved, "a payment fully covered by balance and coins (the funded customer must hold enough)",
+			"gateway_payment is %d", pm.res.Amount.GatewayPayment)
+	}
+	if pm.res.PaymentStatus != "PAID" || pm.res.Status != "PROCESSING" {
+		return s.failure(pm.ex, secObserved, "payment_status PAID and status PROCESSING",
+			"payment_status %s and status %s", pm.res.PaymentStatus, pm.res.Status)
+	}
+	return nil
+}
+
+func (s *scenario) numberAndEcho() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(pm.res.TransactionNumber, "/") {
+		return s.failure(pm.ex, secTransaction, "a transaction_number with slashes", "transaction_number is %q", pm.res.TransactionNumber)
+	}
+	if want := fmt.Sprint(pm.body["partner_trx_id"]); pm.res.PartnerTrxID != want {
+		return s.failure(pm.ex, secTransaction, fmt.Sprintf("partner_trx_id %q", want), "partner_trx_id is %q", pm.res.PartnerTrxID)
+	}
+	return nil
+}
+
+func (s *scenario) chargedFinalPrice(ctx context.Context) error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	ps, err := s.catalog(ctx, pm.by.partner)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if p.ID == pm.product.ID {
+			if pm.res.Amount.Total != p.FinalPrice {
+				return s.failure(pm.ex, secRecalculated+" §2.1: pricing.final_price.",
+					fmt.Sprintf("amount.total %d, the final_price %s's catalog shows for product %d", p.FinalPrice, pm.by.partner.label, p.ID),
+					"amount.total is %d (base_price is %d)", pm.res.Amount.Total, p.BasePrice)
+			}
+			return nil
+		}
+	}
+	return s.failure(s.last, secRecalculated, fmt.Sprintf("product %d in the catalog of %s", pm.product.ID, pm.by.partner.label), "the catalog no longer lists it")
+}
+
+func (s *scenario) noGateway() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	a := pm.res.Amount
+	if a.GatewayPayment != 0 || pm.res.IsRequired || pm.res.PaymentAmount != 0 {
+		return s.failure(pm.ex, secIsRequired, "gateway_payment 0, payment.is_required false and payment.amount 0",
+			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
+	}
+	if a.BalanceUsed+a.CoinValueUsed != a.Total {
+		return s.failure(pm.ex, secWallet, fmt.Sprintf("balance_used + coin_value_used = total %d", a.Total),
+			"balance_used %d + coin_value_used %d", a.BalanceUsed, a.CoinValueUsed)
+	}
+	return nil
+}
+
+func (s *scenario) developerNotes() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(pm.res.CoinNote) == "" || strings.TrimSpace(pm.res.GatewayNote) == "" {
+		return s.failure(pm.ex, secDeveloperNotes, "non-empty developer_notes.coin_conversion and developer_notes.gateway_payment",
+			"coin_conversion %q, gateway_payment %q", pm.res.CoinNote, pm.res.GatewayNote)
+	}
+	return nil
+}
+
+func (s *scenario) balanceFirst() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	a := pm.res.Amount
+	if pm.before.balance < a.Total {
+		return s.failure(pm.ex, "profile funded_customer: a customer holding balance", fmt.Sprintf("a balance of at least %d before the payment", a.Total),
+			"the balance was %d", pm.before.balance)
+	}
+	if a.BalanceUsed != a.Total || a.CoinUsed != 0 || a.CoinValueUsed != 0 || a.GatewayPayment != 0 {
+		return s.failure(pm.ex, secBalanceFirst,
+			fmt.Sprintf("balance_used %d (the total; the balance before was %d), coin_used 0, coin_value_used 0, gateway_payment 0", a.Total, pm.before.balance),
+			"balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d", a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+	}
+	return nil
+}
+
+func (s *scenario) splitArithmetic() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	a, b := pm.res.Amount, pm.before.balance
+	rest := a.Total - b
+	if a.BalanceUsed != b || a.CoinValueUsed != rest || a.CoinUsed != 2*rest || a.GatewayPayment != 0 {
+		return s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
+			fmt.Sprintf("balance_used %d (the whole balance), coin_value_used %d, coin_used %d, gateway_payment 0 for a total of %d", b, rest, 2*rest, a.Total),
+			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment)
+	}
+	return nil
+}
+
+func (s *scenario) coinsOnly() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	a := pm.res.Amount
+	if a.BalanceUsed != 0 || a.CoinValueUsed <= 0 || a.CoinUsed != 2*a.CoinValueUsed || a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment != a.Total {
+		return s.failure(pm.ex, secCoinValue+" (use_balance false: balance is not used)",
+			fmt.Sprintf("balance_used 0, coin_used = 2 × coin_value_used, coin_value_used + gateway_payment = total %d", a.Total),
+			"balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d", a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+	}
+	return nil
+}
+
+// walletAfter reads the payer's wallet again.
+func (s *scenario) walletAfter(ctx context.Context, pm *payment) (wallet, error) {
+	return s.walletOf(ctx, pm.by)
+}
+
+func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, coinDrop int64, section string) error {
+	after, err := s.walletAfter(ctx, pm)
+	if err != nil {
+		return err
+	}
+	want := wallet{balance: pm.before.balance - balanceDrop, coins: pm.before.coins - coinDrop}
+	if after != want {
+		return s.failure(pm.ex, section,
+			fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.balance, pm.before.coins, want.coins),
+			"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins)
+	}
+	return nil
+}
+
+func (s *scenario) debitedAsReported(ctx context.Context) error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secWallet)
+}
+
+func (s *scenario) debitedOnce(ctx context.Context) error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secUniqueTrx+" The wallet is debited once.")
+}
+
+func (s *scenario) nothingTaken(ctx context.Context) error {
+	pm := s.attempt
+	if pm == nil {
+		return fmt.Errorf("no payment was attempted before this check")
+	}
+	return s.expectWallet(ctx, pm, 0, 0, secUnprocessable+" A payment that cannot be processed takes nothing.")
+}
+
+func (s *scenario) remainderDue() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	a := pm.res.Amount
+	want := a.Total - a.BalanceUsed - a.CoinValueUsed
+	if a.GatewayPayment != want || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
+		return s.failure(pm.ex, secRemainder+" "+secIsRequired,
+			fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0, payment.is_required true, payment.amount > 0", want),
+			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
+	}
+	return nil
+}
+
+func (s *scenario) refusedWithAnyMessage(code int) error {
+	ex := s.last
+	if ex == nil {
+		return fmt.Errorf("no request was sent before this check")
+	}
+	env, err := s.envelope(ex)
+	if err != nil {
+		return err
+	}
+	if ex.Status != code || strings.TrimSpace(*env.Message) == "" {
+		return s.failure(ex, secUnprocessable+" Follows the message of the payment response.", fmt.Sprintf("status %d and a message", code),
+			"got status %d and the message %q", ex.Status, *env.Message)
+	}
+	return nil
+}

@@ -1,0 +1,499 @@
+package steps
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// product is one product of a catalog, with its money as int64.
+type product struct {
+	ID         int64
+	Code       string
+	Name       string
+	Status     string
+	BasePrice  int64
+	FinalPrice int64
+}
+
+// syncPage is one answer of product sync.
+type syncPage struct {
+	ex         *exchange
+	requested  int // page asked for; 0 when not named
+	products   []map[string]any
+	pagination *paginationNumbers
+}
+
+type paginationNumbers struct {
+	Total, Page, PerPage, TotalPages int64
+}
+
+func (s *scenario) registerProducts(sc *godog.ScenarioContext) {
+	sc.Step(`^a cashier provisioned by the partner$`, s.aCashier)
+	sc.Step(`^the partner's main account$`, func() error { s.addMain("the main account", s.mainPartner()); return nil })
+	sc.Step(`^the main account of the other partner$`, func() error {
+		s.addMain("the other partner's main account", s.otherPartner())
+		return nil
+	})
+	sc.Step(`^the main account of the partner whose price plan is not active$`, func() error {
+		s.addMain("the unconfigured partner's main account", s.unconfiguredPartner())
+		return nil
+	})
+	sc.Step(`^`+actorRE+` lists "([^"]*)" products for the number "([^"]*)"$`, s.listProducts)
+	sc.Step(`^`+actorRE+` lists the products of the inactive sub category for the number "([^"]*)"$`, func(ctx context.Context, actor, number string) error {
+		return s.listProducts(ctx, actor, s.h.profile.InactiveSubCategory, number)
+	})
+	sc.Step(`^`+actorRE+` synchronizes the "([^"]*)" catalog$`, func(ctx context.Context, actor, sub string) error {
+		return s.syncOnce(ctx, actor, sub, nil, nil)
+	})
+	sc.Step(`^`+actorRE+` synchronizes the "([^"]*)" catalog without naming a page$`, func(ctx context.Context, actor, sub string) error {
+		return s.syncOnce(ctx, actor, sub, nil, nil)
+	})
+	sc.Step(`^`+actorRE+` synchronizes the "([^"]*)" catalog with (\d+) products per page$`, func(ctx context.Context, actor, sub string, size int) error {
+		return s.syncOnce(ctx, actor, sub, nil, &size)
+	})
+	sc.Step(`^`+actorRE+` synchronizes the catalog of the inactive sub category$`, func(ctx context.Context, actor string) error {
+		return s.syncOnce(ctx, actor, s.h.profile.InactiveSubCategory, nil, nil)
+	})
+	sc.Step(`^`+actorRE+` pages through the "([^"]*)" catalog (\d+) products at a time$`, s.pageThrough)
+	sc.Step(`^every product has its documented fields, with a status of active or inactive$`, s.everyProductDocumented)
+	sc.Step(`^the pagination is consistent with the total number of products$`, s.paginationConsistent)
+	sc.Step(`^the answer is page 1 of the catalog$`, s.isFirstPage)
+	sc.Step(`^every page is consistent with the total number of products$`, s.everyPageConsistent)
+	sc.Step(`^every product of the catalog was seen exactly once$`, s.everyProductOnce)
+	sc.Step(`^no more than (\d+) products are on the page$`, s.noMoreThan)
+	sc.Step(`^the answer is refused with the price plan message naming the operator team$`, s.pricePlanRefused)
+}
+
+func (s *scenario) listProducts(ctx context.Context, actor, sub, number string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	_, err = s.send(func() (*http.Response, error) {
+		return s.api().ListProducts(ctx, &api.ListProductsParams{PhoneNumber: number, SubCategory: sub}, a.creds())
+	})
+	return err
+}
+
+func (s *scenario) syncOnce(ctx context.Context, actor, sub string, page, size *int) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	pg, err := s.syncPage(ctx, a, sub, page, size)
+	if err != nil {
+		return err
+	}
+	s.pages = []syncPage{pg}
+	return nil
+}
+
+// syncPage calls product sync and decodes what it can; it fails only on
+// transport errors and departures from openapi.yaml.
+func (s *scenario) syncPage(ctx context.Context, a *account, sub string, page, size *int) (syncPage, error) {
+	ex, err := s.send(func() (*http.Response, error) {
+		return s.api().SyncProducts(ctx, &api.SyncProductsParams{SubCategory: sub, Page: page, PageSize: size}, a.creds())
+	})
+	pg := syncPage{ex: ex}
+	if page != nil {
+		pg.requested = *page
+	}
+	if err != nil {
+		return pg, err
+	}
+	var body struct {
+		Data *struct {
+			Products []map[string]any `json:"products"`
+		} `json:"data"`
+		Pagination *struct {
+			Total      json.Number `json:"total"`
+			Page       json.Number `json:"page"`
+			PerPage    json.Number `json:"perPage"`
+			TotalPages json.Number `json:"totalPages"`
+		} `json:"pagination"`
+	}
+	if err := decode(ex.RespBody, &body); err != nil {
+		return pg, s.failure(ex, secEveryJSON, "a JSON body", "%v", err)
+	}
+	if body.Data != nil {
+		pg.products = body.Data.Products
+	}
+	if p := body.Pagination; p != nil {
+		n := &paginationNumbers{}
+		for _, f := range []struct {
+			v   json.Number
+			dst *int64
+		}{{p.Total, &n.Total}, {p.Page, &n.Page}, {p.PerPage, &n.PerPage}, {p.TotalPages, &n.TotalPages}} {
+			if *f.dst, err = f.v.Int64(); err != nil {
+				return pg, s.failure(ex, secPagination, "integer pagination fields", "pagination holds %q: %v", f.v, err)
+			}
+		}
+		pg.pagination = n
+	}
+	return pg, nil
+}
+
+// okPage requires a sync answer of 200 OK with products and pagination.
+func (s *scenario) okPage(pg syncPage) error {
+	env, err := s.envelope(pg.ex)
+	if err != nil {
+		return err
+	}
+	if pg.ex.Status != http.StatusOK || *env.Message != "OK" {
+		return s.failure(pg.ex, "§4.2: Success response body: status, data.products, pagination, message.", "status 200 and the message \"OK\"",
+			"got status %d and the message %q", pg.ex.Status, *env.Message)
+	}
+	if pg.pagination == nil || pg.products == nil {
+		return s.failure(pg.ex, "§4.2: Success response body: status (boolean), data.products (array of Product, 2.1), pagination (2.2), message.",
+			"data.products and pagination", "data.products or pagination is missing")
+	}
+	return nil
+}
+
+func (s *scenario) lastPage() (syncPage, error) {
+	if len(s.pages) == 0 {
+		return syncPage{}, fmt.Errorf("no catalog was synchronized before this check")
+	}
+	return s.pages[len(s.pages)-1], nil
+}
+
+// productFields are the fields of section 2.1 and their JSON types.
+var productFields = []struct{ path, kind string }{
+	{"id", "integer"}, {"code", "string"}, {"name", "string"}, {"description", "string"},
+	{"pricing.base_price", "integer"}, {"pricing.final_price", "integer"},
+	{"promotion", "object or null"}, {"status", "string"},
+	{"operator.id", "integer"}, {"operator.name", "string"}, {"operator.logo", "string"},
+}
+
+// lookup follows a dotted path in decoded JSON.
+func lookup(m map[string]any, path string) (any, bool) {
+	var cur any = m
+	for _, k := range strings.Split(path, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = obj[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// hasKind reports whether v has the JSON type kind.
+func hasKind(v any, kind string) bool {
+	switch kind {
+	case "string":
+		_, ok := v.(string)
+		return ok
+	case "integer":
+		n, ok := v.(json.Number)
+		if !ok {
+			return false
+		}
+		_, err := n.Int64()
+		return err == nil
+	case "boolean":
+		_, ok := v.(bool)
+		return ok
+	case "object or null":
+		if v == nil {
+			return true
+		}
+		_, ok := v.(map[string]any)
+		return ok
+	case "string or null":
+		if v == nil {
+			return true
+		}
+		_, ok := v.(string)
+		return ok
+	}
+	return false
+}
+
+// checkFields reports the first documented field that is missing or of the wrong type.
+func checkFields(m map[string]any, fields []struct{ path, kind string }) string {
+	for _, f := range fields {
+		v, ok := lookup(m, f.path)
+		if !ok {
+			return fmt.Sprintf("%s is missing", f.path)
+		}
+		if !hasKind(v, f.kind) {
+			return fmt.Sprintf("%s is %v, not %s", f.path, v, f.kind)
+		}
+	}
+	return ""
+}
+
+func (s *scenario) everyProductDocumented() error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.okPage(pg); err != nil {
+		return err
+	}
+	for i, p := range pg.products {
+		if problem := checkFields(p, productFields); problem != "" {
+			return s.failure(pg.ex, secProduct, "every documented field with its type", "product %d: %s", i, problem)
+		}
+		if st := p["status"]; st != "active" && st != "inactive" {
+			return s.failure(pg.ex, "§3: Product status is active or inactive.", "active or inactive", "product %d has status %v", i, st)
+		}
+	}
+	return nil
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+
+// pageConsistent checks one page against its own pagination answer.
+func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
+	if err := s.okPage(pg); err != nil {
+		return err
+	}
+	p := pg.pagination
+	switch {
+	case p.Page != wantPage:
+		return s.failure(pg.ex, secPagination, fmt.Sprintf("page %d", wantPage), "pagination.page is %d", p.Page)
+	case p.PerPage < 1:
+		return s.failure(pg.ex, secPagination, "perPage of at least 1", "pagination.perPage is %d", p.PerPage)
+	case p.Total < 0:
+		return s.failure(pg.ex, secPagination, "a total of at least 0", "pagination.total is %d", p.Total)
+	case p.TotalPages != ceilDiv(p.Total, p.PerPage):
+		return s.failure(pg.ex, secPagination, fmt.Sprintf("totalPages = ceil(total / perPage) = ceil(%d / %d) = %d", p.Total, p.PerPage, ceilDiv(p.Total, p.PerPage)),
+			"pagination.totalPages is %d", p.TotalPages)
+	}
+	want := int64(0)
+	if wantPage < p.TotalPages {
+		want = p.PerPage
+	} else if wantPage == p.TotalPages {
+		want = p.Total - p.PerPage*(p.TotalPages-1)
+	}
+	if int64(len(pg.products)) != want {
+		return s.failure(pg.ex, secPagination, fmt.Sprintf("%d products on page %d of %d (perPage %d, total %d)", want, wantPage, p.TotalPages, p.PerPage, p.Total),
+			"the page holds %d products", len(pg.products))
+	}
+	return nil
+}
+
+func (s *scenario) paginationConsistent() error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	return s.pageConsistent(pg, 1)
+}
+
+func productIDs(pg syncPage) []string {
+	ids := make([]string, 0, len(pg.products))
+	for _, p := range pg.products {
+		ids = append(ids, fmt.Sprint(p["id"]))
+	}
+	return ids
+}
+
+func (s *scenario) isFirstPage(ctx context.Context) error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.pageConsistent(pg, 1); err != nil {
+		return err
+	}
+	one := 1
+	a, err := s.as("the main account")
+	if err != nil {
+		return err
+	}
+	first, err := s.syncPage(ctx, a, "prabayar", &one, nil)
+	if err != nil {
+		return err
+	}
+	if err := s.okPage(first); err != nil {
+		return err
+	}
+	got, want := strings.Join(productIDs(pg), ","), strings.Join(productIDs(first), ",")
+	if got != want {
+		return s.failure(first.ex, "§4.2/§8: page — Default 1.", "the same products as without a page number: ["+got+"]",
+			"page 1 holds [%s]", want)
+	}
+	return nil
+}
+
+func (s *scenario) pageThrough(ctx context.Context, actor, sub string, size int) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	s.pages = nil
+	for page := 1; ; page++ {
+		p := page
+		pg, err := s.syncPage(ctx, a, sub, &p, &size)
+		if err != nil {
+			return err
+		}
+		s.pages = append(s.pages, pg)
+		if err := s.okPage(pg); err != nil {
+			return err
+		}
+		if int64(page) >= s.pages[0].pagination.TotalPages || page >= 1000 {
+			return nil
+		}
+	}
+}
+
+func (s *scenario) everyPageConsistent() error {
+	if len(s.pages) == 0 {
+		return fmt.Errorf("no catalog was paged through before this check")
+	}
+	first := s.pages[0].pagination
+	for i, pg := range s.pages {
+		if err := s.pageConsistent(pg, int64(i+1)); err != nil {
+			return err
+		}
+		if pg.pagination.Total != first.Total || pg.pagination.PerPage != first.PerPage {
+			return s.failure(pg.ex, secPagination, fmt.Sprintf("the total %d and perPage %d of page 1", first.Total, first.PerPage),
+				"page %d reports total %d and perPage %d", i+1, pg.pagination.Total, pg.pagination.PerPage)
+		}
+	}
+	return nil
+}
+
+func (s *scenario) everyProductOnce() error {
+	if len(s.pages) == 0 {
+		return fmt.Errorf("no catalog was paged through before this check")
+	}
+	seen := map[string]int{}
+	var dups []string
+	for i, pg := range s.pages {
+		for _, id := range productIDs(pg) {
+			if prev, ok := seen[id]; ok {
+				dups = append(dups, fmt.Sprintf("%s (pages %d and %d)", id, prev, i+1))
+			}
+			seen[id] = i + 1
+		}
+	}
+	last := s.pages[len(s.pages)-1]
+	total := s.pages[0].pagination.Total
+	if len(dups) > 0 || int64(len(seen)) != total {
+		sort.Strings(dups)
+		return s.failure(last.ex, "§2.2/§4.2: paging through every page of the catalog yields total distinct products.",
+			fmt.Sprintf("%d distinct products over %d pages", total, len(s.pages)),
+			"saw %d distinct products; repeated: %v", len(seen), dups)
+	}
+	return nil
+}
+
+func (s *scenario) noMoreThan(limit int) error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.okPage(pg); err != nil {
+		return err
+	}
+	if len(pg.products) > limit {
+		return s.failure(pg.ex, secPageSizeMax, fmt.Sprintf("at most %d products", limit), "the page holds %d products", len(pg.products))
+	}
+	return nil
+}
+
+func (s *scenario) pricePlanRefused() error {
+	ex := s.last
+	if ex == nil {
+		return fmt.Errorf("no request was sent before this check")
+	}
+	env, err := s.envelope(ex)
+	if err != nil {
+		return err
+	}
+	want := strings.ReplaceAll(pricePlanMessage, "<operator_team>", s.h.profile.OperatorTeam)
+	if *env.Message != want || (ex.Status >= 200 && ex.Status < 300) {
+		return s.failure(ex, secPricePlan, fmt.Sprintf("a status other than 2xx and the message %q", want),
+			"got status %d and the message %q", ex.Status, *env.Message)
+	}
+	s.h.coverage.asserted(pricePlanMessage)
+	return nil
+}
+
+// catalog reads every product of the partner's "prabayar" catalog with the
+// partner's main account.
+func (s *scenario) catalog(ctx context.Context, p partner) ([]product, error) {
+	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
+	size := 100
+	var out []product
+	for page := 1; page <= 100; page++ {
+		pg := page
+		sp, err := s.syncPage(ctx, main, "prabayar", &pg, &size)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.okPage(sp); err != nil {
+			return nil, err
+		}
+		for _, m := range sp.products {
+			var pr product
+			ok := true
+			for _, f := range []struct {
+				path string
+				dst  *int64
+			}{{"id", &pr.ID}, {"pricing.base_price", &pr.BasePrice}, {"pricing.final_price", &pr.FinalPrice}} {
+				v, _ := lookup(m, f.path)
+				n, isNum := v.(json.Number)
+				if !isNum {
+					ok = false
+					break
+				}
+				var err error
+				if *f.dst, err = n.Int64(); err != nil {
+					ok = false
+				}
+			}
+			if !ok {
+				return nil, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
+			}
+			pr.Code, _ = m["code"].(string)
+			pr.Name, _ = m["name"].(string)
+			pr.Status, _ = m["status"].(string)
+			out = append(out, pr)
+		}
+		if int64(page) >= sp.pagination.TotalPages {
+			break
+		}
+	}
+	return out, nil
+}
+
+// activeByPrice returns the active products, cheapest first.
+func activeByPrice(ps []product) []product {
+	var out []product
+	for _, p := range ps {
+		if p.Status == "active" {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].FinalPrice < out[j].FinalPrice })
+	return out
+}
+
+// cheapest returns the cheapest active product of the partner's catalog.
+func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
+	ps, err := s.catalog(ctx, p)
+	if err != nil {
+		return product{}, err
+	}
+	act := activeByPrice(ps)
+	if len(act) == 0 {
+		return product{}, s.failure(s.last, secCatalogFixture, "at least one active prabayar product", "the catalog of %s has no active product", p.label)
+	}
+	return act[0], nil
+}

@@ -1,0 +1,291 @@
+package steps
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// The status of a scenario.
+const (
+	StatusPassed    = "passed"
+	StatusFailed    = "failed"
+	StatusSkipped   = "skipped"
+	StatusUndefined = "undefined"
+)
+
+// ScenarioResult is the outcome of one scenario.
+type ScenarioResult struct {
+	Name    string   `json:"name"`
+	Feature string   `json:"feature"`
+	Tags    []string `json:"tags"`
+	Status  string   `json:"status"`
+	// Reason is the failure report, or the profile keys a skipped scenario lacks.
+	Reason string `json:"reason,omitempty"`
+}
+
+// Counts counts scenarios by outcome.
+type Counts struct {
+	Passed    int `json:"passed"`
+	Failed    int `json:"failed"`
+	Skipped   int `json:"skipped"`
+	Undefined int `json:"undefined"`
+}
+
+func (c *Counts) add(status string) {
+	switch status {
+	case StatusPassed:
+		c.Passed++
+	case StatusFailed:
+		c.Failed++
+	case StatusSkipped:
+		c.Skipped++
+	default:
+		c.Undefined++
+	}
+}
+
+// CapabilityReport says whether the profile unlocks a capability.
+type CapabilityReport struct {
+	Available bool     `json:"available"`
+	Missing   []string `json:"missing,omitempty"`
+	Counts    Counts   `json:"scenarios"`
+}
+
+// OperationCoverage lists the status codes openapi.yaml documents for an
+// operation (default excluded) and those the run received.
+type OperationCoverage struct {
+	Documented []int `json:"documented"`
+	Exercised  []int `json:"exercised"`
+}
+
+// Coverage is what the run exercised of the contract.
+type Coverage struct {
+	Operations map[string]OperationCoverage `json:"operations"`
+	// Messages are the exact messages (and prefixes) a scenario asserted.
+	Messages []string `json:"messages_asserted"`
+}
+
+// Summary is the machine-readable account of a run (summary.json).
+type Summary struct {
+	SuiteVersion string                      `json:"suite_version"`
+	SpecSHA256   string                      `json:"spec_sha256"`
+	Target       string                      `json:"target"`
+	StartedAt    time.Time                   `json:"started_at"`
+	Seconds      float64                     `json:"seconds"`
+	Totals       Counts                      `json:"totals"`
+	Areas        map[string]Counts           `json:"areas"`
+	Capabilities map[string]CapabilityReport `json:"capabilities"`
+	Coverage     Coverage                    `json:"coverage"`
+	Scenarios    []ScenarioResult            `json:"scenarios"`
+}
+
+// coverage collects, across scenarios, the operations and statuses
+// received and the messages asserted.
+type coverage struct {
+	mu       sync.Mutex
+	statuses map[string]map[int]bool
+	messages map[string]bool
+}
+
+func newCoverage() *coverage {
+	return &coverage{statuses: map[string]map[int]bool{}, messages: map[string]bool{}}
+}
+
+func (c *coverage) exercised(op string, status int) {
+	if op == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.statuses[op] == nil {
+		c.statuses[op] = map[int]bool{}
+	}
+	c.statuses[op][status] = true
+}
+
+func (c *coverage) asserted(msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.messages[msg] = true
+}
+
+func (c *coverage) assertedPrefix(prefix string) { c.asserted(prefix) }
+
+// areaTags are the tags of the areas of the document.
+var areaTags = []string{"products", "customers", "payment-methods", "payments", "payment-status", "authentication", "limits"}
+
+// specSHA256 is the digest of the embedded openapi.yaml.
+func specSHA256() string {
+	for _, get := range api.PathToRawSpec("openapi.yaml") {
+		if raw, err := get(); err == nil {
+			sum := sha256.Sum256(raw)
+			return hex.EncodeToString(sum[:])
+		}
+	}
+	return ""
+}
+
+// documentedStatuses lists the status codes of every operation of openapi.yaml.
+func documentedStatuses(v *validator) map[string][]int {
+	out := map[string][]int{}
+	for _, item := range v.doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			var codes []int
+			for code := range op.Responses.Map() {
+				var n int
+				if _, err := fmt.Sscanf(code, "%d", &n); err == nil {
+					codes = append(codes, n)
+				}
+			}
+			sort.Ints(codes)
+			out[op.OperationID] = codes
+		}
+	}
+	return out
+}
+
+func (h *harness) result(target string, start time.Time, elapsed time.Duration) Result {
+	h.mu.Lock()
+	results := append([]ScenarioResult(nil), h.results...)
+	h.mu.Unlock()
+	sort.SliceStable(results, func(i, j int) bool {
+		if results[i].Feature != results[j].Feature {
+			return results[i].Feature < results[j].Feature
+		}
+		return results[i].Name < results[j].Name
+	})
+
+	sum := Summary{
+		SuiteVersion: SuiteVersion,
+		SpecSHA256:   specSHA256(),
+		Target:       target,
+		StartedAt:    start.UTC(),
+		Seconds:      elapsed.Seconds(),
+		Areas:        map[string]Counts{},
+		Capabilities: map[string]CapabilityReport{},
+		Scenarios:    results,
+	}
+	for _, c := range profiles.Capabilities() {
+		miss := h.profile.Missing(c)
+		sum.Capabilities[string(c)] = CapabilityReport{Available: len(miss) == 0, Missing: miss}
+	}
+	for _, r := range results {
+		sum.Totals.add(r.Status)
+		for _, t := range r.Tags {
+			if contains(areaTags, t) {
+				c := sum.Areas[t]
+				c.add(r.Status)
+				sum.Areas[t] = c
+			}
+			if cr, ok := sum.Capabilities[t]; ok {
+				cr.Counts.add(r.Status)
+				sum.Capabilities[t] = cr
+			}
+		}
+	}
+
+	sum.Coverage.Operations = map[string]OperationCoverage{}
+	h.coverage.mu.Lock()
+	for op, codes := range documentedStatuses(h.validator) {
+		var got []int
+		for code := range h.coverage.statuses[op] {
+			got = append(got, code)
+		}
+		sort.Ints(got)
+		sum.Coverage.Operations[op] = OperationCoverage{Documented: codes, Exercised: got}
+	}
+	for m := range h.coverage.messages {
+		sum.Coverage.Messages = append(sum.Coverage.Messages, m)
+	}
+	h.coverage.mu.Unlock()
+	sort.Strings(sum.Coverage.Messages)
+
+	return Result{Passed: sum.Totals.Passed, Failed: sum.Totals.Failed, Skipped: sum.Totals.Skipped,
+		Undefined: sum.Totals.Undefined, Summary: sum}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func writeSummary(path string, s Summary) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// printSummary writes the human summary of a run.
+func printSummary(w io.Writer, r Result) {
+	s := r.Summary
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nPartner Commerce API v2 conformance — suite %s, spec sha256 %.12s…\n", s.SuiteVersion, s.SpecSHA256)
+	fmt.Fprintf(&b, "target %s, %.1fs\n\n", s.Target, s.Seconds)
+	fmt.Fprintf(&b, "%-18s %7s %7s %8s %10s\n", "area", "passed", "failed", "skipped", "undefined")
+	for _, a := range areaTags {
+		c := s.Areas[a]
+		fmt.Fprintf(&b, "%-18s %7d %7d %8d %10d\n", a, c.Passed, c.Failed, c.Skipped, c.Undefined)
+	}
+	fmt.Fprintf(&b, "%-18s %7d %7d %8d %10d\n\n", "total", r.Passed, r.Failed, r.Skipped, r.Undefined)
+	b.WriteString("capabilities:\n")
+	for _, c := range profiles.Capabilities() {
+		cr := s.Capabilities[string(c)]
+		if cr.Available {
+			fmt.Fprintf(&b, "  %-22s available (%d passed, %d failed)\n", c, cr.Counts.Passed, cr.Counts.Failed)
+		} else {
+			fmt.Fprintf(&b, "  %-22s SKIPPED: profile lacks %s\n", c, strings.Join(cr.Missing, ", "))
+		}
+	}
+	exercised, documented := 0, 0
+	for _, oc := range s.Coverage.Operations {
+		documented += len(oc.Documented)
+		for _, c := range oc.Exercised {
+			if containsInt(oc.Documented, c) {
+				exercised++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "\ncoverage: %d operations, %d of %d documented status codes received, %d messages asserted\n",
+		len(s.Coverage.Operations), exercised, documented, len(s.Coverage.Messages))
+	for _, sc := range s.Scenarios {
+		switch sc.Status {
+		case StatusFailed, StatusUndefined:
+			first, _, _ := strings.Cut(sc.Reason, "\n")
+			fmt.Fprintf(&b, "  %s: %s — %s: %s\n", strings.ToUpper(sc.Status), sc.Feature, sc.Name, first)
+		case StatusSkipped:
+			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
+		}
+	}
+	if r.OK() {
+		fmt.Fprintf(&b, "\nRESULT: PASS (%d scenarios passed, %d skipped)\n", r.Passed, r.Skipped)
+	} else {
+		fmt.Fprintf(&b, "\nRESULT: FAIL (%d failed, %d undefined)\n", r.Failed, r.Undefined)
+	}
+	_, _ = io.WriteString(w, b.String())
+}
+
+func containsInt(list []int, n int) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,252 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// scenario is the state of one scenario: its client, the accounts it acts
+// as, what it sent and what came back. Step definitions are its methods.
+type scenario struct {
+	h    *harness
+	name string
+	uri  string
+	tags []string
+	skip string
+
+	client *api.ClientWithResponses
+	last   *exchange
+
+	accounts map[string]*account
+	// provisioned is the last provisioning request the partner sent.
+	provisioned *provisioning
+	// payment is the first payment created; attempt is the last one tried.
+	payment *payment
+	attempt *payment
+	// wallets hold balance and coins read before the payment, by actor.
+	wallets map[string]wallet
+	// pages are the sync answers of the paging scenario.
+	pages []syncPage
+	// groupEndpoint is the endpoint a credential check called.
+	groupEndpoint string
+
+	unlock []func()
+}
+
+// account is a customer or main account the scenario acts as.
+type account struct {
+	actor   string
+	partner partner
+	token   string
+	id      int64
+	name    string
+	phone   string
+	email   string
+}
+
+// partner is a partner's credentials.
+type partner struct {
+	label     string
+	secretKey string
+	mainToken string
+}
+
+// wallet is the balance and coins of an account.
+type wallet struct {
+	balance int64
+	coins   int64
+}
+
+// actorRE names the accounts a step can act as.
+const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|the partner)`
+
+func (s *scenario) record(ex *exchange) { s.last = ex }
+
+// api returns the scenario's client, created on first use.
+func (s *scenario) api() *api.ClientWithResponses {
+	if s.client == nil {
+		c, err := api.NewClientWithResponses(s.h.profile.BaseURL, api.WithHTTPClient(&recorder{s: s}))
+		if err != nil {
+			panic(err) // the base URL was validated by Run
+		}
+		s.client = c
+	}
+	return s.client
+}
+
+func (s *scenario) mainPartner() partner {
+	p := s.h.profile
+	return partner{label: "the partner", secretKey: p.SecretKey, mainToken: p.MainToken}
+}
+
+func (s *scenario) otherPartner() partner {
+	p := s.h.profile.SecondPartner
+	return partner{label: "the other partner", secretKey: p.SecretKey, mainToken: p.MainToken}
+}
+
+func (s *scenario) unconfiguredPartner() partner {
+	p := s.h.profile.InactivePricePlan
+	return partner{label: "the partner whose price plan is not active", secretKey: p.SecretKey, mainToken: p.MainToken}
+}
+
+// as returns the account of an actor named in a step.
+func (s *scenario) as(actor string) (*account, error) {
+	if a, ok := s.accounts[actor]; ok {
+		return a, nil
+	}
+	if actor == "the partner" {
+		if a, ok := s.accounts["the cashier"]; ok {
+			return a, nil
+		}
+		return s.addMain("the main account", s.mainPartner()), nil
+	}
+	return nil, fmt.Errorf("the scenario has no %q yet: a Given step must introduce it", actor)
+}
+
+func (s *scenario) addAccount(a *account) *account {
+	if s.accounts == nil {
+		s.accounts = map[string]*account{}
+	}
+	s.accounts[a.actor] = a
+	return a
+}
+
+func (s *scenario) addMain(actor string, p partner) *account {
+	return s.addAccount(&account{actor: actor, partner: p, token: p.mainToken})
+}
+
+// creds sets the secret key and the bearer token of an account.
+func creds(secret, token string) api.RequestEditorFn {
+	return func(_ context.Context, req *http.Request) error {
+		if secret != "" {
+			req.Header.Set("X-SECRET-KEY", secret)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return nil
+	}
+}
+
+func (a *account) creds() api.RequestEditorFn { return creds(a.partner.secretKey, a.token) }
+
+// send runs one call and turns a transport failure or a departure from
+// openapi.yaml into a failure report.
+func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) {
+	resp, err := call()
+	if resp != nil && resp.Body != nil {
+		_ = resp.Body.Close()
+	}
+	ex := s.last
+	if err != nil {
+		if ex == nil || ex.Err == nil {
+			return ex, fmt.Errorf("the request could not be built or sent: %w", err)
+		}
+		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
+	}
+	if ex.Invalid != nil {
+		return ex, s.failure(ex, "openapi.yaml (the contract of sections 2 to 7)", "a response matching openapi.yaml", "%v", ex.Invalid)
+	}
+	return ex, nil
+}
+
+// stepError is a failed check: it carries the full report.
+type stepError struct {
+	report string
+}
+
+func (e *stepError) Error() string { return e.report }
+
+// failure builds the report of a failed check: the sentence of the
+// document checked, what was expected, what was found, the exchange.
+func (s *scenario) failure(ex *exchange, section, expected, format string, args ...any) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(&b, "  checks:   %s\n", section)
+	fmt.Fprintf(&b, "  expected: %s\n", expected)
+	b.WriteString(ex.String())
+	return &stepError{report: b.String()}
+}
+
+// decode reads a JSON body into v, keeping numbers exact.
+func decode(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// envelope is what every answer carries (section 1).
+type envelope struct {
+	Status  *bool   `json:"status"`
+	Message *string `json:"message"`
+}
+
+func (s *scenario) envelope(ex *exchange) (envelope, error) {
+	var env envelope
+	if err := decode(ex.RespBody, &env); err != nil {
+		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not JSON: %v", err)
+	}
+	if env.Status == nil || env.Message == nil {
+		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing")
+	}
+	return env, nil
+}
+
+// expectAnswer checks the status code and the exact message of the last answer.
+func (s *scenario) expectAnswer(code int, msg string) error {
+	ex := s.last
+	if ex == nil {
+		return errors.New("no request was sent before this check")
+	}
+	env, err := s.envelope(ex)
+	if err != nil {
+		return err
+	}
+	want := fmt.Sprintf("status %d and the message %q", code, msg)
+	if ex.Status != code || *env.Message != msg {
+		return s.failure(ex, messageRow(msg), want, "got status %d and the message %q", ex.Status, *env.Message)
+	}
+	if successMessages[msg] && code >= 200 && code < 300 && !*env.Status {
+		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
+	}
+	s.h.coverage.asserted(msg)
+	return nil
+}
+
+// successMessages are the messages of a success body (§4: "Every success
+// body has status true and message OK unless stated"). Other 200 answers,
+// such as "Subkategori tidak ditemukan.", may carry either status.
+var successMessages = map[string]bool{"OK": true, "Akun berhasil disinkronisasi.": true, "Pembayaran berhasil diproses.": true}
+
+// expectPrefix checks the status code and the start of the message.
+func (s *scenario) expectPrefix(code int, prefix string) error {
+	ex := s.last
+	if ex == nil {
+		return errors.New("no request was sent before this check")
+	}
+	env, err := s.envelope(ex)
+	if err != nil {
+		return err
+	}
+	if ex.Status != code || !strings.HasPrefix(*env.Message, prefix) {
+		return s.failure(ex, "§7: 401 all, Wrong secret key or token: a message beginning "+prefix,
+			fmt.Sprintf("status %d and a message beginning %q", code, prefix),
+			"got status %d and the message %q", ex.Status, *env.Message)
+	}
+	s.h.coverage.assertedPrefix(prefix)
+	return nil
+}
+
+func (s *scenario) registerCommon(sc *godog.ScenarioContext) {
+	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)
+	sc.Step(`^the request is refused with status (\d+) and a message beginning "([^"]*)"$`, s.expectPrefix)
+}

@@ -1,0 +1,147 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+func (s *scenario) registerStatus(sc *godog.ScenarioContext) {
+	sc.Step(`^`+actorRE+` looks up (?:the|the cashier's) payment by its (partner transaction id|transaction number)$`, s.lookUpPayment)
+	sc.Step(`^`+actorRE+` looks up a payment without naming it$`, func(ctx context.Context, actor string) error {
+		return s.lookUp(ctx, actor, api.GetPaymentStatusParams{})
+	})
+	sc.Step(`^`+actorRE+` looks up an unknown (partner transaction id|transaction number)$`, s.lookUpUnknown)
+	sc.Step(`^`+actorRE+` looks up the transaction whose payment is not yet formed$`, s.lookUpUnformed)
+	sc.Step(`^the record matches the payment that was created$`, s.recordMatches)
+	sc.Step(`^the record's creation and update times have the form YYYY-MM-DD HH:MM:SS$`, s.recordTimes)
+}
+
+func (s *scenario) lookUp(ctx context.Context, actor string, params api.GetPaymentStatusParams) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	_, err = s.send(func() (*http.Response, error) { return s.api().GetPaymentStatus(ctx, &params, a.creds()) })
+	return err
+}
+
+func (s *scenario) lookUpPayment(ctx context.Context, actor, key string) error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	var params api.GetPaymentStatusParams
+	if key == "partner transaction id" {
+		params.PartnerTrxId = &pm.res.PartnerTrxID
+	} else {
+		params.TransactionNumber = &pm.res.TransactionNumber
+	}
+	return s.lookUp(ctx, actor, params)
+}
+
+func (s *scenario) lookUpUnknown(ctx context.Context, actor, key string) error {
+	var params api.GetPaymentStatusParams
+	if key == "partner transaction id" {
+		id := s.nextTrxID() + "-never-created"
+		params.PartnerTrxId = &id
+	} else {
+		n := fmt.Sprintf("INV/19700101/P0/%s%d", s.h.runID, s.h.next())
+		params.TransactionNumber = &n
+	}
+	return s.lookUp(ctx, actor, params)
+}
+
+func (s *scenario) lookUpUnformed(ctx context.Context, actor string) error {
+	u := s.h.profile.Fixtures.UnformedPayment
+	var params api.GetPaymentStatusParams
+	if u.PartnerTrxID != "" {
+		params.PartnerTrxId = &u.PartnerTrxID
+	} else {
+		params.TransactionNumber = &u.TransactionNumber
+	}
+	return s.lookUp(ctx, actor, params)
+}
+
+// statusRecord decodes the record of the last status answer.
+func (s *scenario) statusRecord() (map[string]any, error) {
+	ex := s.last
+	var body struct {
+		Data map[string]any `json:"data"`
+	}
+	if ex == nil {
+		return nil, fmt.Errorf("no payment was looked up before this check")
+	}
+	if ex.Status != http.StatusOK {
+		return nil, s.failure(ex, secStatusLookup, "status 200 with the record", "got status %d", ex.Status)
+	}
+	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
+		return nil, s.failure(ex, secStatusRecord, "data, the payment status record", "no data (%v)", err)
+	}
+	return body.Data, nil
+}
+
+var recordFields = []struct{ path, kind string }{
+	{"partner_trx_id", "string"}, {"transaction_number", "string"},
+	{"product.id", "integer"}, {"product.code", "string"}, {"product.name", "string"}, {"product.description", "string"},
+	{"product.image.operator_logo", "string or null"}, {"product.image.product_icon", "string or null"}, {"product.image.product_banner", "string or null"},
+	{"operator.id", "integer"}, {"operator.name", "string"}, {"operator.logo", "string"},
+	{"payment_status", "string"}, {"transaction_status", "string"},
+	{"amount.total", "integer"}, {"amount.balance_used", "integer"}, {"amount.coin_used", "integer"},
+	{"amount.coin_value_used", "integer"}, {"amount.gateway_payment", "integer"},
+	{"payment_method.gateway", "string"}, {"payment_method.type", "string"},
+	{"created_at", "string"}, {"updated_at", "string"},
+}
+
+func (s *scenario) recordMatches() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	rec, err := s.statusRecord()
+	if err != nil {
+		return err
+	}
+	if problem := checkFields(rec, recordFields); problem != "" {
+		return s.failure(s.last, secStatusRecord, "every documented field with its type", "%s", problem)
+	}
+	a := pm.res.Amount
+	want := map[string]any{
+		"partner_trx_id":         pm.res.PartnerTrxID,
+		"transaction_number":     pm.res.TransactionNumber,
+		"product.id":             pm.product.ID,
+		"amount.total":           a.Total,
+		"amount.balance_used":    a.BalanceUsed,
+		"amount.coin_used":       a.CoinUsed,
+		"amount.coin_value_used": a.CoinValueUsed,
+		"amount.gateway_payment": a.GatewayPayment,
+	}
+	for _, path := range []string{"partner_trx_id", "transaction_number", "product.id", "amount.total", "amount.balance_used",
+		"amount.coin_used", "amount.coin_value_used", "amount.gateway_payment"} {
+		got, _ := lookup(rec, path)
+		if fmt.Sprint(got) != fmt.Sprint(want[path]) {
+			return s.failure(s.last, secStatusRecord+" It is the record of the transaction created.",
+				fmt.Sprintf("%s %v, as in the answer that created the payment", path, want[path]), "%s is %v", path, got)
+		}
+	}
+	return nil
+}
+
+func (s *scenario) recordTimes() error {
+	rec, err := s.statusRecord()
+	if err != nil {
+		return err
+	}
+	for _, k := range []string{"created_at", "updated_at"} {
+		v, _ := rec[k].(string)
+		if _, err := time.Parse(time.DateTime, v); err != nil {
+			return s.failure(s.last, secStatusRecord, k+" in the form YYYY-MM-DD HH:MM:SS", "%s is %q", k, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+// Package steps is the conformance harness of the Partner Commerce API v2: the
+// godog step definitions of the features in package features, and Run, the
+// one entry point that runs them against any server described by a profile.
+//
+// Every scenario works on its own accounts and partner transaction ids, so
+// scenarios run concurrently and a target may be tested again and again.
+// Every response is checked against openapi.yaml. A failure names what was
+// sent, what came back, what was expected and which sentence of the API
+// document is checked.
+package steps
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/big"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// SuiteVersion is the version of the scenarios and their step definitions.
+const SuiteVersion = "1.0.0"
+
+// Options configure one run of the suite.
+type Options struct {
+	// BaseURL of the target; it overrides Profile.BaseURL when set.
+	BaseURL string
+	// Profile holds the credentials and capabilities of the target. Required.
+	Profile *profiles.Profile
+	// Tags is a godog tag expression, such as "@payments && ~@funded".
+	Tags string
+	// Concurrency is the number of scenarios run at once (default 4).
+	Concurrency int
+	// Format is the console format: pretty (default), progress, junit or cucumber.
+	Format string
+	// Output receives the console report and the summary (default os.Stdout).
+	Output io.Writer
+	// ReportDir, when set, receives junit.xml, cucumber.json and summary.json.
+	ReportDir string
+	// RequestTimeout bounds each request, body included (default 10s).
+	RequestTimeout time.Duration
+	// Features holds the feature files (default features.FS).
+	Features fs.FS
+	// HTTPClient sends the requests (default a new client).
+	HTTPClient *http.Client
+}
+
+// Result is the outcome of a run. Scenarios counts one per scenario (one per
+// row of a scenario outline).
+type Result struct {
+	Passed, Failed, Skipped, Undefined int
+	Summary                            Summary
+}
+
+// OK reports whether every scenario that ran passed.
+func (r Result) OK() bool { return r.Failed == 0 && r.Undefined == 0 }
+
+// ErrUsage marks a run that could not start because of its options or profile.
+var ErrUsage = errors.New("conformance: usage")
+
+// Run runs the suite against the target of opts and returns what happened.
+// It returns an error (wrapping ErrUsage for bad options) only when the run
+// could not take place; failed scenarios are reported in the Result.
+func Run(ctx context.Context, opts Options) (Result, error) {
+	if opts.Profile == nil {
+		return Result{}, fmt.Errorf("%w: a profile is required", ErrUsage)
+	}
+	prof := *opts.Profile
+	if opts.BaseURL != "" {
+		prof.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	}
+	if err := prof.Validate(); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.Format == "" {
+		opts.Format = "pretty"
+	}
+	switch opts.Format {
+	case "pretty", "progress", "junit", "cucumber":
+	default:
+		return Result{}, fmt.Errorf("%w: unknown format %q (pretty, progress, junit or cucumber)", ErrUsage, opts.Format)
+	}
+	if opts.Output == nil {
+		opts.Output = os.Stdout
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 10 * time.Second
+	}
+	if opts.Features == nil {
+		opts.Features = features.FS
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: opts.RequestTimeout}
+	}
+	val, err := newValidator(prof.BaseURL)
+	if err != nil {
+		return Result{}, err
+	}
+	h := &harness{
+		profile:   &prof,
+		http:      hc,
+		timeout:   opts.RequestTimeout,
+		validator: val,
+		runID:     newRunID(),
+		coverage:  newCoverage(),
+		locks:     map[string]*sync.Mutex{},
+	}
+
+	format := opts.Format
+	if opts.ReportDir != "" {
+		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
+			return Result{}, fmt.Errorf("%w: report directory: %v", ErrUsage, err)
+		}
+		format += ",junit:" + filepath.Join(opts.ReportDir, "junit.xml") +
+			",cucumber:" + filepath.Join(opts.ReportDir, "cucumber.json")
+	}
+
+	start := time.Now()
+	suite := godog.TestSuite{
+		Name:                "conformance",
+		ScenarioInitializer: h.initScenario,
+		Options: &godog.Options{
+			Format:         format,
+			Output:         opts.Output,
+			Tags:           opts.Tags,
+			Concurrency:    opts.Concurrency,
+			Strict:         true,
+			NoColors:       true,
+			FS:             opts.Features,
+			Paths:          []string{"."},
+			DefaultContext: ctx,
+		},
+	}
+	status := suite.Run()
+	elapsed := time.Since(start)
+
+	res := h.result(prof.BaseURL, start, elapsed)
+	if status != 0 && res.Failed == 0 && res.Undefined == 0 {
+		return res, fmt.Errorf("%w: godog could not run the features (status %d); see the output above", ErrUsage, status)
+	}
+	if opts.ReportDir != "" {
+		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {
+			return res, err
+		}
+	}
+	printSummary(opts.Output, res)
+	return res, nil
+}
+
+// harness is the state shared by the scenarios of one run: configuration,
+// the run's unique id, counters, the locks of shared fixture accounts, and
+// the results. Scenarios share no data through it.
+type harness struct {
+	profile   *profiles.Profile
+	http      *http.Client
+	timeout   time.Duration
+	validator *validator
+	runID     string
+	counter   atomic.Int64
+	coverage  *coverage
+
+	mu      sync.Mutex // guards locks and results
+	locks   map[string]*sync.Mutex
+	results []ScenarioResult
+}
+
+// newRunID returns 6 random decimal digits: phone numbers, emails and
+// partner transaction ids of a run derive from it, so that runs against the
+// same server do not collide.
+func newRunID() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return fmt.Sprintf("%06d", time.Now().UnixNano()%1_000_000)
+	}
+	return fmt.Sprintf("%06d", n.Int64())
+}
+
+// next returns the next number of the run.
+func (h *harness) next() int64 { return h.counter.Add(1) }
+
+// lock takes the lock of a shared fixture account and returns its release.
+func (h *harness) lock(key string) func() {
+	h.mu.Lock()
+	m, ok := h.locks[key]
+	if !ok {
+		m = &sync.Mutex{}
+		h.locks[key] = m
+	}
+	h.mu.Unlock()
+	m.Lock()
+	var once sync.Once
+	return func() { once.Do(m.Unlock) }
+}
+
+func (h *harness) addResult(r ScenarioResult) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.results = append(h.results, r)
+}
+
+// initScenario is called by godog once per scenario: it gives the scenario
+// its own state and binds the step definitions to it.
+func (h *harness) initScenario(sc *godog.ScenarioContext) {
+	s := &scenario{h: h}
+	sc.Before(s.before)
+	sc.After(s.after)
+	s.registerCommon(sc)
+	s.registerProducts(sc)
+	s.registerCustomers(sc)
+	s.registerPayments(sc)
+	s.registerStatus(sc)
+	s.registerAuth(sc)
+}
+
+func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
+	s.name = sc.Name
+	s.uri = sc.Uri
+	for _, t := range sc.Tags {
+		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
+	}
+	var missing []string
+	for _, t := range s.tags {
+		for _, c := range profiles.Capabilities() {
+			if string(c) == t {
+				missing = append(missing, s.h.profile.Missing(c)...)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		s.skip = "the profile lacks " + strings.Join(missing, ", ")
+		return ctx, fmt.Errorf("%w: %s", godog.ErrSkip, s.skip)
+	}
+	return ctx, nil
+}
+
+func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (context.Context, error) {
+	for i := len(s.unlock) - 1; i >= 0; i-- {
+		s.unlock[i]()
+	}
+	s.unlock = nil
+	r := ScenarioResult{Name: sc.Name, Feature: sc.Uri, Tags: s.tags, Status: StatusPassed}
+	switch {
+	case s.skip != "":
+		r.Status, r.Reason = StatusSkipped, s.skip
+	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
+		r.Status, r.Reason = StatusUndefined, err.Error()
+	case err != nil && !errors.Is(err, godog.ErrSkip):
+		r.Status, r.Reason = StatusFailed, err.Error()
+	}
+	s.h.addResult(r)
+	return ctx, nil
+}

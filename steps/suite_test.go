@@ -1,0 +1,74 @@
+package steps_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// newReference starts the reference server with the given faults.
+func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
+	tb.Helper()
+	ds, err := reference.DefaultDataset()
+	require.NoError(tb, err)
+	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
+	require.NoError(tb, err)
+	srv := httptest.NewServer(reference.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// run runs the suite against url with the reference profile.
+func run(tb testing.TB, url, tags string, out io.Writer, timeout time.Duration) steps.Result {
+	tb.Helper()
+	if out == nil {
+		out = io.Discard
+	}
+	res, err := steps.Run(context.Background(), steps.Options{
+		BaseURL:        url,
+		Profile:        profiles.Reference(url),
+		Tags:           tags,
+		Concurrency:    4,
+		Format:         "progress",
+		Output:         out,
+		RequestTimeout: timeout,
+	})
+	require.NoError(tb, err)
+	return res
+}
+
+// TestSuiteAgainstReference runs every scenario against the reference: all
+// must pass, none may be skipped or undefined.
+func TestSuiteAgainstReference(t *testing.T) {
+	srv := newReference(t)
+	var out bytes.Buffer
+	dir := t.TempDir()
+	res, err := steps.Run(context.Background(), steps.Options{
+		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Format: "pretty",
+		Output: &out, ReportDir: dir, RequestTimeout: 5 * time.Second,
+	})
+	require.NoError(t, err)
+	for _, sc := range res.Summary.Scenarios {
+		if sc.Status != steps.StatusPassed {
+			t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
+		}
+	}
+	require.Zero(t, res.Failed, out.String())
+	require.Zero(t, res.Undefined)
+	require.Zero(t, res.Skipped)
+	require.Positive(t, res.Passed)
+	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
+		require.FileExists(t, dir+"/"+f)
+	}
+	t.Logf("%d scenarios passed", res.Passed)
+}

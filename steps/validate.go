@@ -1,0 +1,89 @@
+package steps
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// validator checks every response against openapi.yaml: the status code is
+// declared for the operation (or covered by its default response), the
+// content type is application/json, and the body matches the schema.
+type validator struct {
+	doc    *openapi3.T
+	router routers.Router
+}
+
+func newValidator(baseURL string) (*validator, error) {
+	doc, err := api.GetSwagger()
+	if err != nil {
+		return nil, fmt.Errorf("loading the embedded openapi.yaml: %w", err)
+	}
+	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(baseURL, "/")}}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("routing openapi.yaml for %s: %w", baseURL, err)
+	}
+	return &validator{doc: doc, router: router}, nil
+}
+
+// validate returns the operation id of the request and the response's
+// departures from the contract.
+func (v *validator) validate(ctx context.Context, req *http.Request, status int, header http.Header, body []byte) (string, error) {
+	route, params, err := v.router.FindRoute(req)
+	if err != nil {
+		return "", fmt.Errorf("openapi.yaml has no operation %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route, Options: opts,
+		},
+		Status:  status,
+		Header:  header,
+		Body:    io.NopCloser(bytes.NewReader(body)),
+		Options: opts,
+	}
+	if ct := header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return route.Operation.OperationID, fmt.Errorf("§1 \"Every response is JSON\": Content-Type is %q, not application/json", ct)
+	}
+	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
+		return route.Operation.OperationID, fmt.Errorf("openapi.yaml %s, response %d: %s", route.Operation.OperationID, status, flatten(err))
+	}
+	return route.Operation.OperationID, nil
+}
+
+// flatten renders a (multi) validation error on a few lines.
+func flatten(err error) string {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		parts := make([]string, 0, len(me))
+		for _, e := range me {
+			parts = append(parts, flatten(e))
+		}
+		return strings.Join(parts, "; ")
+	}
+	var re *openapi3filter.ResponseError
+	if errors.As(err, &re) && re.Err != nil {
+		if re.Reason != "" {
+			return re.Reason + ": " + flatten(re.Err)
+		}
+		return flatten(re.Err)
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("at %s: %s", "/"+strings.Join(se.JSONPointer(), "/"), se.Reason)
+	}
+	return err.Error()
+}
