@@ -438,7 +438,9 @@ func (e *engine) attack(ctx context.Context) {
 	}
 
 	s := schedule{p: pacer}
-	deadline := began.Add(c.load.Duration)
+	// A hit due within the duration may still be sent a little late; past
+	// this grace the generator stops, so the run stays bounded.
+	deadline := began.Add(c.load.Duration + min(time.Second, c.load.Duration/10))
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 loop:

@@ -22,15 +22,15 @@ const (
 	OpProvision = "provision"
 )
 
-// operationIDs maps each op to its operationId in openapi.yaml.
+// operationIDs maps each op to its method and path in openapi.yaml.
 var operationIDs = map[string]string{
-	OpCreate:    "createPayment",
-	OpStatus:    "getPaymentStatus",
-	OpList:      "listProducts",
-	OpSync:      "syncProducts",
-	OpProfile:   "getCustomerProfile",
-	OpMethods:   "listPaymentMethods",
-	OpProvision: "provisionAccount",
+	OpCreate:    "POST " + pathPayment,
+	OpStatus:    "GET " + pathStatus,
+	OpList:      "GET " + pathList,
+	OpSync:      "GET " + pathSync,
+	OpProfile:   "GET " + pathProfile,
+	OpMethods:   "GET " + pathMethods,
+	OpProvision: "POST " + pathProv,
 }
 
 // Contract messages the checks compare exactly.
@@ -55,15 +55,15 @@ func DocumentedCodes() (map[string]map[int]bool, error) {
 			return
 		}
 		byID := map[string]map[int]bool{}
-		for _, item := range spec.Paths.Map() {
-			for _, op := range item.Operations() {
+		for path, item := range spec.Paths.Map() {
+			for method, op := range item.Operations() {
 				codes := map[int]bool{}
 				for k := range op.Responses.Map() {
 					if c, err := strconv.Atoi(k); err == nil {
 						codes[c] = true
 					}
 				}
-				byID[op.OperationID] = codes
+				byID[method+" "+path] = codes
 			}
 		}
 		out := map[string]map[int]bool{}

@@ -231,8 +231,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s\n", rep.Load, strings.Join(shards, " "),
 		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339))
 	g := rep.Generator
-	fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
-		g.Sent, g.Planned, g.TargetRate, g.AchievedRate, g.Late, g.LateAfter)
+	if g.Planned > 0 {
+		fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
+			g.Sent, g.Planned, g.TargetRate, g.AchievedRate, g.Late, g.LateAfter)
+	} else {
+		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
+	}
 	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %d uncertain (no answer)\n",
 		rep.SuccessPct, rep.Expected, rep.Requests, rep.Uncertain)
 	var codes []string

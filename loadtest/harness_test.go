@@ -1,0 +1,116 @@
+package loadtest_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// startReference serves an in-process reference on 127.0.0.1 and returns
+// its profile.
+func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile {
+	tb.Helper()
+	ds, err := reference.DefaultDataset()
+	require.NoError(tb, err)
+	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
+	require.NoError(tb, err)
+	srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+	tb.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
+func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*loadtest.Outcome, *loadtest.Report) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	o, err := loadtest.New(p, opts...).Run(ctx)
+	require.NoError(tb, err)
+	rep := loadtest.BuildReport(o, nil)
+	return o, rep
+}
+
+func text(tb testing.TB, rep *loadtest.Report) string {
+	tb.Helper()
+	var b strings.Builder
+	require.NoError(tb, rep.WriteText(&b))
+	return b.String()
+}
+
+func constant(rate float64, d time.Duration) loadtest.LoadProfile {
+	return loadtest.LoadProfile{Pacing: loadtest.PacingConstant, Rate: rate, Duration: d}
+}
+
+func TestScenariosPassAgainstReference(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		opts []loadtest.Option
+	}{
+		{"create", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, time.Second))}},
+		{"idempotency", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(10, time.Second))}},
+		{"mixed", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(100, time.Second))}},
+		{"create-linear", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate),
+			loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear, Rate: 20, EndRate: 100, Duration: time.Second})}},
+		{"mixed-sine", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed),
+			loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingSine, Rate: 60, Amplitude: 30, Period: 500 * time.Millisecond, Duration: time.Second})}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := startReference(t)
+			o, rep := run(t, p, tc.opts...)
+			out := text(t, rep)
+			require.True(t, rep.Passed, out)
+			require.NotNil(t, o.Reconciliation)
+			assert.Greater(t, o.Reconciliation.Created, 0, out)
+			assert.Equal(t, 0, rep.Contract.Violations, out)
+			assert.Equal(t, o.Reconciliation.Created, o.Reconciliation.LookedUp, out)
+			for _, a := range o.Reconciliation.Accounts {
+				assert.True(t, a.OK, "%+v", a)
+				assert.Empty(t, a.Skipped)
+			}
+			t.Log("\n" + out)
+		})
+	}
+}
+
+func TestRacyDuplicateCheckIsDetected(t *testing.T) {
+	t.Parallel()
+	p := startReference(t, reference.FaultRacyDuplicateCheck)
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
+		loadtest.WithLoad(constant(20, 1500*time.Millisecond)))
+	out := text(t, rep)
+	require.False(t, rep.Passed, out)
+	assert.Greater(t, o.Reconciliation.Duplicates, 0, out)
+	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvUniqueID], 0, out)
+	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvIdempotency], 0, out)
+	assert.Contains(t, out, "was created")
+	t.Log("\n" + out)
+}
+
+func TestLostUpdateDebitIsDetected(t *testing.T) {
+	t.Parallel()
+	p := startReference(t, reference.FaultLostUpdateDebit)
+	p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account: maximal contention
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate),
+		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+		loadtest.WithLoad(constant(0, time.Second)), loadtest.WithMaxWorkers(32), loadtest.WithMaxConnections(32))
+	out := text(t, rep)
+	require.False(t, rep.Passed, out)
+	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvBalance], 0, out)
+	assert.Equal(t, 0, o.Reconciliation.Duplicates, out)
+	t.Log("\n" + out)
+}
+
+var _ = io.Discard
