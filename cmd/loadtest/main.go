@@ -1,0 +1,372 @@
+// Command loadtest load-tests a Partner Commerce API v2 server: it sends
+// payment creations (and reads) at a bounded rate for a bounded time,
+// checks every response, reconciles balances and coins afterwards, and
+// writes a text and JSON report, the vegeta results file and an HTML plot.
+//
+// With no target it starts the embedded reference server in-process on a
+// free loopback port and runs a short demonstration.
+//
+//	loadtest [flags]                      run a load test
+//	loadtest merge [flags] DIR...         merge the output directories of shards
+//
+// Exit status: 0 when every invariant and threshold holds, 1 when one does
+// not, 2 when the run could not be carried out.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, errFailed):
+		os.Exit(1)
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	default:
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(2)
+	}
+}
+
+// errFailed is returned when the run was carried out and an invariant or
+// threshold failed.
+var errFailed = errors.New("load test failed")
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "run" {
+		args = args[1:]
+	}
+	return runLoad(ctx, args, getenv, stdout, stderr)
+}
+
+// thresholdFlags registers the k6-style threshold flags on fs.
+func thresholdFlags(fs *flag.FlagSet) *[]loadtest.Threshold {
+	var ths []loadtest.Threshold
+	add := func(name, usage string, build func(string) (loadtest.Threshold, error)) {
+		fs.Func(name, usage, func(v string) error {
+			th, err := build(v)
+			if err != nil {
+				return err
+			}
+			ths = append(ths, th)
+			return nil
+		})
+	}
+	for _, m := range []string{"p50", "p90", "p95", "p99", "p999", "max", "mean"} {
+		add("max-"+m, "fail when the corrected "+m+" latency exceeds this duration (e.g. 50ms)",
+			func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold(m, v) })
+		add("max-raw-"+m, "fail when the raw "+m+" latency exceeds this duration",
+			func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("raw_"+m, v) })
+	}
+	add("min-success", "fail when fewer than this percentage of requests got the expected answer (e.g. 99.9)",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("success", v) })
+	add("max-errors", "fail when more requests than this got an unexpected answer",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("errors", v) })
+	add("max-duplicate-debits", "fail when more ids than this were created more than once (counted per extra creation)",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("duplicate_debits", v) })
+	add("max-uncertain", "fail when more requests than this got no answer (timeouts)",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("uncertain", v) })
+	add("max-late-sends", "fail when more than this percentage of sends were late",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("late_sends", v) })
+	add("min-achieved-rate", "fail when the generator sent less than this percentage of the scheduled requests",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("achieved_rate", v) })
+	add("threshold", "a threshold expression, repeatable: metric<=value or metric>=value; metrics: "+strings.Join(loadtest.ThresholdMetrics(), " "),
+		loadtest.ParseThreshold)
+	return &ths
+}
+
+func runLoad(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		profilePath = fs.String("profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
+		target      = fs.String("target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
+		scenario    = fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", "))
+		loadFile    = fs.String("load-profile", "", "load profile YAML (pacing, rate, duration, ...); flags given explicitly override it")
+		pacing      = fs.String("pacing", loadtest.PacingConstant, "pacing: constant, linear or sine")
+		rate        = fs.Float64("rate", 200, "requests per second (idempotency: waves per second; 0: max rate); linear: start rate; sine: mean")
+		endRate     = fs.Float64("end-rate", 0, "linear pacing: rate at the end")
+		amplitude   = fs.Float64("amplitude", 0, "sine pacing: amplitude (per second)")
+		period      = fs.Duration("period", 10*time.Second, "sine pacing: period")
+		startAt     = fs.String("start-at", "mean-up", "sine pacing: mean-up, peak, mean-down or trough")
+		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
+		mix         = fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway")
+		ops         = fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync")
+		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
+		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator")
+		maxConns    = fs.Int("max-connections", loadtest.DefaultMaxConnections, "cap on connections to the target")
+		timeout     = fs.Duration("timeout", loadtest.DefaultTimeout, "per-request timeout")
+		drain       = fs.Duration("drain", loadtest.DefaultDrain, "how long in-flight requests may finish after the duration")
+		late        = fs.Duration("late", loadtest.DefaultLateAfter, "a send later than this after its scheduled time counts as late")
+		shardFlag   = fs.String("shard", envOr(getenv, "LOADTEST_SHARD", "0/1"), "this machine's shard i/n of a distributed run")
+		runID       = fs.String("run-id", getenv("LOADTEST_RUN_ID"), "run id shared by all shards (required with --shard n > 1; [a-z0-9], ≤ 20)")
+		outDir      = fs.String("out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])")
+		quiet       = fs.Bool("quiet", false, "no live progress line")
+		noReconcile = fs.Bool("no-reconcile", false, "skip the status look-ups and wallet reconciliation")
+		logLevel    = fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error")
+	)
+	ths := thresholdFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*logLevel)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	lp := loadtest.LoadProfile{Pacing: *pacing, Rate: *rate, EndRate: *endRate, Amplitude: *amplitude,
+		Period: *period, StartAt: *startAt, Duration: *duration}
+	if *loadFile != "" {
+		fromFile, err := loadtest.LoadLoadProfile(*loadFile)
+		if err != nil {
+			return err
+		}
+		override(&fromFile, lp, set)
+		lp = fromFile
+	}
+	if lp.Pacing != loadtest.PacingSine {
+		lp.Period, lp.StartAt = 0, ""
+	}
+	if err := lp.Validate(); err != nil {
+		return err
+	}
+	shard, err := loadtest.ParseShard(*shardFlag)
+	if err != nil {
+		return err
+	}
+	if shard.Count > 1 && *runID == "" {
+		return errors.New("--run-id is required with --shard n > 1, so that the shards' ids and reports belong together")
+	}
+	if *runID == "" {
+		*runID = loadtest.NewRunID()
+	}
+	if err := loadtest.ValidateRunID(*runID); err != nil {
+		return err
+	}
+	payMix, err := loadtest.ParseWeights(*mix, loadtest.KindBalance, loadtest.KindCoins, loadtest.KindGateway)
+	if err != nil {
+		return fmt.Errorf("--mix: %w", err)
+	}
+	opMix, err := loadtest.ParseWeights(*ops, loadtest.OpCreate, loadtest.OpStatus, loadtest.OpList, loadtest.OpSync)
+	if err != nil {
+		return fmt.Errorf("--ops: %w", err)
+	}
+
+	var prof *profiles.Profile
+	switch {
+	case *profilePath != "":
+		if prof, err = profiles.Load(*profilePath); err != nil {
+			return err
+		}
+		if *target != "" {
+			prof.BaseURL = strings.TrimRight(*target, "/")
+		}
+	case *target != "":
+		prof = profiles.Reference(*target)
+	default:
+		url, stop, err := startReference(ctx, logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		fmt.Fprintf(stderr, "loadtest: no --target: started the embedded reference at %s\n", url)
+		prof = profiles.Reference(url)
+	}
+
+	dir := *outDir
+	if dir == "" {
+		dir = filepath.Join("reports", "load", *runID)
+		if shard.Count > 1 {
+			dir = filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d", shard.Index, shard.Count))
+		}
+	}
+
+	opts := []loadtest.Option{
+		loadtest.WithScenario(*scenario), loadtest.WithLoad(lp), loadtest.WithPaymentMix(payMix),
+		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithMaxWorkers(*maxWorkers),
+		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
+		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
+		loadtest.WithReconcile(!*noReconcile), loadtest.WithLogger(logger),
+	}
+	if !*quiet {
+		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
+	}
+	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", *runID, *scenario, lp, shard, dir)
+	o, err := loadtest.New(prof, opts...).Run(ctx)
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		fmt.Fprintln(stderr)
+	}
+	return finish(o, *ths, dir, stdout)
+}
+
+// finish builds the report, writes the artifacts, prints the summary and
+// turns a failed report into errFailed.
+func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io.Writer) error {
+	rep := loadtest.BuildReport(o, ths)
+	if err := loadtest.WriteArtifacts(dir, o, rep); err != nil {
+		return err
+	}
+	if err := rep.WriteText(stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\nReports in %s: %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
+		loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
+	if !rep.Passed {
+		return errFailed
+	}
+	return nil
+}
+
+// override copies into dst the fields of flags whose flag was set explicitly.
+func override(dst *loadtest.LoadProfile, flags loadtest.LoadProfile, set map[string]bool) {
+	if set["pacing"] {
+		dst.Pacing = flags.Pacing
+	}
+	if set["rate"] {
+		dst.Rate = flags.Rate
+	}
+	if set["end-rate"] {
+		dst.EndRate = flags.EndRate
+	}
+	if set["amplitude"] {
+		dst.Amplitude = flags.Amplitude
+	}
+	if set["period"] {
+		dst.Period = flags.Period
+	}
+	if set["start-at"] {
+		dst.StartAt = flags.StartAt
+	}
+	if set["duration"] {
+		dst.Duration = flags.Duration
+	}
+}
+
+// progressPrinter returns the live progress callback: one line, rewritten
+// in place on a terminal, otherwise one line per interval.
+func progressPrinter(w io.Writer) func(loadtest.Progress) {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	return func(p loadtest.Progress) {
+		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
+			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
+			p.Unexpected, p.Violations, p.InFlight)
+		if tty {
+			fmt.Fprintf(w, "\r\033[K%s", line)
+		} else {
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// startReference serves the embedded reference on a free loopback port
+// until stop is called.
+func startReference(ctx context.Context, logger *slog.Logger) (string, func(), error) {
+	ds, err := reference.DefaultDataset()
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := reference.NewStore(ds)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{
+		Handler:           reference.NewServer(logger, st),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	go func() { _ = srv.Serve(ln) }()
+	stop := func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
+
+func runMerge(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	outDir := fs.String("out", "", "output directory (default reports/load/<run-id>/merged)")
+	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
+	ths := thresholdFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: loadtest merge [flags] SHARD-DIR...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return errors.New("merge: no shard directory given")
+	}
+	var outs []*loadtest.Outcome
+	for _, d := range fs.Args() {
+		o, err := loadtest.ReadArtifacts(d)
+		if err != nil {
+			return fmt.Errorf("merge: %s: %w", d, err)
+		}
+		outs = append(outs, o)
+	}
+	m, err := loadtest.Merge(outs, *partial)
+	if err != nil {
+		return err
+	}
+	dir := *outDir
+	if dir == "" {
+		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
+	}
+	return finish(m, *ths, dir, stdout)
+}
+
+func envOr(getenv func(string) string, key, def string) string {
+	if v := getenv(key); v != "" {
+		return v
+	}
+	return def
+}
