@@ -99,7 +99,7 @@ Feature: Payments
   Scenario: A partner without an active price plan cannot create payments
     Given a cashier of the partner whose price plan is not active
     When the unconfigured partner's cashier pays for a product of the partner's catalog from balance and coins
-    Then the answer is refused with the price plan message naming the operator team
+    Then the answer is refused with the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team
 
   @isolation
   Scenario: Each partner is charged its own final price

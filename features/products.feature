@@ -85,4 +85,4 @@ Feature: Product catalog
   Scenario: A partner without an active price plan cannot list products
     Given the main account of the partner whose price plan is not active
     When the unconfigured partner's main account lists "prabayar" products for the number "081234567890"
-    Then the answer is refused with the price plan message naming the operator team
+    Then the answer is refused with the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team

@@ -69,7 +69,7 @@ func (s *scenario) registerProducts(sc *godog.ScenarioContext) {
 	sc.Step(`^every page is consistent with the total number of products$`, s.everyPageConsistent)
 	sc.Step(`^every product of the catalog was seen exactly once$`, s.everyProductOnce)
 	sc.Step(`^no more than (\d+) products are on the page$`, s.noMoreThan)
-	sc.Step(`^the answer is refused with the price plan message naming the operator team$`, s.pricePlanRefused)
+	sc.Step(`^the answer is refused with the message "([^"]*)" naming the operator team$`, s.pricePlanRefused)
 }
 
 func (s *scenario) listProducts(ctx context.Context, actor, sub, number string) error {
@@ -407,7 +407,9 @@ func (s *scenario) noMoreThan(limit int) error {
 	return nil
 }
 
-func (s *scenario) pricePlanRefused() error {
+// pricePlanRefused checks the section 1 message, whose <operator_team> is
+// the profile's operator_team.
+func (s *scenario) pricePlanRefused(template string) error {
 	ex := s.last
 	if ex == nil {
 		return fmt.Errorf("no request was sent before this check")
@@ -416,12 +418,15 @@ func (s *scenario) pricePlanRefused() error {
 	if err != nil {
 		return err
 	}
-	want := strings.ReplaceAll(pricePlanMessage, "<operator_team>", s.h.profile.OperatorTeam)
+	if template != pricePlanMessage {
+		return fmt.Errorf("the feature names %q, not the price plan message of section 1 %q", template, pricePlanMessage)
+	}
+	want := strings.ReplaceAll(template, "<operator_team>", s.h.profile.OperatorTeam)
 	if *env.Message != want || (ex.Status >= 200 && ex.Status < 300) {
 		return s.failure(ex, secPricePlan, fmt.Sprintf("a status other than 2xx and the message %q", want),
 			"got status %d and the message %q", ex.Status, *env.Message)
 	}
-	s.h.coverage.asserted(pricePlanMessage)
+	s.h.coverage.asserted(template)
 	return nil
 }
 

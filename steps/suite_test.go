@@ -1,11 +1,11 @@
 package steps_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -48,27 +48,20 @@ func run(tb testing.TB, url, tags string, out io.Writer, timeout time.Duration) 
 }
 
 // TestSuiteAgainstReference runs every scenario against the reference: all
-// must pass, none may be skipped or undefined.
+// must pass, none may be skipped or undefined, and the reports are written.
 func TestSuiteAgainstReference(t *testing.T) {
-	srv := newReference(t)
-	var out bytes.Buffer
-	dir := t.TempDir()
-	res, err := steps.Run(context.Background(), steps.Options{
-		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Format: "pretty",
-		Output: &out, ReportDir: dir, RequestTimeout: 5 * time.Second,
-	})
-	require.NoError(t, err)
+	res := fullRun(t)
 	for _, sc := range res.Summary.Scenarios {
 		if sc.Status != steps.StatusPassed {
 			t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
 		}
 	}
-	require.Zero(t, res.Failed, out.String())
+	require.Zero(t, res.Failed, fullOut.String())
 	require.Zero(t, res.Undefined)
 	require.Zero(t, res.Skipped)
-	require.Positive(t, res.Passed)
+	require.Greater(t, res.Passed, 80)
 	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
-		require.FileExists(t, dir+"/"+f)
+		require.FileExists(t, filepath.Join(fullDir, f))
 	}
-	t.Logf("%d scenarios passed", res.Passed)
+	t.Logf("%d scenarios passed in %.2fs", res.Passed, res.Summary.Seconds)
 }
