@@ -1,0 +1,162 @@
+// Command conformance proves that a server speaks the Partner Commerce API
+// v2. With no --target it starts the embedded reference server in-process
+// and tests it with the reference profile; with --target and --profile it
+// tests any server.
+//
+// Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
+// profile error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Exit codes.
+const (
+	exitPass  = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// run parses the flags, prepares the target and runs the suite.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
+	profilePath := fs.String("profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	tags := fs.String("tags", "", `godog tag expression, such as "@payments && ~@funded"`)
+	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
+	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
+	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json and summary.json")
+	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: conformance [--target URL --profile FILE] [flags]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitPass
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "conformance: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	if *concurrency < 1 || *timeout <= 0 {
+		fmt.Fprintln(stderr, "conformance: --concurrency must be at least 1 and --timeout positive")
+		return exitUsage
+	}
+
+	var prof *profiles.Profile
+	switch {
+	case *profilePath != "":
+		p, err := profiles.Load(*profilePath)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: %v\n", err)
+			return exitUsage
+		}
+		prof = p
+	case *target != "":
+		fmt.Fprintln(stderr, "conformance: --target needs --profile (the target's secret key and main token; see profiles/example.yaml)")
+		return exitUsage
+	}
+
+	if *target == "" && prof == nil {
+		url, stopRef, err := startReference(stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: starting the embedded reference server: %v\n", err)
+			return exitUsage
+		}
+		defer stopRef()
+		*target = url
+		prof = profiles.Reference(url)
+		fmt.Fprintf(stdout, "testing the embedded reference server at %s\n", url)
+	}
+	if *target != "" {
+		prof.BaseURL = strings.TrimRight(*target, "/")
+	}
+	if err := prof.Validate(); err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return exitUsage
+	}
+	for _, c := range profiles.Capabilities() {
+		if miss := prof.Missing(c); len(miss) > 0 {
+			fmt.Fprintf(stdout, "capability %s is off: the profile lacks %s; its scenarios will be skipped\n", c, strings.Join(miss, ", "))
+		}
+	}
+
+	res, err := steps.Run(ctx, steps.Options{
+		Profile:        prof,
+		Tags:           *tags,
+		Concurrency:    *concurrency,
+		Format:         *format,
+		Output:         stdout,
+		ReportDir:      *reportDir,
+		RequestTimeout: *timeout,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		if errors.Is(err, steps.ErrUsage) {
+			return exitUsage
+		}
+		return exitFail
+	}
+	if !res.OK() {
+		return exitFail
+	}
+	return exitPass
+}
+
+// startReference serves the embedded reference data set on a free local port.
+func startReference(stderr io.Writer) (string, func(), error) {
+	ds, err := reference.DefaultDataset()
+	if err != nil {
+		return "", nil, err
+	}
+	st, err := reference.NewStore(ds)
+	if err != nil {
+		return "", nil, err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	srv := &http.Server{
+		Handler:           reference.NewServer(logger, st),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+	}
+	go func() { _ = srv.Serve(l) }()
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}
+	return "http://" + l.Addr().String(), stop, nil
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
+)
+
+func noEnv(string) string { return "" }
+
+// referenceProfile returns the text of profiles/reference.yaml.
+func referenceProfile(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../profiles/reference.yaml")
+	require.NoError(t, err)
+	return string(data)
+}
+
+func writeFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "profile.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+	return path
+}
+
+func faultyReference(t *testing.T, faults ...reference.Fault) string {
+	t.Helper()
+	ds, err := reference.DefaultDataset()
+	require.NoError(t, err)
+	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
+	require.NoError(t, err)
+	srv := httptest.NewServer(reference.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
+	ref := referenceProfile(t)
+	cases := []struct {
+		name   string
+		args   func(t *testing.T) []string
+		code   int
+		stderr string
+	}{
+		{"embedded reference, a tag subset", func(*testing.T) []string {
+			return []string{"--tags", "@customers,@payment-status", "--format", "progress"}
+		}, exitPass, ""},
+		{"faulty server", func(t *testing.T) []string {
+			url := faultyReference(t, reference.FaultMessageTypo)
+			return []string{"--target", url, "--profile", writeFile(t, ref), "--tags", "@payments", "--format", "progress"}
+		}, exitFail, ""},
+		{"profile lacks a required key", func(t *testing.T) []string {
+			text := strings.Replace(ref, "main_token: tok-nusantara-main\n", "", 1)
+			return []string{"--target", "http://127.0.0.1:1", "--profile", writeFile(t, text)}
+		}, exitUsage, "main_token"},
+		{"profile has an unknown key", func(t *testing.T) []string {
+			return []string{"--target", "http://127.0.0.1:1", "--profile", writeFile(t, ref+"secret_kee: typo\n")}
+		}, exitUsage, "secret_kee"},
+		{"profile cannot be read", func(t *testing.T) []string {
+			return []string{"--target", "http://127.0.0.1:1", "--profile", filepath.Join(t.TempDir(), "absent.yaml")}
+		}, exitUsage, "absent.yaml"},
+		{"target without a profile", func(*testing.T) []string {
+			return []string{"--target", "http://127.0.0.1:1"}
+		}, exitUsage, "--profile"},
+		{"unknown format", func(*testing.T) []string {
+			return []string{"--format", "html", "--tags", "@payment-methods"}
+		}, exitUsage, "html"},
+		{"unknown flag", func(*testing.T) []string { return []string{"--nope"} }, exitUsage, "nope"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args(t), noEnv, &stdout, &stderr)
+			assert.Equal(t, tc.code, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			assert.Contains(t, stderr.String(), tc.stderr)
+			if tc.code == exitPass {
+				assert.Contains(t, stdout.String(), "RESULT: PASS")
+			}
+			if tc.code == exitFail {
+				assert.Contains(t, stdout.String(), "RESULT: FAIL")
+			}
+		})
+	}
+}
+
+func TestRunWritesReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--tags", "@payment-methods", "--report-dir", dir, "--format", "junit"}, noEnv, &stdout, &stderr)
+	require.Equal(t, exitPass, code, stderr.String())
+	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
+		assert.FileExists(t, filepath.Join(dir, f))
+	}
+}
