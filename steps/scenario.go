@@ -170,7 +170,7 @@ func (e *stepError) Error() string { return e.report }
 // document checked, what was expected, what was found, the exchange.
 func (s *scenario) failure(ex *exchange, section, expected, format string, args ...any) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(&b, "found: %s\n", fmt.Sprintf(format, args...))
 	fmt.Fprintf(&b, "  checks:   %s\n", section)
 	fmt.Fprintf(&b, "  expected: %s\n", expected)
 	b.WriteString(ex.String())

@@ -6,9 +6,11 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
@@ -64,4 +66,53 @@ func TestSuiteAgainstReference(t *testing.T) {
 		require.FileExists(t, filepath.Join(fullDir, f))
 	}
 	t.Logf("%d scenarios passed in %.2fs", res.Passed, res.Summary.Seconds)
+}
+
+// TestCapabilitiesMissingFromTheProfileSkip: a scenario whose capability the
+// profile does not unlock is skipped, naming the missing key; it is neither
+// failed nor passed.
+func TestCapabilitiesMissingFromTheProfileSkip(t *testing.T) {
+	t.Parallel()
+	srv := newReference(t)
+	prof := profiles.Reference(srv.URL)
+	prof.FundedCustomer = nil
+	prof.InactiveSubCategory = ""
+	res, err := steps.Run(context.Background(), steps.Options{
+		Profile: prof, Tags: "@limits,@inactive-sub-category", Output: io.Discard, Format: "progress",
+	})
+	require.NoError(t, err)
+	assert.Zero(t, res.Failed)
+	assert.Positive(t, res.Passed)
+	require.Equal(t, 4, res.Skipped) // 2 @funded limits, 2 @inactive-sub-category products
+	for _, sc := range res.Summary.Scenarios {
+		switch {
+		case slices.Contains(sc.Tags, "funded"):
+			assert.Equal(t, steps.StatusSkipped, sc.Status, sc.Name)
+			assert.Contains(t, sc.Reason, "funded_customer.token")
+		case slices.Contains(sc.Tags, "inactive-sub-category"):
+			assert.Equal(t, steps.StatusSkipped, sc.Status, sc.Name)
+			assert.Contains(t, sc.Reason, "inactive_sub_category")
+		default:
+			assert.Equal(t, steps.StatusPassed, sc.Status, sc.Name)
+		}
+	}
+	assert.False(t, res.Summary.Capabilities["funded"].Available)
+}
+
+// TestRunRefusesBadOptions: a run without a usable profile does not start.
+func TestRunRefusesBadOptions(t *testing.T) {
+	t.Parallel()
+	noKey := profiles.Reference("http://127.0.0.1:1")
+	noKey.SecretKey = ""
+	for name, opts := range map[string]steps.Options{
+		"no profile":     {},
+		"no secret key":  {Profile: noKey},
+		"not a URL":      {Profile: profiles.Reference(""), BaseURL: "ftp://x"},
+		"unknown format": {Profile: profiles.Reference("http://127.0.0.1:1"), Format: "html"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := steps.Run(context.Background(), opts)
+			require.ErrorIs(t, err, steps.ErrUsage)
+		})
+	}
 }
