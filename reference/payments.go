@@ -128,7 +128,7 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 func (s *Store) checkMethod(in CreatePaymentInput) (*PaymentMethod, error) {
 	id := *in.PaymentMethodID
 	if id == 0 {
-		if !in.UseBalance && !in.UseCoin && !s.faults.has(FaultInternalMethodWithoutFunds) { // FAULT: internal-method-without-funds
+		if !in.UseBalance && !in.UseCoin {
 			return nil, ErrInternalMethodNoFunds
 		}
 		m := internalMethod
@@ -173,6 +173,9 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	}
 	// The method and product rules read only the immutable catalog; they
 	// are evaluated here and reported after the duplicate check.
+	if s.faults.has(FaultInternalMethodWithoutFunds) && *in.PaymentMethodID == 0 && !in.UseBalance && !in.UseCoin { // FAULT: internal-method-without-funds
+		in.UseBalance, in.UseCoin = true, true // accepted, and paid as if both were enabled
+	}
 	method, lateErr := s.checkMethod(in)
 	var product *Product
 	if lateErr == nil {
