@@ -213,5 +213,8 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 	if o.Ledger, err = ReadLedger(bufio.NewReader(lf)); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileLedger), err)
 	}
+	if o.Meta.Reconciled {
+		o.Reconciliation = Reconcile(o.Ledger, o.Accounts, o.Meta.Shard.Count == 1 || len(o.Meta.Merged) > 0)
+	}
 	return o, nil
 }

@@ -2,7 +2,6 @@ package loadtest_test
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -113,4 +112,3 @@ func TestLostUpdateDebitIsDetected(t *testing.T) {
 	t.Log("\n" + out)
 }
 
-var _ = io.Discard

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func noEnv(string) string { return "" }
+
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	err := run(ctx, args, noEnv, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestRunAgainstEmbeddedReferencePasses(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []string{"create", "idempotency", "mixed"} {
+		t.Run(sc, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			rate := "60"
+			if sc == "idempotency" {
+				rate = "5"
+			}
+			out, stderr, err := runCLI(t, "--scenario", sc, "--rate", rate, "--duration", "1s", "--wave-size", "8",
+				"--out", dir, "--max-duplicate-debits", "0", "--min-success", "99", "--max-p99", "2s")
+			require.NoError(t, err, out+stderr)
+			assert.Contains(t, out, "PASS")
+			assert.Contains(t, stderr, "started the embedded reference")
+			assert.Contains(t, stderr, "sent ") // the progress line
+			for _, f := range []string{"results.bin", "report.json", "report.txt", "plot.html", "ledger.jsonl", "shard.json"} {
+				st, err := os.Stat(filepath.Join(dir, f))
+				require.NoError(t, err, f)
+				assert.Greater(t, st.Size(), int64(0), f)
+			}
+			var rep map[string]any
+			b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &rep))
+			for _, k := range []string{"vegeta", "latency_corrected", "latency_raw", "status_codes", "reconciliation", "generator", "thresholds"} {
+				assert.Contains(t, rep, k)
+			}
+			assert.Equal(t, true, rep["passed"])
+		})
+	}
+}
+
+func TestThresholdFailureExitsWithFailure(t *testing.T) {
+	t.Parallel()
+	out, _, err := runCLI(t, "--scenario", "create", "--rate", "30", "--duration", "500ms", "--quiet",
+		"--out", t.TempDir(), "--max-p50", "1ns")
+	require.ErrorIs(t, err, errFailed)
+	assert.Contains(t, out, "FAIL")
+	assert.Contains(t, out, "threshold")
+}
+
+func TestLoadProfileFileAndFlagOverride(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	lp := filepath.Join(dir, "load.yaml")
+	require.NoError(t, os.WriteFile(lp, []byte("pacing: linear\nrate: 10\nend_rate: 60\nduration: 5s\n"), 0o644))
+	out, _, err := runCLI(t, "--scenario", "create", "--load-profile", lp, "--duration", "800ms", "--quiet", "--out", filepath.Join(dir, "out"))
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "linear 10→60/s for 800ms")
+}
+
+func TestShardsThenMerge(t *testing.T) {
+	t.Parallel()
+	// Both shards need the same server: start one through the first run's
+	// embedded reference is not possible, so use a shared profile target.
+	srvURL := startTestReference(t)
+	root := t.TempDir()
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(root, "s"+string(rune('0'+i)))
+		dirs = append(dirs, d)
+		out, stderr, err := runCLI(t, "--target", srvURL, "--scenario", "create", "--rate", "40", "--duration", "500ms",
+			"--shard", []string{"0/2", "1/2"}[i], "--run-id", "mergetest1", "--quiet", "--out", d)
+		require.NoError(t, err, out+stderr)
+	}
+	merged := filepath.Join(root, "merged")
+	out, stderr, err := runCLI(t, append([]string{"merge", "--out", merged, "--max-duplicate-debits", "0"}, dirs...)...)
+	require.NoError(t, err, out+stderr)
+	assert.Contains(t, out, "shards 0/2 1/2")
+	assert.Contains(t, out, "PASS")
+	_, err = os.Stat(filepath.Join(merged, "results.bin"))
+	require.NoError(t, err)
+
+	_, _, err = runCLI(t, "merge", dirs[0])
+	assert.ErrorContains(t, err, "missing")
+}
+
+func TestBadArguments(t *testing.T) {
+	t.Parallel()
+	cases := map[string][]string{
+		"scenario":         {"--scenario", "nope", "--duration", "100ms"},
+		"shard without id": {"--shard", "0/2"},
+		"shard":            {"--shard", "2/2", "--run-id", "x"},
+		"mix":              {"--mix", "cash=1"},
+		"threshold":        {"--max-p99", "fast"},
+		"pacing":           {"--pacing", "square"},
+		"argument":         {"extra"},
+		"merge nothing":    {"merge"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := runCLI(t, args...)
+			require.Error(t, err)
+			assert.NotErrorIs(t, err, errFailed)
+		})
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	progressPrinter(&b)(progressSample())
+	assert.True(t, strings.HasPrefix(b.String(), "[  2.0s] sent 10"), b.String())
+}

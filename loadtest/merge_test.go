@@ -1,0 +1,155 @@
+package loadtest_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// runShards runs n shards of one run concurrently against p, as n machines
+// would, and writes each shard's artifacts into its own directory.
+func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option) []string {
+	t.Helper()
+	root := t.TempDir()
+	run := loadtest.NewRunID()
+	dirs := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		dirs[i] = filepath.Join(root, "shard", string(rune('0'+i)))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			all := append([]loadtest.Option{loadtest.WithRunID(run), loadtest.WithShard(loadtest.Shard{Index: i, Count: n})}, opts...)
+			o, err := loadtest.New(p, all...).Run(ctx)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = loadtest.WriteArtifacts(dirs[i], o, loadtest.BuildReport(o, nil))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	return dirs
+}
+
+func readAll(t *testing.T, dirs []string) []*loadtest.Outcome {
+	t.Helper()
+	var outs []*loadtest.Outcome
+	for _, d := range dirs {
+		o, err := loadtest.ReadArtifacts(d)
+		require.NoError(t, err)
+		outs = append(outs, o)
+	}
+	return outs
+}
+
+func TestTwoShardsMerge(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, time.Second)))
+	outs := readAll(t, dirs)
+
+	// Disjoint ids and disjoint accounts.
+	ids := map[string]int{}
+	accts := map[string]int{}
+	for _, o := range outs {
+		for _, p := range o.Ledger {
+			prev, dup := ids[p.ID]
+			assert.False(t, dup, "%s in shards %d and %d", p.ID, prev, o.Meta.Shard.Index)
+			ids[p.ID] = o.Meta.Shard.Index
+		}
+		for _, a := range o.Accounts {
+			prev, dup := accts[a.Account]
+			assert.False(t, dup, "%s in shards %d and %d", a.Account, prev, o.Meta.Shard.Index)
+			accts[a.Account] = o.Meta.Shard.Index
+		}
+	}
+
+	m, err := loadtest.Merge(outs, false)
+	require.NoError(t, err)
+	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0")})
+	out := text(t, rep)
+	require.True(t, rep.Passed, out)
+	assert.Len(t, rep.Shards, 2)
+	assert.Equal(t, len(outs[0].Results)+len(outs[1].Results), rep.Requests)
+	assert.Equal(t, outs[0].Generator.Sent+outs[1].Generator.Sent, rep.Generator.Sent)
+	assert.Len(t, m.Reconciliation.Accounts, 4)
+	// Percentiles are recomputed from the raw results, not averaged.
+	var all []time.Duration
+	for _, o := range outs {
+		for i := range o.Results {
+			all = append(all, o.Results[i].Latency)
+		}
+	}
+	assert.Equal(t, maxOf(all), rep.Raw.Max)
+
+	// The merged artifacts can be written and read back.
+	dir := t.TempDir()
+	require.NoError(t, loadtest.WriteArtifacts(dir, m, rep))
+	t.Log("\n" + out)
+
+	_, err = loadtest.Merge(outs[:1], false)
+	assert.ErrorContains(t, err, "missing")
+	_, err = loadtest.Merge([]*loadtest.Outcome{outs[0], outs[0]}, false)
+	assert.ErrorContains(t, err, "twice")
+	other := *outs[1]
+	other.Meta.RunID = "someotherrun"
+	_, err = loadtest.Merge([]*loadtest.Outcome{outs[0], &other}, false)
+	assert.ErrorContains(t, err, "belongs to run")
+}
+
+func TestShardsSharingAnAccountReconcileOnMerge(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	p.LoadCustomers = p.LoadCustomers[:1] // two shards, one account: shared
+	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, time.Second)),
+		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))
+	outs := readAll(t, dirs)
+	for _, o := range outs {
+		require.Len(t, o.Accounts, 1)
+		assert.True(t, o.Accounts[0].Shared)
+		rep := loadtest.BuildReport(o, nil)
+		require.NotNil(t, rep.Reconciliation)
+		assert.Contains(t, rep.Reconciliation.Accounts[0].Skipped, "merge")
+	}
+	m, err := loadtest.Merge(outs, false)
+	require.NoError(t, err)
+	rep := loadtest.BuildReport(m, nil)
+	out := text(t, rep)
+	require.True(t, rep.Passed, out)
+	require.Len(t, m.Reconciliation.Accounts, 1)
+	a := m.Reconciliation.Accounts[0]
+	assert.Empty(t, a.Skipped)
+	assert.True(t, a.OK)
+	assert.Greater(t, a.BalanceChange, int64(0))
+	assert.Equal(t, a.BalanceMin, a.BalanceChange)
+}
+
+func mustThreshold(t *testing.T, s string) loadtest.Threshold {
+	t.Helper()
+	th, err := loadtest.ParseThreshold(s)
+	require.NoError(t, err)
+	return th
+}
+
+func maxOf(ds []time.Duration) time.Duration {
+	var m time.Duration
+	for _, d := range ds {
+		m = max(m, d)
+	}
+	return m
+}

@@ -1,0 +1,227 @@
+package loadtest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
+	t.Parallel()
+	run := strings.Repeat("z", maxRunIDLen) // the longest run id
+	seen := map[string]Shard{}
+	for i := range 3 {
+		sh := Shard{Index: i, Count: 3}
+		g, err := NewIDs(run, sh)
+		require.NoError(t, err)
+		for _, seq := range []uint64{0, 1, 9, 10, 11, 99, 100, 101, 1 << 40, ^uint64(0)} {
+			id := g.ID(seq)
+			assert.LessOrEqual(t, len(id), MaxTrxIDLen, id)
+			prev, dup := seen[id]
+			assert.False(t, dup, "%s made by shard %s and %s", id, prev, sh)
+			seen[id] = sh
+			r, s, q, err := ParseID(id)
+			require.NoError(t, err)
+			assert.Equal(t, run, r)
+			assert.Equal(t, i, s)
+			assert.Equal(t, seq, q)
+		}
+	}
+	// The widest shard index also fits.
+	g, err := NewIDs(run, Shard{Index: maxShards - 1, Count: maxShards})
+	require.NoError(t, err)
+	assert.LessOrEqual(t, len(g.ID(^uint64(0))), MaxTrxIDLen)
+	// Fresh run ids are valid and differ.
+	a, b := NewRunID(), NewRunID()
+	require.NoError(t, ValidateRunID(a))
+	assert.NotEqual(t, a, b)
+}
+
+func TestRunIDAndShardValidation(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []string{"", "has-dash", "UPPER", strings.Repeat("a", maxRunIDLen+1), "sp ace"} {
+		assert.Error(t, ValidateRunID(bad), bad)
+	}
+	cases := []struct {
+		in   string
+		want Shard
+		ok   bool
+	}{
+		{"0/1", Shard{0, 1}, true},
+		{"3/4", Shard{3, 4}, true},
+		{" 1/2 ", Shard{1, 2}, true},
+		{"4/4", Shard{}, false},
+		{"-1/4", Shard{}, false},
+		{"0/0", Shard{}, false},
+		{"1", Shard{}, false},
+		{"a/b", Shard{}, false},
+		{"0/10000", Shard{}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParseShard(tc.in)
+			if !tc.ok {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestParseLoadProfile(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name    string
+		yaml    string
+		want    LoadProfile
+		planned int64
+		err     string
+	}{
+		{name: "constant", yaml: "rate: 50\nduration: 2s\n",
+			want: LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second}, planned: 100},
+		{name: "linear", yaml: "pacing: linear\nrate: 10\nend_rate: 30\nduration: 10s\n",
+			want: LoadProfile{Pacing: PacingLinear, Rate: 10, EndRate: 30, Duration: 10 * time.Second}, planned: 200},
+		{name: "sine", yaml: "pacing: sine\nrate: 20\namplitude: 10\nperiod: 5s\nstart_at: peak\nduration: 10s\n",
+			want: LoadProfile{Pacing: PacingSine, Rate: 20, Amplitude: 10, Period: 5 * time.Second, StartAt: "peak", Duration: 10 * time.Second}, planned: 200},
+		{name: "max rate", yaml: "rate: 0\nduration: 1s\n", want: LoadProfile{Pacing: PacingConstant, Duration: time.Second}},
+		{name: "unknown key", yaml: "rate: 5\nduraton: 1s\n", err: "duraton"},
+		{name: "no duration", yaml: "rate: 5\n", err: "duration"},
+		{name: "unbounded duration", yaml: "rate: 5\nduration: 48h\n", err: "duration"},
+		{name: "negative rate", yaml: "rate: -5\nduration: 1s\n", err: "negative"},
+		{name: "bad pacing", yaml: "pacing: square\nrate: 5\nduration: 1s\n", err: "square"},
+		{name: "sine without period", yaml: "pacing: sine\nrate: 5\nduration: 1s\n", err: "period"},
+		{name: "sine amplitude too big", yaml: "pacing: sine\nrate: 5\namplitude: 6\nperiod: 1s\nduration: 1s\n", err: "amplitude"},
+		{name: "bad start_at", yaml: "pacing: sine\nrate: 5\nperiod: 1s\nstart_at: top\nduration: 1s\n", err: "start_at"},
+		{name: "not yaml", yaml: "rate: [\n", err: "load profile"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lp, err := ParseLoadProfile([]byte(tc.yaml))
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, lp)
+			_, err = lp.Pacer()
+			require.NoError(t, err)
+			if tc.planned > 0 {
+				// The schedule honours the pacing within one hit per second of slack.
+				assert.InDelta(t, tc.planned, lp.plannedHits(), float64(lp.Duration/time.Second)+1)
+			}
+		})
+	}
+}
+
+func TestScheduleKeepsDueTimesWhenBehind(t *testing.T) {
+	t.Parallel()
+	lp := LoadProfile{Pacing: PacingConstant, Rate: 100, Duration: time.Second}
+	p, err := lp.Pacer()
+	require.NoError(t, err)
+	s := schedule{p: p}
+	for n := 1; n <= 100; n++ {
+		due, ok := s.next()
+		require.True(t, ok)
+		assert.Equal(t, time.Duration(n)*10*time.Millisecond, due, "hit %d", n)
+	}
+}
+
+func TestParseThreshold(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		want Threshold
+		err  bool
+	}{
+		{in: "p99<=50ms", want: Threshold{Metric: "p99", Op: "<=", Value: 50}},
+		{in: "p99<50ms", want: Threshold{Metric: "p99", Op: "<=", Value: 50}},
+		{in: "raw_p50 <= 1.5s", want: Threshold{Metric: "raw_p50", Op: "<=", Value: 1500}},
+		{in: "success>=99.9", want: Threshold{Metric: "success", Op: ">=", Value: 99.9}},
+		{in: "success>99.9%", want: Threshold{Metric: "success", Op: ">=", Value: 99.9}},
+		{in: "duplicate_debits<=0", want: Threshold{Metric: "duplicate_debits", Op: "<=", Value: 0}},
+		{in: "p99<=50", err: true},
+		{in: "success>=101", err: true},
+		{in: "nosuch<=1", err: true},
+		{in: "p99", err: true},
+		{in: "<=5ms", err: true},
+		{in: "errors<=-1", err: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			got, err := ParseThreshold(tc.in)
+			if tc.err {
+				assert.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			tc.want.Expr = tc.in
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	th, err := MaxThreshold("p99", "50ms")
+	require.NoError(t, err)
+	assert.True(t, th.evaluate(map[string]float64{"p99": 50}).Passed)
+	assert.False(t, th.evaluate(map[string]float64{"p99": 50.1}).Passed)
+	th, err = MinThreshold("success", "99.9")
+	require.NoError(t, err)
+	assert.True(t, th.evaluate(map[string]float64{"success": 100}).Passed)
+	assert.False(t, th.evaluate(map[string]float64{"success": 99.8}).Passed)
+}
+
+func TestParseWeights(t *testing.T) {
+	t.Parallel()
+	w, err := ParseWeights("balance=2, coins=0,gateway=1", KindBalance, KindCoins, KindGateway)
+	require.NoError(t, err)
+	assert.Equal(t, Weights{KindBalance: 2, KindCoins: 0, KindGateway: 1}, w)
+	for _, bad := range []string{"", "balance=0", "cash=1", "balance=-1", "balance"} {
+		_, err := ParseWeights(bad, KindBalance, KindCoins, KindGateway)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestCheckResponse(t *testing.T) {
+	t.Parallel()
+	codes, err := DocumentedCodes()
+	require.NoError(t, err)
+	ok := `{"status":true,"message":"Pembayaran berhasil diproses.","data":{"transaction":{"partner_trx_id":"r-0-1","transaction_number":"INV/1",` +
+		`"amount":{"total":100,"balance_used":60,"coin_used":80,"coin_value_used":40,"gateway_payment":0}}}}`
+	cases := []struct {
+		name, op string
+		code     int
+		body     string
+		want     string // substring of the violation; "" for none
+	}{
+		{"created", OpCreate, 200, ok, ""},
+		{"undocumented code", OpCreate, 404, `{"status":false,"message":"x"}`, "not documented"},
+		{"500 on create is not documented", OpCreate, 500, `{"status":false,"message":"x"}`, "not documented"},
+		{"500 on list is documented", OpList, 500, `{"status":false,"message":"x"}`, ""},
+		{"text body", OpStatus, 404, `not found`, "not a JSON object"},
+		{"status as string", OpStatus, 200, `{"status":"true","message":"OK"}`, "boolean"},
+		{"no message", OpSync, 200, `{"status":true}`, "message"},
+		{"duplicate exact", OpCreate, 409, `{"status":false,"message":"` + MsgDuplicate + `"}`, ""},
+		{"duplicate other message", OpCreate, 409, `{"status":false,"message":"sudah dipakai"}`, "duplicate"},
+		{"wrong success message", OpCreate, 200, strings.Replace(ok, "diproses.", "diproses", 1), "message"},
+		{"wrong echo", OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "echo"},
+		{"bad arithmetic", OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "add up"},
+		{"coins not halved", OpCreate, 200, strings.Replace(ok, `"coin_used":80`, `"coin_used":40`, 1), "twice"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, _ := checkResponse(codes, tc.op, tc.code, []byte(tc.body), "r-0-1")
+			if tc.want == "" {
+				assert.Empty(t, c.violation)
+			} else {
+				assert.Contains(t, c.violation, tc.want)
+			}
+		})
+	}
+}
