@@ -111,4 +111,3 @@ func TestLostUpdateDebitIsDetected(t *testing.T) {
 	assert.Equal(t, 0, o.Reconciliation.Duplicates, out)
 	t.Log("\n" + out)
 }
-

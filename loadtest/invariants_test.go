@@ -139,8 +139,12 @@ func TestReconcile(t *testing.T) {
 			final: true,
 		},
 		{
-			name:      "created but not found through status",
-			ledger:    func() []Payment { p := created("a", 1, "A", 100, 0); p.Lookup = &Lookup{Code: 404}; return []Payment{p} }(),
+			name: "created but not found through status",
+			ledger: func() []Payment {
+				p := created("a", 1, "A", 100, 0)
+				p.Lookup = &Lookup{Code: 404}
+				return []Payment{p}
+			}(),
 			snaps:     []AccountSnapshot{snap("A", 0, 1000, 0, 900, 0)},
 			final:     true,
 			invariant: InvLookup,
