@@ -198,6 +198,8 @@ func (rep *Report) finish(thresholds []Threshold) {
 	rep.Thresholds = nil
 	if rep.Requests == 0 {
 		rep.Failures = append(rep.Failures, "no request was sent")
+	} else if rep.Expected == 0 {
+		rep.Failures = append(rep.Failures, "no request got the expected answer")
 	}
 	if rep.Contract.Violations > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
