@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// start runs run() in the background and returns the base URL it prints.
+func start(t *testing.T, args ...string) (string, context.CancelFunc, <-chan error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, args, func(string) string { return "" }, pw, io.Discard)
+		_ = pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	lines := bufio.NewScanner(pr)
+	require.True(t, lines.Scan(), "no output from run")
+	line := lines.Text()
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	require.True(t, strings.HasPrefix(line, "listening on http://"), line)
+	return strings.TrimPrefix(line, "listening on "), cancel, done
+}
+
+func TestRunServesAndShutsDown(t *testing.T) {
+	t.Parallel()
+	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--settle-after", "1s", "--log-level", "debug")
+
+	req, err := http.NewRequest(http.MethodGet, base+"/client/v2/customer/profile", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+	req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	var body map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	require.NoError(t, resp.Body.Close())
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, "OK", body["message"])
+
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(15 * time.Second):
+		t.Fatal("run did not return after cancel")
+	}
+}
+
+func TestRunSeedFile(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile(filepath.Join("..", "..", "reference", "dataset", "default.yaml"))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "seed.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(src), "tok-nusantara-funded", "tok-custom")), 0o600))
+	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--seed", path)
+	defer func() { cancel(); <-done }()
+
+	req, err := http.NewRequest(http.MethodGet, base+"/client/v2/customer/profile", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+	req.Header.Set("Authorization", "Bearer tok-custom")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+func TestRunErrors(t *testing.T) {
+	t.Parallel()
+	env := func(string) string { return "" }
+	cases := map[string][]string{
+		"unknown flag":    {"--nope"},
+		"bad log level":   {"--log-level", "loud"},
+		"missing seed":    {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
+		"bad address":     {"--addr", "not-an-address"},
+		"extra arguments": {"serve"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := run(context.Background(), args, env, io.Discard, io.Discard)
+			assert.Error(t, err)
+		})
+	}
+}

@@ -1,0 +1,52 @@
+package reference
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// TestRoutesMatchSpec checks the route table against openapi.yaml: the same
+// operations, tags as groups, and security requirements as access.
+func TestRoutesMatchSpec(t *testing.T) {
+	t.Parallel()
+	doc, err := api.GetSpec()
+	require.NoError(t, err)
+	table := routes()
+	groups := map[string]group{"Products": groupProducts, "Customers": groupCustomers, "Payments": groupPayments}
+	seen := 0
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			seen++
+			rt, ok := table[path][method]
+			require.True(t, ok, "%s %s missing from routes()", method, path)
+			assert.True(t, strings.EqualFold(op.OperationID, rt.op), "%s vs %s", op.OperationID, rt.op)
+			require.Len(t, op.Tags, 1)
+			assert.Equal(t, groups[op.Tags[0]], rt.group, op.OperationID)
+			security := doc.Security
+			if op.Security != nil {
+				security = *op.Security
+			}
+			needsBearer := false
+			for _, req := range security {
+				if _, ok := req["bearerAuth"]; ok {
+					needsBearer = true
+				}
+				assert.Contains(t, req, "secretKey", op.OperationID)
+			}
+			assert.Equal(t, needsBearer, rt.access.Token, op.OperationID)
+			assert.Equal(t, strings.EqualFold(op.OperationID, opSyncProducts), rt.access.MainOnly, op.OperationID)
+		}
+	}
+	n := 0
+	for _, ms := range table {
+		n += len(ms)
+	}
+	assert.Equal(t, seen, n, "routes() has operations the spec lacks")
+	assert.Equal(t, "GET", allowedMethods("/client/v2/product/list"))
+	assert.True(t, strings.HasPrefix(allowedMethods("/client/v2/payment"), "POST"))
+}
