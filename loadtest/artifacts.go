@@ -58,7 +58,7 @@ func (r *Result) Vegeta() vegeta.Result {
 func FromVegeta(v vegeta.Result) Result {
 	r := Result{Result: v, Op: v.Attack, Scheduled: v.Timestamp}
 	h := v.Headers
-	r.Result.Headers = nil
+	r.Headers = nil
 	if s := h.Get(headerScheduled); s != "" {
 		if ns, err := strconv.ParseInt(s, 10, 64); err == nil {
 			r.Scheduled = time.Unix(0, ns)
@@ -192,7 +192,7 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened read-only
 	dec := vegeta.NewDecoder(bufio.NewReader(f))
 	for {
 		var v vegeta.Result
@@ -209,7 +209,7 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lf.Close()
+	defer func() { _ = lf.Close() }() // opened read-only
 	if o.Ledger, err = ReadLedger(bufio.NewReader(lf)); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileLedger), err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -197,14 +196,4 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 		}
 	}
 	return c, nil
-}
-
-// sortedCodes lists the keys of a code set in order.
-func sortedCodes(m map[int]bool) []int {
-	var out []int
-	for c := range m {
-		out = append(out, c)
-	}
-	sort.Ints(out)
-	return out
 }

@@ -233,7 +233,7 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 			ac.Skipped = "wallet not read: " + c.err
 		}
 		if ac.Skipped != "" {
-			if b.created > 0 && c != nil && !(c.shared && !final) {
+			if b.created > 0 && c != nil && (!c.shared || final) {
 				// Debits happened but cannot be checked: that is a failure to reconcile.
 				r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
 			} else {

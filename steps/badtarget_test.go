@@ -1,6 +1,7 @@
 package steps_test
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +21,8 @@ import (
 func TestRunSurvivesBadTargets(t *testing.T) {
 	t.Parallel()
 	closedURL := func(t *testing.T) string {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		var lc net.ListenConfig
+		l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		addr := l.Addr().String()
 		require.NoError(t, l.Close())

@@ -83,7 +83,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		prof.BaseURL = strings.TrimRight(opts.BaseURL, "/")
 	}
 	if err := prof.Validate(); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrUsage, err)
+		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = 4
@@ -126,7 +126,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	format := opts.Format
 	if opts.ReportDir != "" {
 		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
-			return Result{}, fmt.Errorf("%w: report directory: %v", ErrUsage, err)
+			return Result{}, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
 		}
 		format += ",junit:" + filepath.Join(opts.ReportDir, "junit.xml") +
 			",cucumber:" + filepath.Join(opts.ReportDir, "cucumber.json")

@@ -26,7 +26,7 @@ type validator struct {
 }
 
 func newValidator(baseURL string) (*validator, error) {
-	doc, err := api.GetSwagger()
+	doc, err := api.GetSpec()
 	if err != nil {
 		return nil, fmt.Errorf("loading the embedded openapi.yaml: %w", err)
 	}

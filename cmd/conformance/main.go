@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	if *target == "" && prof == nil {
-		url, stopRef, err := startReference(stderr)
+		url, stopRef, err := startReference(ctx, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "conformance: starting the embedded reference server: %v\n", err)
 			return exitUsage
@@ -132,7 +132,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 // startReference serves the embedded reference data set on a free local port.
-func startReference(stderr io.Writer) (string, func(), error) {
+func startReference(ctx context.Context, stderr io.Writer) (string, func(), error) {
 	ds, err := reference.DefaultDataset()
 	if err != nil {
 		return "", nil, err
@@ -141,7 +141,8 @@ func startReference(stderr io.Writer) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
