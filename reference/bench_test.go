@@ -23,7 +23,7 @@ func BenchmarkCreatePaymentHTTP(b *testing.B) {
 		for pb.Next() {
 			id := "bench-http-" + strconv.FormatInt(seq.Add(1), 10)
 			body := `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"use_coin":true,"partner_trx_id":"` + id + `"}`
-			req := httptest.NewRequest(http.MethodPost, "/client/v2/payment", strings.NewReader(body))
+			req := httptest.NewRequestWithContext(b.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("X-SECRET-KEY", keyNusantara)
 			req.Header.Set("Authorization", "Bearer tok-nusantara-load-1")

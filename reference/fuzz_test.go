@@ -26,7 +26,7 @@ func FuzzCreatePaymentRequest(f *testing.F) {
 	h := NewServer(slog.New(slog.DiscardHandler), store)
 	spec := newSpecValidator(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req := httptest.NewRequest(http.MethodPost, "/client/v2/payment", strings.NewReader(string(body)))
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-SECRET-KEY", keyNusantara)
 		req.Header.Set("Authorization", "Bearer "+tokFunded)

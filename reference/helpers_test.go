@@ -235,7 +235,7 @@ func (e *testEnv) do(method, path string, c creds, body string) reply {
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	req, err := http.NewRequestWithContext(e.tb.Context(), method, e.srv.URL+path, rd)
 	require.NoError(e.tb, err)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
@@ -243,6 +243,7 @@ func (e *testEnv) do(method, path string, c creds, body string) reply {
 	require.NoError(e.tb, c.edit(context.Background(), req))
 	resp, err := e.Do(req)
 	require.NoError(e.tb, err)
+	defer resp.Body.Close()
 	return decodeReply(e.tb, resp)
 }
 

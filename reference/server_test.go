@@ -182,12 +182,13 @@ func TestHTTPBodyTooLarge(t *testing.T) {
 		assert.Equal(t, http.StatusRequestEntityTooLarge, r.Status)
 		assert.Equal(t, "Ukuran permintaan terlalu besar.", r.message())
 		// Chunked, so only the MaxBytesReader can tell.
-		req, err := http.NewRequest(http.MethodPost, e.srv.URL+path, struct{ *strings.Reader }{strings.NewReader(big)})
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, e.srv.URL+path, struct{ *strings.Reader }{strings.NewReader(big)})
 		require.NoError(t, err)
 		require.NoError(t, funded.edit(context.Background(), req))
 		resp, err := e.Do(req)
 		require.NoError(t, err)
 		r = decodeReply(t, resp)
+		require.NoError(t, resp.Body.Close())
 		assert.Equal(t, http.StatusRequestEntityTooLarge, r.Status)
 		assert.Equal(t, "Ukuran permintaan terlalu besar.", r.message())
 	}
@@ -200,7 +201,7 @@ func TestHTTPPanicRecovered(t *testing.T) {
 	var logs strings.Builder
 	h := NewServer(slog.New(slog.NewTextHandler(&logs, nil)), store)
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, "/client/v2/payment", strings.NewReader(payBody(1002, "081234567890", 0, "boom", true, false)))
+	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(payBody(1002, "081234567890", 0, "boom", true, false)))
 	req.Header.Set("X-SECRET-KEY", keyNusantara)
 	req.Header.Set("Authorization", "Bearer "+tokFunded)
 	h.ServeHTTP(rec, req)

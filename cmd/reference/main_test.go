@@ -39,7 +39,7 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--settle-after", "1s", "--log-level", "debug")
 
-	req, err := http.NewRequest(http.MethodGet, base+"/client/v2/customer/profile", nil)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
 	require.NoError(t, err)
 	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
 	req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
@@ -67,9 +67,9 @@ func TestRunSeedFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "seed.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(strings.ReplaceAll(string(src), "tok-nusantara-funded", "tok-custom")), 0o600))
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--seed", path)
-	defer func() { cancel(); <-done }()
+	defer func() { cancel(); assert.NoError(t, <-done) }()
 
-	req, err := http.NewRequest(http.MethodGet, base+"/client/v2/customer/profile", nil)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
 	require.NoError(t, err)
 	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
 	req.Header.Set("Authorization", "Bearer tok-custom")
