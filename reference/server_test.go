@@ -114,6 +114,8 @@ func TestHTTPRules(t *testing.T) {
 
 		// Payment methods.
 		{"methods ok", "GET", "/client/v2/payment/methods", funded, "", 200, "OK", true},
+		{"methods price plan inactive unaffected", "GET", "/client/v2/payment/methods", creds{keyNonaktif, tokNonaktif}, "", 200, "OK", true},
+		{"pay operator of number not checked", "POST", "/client/v2/payment", funded, payBody(2001, "081712345678", 0, "p-xl-number", true, false), 200, "Pembayaran berhasil diproses.", true},
 
 		// Create payment: fields in the documented order.
 		{"pay product missing", "POST", "/client/v2/payment", funded, `{}`, 400, "Produk wajib dipilih.", false},
@@ -169,6 +171,23 @@ func TestHTTPRules(t *testing.T) {
 			assert.Equal(t, tc.ok, r.Body["status"])
 			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
 		})
+	}
+}
+
+func TestHTTPAuthorizationScheme(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, h := range []string{"Basic " + tokFunded, tokFunded, "Bearer ", "Bearer"} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, e.srv.URL+"/client/v2/customer/profile", nil)
+		require.NoError(t, err)
+		req.Header.Set("X-SECRET-KEY", keyNusantara)
+		req.Header.Set("Authorization", h)
+		resp, err := e.Do(req)
+		require.NoError(t, err)
+		r := decodeReply(t, resp)
+		require.NoError(t, resp.Body.Close())
+		assert.Equal(t, http.StatusUnauthorized, r.Status, h)
+		assert.Equal(t, "Token wajib diisi.", r.message(), h)
 	}
 }
 
@@ -228,6 +247,14 @@ func TestHTTPSuccessBodies(t *testing.T) {
 			assert.Equal(t, "Indosat", m["operator"].(map[string]any)["name"])
 			assert.Equal(t, "active", m["status"])
 		}
+		var promos int
+		for _, p := range products {
+			if promo, ok := p.(map[string]any)["promotion"].(map[string]any); ok {
+				promos++
+				assert.ElementsMatch(t, []string{"id", "name", "discount"}, keys(promo))
+			}
+		}
+		assert.Equal(t, 1, promos, "Indosat 50.000 has a promotion")
 		first := products[0].(map[string]any)
 		pricing := first["pricing"].(map[string]any)
 		base := int64(pricing["base_price"].(float64))
@@ -359,4 +386,12 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		require.NotNil(t, d.Payment.RedirectUrl)
 		assert.Contains(t, *d.Payment.RedirectUrl, *d.Payment.Token)
 	})
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
