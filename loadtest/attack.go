@@ -599,10 +599,30 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 	}
 	var window []time.Duration
 	lastSent, lastAt := int64(0), began
+	report := func(now time.Time) {
+		sent := e.sent.Load()
+		p := Progress{Elapsed: now.Sub(began), Sent: sent, Done: e.done.Load(), InFlight: e.inFlight.Load(),
+			Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
+		if d := now.Sub(lastAt).Seconds(); d > 0 {
+			p.Rate = float64(sent-lastSent) / d
+		}
+		if len(window) > 0 {
+			sort.Slice(window, func(i, j int) bool { return window[i] < window[j] })
+			p.P50, p.P99 = quantile(window, 0.5), quantile(window, 0.99)
+		}
+		window = window[:0]
+		lastSent, lastAt = sent, now
+		e.cfg.progress(p)
+	}
 	for {
 		select {
 		case hr, ok := <-results:
 			if !ok {
+				// A final update, so that even a run shorter than one
+				// progress interval reports what it did.
+				if tick != nil {
+					report(time.Now())
+				}
 				return
 			}
 			r := hr.r
@@ -619,17 +639,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 			window = append(window, r.Corrected())
 			e.results = append(e.results, *r)
 		case now := <-tick:
-			sent := e.sent.Load()
-			p := Progress{Elapsed: now.Sub(began), Sent: sent, Done: e.done.Load(), InFlight: e.inFlight.Load(),
-				Rate:       float64(sent-lastSent) / now.Sub(lastAt).Seconds(),
-				Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
-			if len(window) > 0 {
-				sort.Slice(window, func(i, j int) bool { return window[i] < window[j] })
-				p.P50, p.P99 = quantile(window, 0.5), quantile(window, 0.99)
-			}
-			window = window[:0]
-			lastSent, lastAt = sent, now
-			e.cfg.progress(p)
+			report(now)
 		}
 	}
 }

@@ -111,3 +111,19 @@ func TestLostUpdateDebitIsDetected(t *testing.T) {
 	assert.Equal(t, 0, o.Reconciliation.Duplicates, out)
 	t.Log("\n" + out)
 }
+
+// TestProgressReportsARunShorterThanItsInterval: the last progress update
+// comes when the run ends, so even a run shorter than the interval reports
+// everything it sent.
+func TestProgressReportsARunShorterThanItsInterval(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	var updates []loadtest.Progress
+	o, _ := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 300*time.Millisecond)),
+		loadtest.WithProgress(time.Hour, func(pr loadtest.Progress) { updates = append(updates, pr) }))
+	require.Len(t, updates, 1)
+	last := updates[0]
+	assert.Equal(t, int64(len(o.Results)), last.Sent)
+	assert.Equal(t, last.Sent, last.Done)
+	assert.Zero(t, last.InFlight)
+}
