@@ -102,13 +102,15 @@ type Outcome struct {
 	Reconciliation *Reconciliation `json:"-"`
 }
 
-// Progress is a snapshot of a running attack, delivered every interval.
+// Progress is a snapshot of a running attack, delivered every interval and
+// once more, with Final set, when the attack ends.
 type Progress struct {
 	Elapsed    time.Duration
 	Sent       int64
 	Done       int64
 	InFlight   int64
-	Rate       float64       // sends per second over the last interval
+	Final      bool          // the last update, when the attack has ended
+	Rate       float64       // sends per second over the last interval (the whole run when Final)
 	P50, P99   time.Duration // corrected latency over the last interval
 	Unexpected int64         // responses other than expected, so far
 	Violations int64         // contract violations, so far
@@ -599,10 +601,13 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 	}
 	var window []time.Duration
 	lastSent, lastAt := int64(0), began
-	report := func(now time.Time) {
+	report := func(now time.Time, final bool) {
 		sent := e.sent.Load()
 		p := Progress{Elapsed: now.Sub(began), Sent: sent, Done: e.done.Load(), InFlight: e.inFlight.Load(),
-			Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
+			Final: final, Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
+		if final {
+			lastSent, lastAt = 0, began
+		}
 		if d := now.Sub(lastAt).Seconds(); d > 0 {
 			p.Rate = float64(sent-lastSent) / d
 		}
@@ -621,7 +626,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 				// A final update, so that even a run shorter than one
 				// progress interval reports what it did.
 				if tick != nil {
-					report(time.Now())
+					report(time.Now(), true)
 				}
 				return
 			}
@@ -639,7 +644,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 			window = append(window, r.Corrected())
 			e.results = append(e.results, *r)
 		case now := <-tick:
-			report(now)
+			report(now, false)
 		}
 	}
 }

@@ -123,6 +123,8 @@ func TestProgressReportsARunShorterThanItsInterval(t *testing.T) {
 		loadtest.WithProgress(time.Hour, func(pr loadtest.Progress) { updates = append(updates, pr) }))
 	require.Len(t, updates, 1)
 	last := updates[0]
+	assert.True(t, last.Final)
+	assert.Greater(t, last.Rate, 0.0)
 	assert.Equal(t, int64(len(o.Results)), last.Sent)
 	assert.Equal(t, last.Sent, last.Done)
 	assert.Zero(t, last.InFlight)
