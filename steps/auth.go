@@ -84,11 +84,7 @@ func (s *scenario) callWithOtherSecret(ctx context.Context, endpoint string) err
 }
 
 func (s *scenario) refusedByGroup() error {
-	ex := s.last
-	if ex == nil {
-		return fmt.Errorf("no request was sent before this check")
-	}
-	env, err := s.envelope(ex)
+	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}

@@ -688,11 +688,7 @@ func (s *scenario) remainderDue() error {
 }
 
 func (s *scenario) refusedWithAnyMessage(code int) error {
-	ex := s.last
-	if ex == nil {
-		return fmt.Errorf("no request was sent before this check")
-	}
-	env, err := s.envelope(ex)
+	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}

@@ -410,11 +410,7 @@ func (s *scenario) noMoreThan(limit int) error {
 // pricePlanRefused checks the section 1 message, whose <operator_team> is
 // the profile's operator_team.
 func (s *scenario) pricePlanRefused(template string) error {
-	ex := s.last
-	if ex == nil {
-		return fmt.Errorf("no request was sent before this check")
-	}
-	env, err := s.envelope(ex)
+	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}

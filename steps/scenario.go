@@ -201,13 +201,18 @@ func (s *scenario) envelope(ex *exchange) (envelope, error) {
 	return env, nil
 }
 
+// lastEnvelope returns the last exchange and its decoded status and message.
+func (s *scenario) lastEnvelope() (*exchange, envelope, error) {
+	if s.last == nil {
+		return nil, envelope{}, errors.New("no request was sent before this check")
+	}
+	env, err := s.envelope(s.last)
+	return s.last, env, err
+}
+
 // expectAnswer checks the status code and the exact message of the last answer.
 func (s *scenario) expectAnswer(code int, msg string) error {
-	ex := s.last
-	if ex == nil {
-		return errors.New("no request was sent before this check")
-	}
-	env, err := s.envelope(ex)
+	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}
@@ -229,11 +234,7 @@ var successMessages = map[string]bool{"OK": true, "Akun berhasil disinkronisasi.
 
 // expectPrefix checks the status code and the start of the message.
 func (s *scenario) expectPrefix(code int, prefix string) error {
-	ex := s.last
-	if ex == nil {
-		return errors.New("no request was sent before this check")
-	}
-	env, err := s.envelope(ex)
+	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}
