@@ -14,8 +14,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -86,7 +84,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	if *target == "" && prof == nil {
-		url, stopRef, err := startReference(ctx, stderr)
+		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+		url, stopRef, err := reference.ServeLoopback(ctx, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "conformance: starting the embedded reference server: %v\n", err)
 			return exitUsage
@@ -129,35 +128,4 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFail
 	}
 	return exitPass
-}
-
-// startReference serves the embedded reference data set on a free local port.
-func startReference(ctx context.Context, stderr io.Writer) (string, func(), error) {
-	ds, err := reference.DefaultDataset()
-	if err != nil {
-		return "", nil, err
-	}
-	st, err := reference.NewStore(ds)
-	if err != nil {
-		return "", nil, err
-	}
-	var lc net.ListenConfig
-	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv := &http.Server{
-		Handler:           reference.NewServer(logger, st),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
-	}
-	go func() { _ = srv.Serve(l) }()
-	stop := func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}
-	return "http://" + l.Addr().String(), stop, nil
 }

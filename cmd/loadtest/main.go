@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -195,7 +193,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	case *target != "":
 		prof = profiles.Reference(*target)
 	default:
-		url, stop, err := startReference(ctx, logger)
+		url, stop, err := reference.ServeLoopback(ctx, logger)
 		if err != nil {
 			return err
 		}
@@ -302,37 +300,6 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 			fmt.Fprintln(w, line)
 		}
 	}
-}
-
-// startReference serves the embedded reference on a free loopback port
-// until stop is called.
-func startReference(ctx context.Context, logger *slog.Logger) (string, func(), error) {
-	ds, err := reference.DefaultDataset()
-	if err != nil {
-		return "", nil, err
-	}
-	st, err := reference.NewStore(ds)
-	if err != nil {
-		return "", nil, err
-	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", nil, err
-	}
-	srv := &http.Server{
-		Handler:           reference.NewServer(logger, st),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
-	go func() { _ = srv.Serve(ln) }()
-	stop := func() {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}
-	return "http://" + ln.Addr().String(), stop, nil
 }
 
 func runMerge(args []string, stdout, stderr io.Writer) error {

@@ -64,14 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           reference.NewServer(logger, store),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	srv := reference.NewHTTPServer(logger, store)
 	logger.Info("listening", "addr", ln.Addr().String())
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 

@@ -1,0 +1,49 @@
+package reference
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// NewHTTPServer wraps NewServer in an http.Server with the reference's
+// timeouts, so that a slow or silent client cannot hold a connection open.
+// The body limit is NewServer's own.
+func NewHTTPServer(logger *slog.Logger, store *Store) *http.Server {
+	return &http.Server{
+		Handler:           NewServer(logger, store),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+}
+
+// ServeLoopback serves the embedded data set on a free 127.0.0.1 port until
+// stop is called, for the runners that test the reference in-process. It
+// returns the base URL.
+func ServeLoopback(ctx context.Context, logger *slog.Logger, opts ...Option) (baseURL string, stop func(), err error) {
+	ds, err := DefaultDataset()
+	if err != nil {
+		return "", nil, err
+	}
+	store, err := NewStore(ds, opts...)
+	if err != nil {
+		return "", nil, err
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := NewHTTPServer(logger, store)
+	go func() { _ = srv.Serve(ln) }() // ends with http.ErrServerClosed on stop
+	stop = func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}
+	return "http://" + ln.Addr().String(), stop, nil
+}
