@@ -237,3 +237,33 @@ func TestContractLimits(t *testing.T) {
 		assert.NotRegexp(t, phone.Pattern, bad)
 	}
 }
+
+// TestContractMoneyIsInt64: rupiah and coin amounts are whole numbers that
+// outgrow 32 bits (a balance of 10^12 rupiah is ordinary in the reference
+// data set), so every one of them is declared int64.
+func TestContractMoneyIsInt64(t *testing.T) {
+	schemas := loadContract(t).Components.Schemas
+	prop := func(schema string, path ...string) *openapi3.Schema {
+		s := schemas[schema].Value
+		for _, p := range path {
+			ref := s.Properties[p]
+			require.NotNil(t, ref, "%s has no %v", schema, path)
+			s = ref.Value
+		}
+		return s
+	}
+	money := map[string][][]string{
+		"Amount":        {{"total"}, {"balance_used"}, {"coin_used"}, {"coin_value_used"}, {"gateway_payment"}},
+		"Product":       {{"pricing", "base_price"}, {"pricing", "final_price"}},
+		"Profile":       {{"balance", "available"}, {"coin", "available"}, {"coin", "available_value"}},
+		"PaymentMethod": {{"minimum_payment"}, {"service_fee", "amount"}},
+		"PaymentResult": {{"payment", "amount"}},
+	}
+	for schema, paths := range money {
+		for _, path := range paths {
+			s := prop(schema, path...)
+			assert.Equal(t, "integer", s.Type.Slice()[0], "%s.%v", schema, path)
+			assert.Equal(t, "int64", s.Format, "%s.%v", schema, path)
+		}
+	}
+}

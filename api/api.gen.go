@@ -92,19 +92,19 @@ func (e TransactionStatus) Valid() bool {
 // Amount defines model for Amount.
 type Amount struct {
 	// BalanceUsed Rupiah taken from balance.
-	BalanceUsed int `json:"balance_used"`
+	BalanceUsed int64 `json:"balance_used"`
 
 	// CoinUsed Coins taken.
-	CoinUsed int `json:"coin_used"`
+	CoinUsed int64 `json:"coin_used"`
 
 	// CoinValueUsed Rupiah value of the coins taken (2 coins = 1 rupiah).
-	CoinValueUsed int `json:"coin_value_used"`
+	CoinValueUsed int64 `json:"coin_value_used"`
 
 	// GatewayPayment Rupiah to be paid through a payment gateway.
-	GatewayPayment int `json:"gateway_payment"`
+	GatewayPayment int64 `json:"gateway_payment"`
 
 	// Total Total in rupiah.
-	Total int `json:"total"`
+	Total int64 `json:"total"`
 }
 
 // CreatePaymentEnvelope defines model for CreatePaymentEnvelope.
@@ -126,11 +126,11 @@ type CreatePaymentRequest struct {
 	Parts *map[string]interface{} `json:"parts,omitempty"`
 
 	// PaymentMethodId Id from payment methods; 0 for balance/coins. An absent value is told apart from 0.
-	PaymentMethodId *int `json:"payment_method_id"`
+	PaymentMethodId *int64 `json:"payment_method_id"`
 
 	// ProductId Product id from checkout or the product list.
-	ProductId   int  `json:"product_id"`
-	PromotionId *int `json:"promotion_id,omitempty"`
+	ProductId   int64  `json:"product_id"`
+	PromotionId *int64 `json:"promotion_id,omitempty"`
 
 	// ShiftCode Partner's shift/cashier code.
 	ShiftCode *string `json:"shift_code,omitempty"`
@@ -145,11 +145,11 @@ type CreatePaymentRequest struct {
 // Customer defines model for Customer.
 type Customer struct {
 	Email          string  `json:"email"`
-	Id             int     `json:"id"`
+	Id             int64   `json:"id"`
 	IdentityNumber *string `json:"identity_number"`
 
 	// Level The meaning of the values is not shown.
-	Level int    `json:"level"`
+	Level int64  `json:"level"`
 	Name  string `json:"name"`
 
 	// PhoneNumber Indonesian format.
@@ -178,7 +178,7 @@ type ErrorBody struct {
 
 // Operator defines model for Operator.
 type Operator struct {
-	Id int `json:"id"`
+	Id int64 `json:"id"`
 
 	// Logo URL of the operator logo.
 	Logo string `json:"logo"`
@@ -199,18 +199,18 @@ type PaymentMethod struct {
 	Group string `json:"group"`
 
 	// Id Used as `payment_method_id`; 0 means payment with balance/coins.
-	Id int `json:"id"`
+	Id int64 `json:"id"`
 
 	// Image Image file name.
 	Image string `json:"image"`
 
 	// MinimumPayment Rupiah.
-	MinimumPayment int    `json:"minimum_payment"`
+	MinimumPayment int64  `json:"minimum_payment"`
 	Name           string `json:"name"`
 	PaymentGateway string `json:"payment_gateway"`
 	PaymentType    string `json:"payment_type"`
 	ServiceFee     struct {
-		Amount int `json:"amount"`
+		Amount int64 `json:"amount"`
 
 		// Type Unit of the fee (a rupiah unit appears).
 		Type string `json:"type"`
@@ -232,7 +232,7 @@ type PaymentResult struct {
 	} `json:"developer_notes"`
 	Payment struct {
 		// Amount Amount still to pay through the gateway.
-		Amount int `json:"amount"`
+		Amount int64 `json:"amount"`
 
 		// IsRequired True when a remainder must still be paid through a gateway.
 		IsRequired  bool    `json:"is_required"`
@@ -242,13 +242,13 @@ type PaymentResult struct {
 	PaymentMethod struct {
 		Code    string `json:"code"`
 		Gateway string `json:"gateway"`
-		Id      int    `json:"id"`
+		Id      int64  `json:"id"`
 		Name    string `json:"name"`
 		Type    string `json:"type"`
 	} `json:"payment_method"`
 	Transaction struct {
 		Amount Amount `json:"amount"`
-		Id     int    `json:"id"`
+		Id     int64  `json:"id"`
 
 		// PartnerTrxId Echo of the partner's id.
 		PartnerTrxId  string            `json:"partner_trx_id"`
@@ -288,7 +288,7 @@ type PaymentStatusRecord struct {
 	Product       struct {
 		Code        string `json:"code"`
 		Description string `json:"description"`
-		Id          int    `json:"id"`
+		Id          int64  `json:"id"`
 		Image       struct {
 			OperatorLogo  *string `json:"operator_logo"`
 			ProductBanner *string `json:"product_banner"`
@@ -316,15 +316,15 @@ type Product struct {
 	Description string `json:"description"`
 
 	// Id Product id; used as `product_id` when creating a payment.
-	Id       int      `json:"id"`
+	Id       int64    `json:"id"`
 	Name     string   `json:"name"`
 	Operator Operator `json:"operator"`
 	Pricing  struct {
 		// BasePrice Price in rupiah.
-		BasePrice int `json:"base_price"`
+		BasePrice int64 `json:"base_price"`
 
 		// FinalPrice Price in rupiah.
-		FinalPrice int `json:"final_price"`
+		FinalPrice int64 `json:"final_price"`
 	} `json:"pricing"`
 
 	// Promotion Null when no promotion applies. The structure of a non-null promotion is not shown.
@@ -359,14 +359,14 @@ type ProductSyncEnvelope struct {
 type Profile struct {
 	Balance struct {
 		// Available Balance in rupiah.
-		Available int `json:"available"`
+		Available int64 `json:"available"`
 	} `json:"balance"`
 	Coin struct {
 		// Available Number of coins.
-		Available int `json:"available"`
+		Available int64 `json:"available"`
 
 		// AvailableValue Rupiah value of the coins (coins / 2).
-		AvailableValue int `json:"available_value"`
+		AvailableValue int64 `json:"available_value"`
 
 		// Note Text stating the coin conversion (2 coins = 1 rupiah).
 		Note string `json:"note"`
@@ -384,7 +384,7 @@ type ProfileEnvelope struct {
 // ProvisionAccountEnvelope defines model for ProvisionAccountEnvelope.
 type ProvisionAccountEnvelope struct {
 	Data struct {
-		CustomerId int `json:"customer_id"`
+		CustomerId int64 `json:"customer_id"`
 
 		// Token The token for that account.
 		Token string `json:"token"`
@@ -3469,98 +3469,98 @@ func (sh *strictHandler) SyncProducts(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"zHxpc9tIkvZfycA7ES29AZGU7N7xULEfNLa6R+tLa7q3x2F6xSSQJKsJVKGrCpI5Dv33jTpwA5TUttXz",
-	"SQcKdWRlPnnjSxCJNBOcuFbB9EuQocSUNEn71yxfPkdNayF35s+YVCRZppngwdQ8hMg/hUjENIVFJnGJ",
-	"O5QLOMgkZchiQCY1S+kwhEWGW9JHMWpcwIH5MecZRltc0yEIWTxXqVrAwez1LIRrwSIC5DFoSijbCE5Q",
-	"vDGa8yAMmNnJ7znJXRAGHFMKpoHKl1fFxoIwkPR7ziTFwVTLnMJARRtK0ZyHPmOaJeaVYt9BGOhdZifR",
-	"kvF1cHt7a2ZQmeCKLE3OooiUekGcmSkN/bgmrs2vmGUJi9DQZ/ybMkT6UlvtL5JWwTT4f+OK4mP3VI3P",
-	"pRTy7yLeuQWbhP5VCr4GRZEkDVvaGVppsSUOB1GutEhJWhpluEuJayAeZ4JxrQ5HQRh8PkpJKVzTUSZp",
-	"xT6bU3wMzraKFMRMiwS3wafaMPv4vZ3+Bn9jS4gZU8zM5P6pWYxbuMaExaPg020YvNUbkj8hS3JJj0OQ",
-	"M1i55eBmIxSB0qhzBXpDEIsot0SIBSngQoPaiJsQVkKCv24zbs4zaVgrS5CDPziIlSGyWQOO4WBRUWRx",
-	"GAJyENckFfsXxbAUsbmFOUcOOd9yccNBilyTY8omLS+rlc4uLyBlWiIsKclTiNlW8BVb5xIVC2GTL3O+",
-	"ZqBZCvN8MnkSiYwkaiGvNGFq/0WQc51vgfGVkCkqBgkt2QYS5L/l2t3IpRRxHmn1C8dcb4Q0e/7TWTVz",
-	"mxriTkuqmXvxJe2abBbekyEBNeag8hg3sKUYk/wGpUJHldlOaUp/wjzRj0MMtyCszIqnljsLTluJJBE3",
-	"jmMVyWuSQGamYsAoMLP5RSzopCJ3e82k4QnNHBgtMUEe0VWu3A03N/AuzxhuQKMh00qKFPz4UYVzjGta",
-	"kwxuwyASjA/M9FwwrtxEe969xiS/Yy92iJE0c/SomhUOTvyf/wnHIO3gw/6l1qjpBndXHu6Gjy1gadQF",
-	"i0FvpMjXG8ASI/0k/StooTHpzvve/BsY99vre/e2rm4++onC5jXVCd0lXPd8n8plxPI3irTZ4XNJqOnS",
-	"jTjn15SIjLrsYXTsXSzsJ3lHygjGbRh4HjTvtXRhGDikrT1aCpEQ8s7J/cBqttBt5s7DvKPfc1I9rJ4q",
-	"pmLevZUXpDTjVniB5+mSZMFeWiJXaAF91FXsobF1NCd5peXnK9bDspfu+Q+qPhOw+BRyzn7PrRSl+PkV",
-	"8bXeBNMfJwNr2O1jHDPzPiaXtWM5i6S57PlnoyBWjJJYWb0VkdTIOHgEVQ5LlJZ5pI0SZJWiswfleZLg",
-	"0tg1bvoOwT1nXaWkNyLuPftF7ACjkBc3VJ3CxG7JM/TYiuwIzjjgUplxTr6ZAi2SGNAc30006REXA/9r",
-	"ceT/+/8Zd7tzx+y/Eq9EmN9etKFoK3Jt9cyGChJBwpTul+1MilSY2fz8A8SqvaE2bKWvjIG7j0XsqHGE",
-	"asNIWnO4hz0GFqvYJVd05WnbXewXRQ42vdH3g+rB81Ig3WTmgvpncmiLK01y3zQtua5dTliIZB9DdaSr",
-	"V/D9QbrCTimypBeB3K11b4nFxDXTuyuHAXuutporoWvqw3mrqZEzvi6gxLK16khadxvOBenZt3Veaptr",
-	"iRuPBSfFkIM163QvYElakZSYlMzYM2LNlCZJ8RXqu5D/BWp6z1LqXLK9P3uS0N9Ea/9dchfEbG+yvaU+",
-	"Nij30SHL4sOHDx+OXr8+evEC/vGP6evX09lsYUhTeW4nk5P/ODo+Pjo5gcmz6ZPJdDKxzKc1STPF/36c",
-	"HP3t05ent0ful5PqFyh+mXZ++Usf+Stjr7PRv1uHYAUIXPAjlVsfEQq/cQTv666JYR8Fgic70BvUQNck",
-	"d3NejIYIpWSkYOGU6MI6dwuvSBenQHUFgZIAjTVJsXM+WlrzXsq8JOcKE0Xhg5V7362+9a5LV7iHRDgR",
-	"a9GDVe9eFVJYeENgRvZKyID47eFvu2jf/i9x7c2K7gmyJknr6oXk5eDD0q4ceHTp/KAv9zUrM2dYFWs2",
-	"Zuk/koXp1xalu6caRJW1FHm2B407yiUGVLDoaIWFMR8MsqrSrrhhetOyJnpxlaWeqi3cTK07xRICc5+9",
-	"PJEyztI8vctfeCie+8N5a33vGPegTwJJXrOIrlbUY7xj6fP1sIufsUV5znQhKysiOEDvqhiDVQNmGaFU",
-	"hz1UajOYeRoWO+iyUp88ebj3YuVYpkumFlGKi+3eUpM4d3KzutsJYppSdU9vyItISekApcTdn+IdNf2z",
-	"7unInVtecaE9OrWkmvGrSHAbvHJg1hXwrku9n0Hak97Pa61NP8TqrUCf/T8ozZLE+PMZ7kpf3jD5Xi+e",
-	"qatqyx0bT+YENxvigCCNjcNjkpDmqlitGzroLlaztSXFTFKkr3KZ3Mv2tFGxe4xsi1rtUMUkrdX3yG3b",
-	"Un+IDtiDc0MKfRA8BwDxHrBSwoh9te+ENV99H6PtAwEfbdtzsrtCB+fRRhRInJU+ogtlDqqJCj7ugVAz",
-	"N7iBOvtee1+RpXq1RqtB12TmYPhoTdxYXxT7KMspRIJrNE6kSlBtyGruyvAe36ll7P32bCGs8LFFmpK1",
-	"7+FetlVajS06YlBBU9gB1D2YPKsMaJ6nZpVf3lyeXbwIwsD/OP/n5cW7c/PbT2cXr85f1Gar7r8x2zcJ",
-	"5rmp3lEkZPxnKq3GPr5aGCMbJ3yYZxsGouaH7Hun9Fd6xXtQaIeAdB9e3g/+7oF1X4kcPpjzAC3QgIaH",
-	"RGcK8725TpneKly/O9VmEX9aIuf3jPKUIatI/AGF29xia7bOfvou6QE+aVPZ1YldkLBvAUWSYbIPwBkm",
-	"RWz8YPbm8BTwGpklAggORbjCmkP1KOoGFQhOe2LKNZ7uVSV7h32F4sqz+MFQ0I5kNmV8QBMVIlLDkR6t",
-	"1HOqhqpqKZsakDWO0oukXyujTWZ4jTtj2lKa6V2vMbI/6n4Keendl5HgheMceyrG11WW7YEu9R9Caski",
-	"83pPZlTRlU3y952HRbQ/kRcGK8Yx+YoZWuxW209z7l5cL5IUD8scvcmTxN0FF1DOATa9TcpFIau0URmu",
-	"NLJdG/7gdNI9tY/jl0KGHwp/xUXXiVMzFEve2SNDr5hq5Eq7Uf8CCZc+nNtOKTVoA8tdo+Rk1Am+FhZb",
-	"65aGJ/huptoeqlRGbCv2bvDsmhbTmrJAHkPqEESsViQpPoUF4+VIQ5tq9EpIUJhY/VEYyG6oLdzyv/Za",
-	"xH5rOx4NX9jCFZLZ4HhWBmsXNiKeSbLpyFKlFZUXTMHi7cvF8F21Ar0+5Xr/+JGH607kqD+P1u9e7OOB",
-	"rBGW3m/ulSO/B++sWEKDBSk9xn7BFj3JE/fOg+C0mq5ve0XW895beFMWDuyJQZfvu3qNh9S4HLgfYzgZ",
-	"KGoxvmYPJtFnbavbjFotZoMq7nZX1cyArWkXq50n6J6tl6q1dO0+xivTup2oYfGgrIjxBTD7eOwrHWLP",
-	"qH+KEyzFNTPXdBZFxhS8+yQtC8+T62rIqypjiF1N5oruVrYsAjWg28HdrFFfs1jgoRD1KMQcrBOKyWYN",
-	"Cjt25er9gihhxPURZuwoEyoI+ws5wL09rlUEDkXtyhKF5kT/4+oQeeyLhCAjWYQA96YsW4CEaQUh/k5C",
-	"YzZkICQsJfJo0x9M3FtncGlLqN3T8H47bGOHM85a5QCOGH331nXfauGyX88u3l+8+fnq8uzD6/M374Mw",
-	"uHz39vn5bHbx5ucgDGa/PDd/7IueWfc3yiXTu5kRea+FCCXJs1xv+qr4jGSIlfFsoaqfdlwFB6IsH0tt",
-	"zZXnC//cgqvFFsvXdpmKZButM+eQR5L0S9r1y2YVEK4KZUdFLfuGMLZz+mL2fx7Nzp+/O39/9PL8Q7US",
-	"ZsxMb4tOGV+JwcqkoxUasxkOzi4vQAs4u7w4BAMhcoWRN9EoScyQmK2ZxqQsM5uCL+Gfc1/DH4IRz6IC",
-	"X1kun72ejV2ZfvFv42cw5ZKyEWbG13CVrmeXF3NeVkEsCpF7LtKUZGSfw/XJFIry5RAKTQJe6FUIPoil",
-	"FnNulme+iJbxdUKgRG4mMhcoc71xN8mUOZLhx9Gcz/lzoz25oZIqn/ttTuf8CM6vSe7K0g2zwH/N3r6x",
-	"Z+0UZhx4ZDtslmjAgWPPw5Gd8DNGujRA3RNXtxEJrqV5GAmuNHLtfLSdfWj8DYpBcFevDtWWbjYkbSXY",
-	"DkQU5dIYToYI9Yp1oM+auLMRbjYiKRc+NFPZ3XYbAxZmrJ+7KldZs2sqy1Vssb20WWY0M/kpDkewGKxY",
-	"X5gNYo0CyH1lY1H/zCJ7wuLdHxSYt11K35Dw1+6uFO4UzIPSG5sHoZvOKn6zyE6ZCfnU1cuY+StFUS+b",
-	"cfU39uChpYz922/GEHCDChAWXpcsGndhTuGbEdSeboSE0BIxIw4HKyHNHLV2BLijG8Ex0mvBaWcY0psA",
-	"3uA7LUr5JBVP1CnoG1H7v8E6b1vbIqGERcSV1TseZ84yjDZ0dDKaBGFgk5gWztR0PL65uRmhfTwScj32",
-	"76rxq4vn529m5/YdY40wbSuy+uQ6CIMy/xycjCZ2lXrt/xfr4NNlgvyi8Aynj9w6cWu2VLx2ZF47yhKM",
-	"aCMSA8nTYHBiH73imLFgGjwZTUZPXC5sY482dsbH+PpkXCiccVZ5UGvSVTCcCX4RB9PgZ9IF+hU2bKsR",
-	"6WQy+WZ9DG1bu6eb4ZXAmOJuz8bbl7a74unkeGiRctfjRu/UbRj8+A2PsLcVo3AxhfRCESE30LEkSAbO",
-	"5UhScBtmqCFmaY56BDOW4BaNI7ZESHDNgCPXzLWZlCbnXcRo9E1ZQyZPU5Q7F3C16tNbIoVxYk15ccMd",
-	"uFjj3BpsuLY7LvhFBZ/MdANc56zoKz+nlTyhemovft0Qh0XdzlsAJpIw3gF9ZkoryG3RhEVdY656uyZ0",
-	"CsuOseFgv3umQO14tJGC2yYqq7618q4KUyBJ55JTPII3RLGa80rnVHaSha+mqLRdA9/zR0oXxZrfSkZ6",
-	"PZDbpomsZU6331dU+73KHrZ/X2Meex+e7DfYvIsu959tcw5LkhtULIGYKca3ZrBC5fn8xAn8o5/pDDjd",
-	"lKcyJ/HplD9yiKePBUDvPH+4sl2XfwkNHFnPyWVVljtALgwq1P315pFeGAPcdbwlxNdbzMyYczvJDp0V",
-	"n3OLTq4NTpOMcaXRuHgxAhqSJMh4hWLFeKomWZJcUoyjOrI/fvPgvbtXvw51vfsYTD9+qXtuHz/dfqpj",
-	"sutSAuz6jBUMlgho3KpKvoDp++F0vUCuF5TLUKlyLLNiUulTF+b2ITVQ+WrFIlJhzf4zui4m41VRPOd0",
-	"Tdy9syh6RBbWk5I5jeD9kOUIZ3xXFcvNrQKNxDVJx7uNKl6H55mQBnIYn/NFvRvLpUZHrZrBMpbv/nL5",
-	"qtprc152F0mKMInyxNYjLXd1R8I1BjULryJnijJM5jwqzEa7EzgDSZaUi2ZC2BIEkxvjRiBXN/aUTyd/",
-	"61NAjQa276R9epvkHln19Hcd9kiyHzKMzJeU2n57bOBzJoUi9W+AzKfQZAYrz2UbmG0Ehx8ncx5t0Pjv",
-	"1uFy2f1mCuy0IRTFkMi4iXzOb5jeiFwDcVzaCMyyZaX2d5OLON+WndAZS5gNBL4RqXGo899y7PRJvyZt",
-	"tp1VRO+8fvHCS9pWMe9ntSbpGZGa31NM4McJbFHiVrsI4kuzmqXX4JDulpxSM7SkmKEZ84v11tLOSBu+",
-	"4piEYLcPCpNYuNbvrSGzJukcuxg3eZKP/rh/8nTyt8dhwha7FXa2Aaau8LQGOz2fGZJsKvU/gp+9Xu+5",
-	"OKvkc862njYnJ49zTBf99NhQemCZFIbsFMOO9jTKFy+WXVXBN/K2Ss3uVxjX232tNsGy0bSux4tQ5JAa",
-	"H/um2ZqP38pgdztkYAIx2cLTJnQUh/cxT0O5Avfn3HW6+yigbX3tUVKvmNLNlonvGlDob854pLjCt+AK",
-	"Q692+/ODbr9Kg/Ve/t+NG42RTnbWxhKrrgVizaFuWZqzjOZ8SRu8ZiKX3v4TemNNNlv5sLdSpYc9fibd",
-	"rA8NG98C+njf5ng48KexIYobcTga+EpPp/6uYqxOjmegJr2xdFHfeM/l++vOB7fw6fvLSqv++4+IyiOZ",
-	"TK+E2OYZVPxR1RPu1VRWRXcJ37Q0vkJZP30kLVbnOqFhJXIeW5+P6aqz0QvgjrRt6e67t/elWnbGT8w0",
-	"pblR3kFYe1jM6EKR2vjmxjL6duFGc5+QZxaH2h/NuBPtXLJubNTOINZ1auv2odMpIN+5pJtLI9sm0Tnv",
-	"b4d2H/5BTWpQ6RWlVncgWvdDIiP4ScjiA2Z2WZv/PKg+cxbOef2rZofAtGsiWxJ0evpd6swY+rbrdfIs",
-	"nPPjCWgBx09c9lUNf9SslXAf/qhZrfV98sz1sz8Lj4/7WtoNsPYxTUWmcf0LcN8XBHtqNAchEA4Wb18u",
-	"DsPisx+q/ik6H5xe5qUMunzSnB8sZvly68axSpycw7E47HO33r4MwmDPW48LvP9teKIWPGTcffYq7rJu",
-	"F4trDASxjQ9Wn8lrO3sNb7L+Ka7Sq/Asze3AktWLGCTeYMJg8swupEnGTDKIUTI4noDCNENWMj0gX2/x",
-	"AcDf+3mzKpu0/+X6V8C+qaXoN2UzwthzIxY/6ozagNeyHHQAXtWOR4Pw+rbIk/SVrNiC3QiTxEchmwA5",
-	"2/FoGCAfAg5h10JcU40b+21AW/RVSUZ5Hcd9FaCdekvbWKZ8AdOaRvAaP7M0T+F4MvEf3XAT3lm4PbS7",
-	"GftXc4epWyGYHk8mPXt8BIhsVEXfAZGhUzW2VHpUsGi3ZvrwtPyMocqXc17CQhMx21aKea9M81m85QXU",
-	"NhD5W+Buj4X0bwPLDSSt0LngHxcvNCzZOeY+DC5fL2NodoqvhsmnkyePF+0pk7tG+oYg6gc16o9zRtqm",
-	"UWCDfIdlEh5t9kcktHHpLBfTyjWm/uL/LEUwq6V8bOEmakzE2lh4tXwEKLvyEPy3U1L1WsaPn8KeFJX9",
-	"gGSfRdssNlyiIvjl3atTX+CUod4YuRE3LqOSoBFds1mnKFwR0BfbuJTL5DYIg2uUDJdJrcPKf+6gqrPd",
-	"aJ1Nx+Pjk7+OJqPJ6Hj6bPJsYrjjU3ncofayglwHttXGqssdjw5HMPN1UE9Hx/bfT0cnhYtfx3AP2yUx",
-	"uwrjeTt1V9ZD2EIFHoMvy6mv+cSv+bS2RpXC69N7jZhRWEU8bYOc4I2P9Tqnpr7ej+YKno7+Wj9S4X3d",
-	"frr9vwAAAP//",
+	"zFx7c9tGkv8qXbitinQFUZTs7Hqpuj8UW8nq/NKZzmVTpk9sAk1yQmAGmRlI5rr03a/mgTdAUbGt7F96",
+	"YDCPnu5fv/E5iESaCU5cq2DyOchQYkqapP1rmi+eo6aVkFvzZ0wqkizTTPBgYh5C5J9CJGKawDyTuMAt",
+	"yjkcZJIyZDEgk5qldBjCPMMN6aMYNc7hwPyY8QyjDa7oEIQsnqtUzeFg+noawo1gEQHyGDQllK0FJyje",
+	"GM14EAbM7OT3nOQ2CAOOKQWTQOWL62JjQRhI+j1nkuJgomVOYaCiNaVozkOfMM0S80qx7yAM9Dazk2jJ",
+	"+Cq4u7szM6hMcEWWJudRREq9IM7MlIZ+XBPX5lfMsoRFaOhz/JsyRPpcW+0vkpbBJPiP44rix+6pOr6Q",
+	"UsgfRLx1CzYJ/YsUfAWKIkkaNrQ1tNJiQxwOolxpkZK0NMpwmxLXQDzOBONaHY6CMPh0lJJSuKKjTNKS",
+	"fTKn+BCcbxQpiJkWCW6Cj7Vh9vF7O/0t/sYWEDOmmJnJ/VOzGDdwgwmLR8HHuzB4q9ckf0SW5JIehyDn",
+	"sHTLwe1aKAKlUecK9JogFlFuiRALUsCFBrUWtyEshQR/3WbcjGfSsFaWIAd/cBBLQ2SzBpzAwbyiyPww",
+	"BOQgbkgq9i+KYSFicwszjhxyvuHiloMUuSbHlE1aXlUrnV9dQsq0RFhQkqcQs43gS7bKJSoWwjpf5HzF",
+	"QLMUZvl4/CQSGUnUQl5rwtT+iyDnOt8A40shU1QMElqwNSTIf8u1u5ErKeI80upnjrleC2n2/KezauY2",
+	"NcSdllRT9+JL2jbZLNyTIQE15qDyGNewoRiT/BalQkeV6VZpSn/EPNGPQwy3ICzNimeWOwtOW4okEbeO",
+	"YxXJG5JAZqZiwCgws/lFLOikInd7zaThCc0cGC0wQR7Rda7cDTc38C7PGK5BoyHTUooU/HhDPMs+OpgE",
+	"jOu/Pq2Aj3FNK5LBXRhEgvGBqZ8LxpWb+SGT3WCS37NbO8TIoiFOVC0DB6f+z/+CE5B28OGea69Q0y1u",
+	"rz1CDlNKwMJoGBaDXkuRr9aAJaz6SfZcUguNSXeh9+bfwLg/wF6T3dV12Ac/c9i8+/pldWndpcDHchmx",
+	"+I0ibbb8XBJqunIjLvgNJSKjLs8ZxX2fXPhJ3pEy0nYXBp6xzXstBRsGDr5rjxZCJIS8c3I/sJotdJu5",
+	"9zDv6PecVI/8pIqpmHev6QUpzbhFBOB5uiBZcKSWyBVaLTHqWguhMaA0J3mt5adr1sPlV+75d6o+E7D4",
+	"DHLOfs+taKb46RXxlV4Hk+/HA2vY7WMcM/M+Jle1Yzkzp7nsxSejdZaMklhZZRiR1Mg4eFhWDqCUlnmk",
+	"jWZllfa0B+V5kuDCGEtu+g7BPWddp6TXIu49+2XsUKiQKDdUncHYbskz9LGV8hGcc8CFMuMcJDAFWiQx",
+	"oDm+m2i8j/wYJbMSR/6//+lGmQ27k/ffkldWzO84WlO0Ebm2+mxNBdUgYUrvCQiZFKkw0/sFO68MULg2",
+	"hVqzpb42pvYuvrKjjiNUa0bSGuY9PDWwWMVjuaJrfyHdxX5W5ODZm5/fqbpmaUuxm8zcav9MDtVxqUnu",
+	"mqYFBrXrCws57uPCjkj2ooU/SBchKEWW9MLWwDV2r43FxDXT22uHJOate8mf0A31qQ9rRCBnfFUAkhUO",
+	"1ZHXPfbl3KWek1lHq7bblhTzWHBSDDm4RXpxUNKSpMSkZNeeESumNEmKr1Hfp1BeoKb3LKUOG9gbticJ",
+	"/V219t+lf0Hd9ibbW+pjlHIfHbLMf/3111+PXr8+evEC/vGPyevXk+l0bkhTeZmn49O/Hp2cHJ2ewvjZ",
+	"5Ml4Mh5b9tSapJni/z6Mj/7+8fPTuyP3y2n1CxS/TDq//KWP/JVh2tnoD9Z5WQICF/xI5dafhcLHHcH7",
+	"uhtl+EmB4MkW9Bo10A3J7YwXoyFCKRkpmDvdPLeO6Nzr5/kZUF3voCRAY/lS7BylljLey0YoybnERFH4",
+	"YJuh71bfejerK/57C3kiVqIH3t69KuS0cOXAjOwVmQF53MHwdtG+A13hypsv3SNlTRrXVRTJq8GHpUE7",
+	"8OjKOXGf9zVfM2fAFWs2Zuk/kkX21xbYu6cahJmVFHm2A8A7+igGVDDvKJK5MVMM9qrSfrllet2yWvZD",
+	"XpZ6MreQNbXOIUsIzAX3MknKOEvz9D5X5otVgD++9xt2jnEP+oSW5A2L6HpJPW4Eli7tPt6UX6J1WZzp",
+	"QryWRHCA3q0ytrQGzDJC6eIMu2XKPg2LLXW5r08Evcrwkui4rEu3FpWKq+/eY5Na9wqAut8/Y5pStaej",
+	"5qWqpHSAUuL2T3Hcmq5j93Tkzi2vudAe0FpAwPh1JLgN1jn862JCNx6wm0Hak+7nUNemH+L9VmDT/h+U",
+	"ZkkCWhigKQMRhskfFoJg6ro6Q8eSlDnB7Zo4IEhjOPGYJKS5KpbvBkJqq3dNfEkxkxTp61wme1m4Niy4",
+	"x8i27NUOVUzSWn2HILcdhIfokR1IuLeVMIi3Axi6B/CUQGNf7TtyLdCwixV3wYSPPz7kqPcFQi6itSjA",
+	"OyudVxftHVQ1FeLsAWpTN7gBVLtee1/RqXq1RrxBj2jqkPtoRdzYeBT7mNEZRIJrNN6tSlCtydoHlb1/",
+	"fK9ishfes4WwgtQWaUrm38PvbWvBGp90BKVCs7CDwTtgfFrZ7TxPzSo/v7k6v3wRhIH/cfHPq8t3F+a3",
+	"H88vX128qM1W3X9jtq8SmnRTvaNIyPjP1HONfXyxdEY26vkwhzoMRM392fVO6Sb1iveg0A5B7S5E3Q8P",
+	"9wC/L0QOH2V6gJ5oQMMXhY0KJ6G5cJkSLDzOezVtESlbIOd7hp/K4Fok/oCObm6xNVtnP3239gBXuKkO",
+	"69QvSNi3gCLJMNmF6AyTIvR/MH1zeAZ4g8wSAQSHImxiLah6RHiNCgSnHSHzGpP36padw75Ak+VZ/GBs",
+	"aMdcm0I/oJoKmakBS4+a6jlVQ3e1tE8N2RpH6YXWLxXaJjO8xq2xhinN9LbXOtmdQTiDvAwqlDHrueMc",
+	"eyrGV1Wa8Usd9z+E5ZJF5vWe9LKia1sp0XdAFtEDM5lhsGQck685ZYtDaztuLtarG4qUzMNyaW/yJHHX",
+	"xwWUc4CtIiDlAqhVIq2MtBo4qA1/cIJtTw3mWKwQ+4ciZsEKdeLUjM2Su3aI3SumGtnjbgajAM+Fj0S3",
+	"M2oN2sBi26jsGXXixoXV17ql4Qm+mbm3gyqVIdxKGxgIvKH5pKZfkMeQOtARyyVJis9gzng50tCmGr0U",
+	"EhQmVuUURrYbauvj/K+9VrXf2pZHwxc2d/V6Nq6flWHluQ3mZ5JsgrbUgkWBC1Mwf/tyPnxXrZC0T0Lv",
+	"H7byCN8JWPUnCftdlF08kDUC6LtNxnLkt+CdJUtosO6nx2Eo2KIn7+Pe+TJ8rebv22+R4917T2/K2oqH",
+	"hM/LCV2Ny0NKiQ7cj2M43bd2yLi4PTBGn7StOzTKu5geqgjhYLXSbovWLlY7YNA9bC/da+nrXbxaprk7",
+	"8c3iQVlW5KuIdrHlF/rhnrf/FN9bihtmruk8iozBef9JWnakJ9f13s5cGe3sakNXH7m0lSWoAd2W7ueV",
+	"+iaKBR4Kc49C3cHqq5hswqMwn5euNDOIEkZcH2HGjjKhgrC/0gXc28e14s2h6GFZw9Gc6H9dySiPfekV",
+	"ZCSLUOTOBG0LwzCtQMbfSWhMjwyEhIVEHq37g5o7yyyubLW7exrut8M2mDgDr1UN4YjRd29dr7EWtvvl",
+	"/PL95Zufrq/Of3198eZ9EAZX794+v5hOL9/8FITB9Ofn5o9dUTzrdUe5ZHo7NRjgNRmhJHme63VfsaSR",
+	"DLE0DjVUpe6Oq+BAlEV5qa1k83zhn1u0tWBj+douU5FsrXXm4gCRJP2Stv2yWQWmq5rmUdF2sCaM7Zy+",
+	"7+CfR9OL5+8u3h+9vPi1WgkzZqa39cGML8Vg6dbREo3pDQfnV5egBZxfXR6CgRC5xMibeZQkZkjMVkxj",
+	"UhbvTcB3W8y4b7cIwYhn0SyhLJdPX0+PXUdF8W/jqzDlMs4RZsZfcUXJ51eXM14WgcwLkXsu0pRkZJ/D",
+	"zekEikrzEArVAl7oVQg+mKbmM26WZ77emfFVQqBEbiYyFyhzvXY3yZQ5kuHH0YzP+HOjTrmhkiqf+21O",
+	"ZvwILm5IbsvKFbPAf0/fvrFn7dSlHHhkO2xWqMCBY8/DkZ3wE0a6NGLdE1e2EgmupXkYCa40cu38vK19",
+	"aHwWikFw11oA1ZZu1yRtqdwWRBTl0hhfhgj15gKgT5q4Mxpu1yIpFz40U9nddns45masn7uq1lmxGyqr",
+	"dWxfhLQJcjQz+SkORzAfbC6Ymw1ijQLIfb1oUarOInvC4t3vFJi3Xb2CIeEv3V0p3CqYBaVHNwtCN521",
+	"BMwiW2Um5BNXLmTmrxRFvWrIlR/Zg4eWMvZvvxlDwDUqQJh7XTJv3IU5he8bUTsaRxJCS8SMOBwshTRz",
+	"1DpH4J7GEcdIrwWnrWFIbwJ4C/CsqHWUVDxRZ6BvRe3/Buu8fW5rpBIWEVdW73icOc8wWtPR6WgchIFN",
+	"t1o4U5Pj49vb2xHaxyMhV8f+XXX86vL5xZvphX3HWCNM24K0PrkOwqBMnQeno7Fdpd6m8dkGCegqQX5Z",
+	"eJeTR+5yuTNbKl47Mq8dZQlGtBaJgeRJMDixj5FxzFgwCZ6MxqMnLie3tkc7dsbH8c3pcaFwjrPKC1uR",
+	"rmLwTPDLOJgEP5Eu0K8wals9Y6fj8VdrOWkb3z2NJ68ExhR322vevrSNME/HJ0OLlLs+brS53YXB91/x",
+	"CDu7Zgo3VUgvFBFyAx0LgmTgXI4kBbdhhhpiluaoRzBlCW7QeGYLhARXDDhyzVxHUGly3keMRoubNWTy",
+	"NEW5dXFeqz69JVIYJ9aUF7fcgYs1zq3Bhiu744JfVPDRTDfAdc6KvvZzWskTqqds5Jc1cZjX7bw5YCIJ",
+	"4y3QJ6a0gtyWd1jUNeaqt2tCp7DsGBuF9rtnCtSWR2spuO13s+pbK++qMAWSdC45xSN4QxSrGa90TmUn",
+	"WfhqikrbNfDtmaR0Uav6tWSk1wO5a5rIWuZ0921Ftd/N7GH79zXmsffhyX6Lzbvocv/5JuewILlGxRKI",
+	"mWJ8YwYrVJ7PT53AP/qZzoHTbXkqcxKfxfkjh3j6WAD0zvOHq1p2aZ/QwJH1nFwyZ7EF5MKgQt1fbx7p",
+	"hTHAXXNiQny1wcyMubCTbNFZ8Tm36OQ6FjXJGJcajYsXI6AhSYKMVyhWjKdqkgXJBcU4qiP74/d57t1o",
+	"/GWo693HYPLhc91z+/Dx7mMdk13vF2DXZ6xgsERA41ZV8gVM74fT9dq+XlAuw63KscySSaXPXKjcx9hA",
+	"5csli0iFNfvP6LqYjFdF8YzTDXH3zrxooplbT0rmNIL3Q5YjnPNtVdY3swo0EjckHe82apYdnmdCGshh",
+	"fMbn9R43l5Edtcody3yA+8vlvGqvzXjZsyUpwiTKE1sXtdjWHQnXW9UsAIucKcowmfGoMBvtTuAcJFlS",
+	"zpt5aEsQTG6NG4Fc3dpTPh3/vU8BNdoCv5H26W09fGTV09/L2SPJfsgwMl9Raj+NgA18zqRQpP4NkPkM",
+	"msxg5bnsk7M9+/D9eMajNRr/3TpcrqigmUY7awhFMSQybiKf8Vum1yLXQBwXNgKzaFmp/Y3/Is43ZdN6",
+	"xhJmA4FvRGoc6vy3HDst7a9Jm21nFdE7r1++8JK2Ucz7Wa1Jekak5vcUE/h+DBuUuNEugvjSrGbpNTik",
+	"uyWn1AwtKWZoxvxsvbW0M9KGrzgmIdjtg8IkFq5Lf2PIrEk6xy7GdZ7koz/unzwd//1xmLDFboWdbYCp",
+	"KzytwU7PZ4Yk60r9j+Anr9d7Ls4q+ZyzjafN6enjHNNFPz02lB5YJoUhO8WwpR3fNCheLJvKgq/kbZWa",
+	"3a9wXG+ittoEy17duh4vQpFDavzYtyLXfPxWFrzbDwRjiMkWwDahozi8j3kayhW4P+PuCwM+Cmi7h3uU",
+	"1CumdLPb45sGFPr7Sh4prvA1uMLQq91U/qDbr9JgvZf/g3GjMdLJ1tpYYtm1QKw51K2Gc5bRjC9ojTdM",
+	"5NLbf0Kvrclmqyd2Vrv0sMdPpJt1qmHjs00f9v3kABz409gQxa04HA18UKlT9lcxVifHM1Ab31i6KKvc",
+	"c/n++vfBLXz89rLSqkP/I6LySCbTKyE2eQYVf1RljDs1lVXRXcI3LY0vUNZPH0mL1blOaFiKnMfW52O6",
+	"6uP0ArglbTva++7tfamWnfETM01pbpR3ENYeFjO6UKQ2vrmxjL5euNHcJ+SZxaH2p0juRTuXrDs2amcQ",
+	"6zr1ebvQ6QyQb13SzaWRbUvsjPd3g7tvNKEmNaj0inKtexCt+3mWEfwoZPGtObuszX8eVF+kC2e8/gG6",
+	"Q2DatbstCDqfNHCpM2Po2x7f8bNwxk/GoAWcPHHZVzX8/blWwn34+3O1zv/xM9fO/yw8Oenr6DfA2sc0",
+	"FZmO6x/r+7Yg2FPnOQiBcDB/+3J+GBZfTlH1rwb64PQiL2XQ5ZNm/GA+zRcbN45V4uQcjvlhn7v19mUQ",
+	"Bjveelzg/R/DE7XgIePuC2Vxl3W7WFxjIIhtfLD6omHb2Wt4k/WvppVehWdpbgeWrF7EIPEWEwbjZ3Yh",
+	"TTJmkkGMksHJGBSmGbKS6QH5aoMPAP7eL9FV2aTdL9c/2PZVLUW/KZsRxp4bsfhRZ9QGvJYlpQPwqrY8",
+	"GoTXt0WepK9kxRb9RpgkPgrZBMjplkfDAPkQcAi7FuKKatzYbwPaoq9KMsrrOOkrGu1UZNoGN+ULmFY0",
+	"gtf4iaV5Cifjsf/miJvw3uLvod1N2b+aO0zdCsHkZDzu2eMjQGSjsvoeiAydqrHl1qOCRbt114dn5Rcn",
+	"Vb6Y8RIWmojZtlLMe2Waz+ItL6C2gchfA3d7LKR/G1huIGmFzgX/uHihYcnOMXdhcPl6GUOzU3wxTD4d",
+	"P3m8aE+Z3DXSNwRR36lRf5wz0jaNAmvkWyyT8GizPyKhtUtnuZhWrjH1F/9nKYJpLeVjCzdRYyJWxsKr",
+	"5SNA2ZWH4L+dkqrXMn74GPakqOy3Pvss2max4QIVwc/vXp35AqcM9drIjbh1GZUEjeiazTpF4YqAPtvm",
+	"p1wmd0EY3KBkuEhqfVz+wwxVne1a62xyfHxy+rfReDQenUyejZ+NDXd8LI871NVWkOvAtutYdbnl0eEI",
+	"pr4O6unoxP776ei0cPHrGO5huyRmV2E8b6fuynoIW6jAY/BlOfU1n/g1n9bWqFJ4fXqvETMKq4in7csT",
+	"vPFdZefU1Nf73lzB09Hf6kcqvK+7j3f/HwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

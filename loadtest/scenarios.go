@@ -263,9 +263,9 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 		body.UseBalance = &yes
 		pay.MaxBalance = pr.maxPrice()
 	}
-	mid := int(methodID)
+	mid := methodID
 	body.PaymentMethodId = &mid
-	body.ProductId = int(pr.ID)
+	body.ProductId = pr.ID
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	b, _ := json.Marshal(body)
 	return p.t.post(OpCreate, pathPayment, acct.token, b), pay

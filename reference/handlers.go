@@ -75,14 +75,14 @@ func (h *handlers) GetCustomerProfile(ctx context.Context, _ api.GetCustomerProf
 	var resp api.GetCustomerProfile200JSONResponse
 	resp.Status, resp.Message = true, msgOK
 	resp.Data.Customer = api.Customer{
-		Id: int(p.ID), Name: p.Name, Email: p.Email, PhoneNumber: p.PhoneNumber,
-		IdentityNumber: p.IdentityNumber, Level: int(p.Level), ReferralCode: p.ReferralCode,
+		Id: p.ID, Name: p.Name, Email: p.Email, PhoneNumber: p.PhoneNumber,
+		IdentityNumber: p.IdentityNumber, Level: p.Level, ReferralCode: p.ReferralCode,
 		RegisteredAt: formatTime(p.RegisteredAt),
 	}
-	resp.Data.Balance.Available = int(p.Balance)
+	resp.Data.Balance.Available = p.Balance
 	resp.Data.Coin.Note = noteCoinConversion
-	resp.Data.Coin.Available = int(p.Coins)
-	resp.Data.Coin.AvailableValue = int(p.CoinValue)
+	resp.Data.Coin.Available = p.Coins
+	resp.Data.Coin.AvailableValue = p.CoinValue
 	if h.store.faults.has(FaultCustomerIDAsString) { // FAULT: customer-id-as-string
 		body := toMap(resp)
 		if data, ok := body["data"].(map[string]any); ok {
@@ -108,7 +108,7 @@ func (h *handlers) ProvisionAccount(ctx context.Context, req api.ProvisionAccoun
 	}
 	var env api.ProvisionAccountEnvelope
 	env.Status, env.Message = true, msgProvisioned
-	env.Data.CustomerId, env.Data.Token = int(res.CustomerID), res.Token
+	env.Data.CustomerId, env.Data.Token = res.CustomerID, res.Token
 	if res.Created && !h.store.faults.has(FaultProvisionCreatedAs200) { // FAULT: provision-created-as-200
 		return api.ProvisionAccount201JSONResponse(env), nil
 	}
@@ -121,11 +121,11 @@ func (h *handlers) ListPaymentMethods(ctx context.Context, _ api.ListPaymentMeth
 	out := make([]api.PaymentMethod, len(methods))
 	for i, m := range methods {
 		out[i] = api.PaymentMethod{
-			Id: int(m.ID), Code: m.Code, Name: m.Name, Group: m.Group, PaymentGateway: m.Gateway,
-			PaymentType: m.Type, Image: m.Image, MinimumPayment: int(m.MinimumPayment),
+			Id: m.ID, Code: m.Code, Name: m.Name, Group: m.Group, PaymentGateway: m.Gateway,
+			PaymentType: m.Type, Image: m.Image, MinimumPayment: m.MinimumPayment,
 		}
 		out[i].ServiceFee.Type = m.FeeType
-		out[i].ServiceFee.Amount = int(m.FeeAmount)
+		out[i].ServiceFee.Amount = m.FeeAmount
 	}
 	return api.ListPaymentMethods200JSONResponse{Status: true, Message: msgOK, Data: out}, nil
 }
@@ -161,13 +161,13 @@ func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentReque
 		resp.Message = msgPaymentCreated[:len(msgPaymentCreated)-1]
 	}
 	d := &resp.Data
-	d.Transaction.Id = int(t.ID)
+	d.Transaction.Id = t.ID
 	d.Transaction.TransactionNumber = t.Number
 	d.Transaction.Status = api.TransactionStatus(t.Status)
 	d.Transaction.PaymentStatus = api.PaymentStatus(t.PaymentStatus)
 	d.Transaction.Amount = toAPIAmount(t.Amount)
 	d.Transaction.PartnerTrxId = t.PartnerTrxID
-	d.PaymentMethod.Id = int(t.Method.ID)
+	d.PaymentMethod.Id = t.Method.ID
 	d.PaymentMethod.Code = t.Method.Code
 	d.PaymentMethod.Name = t.Method.Name
 	d.PaymentMethod.Gateway = t.Method.Gateway
@@ -175,7 +175,7 @@ func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentReque
 	d.Payment.IsRequired = t.PaymentRequired
 	d.Payment.Token = optional(t.GatewayToken)
 	d.Payment.RedirectUrl = optional(t.RedirectURL)
-	d.Payment.Amount = int(t.PaymentAmount)
+	d.Payment.Amount = t.PaymentAmount
 	d.DeveloperNotes.CoinConversion = noteCoinConversion
 	d.DeveloperNotes.GatewayPayment = noteGatewayPayment
 	return resp, nil
@@ -192,14 +192,14 @@ func (h *handlers) GetPaymentStatus(ctx context.Context, req api.GetPaymentStatu
 	d := &resp.Data
 	d.PartnerTrxId = t.PartnerTrxID
 	d.TransactionNumber = t.Number
-	d.Product.Id = int(t.Product.ID)
+	d.Product.Id = t.Product.ID
 	d.Product.Code = t.Product.Code
 	d.Product.Name = t.Product.Name
 	d.Product.Description = t.Product.Description
 	d.Product.Image.OperatorLogo = optional(t.Operator.Logo)
 	d.Product.Image.ProductIcon = optional(t.Product.Icon)
 	d.Product.Image.ProductBanner = optional(t.Product.Banner)
-	d.Operator = api.Operator{Id: int(t.Operator.ID), Name: t.Operator.Name, Logo: t.Operator.Logo}
+	d.Operator = api.Operator{Id: t.Operator.ID, Name: t.Operator.Name, Logo: t.Operator.Logo}
 	d.PaymentStatus = api.PaymentStatus(t.PaymentStatus)
 	d.TransactionStatus = api.TransactionStatus(t.Status)
 	d.SerialNumber = optional(t.SerialNumber)
@@ -215,12 +215,12 @@ func toAPIProducts(list []PricedProduct) []api.Product {
 	out := make([]api.Product, len(list))
 	for i, p := range list {
 		out[i] = api.Product{
-			Id: int(p.Product.ID), Code: p.Product.Code, Name: p.Product.Name,
+			Id: p.Product.ID, Code: p.Product.Code, Name: p.Product.Name,
 			Description: p.Product.Description, Status: api.ProductStatus(p.Status),
-			Operator: api.Operator{Id: int(p.Operator.ID), Name: p.Operator.Name, Logo: p.Operator.Logo},
+			Operator: api.Operator{Id: p.Operator.ID, Name: p.Operator.Name, Logo: p.Operator.Logo},
 		}
-		out[i].Pricing.BasePrice = int(p.Product.BasePrice)
-		out[i].Pricing.FinalPrice = int(p.FinalPrice)
+		out[i].Pricing.BasePrice = p.Product.BasePrice
+		out[i].Pricing.FinalPrice = p.FinalPrice
 		if promo := p.Product.Promotion; promo != nil {
 			m := map[string]any{"id": promo.ID, "name": promo.Name, "discount": promo.Discount}
 			out[i].Promotion = &m
@@ -231,8 +231,8 @@ func toAPIProducts(list []PricedProduct) []api.Product {
 
 func toAPIAmount(a Amount) api.Amount {
 	return api.Amount{
-		Total: int(a.Total), BalanceUsed: int(a.BalanceUsed), CoinUsed: int(a.CoinUsed),
-		CoinValueUsed: int(a.CoinValueUsed), GatewayPayment: int(a.GatewayPayment),
+		Total: a.Total, BalanceUsed: a.BalanceUsed, CoinUsed: a.CoinUsed,
+		CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment,
 	}
 }
 

@@ -273,7 +273,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		pg := resp.JSON200.Pagination
 		assert.Equal(t, api.Pagination{Total: 266, Page: 2, PerPage: 7, TotalPages: 38}, *pg)
 		require.Len(t, resp.JSON200.Data.Products, 7)
-		assert.Equal(t, 1008, resp.JSON200.Data.Products[0].Id)
+		assert.Equal(t, int64(1008), resp.JSON200.Data.Products[0].Id)
 	})
 	t.Run("sync default page size is 20 and shows inactive products", func(t *testing.T) {
 		resp, err := e.client.SyncProductsWithResponse(ctx, &api.SyncProductsParams{SubCategory: "prabayar"}, main1.edit)
@@ -294,12 +294,12 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200)
 		d := resp.JSON200.Data
-		assert.Equal(t, 12, d.Customer.Id)
-		assert.Equal(t, 1500, d.Balance.Available)
-		assert.Equal(t, 10_000_000, d.Coin.Available)
-		assert.Equal(t, 5_000_000, d.Coin.AvailableValue)
+		assert.Equal(t, int64(12), d.Customer.Id)
+		assert.Equal(t, int64(1500), d.Balance.Available)
+		assert.Equal(t, int64(10_000_000), d.Coin.Available)
+		assert.Equal(t, int64(5_000_000), d.Coin.AvailableValue)
 		assert.Equal(t, "2 koin = 1 rupiah.", d.Coin.Note)
-		assert.Equal(t, 1, d.Customer.Level)
+		assert.Equal(t, int64(1), d.Customer.Level)
 		assert.Nil(t, d.Customer.IdentityNumber)
 		assert.Equal(t, "2026-04-01 08:05:00", d.Customer.RegisteredAt)
 	})
@@ -313,7 +313,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		require.NotNil(t, prof.JSON200)
 		assert.Equal(t, resp.JSON201.Data.CustomerId, prof.JSON200.Data.Customer.Id)
 		assert.Equal(t, "sore@toko.id", prof.JSON200.Data.Customer.Email)
-		assert.Equal(t, 0, prof.JSON200.Data.Balance.Available)
+		assert.Equal(t, int64(0), prof.JSON200.Data.Balance.Available)
 		// With another partner's key the token is refused.
 		prof, err = e.client.GetCustomerProfileWithResponse(ctx, creds{keyWarung, tok}.edit)
 		require.NoError(t, err)
@@ -323,18 +323,18 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		resp, err := e.client.ListPaymentMethodsWithResponse(ctx, funded.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200)
-		var ids []int
+		var ids []int64
 		for _, m := range resp.JSON200.Data {
 			ids = append(ids, m.Id)
 			assert.Equal(t, "Rp", m.ServiceFee.Type)
 		}
-		assert.Equal(t, []int{1, 2, 3, 4, 5, 6}, ids, "active methods only, by id; 0 not listed")
-		assert.Equal(t, 1000, resp.JSON200.Data[0].MinimumPayment)
-		assert.Equal(t, 4000, resp.JSON200.Data[1].ServiceFee.Amount)
+		assert.Equal(t, []int64{1, 2, 3, 4, 5, 6}, ids, "active methods only, by id; 0 not listed")
+		assert.EqualValues(t, 1000, resp.JSON200.Data[0].MinimumPayment)
+		assert.Equal(t, int64(4000), resp.JSON200.Data[1].ServiceFee.Amount)
 	})
 	t.Run("payment covered by balance then status", func(t *testing.T) {
 		resp, err := e.client.CreatePaymentWithResponse(ctx, api.CreatePaymentRequest{
-			ProductId: 1002, Msisdn: "081234567890", PaymentMethodId: ptr(0), PartnerTrxId: "body-1", UseBalance: ptr(true), UseCoin: ptr(true),
+			ProductId: 1002, Msisdn: "081234567890", PaymentMethodId: ptr(int64(0)), PartnerTrxId: "body-1", UseBalance: ptr(true), UseCoin: ptr(true),
 		}, funded.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200, "%s", resp.Body)
@@ -371,7 +371,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 	})
 	t.Run("payment with a gateway remainder", func(t *testing.T) {
 		resp, err := e.client.CreatePaymentWithResponse(ctx, api.CreatePaymentRequest{
-			ProductId: 1002, Msisdn: "081234567890", PaymentMethodId: ptr(2), PartnerTrxId: "body-2", UseBalance: ptr(true), UseCoin: ptr(true),
+			ProductId: 1002, Msisdn: "081234567890", PaymentMethodId: ptr(int64(2)), PartnerTrxId: "body-2", UseBalance: ptr(true), UseCoin: ptr(true),
 		}, creds{keyNusantara, tokEmpty}.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200, "%s", resp.Body)
@@ -381,7 +381,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		assert.Equal(t, api.TransactionStatus("WAITING_PAYMENT"), d.Transaction.Status)
 		assert.Equal(t, "VA_BCA", d.PaymentMethod.Code)
 		assert.True(t, d.Payment.IsRequired)
-		assert.Equal(t, 11550+4000, d.Payment.Amount)
+		assert.Equal(t, int64(11550+4000), d.Payment.Amount)
 		require.NotNil(t, d.Payment.Token)
 		require.NotNil(t, d.Payment.RedirectUrl)
 		assert.Contains(t, *d.Payment.RedirectUrl, *d.Payment.Token)
