@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"sort"
@@ -163,14 +164,20 @@ func (p *Profile) Validate() error {
 }
 
 // Parse decodes a profile. Unknown keys are an error, so that a typo in a key
-// name is not silently ignored. Parse does not call Validate, so that the
-// caller can fill base_url from a flag first.
+// name is not silently ignored; so is a second YAML document. Parse does not
+// call Validate, so that the caller can fill base_url from a flag first.
 func Parse(data []byte) (*Profile, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var p Profile
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("profile: %w", err)
+	}
+	switch err := dec.Decode(new(yaml.Node)); {
+	case err == nil:
+		return nil, errors.New("profile: want one YAML document, found a second one")
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("profile: after the first YAML document: %w", err)
 	}
 	p.BaseURL = strings.TrimRight(p.BaseURL, "/")
 	return &p, nil
