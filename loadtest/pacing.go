@@ -31,9 +31,9 @@ const (
 //	start_at: mean-up # sine only: mean-up | peak | mean-down | trough
 //	duration: 30s
 //
-// Rates are per second. A rate of 0 means "as fast as the generator can",
-// which is bounded by the worker and connection caps; it is accepted only
-// with constant pacing. For the idempotency scenario the rate counts waves.
+// Rates are per second: 0, or between MinRate and MaxRate. A rate of 0
+// means "as fast as the generator can", which is bounded by the worker and
+// connection caps; it is accepted only with constant pacing. For the idempotency scenario the rate counts waves.
 type LoadProfile struct {
 	Pacing    string        `yaml:"pacing" json:"pacing"`
 	Rate      float64       `yaml:"rate" json:"rate"`
@@ -46,6 +46,15 @@ type LoadProfile struct {
 
 // MaxDuration bounds every run.
 const MaxDuration = 24 * time.Hour
+
+// MaxRate bounds every rate of a load profile (per second), far above what
+// one generator achieves; larger rates overflow vegeta's pacers. MinRate is
+// the smallest rate above 0 that rateOf can represent: below it a pacer
+// would read the rate as 0, that is, as unbounded.
+const (
+	MaxRate = 1_000_000
+	MinRate = 0.001
+)
 
 // ParseLoadProfile decodes a load profile from YAML; unknown keys are an
 // error. Missing pacing means constant.
@@ -80,9 +89,9 @@ func (lp LoadProfile) Validate() error {
 	if lp.Duration <= 0 || lp.Duration > MaxDuration {
 		return fmt.Errorf("load profile: duration must be in (0, %s], got %s", MaxDuration, lp.Duration)
 	}
-	bad := func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) || x < 0 }
+	bad := func(x float64) bool { return math.IsNaN(x) || x < 0 || x > MaxRate || (x > 0 && x < MinRate) }
 	if bad(lp.Rate) || bad(lp.EndRate) || bad(lp.Amplitude) {
-		return errors.New("load profile: rates must be finite and not negative")
+		return fmt.Errorf("load profile: rates must not be negative, and be 0 or between %g and %d per second", MinRate, MaxRate)
 	}
 	switch lp.Pacing {
 	case PacingConstant:
