@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,13 +82,13 @@ func parseValue(unit, s string) (float64, error) {
 		return float64(d) / float64(time.Millisecond), nil
 	case "%":
 		v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-		if err != nil || v < 0 || v > 100 {
+		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
 			return 0, fmt.Errorf("%q is not a percentage between 0 and 100", s)
 		}
 		return v, nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 		return 0, fmt.Errorf("%q is not a non-negative number", s)
 	}
 	return v, nil
