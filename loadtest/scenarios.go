@@ -32,6 +32,9 @@ func Scenarios() []string { return []string{ScenarioCreate, ScenarioIdempotency,
 // Weights is a set of named non-negative weights, written "a=3,b=1".
 type Weights map[string]int
 
+// maxWeight bounds each weight, so that the total cannot overflow.
+const maxWeight = 1_000_000
+
 // ParseWeights parses "name=weight,..." and checks every name is in allowed.
 func ParseWeights(s string, allowed ...string) (Weights, error) {
 	w := Weights{}
@@ -47,8 +50,8 @@ func ParseWeights(s string, allowed ...string) (Weights, error) {
 		k, v, found := strings.Cut(part, "=")
 		k = strings.TrimSpace(k)
 		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if !found || err != nil || n < 0 {
-			return nil, fmt.Errorf("weights %q: want name=non-negative integer, got %q", s, part)
+		if !found || err != nil || n < 0 || n > maxWeight {
+			return nil, fmt.Errorf("weights %q: want name=integer from 0 to %d, got %q", s, maxWeight, part)
 		}
 		if !ok[k] {
 			return nil, fmt.Errorf("weights %q: unknown name %q (want one of %s)", s, k, strings.Join(allowed, ", "))
