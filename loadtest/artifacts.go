@@ -186,6 +186,9 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 	if err := json.Unmarshal(b, &sf); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileShard), err)
 	}
+	if err := sf.Meta.Shard.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileShard), err)
+	}
 	o := &Outcome{Meta: sf.Meta, Generator: sf.Generator, Catalog: sf.Catalog, Accounts: sf.Accounts}
 
 	f, err := os.Open(filepath.Join(dir, FileResults))
@@ -201,6 +204,12 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 				break
 			}
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileResults), err)
+		}
+		// Latency is computed from the send time, which the results file
+		// stores in Unix nanoseconds: a time outside their range (a result
+		// without a timestamp) would come back as another time.
+		if !v.Timestamp.Equal(time.Unix(0, v.Timestamp.UnixNano())) {
+			return nil, fmt.Errorf("%s: result %d: timestamp %s is out of range", filepath.Join(dir, FileResults), len(o.Results)+1, v.Timestamp)
 		}
 		o.Results = append(o.Results, FromVegeta(v))
 	}
