@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -177,11 +178,18 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 	return &stepError{report: b.String()}
 }
 
-// decode reads a JSON body into v, keeping numbers exact.
+// decode reads a JSON body into v, keeping numbers exact. The body must be
+// one JSON value: anything after it is an error, not ignored.
 func decode(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the JSON value")
+	}
+	return nil
 }
 
 // envelope is what every answer carries (section 1).
@@ -192,8 +200,17 @@ type envelope struct {
 
 func (s *scenario) envelope(ex *exchange) (envelope, error) {
 	var env envelope
-	if err := decode(ex.RespBody, &env); err != nil {
-		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not JSON: %v", err)
+	// Decode field by field: decoding into the struct would also take
+	// "Status" or "MESSAGE" for status and message.
+	var fields map[string]json.RawMessage
+	if err := decode(ex.RespBody, &fields); err != nil {
+		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
+	}
+	if err := json.Unmarshal(fields["status"], &env.Status); err != nil {
+		env.Status = nil
+	}
+	if err := json.Unmarshal(fields["message"], &env.Message); err != nil {
+		env.Message = nil
 	}
 	if env.Status == nil || env.Message == nil {
 		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing")

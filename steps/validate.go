@@ -3,6 +3,7 @@ package steps
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,10 @@ func (v *validator) validate(ctx context.Context, req *http.Request, status int,
 	}
 	if ct := header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		return route.Operation.OperationID, fmt.Errorf("§1 \"Every response is JSON\": Content-Type is %q, not application/json", ct)
+	}
+	if !json.Valid(body) {
+		// openapi3filter reads the first JSON value and ignores what follows.
+		return route.Operation.OperationID, errors.New("§1 \"Every response is JSON\": the body is not one JSON value")
 	}
 	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
 		return route.Operation.OperationID, fmt.Errorf("openapi.yaml %s, response %d: %s", route.Operation.OperationID, status, flatten(err))
