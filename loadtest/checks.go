@@ -1,11 +1,12 @@
 package loadtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"sync"
+
+	"github.com/partnercommerce/conformance/internal/envelope"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -87,31 +88,14 @@ type Amount struct {
 	GatewayPayment int64 `json:"gateway_payment"`
 }
 
-// envelope is the part of every body the contract fixes.
-type envelope struct {
-	Status  bool
-	Message string
-}
-
-// checkEnvelope verifies that body is a JSON object with a boolean `status`
-// and a string `message`.
-func checkEnvelope(body []byte) (envelope, string) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return envelope{}, "body is not a JSON object"
+// checkEnvelope verifies what every body carries (internal/envelope, the
+// same reader as the conformance suite's) and returns the body's fields.
+func checkEnvelope(body []byte) (envelope.Envelope, map[string]json.RawMessage, string) {
+	env, fields, err := envelope.Decode(body)
+	if err != nil {
+		return envelope.Envelope{}, nil, err.Error()
 	}
-	var env envelope
-	s, ok := raw["status"]
-	if !ok || json.Unmarshal(s, &env.Status) != nil {
-		return envelope{}, "status is missing or not a boolean"
-	}
-	m, ok := raw["message"]
-	if !ok || json.Unmarshal(m, &env.Message) != nil {
-		return envelope{}, "message is missing or not a string"
-	}
-	return env, ""
+	return env, fields, ""
 }
 
 type createEnvelope struct {
@@ -148,7 +132,7 @@ func checkAmount(a Amount) string {
 
 // checked is the verdict on one response.
 type checked struct {
-	env       envelope
+	env       envelope.Envelope
 	violation string // the contract rule the response broke; "" if none
 }
 
@@ -158,10 +142,10 @@ type checked struct {
 // exact message.
 func checkResponse(codes map[string]map[int]bool, op string, code int, body []byte, trxID string) (checked, *createEnvelope) {
 	if !codes[op][code] {
-		env, _ := checkEnvelope(body)
+		env, _, _ := checkEnvelope(body)
 		return checked{env: env, violation: fmt.Sprintf("%s: HTTP %d is not documented for this operation", op, code)}, nil
 	}
-	env, bad := checkEnvelope(body)
+	env, fields, bad := checkEnvelope(body)
 	if bad != "" {
 		return checked{violation: fmt.Sprintf("%s: HTTP %d: %s", op, code, bad)}, nil
 	}
@@ -172,7 +156,7 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 	switch code {
 	case 200:
 		var ce createEnvelope
-		if err := json.Unmarshal(body, &ce); err != nil {
+		if err := envelope.Unmarshal(fields["data"], &ce.Data); err != nil {
 			c.violation = "create: HTTP 200 body does not decode: " + err.Error()
 			return c, nil
 		}

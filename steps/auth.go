@@ -88,7 +88,7 @@ func (s *scenario) refusedByGroup() error {
 	if err != nil {
 		return err
 	}
-	msg := *env.Message
+	msg := env.Message
 	var ok bool
 	var want string
 	if strings.HasPrefix(s.groupEndpoint, "the product") {

@@ -205,8 +205,8 @@ func (s *scenario) okProfile() (profileBody, error) {
 	if err != nil {
 		return pb, err
 	}
-	if ex.Status != http.StatusOK || *env.Message != "OK" {
-		return pb, s.failure(ex, secProfileLoaded, "status 200 and the message \"OK\"", "got status %d and the message %q", ex.Status, *env.Message)
+	if ex.Status != http.StatusOK || env.Message != "OK" {
+		return pb, s.failure(ex, secProfileLoaded, "status 200 and the message \"OK\"", "got status %d and the message %q", ex.Status, env.Message)
 	}
 	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {
 		return pb, s.failure(ex, secProfile, "data.customer, data.balance and data.coin", "the body lacks data (%v)", err)

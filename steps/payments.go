@@ -692,9 +692,9 @@ func (s *scenario) refusedWithAnyMessage(code int) error {
 	if err != nil {
 		return err
 	}
-	if ex.Status != code || strings.TrimSpace(*env.Message) == "" {
+	if ex.Status != code || strings.TrimSpace(env.Message) == "" {
 		return s.failure(ex, secUnprocessable+" Follows the message of the payment response.", fmt.Sprintf("status %d and a message", code),
-			"got status %d and the message %q", ex.Status, *env.Message)
+			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	return nil
 }

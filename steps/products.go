@@ -147,9 +147,9 @@ func (s *scenario) okPage(pg syncPage) error {
 	if err != nil {
 		return err
 	}
-	if pg.ex.Status != http.StatusOK || *env.Message != "OK" {
+	if pg.ex.Status != http.StatusOK || env.Message != "OK" {
 		return s.failure(pg.ex, "§4.2: Success response body: status, data.products, pagination, message.", "status 200 and the message \"OK\"",
-			"got status %d and the message %q", pg.ex.Status, *env.Message)
+			"got status %d and the message %q", pg.ex.Status, env.Message)
 	}
 	if pg.pagination == nil || pg.products == nil {
 		return s.failure(pg.ex, "§4.2: Success response body: status (boolean), data.products (array of Product, 2.1), pagination (2.2), message.",
@@ -418,9 +418,9 @@ func (s *scenario) pricePlanRefused(template string) error {
 		return fmt.Errorf("the feature names %q, not the price plan message of section 1 %q", template, pricePlanMessage)
 	}
 	want := strings.ReplaceAll(template, "<operator_team>", s.h.profile.OperatorTeam)
-	if *env.Message != want || (ex.Status >= 200 && ex.Status < 300) {
+	if env.Message != want || (ex.Status >= 200 && ex.Status < 300) {
 		return s.failure(ex, secPricePlan, fmt.Sprintf("a status other than 2xx and the message %q", want),
-			"got status %d and the message %q", ex.Status, *env.Message)
+			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	s.h.coverage.asserted(template)
 	return nil

@@ -1,14 +1,13 @@
 package steps
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/envelope"
 
 	"github.com/cucumber/godog"
 
@@ -178,50 +177,27 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 	return &stepError{report: b.String()}
 }
 
-// decode reads a JSON body into v, keeping numbers exact. The body must be
-// one JSON value: anything after it is an error, not ignored.
-func decode(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("data after the JSON value")
-	}
-	return nil
-}
+// decode reads one JSON value from a body, keeping numbers exact; anything
+// after the value is an error (internal/envelope, shared with the load tester).
+var decode = envelope.Unmarshal
 
-// envelope is what every answer carries (section 1).
-type envelope struct {
-	Status  *bool   `json:"status"`
-	Message *string `json:"message"`
-}
-
-func (s *scenario) envelope(ex *exchange) (envelope, error) {
-	var env envelope
-	// Decode field by field: decoding into the struct would also take
-	// "Status" or "MESSAGE" for status and message.
-	var fields map[string]json.RawMessage
-	if err := decode(ex.RespBody, &fields); err != nil {
+// envelope checks what every answer carries (section 1): one JSON object
+// with a boolean status and a string message (internal/envelope).
+func (s *scenario) envelope(ex *exchange) (envelope.Envelope, error) {
+	env, _, err := envelope.Decode(ex.RespBody)
+	switch {
+	case errors.Is(err, envelope.ErrNotObject):
 		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
-	}
-	if err := json.Unmarshal(fields["status"], &env.Status); err != nil {
-		env.Status = nil
-	}
-	if err := json.Unmarshal(fields["message"], &env.Message); err != nil {
-		env.Message = nil
-	}
-	if env.Status == nil || env.Message == nil {
-		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing")
+	case err != nil:
+		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
 	}
 	return env, nil
 }
 
 // lastEnvelope returns the last exchange and its decoded status and message.
-func (s *scenario) lastEnvelope() (*exchange, envelope, error) {
+func (s *scenario) lastEnvelope() (*exchange, envelope.Envelope, error) {
 	if s.last == nil {
-		return nil, envelope{}, errors.New("no request was sent before this check")
+		return nil, envelope.Envelope{}, errors.New("no request was sent before this check")
 	}
 	env, err := s.envelope(s.last)
 	return s.last, env, err
@@ -234,10 +210,10 @@ func (s *scenario) expectAnswer(code int, msg string) error {
 		return err
 	}
 	want := fmt.Sprintf("status %d and the message %q", code, msg)
-	if ex.Status != code || *env.Message != msg {
-		return s.failure(ex, messageRow(msg), want, "got status %d and the message %q", ex.Status, *env.Message)
+	if ex.Status != code || env.Message != msg {
+		return s.failure(ex, messageRow(msg), want, "got status %d and the message %q", ex.Status, env.Message)
 	}
-	if successMessages[msg] && code >= 200 && code < 300 && !*env.Status {
+	if successMessages[msg] && code >= 200 && code < 300 && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
 	}
 	s.h.coverage.asserted(msg)
@@ -255,10 +231,10 @@ func (s *scenario) expectPrefix(code int, prefix string) error {
 	if err != nil {
 		return err
 	}
-	if ex.Status != code || !strings.HasPrefix(*env.Message, prefix) {
+	if ex.Status != code || !strings.HasPrefix(env.Message, prefix) {
 		return s.failure(ex, "§7: 401 all, Wrong secret key or token: a message beginning "+prefix,
 			fmt.Sprintf("status %d and a message beginning %q", code, prefix),
-			"got status %d and the message %q", ex.Status, *env.Message)
+			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	s.h.coverage.assertedPrefix(prefix)
 	return nil

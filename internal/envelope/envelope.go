@@ -1,0 +1,65 @@
+// Package envelope reads what the API document fixes for every response
+// (section 1): a JSON object carrying a boolean `status` and a string
+// `message`. The conformance suite and the load tester both read responses
+// through it, so they accept and refuse exactly the same bodies.
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Envelope is the status and message of a response.
+type Envelope struct {
+	Status  bool
+	Message string
+}
+
+// The ways a body can fail to be an envelope.
+var (
+	ErrNotObject      = errors.New("the body is not one JSON object")
+	ErrStatusMissing  = errors.New("status is missing or not a boolean")
+	ErrMessageMissing = errors.New("message is missing or not a string")
+)
+
+// Decode reads body as an envelope. It is strict where encoding/json is
+// lenient: the body must be exactly one JSON object (nothing after it), the
+// keys must be spelled `status` and `message` exactly (not "Status"), and
+// neither may be null. It also returns the object's fields, so that a
+// caller can read the rest (such as `data`) without parsing the body again.
+func Decode(body []byte) (Envelope, map[string]json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := Unmarshal(body, &fields); err != nil || fields == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
+		return Envelope{}, nil, fmt.Errorf("%w: %w", ErrNotObject, err)
+	}
+	var status *bool
+	if json.Unmarshal(fields["status"], &status) != nil || status == nil {
+		return Envelope{}, fields, ErrStatusMissing
+	}
+	var message *string
+	if json.Unmarshal(fields["message"], &message) != nil || message == nil {
+		return Envelope{}, fields, ErrMessageMissing
+	}
+	return Envelope{Status: *status, Message: *message}, fields, nil
+}
+
+// Unmarshal reads one JSON value from body into v, keeping numbers exact
+// (json.Number in untyped places). Anything after the value is an error,
+// not ignored.
+func Unmarshal(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("data after the JSON value")
+	}
+	return nil
+}
