@@ -88,8 +88,6 @@ func (s *Store) Authenticate(secretKey, token string, need Access) (Caller, erro
 }
 
 var (
-	// phonePattern is the provisioning rule: 08 then 8 to 11 digits.
-	phonePattern = regexp.MustCompile(`^08[0-9]{8,11}$`)
 	emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
 )
 
@@ -118,7 +116,7 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	name := strings.TrimSpace(in.Name)
 	phone := strings.TrimSpace(in.PhoneNumber)
 	email := strings.TrimSpace(in.Email)
-	if name == "" || phone == "" || email == "" || !phonePattern.MatchString(phone) || !emailPattern.MatchString(email) {
+	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) || !emailPattern.MatchString(email) {
 		return ProvisionResult{}, ErrProvisionIncomplete
 	}
 	device := defaultDeviceID

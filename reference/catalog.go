@@ -240,7 +240,7 @@ func (s *Store) ListProducts(c Caller, q ListQuery) ([]PricedProduct, error) {
 	if phone == "" || code == "" {
 		return nil, ErrListQueryEmpty
 	}
-	if !validMsisdn(phone) && !s.faults.has(FaultPhoneNotValidated) { // FAULT: phone-not-validated
+	if !validPhoneNumber(phone) && !s.faults.has(FaultPhoneNotValidated) { // FAULT: phone-not-validated
 		return nil, ErrPhoneInvalid
 	}
 	plan, err := s.pricePlan(c.PartnerID)

@@ -154,7 +154,7 @@ func (ds *Dataset) validate() error {
 		}
 		tokens[a.Token] = true
 		pk := fmt.Sprintf("%d/%s", a.Partner, a.Phone)
-		if !phonePattern.MatchString(a.Phone) {
+		if !validPhoneNumber(a.Phone) {
 			bad("accounts[%d] (id %d): phone %q is not 08 then 8 to 11 digits", i, a.ID, a.Phone)
 		} else if phones[pk] {
 			bad("accounts[%d] (id %d): duplicate phone %q in partner %d", i, a.ID, a.Phone, a.Partner)

@@ -12,6 +12,9 @@ import (
 // timeouts, so that a slow or silent client cannot hold a connection open.
 // The body limit is NewServer's own.
 func NewHTTPServer(logger *slog.Logger, store *Store) *http.Server {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
 	return &http.Server{
 		Handler:           NewServer(logger, store),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -88,8 +88,10 @@ const (
 	maxShiftCodeLen = 50
 )
 
-// msisdnPattern is the destination number rule: 08, 10 to 13 digits.
-func validMsisdn(s string) bool {
+// validPhoneNumber is the document's Indonesian number rule (sections 4.1
+// and 8): 08 first, 10 to 13 digits. The product list, the payment's
+// destination number, provisioning and the data set all use it.
+func validPhoneNumber(s string) bool {
 	if len(s) < 10 || len(s) > 13 || s[0] != '0' || s[1] != '8' {
 		return false
 	}
@@ -118,7 +120,7 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 		return ErrTrxIDTooLong
 	case in.ShiftCode != nil && utf8.RuneCountInString(*in.ShiftCode) > maxShiftCodeLen && !s.faults.has(FaultNoShiftCodeLimit): // FAULT: no-shift-code-limit
 		return ErrShiftCodeTooLong
-	case !validMsisdn(in.Msisdn):
+	case !validPhoneNumber(in.Msisdn):
 		return ErrPhoneInvalid
 	}
 	return nil
@@ -147,9 +149,7 @@ func (s *Store) checkProduct(in CreatePaymentInput) (*Product, error) {
 	if p == nil {
 		return nil, ErrProductNotFound
 	}
-	sub := s.cat.subs[p.SubCategory]
-	subActive := sub != nil && (sub.Active || s.faults.has(FaultInactiveSubCategoryServed)) // FAULT: inactive-sub-category-served
-	if p.Status != ProductActive || !subActive {
+	if _, err := s.subCategory(p.SubCategory); err != nil || p.Status != ProductActive {
 		return nil, ErrProductUnavailable
 	}
 	if p.Unprocessable {
