@@ -110,11 +110,18 @@ type ThresholdResult struct {
 	Threshold
 	Actual float64 `json:"actual"`
 	Passed bool    `json:"passed"`
+	// NotMeasured is true when the run did not measure the metric (for
+	// example duplicate_debits without reconciliation): the threshold fails.
+	NotMeasured bool `json:"not_measured,omitempty"`
 }
 
-// evaluate checks th against the metric values of a report.
+// evaluate checks th against the metric values of a report. A metric
+// missing from values was not measured, and fails the threshold.
 func (th Threshold) evaluate(values map[string]float64) ThresholdResult {
-	v := values[th.Metric]
+	v, measured := values[th.Metric]
+	if !measured {
+		return ThresholdResult{Threshold: th, NotMeasured: true}
+	}
 	ok := v <= th.Value
 	if th.Op == ">=" {
 		ok = v >= th.Value
@@ -127,6 +134,9 @@ func (r ThresholdResult) String() string {
 	mark := "FAIL"
 	if r.Passed {
 		mark = "ok"
+	}
+	if r.NotMeasured {
+		return fmt.Sprintf("%-4s %s (not measured)", mark, r.Expr)
 	}
 	unit := metricUnits[r.Metric]
 	return fmt.Sprintf("%-4s %s (actual %.3f%s)", mark, r.Expr, r.Actual, unit)

@@ -230,3 +230,34 @@ func TestCheckResponse(t *testing.T) {
 		})
 	}
 }
+
+// TestThresholdOnUnmeasuredMetricFails: a threshold on a metric the run did
+// not measure (duplicate debits without reconciliation) fails as "not
+// measured" instead of passing on a zero.
+func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
+	t.Parallel()
+	for _, expr := range []string{"duplicate_debits<=0", "invariant_violations<=0", "success>=0"} {
+		th, err := ParseThreshold(expr)
+		require.NoError(t, err)
+		res := th.evaluate(map[string]float64{})
+		assert.False(t, res.Passed, expr)
+		assert.True(t, res.NotMeasured, expr)
+		assert.Contains(t, res.String(), "not measured", expr)
+	}
+
+	now := time.Now()
+	o := &Outcome{Meta: Meta{RunID: "r", Shard: SingleShard},
+		Results: []Result{{Scheduled: now, Op: OpCreate, Expected: true}}} // no Reconciliation
+	dup, err := MaxThreshold("duplicate_debits", "0")
+	require.NoError(t, err)
+	p99, err := MaxThreshold("p99", "1s")
+	require.NoError(t, err)
+	rep := BuildReport(o, []Threshold{dup, p99})
+	require.Len(t, rep.Thresholds, 2)
+	assert.False(t, rep.Thresholds[0].Passed)
+	assert.True(t, rep.Thresholds[1].Passed)
+	assert.False(t, rep.Passed)
+	require.Len(t, rep.Failures, 1)
+	assert.Contains(t, rep.Failures[0], "duplicate_debits<=0")
+	assert.Contains(t, rep.Failures[0], "not measured")
+}

@@ -67,6 +67,17 @@ func TestThresholdFailureExitsWithFailure(t *testing.T) {
 	assert.Contains(t, out, "threshold")
 }
 
+// TestUnmeasuredThresholdFails: without reconciliation duplicate debits are
+// not measured, so a threshold on them cannot pass.
+func TestUnmeasuredThresholdFails(t *testing.T) {
+	t.Parallel()
+	out, _, err := runCLI(t, "--scenario", "create", "--rate", "30", "--duration", "300ms", "--quiet",
+		"--out", t.TempDir(), "--no-reconcile", "--max-duplicate-debits", "0")
+	require.ErrorIs(t, err, errFailed)
+	assert.Contains(t, out, "duplicate_debits<=0 (not measured)")
+	assert.Contains(t, out, "FAIL")
+}
+
 func TestLoadProfileFileAndFlagOverride(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
