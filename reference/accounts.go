@@ -145,10 +145,7 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 		s.index(existing)
 		return ProvisionResult{CustomerID: existing.id, Token: existing.token}, nil
 	}
-	token, err := newToken()
-	if err != nil {
-		return ProvisionResult{}, err
-	}
+	token := newToken()
 	s.nextAccountID++
 	a := &account{
 		id: s.nextAccountID, partner: c.PartnerID, name: name, email: email, phone: phone,
@@ -159,13 +156,12 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	return ProvisionResult{CustomerID: a.id, Token: a.token, Created: true}, nil
 }
 
-// newToken returns a fresh random account token.
-func newToken() (string, error) {
+// newToken returns a fresh random account token. crypto/rand.Read never
+// fails (it crashes the program instead).
+func newToken() string {
 	var b [20]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("token: %w", err)
-	}
-	return "tok-" + hex.EncodeToString(b[:]), nil
+	_, _ = rand.Read(b[:])
+	return "tok-" + hex.EncodeToString(b[:])
 }
 
 // Profile is an account's profile and wallet.
@@ -198,19 +194,11 @@ func (s *Store) Profile(c Caller) (Profile, error) {
 	p := Profile{
 		ID: a.id, Name: a.name, Email: a.email, PhoneNumber: a.phone, Level: a.level,
 		ReferralCode: a.referralCode, RegisteredAt: a.registeredAt,
-		Balance: a.balance, Coins: a.coins, CoinValue: a.coins / s.coinsPerRupiah(),
+		Balance: a.balance, Coins: a.coins, CoinValue: a.coins / s.policy.coinsPerRupiah,
 	}
 	if a.identityNumber != nil {
 		id := *a.identityNumber
 		p.IdentityNumber = &id
 	}
 	return p, nil
-}
-
-// coinsPerRupiah is 2 (section 8), or 1 under FaultCoinValueNotHalved.
-func (s *Store) coinsPerRupiah() int64 {
-	if s.faults.has(FaultCoinValueNotHalved) { // FAULT: coin-value-not-halved
-		return 1
-	}
-	return coinsPerRupiah
 }

@@ -52,10 +52,10 @@ func routes() map[string]map[string]route {
 	}
 }
 
-// allowedMethods is the Allow header of a known path.
-func allowedMethods(path string) string {
+// allowHeader is the Allow header of a path served for these methods.
+func allowHeader(methods map[string]route) string {
 	var ms []string
-	for m := range routes()[path] {
+	for m := range methods {
 		ms = append(ms, m)
 	}
 	sort.Strings(ms)
@@ -118,6 +118,7 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rt, ok := methods[r.Method]
 	if !ok {
+		w.Header().Set("Allow", allowHeader(methods))
 		g.errs.write(w, r, ErrMethodNotAllowed)
 		return
 	}

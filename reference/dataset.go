@@ -137,8 +137,8 @@ func (ds *Dataset) validate() error {
 
 	accounts := map[int64]AccountSeed{}
 	tokens := map[string]bool{}
-	phones := map[string]bool{}
-	emails := map[string]bool{}
+	phones := map[partnerKey]bool{} // keyed as the store indexes them
+	emails := map[partnerKey]bool{}
 	for i, a := range ds.Accounts {
 		if a.ID <= 0 {
 			bad("accounts[%d]: id must be positive", i)
@@ -153,14 +153,14 @@ func (ds *Dataset) validate() error {
 			bad("accounts[%d] (id %d): duplicate token %q", i, a.ID, a.Token)
 		}
 		tokens[a.Token] = true
-		pk := fmt.Sprintf("%d/%s", a.Partner, a.Phone)
+		pk := partnerKey{a.Partner, a.Phone}
 		if !validPhoneNumber(a.Phone) {
 			bad("accounts[%d] (id %d): phone %q is not 08 then 8 to 11 digits", i, a.ID, a.Phone)
 		} else if phones[pk] {
 			bad("accounts[%d] (id %d): duplicate phone %q in partner %d", i, a.ID, a.Phone, a.Partner)
 		}
 		phones[pk] = true
-		ek := fmt.Sprintf("%d/%s", a.Partner, strings.ToLower(a.Email))
+		ek := partnerKey{a.Partner, lowerEmail(a.Email)}
 		if !emailPattern.MatchString(a.Email) {
 			bad("accounts[%d] (id %d): email %q is not valid", i, a.ID, a.Email)
 		} else if emails[ek] {
@@ -292,7 +292,7 @@ func (ds *Dataset) validate() error {
 		}
 	}
 	txIDs := map[int64]bool{}
-	trxIDs := map[string]bool{}
+	trxIDs := map[partnerKey]bool{}
 	numbers := map[string]bool{}
 	for i, t := range ds.Transactions {
 		if t.ID <= 0 || txIDs[t.ID] {
@@ -311,7 +311,7 @@ func (ds *Dataset) validate() error {
 		if !products[t.Product] {
 			bad("transactions[%d] (id %d): unknown product %d", i, t.ID, t.Product)
 		}
-		k := fmt.Sprintf("%d/%s", t.Partner, t.PartnerTrxID)
+		k := partnerKey{t.Partner, t.PartnerTrxID}
 		if t.PartnerTrxID == "" || trxIDs[k] {
 			bad("transactions[%d] (id %d): partner_trx_id %q must be set and unique per partner", i, t.ID, t.PartnerTrxID)
 		}

@@ -83,9 +83,6 @@ func (e *errorWriter) write(w http.ResponseWriter, r *http.Request, err error) {
 		msg = authMessage(routeFrom(r.Context()).group, de.Kind, e.faults.has(FaultProductTokenMessage))
 	}
 	status := statusOf(de.Kind)
-	if de.Kind == KindMethodNotAllowed {
-		w.Header().Set("Allow", allowedMethods(r.URL.Path))
-	}
 	if e.faults.has(FaultErrorsAsText) { // FAULT: errors-as-text
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(status)

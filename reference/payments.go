@@ -20,17 +20,20 @@ type Amount struct {
 
 // transaction is a stored transaction, guarded by Store.mu.
 type transaction struct {
-	id            int64
-	number        string
-	partnerTrxID  string
-	partner       int64
-	account       int64
-	product       *Product
-	msisdn        string
-	method        PaymentMethod // the method shown: internal when fully covered
+	id           int64
+	number       string
+	partnerTrxID string
+	partner      int64
+	account      int64
+	product      *Product
+	msisdn       string
+	method       PaymentMethod // the method shown: internal when fully covered
+	// The request's promotion_id, shift_code and parts are kept as the
+	// record of the request (docs/reference-choices.md: accepted and
+	// stored); no answer of the document shows them.
 	promotionID   *int64
 	shiftCode     *string
-	parts         map[string]any // stored, never interpreted
+	parts         map[string]any
 	amount        Amount
 	paymentAmount int64 // gateway_payment + fee when a remainder is due
 	required      bool
@@ -50,8 +53,6 @@ type Transaction struct {
 	ID              int64
 	Number          string
 	PartnerTrxID    string
-	PartnerID       int64
-	AccountID       int64
 	Product         Product
 	Operator        Operator
 	Msisdn          string
@@ -189,12 +190,10 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 			price = product.BasePrice
 		}
 		if method.ID != 0 {
-			if gatewayToken, err = newGatewayToken(); err != nil {
-				return Transaction{}, err
-			}
+			// Made outside the lock; unused when balance and coins cover all.
+			gatewayToken = newGatewayToken()
 		}
 	}
-	policy := splitPolicy{coinsPerRupiah: s.coinsPerRupiah(), coinsFirst: s.faults.has(FaultCoinsBeforeBalance)} // FAULT: coins-before-balance
 	now := s.now()
 	key := partnerKey{c.PartnerID, in.PartnerTrxID}
 
@@ -217,7 +216,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		s.mu.Unlock()
 		return Transaction{}, ErrTokenInvalid
 	}
-	split := policy.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
+	split := s.policy.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && method.ID == 0 {
 		s.mu.Unlock()
 		return Transaction{}, ErrInsufficientFunds
@@ -290,23 +289,22 @@ func (s *Store) newTransaction(c Caller, in CreatePaymentInput, p *Product, now 
 	return tx
 }
 
-func newGatewayToken() (string, error) {
+// newGatewayToken returns a fresh random gateway payment token.
+// crypto/rand.Read never fails (it crashes the program instead).
+func newGatewayToken() string {
 	var b [12]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("gateway token: %w", err)
-	}
-	return "pay-" + hex.EncodeToString(b[:]), nil
+	_, _ = rand.Read(b[:])
+	return "pay-" + hex.EncodeToString(b[:])
 }
 
 // view copies a transaction with its state advanced to now. The caller
 // holds s.mu.
 func (s *Store) view(tx *transaction, now time.Time) Transaction {
-	rules := transitionRules{settleAfter: s.settleAfter, expireAfter: s.expireAfter}
-	st := rules.advance(txState{Payment: tx.paymentStatus, Transaction: tx.status, UpdatedAt: tx.updatedAt},
+	st := s.rules.advance(txState{Payment: tx.paymentStatus, Transaction: tx.status, UpdatedAt: tx.updatedAt},
 		tx.createdAt, now, tx.product.FailsOnFulfilment)
 	v := Transaction{
-		ID: tx.id, Number: tx.number, PartnerTrxID: tx.partnerTrxID, PartnerID: tx.partner,
-		AccountID: tx.account, Product: *tx.product, Msisdn: tx.msisdn, Method: tx.method,
+		ID: tx.id, Number: tx.number, PartnerTrxID: tx.partnerTrxID,
+		Product: *tx.product, Msisdn: tx.msisdn, Method: tx.method,
 		Amount: tx.amount, PaymentRequired: tx.required, GatewayToken: tx.gatewayToken,
 		RedirectURL: tx.redirectURL, PaymentAmount: tx.paymentAmount,
 		PaymentStatus: st.Payment, Status: st.Transaction,

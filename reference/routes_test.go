@@ -1,6 +1,8 @@
 package reference
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -47,6 +49,21 @@ func TestRoutesMatchSpec(t *testing.T) {
 		n += len(ms)
 	}
 	assert.Equal(t, seen, n, "routes() has operations the spec lacks")
-	assert.Equal(t, "GET", allowedMethods("/client/v2/product/list"))
-	assert.True(t, strings.HasPrefix(allowedMethods("/client/v2/payment"), "POST"))
+	assert.Equal(t, "GET", allowHeader(table["/client/v2/product/list"]))
+	assert.Equal(t, "POST", allowHeader(table["/client/v2/payment"]))
+}
+
+func TestWrongMethodNamesTheAllowedOnes(t *testing.T) {
+	ds, err := DefaultDataset()
+	require.NoError(t, err)
+	st, err := NewStore(ds)
+	require.NoError(t, err)
+	h := NewServer(nil, st)
+	for path, want := range map[string]string{"/client/v2/payment": "POST", "/client/v2/payment/status": "GET"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, path, nil))
+		assert.Equal(t, http.StatusMethodNotAllowed, rec.Code, path)
+		assert.Equal(t, want, rec.Header().Get("Allow"), path)
+		assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), path)
+	}
 }

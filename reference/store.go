@@ -15,13 +15,19 @@ type Option func(*Store)
 // WithClock sets the clock the store reads time from (default time.Now).
 func WithClock(now func() time.Time) Option { return func(s *Store) { s.now = now } }
 
+// The default state transition times (docs/reference-choices.md).
+const (
+	DefaultSettleAfter = 3 * time.Second
+	DefaultExpireAfter = 15 * time.Minute
+)
+
 // WithSettleAfter sets how long a fully paid transaction stays PROCESSING
-// before it settles (default 3s).
-func WithSettleAfter(d time.Duration) Option { return func(s *Store) { s.settleAfter = d } }
+// before it settles (default DefaultSettleAfter).
+func WithSettleAfter(d time.Duration) Option { return func(s *Store) { s.rules.settleAfter = d } }
 
 // WithExpireAfter sets how long an unpaid payment waits before it expires
-// (default 15m).
-func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.expireAfter = d } }
+// (default DefaultExpireAfter).
+func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.rules.expireAfter = d } }
 
 // WithFaults switches on deliberate departures from the API document. Tests
 // only: no flag of cmd/reference reaches it.
@@ -36,11 +42,13 @@ func WithFaults(faults ...Fault) Option {
 // Store holds the state of the reference server: the immutable catalog and,
 // under one mutex, the accounts, their wallets and the transactions.
 type Store struct {
-	cat         *catalog
-	now         func() time.Time
-	settleAfter time.Duration
-	expireAfter time.Duration
-	faults      faultSet
+	cat    *catalog
+	now    func() time.Time
+	rules  transitionRules
+	faults faultSet
+	// policy is the balance and coin arithmetic, fixed once the faults are
+	// known (they never change after NewStore).
+	policy splitPolicy
 	// yield runs where a fault releases the lock between a read and a write;
 	// tests replace it to make the race deterministic.
 	yield func()
@@ -73,19 +81,18 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
 	s := &Store{
-		cat:         newCatalog(ds),
-		now:         time.Now,
-		settleAfter: 3 * time.Second,
-		expireAfter: 15 * time.Minute,
-		faults:      faultSet{},
-		yield:       runtime.Gosched,
-		accounts:    map[int64]*account{},
-		byToken:     map[string]*account{},
-		byPhone:     map[partnerKey]*account{},
-		byEmail:     map[partnerKey]*account{},
-		byTrxID:     map[partnerKey]*transaction{},
-		byNumber:    map[string]*transaction{},
-		seq:         map[int64]int64{},
+		cat:      newCatalog(ds),
+		now:      time.Now,
+		rules:    transitionRules{settleAfter: DefaultSettleAfter, expireAfter: DefaultExpireAfter},
+		faults:   faultSet{},
+		yield:    runtime.Gosched,
+		accounts: map[int64]*account{},
+		byToken:  map[string]*account{},
+		byPhone:  map[partnerKey]*account{},
+		byEmail:  map[partnerKey]*account{},
+		byTrxID:  map[partnerKey]*transaction{},
+		byNumber: map[string]*transaction{},
+		seq:      map[int64]int64{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -93,8 +100,13 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 	if s.now == nil {
 		return nil, errors.New("reference: nil clock")
 	}
-	if s.settleAfter < 0 || s.expireAfter < 0 {
+	if s.rules.settleAfter < 0 || s.rules.expireAfter < 0 {
 		return nil, errors.New("reference: settle and expire durations must not be negative")
+	}
+	// FAULT: coins-before-balance, coin-value-not-halved.
+	s.policy = splitPolicy{coinsPerRupiah: coinsPerRupiah, coinsFirst: s.faults.has(FaultCoinsBeforeBalance)}
+	if s.faults.has(FaultCoinValueNotHalved) {
+		s.policy.coinsPerRupiah = 1
 	}
 	for _, a := range ds.Accounts {
 		reg, _ := parseDateTime(a.RegisteredAt) // validated above
@@ -139,9 +151,6 @@ func (s *Store) index(a *account) {
 	s.byPhone[partnerKey{a.partner, a.phone}] = a
 	s.byEmail[partnerKey{a.partner, lowerEmail(a.email)}] = a
 }
-
-// OperatorTeam is the team named in the price plan message.
-func (s *Store) OperatorTeam() string { return s.cat.operatorTeam }
 
 // pricePlan returns the partner's plan, or the price plan error when the
 // plan is not active.

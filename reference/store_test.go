@@ -16,8 +16,8 @@ func TestNewStoreOptions(t *testing.T) {
 	require.NoError(t, err)
 	s, err := NewStore(ds)
 	require.NoError(t, err)
-	assert.Equal(t, 3*time.Second, s.settleAfter)
-	assert.Equal(t, 15*time.Minute, s.expireAfter)
+	assert.Equal(t, 3*time.Second, s.rules.settleAfter)
+	assert.Equal(t, 15*time.Minute, s.rules.expireAfter)
 	assert.Empty(t, s.faults)
 
 	_, err = NewStore(nil)

@@ -37,8 +37,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr(getenv, "REFERENCE_ADDR", "127.0.0.1:8080"), "address to listen on")
 	seed := fs.String("seed", "", "data set YAML file (default: the embedded reference/dataset/default.yaml)")
-	settle := fs.Duration("settle-after", 3*time.Second, "time after which a paid transaction settles")
-	expire := fs.Duration("expire-after", 15*time.Minute, "time after which an unpaid payment expires")
+	settle := fs.Duration("settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
+	expire := fs.Duration("expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	if err := fs.Parse(args); err != nil {
 		return err
