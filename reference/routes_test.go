@@ -61,7 +61,7 @@ func TestWrongMethodNamesTheAllowedOnes(t *testing.T) {
 	h := NewServer(nil, st)
 	for path, want := range map[string]string{"/client/v2/payment": "POST", "/client/v2/payment/status": "GET"} {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, path, nil))
+		h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodDelete, path, nil))
 		assert.Equal(t, http.StatusMethodNotAllowed, rec.Code, path)
 		assert.Equal(t, want, rec.Header().Get("Allow"), path)
 		assert.Equal(t, "application/json", rec.Header().Get("Content-Type"), path)
