@@ -420,6 +420,18 @@ func (e *engine) attack(ctx context.Context) {
 	for range min(c.maxWorkers, 8) {
 		spawn()
 	}
+	// A paced hit due within the duration may still be sent a little late;
+	// past this grace the generator stops, so the run stays bounded. A
+	// max-rate run has no schedule to be late on: it stops at the duration,
+	// so that sends ÷ duration is the rate it achieved.
+	deadline := began.Add(c.load.Duration + min(time.Second, c.load.Duration/10))
+	var ended <-chan time.Time // fires at the duration of a max-rate run; nil otherwise
+	if unbounded {
+		deadline = began.Add(c.load.Duration)
+		end := time.NewTimer(time.Until(deadline))
+		defer end.Stop()
+		ended = end.C
+	}
 	send := func(d dispatched) bool {
 		select {
 		case jobs <- d:
@@ -434,15 +446,14 @@ func (e *engine) attack(ctx context.Context) {
 		select {
 		case jobs <- d:
 			return true
+		case <-ended:
+			return false
 		case <-ctx.Done():
 			return false
 		}
 	}
 
 	s := schedule{p: pacer}
-	// A hit due within the duration may still be sent a little late; past
-	// this grace the generator stops, so the run stays bounded.
-	deadline := began.Add(c.load.Duration + min(time.Second, c.load.Duration/10))
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 loop:

@@ -63,3 +63,35 @@ func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 		assert.NotEmpty(t, a.Skipped)
 	}
 }
+
+// fastTarget answers every request at once with 200 and a small body (the
+// checks flag it; only the generator is under test).
+func fastTarget(t *testing.T) *profiles.Profile {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+	}))
+	t.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
+// TestMaxRateRunStopsAtItsDuration: a max-rate run sends only within its
+// duration, so that sends ÷ duration is its true rate.
+func TestMaxRateRunStopsAtItsDuration(t *testing.T) {
+	t.Parallel()
+	const d = time.Second
+	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(0, d)), loadtest.WithMaxWorkers(8), loadtest.WithMaxConnections(8))
+	require.NotEmpty(t, o.Results)
+	var last time.Time
+	for _, r := range o.Results {
+		if r.Scheduled.After(last) {
+			last = r.Scheduled
+		}
+	}
+	// The grace a paced run allows for late sends is d/10 = 100ms; a
+	// max-rate run has no schedule to be late on, and gets none.
+	assert.LessOrEqual(t, last.Sub(o.Meta.Began), d+25*time.Millisecond, "last dispatch")
+	assert.Equal(t, int64(len(o.Results)), o.Generator.Sent)
+	assert.InDelta(t, float64(len(o.Results))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
+}
