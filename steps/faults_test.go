@@ -46,7 +46,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultCoveredPaymentUnpaid, "@payments", "A payment fully covered by balance and coins is paid and being processed"},
 		{reference.FaultInactiveSubCategoryServed, "@products", "Synchronizing an inactive sub category says it is not yet available"},
 		{reference.FaultGatewayRemainderHidden, "@payments", "A remainder not covered by balance or coins goes to the payment gateway"},
-		{reference.FaultPricePlanIgnored, "@products", "A partner without an active price plan cannot list products"},
+		{reference.FaultPricePlanIgnored, "@products", "The product list of a partner without an active price plan carries the price plan message"},
 		{reference.FaultErrorsAsText, "@payment-status", "Looking up a payment without naming it is refused"},
 	}
 	for _, tc := range cases {
