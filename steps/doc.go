@@ -4,7 +4,7 @@ package steps
 // sentence it checks, so a partner can look it up.
 const (
 	secEveryJSON      = "§1: Every response is JSON and carries status (boolean) and message (string)."
-	secRecalculated   = "§1: The transaction value is recalculated by the service when the payment is created, using the partner's commercial configuration."
+	secChargedPrice   = "§1: Products and prices shown follow the partner's own commercial configuration. The transaction value is recalculated by the service when the payment is created, using the partner's commercial configuration. Reading: amount.total (§2.7 \"Total in rupiah\") is the pricing.final_price (§2.1) of the payer's catalog; through a gateway method it may also include that method's service_fee.amount (§2.4), on which the document is silent."
 	secPricePlan      = "§1: When that configuration is not active, endpoints may answer with the message: Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut. §7: When the commercial price configuration is inactive, product list and payment creation may fail with the message given in section 1."
 	secProduct        = "§2.1 Product: id, code, name, description, pricing.base_price, pricing.final_price, promotion (object or null), status (active or inactive), operator.id, operator.name, operator.logo."
 	secPagination     = "§2.2/§4.2: pagination total, page, perPage, totalPages; page default 1; pageSize records per page."
