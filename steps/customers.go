@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 
 	"github.com/cucumber/godog"
 )
@@ -220,15 +221,35 @@ func (s *scenario) profileShowsProvided() error {
 		return err
 	}
 	a := s.accounts["the new cashier"]
-	for _, f := range []struct{ key, want string }{{"name", a.name}, {"email", a.email}, {"phone_number", a.phone}} {
+	for _, f := range []struct{ key, want string }{{"name", a.name}, {"email", a.email}} {
 		if got := pb.Data.Customer[f.key]; got != f.want {
 			return s.failure(s.last, secTokenProfile, fmt.Sprintf("customer.%s %q, as provisioned", f.key, f.want), "customer.%s is %v", f.key, got)
 		}
+	}
+	// §2.3 says only "Indonesian format": 0812-3456, +62812 3456 and 628123456
+	// are the same number.
+	got, _ := pb.Data.Customer["phone_number"].(string)
+	if nationalPhone(got) != nationalPhone(a.phone) {
+		return s.failure(s.last, secTokenProfile+" "+secPhoneFormat,
+			fmt.Sprintf("customer.phone_number %q, as provisioned (compared in national form %q)", a.phone, nationalPhone(a.phone)),
+			"customer.phone_number is %v (national form %q)", pb.Data.Customer["phone_number"], nationalPhone(got))
 	}
 	if id, _ := pb.Data.Customer["id"].(json.Number); id.String() != fmt.Sprint(a.id) {
 		return s.failure(s.last, secTokenProfile, fmt.Sprintf("customer.id %d, the customer_id provisioning returned", a.id), "customer.id is %v", pb.Data.Customer["id"])
 	}
 	return nil
+}
+
+// nationalPhone writes an Indonesian phone number in its national form:
+// spaces and dashes removed, a leading +62 or 62 replaced by 0.
+func nationalPhone(n string) string {
+	n = strings.NewReplacer(" ", "", "-", "").Replace(n)
+	for _, cc := range []string{"+62", "62"} {
+		if rest, ok := strings.CutPrefix(n, cc); ok {
+			return "0" + rest
+		}
+	}
+	return n
 }
 
 func integer(v any) (int64, bool) {

@@ -17,6 +17,7 @@ const (
 	secObserved       = "§3: a payment fully covered by balance/coins is returned with payment_status PAID and transaction status PROCESSING."
 	secProvision      = "§4.4: When phone_number already exists under the same partner, the existing account is synchronized and its token is returned."
 	secProvisionBody  = "§4.4: Response: status, message, data.customer_id (integer), data.token (string)."
+	secPhoneFormat    = "§2.3: customer.phone_number — Indonesian format. Reading: the number is compared in national form (spaces and dashes dropped, a leading +62 or 62 read as 0)."
 	secTokenProfile   = "§5: The bearer token identifies a customer account; the profile is read from the token in use. The token returned by provision_account is the one for that customer account."
 	secBalanceFirst   = "§4.6 rule 1: Balance is used first. When balance suffices, coins are not deducted even when use_coin is true."
 	secRemainder      = "§4.6 rule 4: Any remainder not covered by balance/coins is reported in transaction.amount.gateway_payment and payment."
