@@ -28,6 +28,9 @@ const (
 	DefaultLateAfter      = 10 * time.Millisecond
 	DefaultWaveSize       = 32
 	DefaultLookupWorkers  = 8
+	// DefaultReconcileTimeout bounds the reconciliation after the attack
+	// (status look-ups and wallet reads).
+	DefaultReconcileTimeout = 2 * time.Minute
 )
 
 // Result is one request of a run: a vegeta.Result (Timestamp is the actual
@@ -120,25 +123,26 @@ type Progress struct {
 type Option func(*config)
 
 type config struct {
-	scenario       string
-	load           LoadProfile
-	mix, ops       Weights
-	waveSize       int
-	maxWorkers     int
-	maxConns       int
-	timeout        time.Duration
-	drain          time.Duration
-	lateAfter      time.Duration
-	shard          Shard
-	runID          string
-	reconcile      bool
-	catalog        *Catalog
-	subCats        []string
-	progress       func(Progress)
-	progressEvery  time.Duration
-	logger         *slog.Logger
-	lookupWorkers  int
-	provisionCount int
+	scenario         string
+	load             LoadProfile
+	mix, ops         Weights
+	waveSize         int
+	maxWorkers       int
+	maxConns         int
+	timeout          time.Duration
+	drain            time.Duration
+	lateAfter        time.Duration
+	shard            Shard
+	runID            string
+	reconcile        bool
+	reconcileTimeout time.Duration
+	catalog          *Catalog
+	subCats          []string
+	progress         func(Progress)
+	progressEvery    time.Duration
+	logger           *slog.Logger
+	lookupWorkers    int
+	provisionCount   int
 }
 
 // WithScenario sets the scenario (create, idempotency or mixed).
@@ -180,6 +184,11 @@ func WithRunID(id string) Option { return func(c *config) { c.runID = id } }
 // WithReconcile turns the after-run reconciliation on (the default) or off.
 func WithReconcile(on bool) Option { return func(c *config) { c.reconcile = on } }
 
+// WithReconcileTimeout bounds the reconciliation: the status look-ups and
+// wallet reads that have not finished by then are given up, and the ids
+// and accounts they concern are reported as not reconciled (a violation).
+func WithReconcileTimeout(d time.Duration) Option { return func(c *config) { c.reconcileTimeout = d } }
+
 // WithCatalog skips catalog discovery and uses cat.
 func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }
 
@@ -203,22 +212,23 @@ type Tester struct {
 // New returns a Tester for the target described by profile p.
 func New(p *profiles.Profile, opts ...Option) *Tester {
 	c := config{
-		scenario:       ScenarioCreate,
-		load:           LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second},
-		mix:            DefaultPaymentMix,
-		ops:            DefaultOpMix,
-		waveSize:       DefaultWaveSize,
-		maxWorkers:     DefaultMaxWorkers,
-		maxConns:       DefaultMaxConnections,
-		timeout:        DefaultTimeout,
-		drain:          DefaultDrain,
-		lateAfter:      DefaultLateAfter,
-		shard:          SingleShard,
-		reconcile:      true,
-		subCats:        DefaultSubCategories,
-		lookupWorkers:  DefaultLookupWorkers,
-		provisionCount: 4,
-		logger:         slog.New(slog.DiscardHandler),
+		scenario:         ScenarioCreate,
+		load:             LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second},
+		mix:              DefaultPaymentMix,
+		ops:              DefaultOpMix,
+		waveSize:         DefaultWaveSize,
+		maxWorkers:       DefaultMaxWorkers,
+		maxConns:         DefaultMaxConnections,
+		timeout:          DefaultTimeout,
+		drain:            DefaultDrain,
+		lateAfter:        DefaultLateAfter,
+		shard:            SingleShard,
+		reconcile:        true,
+		reconcileTimeout: DefaultReconcileTimeout,
+		subCats:          DefaultSubCategories,
+		lookupWorkers:    DefaultLookupWorkers,
+		provisionCount:   4,
+		logger:           slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
 		o(&c)
@@ -240,6 +250,9 @@ func (c *config) validate() error {
 	}
 	if c.timeout <= 0 || c.drain < 0 {
 		return errors.New("timeout must be above 0 and drain not negative")
+	}
+	if c.reconcileTimeout <= 0 {
+		return errors.New("reconcile timeout must be above 0")
 	}
 	if c.scenario == ScenarioIdempotency && (c.waveSize < 2 || c.waveSize > c.maxWorkers) {
 		return fmt.Errorf("wave size must be between 2 and max workers (%d)", c.maxWorkers)
@@ -326,9 +339,14 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
 
 	if c.reconcile {
-		// Reconciliation runs even when ctx was cancelled, bounded by its own timeouts.
-		post := context.WithoutCancel(ctx)
-		e.lookups(post, accounts)
+		// Reconciliation runs even when ctx was cancelled, bounded by its
+		// own deadline: what is not looked up or read by then is not
+		// reconciled, which is a violation.
+		post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
+		defer cancel()
+		if missed := e.lookups(post, accounts); missed > 0 {
+			c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
+		}
 		for i, a := range accounts {
 			if snaps[i].Error != "" {
 				continue
@@ -661,9 +679,10 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 }
 
 // lookups checks every created id through payment status, with a few
-// workers. It fills Payment.Lookup of the first created request of each id
-// and moves the payments into the ledger.
-func (e *engine) lookups(ctx context.Context, accounts []Account) {
+// workers, until ctx is done. It fills Payment.Lookup of the first created
+// request of each id, and returns how many ids it did not get to (their
+// Lookup stays nil, which reconciliation reports).
+func (e *engine) lookups(ctx context.Context, accounts []Account) int {
 	tokens := map[string]string{}
 	for _, a := range accounts {
 		tokens[a.Key] = a.token
@@ -682,15 +701,31 @@ func (e *engine) lookups(ctx context.Context, accounts []Account) {
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				p.Lookup = e.lookup(ctx, p, tokens[p.Account])
+				l := e.lookup(ctx, p, tokens[p.Account])
+				if l.Error != "" && ctx.Err() != nil {
+					continue // cut off by the deadline: not looked up
+				}
+				p.Lookup = l
 			}
 		}()
 	}
+dispatch:
 	for _, p := range first {
-		work <- p
+		select {
+		case work <- p:
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(work)
 	wg.Wait()
+	missed := 0
+	for _, p := range first {
+		if p.Lookup == nil {
+			missed++
+		}
+	}
+	return missed
 }
 
 func (e *engine) lookup(ctx context.Context, p *Payment, token string) *Lookup {

@@ -3,6 +3,8 @@ package loadtest_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"testing"
 	"time"
 
@@ -94,4 +96,51 @@ func TestMaxRateRunStopsAtItsDuration(t *testing.T) {
 	assert.LessOrEqual(t, last.Sub(o.Meta.Began), d+25*time.Millisecond, "last dispatch")
 	assert.Equal(t, int64(len(o.Results)), o.Generator.Sent)
 	assert.InDelta(t, float64(len(o.Results))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
+}
+
+// lookupHangingTarget is the reference, except that payment status never
+// answers until the client gives up.
+func lookupHangingTarget(t *testing.T) *profiles.Profile {
+	t.Helper()
+	ref := startReference(t)
+	release := make(chan struct{})
+	target, err := url.Parse(ref.BaseURL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/client/v2/payment/status" {
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+	p := *ref
+	p.BaseURL = srv.URL
+	return &p
+}
+
+// TestReconciliationIsBoundedByItsDeadline: with a target whose status
+// look-ups hang, reconciliation stops at its own deadline instead of
+// taking created ids × timeout ÷ workers, and the ids it could not look up
+// are violations, never a pass.
+func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
+	t.Parallel()
+	p := lookupHangingTarget(t)
+	start := time.Now()
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 300*time.Millisecond)),
+		loadtest.WithTimeout(2*time.Second), loadtest.WithReconcileTimeout(300*time.Millisecond))
+	elapsed := time.Since(start)
+	r := o.Reconciliation
+	require.NotNil(t, r)
+	// ~30 created ids ÷ 8 look-up workers × 2 s would be ≥ 6 s.
+	assert.Less(t, elapsed, 3*time.Second)
+	require.Greater(t, r.Created, 0)
+	assert.False(t, rep.Passed)
+	assert.False(t, r.Passed())
+	assert.Equal(t, r.Created, r.Counts[loadtest.InvLookup], "every created id is unreconciled: %+v", r.Violations)
+	assert.Contains(t, text(t, rep), "invariant violations")
 }

@@ -34,6 +34,9 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first ^C cancels ctx and the run winds down (drain, reconciliation);
+	// restoring the default handling then lets a second ^C end the process.
+	go func() { <-ctx.Done(); stop() }()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	switch {
@@ -126,6 +129,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		outDir      = fs.String("out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])")
 		quiet       = fs.Bool("quiet", false, "no live progress line")
 		noReconcile = fs.Bool("no-reconcile", false, "skip the status look-ups and wallet reconciliation")
+		reconcileTO = fs.Duration("reconcile-timeout", loadtest.DefaultReconcileTimeout, "bound on the reconciliation; what it has not checked by then fails")
 		logLevel    = fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error")
 	)
 	ths := thresholdFlags(fs)
@@ -215,7 +219,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithMaxWorkers(*maxWorkers),
 		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
 		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
-		loadtest.WithReconcile(!*noReconcile), loadtest.WithLogger(logger),
+		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
 	}
 	if !*quiet {
 		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))

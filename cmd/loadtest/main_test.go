@@ -117,14 +117,15 @@ func TestShardsThenMerge(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	t.Parallel()
 	cases := map[string][]string{
-		"scenario":         {"--scenario", "nope", "--duration", "100ms"},
-		"shard without id": {"--shard", "0/2"},
-		"shard":            {"--shard", "2/2", "--run-id", "x"},
-		"mix":              {"--mix", "cash=1"},
-		"threshold":        {"--max-p99", "fast"},
-		"pacing":           {"--pacing", "square"},
-		"argument":         {"extra"},
-		"merge nothing":    {"merge"},
+		"scenario":          {"--scenario", "nope", "--duration", "100ms"},
+		"shard without id":  {"--shard", "0/2"},
+		"shard":             {"--shard", "2/2", "--run-id", "x"},
+		"mix":               {"--mix", "cash=1"},
+		"threshold":         {"--max-p99", "fast"},
+		"pacing":            {"--pacing", "square"},
+		"argument":          {"extra"},
+		"merge nothing":     {"merge"},
+		"reconcile timeout": {"--reconcile-timeout", "0", "--duration", "100ms"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {

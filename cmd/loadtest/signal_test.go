@@ -1,0 +1,104 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// TestMainProcess is not a test: TestSecondInterruptEndsTheProcess runs the
+// test binary again with LOADTEST_MAIN_ARGS set, and this calls main with
+// those arguments.
+func TestMainProcess(t *testing.T) {
+	args := os.Getenv("LOADTEST_MAIN_ARGS")
+	if args == "" {
+		t.Skip("helper process for TestSecondInterruptEndsTheProcess")
+	}
+	os.Args = append([]string{"loadtest"}, strings.Fields(args)...)
+	main()
+	os.Exit(0)
+}
+
+// TestSecondInterruptEndsTheProcess: the first ^C lets the run wind down
+// (here it would wait a minute for hung requests); the second ends the
+// process at once.
+func TestSecondInterruptEndsTheProcess(t *testing.T) {
+	t.Parallel()
+	ds, err := reference.DefaultDataset()
+	require.NoError(t, err)
+	st, err := reference.NewStore(ds)
+	require.NoError(t, err)
+	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {
+			select { // payments hang
+			case <-r.Context().Done():
+			case <-release:
+			}
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { close(release); srv.Close() })
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMainProcess$")
+	cmd.Env = append(os.Environ(), "LOADTEST_MAIN_ARGS=--target "+srv.URL+
+		" --scenario create --rate 20 --duration 1m --timeout 1m --drain 1m --out "+t.TempDir())
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	exited := make(chan error, 1)
+	attacking := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		once := false
+		for sc.Scan() {
+			if !once && strings.Contains(sc.Text(), "] sent ") {
+				once = true
+				close(attacking)
+			}
+		}
+		exited <- cmd.Wait()
+	}()
+	select {
+	case <-attacking:
+	case err := <-exited:
+		t.Fatalf("the run ended before the attack: %v", err)
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatal("no progress line within 20s")
+	}
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		require.True(t, errors.As(err, &ee), "%v", err)
+		ws, ok := ee.Sys().(syscall.WaitStatus)
+		require.True(t, ok)
+		assert.True(t, ws.Signaled(), "ended by the second interrupt: %v", err)
+		assert.Equal(t, syscall.SIGINT, ws.Signal())
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatal("the second interrupt did not end the process within 5s")
+	}
+}
