@@ -43,7 +43,7 @@ Feature: Payment status
     And the cashier paid for a product through a payment gateway
     And the main account of the other partner
     When the other partner's main account looks up the cashier's payment by its <key>
-    Then the answer is refused with status 404 and the message "Transaksi tidak ditemukan."
+    Then the other partner is answered as for an unknown transaction, with status 404 and the message "Transaksi tidak ditemukan."
 
     Examples:
       | key                    |

@@ -99,7 +99,7 @@ func (s *scenario) refusedByGroup() error {
 		want = fmt.Sprintf("status 401 and a message beginning %q or one of %q", accessDeniedPrefix, accessAuthMessages)
 	}
 	if ex.Status != http.StatusUnauthorized || !ok {
-		return s.failure(ex, secAuth+" A token identifies an account of the partner whose secret key is sent (§5).", want,
+		return s.failure(ex, secTokenOtherPartner, want,
 			"got status %d and the message %q", ex.Status, msg)
 	}
 	return nil

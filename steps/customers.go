@@ -286,7 +286,7 @@ func (s *scenario) coinValueHalf() error {
 		return s.failure(s.last, secProfile, "integer coin.available and coin.available_value", "coin is %v", pb.Data.Coin)
 	}
 	if value != coins/2 {
-		return s.failure(s.last, "§2.3/§8: coin.available_value is the rupiah value of the coins (coins / 2); 2 coins = 1 rupiah.",
+		return s.failure(s.last, secCoinRounding,
 			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value)
 	}
 	return nil

@@ -1,38 +1,56 @@
 package steps
 
 // The sentences of the API document that steps check. A failure names the
-// sentence it checks, so a partner can look it up.
+// sentence it checks, so a partner can look it up. Where the suite applies a
+// reading of a sentence rather than its letter, the text says "Reading:"
+// (docs/conformance-readings.md lists them all).
 const (
 	secEveryJSON      = "§1: Every response is JSON and carries status (boolean) and message (string)."
+	secPartnerAccount = "§1: \"A partner creates or synchronizes customer accounts (shop, outlet, branch, cashier, child-partner) under the partner and obtains a token per account.\""
 	secChargedPrice   = "§1: Products and prices shown follow the partner's own commercial configuration. The transaction value is recalculated by the service when the payment is created, using the partner's commercial configuration. Reading: amount.total (§2.7 \"Total in rupiah\") is the pricing.final_price (§2.1) of the payer's catalog; through a gateway method it may also include that method's service_fee.amount (§2.4), on which the document is silent."
 	secPricePlan      = "§1: When that configuration is not active, endpoints may answer with the message: Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut. §7: When the commercial price configuration is inactive, product list and payment creation may fail with the message given in section 1."
 	secProduct        = "§2.1 Product: id, code, name, description, pricing.base_price, pricing.final_price, promotion (object or null), status (active or inactive), operator.id, operator.name, operator.logo."
-	secPagination     = "§2.2/§4.2: pagination total, page, perPage, totalPages; page default 1; pageSize records per page."
+	secPagination     = "§2.2 Pagination object (product sync): total, page, perPage, totalPages (integers). §4.2: page \"Page number. Default 1.\"; pageSize \"Records per page. Maximum 100.\""
+	secPagingReading  = secPagination + " Reading: totalPages = ceil(total / perPage); every page but the last holds perPage products; total and perPage are the same on every page; paging through pages 1 to totalPages yields each of the total products exactly once."
 	secProfile        = "§2.3 Customer (profile): customer.*, balance.available (integer rupiah), coin.available, coin.available_value (coins / 2)."
+	secCoinRounding   = "§2.3: coin.available_value — \"Rupiah value of the coins (coins / 2).\" §8: Coin conversion — 2 coins = 1 rupiah. Reading: the value is an integer, so an odd coin is worth nothing (coins / 2 rounded down)."
 	secMethod         = "§2.4 Payment method: id, code, name, group, payment_gateway, payment_type, image, minimum_payment, service_fee.type, service_fee.amount."
-	secTransaction    = "§2.5 Transaction: transaction_number is service-generated and contains slashes; partner_trx_id is the echo of the partner's id."
+	secTransaction    = "§2.5: transaction.transaction_number — \"Service-generated number; contains slashes.\" transaction.partner_trx_id — \"Echo of the partner's id.\""
 	secDeveloperNotes = "§2.5: developer_notes.coin_conversion and developer_notes.gateway_payment are texts."
 	secStatusRecord   = "§2.6 Payment status record: partner_trx_id, transaction_number, product, operator, payment_status, transaction_status, amount, payment_method, created_at and updated_at (YYYY-MM-DD HH:MM:SS)."
-	secCoinValue      = "§2.7/§8: coin_value_used is the rupiah value of the coins taken (2 coins = 1 rupiah)."
-	secObserved       = "§3: a payment fully covered by balance/coins is returned with payment_status PAID and transaction status PROCESSING."
+	secCoinValue      = "§2.7: coin_value_used — \"Rupiah value of the coins taken (2 coins = 1 rupiah).\""
+	secObserved       = "§3: \"Observed combination: a payment fully covered by balance/coins is returned with payment_status PAID and transaction status PROCESSING.\""
 	secProvision      = "§4.4: When phone_number already exists under the same partner, the existing account is synchronized and its token is returned."
 	secProvisionBody  = "§4.4: Response: status, message, data.customer_id (integer), data.token (string)."
 	secPhoneFormat    = "§2.3: customer.phone_number — Indonesian format. Reading: the number is compared in national form (spaces and dashes dropped, a leading +62 or 62 read as 0)."
 	secTokenProfile   = "§5: The bearer token identifies a customer account; the profile is read from the token in use. The token returned by provision_account is the one for that customer account."
 	secBalanceFirst   = "§4.6 rule 1: Balance is used first. When balance suffices, coins are not deducted even when use_coin is true."
 	secRemainder      = "§4.6 rule 4: Any remainder not covered by balance/coins is reported in transaction.amount.gateway_payment and payment."
-	secIsRequired     = "§2.5: payment.is_required is true when a remainder must still be paid through a gateway; payment.amount is the amount still to pay through the gateway."
-	secUniqueTrx      = "§4.6/§7: partner_trx_id is unique; a reused partner_trx_id is answered 409."
-	secUnprocessable  = "§7 Payment: 422 create, Payment cannot be processed yet."
-	secStatusLookup   = "§4.7: Looks up one transaction by exactly one of partner_trx_id and transaction_number."
+	secIsRequired     = "§2.5: payment.is_required — \"True when a remainder must still be paid through a gateway.\" payment.amount — \"Amount still to pay through the gateway.\""
+	secUniqueTrx      = "§4.6: partner_trx_id — \"Partner's transaction id; at most 50 characters; unique.\" §7 Payment: 409 create, \"partner_trx_id already used\"."
+	secUnprocessable  = "§7 Payment: 422 create, \"Payment cannot be processed yet\" — \"Follows the message of the payment response.\""
+	secStatusLookup   = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": partner_trx_id or transaction_number."
 	secAuth           = "§5: Failures return HTTP 401 (messages in section 7)."
-	secPageSizeMax    = "§8: pageSize maximum 100 (product sync)."
-	secWallet         = "§2.7: balance_used is the rupiah taken from balance; coin_used the coins taken."
+	secPageSizeMax    = "§8: pageSize maximum — product sync — 100."
+	secWallet         = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\""
 	secSyncMainOnly   = "§5: Product sync accepts only the token of the main partner account; any other token gets 403."
 	secMethodsFixture = "§2.4/§4.5: payment methods carry minimum_payment in rupiah."
 	secCatalogFixture = "§4.2: Synchronizes the catalog to the partner system."
 	secProfileLoaded  = "§4.3: Returns the profile of the account that owns the token."
-	secNotFound       = "§7 Payment: 404 status, Transaction not found."
+	secNotFound       = "§7 Payment: 404 status, \"Transaction not found\" — Transaksi tidak ditemukan."
+
+	// The checks below rest on readings: the project requires isolation
+	// between partners and that nothing is lost or charged twice; the
+	// document implies them but does not state them.
+	secTokenOtherPartner = secAuth + " §7: 401 all, \"Wrong secret key or token\". " + secPartnerAccount +
+		" Reading: a token obtained under one partner, sent with another partner's secret key, is a wrong secret key or token."
+	secStatusOtherPartner = secNotFound + " " + secPartnerAccount +
+		" Reading: a transaction created by an account of one partner is not found with another partner's credentials."
+	secNothingAfter409 = secUniqueTrx + " " + secWallet +
+		" Reading: a payment refused with 409 takes nothing, so the wallet is debited only by the first payment."
+	secNothingAfter422 = secUnprocessable + " " + secWallet +
+		" Reading: a payment refused with 422 takes nothing from the balance or coins."
+	secWalletDebited = secWallet + " Reading: the profile's balance.available and coin.available then drop by exactly these amounts."
 )
 
 // pricePlanMessage is the message of section 1, with the operator team's name
@@ -44,30 +62,30 @@ var messageRows = map[string]string{
 	"OK":                           "§7: 200 Loaded, message OK",
 	"Subkategori tidak ditemukan.": "§7 Products: 200 sync, Sub category not found",
 	"Subkategori belum tersedia.":  "§7 Products: 200 all, Sub category exists but inactive",
-	"phone_number dan sub_category wajib diisi.": "§7 Products: 400 list, Query empty",
+	"phone_number dan sub_category wajib diisi.": "§7 Products: 400 list, \"Query empty\" (reading: phone_number or sub_category, or both, missing or empty)",
 	"Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka.": "§7 Products: 400 list, Invalid destination number (§4.1: starting with 08, 10 to 13 digits)",
 	"sub_category wajib diisi.":                               "§7 Products: 400 sync, sub_category empty",
 	"pageSize maksimal 100.":                                  "§7 Products: 400 sync, pageSize over 100",
-	"Secret Key tidak valid.":                                 "§7 Products: 401 all, Wrong secret key",
-	"Token wajib diisi.":                                      "§7: 401 all, token missing",
-	"Token tidak valid atau sudah kedaluwarsa.":               "§7 Products: 401 all, Wrong token",
-	"Token tidak valid.":                                      "§7 Customer/Payment: 401 all, Wrong token",
+	"Secret Key tidak valid.":                                 "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers a wrong or missing secret key)",
+	"Token wajib diisi.":                                      "§7: 401 all, \"Wrong secret key or token\" (reading: this message answers a missing token)",
+	"Token tidak valid atau sudah kedaluwarsa.":               "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
+	"Token tidak valid.":                                      "§7 Customer/Payment: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
 	"Product sync hanya dapat diakses oleh akun mitra utama.": "§7 Products: 403 sync, Token is not the main partner account",
 	"Akun berhasil disinkronisasi.":                           "§7 Customer: 200/201 provision, account synchronized (200) or created (201)",
-	"Data tidak lengkap.":                                     "§7 Customer: 400 provision, Required field empty",
+	"Data tidak lengkap.":                                     "§7 Customer: 400 provision, \"Required field empty\" (reading: a required field missing or empty)",
 	"Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.": "§7 Customer: 400 provision, Email used by another account",
 	"Profil belum dapat dimuat. Silakan coba lagi nanti.":                                      "§7 Customer: 500 profile, Balance/coins cannot be loaded",
 	"Pembayaran berhasil diproses.":                                                            "§4.6 rule 3 / §7 Payment: 200 create, Payment created",
-	"Produk wajib dipilih.":                                                                    "§7 Payment: 400 create, Required field empty (product_id)",
-	"Nomor tujuan wajib diisi.":                                                                "§7 Payment: 400 create, Required field empty (msisdn)",
-	"Metode pembayaran wajib dipilih.":                                                         "§7 Payment: 400 create, Required field empty (payment_method_id)",
-	"ID transaksi mitra wajib diisi.":                                                          "§7 Payment: 400 create, Required field empty (partner_trx_id)",
+	"Produk wajib dipilih.":                                                                    "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
+	"Nomor tujuan wajib diisi.":                                                                "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
+	"Metode pembayaran wajib dipilih.":                                                         "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
+	"ID transaksi mitra wajib diisi.":                                                          "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
 	"ID transaksi mitra maksimal 50 karakter.":                                                 "§7 Payment: 400 create, partner_trx_id over 50 characters",
 	"Kode shift maksimal 50 karakter.":                                                         "§7 Payment: 400 create, shift_code over 50 characters",
 	"Metode pembayaran tidak tersedia.":                                                        "§7 Payment: 400 create, Method not available",
 	"Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.":                 "§4.6 rule 2 / §7 Payment: 400 create, balance/coin method chosen without enabling balance or coins",
 	"partner_trx_id atau transaction_number wajib diisi.":                                      "§7 Payment: 400 status, Lookup parameters empty",
-	"Transaksi tidak ditemukan.":                                                               "§7 Payment: 404 status, Transaction not found",
+	"Transaksi tidak ditemukan.":                                                               secNotFound,
 	"Transaksi payment belum terbentuk.":                                                       "§7 Payment: 404 status, Payment not yet formed",
 	"partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.":             "§7 Payment: 409 create, partner_trx_id already used",
 }

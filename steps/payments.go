@@ -396,7 +396,7 @@ func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed boo
 		return err
 	}
 	if mustSucceed && pm.res == nil {
-		return s.failure(pm.ex, "§4.6 rule 3 and rule 4: a payment whose remainder goes to a gateway is created.", "status 200 and a created payment", "the payment was not created")
+		return s.failure(pm.ex, secRemainder+" Reading: a payment whose remainder goes to a gateway is created (rule 3: HTTP 200, Pembayaran berhasil diproses.).", "status 200 and a created payment", "the payment was not created")
 	}
 	return nil
 }
@@ -578,11 +578,12 @@ func (s *scenario) noGateway() error {
 	}
 	a := pm.res.Amount
 	if a.GatewayPayment != 0 || pm.res.IsRequired || pm.res.PaymentAmount != 0 {
-		return s.failure(pm.ex, secIsRequired, "gateway_payment 0, payment.is_required false and payment.amount 0",
+		return s.failure(pm.ex, secIsRequired+" Reading: a payment fully covered by balance/coins has gateway_payment 0, is_required false and payment.amount 0.",
+			"gateway_payment 0, payment.is_required false and payment.amount 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
 	}
 	if a.BalanceUsed+a.CoinValueUsed != a.Total {
-		return s.failure(pm.ex, secWallet, fmt.Sprintf("balance_used + coin_value_used = total %d", a.Total),
+		return s.failure(pm.ex, secRemainder+" Reading: with no remainder, balance_used + coin_value_used = total.", fmt.Sprintf("balance_used + coin_value_used = total %d", a.Total),
 			"balance_used %d + coin_value_used %d", a.BalanceUsed, a.CoinValueUsed)
 	}
 	return nil
@@ -640,7 +641,7 @@ func (s *scenario) coinsOnly() error {
 	}
 	a := pm.res.Amount
 	if a.BalanceUsed != 0 || a.CoinValueUsed <= 0 || a.CoinUsed != 2*a.CoinValueUsed || a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment != a.Total {
-		return s.failure(pm.ex, secCoinValue+" (use_balance false: balance is not used)",
+		return s.failure(pm.ex, secCoinValue+" §4.6: use_balance — \"Use the customer's balance.\" Reading: with use_balance false no balance is taken; coin_value_used + gateway_payment = total.",
 			fmt.Sprintf("balance_used 0, coin_used = 2 × coin_value_used, coin_value_used + gateway_payment = total %d", a.Total),
 			"balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d", a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
 	}
@@ -671,7 +672,7 @@ func (s *scenario) debitedAsReported(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secWallet)
+	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secWalletDebited)
 }
 
 func (s *scenario) debitedOnce(ctx context.Context) error {
@@ -679,7 +680,7 @@ func (s *scenario) debitedOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secUniqueTrx+" The wallet is debited once.")
+	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secNothingAfter409)
 }
 
 func (s *scenario) nothingTaken(ctx context.Context) error {
@@ -687,7 +688,7 @@ func (s *scenario) nothingTaken(ctx context.Context) error {
 	if pm == nil {
 		return fmt.Errorf("no payment was attempted before this check")
 	}
-	return s.expectWallet(ctx, pm, 0, 0, secUnprocessable+" A payment that cannot be processed takes nothing.")
+	return s.expectWallet(ctx, pm, 0, 0, secNothingAfter422)
 }
 
 func (s *scenario) remainderDue() error {
@@ -711,7 +712,7 @@ func (s *scenario) refusedWithAnyMessage(code int) error {
 		return err
 	}
 	if ex.Status != code || strings.TrimSpace(env.Message) == "" {
-		return s.failure(ex, secUnprocessable+" Follows the message of the payment response.", fmt.Sprintf("status %d and a message", code),
+		return s.failure(ex, secUnprocessable, fmt.Sprintf("status %d and a message", code),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	return nil

@@ -269,7 +269,7 @@ func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
 	case p.Total < 0:
 		return s.failure(pg.ex, secPagination, "a total of at least 0", "pagination.total is %d", p.Total)
 	case p.TotalPages != ceilDiv(p.Total, p.PerPage):
-		return s.failure(pg.ex, secPagination, fmt.Sprintf("totalPages = ceil(total / perPage) = ceil(%d / %d) = %d", p.Total, p.PerPage, ceilDiv(p.Total, p.PerPage)),
+		return s.failure(pg.ex, secPagingReading, fmt.Sprintf("totalPages = ceil(total / perPage) = ceil(%d / %d) = %d", p.Total, p.PerPage, ceilDiv(p.Total, p.PerPage)),
 			"pagination.totalPages is %d", p.TotalPages)
 	}
 	want := int64(0)
@@ -279,7 +279,7 @@ func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
 		want = p.Total - p.PerPage*(p.TotalPages-1)
 	}
 	if int64(len(pg.products)) != want {
-		return s.failure(pg.ex, secPagination, fmt.Sprintf("%d products on page %d of %d (perPage %d, total %d)", want, wantPage, p.TotalPages, p.PerPage, p.Total),
+		return s.failure(pg.ex, secPagingReading, fmt.Sprintf("%d products on page %d of %d (perPage %d, total %d)", want, wantPage, p.TotalPages, p.PerPage, p.Total),
 			"the page holds %d products", len(pg.products))
 	}
 	return nil
@@ -361,7 +361,7 @@ func (s *scenario) everyPageConsistent() error {
 			return err
 		}
 		if pg.pagination.Total != first.Total || pg.pagination.PerPage != first.PerPage {
-			return s.failure(pg.ex, secPagination, fmt.Sprintf("the total %d and perPage %d of page 1", first.Total, first.PerPage),
+			return s.failure(pg.ex, secPagingReading, fmt.Sprintf("the total %d and perPage %d of page 1", first.Total, first.PerPage),
 				"page %d reports total %d and perPage %d", i+1, pg.pagination.Total, pg.pagination.PerPage)
 		}
 	}
@@ -386,7 +386,7 @@ func (s *scenario) everyProductOnce() error {
 	total := s.pages[0].pagination.Total
 	if len(dups) > 0 || int64(len(seen)) != total {
 		sort.Strings(dups)
-		return s.failure(last.ex, "§2.2/§4.2: paging through every page of the catalog yields total distinct products.",
+		return s.failure(last.ex, secPagingReading,
 			fmt.Sprintf("%d distinct products over %d pages", total, len(s.pages)),
 			"saw %d distinct products; repeated: %v", len(seen), dups)
 	}

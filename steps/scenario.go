@@ -203,15 +203,22 @@ func (s *scenario) lastEnvelope() (*exchange, envelope.Envelope, error) {
 	return s.last, env, err
 }
 
-// expectAnswer checks the status code and the exact message of the last answer.
+// expectAnswer checks the status code and the exact message of the last
+// answer against the section 7 row of the message.
 func (s *scenario) expectAnswer(code int, msg string) error {
+	return s.expectAnswerCiting(code, msg, messageRow(msg))
+}
+
+// expectAnswerCiting checks the status code and the exact message of the
+// last answer; a failure cites section.
+func (s *scenario) expectAnswerCiting(code int, msg, section string) error {
 	ex, env, err := s.lastEnvelope()
 	if err != nil {
 		return err
 	}
 	want := fmt.Sprintf("status %d and the message %q", code, msg)
 	if ex.Status != code || env.Message != msg {
-		return s.failure(ex, messageRow(msg), want, "got status %d and the message %q", ex.Status, env.Message)
+		return s.failure(ex, section, want, "got status %d and the message %q", ex.Status, env.Message)
 	}
 	if successMessages[msg] && code >= 200 && code < 300 && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
@@ -232,7 +239,7 @@ func (s *scenario) expectPrefix(code int, prefix string) error {
 		return err
 	}
 	if ex.Status != code || !strings.HasPrefix(env.Message, prefix) {
-		return s.failure(ex, "§7: 401 all, Wrong secret key or token: a message beginning "+prefix,
+		return s.failure(ex, "§7 Customer/Payment: 401 all, \"Wrong secret key or token\" — \"A message beginning "+prefix+"\" (reading: this message answers a wrong or missing secret key)",
 			fmt.Sprintf("status %d and a message beginning %q", code, prefix),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}

@@ -18,6 +18,9 @@ func (s *scenario) registerStatus(sc *godog.ScenarioContext) {
 	})
 	sc.Step(`^`+actorRE+` looks up an unknown (partner transaction id|transaction number)$`, s.lookUpUnknown)
 	sc.Step(`^`+actorRE+` looks up the transaction whose payment is not yet formed$`, s.lookUpUnformed)
+	sc.Step(`^the other partner is answered as for an unknown transaction, with status (\d+) and the message "([^"]*)"$`, func(code int, msg string) error {
+		return s.expectAnswerCiting(code, msg, secStatusOtherPartner)
+	})
 	sc.Step(`^the record matches the payment that was created$`, s.recordMatches)
 	sc.Step(`^the record's creation and update times have the form YYYY-MM-DD HH:MM:SS$`, s.recordTimes)
 }
@@ -125,7 +128,7 @@ func (s *scenario) recordMatches() error {
 		"amount.coin_used", "amount.coin_value_used", "amount.gateway_payment"} {
 		got, _ := lookup(rec, path)
 		if fmt.Sprint(got) != fmt.Sprint(want[path]) {
-			return s.failure(s.last, secStatusRecord+" It is the record of the transaction created.",
+			return s.failure(s.last, secStatusLookup+" Reading: the record is that of the transaction named, with the amounts of the answer that created it.",
 				fmt.Sprintf("%s %v, as in the answer that created the payment", path, want[path]), "%s is %v", path, got)
 		}
 	}
