@@ -26,7 +26,8 @@ type product struct {
 // syncPage is one answer of product sync.
 type syncPage struct {
 	ex         *exchange
-	requested  int // page asked for; 0 when not named
+	by         *account // the account that asked
+	sub        string   // the sub category asked for
 	products   []map[string]any
 	pagination *paginationNumbers
 }
@@ -102,10 +103,7 @@ func (s *scenario) syncPage(ctx context.Context, a *account, sub string, page, s
 	ex, err := s.send(func() (*http.Response, error) {
 		return s.api().SyncProducts(ctx, &api.SyncProductsParams{SubCategory: sub, Page: page, PageSize: size}, a.creds())
 	})
-	pg := syncPage{ex: ex}
-	if page != nil {
-		pg.requested = *page
-	}
+	pg := syncPage{ex: ex, by: a, sub: sub}
 	if err != nil {
 		return pg, err
 	}
@@ -310,11 +308,7 @@ func (s *scenario) isFirstPage(ctx context.Context) error {
 		return err
 	}
 	one := 1
-	a, err := s.as("the main account")
-	if err != nil {
-		return err
-	}
-	first, err := s.syncPage(ctx, a, "prabayar", &one, nil)
+	first, err := s.syncPage(ctx, pg.by, pg.sub, &one, nil)
 	if err != nil {
 		return err
 	}
