@@ -193,12 +193,8 @@ func hasKind(v any, kind string) bool {
 		_, ok := v.(string)
 		return ok
 	case "integer":
-		n, ok := v.(json.Number)
-		if !ok {
-			return false
-		}
-		_, err := n.Int64()
-		return err == nil
+		_, ok := integer(v)
+		return ok
 	case "boolean":
 		_, ok := v.(bool)
 		return ok
@@ -445,15 +441,12 @@ func (s *scenario) catalog(ctx context.Context, p partner) ([]product, error) {
 				dst  *int64
 			}{{"id", &pr.ID}, {"pricing.base_price", &pr.BasePrice}, {"pricing.final_price", &pr.FinalPrice}} {
 				v, _ := lookup(m, f.path)
-				n, isNum := v.(json.Number)
-				if !isNum {
+				n, isInt := integer(v)
+				if !isInt {
 					ok = false
 					break
 				}
-				var err error
-				if *f.dst, err = n.Int64(); err != nil {
-					ok = false
-				}
+				*f.dst = n
 			}
 			if !ok {
 				return nil, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
