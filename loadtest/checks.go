@@ -80,13 +80,7 @@ func DocumentedCodes() (map[string]map[int]bool, error) {
 }
 
 // Amount is the amount object of a payment (document §2.7), in integers.
-type Amount struct {
-	Total          int64 `json:"total"`
-	BalanceUsed    int64 `json:"balance_used"`
-	CoinUsed       int64 `json:"coin_used"`
-	CoinValueUsed  int64 `json:"coin_value_used"`
-	GatewayPayment int64 `json:"gateway_payment"`
-}
+type Amount = api.Amount
 
 // checkEnvelope verifies what every body carries (internal/envelope, the
 // same reader as the conformance suite's) and returns the body's fields.

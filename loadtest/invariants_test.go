@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -221,4 +222,18 @@ func TestReconcileListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 	assert.Equal(t, 40, r.Counts[InvUniqueID])
 	assert.Equal(t, 40-maxDetails, r.Omitted[InvUniqueID])
 	assert.Equal(t, 40, r.Duplicates)
+}
+
+// TestLedgerAmountFieldNames: the amount object of ledger.jsonl keeps the
+// contract's field names (Amount is api.Amount).
+func TestLedgerAmountFieldNames(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	require.NoError(t, WriteLedger(&b, []Payment{created("a", 1, "A", 100, 40)}))
+	for _, k := range []string{`"total":120`, `"balance_used":100`, `"coin_used":40`, `"coin_value_used":20`, `"gateway_payment":0`} {
+		assert.Contains(t, b.String(), k)
+	}
+	back, err := ReadLedger(strings.NewReader(b.String()))
+	require.NoError(t, err)
+	assert.Equal(t, []Payment{created("a", 1, "A", 100, 40)}, back)
 }
