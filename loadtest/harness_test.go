@@ -129,3 +129,22 @@ func TestProgressReportsARunShorterThanItsInterval(t *testing.T) {
 	assert.Equal(t, last.Sent, last.Done)
 	assert.Zero(t, last.InFlight)
 }
+
+// TestProvisionsAccountsWhenTheProfileHasNone: without funded customers the
+// run provisions unfunded accounts and pays through a gateway.
+func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	p.LoadCustomers, p.FundedCustomer = nil, nil
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 300*time.Millisecond)),
+		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindGateway: 1}))
+	out := text(t, rep)
+	require.True(t, rep.Passed, out)
+	require.NotEmpty(t, o.Accounts)
+	for _, a := range o.Accounts {
+		assert.True(t, strings.HasPrefix(a.Account, "provisioned:08"), a.Account)
+	}
+	for _, pay := range o.Ledger {
+		assert.Equal(t, loadtest.KindGateway, pay.Kind)
+	}
+}

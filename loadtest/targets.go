@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -334,11 +335,12 @@ func (t *Target) provision(ctx context.Context, run string, s Shard, n int) ([]A
 		// 08 + 10 digits: a hash of run and shard, then k.
 		h := fnv64(run + "/" + s.String())
 		phone := fmt.Sprintf("089%07d%02d", h%10_000_000, k%100)
-		body, _ := json.Marshal(map[string]string{
-			"name":         fmt.Sprintf("Load %s %d %d", run, s.Index, k),
-			"phone_number": phone,
-			"email":        fmt.Sprintf("load-%s-%d-%d@loadtest.invalid", run, s.Index, k),
-			"device_id":    "loadtest",
+		device := "loadtest"
+		body, _ := json.Marshal(api.ProvisionAccountRequest{
+			Name:        fmt.Sprintf("Load %s %d %d", run, s.Index, k),
+			PhoneNumber: phone,
+			Email:       fmt.Sprintf("load-%s-%d-%d@loadtest.invalid", run, s.Index, k),
+			DeviceId:    &device,
 		})
 		r := t.doTimed(ctx, t.post(OpProvision, pathProv, "", body))
 		if r.err != nil {
