@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -183,7 +184,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	for _, r := range results {
 		sum.Totals.add(r.Status)
 		for _, t := range r.Tags {
-			if contains(areaTags, t) {
+			if slices.Contains(areaTags, t) {
 				c := sum.Areas[t]
 				c.add(r.Status)
 				sum.Areas[t] = c
@@ -213,15 +214,6 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 	return Result{Passed: sum.Totals.Passed, Failed: sum.Totals.Failed, Skipped: sum.Totals.Skipped,
 		Undefined: sum.Totals.Undefined, Summary: sum}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func writeSummary(path string, s Summary) error {
@@ -257,7 +249,7 @@ func printSummary(w io.Writer, r Result) {
 	for _, oc := range s.Coverage.Operations {
 		documented += len(oc.Documented)
 		for _, c := range oc.Exercised {
-			if containsInt(oc.Documented, c) {
+			if slices.Contains(oc.Documented, c) {
 				exercised++
 			}
 		}
@@ -279,13 +271,4 @@ func printSummary(w io.Writer, r Result) {
 		fmt.Fprintf(&b, "\nRESULT: FAIL (%d failed, %d undefined)\n", r.Failed, r.Undefined)
 	}
 	_, _ = io.WriteString(w, b.String())
-}
-
-func containsInt(list []int, n int) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
