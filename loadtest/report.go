@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -114,7 +113,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep := &Report{
 		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
 		Began: o.Meta.Began, Ended: o.Meta.Ended, Requests: len(o.Results),
-		StatusCodes: map[string]int{}, Ops: map[string]Op{},
+		Ops:            map[string]Op{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: o.Reconciliation,
 		Vegeta:         &vegeta.Metrics{},
@@ -133,7 +132,6 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 		corrected = append(corrected, r.Corrected())
 		raw = append(raw, r.Latency)
 		perOp[r.Op] = append(perOp[r.Op], r.Corrected())
-		rep.StatusCodes[strconv.Itoa(int(r.Code))]++
 		op := rep.Ops[r.Op]
 		op.Requests++
 		if r.Expected {
@@ -152,6 +150,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 		rep.Ops[r.Op] = op
 	}
 	rep.Vegeta.Close()
+	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
 	for name, ds := range perOp {
 		op := rep.Ops[name]
 		op.Corrected = summarize(ds)

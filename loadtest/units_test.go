@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
@@ -260,4 +261,17 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	require.Len(t, rep.Failures, 1)
 	assert.Contains(t, rep.Failures[0], "duplicate_debits<=0")
 	assert.Contains(t, rep.Failures[0], "not measured")
+}
+
+func TestReportStatusCodes(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	res := func(code uint16) Result {
+		return Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: OpCreate}
+	}
+	rep := BuildReport(&Outcome{Results: []Result{res(200), res(409), res(200), res(0)}}, nil)
+	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
+	rep = BuildReport(&Outcome{}, nil)
+	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
+	assert.Empty(t, rep.StatusCodes)
 }
