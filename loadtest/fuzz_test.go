@@ -287,15 +287,13 @@ func checkReconciliation(t *testing.T, r *Reconciliation, requests int) {
 	assert.LessOrEqual(t, r.Created+r.UncertainIDs, r.IDs)
 	assert.LessOrEqual(t, r.Uncertain, r.Requests)
 	assert.GreaterOrEqual(t, r.Duplicates, 0)
-	total := 0
+	total, omitted := 0, 0
 	for inv, n := range r.Counts {
 		assert.Contains(t, []string{InvContract, InvUniqueID, InvIdempotency, InvLookup, InvBalance, InvCoins}, inv)
 		total += n
+		omitted += r.omitted(inv)
 	}
-	omitted := 0
-	for _, n := range r.Omitted {
-		omitted += n
-	}
+	assert.Equal(t, total, r.ViolationCount())
 	assert.Equal(t, total, len(r.Violations)+omitted)
 }
 

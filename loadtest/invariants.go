@@ -63,10 +63,9 @@ type Reconciliation struct {
 	LookedUp     int `json:"looked_up"`
 	Waves        int `json:"waves,omitempty"`
 
-	Accounts   []AccountCheck `json:"accounts"`
-	Violations []Violation    `json:"violations"`
-	// Omitted counts violations left out of Violations, per invariant.
-	Omitted map[string]int `json:"omitted,omitempty"`
+	Accounts []AccountCheck `json:"accounts"`
+	// Violations lists at most maxDetails violations per invariant.
+	Violations []Violation `json:"violations"`
 	// Counts counts violations per invariant, listed or not.
 	Counts map[string]int `json:"counts,omitempty"`
 }
@@ -74,16 +73,24 @@ type Reconciliation struct {
 // Passed reports whether no invariant was violated.
 func (r *Reconciliation) Passed() bool { return len(r.Violations) == 0 }
 
+// ViolationCount is the number of violations, listed or not.
+func (r *Reconciliation) ViolationCount() int {
+	n := 0
+	for _, k := range r.Counts {
+		n += k
+	}
+	return n
+}
+
+// omitted is the number of violations of inv left out of Violations.
+func (r *Reconciliation) omitted(inv string) int { return max(0, r.Counts[inv]-maxDetails) }
+
 func (r *Reconciliation) add(inv, format string, args ...any) {
 	if r.Counts == nil {
 		r.Counts = map[string]int{}
 	}
 	r.Counts[inv]++
 	if r.Counts[inv] > maxDetails {
-		if r.Omitted == nil {
-			r.Omitted = map[string]int{}
-		}
-		r.Omitted[inv]++
 		return
 	}
 	r.Violations = append(r.Violations, Violation{Invariant: inv, Detail: fmt.Sprintf(format, args...)})

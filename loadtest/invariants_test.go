@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -220,7 +221,15 @@ func TestReconcileListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 	}
 	r := Reconcile(ledger, nil, true)
 	assert.Equal(t, 40, r.Counts[InvUniqueID])
-	assert.Equal(t, 40-maxDetails, r.Omitted[InvUniqueID])
+	assert.Equal(t, 40-maxDetails, r.omitted(InvUniqueID))
+	assert.Len(t, r.Violations, maxDetails+r.Counts[InvBalance])
+	assert.Equal(t, 40+r.Counts[InvBalance], r.ViolationCount())
+	rep := &Report{Requests: 1, Expected: 1, Reconciliation: r}
+	rep.finish(nil)
+	assert.Contains(t, rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+	var b strings.Builder
+	require.NoError(t, rep.WriteText(&b))
+	assert.Contains(t, b.String(), fmt.Sprintf("[%s] … and %d more", InvUniqueID, 40-maxDetails))
 	assert.Equal(t, 40, r.Duplicates)
 }
 

@@ -182,11 +182,7 @@ func (rep *Report) values() map[string]float64 {
 	}
 	if r := rep.Reconciliation; r != nil {
 		v["duplicate_debits"] = float64(r.Duplicates)
-		n := len(r.Violations)
-		for _, k := range r.Omitted {
-			n += k
-		}
-		v["invariant_violations"] = float64(n)
+		v["invariant_violations"] = float64(r.ViolationCount())
 	}
 	return v
 }
@@ -204,11 +200,7 @@ func (rep *Report) finish(thresholds []Threshold) {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
 	}
 	if r := rep.Reconciliation; r != nil && !r.Passed() {
-		n := len(r.Violations)
-		for _, k := range r.Omitted {
-			n += k
-		}
-		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", n))
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
 	}
 	vals := rep.values()
 	for _, th := range thresholds {
@@ -308,8 +300,15 @@ func (rep *Report) WriteText(w io.Writer) error {
 			for _, v := range r.Violations {
 				fmt.Fprintf(&b, "    [%s] %s\n", v.Invariant, v.Detail)
 			}
-			for inv, n := range r.Omitted {
-				fmt.Fprintf(&b, "    [%s] … and %d more\n", inv, n)
+			var invs []string
+			for inv := range r.Counts {
+				invs = append(invs, inv)
+			}
+			sort.Strings(invs)
+			for _, inv := range invs {
+				if n := r.omitted(inv); n > 0 {
+					fmt.Fprintf(&b, "    [%s] … and %d more\n", inv, n)
+				}
 			}
 		}
 	} else {
