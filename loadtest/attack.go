@@ -527,23 +527,13 @@ func (e *engine) hit(d dispatched) *Result {
 	e.sent.Add(1)
 	if late := sent.Sub(d.scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)
-		for {
-			m := e.maxLate.Load()
-			if int64(late) <= m || e.maxLate.CompareAndSwap(m, int64(late)) {
-				break
-			}
-		}
+		storeMax(&e.maxLate, int64(late))
 	}
 	in := e.inFlight.Add(1)
 	if in > int64(e.cfg.maxConns) {
 		e.connWaits.Add(1)
 	}
-	for {
-		p := e.peakInFlight.Load()
-		if in <= p || e.peakInFlight.CompareAndSwap(p, in) {
-			break
-		}
-	}
+	storeMax(&e.peakInFlight, in)
 	ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
 	resp := e.t.do(ctx, d.call)
 	cancel()
@@ -603,6 +593,16 @@ func (e *engine) hit(d dispatched) *Result {
 	}
 	r.Expected = r.Expected && r.Violation == ""
 	return r
+}
+
+// storeMax raises m to v if v is larger.
+func storeMax(m *atomic.Int64, v int64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // hitResult carries a result and, for a payment creation, its ledger entry

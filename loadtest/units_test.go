@@ -2,6 +2,8 @@ package loadtest
 
 import (
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -274,4 +276,21 @@ func TestReportStatusCodes(t *testing.T) {
 	rep = BuildReport(&Outcome{}, nil)
 	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
 	assert.Empty(t, rep.StatusCodes)
+}
+
+func TestStoreMax(t *testing.T) {
+	t.Parallel()
+	var m atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 1000 {
+				storeMax(&m, int64(g*1000+i))
+			}
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, int64(7999), m.Load())
+	storeMax(&m, 5)
+	assert.Equal(t, int64(7999), m.Load())
 }
