@@ -112,10 +112,7 @@ func (s *scenario) aCashier(ctx context.Context) error {
 }
 
 func (s *scenario) provisionedNew(ctx context.Context) error {
-	if err := s.cashierOf(ctx, "the new cashier", s.mainPartner()); err != nil {
-		return err
-	}
-	return nil
+	return s.cashierOf(ctx, "the new cashier", s.mainPartner())
 }
 
 func (s *scenario) carriesIDAndToken() error {
@@ -137,7 +134,6 @@ func (s *scenario) provisionSameAgain(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	pv.body = first.body
 	s.addAccount(&account{actor: "the synchronized account", id: pv.id, token: pv.token})
 	return nil
 }

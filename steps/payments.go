@@ -124,19 +124,19 @@ func (s *scenario) nextTrxID() string {
 }
 
 // methods lists the payment methods the account may use.
-func (s *scenario) methods(ctx context.Context, a *account) ([]method, []map[string]any, error) {
+func (s *scenario) methods(ctx context.Context, a *account) ([]method, error) {
 	ex, err := s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var body struct {
 		Data []map[string]any `json:"data"`
 	}
 	if ex.Status != http.StatusOK {
-		return nil, nil, s.failure(ex, "§4.5: GET /client/v2/payment/methods returns the payment methods.", "status 200", "got status %d", ex.Status)
+		return nil, s.failure(ex, "§4.5: GET /client/v2/payment/methods returns the payment methods.", "status 200", "got status %d", ex.Status)
 	}
 	if err := decode(ex.RespBody, &body); err != nil {
-		return nil, nil, s.failure(ex, secMethod, "data, an array of payment methods", "%v", err)
+		return nil, s.failure(ex, secMethod, "data, an array of payment methods", "%v", err)
 	}
 	var out []method
 	for _, m := range body.Data {
@@ -145,11 +145,11 @@ func (s *scenario) methods(ctx context.Context, a *account) ([]method, []map[str
 		fee, _ := lookup(m, "service_fee.amount")
 		amount, ok3 := integer(fee)
 		if !ok1 || !ok2 || !ok3 {
-			return nil, nil, s.failure(ex, secMethod, "integer id, minimum_payment and service_fee.amount", "method %v", m)
+			return nil, s.failure(ex, secMethod, "integer id, minimum_payment and service_fee.amount", "method %v", m)
 		}
 		out = append(out, method{ID: id, MinimumPayment: min, ServiceFee: amount})
 	}
-	return out, body.Data, nil
+	return out, nil
 }
 
 var methodFields = []struct{ path, kind string }{
@@ -301,7 +301,7 @@ func (s *scenario) payUnofferedMethod(ctx context.Context, actor string) error {
 	if err != nil {
 		return err
 	}
-	ms, _, err := s.methods(ctx, a)
+	ms, err := s.methods(ctx, a)
 	if err != nil {
 		return err
 	}
@@ -340,7 +340,7 @@ func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice st
 // gatewayChoice picks a gateway method and the cheapest active product whose
 // final price reaches the method's minimum payment.
 func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, product, error) {
-	ms, _, err := s.methods(ctx, a)
+	ms, err := s.methods(ctx, a)
 	if err != nil {
 		return method{}, product{}, err
 	}
@@ -648,13 +648,8 @@ func (s *scenario) coinsOnly() error {
 	return nil
 }
 
-// walletAfter reads the payer's wallet again.
-func (s *scenario) walletAfter(ctx context.Context, pm *payment) (wallet, error) {
-	return s.walletOf(ctx, pm.by)
-}
-
 func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, coinDrop int64, section string) error {
-	after, err := s.walletAfter(ctx, pm)
+	after, err := s.walletOf(ctx, pm.by)
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,6 @@ import (
 // product is one product of a catalog, with its money as int64.
 type product struct {
 	ID         int64
-	Code       string
-	Name       string
 	Status     string
 	BasePrice  int64
 	FinalPrice int64
@@ -451,8 +449,6 @@ func (s *scenario) catalog(ctx context.Context, p partner) ([]product, error) {
 			if !ok {
 				return nil, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
 			}
-			pr.Code, _ = m["code"].(string)
-			pr.Name, _ = m["name"].(string)
 			pr.Status, _ = m["status"].(string)
 			out = append(out, pr)
 		}

@@ -121,8 +121,6 @@ func (c *coverage) asserted(msg string) {
 	c.messages[msg] = true
 }
 
-func (c *coverage) assertedPrefix(prefix string) { c.asserted(prefix) }
-
 // areaTags are the tags of the areas of the document.
 var areaTags = []string{"products", "customers", "payment-methods", "payments", "payment-status", "authentication", "limits"}
 

@@ -230,8 +230,6 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 }
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
-	s.name = sc.Name
-	s.uri = sc.Uri
 	for _, t := range sc.Tags {
 		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
 	}
