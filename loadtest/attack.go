@@ -137,7 +137,6 @@ type config struct {
 	reconcile        bool
 	reconcileTimeout time.Duration
 	catalog          *Catalog
-	subCats          []string
 	progress         func(Progress)
 	progressEvery    time.Duration
 	logger           *slog.Logger
@@ -192,9 +191,6 @@ func WithReconcileTimeout(d time.Duration) Option { return func(c *config) { c.r
 // WithCatalog skips catalog discovery and uses cat.
 func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }
 
-// WithSubCategories sets the sub categories read during catalog discovery.
-func WithSubCategories(s []string) Option { return func(c *config) { c.subCats = s } }
-
 // WithProgress calls fn every interval during the attack, from one goroutine.
 func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
@@ -225,7 +221,6 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 		shard:            SingleShard,
 		reconcile:        true,
 		reconcileTimeout: DefaultReconcileTimeout,
-		subCats:          DefaultSubCategories,
 		lookupWorkers:    DefaultLookupWorkers,
 		provisionCount:   4,
 		logger:           slog.New(slog.DiscardHandler),
@@ -299,7 +294,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		if id := t.profile.Fixtures.UnprocessableProductID; id != 0 {
 			exclude[id] = true
 		}
-		if cat, err = tgt.discover(ctx, c.subCats, exclude, accounts[0].token); err != nil {
+		if cat, err = tgt.discover(ctx, DefaultSubCategories, exclude, accounts[0].token); err != nil {
 			return nil, err
 		}
 	}

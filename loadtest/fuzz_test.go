@@ -128,7 +128,7 @@ func FuzzRunID(f *testing.F) {
 		for _, n := range []uint64{seq, 0, math.MaxUint64} {
 			id := ids.ID(n)
 			assert.LessOrEqual(t, len(id), MaxTrxIDLen, "id %q", id)
-			r, i, s, err := ParseID(id)
+			r, i, s, err := parseID(id)
 			require.NoError(t, err, "id %q", id)
 			assert.Equal(t, run, r)
 			assert.Equal(t, index, i)

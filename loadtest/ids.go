@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -109,20 +108,6 @@ func NewIDs(run string, s Shard) (IDs, error) {
 // ID returns the partner_trx_id of sequence number seq.
 func (g IDs) ID(seq uint64) string {
 	return g.run + "-" + strconv.Itoa(g.shard.Index) + "-" + strconv.FormatUint(seq, 10)
-}
-
-// ParseID splits an id made by IDs into its run, shard index and sequence.
-func ParseID(id string) (run string, shard int, seq uint64, err error) {
-	parts := strings.Split(id, "-")
-	if len(parts) != 3 {
-		return "", 0, 0, errors.New("not a load-test id")
-	}
-	shard, err1 := strconv.Atoi(parts[1])
-	seq, err2 := strconv.ParseUint(parts[2], 10, 64)
-	if err1 != nil || err2 != nil {
-		return "", 0, 0, errors.New("not a load-test id")
-	}
-	return parts[0], shard, seq, nil
 }
 
 // msisdn returns a valid Indonesian destination number (08, 12 digits)

@@ -1,6 +1,8 @@
 package loadtest
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +13,20 @@ import (
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
+
+// parseID splits an id made by IDs into its run, shard index and sequence.
+func parseID(id string) (run string, shard int, seq uint64, err error) {
+	parts := strings.Split(id, "-")
+	if len(parts) != 3 {
+		return "", 0, 0, errors.New("not a load-test id")
+	}
+	shard, err1 := strconv.Atoi(parts[1])
+	seq, err2 := strconv.ParseUint(parts[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", 0, 0, errors.New("not a load-test id")
+	}
+	return parts[0], shard, seq, nil
+}
 
 func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 	t.Parallel()
@@ -26,7 +42,7 @@ func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 			prev, dup := seen[id]
 			assert.False(t, dup, "%s made by shard %s and %s", id, prev, sh)
 			seen[id] = sh
-			r, s, q, err := ParseID(id)
+			r, s, q, err := parseID(id)
 			require.NoError(t, err)
 			assert.Equal(t, run, r)
 			assert.Equal(t, i, s)
