@@ -25,6 +25,14 @@ func snap(acct string, shard int, bal0, coins0, bal1, coins1 int64) AccountSnaps
 		After:  &Wallet{Balance: bal1, Coins: coins1, At: t0.Add(time.Minute + time.Duration(shard)*time.Second)}}
 }
 
+// wave marks payments ps as the requests of one idempotency wave of n.
+func wave(n int, ps ...Payment) []Payment {
+	for i := range ps {
+		ps[i].Wave = n
+	}
+	return ps
+}
+
 func TestReconcile(t *testing.T) {
 	t.Parallel()
 	uncertain := func(id string, seq uint64, maxBal int64) Payment {
@@ -103,40 +111,24 @@ func TestReconcile(t *testing.T) {
 		},
 		{
 			name: "wave: one created, N-1 409",
-			ledger: func() []Payment {
-				l := []Payment{created("w", 0, "A", 10, 0)}
-				l = append(l, Payment{ID: "w", Seq: 1, Account: "A", Outcome: OutcomeDuplicate, Code: 409},
-					Payment{ID: "w", Seq: 2, Account: "A", Outcome: OutcomeDuplicate, Code: 409})
-				for i := range l {
-					l[i].Wave = 3
-				}
-				return l
-			}(),
+			ledger: wave(3, created("w", 0, "A", 10, 0),
+				Payment{ID: "w", Seq: 1, Account: "A", Outcome: OutcomeDuplicate, Code: 409},
+				Payment{ID: "w", Seq: 2, Account: "A", Outcome: OutcomeDuplicate, Code: 409}),
 			snaps: []AccountSnapshot{snap("A", 0, 100, 0, 90, 0)},
 			final: true,
 		},
 		{
 			name: "wave: no creation at all",
-			ledger: func() []Payment {
-				l := []Payment{{ID: "w", Seq: 0, Account: "A", Outcome: OutcomeDuplicate}, {ID: "w", Seq: 1, Account: "A", Outcome: OutcomeDuplicate}}
-				for i := range l {
-					l[i].Wave = 2
-				}
-				return l
-			}(),
+			ledger: wave(2, Payment{ID: "w", Seq: 0, Account: "A", Outcome: OutcomeDuplicate},
+				Payment{ID: "w", Seq: 1, Account: "A", Outcome: OutcomeDuplicate}),
 			snaps:     []AccountSnapshot{snap("A", 0, 100, 0, 100, 0)},
 			final:     true,
 			invariant: InvIdempotency,
 		},
 		{
 			name: "wave with a timed-out request",
-			ledger: func() []Payment {
-				l := []Payment{created("w", 0, "A", 10, 0), {ID: "w", Seq: 1, Account: "A", Outcome: OutcomeUncertain, MaxBalance: 10}}
-				for i := range l {
-					l[i].Wave = 2
-				}
-				return l
-			}(),
+			ledger: wave(2, created("w", 0, "A", 10, 0),
+				Payment{ID: "w", Seq: 1, Account: "A", Outcome: OutcomeUncertain, MaxBalance: 10}),
 			snaps: []AccountSnapshot{snap("A", 0, 100, 0, 90, 0)},
 			final: true,
 		},
