@@ -405,9 +405,6 @@ func (e *engine) attack(ctx context.Context) {
 	if c.scenario == ScenarioIdempotency {
 		perTick = int64(c.waveSize)
 	}
-	if !unbounded {
-		e.planned = c.load.plannedHits() * perTick
-	}
 
 	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReqs()
@@ -466,13 +463,22 @@ func (e *engine) attack(ctx context.Context) {
 		}
 	}
 
+	// The loop counts the hits the schedule puts within the duration; when
+	// it stops early, the rest of the schedule is counted after the attack.
 	s := schedule{p: pacer}
+	var planned int64
+	walked := false // the schedule was walked to its end
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 loop:
 	for n := uint64(0); ; n++ {
 		due, ok := s.next()
-		if !ok || due > c.load.Duration || ctx.Err() != nil {
+		if !ok || due > c.load.Duration {
+			walked = true
+			break
+		}
+		planned++
+		if ctx.Err() != nil {
 			break
 		}
 		at := began.Add(due)
@@ -498,6 +504,12 @@ loop:
 		}
 	}
 	close(jobs)
+	if !unbounded { // a max-rate schedule never ends, and plans nothing
+		if !walked {
+			planned += s.remaining(c.load.Duration)
+		}
+		e.planned = planned * perTick
+	}
 
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()

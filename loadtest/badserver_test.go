@@ -1,6 +1,7 @@
 package loadtest_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -143,4 +144,40 @@ func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
 	assert.False(t, r.Passed())
 	assert.Equal(t, r.Created, r.Counts[loadtest.InvLookup], "every created id is unreconciled: %+v", r.Violations)
 	assert.Contains(t, text(t, rep), "invariant violations")
+}
+
+// TestPlannedCountsTheWholeSchedule: Planned is every hit the schedule puts
+// within the duration, also when the run is cut short.
+func TestPlannedCountsTheWholeSchedule(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		opts     []loadtest.Option
+		cutAfter time.Duration
+		planned  int64
+	}{
+		{"complete", []loadtest.Option{loadtest.WithLoad(constant(100, 500*time.Millisecond))}, 0, 50},
+		{"interrupted", []loadtest.Option{loadtest.WithLoad(constant(100, 2*time.Second))}, 200 * time.Millisecond, 200},
+		{"waves", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4),
+			loadtest.WithLoad(constant(20, 500*time.Millisecond))}, 0, 40},
+		{"linear, interrupted", []loadtest.Option{loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear,
+			Rate: 100, EndRate: 300, Duration: 2 * time.Second})}, 100 * time.Millisecond, 400},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if tc.cutAfter > 0 {
+				time.AfterFunc(tc.cutAfter, cancel)
+			}
+			opts := append([]loadtest.Option{loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false)}, tc.opts...)
+			o, err := loadtest.New(fastTarget(t), opts...).Run(ctx)
+			require.NoError(t, err)
+			assert.InDelta(t, tc.planned, o.Generator.Planned, 1)
+			if tc.cutAfter > 0 {
+				assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)
+			}
+		})
+	}
 }

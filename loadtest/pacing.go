@@ -206,21 +206,13 @@ func (s *schedule) next() (time.Duration, bool) {
 	return s.due, true
 }
 
-// plannedHits counts the hits lp schedules within its duration (0 when
-// unbounded). It walks the schedule, so it costs one Pace call per hit.
-func (lp LoadProfile) plannedHits() int64 {
-	if lp.Unbounded() {
-		return 0
-	}
-	p, err := lp.Pacer()
-	if err != nil {
-		return 0
-	}
-	s := schedule{p: p}
+// remaining counts the hits s still schedules within d, walking s to its
+// end (one Pace call per hit). The schedule must end: not a max-rate one.
+func (s *schedule) remaining(d time.Duration) int64 {
 	var n int64
 	for {
 		due, ok := s.next()
-		if !ok || due > lp.Duration {
+		if !ok || due > d {
 			return n
 		}
 		n++
