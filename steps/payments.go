@@ -344,7 +344,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 	if err != nil {
 		return method{}, product{}, err
 	}
-	ps, err := s.catalog(ctx, a.partner)
+	c, err := s.catalog(ctx, a.partner)
 	if err != nil {
 		return method{}, product{}, err
 	}
@@ -355,7 +355,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 		if m.ID == 0 {
 			continue
 		}
-		for _, p := range activeByPrice(ps) {
+		for _, p := range activeByPrice(c.products) {
 			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
 				if !found || p.FinalPrice < bestP.FinalPrice {
 					best, bestP, found = m, p, true
@@ -365,9 +365,9 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 		}
 	}
 	if !found {
-		return method{}, product{}, s.failure(s.last, secMethodsFixture,
+		return method{}, product{}, s.failure(c.ex, secMethodsFixture,
 			"a gateway payment method whose minimum_payment is at most the final price of an active product",
-			"none of the %d methods fits the %d products of the catalog", len(ms), len(ps))
+			"none of the %d methods fits the %d products of the catalog", len(ms), len(c.products))
 	}
 	return best, bestP, nil
 }
@@ -439,17 +439,17 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 		return err
 	}
 	w := s.wallets[actor]
-	ps, err := s.catalog(ctx, a.partner)
+	c, err := s.catalog(ctx, a.partner)
 	if err != nil {
 		return err
 	}
-	for _, p := range activeByPrice(ps) {
+	for _, p := range activeByPrice(c.products) {
 		if p.FinalPrice > w.balance && p.FinalPrice <= w.balance+w.coins/2 {
 			_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
 			return err
 		}
 	}
-	return s.failure(s.last, "profile split_customer: a customer whose balance is below the price of some active product and whose coins cover the rest",
+	return s.failure(c.ex, "profile split_customer: a customer whose balance is below the price of some active product and whose coins cover the rest",
 		fmt.Sprintf("an active product priced above the balance %d and at most balance + coins/2 = %d", w.balance, w.balance+w.coins/2),
 		"no active product of the catalog fits")
 }
@@ -492,11 +492,11 @@ func (s *scenario) payAgain(ctx context.Context, actor string, different bool) e
 	}
 	p := first.product
 	if different {
-		ps, err := s.catalog(ctx, a.partner)
+		c, err := s.catalog(ctx, a.partner)
 		if err != nil {
 			return err
 		}
-		for _, q := range activeByPrice(ps) {
+		for _, q := range activeByPrice(c.products) {
 			if q.ID != p.ID {
 				p = q
 				break
@@ -548,11 +548,11 @@ func (s *scenario) chargedFinalPrice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ps, err := s.catalog(ctx, pm.by.partner)
+	c, err := s.catalog(ctx, pm.by.partner)
 	if err != nil {
 		return err
 	}
-	for _, p := range ps {
+	for _, p := range c.products {
 		if p.ID != pm.product.ID {
 			continue
 		}
@@ -568,7 +568,7 @@ func (s *scenario) chargedFinalPrice(ctx context.Context) error {
 		}
 		return nil
 	}
-	return s.failure(s.last, secChargedPrice, fmt.Sprintf("product %d in the catalog of %s", pm.product.ID, pm.by.partner.label), "the catalog no longer lists it")
+	return s.failure(c.ex, secChargedPrice, fmt.Sprintf("product %d in the catalog of %s", pm.product.ID, pm.by.partner.label), "the catalog does not list it")
 }
 
 func (s *scenario) noGateway() error {

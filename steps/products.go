@@ -30,6 +30,15 @@ type syncPage struct {
 	pagination *paginationNumbers
 }
 
+// catalogRead is a partner's whole "prabayar" catalog as read by sync.
+type catalogRead struct {
+	products []product
+	ex       *exchange // the last page read, for failure reports
+}
+
+// maxSyncPages bounds every walk through the pages of product sync.
+const maxSyncPages = 1000
+
 type paginationNumbers struct {
 	Total, Page, PerPage, TotalPages int64
 }
@@ -333,7 +342,7 @@ func (s *scenario) pageThrough(ctx context.Context, actor, sub string, size int)
 		if err := s.okPage(pg); err != nil {
 			return err
 		}
-		if int64(page) >= s.pages[0].pagination.TotalPages || page >= 1000 {
+		if int64(page) >= s.pages[0].pagination.TotalPages || page >= maxSyncPages {
 			return nil
 		}
 	}
@@ -417,20 +426,25 @@ func (s *scenario) carriesPricePlanMessage(template string) error {
 }
 
 // catalog reads every product of the partner's "prabayar" catalog with the
-// partner's main account.
-func (s *scenario) catalog(ctx context.Context, p partner) ([]product, error) {
+// partner's main account. The first read of a scenario is validated and
+// recorded like any other exchange, then kept for the rest of the scenario.
+func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) {
+	if c, ok := s.catalogs[p.label]; ok {
+		return c, nil
+	}
 	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
 	size := 100
-	var out []product
-	for page := 1; page <= 100; page++ {
+	var out catalogRead
+	for page := 1; page <= maxSyncPages; page++ {
 		pg := page
 		sp, err := s.syncPage(ctx, main, "prabayar", &pg, &size)
 		if err != nil {
-			return nil, err
+			return catalogRead{}, err
 		}
 		if err := s.okPage(sp); err != nil {
-			return nil, err
+			return catalogRead{}, err
 		}
+		out.ex = sp.ex
 		for _, m := range sp.products {
 			var pr product
 			ok := true
@@ -447,15 +461,19 @@ func (s *scenario) catalog(ctx context.Context, p partner) ([]product, error) {
 				*f.dst = n
 			}
 			if !ok {
-				return nil, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
+				return catalogRead{}, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
 			}
 			pr.Status, _ = m["status"].(string)
-			out = append(out, pr)
+			out.products = append(out.products, pr)
 		}
 		if int64(page) >= sp.pagination.TotalPages {
 			break
 		}
 	}
+	if s.catalogs == nil {
+		s.catalogs = map[string]catalogRead{}
+	}
+	s.catalogs[p.label] = out
 	return out, nil
 }
 
@@ -473,13 +491,13 @@ func activeByPrice(ps []product) []product {
 
 // cheapest returns the cheapest active product of the partner's catalog.
 func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
-	ps, err := s.catalog(ctx, p)
+	c, err := s.catalog(ctx, p)
 	if err != nil {
 		return product{}, err
 	}
-	act := activeByPrice(ps)
+	act := activeByPrice(c.products)
 	if len(act) == 0 {
-		return product{}, s.failure(s.last, secCatalogFixture, "at least one active prabayar product", "the catalog of %s has no active product", p.label)
+		return product{}, s.failure(c.ex, secCatalogFixture, "at least one active prabayar product", "the catalog of %s has no active product", p.label)
 	}
 	return act[0], nil
 }

@@ -34,6 +34,8 @@ type scenario struct {
 	wallets map[string]wallet
 	// pages are the sync answers of the paging scenario.
 	pages []syncPage
+	// catalogs are the partners' catalogs read so far, by partner label.
+	catalogs map[string]catalogRead
 	// groupEndpoint is the endpoint a credential check called.
 	groupEndpoint string
 
