@@ -348,6 +348,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 	if err != nil {
 		return method{}, product{}, err
 	}
+	active := activeByPrice(c.products)
 	var best method
 	var bestP product
 	found := false
@@ -355,7 +356,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 		if m.ID == 0 {
 			continue
 		}
-		for _, p := range activeByPrice(c.products) {
+		for _, p := range active {
 			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
 				if !found || p.FinalPrice < bestP.FinalPrice {
 					best, bestP, found = m, p, true
