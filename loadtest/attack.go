@@ -390,8 +390,12 @@ func (e *engine) generator() Generator {
 	}
 }
 
+// dispatched is a hit handed to a worker: hit number n, whose job the
+// worker builds (so that the pacing goroutine only paces), or a job already
+// built (a request of an idempotency wave, built once per wave).
 type dispatched struct {
-	job
+	n         uint64
+	built     *job
 	scheduled time.Time
 }
 
@@ -422,8 +426,14 @@ func (e *engine) attack(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				results <- hitResult{e.hit(j), j.pay}
+			for d := range jobs {
+				var j job
+				if d.built != nil {
+					j = *d.built
+				} else {
+					j = e.plan.single(d.n)
+				}
+				results <- hitResult{e.hit(j, d.scheduled), j.pay}
 			}
 		}()
 	}
@@ -497,8 +507,15 @@ loop:
 		if unbounded {
 			at = now
 		}
-		for _, j := range e.plan.batch(n) {
-			if !send(dispatched{job: j, scheduled: at}) {
+		if !e.plan.waves() {
+			if !send(dispatched{n: n, scheduled: at}) {
+				break loop
+			}
+			continue
+		}
+		wave := e.plan.wave(n)
+		for i := range wave {
+			if !send(dispatched{built: &wave[i], scheduled: at}) {
 				break loop
 			}
 		}
@@ -528,11 +545,11 @@ loop:
 	sort.Slice(e.ledger, func(i, j int) bool { return e.ledger[i].Seq < e.ledger[j].Seq })
 }
 
-// hit sends one job and checks its response.
-func (e *engine) hit(d dispatched) *Result {
+// hit sends job d, scheduled at scheduled, and checks its response.
+func (e *engine) hit(d job, scheduled time.Time) *Result {
 	sent := time.Now()
 	e.sent.Add(1)
-	if late := sent.Sub(d.scheduled); late > e.cfg.lateAfter {
+	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)
 		storeMax(&e.maxLate, int64(late))
 	}
@@ -553,7 +570,7 @@ func (e *engine) hit(d dispatched) *Result {
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
 			Method: d.call.method, URL: d.call.url,
 		},
-		Scheduled: d.scheduled, Op: d.call.op,
+		Scheduled: scheduled, Op: d.call.op,
 	}
 	if resp.err != nil {
 		r.Uncertain = true

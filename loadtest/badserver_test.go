@@ -175,6 +175,20 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 			o, err := loadtest.New(fastTarget(t), opts...).Run(ctx)
 			require.NoError(t, err)
 			assert.InDelta(t, tc.planned, o.Generator.Planned, 1)
+			// Every hit was built once, whoever built it: sequence numbers
+			// 0, 1, 2, ... with one partner_trx_id per hit (per wave).
+			for i, r := range o.Results {
+				require.Equal(t, uint64(i), r.Seq)
+			}
+			ids := map[string]int{}
+			for _, p := range o.Ledger {
+				ids[p.ID]++
+			}
+			if tc.name == "waves" {
+				assert.Len(t, ids, len(o.Ledger)/4)
+			} else {
+				assert.Len(t, ids, len(o.Ledger))
+			}
 			if tc.cutAfter > 0 {
 				assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)
 			}

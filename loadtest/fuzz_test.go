@@ -235,7 +235,7 @@ func FuzzParseWeights(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, w, again)
 		for _, x := range []uint64{0, 1, 2, 3, 1 << 32, math.MaxUint64} {
-			k := w.pick(x, kindOrder)
+			k := w.picker(kindOrder).pick(x)
 			assert.Positive(t, w[k], "pick(%d) chose %q from %v", x, k, w)
 		}
 	})

@@ -86,19 +86,37 @@ func (w Weights) String() string {
 	return strings.Join(parts, ",")
 }
 
-// pick chooses a name by weight from a 64-bit value; names are taken in
+// picker chooses names by weight; built once per run so that a choice
+// neither ranges over a map nor sums the weights.
+type picker struct {
+	names []string
+	cum   []int // cum[i]: the weights of names[0..i] added up
+	total int   // every weight, names outside the order included
+}
+
+// picker returns the picker of w over the names in order, taken in that
 // order so that the choice is deterministic.
-func (w Weights) pick(x uint64, order []string) string {
-	t := w.total()
-	if t == 0 {
+func (w Weights) picker(order []string) picker {
+	p := picker{total: w.total()}
+	sum := 0
+	for _, k := range order {
+		sum += w[k]
+		p.names = append(p.names, k)
+		p.cum = append(p.cum, sum)
+	}
+	return p
+}
+
+// pick chooses a name by weight from a 64-bit value.
+func (p picker) pick(x uint64) string {
+	if p.total == 0 {
 		return ""
 	}
-	r := int(x % uint64(t))
-	for _, k := range order {
-		if r < w[k] {
-			return k
+	r := int(x % uint64(p.total))
+	for i, c := range p.cum {
+		if r < c {
+			return p.names[i]
 		}
-		r -= w[k]
 	}
 	return ""
 }
@@ -114,8 +132,8 @@ var (
 	opOrder   = []string{OpCreate, OpStatus, OpList, OpSync}
 )
 
-// job is one request to send: its call, when it was due, and for a payment
-// creation its ledger entry, which the worker fills in.
+// job is one request to send: its call and, for a payment creation, its
+// ledger entry, which the worker fills in.
 type job struct {
 	seq  uint64
 	call call
@@ -133,6 +151,8 @@ type planner struct {
 	accounts []Account
 	mix      Weights
 	ops      Weights
+	kinds    picker // of mix
+	opPicker picker // of ops
 	waveSize int
 
 	products []Product           // for balance and coins
@@ -192,49 +212,59 @@ func newPlanner(name string, t *Target, ids IDs, sh Shard, accounts []Account, c
 	if name == ScenarioIdempotency && waveSize < 2 {
 		return nil, errors.New("scenario: idempotency waves need at least 2 requests")
 	}
+	p.kinds, p.opPicker = p.mix.picker(kindOrder), ops.picker(opOrder)
 	return p, nil
 }
 
-// batch returns the jobs due at hit n.
-func (p *planner) batch(n uint64) []job {
-	switch p.name {
-	case ScenarioIdempotency:
-		base := n * uint64(p.waveSize)
-		id := p.ids.ID(base)
-		acct := p.accounts[n%uint64(len(p.accounts))]
-		c, pay := p.create(n, id, acct)
-		jobs := make([]job, p.waveSize)
-		for i := range jobs {
-			pc := *pay
-			pc.Seq = base + uint64(i)
-			pc.Wave = p.waveSize
-			jobs[i] = job{seq: pc.Seq, call: c, pay: &pc, wave: true}
-		}
-		return jobs
-	case ScenarioMixed:
-		switch p.ops.pick(mix64(n^0x9e3779b97f4a7c15), opOrder) {
+// waves reports whether hit n is a wave of jobs (built by wave) rather
+// than one job (built by single).
+func (p *planner) waves() bool { return p.name == ScenarioIdempotency }
+
+// wave returns the jobs of idempotency wave n: waveSize requests with one
+// partner_trx_id and one body.
+func (p *planner) wave(n uint64) []job {
+	base := n * uint64(p.waveSize)
+	id := p.ids.ID(base)
+	acct := p.accounts[n%uint64(len(p.accounts))]
+	c, pay := p.create(n, id, acct)
+	jobs := make([]job, p.waveSize)
+	for i := range jobs {
+		pc := *pay
+		pc.Seq = base + uint64(i)
+		pc.Wave = p.waveSize
+		jobs[i] = job{seq: pc.Seq, call: c, pay: &pc, wave: true}
+	}
+	return jobs
+}
+
+// single returns the job of hit n of the create and mixed scenarios. It
+// depends only on n (and, for a status look-up, on the ids created so
+// far), so any worker can build it.
+func (p *planner) single(n uint64) job {
+	if p.name == ScenarioMixed {
+		switch p.opPicker.pick(mix64(n ^ 0x9e3779b97f4a7c15)) {
 		case OpStatus:
 			if r, ok := p.recentID(n); ok {
 				q := url.Values{"partner_trx_id": {r.id}}
-				return []job{{seq: n, call: p.t.get(OpStatus, pathStatus, r.token, q)}}
+				return job{seq: n, call: p.t.get(OpStatus, pathStatus, r.token, q)}
 			}
 		case OpList:
 			if len(p.subCats) > 0 {
 				acct := p.accounts[n%uint64(len(p.accounts))]
 				q := url.Values{"phone_number": {msisdn(n)}, "sub_category": {p.subCats[int(n)%len(p.subCats)]}}
-				return []job{{seq: n, call: p.t.get(OpList, pathList, acct.token, q)}}
+				return job{seq: n, call: p.t.get(OpList, pathList, acct.token, q)}
 			}
 		case OpSync:
 			if len(p.subCats) > 0 {
 				q := url.Values{"sub_category": {p.subCats[int(n)%len(p.subCats)]},
 					"page": {strconv.Itoa(1 + int(n%3))}, "pageSize": {"20"}}
-				return []job{{seq: n, call: p.t.get(OpSync, pathSync, p.t.mainToken, q)}}
+				return job{seq: n, call: p.t.get(OpSync, pathSync, p.t.mainToken, q)}
 			}
 		}
 	}
 	acct := p.accounts[n%uint64(len(p.accounts))]
 	c, pay := p.create(n, p.ids.ID(n), acct)
-	return []job{{seq: n, call: c, pay: pay}}
+	return job{seq: n, call: c, pay: pay}
 }
 
 // create builds a create-payment call for id with acct.
@@ -242,7 +272,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	h := mix64(n)
 	kind := KindGateway
 	if acct.Funded {
-		kind = p.mix.pick(h, kindOrder)
+		kind = p.kinds.pick(h)
 	}
 	var (
 		pr       Product

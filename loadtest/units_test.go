@@ -313,3 +313,39 @@ func TestStoreMax(t *testing.T) {
 	storeMax(&m, 5)
 	assert.Equal(t, int64(7999), m.Load())
 }
+
+// TestPickerChoosesByWeight: the precomputed picker makes the same choice
+// as walking the weights in order (the choice a run's hit n gets must not
+// depend on how it is computed).
+func TestPickerChoosesByWeight(t *testing.T) {
+	t.Parallel()
+	walk := func(w Weights, order []string, x uint64) string {
+		r := int(x % uint64(w.total()))
+		for _, k := range order {
+			if r < w[k] {
+				return k
+			}
+			r -= w[k]
+		}
+		return ""
+	}
+	for _, w := range []Weights{DefaultPaymentMix, DefaultOpMix, {KindCoins: 1}, {KindBalance: 0, KindGateway: 7},
+		{KindBalance: 3, OpSync: 2}} { // a name outside the order is never chosen
+		for _, order := range [][]string{kindOrder, opOrder} {
+			pk := w.picker(order)
+			counts := map[string]int{}
+			for n := range uint64(5000) {
+				x := mix64(n)
+				got := pk.pick(x)
+				require.Equal(t, walk(w, order, x), got, "%v over %v, x=%d", w, order, x)
+				counts[got]++
+			}
+			for _, k := range order {
+				if w[k] == 0 {
+					assert.Zero(t, counts[k], "%s has no weight in %v", k, w)
+				}
+			}
+		}
+	}
+	assert.Empty(t, Weights{}.picker(kindOrder).pick(1))
+}
