@@ -193,11 +193,15 @@ func (s *scenario) readProfile(ctx context.Context, actor string) error {
 
 // okProfile requires the last answer to be a 200 OK profile.
 func (s *scenario) okProfile() (profileBody, error) {
-	var pb profileBody
-	ex := s.last
-	if ex == nil {
-		return pb, fmt.Errorf("no profile was read before this check")
+	if s.last == nil {
+		return profileBody{}, fmt.Errorf("no profile was read before this check")
 	}
+	return s.decodeProfile(s.last)
+}
+
+// decodeProfile requires a profile answer of 200 OK with data and decodes it.
+func (s *scenario) decodeProfile(ex *exchange) (profileBody, error) {
+	var pb profileBody
 	env, err := s.envelope(ex)
 	if err != nil {
 		return pb, err
@@ -294,12 +298,9 @@ func (s *scenario) walletOf(ctx context.Context, a *account) (wallet, error) {
 	if err != nil {
 		return wallet{}, err
 	}
-	var pb profileBody
-	if ex.Status != http.StatusOK {
-		return wallet{}, s.failure(ex, secProfileLoaded, "status 200 with the balance and coins of "+a.actor, "got status %d", ex.Status)
-	}
-	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {
-		return wallet{}, s.failure(ex, secProfile, "data.balance and data.coin", "the body lacks data (%v)", err)
+	pb, err := s.decodeProfile(ex)
+	if err != nil {
+		return wallet{}, err
 	}
 	b, ok1 := integer(pb.Data.Balance["available"])
 	c, ok2 := integer(pb.Data.Coin["available"])
