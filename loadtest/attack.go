@@ -294,7 +294,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		if id := t.profile.Fixtures.UnprocessableProductID; id != 0 {
 			exclude[id] = true
 		}
-		if cat, err = tgt.discover(ctx, DefaultSubCategories, exclude, accounts[0].token); err != nil {
+		if cat, err = tgt.discover(ctx, DefaultSubCategories, exclude, accounts[0].auth); err != nil {
 			return nil, err
 		}
 	}
@@ -319,7 +319,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	if c.reconcile {
 		for i, a := range accounts {
 			snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-			w, err := tgt.wallet(ctx, a.token)
+			w, err := tgt.wallet(ctx, a.auth)
 			if err != nil {
 				snaps[i].Error = err.Error()
 				continue
@@ -346,7 +346,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			if snaps[i].Error != "" {
 				continue
 			}
-			w, err := tgt.wallet(post, a.token)
+			w, err := tgt.wallet(post, a.auth)
 			if err != nil {
 				snaps[i].Error = err.Error()
 				continue
@@ -603,7 +603,7 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 			p.Amount = &a
 			p.TransactionNumber = ce.Data.Transaction.TransactionNumber
 			p.Message = ""
-			e.plan.remember(p.ID, d.call.token)
+			e.plan.remember(p.ID, d.call.auth)
 		case resp.code == http.StatusConflict:
 			p.Outcome = OutcomeDuplicate
 		case resp.code >= 500:
@@ -707,9 +707,9 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 // request of each id, and returns how many ids it did not get to (their
 // Lookup stays nil, which reconciliation reports).
 func (e *engine) lookups(ctx context.Context, accounts []Account) int {
-	tokens := map[string]string{}
+	auths := map[string]string{}
 	for _, a := range accounts {
-		tokens[a.Key] = a.token
+		auths[a.Key] = a.auth
 	}
 	first := map[string]*Payment{}
 	for i := range e.ledger {
@@ -725,7 +725,7 @@ func (e *engine) lookups(ctx context.Context, accounts []Account) int {
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				l := e.lookup(ctx, p, tokens[p.Account])
+				l := e.lookup(ctx, p, auths[p.Account])
 				if l.Error != "" && ctx.Err() != nil {
 					continue // cut off by the deadline: not looked up
 				}
@@ -752,9 +752,9 @@ dispatch:
 	return missed
 }
 
-func (e *engine) lookup(ctx context.Context, p *Payment, token string) *Lookup {
+func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
 	q := url.Values{"partner_trx_id": {p.ID}}
-	r := e.t.doTimed(ctx, e.t.get(OpStatus, pathStatus, token, q))
+	r := e.t.doTimed(ctx, e.t.get(OpStatus, pathStatus, auth, q))
 	if r.err != nil {
 		return &Lookup{Error: errorText(r.err)}
 	}

@@ -3,8 +3,10 @@ package loadtest_test
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,5 +148,50 @@ func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
 	}
 	for _, pay := range o.Ledger {
 		assert.Equal(t, loadtest.KindGateway, pay.Kind)
+	}
+}
+
+// TestAuthorizationHeaders: every request carries "Bearer <token>" of the
+// right account: the main token for sync, a load customer's for the rest.
+func TestAuthorizationHeaders(t *testing.T) {
+	t.Parallel()
+	ds, err := reference.DefaultDataset()
+	require.NoError(t, err)
+	st, err := reference.NewStore(ds)
+	require.NoError(t, err)
+	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	var mu sync.Mutex
+	seen := map[string]map[string]bool{} // path → Authorization values
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if seen[r.URL.Path] == nil {
+			seen[r.URL.Path] = map[string]bool{}
+		}
+		seen[r.URL.Path][r.Header.Get("Authorization")] = true
+		mu.Unlock()
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := profiles.Reference(srv.URL)
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(200, 500*time.Millisecond)))
+	require.True(t, rep.Passed, text(t, rep))
+
+	customers := map[string]bool{}
+	for _, c := range p.LoadCustomers {
+		customers["Bearer "+c.Token] = true
+	}
+	require.NotEmpty(t, customers)
+	for path, auths := range seen {
+		for a := range auths {
+			if path == "/client/v2/product/sync" {
+				assert.Equal(t, "Bearer "+p.MainToken, a, path)
+			} else {
+				assert.True(t, customers[a], "%s sent Authorization %q", path, a)
+			}
+		}
+	}
+	for _, path := range []string{"/client/v2/payment", "/client/v2/payment/status", "/client/v2/product/list",
+		"/client/v2/product/sync", "/client/v2/customer/profile", "/client/v2/payment/methods"} {
+		assert.NotEmpty(t, seen[path], path)
 	}
 }

@@ -166,8 +166,8 @@ type planner struct {
 }
 
 type recentID struct {
-	id    string
-	token string
+	id   string
+	auth string
 }
 
 const recentSize = 1024
@@ -246,19 +246,19 @@ func (p *planner) single(n uint64) job {
 		case OpStatus:
 			if r, ok := p.recentID(n); ok {
 				q := url.Values{"partner_trx_id": {r.id}}
-				return job{seq: n, call: p.t.get(OpStatus, pathStatus, r.token, q)}
+				return job{seq: n, call: p.t.get(OpStatus, pathStatus, r.auth, q)}
 			}
 		case OpList:
 			if len(p.subCats) > 0 {
 				acct := p.accounts[n%uint64(len(p.accounts))]
 				q := url.Values{"phone_number": {msisdn(n)}, "sub_category": {p.subCats[int(n)%len(p.subCats)]}}
-				return job{seq: n, call: p.t.get(OpList, pathList, acct.token, q)}
+				return job{seq: n, call: p.t.get(OpList, pathList, acct.auth, q)}
 			}
 		case OpSync:
 			if len(p.subCats) > 0 {
 				q := url.Values{"sub_category": {p.subCats[int(n)%len(p.subCats)]},
 					"page": {strconv.Itoa(1 + int(n%3))}, "pageSize": {"20"}}
-				return job{seq: n, call: p.t.get(OpSync, pathSync, p.t.mainToken, q)}
+				return job{seq: n, call: p.t.get(OpSync, pathSync, p.t.mainAuth, q)}
 			}
 		}
 	}
@@ -301,21 +301,21 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	body.ProductId = pr.ID
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	b, _ := json.Marshal(body)
-	return p.t.post(OpCreate, pathPayment, acct.token, b), pay
+	return p.t.post(OpCreate, pathPayment, acct.auth, b), pay
 }
 
 // remember notes a created id for later status look-ups.
-func (p *planner) remember(id, token string) {
+func (p *planner) remember(id, auth string) {
 	if p.name != ScenarioMixed {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.recent) < recentSize {
-		p.recent = append(p.recent, recentID{id, token})
+		p.recent = append(p.recent, recentID{id, auth})
 		return
 	}
-	p.recent[p.next] = recentID{id, token}
+	p.recent[p.next] = recentID{id, auth}
 	p.next = (p.next + 1) % recentSize
 }
 

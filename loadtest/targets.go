@@ -40,7 +40,7 @@ const maxBodyBytes = 1 << 20
 type Target struct {
 	base      string
 	secretKey string
-	mainToken string
+	mainAuth  string // Authorization header of the main partner account
 	client    *http.Client
 	timeout   time.Duration
 }
@@ -65,10 +65,19 @@ func newTarget(p *profiles.Profile, maxConns int, timeout time.Duration) (*Targe
 	return &Target{
 		base:      strings.TrimRight(p.BaseURL, "/"),
 		secretKey: p.SecretKey,
-		mainToken: p.MainToken,
+		mainAuth:  bearer(p.MainToken),
 		client:    &http.Client{Transport: tr, CheckRedirect: noRedirects},
 		timeout:   timeout,
 	}, nil
+}
+
+// bearer returns the Authorization header value of token; "" (no header)
+// for no token.
+func bearer(token string) string {
+	if token == "" {
+		return ""
+	}
+	return "Bearer " + token
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -81,20 +90,20 @@ type call struct {
 	op     string
 	method string
 	url    string
-	token  string // bearer token; empty for provision
+	auth   string // Authorization header value; empty for provision
 	body   []byte
 }
 
-func (t *Target) get(op, path, token string, q url.Values) call {
+func (t *Target) get(op, path, auth string, q url.Values) call {
 	u := t.base + path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
-	return call{op: op, method: http.MethodGet, url: u, token: token}
+	return call{op: op, method: http.MethodGet, url: u, auth: auth}
 }
 
-func (t *Target) post(op, path, token string, body []byte) call {
-	return call{op: op, method: http.MethodPost, url: t.base + path, token: token, body: body}
+func (t *Target) post(op, path, auth string, body []byte) call {
+	return call{op: op, method: http.MethodPost, url: t.base + path, auth: auth, body: body}
 }
 
 // response is what came back for a call.
@@ -116,8 +125,8 @@ func (t *Target) do(ctx context.Context, c call) response {
 		return response{err: err}
 	}
 	req.Header.Set("X-SECRET-KEY", t.secretKey)
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+	if c.auth != "" {
+		req.Header.Set("Authorization", c.auth)
 	}
 	if c.body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -224,13 +233,13 @@ const maxSyncPages = 1000
 // discover reads the catalog. exclude lists product ids never to buy (for
 // example the profile's unprocessable product). token is a customer token
 // for the methods call.
-func (t *Target) discover(ctx context.Context, subCategories []string, exclude map[int64]bool, token string) (*Catalog, error) {
+func (t *Target) discover(ctx context.Context, subCategories []string, exclude map[int64]bool, auth string) (*Catalog, error) {
 	cat := &Catalog{}
 	for _, sc := range subCategories {
 		found := false
 		for page := int64(1); page <= maxSyncPages; page++ {
 			q := url.Values{"sub_category": {sc}, "page": {strconv.FormatInt(page, 10)}, "pageSize": {"100"}}
-			r := t.doTimed(ctx, t.get(OpSync, pathSync, t.mainToken, q))
+			r := t.doTimed(ctx, t.get(OpSync, pathSync, t.mainAuth, q))
 			if r.err != nil {
 				return nil, fmt.Errorf("catalog: sync %s: %w", sc, r.err)
 			}
@@ -263,7 +272,7 @@ func (t *Target) discover(ctx context.Context, subCategories []string, exclude m
 	if len(cat.Products) == 0 {
 		return nil, errors.New("catalog: the target's sync lists no active product")
 	}
-	r := t.doTimed(ctx, t.get(OpMethods, pathMethods, token, nil))
+	r := t.doTimed(ctx, t.get(OpMethods, pathMethods, auth, nil))
 	if r.err != nil {
 		return nil, fmt.Errorf("catalog: payment methods: %w", r.err)
 	}
@@ -287,8 +296,8 @@ type Account struct {
 	// Key names the account in ledgers and reports without its token:
 	// "load_customers[2]", "funded_customer" or "provisioned:<phone>".
 	Key    string `json:"key"`
-	token  string
-	Funded bool `json:"funded"`
+	auth   string // Authorization header value, built once: "Bearer <token>"
+	Funded bool   `json:"funded"`
 	// Shared is true when other shards pay with the same account, so that
 	// only a merge of all shards can reconcile it.
 	Shared bool `json:"shared"`
@@ -299,10 +308,10 @@ type Account struct {
 func partitionAccounts(p *profiles.Profile, s Shard) []Account {
 	var all []Account
 	for i, c := range p.LoadCustomers {
-		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), token: c.Token, Funded: true})
+		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true})
 	}
 	if len(all) == 0 && p.FundedCustomer != nil && p.FundedCustomer.Token != "" {
-		all = append(all, Account{Key: "funded_customer", token: p.FundedCustomer.Token, Funded: true})
+		all = append(all, Account{Key: "funded_customer", auth: bearer(p.FundedCustomer.Token), Funded: true})
 	}
 	if len(all) == 0 {
 		return nil
@@ -353,7 +362,7 @@ func (t *Target) provision(ctx context.Context, run string, s Shard, n int) ([]A
 		if err := json.Unmarshal(r.body, &env); err != nil || env.Data.Token == "" {
 			return nil, fmt.Errorf("provision: no token in %.200s", r.body)
 		}
-		out = append(out, Account{Key: "provisioned:" + phone, token: env.Data.Token})
+		out = append(out, Account{Key: "provisioned:" + phone, auth: bearer(env.Data.Token)})
 	}
 	return out, nil
 }
@@ -377,8 +386,8 @@ type Wallet struct {
 }
 
 // wallet reads the profile of token.
-func (t *Target) wallet(ctx context.Context, token string) (Wallet, error) {
-	r := t.doTimed(ctx, t.get(OpProfile, pathProfile, token, nil))
+func (t *Target) wallet(ctx context.Context, auth string) (Wallet, error) {
+	r := t.doTimed(ctx, t.get(OpProfile, pathProfile, auth, nil))
 	if r.err != nil {
 		return Wallet{}, fmt.Errorf("profile: %w", r.err)
 	}

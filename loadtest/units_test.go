@@ -349,3 +349,9 @@ func TestPickerChoosesByWeight(t *testing.T) {
 	}
 	assert.Empty(t, Weights{}.picker(kindOrder).pick(1))
 }
+
+func TestBearer(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "Bearer abc", bearer("abc"))
+	assert.Empty(t, bearer(""), "no token, no Authorization header")
+}
