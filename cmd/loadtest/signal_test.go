@@ -57,7 +57,7 @@ func TestSecondInterruptEndsTheProcess(t *testing.T) {
 	}))
 	t.Cleanup(func() { close(release); srv.Close() })
 
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMainProcess$")
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMainProcess$")
 	cmd.Env = append(os.Environ(), "LOADTEST_MAIN_ARGS=--target "+srv.URL+
 		" --scenario create --rate 20 --duration 1m --timeout 1m --drain 1m --out "+t.TempDir())
 	stderr, err := cmd.StderrPipe()
@@ -98,7 +98,6 @@ func TestSecondInterruptEndsTheProcess(t *testing.T) {
 		assert.Equal(t, syscall.SIGINT, ws.Signal())
 	case <-time.After(5 * time.Second):
 		_ = cmd.Process.Kill()
-		<-exited
-		t.Fatal("the second interrupt did not end the process within 5s")
+		t.Fatalf("the second interrupt did not end the process within 5s (killed: %v)", <-exited)
 	}
 }
