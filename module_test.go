@@ -10,7 +10,7 @@ import (
 // golangci-lint and its linters live in tools/go.mod, so a program importing
 // the steps or loadtest library does not inherit them.
 func TestModuleGraphHasNoDevelopmentTools(t *testing.T) {
-	out, err := exec.Command("go", "mod", "graph").Output()
+	out, err := exec.CommandContext(t.Context(), "go", "mod", "graph").Output()
 	if err != nil {
 		t.Fatalf("go mod graph: %v", err)
 	}
