@@ -33,20 +33,27 @@ type ScenarioResult struct {
 	Status  string   `json:"status"`
 	// Reason is the failure report, or the profile keys a skipped scenario lacks.
 	Reason string `json:"reason,omitempty"`
+	// Warnings are the readings the server did not follow.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // Counts counts scenarios by outcome.
 type Counts struct {
-	Passed    int `json:"passed"`
+	Passed int `json:"passed"`
+	// Warned counts the passed scenarios that carry warnings.
+	Warned    int `json:"passed_with_warnings"`
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
 	Undefined int `json:"undefined"`
 }
 
-func (c *Counts) add(status string) {
-	switch status {
+func (c *Counts) add(r ScenarioResult) {
+	switch r.Status {
 	case StatusPassed:
 		c.Passed++
+		if len(r.Warnings) > 0 {
+			c.Warned++
+		}
 	case StatusFailed:
 		c.Failed++
 	case StatusSkipped:
@@ -180,15 +187,15 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		sum.Capabilities[string(c)] = CapabilityReport{Available: len(miss) == 0, Missing: miss}
 	}
 	for _, r := range results {
-		sum.Totals.add(r.Status)
+		sum.Totals.add(r)
 		for _, t := range r.Tags {
 			if slices.Contains(areaTags, t) {
 				c := sum.Areas[t]
-				c.add(r.Status)
+				c.add(r)
 				sum.Areas[t] = c
 			}
 			if cr, ok := sum.Capabilities[t]; ok {
-				cr.Counts.add(r.Status)
+				cr.Counts.add(r)
 				sum.Capabilities[t] = cr
 			}
 		}

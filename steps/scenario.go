@@ -38,6 +38,8 @@ type scenario struct {
 	catalogs map[string]catalogRead
 	// groupEndpoint is the endpoint a credential check called.
 	groupEndpoint string
+	// warnings are the readings the server did not follow.
+	warnings []Warning
 
 	unlock []func()
 }

@@ -56,6 +56,8 @@ type Options struct {
 	Features fs.FS
 	// HTTPClient sends the requests (default a new client).
 	HTTPClient *http.Client
+	// Strict turns warnings (failed readings) into failures.
+	Strict bool
 }
 
 // Result is the outcome of a run. Scenarios counts one per scenario (one per
@@ -121,6 +123,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		runID:     newRunID(),
 		coverage:  newCoverage(),
 		locks:     map[string]*sync.Mutex{},
+		strict:    opts.Strict,
 	}
 
 	format := opts.Format
@@ -175,6 +178,7 @@ type harness struct {
 	runID     string
 	counter   atomic.Int64
 	coverage  *coverage
+	strict    bool
 
 	mu      sync.Mutex // guards locks and results
 	locks   map[string]*sync.Mutex
