@@ -145,7 +145,7 @@ type job struct {
 // planner turns hit numbers into jobs for one scenario.
 type planner struct {
 	name     string
-	t        *Target
+	cl       *client
 	ids      IDs
 	shard    Shard
 	accounts []Account
@@ -172,8 +172,8 @@ type recentID struct {
 
 const recentSize = 1024
 
-func newPlanner(name string, t *Target, ids IDs, sh Shard, accounts []Account, cat *Catalog, mix, ops Weights, waveSize int) (*planner, error) {
-	p := &planner{name: name, t: t, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
+func newPlanner(name string, cl *client, ids IDs, sh Shard, accounts []Account, cat *Catalog, mix, ops Weights, waveSize int) (*planner, error) {
+	p := &planner{name: name, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
 		waveSize: waveSize, products: cat.Products, gateway: map[int64][]Product{}, subCats: cat.SubCategories}
 	for _, m := range cat.Methods {
 		for _, pr := range cat.Products {
@@ -246,19 +246,19 @@ func (p *planner) single(n uint64) job {
 		case OpStatus:
 			if r, ok := p.recentID(n); ok {
 				q := url.Values{"partner_trx_id": {r.id}}
-				return job{seq: n, call: p.t.get(OpStatus, pathStatus, r.auth, q)}
+				return job{seq: n, call: p.cl.get(OpStatus, pathStatus, r.auth, q)}
 			}
 		case OpList:
 			if len(p.subCats) > 0 {
 				acct := p.accounts[n%uint64(len(p.accounts))]
 				q := url.Values{"phone_number": {msisdn(n)}, "sub_category": {p.subCats[int(n)%len(p.subCats)]}}
-				return job{seq: n, call: p.t.get(OpList, pathList, acct.auth, q)}
+				return job{seq: n, call: p.cl.get(OpList, pathList, acct.auth, q)}
 			}
 		case OpSync:
 			if len(p.subCats) > 0 {
 				q := url.Values{"sub_category": {p.subCats[int(n)%len(p.subCats)]},
 					"page": {strconv.Itoa(1 + int(n%3))}, "pageSize": {"20"}}
-				return job{seq: n, call: p.t.get(OpSync, pathSync, p.t.mainAuth, q)}
+				return job{seq: n, call: p.cl.get(OpSync, pathSync, p.cl.mainAuth, q)}
 			}
 		}
 	}
@@ -301,7 +301,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	body.ProductId = pr.ID
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	b, _ := json.Marshal(body)
-	return p.t.post(OpCreate, pathPayment, acct.auth, b), pay
+	return p.cl.post(OpCreate, pathPayment, acct.auth, b), pay
 }
 
 // remember notes a created id for later status look-ups.

@@ -1,0 +1,96 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// Account is a customer account the run pays with.
+type Account struct {
+	// Key names the account in ledgers and reports without its token:
+	// "load_customers[2]", "funded_customer" or "provisioned:<phone>".
+	Key    string `json:"key"`
+	auth   string // Authorization header value, built once: "Bearer <token>"
+	Funded bool   `json:"funded"`
+	// Shared is true when other shards pay with the same account, so that
+	// only a merge of all shards can reconcile it.
+	Shared bool `json:"shared"`
+}
+
+// partitionAccounts picks shard s's accounts from the profile: its share of
+// load_customers, else the funded customer; nil when neither exists.
+func partitionAccounts(p *profiles.Profile, s Shard) []Account {
+	var all []Account
+	for i, c := range p.LoadCustomers {
+		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true})
+	}
+	if len(all) == 0 && p.FundedCustomer != nil && p.FundedCustomer.Token != "" {
+		all = append(all, Account{Key: "funded_customer", auth: bearer(p.FundedCustomer.Token), Funded: true})
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	if len(all) >= s.Count {
+		var mine []Account
+		for i, a := range all {
+			if i%s.Count == s.Index {
+				mine = append(mine, a)
+			}
+		}
+		return mine
+	}
+	a := all[s.Index%len(all)]
+	a.Shared = true
+	return []Account{a}
+}
+
+type provisionEnvelope struct {
+	Status bool `json:"status"`
+	Data   struct {
+		Token string `json:"token"`
+	} `json:"data"`
+}
+
+// provision creates n unfunded accounts of shard s of run.
+func (cl *client) provision(ctx context.Context, run string, s Shard, n int) ([]Account, error) {
+	var out []Account
+	for k := range n {
+		// 08 + 10 digits: a hash of run and shard, then k.
+		h := fnv64(run + "/" + s.String())
+		phone := fmt.Sprintf("089%07d%02d", h%10_000_000, k%100)
+		device := "loadtest"
+		body, _ := json.Marshal(api.ProvisionAccountRequest{
+			Name:        fmt.Sprintf("Load %s %d %d", run, s.Index, k),
+			PhoneNumber: phone,
+			Email:       fmt.Sprintf("load-%s-%d-%d@loadtest.invalid", run, s.Index, k),
+			DeviceId:    &device,
+		})
+		r := cl.doTimed(ctx, cl.post(OpProvision, pathProv, "", body))
+		if r.err != nil {
+			return nil, fmt.Errorf("provision: %w", r.err)
+		}
+		if r.code != http.StatusOK && r.code != http.StatusCreated {
+			return nil, fmt.Errorf("provision: HTTP %d: %.200s", r.code, r.body)
+		}
+		var env provisionEnvelope
+		if err := json.Unmarshal(r.body, &env); err != nil || env.Data.Token == "" {
+			return nil, fmt.Errorf("provision: no token in %.200s", r.body)
+		}
+		out = append(out, Account{Key: "provisioned:" + phone, auth: bearer(env.Data.Token)})
+	}
+	return out, nil
+}
+
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}

@@ -1,0 +1,132 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// DefaultSubCategories are the sub category codes the document lists (§4.1).
+var DefaultSubCategories = []string{"prabayar", "paket-data", "paket-sms"}
+
+// Product is an active product of the target's catalog.
+type Product struct {
+	ID          int64  `json:"id"`
+	SubCategory string `json:"sub_category"`
+	BasePrice   int64  `json:"base_price"`
+	FinalPrice  int64  `json:"final_price"`
+}
+
+// Method is a gateway payment method of the target.
+type Method struct {
+	ID             int64 `json:"id"`
+	MinimumPayment int64 `json:"minimum_payment"`
+}
+
+// Catalog is what the load tester learns about the target before a run:
+// the active products (through sync with the main token), the active sub
+// categories, and the gateway payment methods.
+type Catalog struct {
+	Products      []Product `json:"products"`
+	SubCategories []string  `json:"sub_categories"`
+	Methods       []Method  `json:"methods"`
+}
+
+// maxPrice is the highest price a payment for p can be charged: the
+// recalculated value is not known in advance, so both prices bound it.
+func (p Product) maxPrice() int64 { return max(p.BasePrice, p.FinalPrice) }
+
+type syncEnvelope struct {
+	Status  bool   `json:"status"`
+	Message string `json:"message"`
+	Data    *struct {
+		Products []struct {
+			ID      int64 `json:"id"`
+			Pricing struct {
+				BasePrice  int64 `json:"base_price"`
+				FinalPrice int64 `json:"final_price"`
+			} `json:"pricing"`
+			Status string `json:"status"`
+		} `json:"products"`
+	} `json:"data"`
+	Pagination *struct {
+		Page       int64 `json:"page"`
+		TotalPages int64 `json:"totalPages"`
+	} `json:"pagination"`
+}
+
+type methodsEnvelope struct {
+	Status bool `json:"status"`
+	Data   []struct {
+		ID             int64 `json:"id"`
+		MinimumPayment int64 `json:"minimum_payment"`
+	} `json:"data"`
+}
+
+// maxSyncPages bounds catalog discovery.
+const maxSyncPages = 1000
+
+// discover reads the catalog. exclude lists product ids never to buy (for
+// example the profile's unprocessable product). token is a customer token
+// for the methods call.
+func (cl *client) discover(ctx context.Context, subCategories []string, exclude map[int64]bool, auth string) (*Catalog, error) {
+	cat := &Catalog{}
+	for _, sc := range subCategories {
+		found := false
+		for page := int64(1); page <= maxSyncPages; page++ {
+			q := url.Values{"sub_category": {sc}, "page": {strconv.FormatInt(page, 10)}, "pageSize": {"100"}}
+			r := cl.doTimed(ctx, cl.get(OpSync, pathSync, cl.mainAuth, q))
+			if r.err != nil {
+				return nil, fmt.Errorf("catalog: sync %s: %w", sc, r.err)
+			}
+			if r.code != http.StatusOK {
+				return nil, fmt.Errorf("catalog: sync %s page %d: HTTP %d: %.200s", sc, page, r.code, r.body)
+			}
+			var env syncEnvelope
+			if err := json.Unmarshal(r.body, &env); err != nil {
+				return nil, fmt.Errorf("catalog: sync %s: %w", sc, err)
+			}
+			if env.Data == nil || env.Pagination == nil {
+				break // "Subkategori tidak ditemukan." or "belum tersedia."
+			}
+			found = true
+			for _, p := range env.Data.Products {
+				if p.Status != "active" || exclude[p.ID] || p.Pricing.FinalPrice <= 0 {
+					continue
+				}
+				cat.Products = append(cat.Products, Product{ID: p.ID, SubCategory: sc,
+					BasePrice: p.Pricing.BasePrice, FinalPrice: p.Pricing.FinalPrice})
+			}
+			if page >= env.Pagination.TotalPages {
+				break
+			}
+		}
+		if found {
+			cat.SubCategories = append(cat.SubCategories, sc)
+		}
+	}
+	if len(cat.Products) == 0 {
+		return nil, errors.New("catalog: the target's sync lists no active product")
+	}
+	r := cl.doTimed(ctx, cl.get(OpMethods, pathMethods, auth, nil))
+	if r.err != nil {
+		return nil, fmt.Errorf("catalog: payment methods: %w", r.err)
+	}
+	if r.code != http.StatusOK {
+		return nil, fmt.Errorf("catalog: payment methods: HTTP %d: %.200s", r.code, r.body)
+	}
+	var me methodsEnvelope
+	if err := json.Unmarshal(r.body, &me); err != nil {
+		return nil, fmt.Errorf("catalog: payment methods: %w", err)
+	}
+	for _, m := range me.Data {
+		if m.ID != 0 {
+			cat.Methods = append(cat.Methods, Method{ID: m.ID, MinimumPayment: m.MinimumPayment})
+		}
+	}
+	return cat, nil
+}

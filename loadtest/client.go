@@ -1,0 +1,168 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// The API paths the load tester uses (document §4).
+const (
+	pathList    = "/client/v2/product/list"
+	pathSync    = "/client/v2/product/sync"
+	pathProfile = "/client/v2/customer/profile"
+	pathProv    = "/client/v2/customer/provision_account"
+	pathMethods = "/client/v2/payment/methods"
+	pathPayment = "/client/v2/payment"
+	pathStatus  = "/client/v2/payment/status"
+)
+
+// maxBodyBytes bounds every response body the load tester reads.
+const maxBodyBytes = 1 << 20
+
+// client talks to the server under test: where it is, its credentials, and
+// the HTTP client the run uses. It is built from a target profile. (It is
+// not a vegeta.Target, which is one request.)
+type client struct {
+	base      string
+	secretKey string
+	mainAuth  string // Authorization header of the main partner account
+	hc        *http.Client
+	timeout   time.Duration
+}
+
+// newClient returns a client for profile p with a client capped at maxConns
+// connections.
+func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*client, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	tr := &http.Transport{
+		Proxy:               nil, // load is sent to the target, never through a proxy
+		DialContext:         (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext,
+		MaxConnsPerHost:     maxConns,
+		MaxIdleConns:        maxConns,
+		MaxIdleConnsPerHost: maxConns,
+		IdleConnTimeout:     30 * time.Second,
+		DisableCompression:  true,
+		ForceAttemptHTTP2:   false,
+		TLSHandshakeTimeout: timeout,
+	}
+	return &client{
+		base:      strings.TrimRight(p.BaseURL, "/"),
+		secretKey: p.SecretKey,
+		mainAuth:  bearer(p.MainToken),
+		hc:        &http.Client{Transport: tr, CheckRedirect: noRedirects},
+		timeout:   timeout,
+	}, nil
+}
+
+// bearer returns the Authorization header value of token; "" (no header)
+// for no token.
+func bearer(token string) string {
+	if token == "" {
+		return ""
+	}
+	return "Bearer " + token
+}
+
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// close releases the target's idle connections.
+func (cl *client) close() { cl.hc.CloseIdleConnections() }
+
+// call is one HTTP request of the run, before it is sent.
+type call struct {
+	op     string
+	method string
+	url    string
+	auth   string // Authorization header value; empty for provision
+	body   []byte
+}
+
+func (cl *client) get(op, path, auth string, q url.Values) call {
+	u := cl.base + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return call{op: op, method: http.MethodGet, url: u, auth: auth}
+}
+
+func (cl *client) post(op, path, auth string, body []byte) call {
+	return call{op: op, method: http.MethodPost, url: cl.base + path, auth: auth, body: body}
+}
+
+// response is what came back for a call.
+type response struct {
+	code  int
+	body  []byte
+	bytes uint64
+	err   error // transport error or timeout: no response
+}
+
+// do sends c under ctx and reads the whole (bounded) body.
+func (cl *client) do(ctx context.Context, c call) response {
+	var body io.Reader
+	if c.body != nil {
+		body = bytes.NewReader(c.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, c.method, c.url, body)
+	if err != nil {
+		return response{err: err}
+	}
+	req.Header.Set("X-SECRET-KEY", cl.secretKey)
+	if c.auth != "" {
+		req.Header.Set("Authorization", c.auth)
+	}
+	if c.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := cl.hc.Do(req)
+	if err != nil {
+		return response{err: err}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes))
+	if err != nil {
+		return response{code: resp.StatusCode, err: err}
+	}
+	return response{code: resp.StatusCode, body: b, bytes: uint64(len(b))}
+}
+
+// doTimed is do with the target's per-request timeout.
+func (cl *client) doTimed(ctx context.Context, c call) response {
+	ctx, cancel := context.WithTimeout(ctx, cl.timeout)
+	defer cancel()
+	return cl.do(ctx, c)
+}
+
+// errorText shortens a transport error: the URL (which may hold an id) is
+// dropped so that vegeta's list of distinct errors stays short.
+func errorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	if errors.Is(err, context.Canceled) {
+		return "canceled"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if ue.Timeout() {
+			return "timeout"
+		}
+		return ue.Op + ": " + ue.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,281 @@
+package loadtest
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// engine runs the attack of one Tester.Run.
+type engine struct {
+	cfg   *config
+	cl    *client
+	plan  *planner
+	codes map[string]map[int]bool
+
+	reqCtx context.Context // parent of every request; cancelled at the drain timeout
+
+	sent, done, late, workerWaits, connWaits atomic.Int64
+	inFlight, peakInFlight, maxLate          atomic.Int64
+	unexpected, violations                   atomic.Int64
+	workers                                  int64
+	planned                                  int64
+	abandoned                                int64
+
+	results []Result
+	ledger  []Payment
+}
+
+func (e *engine) generator() Generator {
+	return Generator{
+		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
+		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
+		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
+		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
+		Abandoned: e.abandoned,
+	}
+}
+
+// dispatched is a hit handed to a worker: hit number n, whose job the
+// worker builds (so that the pacing goroutine only paces), or a job already
+// built (a request of an idempotency wave, built once per wave).
+type dispatched struct {
+	n         uint64
+	built     *job
+	scheduled time.Time
+}
+
+// attack paces the jobs, runs them on a bounded pool of workers, drains,
+// and collects the results.
+func (e *engine) attack(ctx context.Context) {
+	c := e.cfg
+	pacer, _ := c.load.Pacer()
+	unbounded := c.load.Unbounded()
+	perTick := int64(1)
+	if c.scenario == ScenarioIdempotency {
+		perTick = int64(c.waveSize)
+	}
+
+	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReqs()
+	e.reqCtx = reqCtx
+
+	results := make(chan hitResult, 4096)
+	jobs := make(chan dispatched)
+	var wg sync.WaitGroup
+	collected := make(chan struct{})
+	began := time.Now()
+	go e.collect(results, began, collected)
+
+	spawn := func() {
+		e.workers++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range jobs {
+				var j job
+				if d.built != nil {
+					j = *d.built
+				} else {
+					j = e.plan.single(d.n)
+				}
+				results <- hitResult{e.hit(j, d.scheduled), j.pay}
+			}
+		}()
+	}
+	for range min(c.maxWorkers, 8) {
+		spawn()
+	}
+	// A paced hit due within the duration may still be sent a little late;
+	// past this grace the generator stops, so the run stays bounded. A
+	// max-rate run has no schedule to be late on: it stops at the duration,
+	// so that sends ÷ duration is the rate it achieved.
+	deadline := began.Add(c.load.Duration + min(time.Second, c.load.Duration/10))
+	var ended <-chan time.Time // fires at the duration of a max-rate run; nil otherwise
+	if unbounded {
+		deadline = began.Add(c.load.Duration)
+		end := time.NewTimer(time.Until(deadline))
+		defer end.Stop()
+		ended = end.C
+	}
+	send := func(d dispatched) bool {
+		select {
+		case jobs <- d:
+			return true
+		default:
+		}
+		if e.workers < int64(c.maxWorkers) {
+			spawn()
+		} else {
+			e.workerWaits.Add(1)
+		}
+		select {
+		case jobs <- d:
+			return true
+		case <-ended:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+
+	// The loop counts the hits the schedule puts within the duration; when
+	// it stops early, the rest of the schedule is counted after the attack.
+	s := schedule{p: pacer}
+	var planned int64
+	walked := false // the schedule was walked to its end
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+loop:
+	for n := uint64(0); ; n++ {
+		due, ok := s.next()
+		if !ok || due > c.load.Duration {
+			walked = true
+			break
+		}
+		planned++
+		if ctx.Err() != nil {
+			break
+		}
+		at := began.Add(due)
+		if wait := time.Until(at); wait > 0 {
+			timer.Reset(wait)
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				break loop
+			}
+		}
+		now := time.Now()
+		if now.After(deadline) {
+			break // bounded: whatever is not sent by now is not sent
+		}
+		if unbounded {
+			at = now
+		}
+		if !e.plan.waves() {
+			if !send(dispatched{n: n, scheduled: at}) {
+				break loop
+			}
+			continue
+		}
+		wave := e.plan.wave(n)
+		for i := range wave {
+			if !send(dispatched{built: &wave[i], scheduled: at}) {
+				break loop
+			}
+		}
+	}
+	close(jobs)
+	if !unbounded { // a max-rate schedule never ends, and plans nothing
+		if !walked {
+			planned += s.remaining(c.load.Duration)
+		}
+		e.planned = planned * perTick
+	}
+
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	drain := time.NewTimer(c.drain)
+	defer drain.Stop()
+	select {
+	case <-finished:
+	case <-drain.C:
+		e.abandoned = e.inFlight.Load()
+		cancelReqs()
+		<-finished
+	}
+	close(results)
+	<-collected
+	sort.Slice(e.results, func(i, j int) bool { return e.results[i].Seq < e.results[j].Seq })
+	sort.Slice(e.ledger, func(i, j int) bool { return e.ledger[i].Seq < e.ledger[j].Seq })
+}
+
+// hit sends job d, scheduled at scheduled, and checks its response.
+func (e *engine) hit(d job, scheduled time.Time) *Result {
+	sent := time.Now()
+	e.sent.Add(1)
+	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
+		e.late.Add(1)
+		storeMax(&e.maxLate, int64(late))
+	}
+	in := e.inFlight.Add(1)
+	if in > int64(e.cfg.maxConns) {
+		e.connWaits.Add(1)
+	}
+	storeMax(&e.peakInFlight, in)
+	ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
+	resp := e.cl.do(ctx, d.call)
+	cancel()
+	e.inFlight.Add(-1)
+	end := time.Now()
+
+	r := &Result{
+		Result: vegeta.Result{
+			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
+			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
+			Method: d.call.method, URL: d.call.url,
+		},
+		Scheduled: scheduled, Op: d.call.op,
+	}
+	if resp.err != nil {
+		r.Uncertain = true
+		r.Code = 0
+		r.Error = errorText(resp.err)
+		if d.pay != nil {
+			d.pay.Outcome = OutcomeUncertain
+			d.pay.Message = r.Error
+		}
+		return r
+	}
+	trxID := ""
+	if d.pay != nil {
+		trxID = d.pay.ID
+	}
+	ck, ce := checkResponse(e.codes, d.call.op, resp.code, resp.body, trxID)
+	r.Violation = ck.violation
+	if r.Violation != "" {
+		r.Error = "contract: " + r.Violation
+		r.Body = truncate(resp.body, 512)
+	}
+	switch d.call.op {
+	case OpCreate:
+		p := d.pay
+		p.Code, p.Message = resp.code, ck.env.Message
+		switch {
+		case resp.code == http.StatusOK && ck.env.Status && ce != nil:
+			p.Outcome = OutcomeCreated
+			a := ce.Data.Transaction.Amount
+			p.Amount = &a
+			p.TransactionNumber = ce.Data.Transaction.TransactionNumber
+			p.Message = ""
+			e.plan.remember(p.ID, d.call.auth)
+		case resp.code == http.StatusConflict:
+			p.Outcome = OutcomeDuplicate
+		case resp.code >= 500:
+			p.Outcome = OutcomeUncertain
+		default:
+			p.Outcome = OutcomeRefused
+		}
+		r.Expected = p.Outcome == OutcomeCreated || (d.wave && p.Outcome == OutcomeDuplicate)
+	default:
+		r.Expected = resp.code == http.StatusOK
+	}
+	r.Expected = r.Expected && r.Violation == ""
+	return r
+}
+
+// storeMax raises m to v if v is larger.
+func storeMax(m *atomic.Int64, v int64) {
+	for {
+		old := m.Load()
+		if v <= old || m.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}

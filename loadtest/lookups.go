@@ -1,0 +1,84 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+)
+
+// lookups checks every created id through payment status, with a few
+// workers, until ctx is done. It fills Payment.Lookup of the first created
+// request of each id, and returns how many ids it did not get to (their
+// Lookup stays nil, which reconciliation reports).
+func (e *engine) lookups(ctx context.Context, accounts []Account) int {
+	auths := map[string]string{}
+	for _, a := range accounts {
+		auths[a.Key] = a.auth
+	}
+	first := map[string]*Payment{}
+	for i := range e.ledger {
+		p := &e.ledger[i]
+		if p.Outcome == OutcomeCreated && first[p.ID] == nil {
+			first[p.ID] = p
+		}
+	}
+	work := make(chan *Payment)
+	var wg sync.WaitGroup
+	for range e.cfg.lookupWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range work {
+				l := e.lookup(ctx, p, auths[p.Account])
+				if l.Error != "" && ctx.Err() != nil {
+					continue // cut off by the deadline: not looked up
+				}
+				p.Lookup = l
+			}
+		}()
+	}
+dispatch:
+	for _, p := range first {
+		select {
+		case work <- p:
+		case <-ctx.Done():
+			break dispatch
+		}
+	}
+	close(work)
+	wg.Wait()
+	missed := 0
+	for _, p := range first {
+		if p.Lookup == nil {
+			missed++
+		}
+	}
+	return missed
+}
+
+func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
+	q := url.Values{"partner_trx_id": {p.ID}}
+	r := e.cl.doTimed(ctx, e.cl.get(OpStatus, pathStatus, auth, q))
+	if r.err != nil {
+		return &Lookup{Error: errorText(r.err)}
+	}
+	l := &Lookup{Code: r.code}
+	if r.code != http.StatusOK {
+		return l
+	}
+	var env statusEnvelope
+	if err := json.Unmarshal(r.body, &env); err != nil {
+		l.Error = "status body does not decode: " + err.Error()
+		return l
+	}
+	if env.Data.PartnerTrxID != p.ID {
+		l.Error = "status answered for partner_trx_id " + strconv.Quote(env.Data.PartnerTrxID)
+		return l
+	}
+	a := env.Data.Amount
+	l.Amount, l.TransactionNumber = &a, env.Data.TransactionNumber
+	return l
+}

@@ -1,0 +1,129 @@
+package loadtest
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Defaults of a run.
+const (
+	DefaultMaxConnections = 64
+	DefaultMaxWorkers     = 256
+	DefaultTimeout        = 5 * time.Second
+	DefaultDrain          = 10 * time.Second
+	DefaultLateAfter      = 10 * time.Millisecond
+	DefaultWaveSize       = 32
+	DefaultLookupWorkers  = 8
+	// DefaultReconcileTimeout bounds the reconciliation after the attack
+	// (status look-ups and wallet reads).
+	DefaultReconcileTimeout = 2 * time.Minute
+)
+
+// Option configures a Tester.
+type Option func(*config)
+
+type config struct {
+	scenario         string
+	load             LoadProfile
+	mix, ops         Weights
+	waveSize         int
+	maxWorkers       int
+	maxConns         int
+	timeout          time.Duration
+	drain            time.Duration
+	lateAfter        time.Duration
+	shard            Shard
+	runID            string
+	reconcile        bool
+	reconcileTimeout time.Duration
+	catalog          *Catalog
+	progress         func(Progress)
+	progressEvery    time.Duration
+	logger           *slog.Logger
+	lookupWorkers    int
+	provisionCount   int
+}
+
+// WithScenario sets the scenario (create, idempotency or mixed).
+func WithScenario(name string) Option { return func(c *config) { c.scenario = name } }
+
+// WithLoad sets the rate, duration and pacing.
+func WithLoad(lp LoadProfile) Option { return func(c *config) { c.load = lp } }
+
+// WithPaymentMix sets the weights of the balance, coins and gateway kinds.
+func WithPaymentMix(w Weights) Option { return func(c *config) { c.mix = w } }
+
+// WithOpMix sets the weights of create, status, list and sync in the mixed scenario.
+func WithOpMix(w Weights) Option { return func(c *config) { c.ops = w } }
+
+// WithWaveSize sets N, the requests per idempotency wave.
+func WithWaveSize(n int) Option { return func(c *config) { c.waveSize = n } }
+
+// WithMaxWorkers caps the concurrent requests (goroutines) of the generator.
+func WithMaxWorkers(n int) Option { return func(c *config) { c.maxWorkers = n } }
+
+// WithMaxConnections caps the connections to the target.
+func WithMaxConnections(n int) Option { return func(c *config) { c.maxConns = n } }
+
+// WithTimeout sets the per-request timeout.
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithDrain sets how long in-flight requests may finish after the duration.
+func WithDrain(d time.Duration) Option { return func(c *config) { c.drain = d } }
+
+// WithLateAfter sets how late a send may be before it counts as late.
+func WithLateAfter(d time.Duration) Option { return func(c *config) { c.lateAfter = d } }
+
+// WithShard makes the run one shard of a distributed run.
+func WithShard(s Shard) Option { return func(c *config) { c.shard = s } }
+
+// WithRunID sets the run id (shared by every shard of a distributed run).
+func WithRunID(id string) Option { return func(c *config) { c.runID = id } }
+
+// WithReconcile turns the after-run reconciliation on (the default) or off.
+func WithReconcile(on bool) Option { return func(c *config) { c.reconcile = on } }
+
+// WithReconcileTimeout bounds the reconciliation: the status look-ups and
+// wallet reads that have not finished by then are given up, and the ids
+// and accounts they concern are reported as not reconciled (a violation).
+func WithReconcileTimeout(d time.Duration) Option { return func(c *config) { c.reconcileTimeout = d } }
+
+// WithCatalog skips catalog discovery and uses cat.
+func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }
+
+// WithProgress calls fn every interval during the attack, from one goroutine.
+func WithProgress(every time.Duration, fn func(Progress)) Option {
+	return func(c *config) { c.progress, c.progressEvery = fn, every }
+}
+
+// WithLogger sets the logger for setup and reconciliation events.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+func (c *config) validate() error {
+	switch c.scenario {
+	case ScenarioCreate, ScenarioIdempotency, ScenarioMixed:
+	default:
+		return fmt.Errorf("unknown scenario %q (want create, idempotency or mixed)", c.scenario)
+	}
+	if err := c.load.Validate(); err != nil {
+		return err
+	}
+	if c.maxWorkers < 1 || c.maxConns < 1 {
+		return errors.New("max workers and max connections must be at least 1")
+	}
+	if c.timeout <= 0 || c.drain < 0 {
+		return errors.New("timeout must be above 0 and drain not negative")
+	}
+	if c.reconcileTimeout <= 0 {
+		return errors.New("reconcile timeout must be above 0")
+	}
+	if c.scenario == ScenarioIdempotency && (c.waveSize < 2 || c.waveSize > c.maxWorkers) {
+		return fmt.Errorf("wave size must be between 2 and max workers (%d)", c.maxWorkers)
+	}
+	if c.runID == "" {
+		c.runID = NewRunID()
+	}
+	return c.shard.Validate()
+}

@@ -1,0 +1,55 @@
+package loadtest
+
+import "time"
+
+// Meta describes a run (one shard).
+type Meta struct {
+	RunID          string        `json:"run_id"`
+	Scenario       string        `json:"scenario"`
+	Target         string        `json:"target"`
+	Shard          Shard         `json:"shard"`
+	Load           LoadProfile   `json:"load"`
+	WaveSize       int           `json:"wave_size,omitempty"`
+	PaymentMix     string        `json:"payment_mix"`
+	OpMix          string        `json:"op_mix,omitempty"`
+	MaxWorkers     int           `json:"max_workers"`
+	MaxConnections int           `json:"max_connections"`
+	Timeout        time.Duration `json:"timeout"`
+	Drain          time.Duration `json:"drain"`
+	LateAfter      time.Duration `json:"late_after"`
+	Began          time.Time     `json:"began"`
+	Ended          time.Time     `json:"ended"`
+	Reconciled     bool          `json:"reconciled"`
+	// Merged lists the shards combined by Merge; empty for one shard's run.
+	Merged []Shard `json:"merged_shards,omitempty"`
+}
+
+// Generator is how well the load generator kept up with its schedule.
+type Generator struct {
+	Planned        int64         `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
+	Sent           int64         `json:"sent"`
+	Late           int64         `json:"late"` // sent more than LateAfter after their scheduled time
+	LateAfter      time.Duration `json:"late_after"`
+	MaxLateness    time.Duration `json:"max_lateness"`
+	WorkerWaits    int64         `json:"worker_waits"`     // dispatches that found every worker busy at the cap
+	ConnWaits      int64         `json:"connection_waits"` // requests started with every connection in use
+	PeakWorkers    int64         `json:"peak_workers"`
+	PeakInFlight   int64         `json:"peak_in_flight"`
+	MaxWorkers     int           `json:"max_workers"`
+	MaxConnections int           `json:"max_connections"`
+	Duration       time.Duration `json:"duration"`  // the run's configured duration (sum over shards' wall time is not used)
+	Abandoned      int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+}
+
+// Outcome is everything a run produced: where the attack (producer) and the
+// reports meet.
+type Outcome struct {
+	Meta      Meta              `json:"meta"`
+	Generator Generator         `json:"generator"`
+	Catalog   *Catalog          `json:"catalog,omitempty"`
+	Accounts  []AccountSnapshot `json:"accounts"`
+	Results   []Result          `json:"-"`
+	Ledger    []Payment         `json:"-"`
+	// Reconciliation is nil when the run was not reconciled.
+	Reconciliation *Reconciliation `json:"-"`
+}

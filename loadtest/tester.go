@@ -1,0 +1,143 @@
+package loadtest
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// Tester runs one load test against one target.
+type Tester struct {
+	profile *profiles.Profile
+	cfg     config
+}
+
+// New returns a Tester for the target described by profile p.
+func New(p *profiles.Profile, opts ...Option) *Tester {
+	c := config{
+		scenario:         ScenarioCreate,
+		load:             LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second},
+		mix:              DefaultPaymentMix,
+		ops:              DefaultOpMix,
+		waveSize:         DefaultWaveSize,
+		maxWorkers:       DefaultMaxWorkers,
+		maxConns:         DefaultMaxConnections,
+		timeout:          DefaultTimeout,
+		drain:            DefaultDrain,
+		lateAfter:        DefaultLateAfter,
+		shard:            SingleShard,
+		reconcile:        true,
+		reconcileTimeout: DefaultReconcileTimeout,
+		lookupWorkers:    DefaultLookupWorkers,
+		provisionCount:   4,
+		logger:           slog.New(slog.DiscardHandler),
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	return &Tester{profile: p, cfg: c}
+}
+
+// Run performs the load test: set-up (accounts, catalog, wallets before),
+// the attack, the drain, and the reconciliation (status look-ups, wallets
+// after). It returns an error only when the run could not be carried out;
+// what the target did wrong is in the Outcome.
+func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
+	c := t.cfg
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	codes, err := DocumentedCodes()
+	if err != nil {
+		return nil, err
+	}
+	ids, err := NewIDs(c.runID, c.shard)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := newClient(t.profile, c.maxConns, c.timeout)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.close()
+
+	accounts := partitionAccounts(t.profile, c.shard)
+	if len(accounts) == 0 {
+		c.logger.Info("no funded accounts in the profile; provisioning unfunded accounts", "count", c.provisionCount)
+		if accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
+			return nil, err
+		}
+	}
+	cat := c.catalog
+	if cat == nil {
+		exclude := map[int64]bool{}
+		if id := t.profile.Fixtures.UnprocessableProductID; id != 0 {
+			exclude[id] = true
+		}
+		if cat, err = cl.discover(ctx, DefaultSubCategories, exclude, accounts[0].auth); err != nil {
+			return nil, err
+		}
+	}
+	plan, err := newPlanner(c.scenario, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
+	if err != nil {
+		return nil, err
+	}
+
+	out := &Outcome{
+		Meta: Meta{RunID: c.runID, Scenario: c.scenario, Target: cl.base, Shard: c.shard, Load: c.load,
+			PaymentMix: plan.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
+			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
+		Catalog: cat,
+	}
+	if c.scenario == ScenarioIdempotency {
+		out.Meta.WaveSize = c.waveSize
+	}
+	if c.scenario == ScenarioMixed {
+		out.Meta.OpMix = c.ops.String()
+	}
+	snaps := make([]AccountSnapshot, len(accounts))
+	if c.reconcile {
+		for i, a := range accounts {
+			snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
+			w, err := cl.wallet(ctx, a.auth)
+			if err != nil {
+				snaps[i].Error = err.Error()
+				continue
+			}
+			snaps[i].Before = &w
+		}
+	}
+
+	e := &engine{cfg: &c, cl: cl, plan: plan, codes: codes}
+	out.Meta.Began = time.Now().UTC()
+	e.attack(ctx)
+	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
+
+	if c.reconcile {
+		// Reconciliation runs even when ctx was cancelled, bounded by its
+		// own deadline: what is not looked up or read by then is not
+		// reconciled, which is a violation.
+		post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
+		defer cancel()
+		if missed := e.lookups(post, accounts); missed > 0 {
+			c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
+		}
+		for i, a := range accounts {
+			if snaps[i].Error != "" {
+				continue
+			}
+			w, err := cl.wallet(post, a.auth)
+			if err != nil {
+				snaps[i].Error = err.Error()
+				continue
+			}
+			snaps[i].After = &w
+		}
+		out.Accounts = snaps
+		out.Reconciliation = Reconcile(out.Ledger, out.Accounts, c.shard.Count == 1)
+	}
+	out.Meta.Ended = time.Now().UTC()
+	return out, nil
+}
