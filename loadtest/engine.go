@@ -56,10 +56,7 @@ func (e *engine) attack(ctx context.Context) {
 	c := e.cfg
 	pacer, _ := c.load.Pacer()
 	unbounded := c.load.Unbounded()
-	perTick := int64(1)
-	if c.scenario == ScenarioIdempotency {
-		perTick = int64(c.waveSize)
-	}
+	perTick := int64(c.sc.perHit(c))
 
 	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReqs()
@@ -77,12 +74,13 @@ func (e *engine) attack(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf [1]job
 			for d := range jobs {
 				var j job
 				if d.built != nil {
 					j = *d.built
 				} else {
-					j = e.plan.single(d.n)
+					j = c.sc.jobs(e.plan, d.n, buf[:0])[0]
 				}
 				results <- hitResult{e.hit(j, d.scheduled), j.pay}
 			}
@@ -158,13 +156,13 @@ loop:
 		if unbounded {
 			at = now
 		}
-		if !e.plan.waves() {
+		if perTick == 1 {
 			if !send(dispatched{n: n, scheduled: at}) {
 				break loop
 			}
 			continue
 		}
-		wave := e.plan.wave(n)
+		wave := c.sc.jobs(e.plan, n, make([]job, 0, perTick))
 		for i := range wave {
 			if !send(dispatched{built: &wave[i], scheduled: at}) {
 				break loop

@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 )
@@ -25,7 +24,8 @@ const (
 type Option func(*config)
 
 type config struct {
-	scenario         string
+	scenario         string   // the name given
+	sc               scenario // resolved by validate
 	load             LoadProfile
 	mix, ops         Weights
 	waveSize         int
@@ -102,11 +102,11 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 func (c *config) validate() error {
-	switch c.scenario {
-	case ScenarioCreate, ScenarioIdempotency, ScenarioMixed:
-	default:
-		return fmt.Errorf("unknown scenario %q (want create, idempotency or mixed)", c.scenario)
+	sc, err := scenarioNamed(c.scenario)
+	if err != nil {
+		return err
 	}
+	c.sc = sc
 	if err := c.load.Validate(); err != nil {
 		return err
 	}
@@ -119,8 +119,8 @@ func (c *config) validate() error {
 	if c.reconcileTimeout <= 0 {
 		return errors.New("reconcile timeout must be above 0")
 	}
-	if c.scenario == ScenarioIdempotency && (c.waveSize < 2 || c.waveSize > c.maxWorkers) {
-		return fmt.Errorf("wave size must be between 2 and max workers (%d)", c.maxWorkers)
+	if err := sc.check(c); err != nil {
+		return err
 	}
 	if c.runID == "" {
 		c.runID = NewRunID()

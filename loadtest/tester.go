@@ -80,7 +80,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	plan, err := newPlanner(c.scenario, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
+	plan, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +91,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
 		Catalog: cat,
 	}
-	if c.scenario == ScenarioIdempotency {
-		out.Meta.WaveSize = c.waveSize
-	}
-	if c.scenario == ScenarioMixed {
-		out.Meta.OpMix = c.ops.String()
-	}
+	c.sc.describe(&c, &out.Meta)
 	snaps := make([]AccountSnapshot, len(accounts))
 	if c.reconcile {
 		for i, a := range accounts {

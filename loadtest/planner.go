@@ -1,0 +1,167 @@
+package loadtest
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// job is one request to send: its call and, for a payment creation, its
+// ledger entry, which the worker fills in.
+type job struct {
+	seq  uint64
+	call call
+	pay  *Payment
+	// wave links the requests of an idempotency wave.
+	wave bool
+}
+
+// planner turns hit numbers into jobs for one scenario: it holds what the
+// scenarios build requests from (ids, accounts, catalog, mixes).
+type planner struct {
+	sc       scenario
+	cl       *client
+	ids      IDs
+	shard    Shard
+	accounts []Account
+	mix      Weights
+	ops      Weights
+	kinds    picker // of mix
+	opPicker picker // of ops
+	waveSize int
+
+	products []Product           // for balance and coins
+	gateway  map[int64][]Product // method id → products it can take
+	methods  []Method            // gateway methods with at least one product
+	subCats  []string
+
+	mu     sync.Mutex
+	recent []recentID // ring of created ids for status look-ups
+	next   int
+}
+
+type recentID struct {
+	id   string
+	auth string
+}
+
+const recentSize = 1024
+
+func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, cat *Catalog, mix, ops Weights, waveSize int) (*planner, error) {
+	p := &planner{sc: sc, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
+		waveSize: waveSize, products: cat.Products, gateway: map[int64][]Product{}, subCats: cat.SubCategories}
+	for _, m := range cat.Methods {
+		for _, pr := range cat.Products {
+			if pr.FinalPrice >= m.MinimumPayment && pr.BasePrice >= m.MinimumPayment {
+				p.gateway[m.ID] = append(p.gateway[m.ID], pr)
+			}
+		}
+		if len(p.gateway[m.ID]) > 0 {
+			p.methods = append(p.methods, m)
+		}
+	}
+	funded := false
+	for _, a := range accounts {
+		funded = funded || a.Funded
+	}
+	for k, v := range mix {
+		if k == KindGateway && len(p.methods) == 0 {
+			continue
+		}
+		if k != KindGateway && !funded {
+			continue
+		}
+		p.mix[k] = v
+	}
+	if p.mix.total() == 0 {
+		switch {
+		case !funded:
+			return nil, errors.New("scenario: the accounts are unfunded (no load_customers or funded_customer in the profile), so only gateway payments are possible; give the gateway kind a weight in --mix")
+		default:
+			return nil, errors.New("scenario: no payment kind of the mix is possible on this target (no gateway method takes any product)")
+		}
+	}
+	if len(accounts) == 0 {
+		return nil, errors.New("scenario: no account to pay with")
+	}
+	p.kinds, p.opPicker = p.mix.picker(kindOrder), ops.picker(opOrder)
+	return p, nil
+}
+
+// createJob returns the job of a payment creation for hit n, with its own id.
+func (p *planner) createJob(n uint64) job {
+	acct := p.accounts[n%uint64(len(p.accounts))]
+	c, pay := p.create(n, p.ids.ID(n), acct)
+	return job{seq: n, call: c, pay: pay}
+}
+
+// create builds a create-payment call for id with acct.
+func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
+	h := mix64(n)
+	kind := KindGateway
+	if acct.Funded {
+		kind = p.kinds.pick(h)
+	}
+	var (
+		pr       Product
+		methodID int64
+		body     = api.CreatePaymentRequest{Msisdn: msisdn(n), PartnerTrxId: id}
+		pay      = &Payment{ID: id, Seq: n, Shard: p.shard.Index, Account: acct.Key, Kind: kind}
+	)
+	yes := true
+	switch kind {
+	case KindGateway:
+		m := p.methods[int((h>>20)%uint64(len(p.methods)))]
+		prs := p.gateway[m.ID]
+		pr = prs[int((h>>40)%uint64(len(prs)))]
+		methodID = m.ID
+	case KindCoins:
+		pr = p.products[int((h>>40)%uint64(len(p.products)))]
+		body.UseCoin = &yes
+		pay.MaxCoins = 2 * pr.maxPrice()
+	default:
+		pr = p.products[int((h>>40)%uint64(len(p.products)))]
+		body.UseBalance = &yes
+		pay.MaxBalance = pr.maxPrice()
+	}
+	mid := methodID
+	body.PaymentMethodId = &mid
+	body.ProductId = pr.ID
+	pay.ProductID, pay.MethodID = pr.ID, methodID
+	b, _ := json.Marshal(body)
+	return p.cl.post(OpCreate, pathPayment, acct.auth, b), pay
+}
+
+// remember notes a created id for later status look-ups.
+func (p *planner) remember(id, auth string) {
+	if !p.sc.keepsIDs() {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.recent) < recentSize {
+		p.recent = append(p.recent, recentID{id, auth})
+		return
+	}
+	p.recent[p.next] = recentID{id, auth}
+	p.next = (p.next + 1) % recentSize
+}
+
+func (p *planner) recentID(n uint64) (recentID, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.recent) == 0 {
+		return recentID{}, false
+	}
+	return p.recent[int(mix64(n)%uint64(len(p.recent)))], true
+}
+
+// mix64 is splitmix64's finaliser: a cheap, well-spread hash of n.
+func mix64(n uint64) uint64 {
+	n += 0x9e3779b97f4a7c15
+	n = (n ^ (n >> 30)) * 0xbf58476d1ce4e5b9
+	n = (n ^ (n >> 27)) * 0x94d049bb133111eb
+	return n ^ (n >> 31)
+}

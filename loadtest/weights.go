@@ -1,0 +1,111 @@
+package loadtest
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Weights is a set of named non-negative weights, written "a=3,b=1".
+type Weights map[string]int
+
+// maxWeight bounds each weight, so that the total cannot overflow.
+const maxWeight = 1_000_000
+
+// ParseWeights parses "name=weight,..." and checks every name is in allowed.
+func ParseWeights(s string, allowed ...string) (Weights, error) {
+	w := Weights{}
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, found := strings.Cut(part, "=")
+		k = strings.TrimSpace(k)
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if !found || err != nil || n < 0 || n > maxWeight {
+			return nil, fmt.Errorf("weights %q: want name=integer from 0 to %d, got %q", s, maxWeight, part)
+		}
+		if !ok[k] {
+			return nil, fmt.Errorf("weights %q: unknown name %q (want one of %s)", s, k, strings.Join(allowed, ", "))
+		}
+		w[k] = n
+	}
+	if w.total() == 0 {
+		return nil, fmt.Errorf("weights %q: at least one weight must be above 0", s)
+	}
+	return w, nil
+}
+
+func (w Weights) total() int {
+	t := 0
+	for _, v := range w {
+		t += v
+	}
+	return t
+}
+
+// String formats w in a stable order.
+func (w Weights) String() string {
+	var keys []string
+	for k := range w {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, w[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+// picker chooses names by weight; built once per run so that a choice
+// neither ranges over a map nor sums the weights.
+type picker struct {
+	names []string
+	cum   []int // cum[i]: the weights of names[0..i] added up
+	total int   // every weight, names outside the order included
+}
+
+// picker returns the picker of w over the names in order, taken in that
+// order so that the choice is deterministic.
+func (w Weights) picker(order []string) picker {
+	p := picker{total: w.total()}
+	sum := 0
+	for _, k := range order {
+		sum += w[k]
+		p.names = append(p.names, k)
+		p.cum = append(p.cum, sum)
+	}
+	return p
+}
+
+// pick chooses a name by weight from a 64-bit value.
+func (p picker) pick(x uint64) string {
+	if p.total == 0 {
+		return ""
+	}
+	r := int(x % uint64(p.total))
+	for i, c := range p.cum {
+		if r < c {
+			return p.names[i]
+		}
+	}
+	return ""
+}
+
+// DefaultPaymentMix and DefaultOpMix are the mixes used when none is given.
+var (
+	DefaultPaymentMix = Weights{KindBalance: 2, KindCoins: 1, KindGateway: 1}
+	DefaultOpMix      = Weights{OpCreate: 60, OpStatus: 25, OpList: 10, OpSync: 5}
+)
+
+var (
+	kindOrder = []string{KindBalance, KindCoins, KindGateway}
+	opOrder   = []string{OpCreate, OpStatus, OpList, OpSync}
+)
