@@ -9,15 +9,32 @@ ARGS     ?=
 REDOCLY  ?= npx --yes @redocly/cli@2.77.0
 BENCHTIME ?= 2s
 
-conformance_flags = $(if $(TARGET),--target $(TARGET)) $(if $(PROFILE),--profile $(PROFILE))
+# With TARGET and no PROFILE the reference profile is used, so that a wrong
+# target is named by the preflight check rather than by a missing flag.
+conformance_flags = $(if $(TARGET),--target $(TARGET) --profile $(or $(PROFILE),profiles/reference.yaml),$(if $(PROFILE),--profile $(PROFILE)))
 
 .PHONY: help
 help: ## List the targets.
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-16s %s\n", $$1, $$2}'
 
+# GNU make exits 2 whenever a recipe fails, and `go run` exits 1 whenever the
+# program fails, so neither can carry the runner's own exit code (0 pass,
+# 1 failed, 2 usage/profile/target). The recipe runs the built binary, prints
+# its code and meaning, and exits with it; make then exits 0 or 2. CI calls
+# bin/conformance directly (`make bin/conformance` builds it) for the exact code.
 .PHONY: conformance
-conformance: ## Run the conformance suite (embedded reference, or TARGET=url PROFILE=file).
-	$(GO) run ./cmd/conformance $(conformance_flags) --report-dir reports/conformance $(ARGS)
+conformance: bin/conformance ## Run the conformance suite (embedded reference, or TARGET=url PROFILE=file).
+	@bin/conformance $(conformance_flags) --report-dir reports/conformance $(ARGS); code=$$?; \
+	case $$code in \
+	  0) ;; \
+	  1) echo "conformance exit code 1: a scenario failed (make itself exits 2)" >&2 ;; \
+	  2) echo "conformance exit code 2: usage, profile or target error (make itself exits 2)" >&2 ;; \
+	  *) echo "conformance exit code $$code (make itself exits 2)" >&2 ;; \
+	esac; exit $$code
+
+.PHONY: bin/conformance
+bin/conformance: ## Build the conformance runner (run it directly for its exact exit code).
+	@$(GO) build -o bin/conformance ./cmd/conformance
 
 .PHONY: load
 load: ## Run a load test (short demo against the embedded reference, or TARGET=url PROFILE=file).

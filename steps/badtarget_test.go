@@ -2,6 +2,7 @@ package steps_test
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,22 +13,60 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
 )
+
+// TestRunStopsEarlyOnDeadTarget (issue 10.3): against a target that gives
+// no answer, the whole suite stops after a few requests in a row without an
+// answer, with ErrTarget (exit 2), instead of failing every scenario one
+// timeout after another; the scenarios not run are skipped, never failed.
+func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
+	t.Parallel()
+	hanging := func(t *testing.T) string {
+		done := make(chan struct{})
+		url := serveFunc(t, func(_ http.ResponseWriter, r *http.Request) {
+			select {
+			case <-done:
+			case <-r.Context().Done():
+			}
+		})
+		t.Cleanup(func() { close(done) })
+		return url
+	}
+	for name, target := range map[string]func(t *testing.T) string{
+		"closed port": func(t *testing.T) string { return closedURL(t) },
+		"hangs":       hanging,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			res, err := steps.Run(context.Background(), steps.Options{
+				Profile: profiles.Reference(target(t)), Concurrency: 4, Format: "progress", Output: io.Discard,
+				RequestTimeout: 300 * time.Millisecond, NoPreflight: true,
+			})
+			elapsed := time.Since(start)
+			require.ErrorIs(t, err, steps.ErrTarget)
+			assert.Contains(t, err.Error(), "in a row")
+			// Today: 94 scenarios each wait for one timeout, 4 at a time.
+			assert.Less(t, elapsed, 5*time.Second)
+			assert.LessOrEqual(t, res.Failed, 8, "only the scenarios that met the dead target fail")
+			assert.Greater(t, res.Skipped, 70)
+			assert.Zero(t, res.Passed)
+			for _, sc := range res.Summary.Scenarios {
+				if sc.Status == steps.StatusSkipped {
+					assert.Contains(t, sc.Reason, "not run", sc.Name)
+				}
+			}
+		})
+	}
+}
 
 // TestRunSurvivesBadTargets: a target that is down, hangs, answers HTML, a
 // huge body or resets the connection makes scenarios fail with a clear
 // reason, quickly, without a hang or a panic.
 func TestRunSurvivesBadTargets(t *testing.T) {
 	t.Parallel()
-	closedURL := func(t *testing.T) string {
-		var lc net.ListenConfig
-		l, err := lc.Listen(context.Background(), "tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		addr := l.Addr().String()
-		require.NoError(t, l.Close())
-		return "http://" + addr
-	}
 	serve := func(h http.HandlerFunc) func(t *testing.T) string {
 		return func(t *testing.T) string {
 			srv := httptest.NewServer(h)
@@ -40,7 +79,7 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 		target func(t *testing.T) string
 		reason string
 	}{
-		{"closed port", closedURL, "refused the connection"},
+		{"closed port", func(t *testing.T) string { return closedURL(t) }, "refused the connection"},
 		{"hangs", func(t *testing.T) string {
 			done := make(chan struct{})
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -83,14 +122,24 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 			t.Parallel()
 			url := tc.target(t)
 			start := time.Now()
-			res := run(t, url, "@payment-methods,@customers&&~@profile-fault", nil, 500*time.Millisecond)
+			res, err := steps.Run(context.Background(), steps.Options{
+				Profile: profiles.Reference(url), Tags: "@payment-methods,@customers&&~@profile-fault",
+				Concurrency: 4, Format: "progress", Output: io.Discard, RequestTimeout: 500 * time.Millisecond,
+				NoPreflight: true,
+			})
+			if err != nil {
+				require.ErrorIs(t, err, steps.ErrTarget, "only a dead target may stop the run")
+			}
 			elapsed := time.Since(start)
 			assert.Less(t, elapsed, 30*time.Second)
 			require.Positive(t, res.Failed)
 			assert.Zero(t, res.Passed, "nothing can pass against a broken target")
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == steps.StatusFailed {
+				switch sc.Status {
+				case steps.StatusFailed:
 					assert.Contains(t, sc.Reason, tc.reason, sc.Name)
+				case steps.StatusSkipped:
+					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}
 		})

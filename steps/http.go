@@ -49,6 +49,10 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	h := r.s.h
 	ctx, cancel := context.WithTimeout(req.Context(), h.timeout)
 	defer cancel()
+	if h.abortCtx != nil {
+		// A run stopped early on a dead target cancels what is in flight.
+		defer context.AfterFunc(h.abortCtx, cancel)()
+	}
 	req = req.WithContext(ctx)
 
 	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
@@ -68,7 +72,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
-		ex.Err = transportError(err, h.timeout)
+		ex.Err = r.noAnswer(err)
 		return nil, ex.Err
 	}
 	defer resp.Body.Close()
@@ -79,12 +83,17 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	ex.RespBody = data
 	switch {
 	case err != nil:
-		ex.Err = transportError(err, h.timeout)
+		ex.Err = r.noAnswer(err)
 		return nil, ex.Err
 	case len(data) > maxResponseBody:
-		ex.RespBody = data[:reportBodyLimit]
+		// Keep a copy of the report-sized prefix only: a slice of data
+		// would hold the whole read buffer for as long as the report lives.
+		ex.RespBody = bytes.Clone(data[:reportBodyLimit])
 		ex.Err = fmt.Errorf("the response body is larger than %d bytes; no answer of the API is that large", maxResponseBody)
 		return nil, ex.Err
+	}
+	if h.abortCtx != nil {
+		h.answered()
 	}
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
@@ -94,6 +103,21 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil
+}
+
+// noAnswer records a request that got no (complete) answer and returns the
+// failure to report. A request cancelled because the run stopped early
+// marks its scenario as aborted instead of counting.
+func (r *recorder) noAnswer(err error) error {
+	h := r.s.h
+	if h.abortCtx != nil {
+		if h.abortCtx.Err() != nil {
+			r.s.aborted = true
+			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
+		}
+		h.noAnswer(err)
+	}
+	return transportError(err, h.timeout)
 }
 
 // transportError turns a client failure into a sentence a partner understands.

@@ -1,8 +1,6 @@
 package steps
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -131,17 +129,6 @@ func (c *coverage) asserted(msg string) {
 // areaTags are the tags of the areas of the document.
 var areaTags = []string{"products", "customers", "payment-methods", "payments", "payment-status", "authentication", "limits"}
 
-// specSHA256 is the digest of the embedded openapi.yaml.
-func specSHA256() string {
-	for _, get := range api.PathToRawSpec("openapi.yaml") {
-		if raw, err := get(); err == nil {
-			sum := sha256.Sum256(raw)
-			return hex.EncodeToString(sum[:])
-		}
-	}
-	return ""
-}
-
 // documentedStatuses lists the status codes of every operation of openapi.yaml.
 func documentedStatuses(v *validator) map[string][]int {
 	out := map[string][]int{}
@@ -174,7 +161,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 	sum := Summary{
 		SuiteVersion: SuiteVersion,
-		SpecSHA256:   specSHA256(),
+		SpecSHA256:   version.SpecSHA256(),
 		Target:       target,
 		StartedAt:    start.UTC(),
 		Seconds:      elapsed.Seconds(),

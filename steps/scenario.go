@@ -20,6 +20,9 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
+	// aborted is set when a request of the scenario was cancelled because
+	// the run stopped early on a dead target.
+	aborted bool
 
 	client *api.ClientWithResponses
 	last   *exchange

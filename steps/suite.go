@@ -28,11 +28,12 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
 // SuiteVersion is the version of the scenarios and their step definitions.
-const SuiteVersion = "1.0.0"
+const SuiteVersion = version.Suite
 
 // Options configure one run of the suite.
 type Options struct {
@@ -58,6 +59,11 @@ type Options struct {
 	HTTPClient *http.Client
 	// Strict turns warnings (failed readings) into failures.
 	Strict bool
+	// NoPreflight skips the preflight check (see Preflight).
+	NoPreflight bool
+	// Summary receives the human summary (default Output; with the junit and
+	// cucumber formats, os.Stderr, so that Output stays parseable).
+	Summary io.Writer
 }
 
 // Result is the outcome of a run. Scenarios counts one per scenario (one per
@@ -101,6 +107,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
+	if opts.Summary == nil {
+		opts.Summary = opts.Output
+		if opts.Format == "junit" || opts.Format == "cucumber" {
+			opts.Summary = os.Stderr
+		}
+	}
 	if opts.RequestTimeout <= 0 {
 		opts.RequestTimeout = 10 * time.Second
 	}
@@ -110,6 +122,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: opts.RequestTimeout}
+	}
+	if !opts.NoPreflight {
+		if err := Preflight(ctx, &prof, hc, opts.RequestTimeout); err != nil {
+			return Result{}, err
+		}
 	}
 	val, err := newValidator(prof.BaseURL)
 	if err != nil {
@@ -124,7 +141,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		coverage:  newCoverage(),
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
+		deadAfter: max(deadTargetFailures, opts.Concurrency),
 	}
+	var abort context.CancelCauseFunc
+	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
+	defer abort(nil)
+	h.abort = abort
 
 	format := opts.Format
 	if opts.ReportDir != "" {
@@ -155,7 +177,8 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	elapsed := time.Since(start)
 
 	res := h.result(prof.BaseURL, start, elapsed)
-	if status != 0 && res.Failed == 0 && res.Undefined == 0 {
+	aborted := context.Cause(h.abortCtx)
+	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d); see the output above", ErrUsage, status)
 	}
 	if opts.ReportDir != "" {
@@ -163,9 +186,32 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			return res, err
 		}
 	}
-	printSummary(opts.Output, res)
+	printSummary(opts.Summary, res)
+	if aborted != nil {
+		return res, aborted
+	}
 	return res, nil
 }
+
+// deadTargetFailures is the least number of requests in a row, across
+// scenarios, that must get no answer before the run stops (issue 10.3).
+const deadTargetFailures = 5
+
+// noAnswer counts a request that got no answer. After deadAfter of them in
+// a row, with no answer in between, the run is aborted: the requests in
+// flight are cancelled and the scenarios not yet started are not run.
+func (h *harness) noAnswer(err error) {
+	if h.abortCtx.Err() != nil {
+		return
+	}
+	if n := h.consecutive.Add(1); n >= int64(h.deadAfter) {
+		h.abort(fmt.Errorf("%w: stopped early: %d requests in a row, across scenarios, got no answer from the target (last: %v); the remaining scenarios were not run",
+			ErrTarget, n, err))
+	}
+}
+
+// answered resets the count of requests in a row that got no answer.
+func (h *harness) answered() { h.consecutive.Store(0) }
 
 // harness is the state shared by the scenarios of one run: configuration,
 // the run's unique id, counters, the locks of shared fixture accounts, and
@@ -179,6 +225,12 @@ type harness struct {
 	counter   atomic.Int64
 	coverage  *coverage
 	strict    bool
+
+	// deadAfter requests in a row without an answer abort the run (abortCtx).
+	deadAfter   int
+	consecutive atomic.Int64
+	abortCtx    context.Context
+	abort       context.CancelCauseFunc
 
 	mu      sync.Mutex // guards locks and results
 	locks   map[string]*sync.Mutex
@@ -237,6 +289,10 @@ func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Cont
 	for _, t := range sc.Tags {
 		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
 	}
+	if h := s.h; h.abortCtx.Err() != nil {
+		s.skip = "not run: " + context.Cause(h.abortCtx).Error()
+		return ctx, fmt.Errorf("%w: %s", godog.ErrSkip, s.skip)
+	}
 	var missing []string
 	for _, t := range s.tags {
 		for _, c := range profiles.Capabilities() {
@@ -261,6 +317,8 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	switch {
 	case s.skip != "":
 		r.Status, r.Reason = StatusSkipped, s.skip
+	case err != nil && s.aborted:
+		r.Status, r.Reason = StatusSkipped, "not run to its end: "+context.Cause(s.h.abortCtx).Error()
 	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
 		r.Status, r.Reason = StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):

@@ -4,7 +4,8 @@
 // tests any server.
 //
 // Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
-// profile error.
+// profile error, or a target that cannot be tested (preflight failed, or the
+// target stopped answering during the run).
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
@@ -39,6 +41,22 @@ const (
 	exitUsage = 2
 )
 
+const usageText = `usage: conformance [--target URL --profile FILE] [flags]
+
+Runs the Partner Commerce API v2 conformance suite. With no --target it starts
+the embedded reference server and tests it with the reference profile.
+
+Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or profile
+error, or a target that cannot be tested (preflight, or it stopped answering).
+
+Environment:
+  CONFORMANCE_TARGET   default of --target
+  CONFORMANCE_PROFILE  default of --profile
+  NO_COLOR             any value turns colour off
+
+Flags:
+`
+
 // run parses the flags, prepares the target and runs the suite.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
@@ -50,8 +68,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
 	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json and summary.json")
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
+	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: conformance [--target URL --profile FILE] [flags]\n\n")
+		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -59,6 +79,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return exitPass
 		}
 		return exitUsage
+	}
+	if *showVersion {
+		_, _ = io.WriteString(stdout, version.String("conformance"))
+		return exitPass
+	}
+	// Machine formats keep stdout parseable: everything for people goes to stderr.
+	human := stdout
+	if *format == "junit" || *format == "cucumber" {
+		human = stderr
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "conformance: unexpected arguments %q\n", fs.Args())
@@ -93,7 +122,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer stopRef()
 		*target = url
 		prof = profiles.Reference(url)
-		fmt.Fprintf(stdout, "testing the embedded reference server at %s\n", url)
+		fmt.Fprintf(human, "testing the embedded reference server at %s\n", url)
 	}
 	if *target != "" {
 		prof.BaseURL = strings.TrimRight(*target, "/")
@@ -104,7 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	for _, c := range profiles.Capabilities() {
 		if miss := prof.Missing(c); len(miss) > 0 {
-			fmt.Fprintf(stdout, "capability %s is off: the profile lacks %s; its scenarios will be skipped\n", c, strings.Join(miss, ", "))
+			fmt.Fprintf(human, "capability %s is off: the profile lacks %s; its scenarios will be skipped\n", c, strings.Join(miss, ", "))
 		}
 	}
 
@@ -116,10 +145,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Output:         stdout,
 		ReportDir:      *reportDir,
 		RequestTimeout: *timeout,
+		NoPreflight:    *noPreflight,
+		Summary:        human,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
-		if errors.Is(err, steps.ErrUsage) {
+		if errors.Is(err, steps.ErrUsage) || errors.Is(err, steps.ErrTarget) {
 			return exitUsage
 		}
 		return exitFail

@@ -8,12 +8,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/reference"
 )
 
@@ -105,4 +108,44 @@ func TestRunWritesReports(t *testing.T) {
 	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
 		assert.FileExists(t, filepath.Join(dir, f))
 	}
+}
+
+// TestVersionAndHelp (issue 9.7): --version prints the suite version, the
+// spec digest, the commit and the Go version; --help exits 0 and names the
+// environment variables.
+func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitPass, run(context.Background(), []string{"--version"}, noEnv, &stdout, &stderr))
+	for _, part := range []string{"suite version: " + version.Suite, "spec sha256:   " + version.SpecSHA256(), "commit:", runtime.Version()} {
+		assert.Contains(t, stdout.String(), part)
+	}
+	stdout.Reset()
+	require.Equal(t, exitPass, run(context.Background(), []string{"--help"}, noEnv, &stdout, &stderr))
+	for _, part := range []string{"CONFORMANCE_TARGET", "CONFORMANCE_PROFILE", "NO_COLOR", "-no-preflight", "Exit codes"} {
+		assert.Contains(t, stderr.String(), part)
+	}
+}
+
+// TestPreflightFailureIsOneMessageAndExit2 (issue 9.4): a closed port is one
+// line on stderr and exit 2, at once; --no-preflight runs the scenarios,
+// which stop early on the dead target (issue 10.3), also exit 2.
+func TestPreflightFailureIsOneMessageAndExit2(t *testing.T) {
+	t.Parallel()
+	profile := writeFile(t, referenceProfile(t))
+	var stdout, stderr bytes.Buffer
+	start := time.Now()
+	code := run(context.Background(), []string{"--target", "http://127.0.0.1:1", "--profile", profile}, noEnv, &stdout, &stderr)
+	assert.Less(t, time.Since(start), time.Second)
+	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+	assert.Contains(t, stderr.String(), "preflight")
+	assert.Empty(t, stdout.String())
+
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"--target", "http://127.0.0.1:1", "--profile", profile, "--no-preflight", "--format", "progress"}, noEnv, &stdout, &stderr)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr.String(), "in a row")
+	assert.Contains(t, stdout.String(), "RESULT: FAIL")
 }

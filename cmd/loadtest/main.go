@@ -23,10 +23,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
@@ -56,6 +58,10 @@ func main() {
 var errFailed = errors.New("load test failed")
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if slices.Contains(args, "--version") || slices.Contains(args, "-version") {
+		_, err := io.WriteString(stdout, version.String("loadtest"))
+		return err
+	}
 	if len(args) > 0 && args[0] == "merge" {
 		return runMerge(args[1:], stdout, stderr)
 	}

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/reference"
 )
 
@@ -40,7 +41,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	settle := fs.Duration("settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
 	expire := fs.Duration("expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\nEnvironment: REFERENCE_ADDR (default of --addr), REFERENCE_LOG_LEVEL (default of --log-level).\n\n")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if *showVersion {
+		_, err := io.WriteString(stdout, version.String("reference"))
 		return err
 	}
 	if fs.NArg() > 0 {

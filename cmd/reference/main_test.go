@@ -96,3 +96,21 @@ func TestRunErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpAndVersionExitZero (issue 9.7): --help and --version are not errors.
+func TestHelpAndVersionExitZero(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"--help", "-h", "--version"} {
+		t.Run(arg, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr strings.Builder
+			require.NoError(t, run(context.Background(), []string{arg}, func(string) string { return "" }, &stdout, &stderr))
+			if arg == "--version" {
+				assert.Contains(t, stdout.String(), "spec sha256:")
+				assert.Contains(t, stdout.String(), "suite version:")
+			} else {
+				assert.Contains(t, stderr.String(), "REFERENCE_ADDR")
+			}
+		})
+	}
+}

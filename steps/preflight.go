@@ -1,0 +1,77 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/envelope"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// ErrTarget marks a run that stopped because the target cannot be tested:
+// it does not answer, does not answer JSON, refuses the profile's
+// credentials, or stopped answering during the run.
+var ErrTarget = errors.New("the target cannot be tested")
+
+// preflightPath is the endpoint preflight calls: the profile of the account
+// that owns the token (§4.3), which needs the secret key and a bearer token
+// (§5) and changes nothing.
+const preflightPath = "/client/v2/customer/profile"
+
+// Preflight checks, with one request, that the target of prof can be tested
+// at all: it answers, it answers JSON with status and message (§1: "Every
+// response is JSON and carries status (boolean) and message (string)"), and
+// it does not refuse the profile's secret key and main token with 401 (§5:
+// "Failures return HTTP 401"). It asserts nothing else: any other status,
+// such as the profile's 500, passes. The error wraps ErrTarget and is one
+// sentence a newcomer can act on.
+func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, timeout time.Duration) error {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	url := strings.TrimRight(prof.BaseURL, "/") + preflightPath
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("%w: preflight: %w", ErrTarget, err)
+	}
+	req.Header.Set("X-SECRET-KEY", prof.SecretKey)
+	req.Header.Set("Authorization", "Bearer "+prof.MainToken)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, transportError(err, timeout))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
+	if err != nil {
+		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, transportError(err, timeout))
+	}
+	env, _, err := envelope.Decode(body)
+	if err != nil {
+		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%v): %q; is --target the API's base URL?",
+			ErrTarget, url, resp.StatusCode, resp.Header.Get("Content-Type"), err, preview(body))
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		return fmt.Errorf("%w: preflight: GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile",
+			ErrTarget, url, env.Message)
+	}
+	return nil
+}
+
+// preview is the start of a body, for a one-line message.
+func preview(body []byte) string {
+	const n = 80
+	if len(body) > n {
+		return string(body[:n]) + "…"
+	}
+	return string(body)
+}
