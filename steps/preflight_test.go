@@ -113,4 +113,3 @@ func TestRunPreflights(t *testing.T) {
 		require.ErrorIs(t, err, steps.ErrTarget)
 	}
 }
-
