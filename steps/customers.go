@@ -38,6 +38,19 @@ func (s *scenario) registerCustomers(sc *godog.ScenarioContext) {
 		s.addAccount(&account{actor: "the account with an unavailable wallet", partner: s.mainPartner(), token: s.h.profile.Fixtures.BrokenProfileToken})
 		return nil
 	})
+	// The actors the payment scenarios act as.
+	sc.Step(`^the funded customer of the partner$`, func(ctx context.Context) error {
+		return s.sharedCustomer(ctx, "the funded customer", s.h.profile.FundedCustomer.Token)
+	})
+	sc.Step(`^the split-payment customer of the partner$`, func(ctx context.Context) error {
+		return s.sharedCustomer(ctx, "the split-payment customer", s.h.profile.SplitCustomer.Token)
+	})
+	sc.Step(`^a cashier of the other partner$`, func(ctx context.Context) error {
+		return s.cashierOf(ctx, "the other partner's cashier", s.otherPartner())
+	})
+	sc.Step(`^a cashier of the partner whose price plan is not active$`, func(ctx context.Context) error {
+		return s.cashierOf(ctx, "the unconfigured partner's cashier", s.unconfiguredPartner())
+	})
 }
 
 // newIdentity returns a name, phone number and email unique to this run:
@@ -251,15 +264,6 @@ func nationalPhone(n string) string {
 	return n
 }
 
-func integer(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil
-}
-
 func (s *scenario) balanceWhole() error {
 	pb, err := s.okProfile()
 	if err != nil {
@@ -304,4 +308,29 @@ func (s *scenario) walletOf(ctx context.Context, a *account) (wallet, error) {
 		return wallet{}, s.failure(ex, secProfile, "integer balance.available and coin.available", "balance %v, coin %v", pb.Data.Balance, pb.Data.Coin)
 	}
 	return wallet{balance: b, coins: c}, nil
+}
+
+// sharedCustomer takes a profile's customer for the whole scenario (its lock
+// is released after the scenario) and reads its wallet.
+func (s *scenario) sharedCustomer(ctx context.Context, actor, token string) error {
+	s.unlock = append(s.unlock, s.h.lock(token))
+	a := s.addAccount(&account{actor: actor, partner: s.mainPartner(), token: token})
+	w, err := s.walletOf(ctx, a)
+	if err != nil {
+		return err
+	}
+	if s.wallets == nil {
+		s.wallets = map[string]wallet{}
+	}
+	s.wallets[actor] = w
+	return nil
+}
+
+func integer(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
 }

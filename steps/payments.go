@@ -42,34 +42,12 @@ type amount struct {
 	Total, BalanceUsed, CoinUsed, CoinValueUsed, GatewayPayment int64
 }
 
-// method is a payment method of section 2.4.
-type method struct {
-	ID             int64
-	MinimumPayment int64
-	ServiceFee     int64
-}
-
 const (
 	msisdn      = "081234567890"
 	otherMsisdn = "085712345678"
 )
 
 func (s *scenario) registerPayments(sc *godog.ScenarioContext) {
-	sc.Step(`^the funded customer of the partner$`, func(ctx context.Context) error {
-		return s.sharedCustomer(ctx, "the funded customer", s.h.profile.FundedCustomer.Token)
-	})
-	sc.Step(`^the split-payment customer of the partner$`, func(ctx context.Context) error {
-		return s.sharedCustomer(ctx, "the split-payment customer", s.h.profile.SplitCustomer.Token)
-	})
-	sc.Step(`^a cashier of the other partner$`, func(ctx context.Context) error {
-		return s.cashierOf(ctx, "the other partner's cashier", s.otherPartner())
-	})
-	sc.Step(`^a cashier of the partner whose price plan is not active$`, func(ctx context.Context) error {
-		return s.cashierOf(ctx, "the unconfigured partner's cashier", s.unconfiguredPartner())
-	})
-	sc.Step(`^`+actorRE+` lists the payment methods$`, s.listMethods)
-	sc.Step(`^every payment method has its documented fields$`, s.everyMethodDocumented)
-
 	sc.Step(`^`+actorRE+` sends a payment with the (product|destination number|payment method|partner transaction id) (missing|empty)$`, s.payIncomplete)
 	sc.Step(`^`+actorRE+` pays with a payment method that is not offered$`, s.payUnofferedMethod)
 	sc.Step(`^`+actorRE+` pays with the balance and coin method with (neither balance nor coins chosen|balance and coins both turned off)$`, s.payInternalWithoutFunds)
@@ -103,84 +81,8 @@ func (s *scenario) registerPayments(sc *godog.ScenarioContext) {
 	sc.Step(`^the payment is refused with status (\d+) and a message$`, s.refusedWithAnyMessage)
 }
 
-// sharedCustomer takes a profile's customer for the whole scenario (its lock
-// is released after the scenario) and reads its wallet.
-func (s *scenario) sharedCustomer(ctx context.Context, actor, token string) error {
-	s.unlock = append(s.unlock, s.h.lock(token))
-	a := s.addAccount(&account{actor: actor, partner: s.mainPartner(), token: token})
-	w, err := s.walletOf(ctx, a)
-	if err != nil {
-		return err
-	}
-	if s.wallets == nil {
-		s.wallets = map[string]wallet{}
-	}
-	s.wallets[actor] = w
-	return nil
-}
-
 func (s *scenario) nextTrxID() string {
 	return fmt.Sprintf("conf-%s-%d", s.h.runID, s.h.next())
-}
-
-// methods lists the payment methods the account may use.
-func (s *scenario) methods(ctx context.Context, a *account) ([]method, error) {
-	ex, err := s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
-	if err != nil {
-		return nil, err
-	}
-	var body struct {
-		Data []map[string]any `json:"data"`
-	}
-	if ex.Status != http.StatusOK {
-		return nil, s.failure(ex, "§4.5: GET /client/v2/payment/methods returns the payment methods.", "status 200", "got status %d", ex.Status)
-	}
-	if err := decode(ex.RespBody, &body); err != nil {
-		return nil, s.failure(ex, secMethod, "data, an array of payment methods", "%v", err)
-	}
-	var out []method
-	for _, m := range body.Data {
-		id, ok1 := integer(m["id"])
-		min, ok2 := integer(m["minimum_payment"])
-		fee, _ := lookup(m, "service_fee.amount")
-		amount, ok3 := integer(fee)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, s.failure(ex, secMethod, "integer id, minimum_payment and service_fee.amount", "method %v", m)
-		}
-		out = append(out, method{ID: id, MinimumPayment: min, ServiceFee: amount})
-	}
-	return out, nil
-}
-
-var methodFields = []struct{ path, kind string }{
-	{"id", "integer"}, {"code", "string"}, {"name", "string"}, {"group", "string"},
-	{"payment_gateway", "string"}, {"payment_type", "string"}, {"image", "string"},
-	{"minimum_payment", "integer"}, {"service_fee.type", "string"}, {"service_fee.amount", "integer"},
-}
-
-func (s *scenario) listMethods(ctx context.Context, actor string) error {
-	a, err := s.as(actor)
-	if err != nil {
-		return err
-	}
-	_, err = s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
-	return err
-}
-
-func (s *scenario) everyMethodDocumented() error {
-	ex := s.last
-	var body struct {
-		Data []map[string]any `json:"data"`
-	}
-	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
-		return s.failure(ex, secMethod, "data, an array of payment methods", "no data array (%v)", err)
-	}
-	for i, m := range body.Data {
-		if problem := checkFields(m, methodFields); problem != "" {
-			return s.failure(ex, secMethod, "every documented field with its type", "method %d: %s", i, problem)
-		}
-	}
-	return nil
 }
 
 // baseBody is a complete payment request for product p.
@@ -335,42 +237,6 @@ func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice st
 	}
 	_, err = s.pay(ctx, a, p, body)
 	return err
-}
-
-// gatewayChoice picks a gateway method and the cheapest active product whose
-// final price reaches the method's minimum payment.
-func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, product, error) {
-	ms, err := s.methods(ctx, a)
-	if err != nil {
-		return method{}, product{}, err
-	}
-	c, err := s.catalog(ctx, a.partner)
-	if err != nil {
-		return method{}, product{}, err
-	}
-	active := activeByPrice(c.products)
-	var best method
-	var bestP product
-	found := false
-	for _, m := range ms {
-		if m.ID == 0 {
-			continue
-		}
-		for _, p := range active {
-			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
-				if !found || p.FinalPrice < bestP.FinalPrice {
-					best, bestP, found = m, p, true
-				}
-				break
-			}
-		}
-	}
-	if !found {
-		return method{}, product{}, s.failure(c.ex, secMethodsFixture,
-			"a gateway payment method whose minimum_payment is at most the final price of an active product",
-			"none of the %d methods fits the %d products of the catalog", len(ms), len(c.products))
-	}
-	return best, bestP, nil
 }
 
 // payGateway pays with a gateway method, from an account whose balance and

@@ -280,6 +280,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	s.registerCommon(sc)
 	s.registerProducts(sc)
 	s.registerCustomers(sc)
+	s.registerPaymentMethods(sc)
 	s.registerPayments(sc)
 	s.registerStatus(sc)
 	s.registerAuth(sc)

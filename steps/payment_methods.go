@@ -1,0 +1,118 @@
+package steps
+
+// Payment methods (section 2.4, section 4.5) and the choice of a gateway method.
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/cucumber/godog"
+)
+
+func (s *scenario) registerPaymentMethods(sc *godog.ScenarioContext) {
+	sc.Step(`^`+actorRE+` lists the payment methods$`, s.listMethods)
+	sc.Step(`^every payment method has its documented fields$`, s.everyMethodDocumented)
+}
+
+// method is a payment method of section 2.4.
+type method struct {
+	ID             int64
+	MinimumPayment int64
+	ServiceFee     int64
+}
+
+// methods lists the payment methods the account may use.
+func (s *scenario) methods(ctx context.Context, a *account) ([]method, error) {
+	ex, err := s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
+	if err != nil {
+		return nil, err
+	}
+	var body struct {
+		Data []map[string]any `json:"data"`
+	}
+	if ex.Status != http.StatusOK {
+		return nil, s.failure(ex, "§4.5: GET /client/v2/payment/methods returns the payment methods.", "status 200", "got status %d", ex.Status)
+	}
+	if err := decode(ex.RespBody, &body); err != nil {
+		return nil, s.failure(ex, secMethod, "data, an array of payment methods", "%v", err)
+	}
+	var out []method
+	for _, m := range body.Data {
+		id, ok1 := integer(m["id"])
+		min, ok2 := integer(m["minimum_payment"])
+		fee, _ := lookup(m, "service_fee.amount")
+		amount, ok3 := integer(fee)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, s.failure(ex, secMethod, "integer id, minimum_payment and service_fee.amount", "method %v", m)
+		}
+		out = append(out, method{ID: id, MinimumPayment: min, ServiceFee: amount})
+	}
+	return out, nil
+}
+
+var methodFields = []struct{ path, kind string }{
+	{"id", "integer"}, {"code", "string"}, {"name", "string"}, {"group", "string"},
+	{"payment_gateway", "string"}, {"payment_type", "string"}, {"image", "string"},
+	{"minimum_payment", "integer"}, {"service_fee.type", "string"}, {"service_fee.amount", "integer"},
+}
+
+func (s *scenario) listMethods(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	_, err = s.send(func() (*http.Response, error) { return s.api().ListPaymentMethods(ctx, a.creds()) })
+	return err
+}
+
+func (s *scenario) everyMethodDocumented() error {
+	ex := s.last
+	var body struct {
+		Data []map[string]any `json:"data"`
+	}
+	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
+		return s.failure(ex, secMethod, "data, an array of payment methods", "no data array (%v)", err)
+	}
+	for i, m := range body.Data {
+		if problem := checkFields(m, methodFields); problem != "" {
+			return s.failure(ex, secMethod, "every documented field with its type", "method %d: %s", i, problem)
+		}
+	}
+	return nil
+}
+
+// gatewayChoice picks a gateway method and the cheapest active product whose
+// final price reaches the method's minimum payment.
+func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, product, error) {
+	ms, err := s.methods(ctx, a)
+	if err != nil {
+		return method{}, product{}, err
+	}
+	c, err := s.catalog(ctx, a.partner)
+	if err != nil {
+		return method{}, product{}, err
+	}
+	active := activeByPrice(c.products)
+	var best method
+	var bestP product
+	found := false
+	for _, m := range ms {
+		if m.ID == 0 {
+			continue
+		}
+		for _, p := range active {
+			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
+				if !found || p.FinalPrice < bestP.FinalPrice {
+					best, bestP, found = m, p, true
+				}
+				break
+			}
+		}
+	}
+	if !found {
+		return method{}, product{}, s.failure(c.ex, secMethodsFixture,
+			"a gateway payment method whose minimum_payment is at most the final price of an active product",
+			"none of the %d methods fits the %d products of the catalog", len(ms), len(c.products))
+	}
+	return best, bestP, nil
+}
