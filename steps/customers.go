@@ -325,12 +325,3 @@ func (s *scenario) sharedCustomer(ctx context.Context, actor, token string) erro
 	s.wallets[actor] = w
 	return nil
 }
-
-func integer(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil
-}

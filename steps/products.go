@@ -13,14 +13,6 @@ import (
 	"github.com/partnercommerce/conformance/api"
 )
 
-// product is one product of a catalog, with its money as int64.
-type product struct {
-	ID         int64
-	Status     string
-	BasePrice  int64
-	FinalPrice int64
-}
-
 // syncPage is one answer of product sync.
 type syncPage struct {
 	ex         *exchange
@@ -29,15 +21,6 @@ type syncPage struct {
 	products   []map[string]any
 	pagination *paginationNumbers
 }
-
-// catalogRead is a partner's whole "prabayar" catalog as read by sync.
-type catalogRead struct {
-	products []product
-	ex       *exchange // the last page read, for failure reports
-}
-
-// maxSyncPages bounds every walk through the pages of product sync.
-const maxSyncPages = 1000
 
 type paginationNumbers struct {
 	Total, Page, PerPage, TotalPages int64
@@ -176,63 +159,6 @@ var productFields = []struct{ path, kind string }{
 	{"pricing.base_price", "integer"}, {"pricing.final_price", "integer"},
 	{"promotion", "object or null"}, {"status", "string"},
 	{"operator.id", "integer"}, {"operator.name", "string"}, {"operator.logo", "string"},
-}
-
-// lookup follows a dotted path in decoded JSON.
-func lookup(m map[string]any, path string) (any, bool) {
-	var cur any = m
-	for _, k := range strings.Split(path, ".") {
-		obj, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = obj[k]; !ok {
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-// hasKind reports whether v has the JSON type kind.
-func hasKind(v any, kind string) bool {
-	switch kind {
-	case "string":
-		_, ok := v.(string)
-		return ok
-	case "integer":
-		_, ok := integer(v)
-		return ok
-	case "boolean":
-		_, ok := v.(bool)
-		return ok
-	case "object or null":
-		if v == nil {
-			return true
-		}
-		_, ok := v.(map[string]any)
-		return ok
-	case "string or null":
-		if v == nil {
-			return true
-		}
-		_, ok := v.(string)
-		return ok
-	}
-	return false
-}
-
-// checkFields reports the first documented field that is missing or of the wrong type.
-func checkFields(m map[string]any, fields []struct{ path, kind string }) string {
-	for _, f := range fields {
-		v, ok := lookup(m, f.path)
-		if !ok {
-			return fmt.Sprintf("%s is missing", f.path)
-		}
-		if !hasKind(v, f.kind) {
-			return fmt.Sprintf("%s is %v, not %s", f.path, v, f.kind)
-		}
-	}
-	return ""
 }
 
 func (s *scenario) everyProductDocumented() error {
@@ -423,81 +349,4 @@ func (s *scenario) carriesPricePlanMessage(template string) error {
 	}
 	s.h.coverage.asserted(template)
 	return nil
-}
-
-// catalog reads every product of the partner's "prabayar" catalog with the
-// partner's main account. The first read of a scenario is validated and
-// recorded like any other exchange, then kept for the rest of the scenario.
-func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) {
-	if c, ok := s.catalogs[p.label]; ok {
-		return c, nil
-	}
-	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
-	size := 100
-	var out catalogRead
-	for page := 1; page <= maxSyncPages; page++ {
-		pg := page
-		sp, err := s.syncPage(ctx, main, "prabayar", &pg, &size)
-		if err != nil {
-			return catalogRead{}, err
-		}
-		if err := s.okPage(sp); err != nil {
-			return catalogRead{}, err
-		}
-		out.ex = sp.ex
-		for _, m := range sp.products {
-			var pr product
-			ok := true
-			for _, f := range []struct {
-				path string
-				dst  *int64
-			}{{"id", &pr.ID}, {"pricing.base_price", &pr.BasePrice}, {"pricing.final_price", &pr.FinalPrice}} {
-				v, _ := lookup(m, f.path)
-				n, isInt := integer(v)
-				if !isInt {
-					ok = false
-					break
-				}
-				*f.dst = n
-			}
-			if !ok {
-				return catalogRead{}, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
-			}
-			pr.Status, _ = m["status"].(string)
-			out.products = append(out.products, pr)
-		}
-		if int64(page) >= sp.pagination.TotalPages {
-			break
-		}
-	}
-	if s.catalogs == nil {
-		s.catalogs = map[string]catalogRead{}
-	}
-	s.catalogs[p.label] = out
-	return out, nil
-}
-
-// activeByPrice returns the active products, cheapest first.
-func activeByPrice(ps []product) []product {
-	var out []product
-	for _, p := range ps {
-		if p.Status == "active" {
-			out = append(out, p)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].FinalPrice < out[j].FinalPrice })
-	return out
-}
-
-// cheapest returns the cheapest active product of the partner's catalog.
-func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
-	c, err := s.catalog(ctx, p)
-	if err != nil {
-		return product{}, err
-	}
-	act := activeByPrice(c.products)
-	if len(act) == 0 {
-		return product{}, s.failure(c.ex, secCatalogFixture, "at least one active prabayar product", "the catalog of %s has no active product", p.label)
-	}
-	return act[0], nil
 }

@@ -1,0 +1,103 @@
+package steps
+
+// The catalog fixture: a partner's prabayar catalog read through product
+// sync, from which payment scenarios choose their products.
+
+import (
+	"context"
+	"sort"
+)
+
+// product is one product of a catalog, with its money as int64.
+type product struct {
+	ID         int64
+	Status     string
+	BasePrice  int64
+	FinalPrice int64
+}
+
+// catalogRead is a partner's whole "prabayar" catalog as read by sync.
+type catalogRead struct {
+	products []product
+	ex       *exchange // the last page read, for failure reports
+}
+
+// maxSyncPages bounds every walk through the pages of product sync.
+const maxSyncPages = 1000
+
+// catalog reads every product of the partner's "prabayar" catalog with the
+// partner's main account. The first read of a scenario is validated and
+// recorded like any other exchange, then kept for the rest of the scenario.
+func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) {
+	if c, ok := s.catalogs[p.label]; ok {
+		return c, nil
+	}
+	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
+	size := 100
+	var out catalogRead
+	for page := 1; page <= maxSyncPages; page++ {
+		pg := page
+		sp, err := s.syncPage(ctx, main, "prabayar", &pg, &size)
+		if err != nil {
+			return catalogRead{}, err
+		}
+		if err := s.okPage(sp); err != nil {
+			return catalogRead{}, err
+		}
+		out.ex = sp.ex
+		for _, m := range sp.products {
+			var pr product
+			ok := true
+			for _, f := range []struct {
+				path string
+				dst  *int64
+			}{{"id", &pr.ID}, {"pricing.base_price", &pr.BasePrice}, {"pricing.final_price", &pr.FinalPrice}} {
+				v, _ := lookup(m, f.path)
+				n, isInt := integer(v)
+				if !isInt {
+					ok = false
+					break
+				}
+				*f.dst = n
+			}
+			if !ok {
+				return catalogRead{}, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
+			}
+			pr.Status, _ = m["status"].(string)
+			out.products = append(out.products, pr)
+		}
+		if int64(page) >= sp.pagination.TotalPages {
+			break
+		}
+	}
+	if s.catalogs == nil {
+		s.catalogs = map[string]catalogRead{}
+	}
+	s.catalogs[p.label] = out
+	return out, nil
+}
+
+// activeByPrice returns the active products, cheapest first.
+func activeByPrice(ps []product) []product {
+	var out []product
+	for _, p := range ps {
+		if p.Status == "active" {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].FinalPrice < out[j].FinalPrice })
+	return out
+}
+
+// cheapest returns the cheapest active product of the partner's catalog.
+func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
+	c, err := s.catalog(ctx, p)
+	if err != nil {
+		return product{}, err
+	}
+	act := activeByPrice(c.products)
+	if len(act) == 0 {
+		return product{}, s.failure(c.ex, secCatalogFixture, "at least one active prabayar product", "the catalog of %s has no active product", p.label)
+	}
+	return act[0], nil
+}
