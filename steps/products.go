@@ -153,14 +153,6 @@ func (s *scenario) lastPage() (syncPage, error) {
 	return s.pages[len(s.pages)-1], nil
 }
 
-// productFields are the fields of section 2.1 and their JSON types.
-var productFields = []struct{ path, kind string }{
-	{"id", "integer"}, {"code", "string"}, {"name", "string"}, {"description", "string"},
-	{"pricing.base_price", "integer"}, {"pricing.final_price", "integer"},
-	{"promotion", "object or null"}, {"status", "string"},
-	{"operator.id", "integer"}, {"operator.name", "string"}, {"operator.logo", "string"},
-}
-
 func (s *scenario) everyProductDocumented() error {
 	pg, err := s.lastPage()
 	if err != nil {
@@ -169,10 +161,10 @@ func (s *scenario) everyProductDocumented() error {
 	if err := s.okPage(pg); err != nil {
 		return err
 	}
+	// Every field of section 2.1 and its type is checked on every answer by
+	// the response validator (openapi.yaml's Product schema, see send); this
+	// step adds the 200 OK with products and pagination, and section 3's values.
 	for i, p := range pg.products {
-		if problem := checkFields(p, productFields); problem != "" {
-			return s.failure(pg.ex, secProduct, "every documented field with its type", "product %d: %s", i, problem)
-		}
 		if st := p["status"]; st != "active" && st != "inactive" {
 			return s.failure(pg.ex, "§3: Product status is active or inactive.", "active or inactive", "product %d has status %v", i, st)
 		}
