@@ -30,7 +30,7 @@ const (
 // can recompute corrected latency and the verdicts from it.
 const (
 	headerScheduled = "X-Loadtest-Scheduled" // scheduled send time, Unix nanoseconds
-	headerVerdict   = "X-Loadtest-Verdict"   // expected | unexpected | uncertain
+	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | unexpected | uncertain
 	headerViolation = "X-Loadtest-Violation"
 )
 
@@ -43,6 +43,8 @@ func (r *Result) Vegeta() vegeta.Result {
 		v.Headers[headerVerdict] = []string{"uncertain"}
 	case r.Expected:
 		v.Headers[headerVerdict] = []string{"expected"}
+	case r.Allowed:
+		v.Headers[headerVerdict] = []string{"allowed"}
 	default:
 		v.Headers[headerVerdict] = []string{"unexpected"}
 	}
@@ -66,12 +68,15 @@ func FromVegeta(v vegeta.Result) Result {
 	}
 	switch h.Get(headerVerdict) {
 	case "expected":
-		r.Expected = true
+		r.Expected, r.Allowed = true, true
+	case "allowed":
+		r.Allowed = true
 	case "uncertain":
 		r.Uncertain = true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""
+		r.Allowed = r.Expected
 	}
 	r.Violation = h.Get(headerViolation)
 	return r
@@ -111,16 +116,7 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		return nil
 	}
 	return errors.Join(
-		write(FileResults, func(w io.Writer) error {
-			enc := vegeta.NewEncoder(w)
-			for i := range o.Results {
-				v := o.Results[i].Vegeta()
-				if err := enc.Encode(&v); err != nil {
-					return err
-				}
-			}
-			return nil
-		}),
+		write(FileResults, func(w io.Writer) error { return WriteResults(w, o.Results) }),
 		write(FileLedger, func(w io.Writer) error { return WriteLedger(w, o.Ledger) }),
 		write(FileShard, func(w io.Writer) error {
 			return writeJSON(w, shardFile{Meta: o.Meta, Generator: o.Generator, Catalog: o.Catalog, Accounts: o.Accounts})
@@ -131,6 +127,31 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 			return WritePlot(w, o.Results, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
 	)
+}
+
+// WriteResults writes results as a vegeta results file that `vegeta plot`,
+// `vegeta report` and `vegeta encode` read: in send-time order, with each
+// attack's (operation's) sequence numbers renumbered 0, 1, 2, ... in that
+// order, as vegeta's plot requires (results of a concurrent run finish out
+// of order, and the hit numbers of the mixed scenario's operations
+// interleave). The results themselves are not changed.
+func WriteResults(w io.Writer, results []Result) error {
+	idx := make([]int, len(results))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return results[idx[a]].Timestamp.Before(results[idx[b]].Timestamp) })
+	seq := map[string]uint64{}
+	enc := vegeta.NewEncoder(w)
+	for _, i := range idx {
+		v := results[i].Vegeta()
+		v.Seq = seq[v.Attack]
+		seq[v.Attack]++
+		if err := enc.Encode(&v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -28,6 +28,10 @@ const (
 // maxBodyBytes bounds every response body the load tester reads.
 const maxBodyBytes = 1 << 20
 
+// errTooLarge is the error of a response whose body is longer than
+// maxBodyBytes: the body is cut there, so it is neither read nor checked.
+var errTooLarge = errors.New("response larger than 1 MiB")
+
 // client talks to the server under test: where it is, its credentials, and
 // the HTTP client the run uses. It is built from a target profile. (It is
 // not a vegeta.Target, which is one request.)
@@ -105,7 +109,9 @@ type response struct {
 	code  int
 	body  []byte
 	bytes uint64
-	err   error // transport error or timeout: no response
+	// err is a transport error or a timeout (no answer, or an answer cut
+	// off), or errTooLarge (an answer too long to read).
+	err error
 }
 
 // do sends c under ctx and reads the whole (bounded) body.
@@ -131,9 +137,12 @@ func (cl *client) do(ctx context.Context, c call) response {
 		return response{err: err}
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
 	if err != nil {
-		return response{code: resp.StatusCode, err: err}
+		return response{code: resp.StatusCode, bytes: uint64(len(b)), err: err}
+	}
+	if len(b) > maxBodyBytes {
+		return response{code: resp.StatusCode, body: b[:maxBodyBytes], bytes: uint64(len(b)), err: errTooLarge}
 	}
 	return response{code: resp.StatusCode, body: b, bytes: uint64(len(b))}
 }

@@ -2,6 +2,8 @@ package loadtest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"sync"
@@ -25,6 +27,7 @@ type engine struct {
 	unexpected, violations                   atomic.Int64
 	workers                                  int64
 	planned                                  int64
+	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
 	abandoned                                int64
 
 	results []Result
@@ -32,13 +35,15 @@ type engine struct {
 }
 
 func (e *engine) generator() Generator {
-	return Generator{
+	g := Generator{
 		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
 		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
 		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
 		Abandoned: e.abandoned,
 	}
+	g.InterruptedAfter = e.interrupted
+	return g
 }
 
 // dispatched is a hit handed to a worker: hit number n, whose job the
@@ -170,6 +175,9 @@ loop:
 		}
 	}
 	close(jobs)
+	if ctx.Err() != nil {
+		e.interrupted = time.Since(began)
+	}
 	if !unbounded { // a max-rate schedule never ends, and plans nothing
 		if !walked {
 			planned += s.remaining(c.load.Duration)
@@ -213,6 +221,9 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 	e.inFlight.Add(-1)
 	end := time.Now()
 
+	if d.pay != nil {
+		d.pay.At = sent
+	}
 	r := &Result{
 		Result: vegeta.Result{
 			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
@@ -222,8 +233,13 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 		Scheduled: scheduled, Op: d.call.op,
 	}
 	if resp.err != nil {
-		r.Uncertain = true
-		r.Code = 0
+		// No answer, or one too long to read: what the server did with a
+		// payment is not known. An answer cut at the size limit keeps its
+		// status code, but is not an answer the checks can read.
+		r.Uncertain = !errors.Is(resp.err, errTooLarge)
+		if r.Uncertain {
+			r.Code = 0
+		}
 		r.Error = errorText(resp.err)
 		if d.pay != nil {
 			d.pay.Outcome = OutcomeUncertain
@@ -265,6 +281,12 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 		r.Expected = resp.code == http.StatusOK
 	}
 	r.Expected = r.Expected && r.Violation == ""
+	r.Allowed = r.Violation == "" && resp.code < 500
+	if !r.Expected && r.Error == "" {
+		// An answer the scenario did not expect says why in its message:
+		// keep it, as vegeta keeps an error, for the report's error set.
+		r.Error = fmt.Sprintf("HTTP %d: %s", resp.code, ck.env.Message)
+	}
 	return r
 }
 

@@ -9,7 +9,7 @@ import (
 const (
 	InvContract    = "response-contract" // every response honours the contract
 	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
-	InvIdempotency = "idempotency-wave"  // a wave of N: one created, N-1 409s
+	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, every other answer a 409 or one same refusal
 	InvLookup      = "status-lookup"     // every created id is found with the same amounts
 	InvBalance     = "balance"           // balance change = debits of created payments
 	InvCoins       = "coins"             // coin change = coins of created payments
@@ -105,6 +105,7 @@ type idGroup struct {
 	created   int
 	duplicate int
 	refused   int
+	refusals  map[string]int // distinct refusals ("HTTP 422: message") and their counts
 	uncertain int
 	maxBal    int64
 	maxCoins  int64
@@ -142,6 +143,10 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 			g.maxCoins = max(g.maxCoins, p.MaxCoins)
 		default:
 			g.refused++
+			if g.refusals == nil {
+				g.refusals = map[string]int{}
+			}
+			g.refusals[fmt.Sprintf("HTTP %d: %s", p.Code, p.Message)]++
 		}
 	}
 	sort.Strings(order)
@@ -274,19 +279,28 @@ func upTo(hi, lo int64, uncertain int) string {
 	return fmt.Sprintf(" (up to %d with %d uncertain ids)", hi, uncertain)
 }
 
-// checkWave verifies an idempotency wave: exactly one created and N−1 409s;
-// with uncertain requests, at most one created and nothing else refused.
+// checkWave verifies an idempotency wave of N requests with one
+// partner_trx_id: at most one is created, and every other answer is a 409
+// or one and the same refusal (the document lets a server refuse a payment
+// it cannot process, for example when the wallet cannot cover the price;
+// refusing all N alike, with nothing debited, is correct). Uncertain
+// requests may be anything; the debit of each success is checked on the
+// wallets.
 func checkWave(r *Reconciliation, g *idGroup) {
 	n := g.wave
-	ok := g.n == n && g.refused == 0 && g.created <= 1
-	if g.uncertain == 0 {
-		ok = ok && g.created == 1 && g.duplicate == n-1
-	} else {
-		ok = ok && g.created+g.duplicate+g.uncertain == n
-	}
+	ok := g.n == n && g.created <= 1 && len(g.refusals) <= 1
+	// A 409 says the id was used: by a success, by a request whose answer
+	// was lost, or by a refused one (the document does not say whether a
+	// refusal uses the id); not by nothing.
+	ok = ok && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
 	if !ok {
-		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d other, %d uncertain (want 1 created, %d 409)",
-			g.id, g.n, g.created, g.duplicate, g.refused, g.uncertain, n-1)
+		var refusals []string
+		for k, c := range g.refusals {
+			refusals = append(refusals, fmt.Sprintf("%d × %s", c, k))
+		}
+		sort.Strings(refusals)
+		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, every other answer a 409 or one same refusal)",
+			g.id, g.n, g.created, g.duplicate, g.refused, refusals, g.uncertain)
 	}
 }
 

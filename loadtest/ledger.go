@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 )
 
 // Payment kinds: how a create request asks to be paid.
@@ -39,11 +40,13 @@ type Payment struct {
 	MaxBalance int64 `json:"max_balance"`
 	MaxCoins   int64 `json:"max_coins"`
 
-	Outcome           string  `json:"outcome"`
-	Code              int     `json:"code,omitempty"`
-	Message           string  `json:"message,omitempty"`
-	TransactionNumber string  `json:"transaction_number,omitempty"`
-	Amount            *Amount `json:"amount,omitempty"`
+	// At is when the request was sent.
+	At                time.Time `json:"at,omitzero"`
+	Outcome           string    `json:"outcome"`
+	Code              int       `json:"code,omitempty"`
+	Message           string    `json:"message,omitempty"`
+	TransactionNumber string    `json:"transaction_number,omitempty"`
+	Amount            *Amount   `json:"amount,omitempty"`
 
 	// Lookup is the payment status check made after the run for the first
 	// created request of each id; nil when none was made.

@@ -61,6 +61,7 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 		g.PeakWorkers += og.PeakWorkers
 		g.PeakInFlight += og.PeakInFlight
 		g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
+		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 		g.Duration = max(g.Duration, og.Duration)
 
 		m.Results = append(m.Results, o.Results...)

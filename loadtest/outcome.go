@@ -37,8 +37,11 @@ type Generator struct {
 	PeakInFlight   int64         `json:"peak_in_flight"`
 	MaxWorkers     int           `json:"max_workers"`
 	MaxConnections int           `json:"max_connections"`
-	Duration       time.Duration `json:"duration"`  // the run's configured duration (sum over shards' wall time is not used)
-	Abandoned      int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+	Duration       time.Duration `json:"duration"` // the run's configured duration (sum over shards' wall time is not used)
+	// InterruptedAfter is when the attack was stopped (a signal) before its
+	// duration; 0 when it was not.
+	InterruptedAfter time.Duration `json:"interrupted_after,omitempty"`
+	Abandoned        int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
 }
 
 // Outcome is everything a run produced: where the attack (producer) and the

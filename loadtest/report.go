@@ -18,7 +18,15 @@ const (
 	maxLatePct     = 5.0  // late sends / sends
 )
 
-// Report is the summary of a run or of a merge of shards.
+// DefaultMaxUncertainPct is the share of requests (percent) that may go
+// unanswered within the timeout before a run fails, unless a threshold on
+// uncertain_pct says otherwise.
+const DefaultMaxUncertainPct = 1.0
+
+// Report is the summary of a run or of a merge of shards: what report.json
+// holds. Units are in the names: *_pct fields are percentages (0–100),
+// durations are nanoseconds (Go's time.Duration), times are RFC 3339, rates
+// are requests per second; everything else is a count of requests.
 type Report struct {
 	RunID    string    `json:"run_id"`
 	Scenario string    `json:"scenario"`
@@ -27,13 +35,32 @@ type Report struct {
 	Load     string    `json:"load"`
 	Began    time.Time `json:"began"`
 	Ended    time.Time `json:"ended"`
+	// Interrupted is true when the run was stopped before its duration
+	// (a signal): it is never a pass.
+	Interrupted bool `json:"interrupted"`
 
-	Requests    int            `json:"requests"`
-	Expected    int            `json:"expected"`
-	SuccessPct  float64        `json:"success_pct"`
-	Uncertain   int            `json:"uncertain"`
-	StatusCodes map[string]int `json:"status_codes"`
-	Ops         map[string]Op  `json:"ops"`
+	Requests int `json:"requests"`
+	// Expected counts the answers the scenario expects (a created payment;
+	// in a wave, created or 409; 200 for reads); SuccessPct is their share.
+	Expected   int     `json:"expected"`
+	SuccessPct float64 `json:"success_pct"`
+	// Allowed counts the answers the document allows: the expected ones and
+	// documented refusals (such as 422 for an empty wallet). ServerErrors
+	// counts 5xx answers and requests without a readable answer.
+	Allowed         int            `json:"allowed"`
+	AllowedPct      float64        `json:"allowed_pct"`
+	ServerErrors    int            `json:"server_errors"`
+	ServerErrorsPct float64        `json:"server_errors_pct"`
+	Uncertain       int            `json:"uncertain"`
+	UncertainPct    float64        `json:"uncertain_pct"`
+	StatusCodes     map[string]int `json:"status_codes"`
+	Ops             map[string]Op  `json:"ops"`
+	// Errors is the error set: each distinct unexpected answer with its
+	// count and an example request, most frequent first.
+	Errors []ErrorEntry `json:"errors"`
+	// Exhaustion is set when balance or coin payments were refused because
+	// the paying accounts ran dry (a correct answer, not a server failure).
+	Exhaustion *Exhaustion `json:"exhaustion,omitempty"`
 
 	// Corrected latency runs from the scheduled send time; Raw from the
 	// actual send time (what vegeta reports).
@@ -50,13 +77,15 @@ type Report struct {
 	Failures []string `json:"failures"`
 }
 
-// Op summarises the requests of one operation.
+// Op summarises the requests of one operation (counts of requests).
 type Op struct {
-	Requests   int       `json:"requests"`
-	Expected   int       `json:"expected"`
-	Violations int       `json:"contract_violations"`
-	Uncertain  int       `json:"uncertain"`
-	Corrected  Latencies `json:"latency_corrected"`
+	Requests     int       `json:"requests"`
+	Expected     int       `json:"expected"`
+	Allowed      int       `json:"allowed"`
+	ServerErrors int       `json:"server_errors"`
+	Violations   int       `json:"contract_violations"`
+	Uncertain    int       `json:"uncertain"`
+	Corrected    Latencies `json:"latency_corrected"`
 }
 
 // ContractSummary counts responses that broke the contract, with examples.
@@ -68,11 +97,14 @@ type ContractSummary struct {
 // GeneratorHealth is the generator's self-assessment.
 type GeneratorHealth struct {
 	Generator
-	TargetRate   float64  `json:"target_rate"`   // planned / duration (0: max rate)
-	AchievedRate float64  `json:"achieved_rate"` // sent / duration
-	AchievedPct  float64  `json:"achieved_pct"`  // sent / planned
-	LatePct      float64  `json:"late_pct"`
-	Limited      bool     `json:"limited"`
+	TargetRate   float64 `json:"target_rate"`   // planned / duration (0: max rate)
+	AchievedRate float64 `json:"achieved_rate"` // sent / duration
+	AchievedPct  float64 `json:"achieved_pct"`  // sent / planned
+	LatePct      float64 `json:"late_pct"`
+	Limited      bool    `json:"limited"`
+	// HeldByServer is true when the limits were reached because the server
+	// did not answer: the workers and connections waited on it.
+	HeldByServer bool     `json:"held_by_server"`
 	Reasons      []string `json:"reasons,omitempty"`
 }
 
@@ -84,9 +116,14 @@ func assess(g Generator, shards int) GeneratorHealth {
 		h.TargetRate = float64(g.Planned) / secs
 		h.AchievedRate = float64(g.Sent) / secs
 	}
+	if g.InterruptedAfter > 0 {
+		// Stopped early: the rate is the one achieved until then, and the
+		// hits not sent are the interruption's, not the generator's.
+		h.AchievedRate = float64(g.Sent) / g.InterruptedAfter.Seconds()
+	}
 	if g.Planned > 0 {
 		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
-		if h.AchievedPct < minAchievedPct {
+		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 {
 			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
 		}
 	} else {
@@ -138,6 +175,14 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 			op.Expected++
 			rep.Expected++
 		}
+		if r.Allowed {
+			op.Allowed++
+			rep.Allowed++
+		}
+		if r.serverError() {
+			op.ServerErrors++
+			rep.ServerErrors++
+		}
 		if r.Uncertain {
 			op.Uncertain++
 			rep.Uncertain++
@@ -158,9 +203,15 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	}
 	rep.Corrected, rep.Raw = summarize(corrected), summarize(raw)
 	if rep.Requests > 0 {
-		rep.SuccessPct = 100 * float64(rep.Expected) / float64(rep.Requests)
+		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
+		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
+		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
 	}
+	rep.Interrupted = o.Generator.InterruptedAfter > 0
+	rep.Errors = errorSet(o.Results)
+	rep.Exhaustion = exhaustion(o)
 	rep.Generator = assess(o.Generator, len(rep.Shards))
+	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.finish(thresholds)
 	return rep
 }
@@ -174,6 +225,9 @@ func (rep *Report) values() map[string]float64 {
 		"raw_p50": ms(rep.Raw.P50), "raw_p90": ms(rep.Raw.P90), "raw_p95": ms(rep.Raw.P95),
 		"raw_p99": ms(rep.Raw.P99), "raw_p999": ms(rep.Raw.P999), "raw_max": ms(rep.Raw.Max), "raw_mean": ms(rep.Raw.Mean),
 		"success":             rep.SuccessPct,
+		"allowed":             rep.AllowedPct,
+		"server_errors":       rep.ServerErrorsPct,
+		"uncertain_pct":       rep.UncertainPct,
 		"late_sends":          rep.Generator.LatePct,
 		"achieved_rate":       rep.Generator.AchievedPct,
 		"errors":              float64(rep.Requests - rep.Expected),
@@ -187,14 +241,35 @@ func (rep *Report) values() map[string]float64 {
 	return v
 }
 
+// defaultThresholds are the thresholds every run is held to unless the
+// caller sets one on the same metric.
+var defaultThresholds = []Threshold{
+	{Metric: "uncertain_pct", Op: "<=", Value: DefaultMaxUncertainPct, Expr: fmt.Sprintf("uncertain_pct<=%g%%", DefaultMaxUncertainPct)},
+}
+
 // finish evaluates thresholds and invariants and sets Passed and Failures.
 func (rep *Report) finish(thresholds []Threshold) {
 	rep.Failures = nil
 	rep.Thresholds = nil
+	if rep.Interrupted {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("INTERRUPTED after %s: the requests sent were checked and reconciled, but an interrupted run is not a pass",
+			rep.Generator.InterruptedAfter.Round(time.Millisecond)))
+	}
 	if rep.Requests == 0 {
 		rep.Failures = append(rep.Failures, "no request was sent")
-	} else if rep.Expected == 0 {
-		rep.Failures = append(rep.Failures, "no request got the expected answer")
+	}
+	// Outcome rules hold per operation: an operation none of whose requests
+	// got an answer the document allows fails the run, whatever the others did.
+	var names []string
+	for name := range rep.Ops {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if op := rep.Ops[name]; op.Requests > 0 && op.Allowed == 0 {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: none of %d requests got an answer the document allows (%d without an answer within the timeout, %d server errors, %d contract violations)",
+				name, op.Requests, op.Uncertain, op.ServerErrors, op.Violations))
+		}
 	}
 	if rep.Contract.Violations > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
@@ -203,11 +278,20 @@ func (rep *Report) finish(thresholds []Threshold) {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
 	}
 	vals := rep.values()
+	given := map[string]bool{}
+	for _, th := range thresholds {
+		given[th.Metric] = true
+	}
+	for _, th := range defaultThresholds {
+		if !given[th.Metric] {
+			thresholds = append(thresholds, th)
+		}
+	}
 	for _, th := range thresholds {
 		res := th.evaluate(vals)
 		rep.Thresholds = append(rep.Thresholds, res)
 		if !res.Passed {
-			rep.Failures = append(rep.Failures, "threshold "+res.String())
+			rep.Failures = append(rep.Failures, res.failure(rep.Scenario))
 		}
 	}
 	rep.Passed = len(rep.Failures) == 0
@@ -230,8 +314,11 @@ func (rep *Report) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
-	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %d uncertain (no answer)\n",
-		rep.SuccessPct, rep.Expected, rep.Requests, rep.Uncertain)
+	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %.3f%% allowed by the document (%d); %d server errors (5xx or no readable answer), of which %d uncertain (no answer within the timeout, %.3f%%)\n",
+		rep.SuccessPct, rep.Expected, rep.Requests, rep.AllowedPct, rep.Allowed, rep.ServerErrors, rep.Uncertain, rep.UncertainPct)
+	if rep.Exhaustion != nil {
+		fmt.Fprintf(&b, "Wallets   %s\n", rep.Exhaustion)
+	}
 	var codes []string
 	for c := range rep.StatusCodes {
 		codes = append(codes, c)
@@ -264,7 +351,14 @@ func (rep *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "\nOperations\n")
 	for _, k := range ops {
 		o := rep.Ops[k]
-		fmt.Fprintf(&b, "  %-8s %6d requests, %6d as expected, %d contract violations, %d uncertain\n", k, o.Requests, o.Expected, o.Violations, o.Uncertain)
+		fmt.Fprintf(&b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain\n",
+			k, o.Requests, o.Expected, o.Allowed, o.ServerErrors, o.Violations, o.Uncertain)
+	}
+	if len(rep.Errors) > 0 {
+		fmt.Fprintf(&b, "\nError set (unexpected answers, most frequent first)\n")
+		for _, e := range rep.Errors {
+			fmt.Fprintf(&b, "  %6d × %-8s %s\n           e.g. %s\n", e.Count, e.Op, e.Error, e.Example)
+		}
 	}
 	if rep.Contract.Violations > 0 {
 		fmt.Fprintf(&b, "\nContract violations (%d)\n", rep.Contract.Violations)
@@ -316,12 +410,18 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %d), peak %d in flight (connection cap %d), %d abandoned at drain\n",
 		g.PeakWorkers, g.MaxWorkers, g.PeakInFlight, g.MaxConnections, g.Abandoned)
-	if g.Limited {
+	switch {
+	case g.HeldByServer:
+		fmt.Fprintf(&b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)
+		for _, r := range g.Reasons {
+			fmt.Fprintf(&b, "  - %s\n", r)
+		}
+	case g.Limited:
 		fmt.Fprintf(&b, "  THE GENERATOR, NOT THE SERVER, WAS THE LIMIT:\n")
 		for _, r := range g.Reasons {
 			fmt.Fprintf(&b, "  - %s\n", r)
 		}
-	} else {
+	default:
 		fmt.Fprintf(&b, "  kept its schedule (≥ %.0f%% sent, ≤ %.0f%% late, no cap reached)\n", minAchievedPct, maxLatePct)
 	}
 	if len(rep.Thresholds) > 0 {
@@ -330,10 +430,15 @@ func (rep *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s\n", t)
 		}
 	}
-	if rep.Passed {
+	switch {
+	case rep.Passed:
 		fmt.Fprintf(&b, "\nPASS\n")
-	} else {
-		fmt.Fprintf(&b, "\nFAIL\n")
+	default:
+		verdict := "FAIL"
+		if rep.Interrupted {
+			verdict = "INTERRUPTED"
+		}
+		fmt.Fprintf(&b, "\n%s\n", verdict)
 		for _, f := range rep.Failures {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}

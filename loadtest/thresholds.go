@@ -24,6 +24,9 @@ var metricUnits = map[string]string{
 	"p50": "ms", "p90": "ms", "p95": "ms", "p99": "ms", "p999": "ms", "max": "ms", "mean": "ms",
 	"raw_p50": "ms", "raw_p90": "ms", "raw_p95": "ms", "raw_p99": "ms", "raw_p999": "ms", "raw_max": "ms", "raw_mean": "ms",
 	"success":              "%", // expected responses / requests
+	"allowed":              "%", // responses the document allows (expected or a documented refusal) / requests
+	"server_errors":        "%", // 5xx and unanswered requests / requests
+	"uncertain_pct":        "%", // requests without an answer / requests
 	"late_sends":           "%", // sends later than --late / sends
 	"achieved_rate":        "%", // sent / planned
 	"errors":               "",  // unexpected responses
@@ -140,4 +143,13 @@ func (r ThresholdResult) String() string {
 	}
 	unit := metricUnits[r.Metric]
 	return fmt.Sprintf("%-4s %s (actual %.3f%s)", mark, r.Expr, r.Actual, unit)
+}
+
+// failure words a failed threshold for the report: the expression, the
+// metric, the measured value and the scenario that produced it.
+func (r ThresholdResult) failure(scenario string) string {
+	if r.NotMeasured {
+		return fmt.Sprintf("threshold %s: %s was not measured in scenario %s", r.Expr, r.Metric, scenario)
+	}
+	return fmt.Sprintf("threshold %s: %s measured %.3f%s in scenario %s", r.Expr, r.Metric, r.Actual, metricUnits[r.Metric], scenario)
 }

@@ -269,13 +269,15 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 
 	now := time.Now()
 	o := &Outcome{Meta: Meta{RunID: "r", Shard: SingleShard},
-		Results: []Result{{Scheduled: now, Op: OpCreate, Expected: true}}} // no Reconciliation
+		Results: []Result{{Scheduled: now, Op: OpCreate, Expected: true, Allowed: true}}} // no Reconciliation
 	dup, err := MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)
 	p99, err := MaxThreshold("p99", "1s")
 	require.NoError(t, err)
 	rep := BuildReport(o, []Threshold{dup, p99})
-	require.Len(t, rep.Thresholds, 2)
+	require.Len(t, rep.Thresholds, 3) // and the default uncertain_pct<=1%
+	assert.Equal(t, "uncertain_pct", rep.Thresholds[2].Metric)
+	assert.True(t, rep.Thresholds[2].Passed)
 	assert.False(t, rep.Thresholds[0].Passed)
 	assert.True(t, rep.Thresholds[1].Passed)
 	assert.False(t, rep.Passed)
