@@ -28,6 +28,8 @@ const DefaultMaxUncertainPct = 1.0
 // durations are nanoseconds (Go's time.Duration), times are RFC 3339, rates
 // are requests per second; everything else is a count of requests.
 type Report struct {
+	// Units says how to read the numbers below.
+	Units    Units     `json:"units"`
 	RunID    string    `json:"run_id"`
 	Scenario string    `json:"scenario"`
 	Target   string    `json:"target"`
@@ -75,6 +77,24 @@ type Report struct {
 
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures"`
+}
+
+// Units names the units of report.json's numbers.
+type Units struct {
+	Durations   string `json:"durations"`
+	Rates       string `json:"rates"`
+	Percentages string `json:"percentages"`
+	Times       string `json:"times"`
+	Counts      string `json:"counts"`
+}
+
+// reportUnits are the units every report uses.
+var reportUnits = Units{
+	Durations:   "nanoseconds (fields of type duration: latencies, lateness, timeout, drain)",
+	Rates:       "requests per second (target_rate, achieved_rate, vegeta.rate, vegeta.throughput)",
+	Percentages: "percent, 0 to 100 (fields ending in _pct; vegeta.success is a ratio, 0 to 1)",
+	Times:       "RFC 3339 with nanoseconds, UTC",
+	Counts:      "requests (every other number), except balance fields (rupiah) and coin fields (coins)",
 }
 
 // Op summarises the requests of one operation (counts of requests).
@@ -148,6 +168,7 @@ func assess(g Generator, shards int) GeneratorHealth {
 // BuildReport summarises an outcome and evaluates the invariants and thresholds.
 func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep := &Report{
+		Units: reportUnits,
 		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
 		Began: o.Meta.Began, Ended: o.Meta.Ended, Requests: len(o.Results),
 		Ops:            map[string]Op{},

@@ -151,5 +151,12 @@ func (r ThresholdResult) failure(scenario string) string {
 	if r.NotMeasured {
 		return fmt.Sprintf("threshold %s: %s was not measured in scenario %s", r.Expr, r.Metric, scenario)
 	}
-	return fmt.Sprintf("threshold %s: %s measured %.3f%s in scenario %s", r.Expr, r.Metric, r.Actual, metricUnits[r.Metric], scenario)
+	s := fmt.Sprintf("threshold %s: %s measured %.3f%s in scenario %s", r.Expr, r.Metric, r.Actual, metricUnits[r.Metric], scenario)
+	switch r.Metric {
+	case "uncertain", "uncertain_pct":
+		s += " (requests the server did not answer within the timeout)"
+	case "server_errors":
+		s += " (5xx answers and requests the server did not answer)"
+	}
+	return s
 }

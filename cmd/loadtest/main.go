@@ -10,7 +10,9 @@
 //	loadtest merge [flags] DIR...         merge the output directories of shards
 //
 // Exit status: 0 when every invariant and threshold holds, 1 when one does
-// not, 2 when the run could not be carried out.
+// not, 2 when the run could not be carried out, 130 when it was interrupted
+// (what was sent is still checked and reconciled; an interrupted run is
+// never a pass).
 package main
 
 import (
@@ -45,6 +47,8 @@ func main() {
 	case err == nil:
 	case errors.Is(err, errFailed):
 		os.Exit(1)
+	case errors.Is(err, errInterrupted):
+		os.Exit(exitInterrupted)
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
 	default:
@@ -56,6 +60,14 @@ func main() {
 // errFailed is returned when the run was carried out and an invariant or
 // threshold failed.
 var errFailed = errors.New("load test failed")
+
+// errInterrupted is returned when the run was stopped by a signal: what was
+// sent was checked and reconciled, but the run is not a pass.
+var errInterrupted = errors.New("load test interrupted")
+
+// exitInterrupted is the exit status of an interrupted run, the shell's
+// 128 + SIGINT.
+const exitInterrupted = 130
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if slices.Contains(args, "--version") || slices.Contains(args, "-version") {
@@ -90,14 +102,18 @@ func thresholdFlags(fs *flag.FlagSet) *[]loadtest.Threshold {
 		add("max-raw-"+m, "fail when the raw "+m+" latency exceeds this duration",
 			func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("raw_"+m, v) })
 	}
-	add("min-success", "fail when fewer than this percentage of requests got the expected answer (e.g. 99.9)",
+	add("min-success", "fail when fewer than this percentage of requests got an answer the document allows: the expected one or a documented refusal such as 422 for an empty wallet; 5xx and unanswered requests count against it (e.g. 99.9)",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("allowed", v) })
+	add("min-expected", "fail when fewer than this percentage of requests got the answer the scenario expects (a created payment, 200 for reads)",
 		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("success", v) })
+	add("max-server-errors", "fail when more than this percentage of requests got a 5xx or no readable answer",
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("server_errors", v) })
 	add("max-errors", "fail when more requests than this got an unexpected answer",
 		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("errors", v) })
 	add("max-duplicate-debits", "fail when more ids than this were created more than once (counted per extra creation)",
 		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("duplicate_debits", v) })
-	add("max-uncertain", "fail when more requests than this got no answer (timeouts)",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("uncertain", v) })
+	add("max-uncertain", fmt.Sprintf("fail when more than this percentage of requests got no answer within --timeout: the server did not answer (default %g)", loadtest.DefaultMaxUncertainPct),
+		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("uncertain_pct", v) })
 	add("max-late-sends", "fail when more than this percentage of sends were late",
 		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("late_sends", v) })
 	add("min-achieved-rate", "fail when the generator sent less than this percentage of the scheduled requests",
@@ -253,7 +269,10 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
 		loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
-	if !rep.Passed {
+	switch {
+	case rep.Interrupted:
+		return errInterrupted
+	case !rep.Passed:
 		return errFailed
 	}
 	return nil

@@ -143,3 +143,20 @@ func TestProgressLine(t *testing.T) {
 	progressPrinter(&b)(progressSample())
 	assert.True(t, strings.HasPrefix(b.String(), "[  2.0s] sent 10"), b.String())
 }
+
+// TestInterruptedRunExitsInterrupted: a run stopped by a signal (its
+// context cancelled) reconciles what it sent, says INTERRUPTED, and is not
+// a pass.
+func TestInterruptedRunExitsInterrupted(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(400*time.Millisecond, cancel)
+	var out, errb bytes.Buffer
+	err := run(ctx, []string{"--target", startTestReference(t), "--scenario", "create", "--rate", "30", "--duration", "1m",
+		"--quiet", "--out", t.TempDir()}, noEnv, &out, &errb)
+	require.ErrorIs(t, err, errInterrupted)
+	assert.Contains(t, out.String(), "\nINTERRUPTED\n")
+	assert.Contains(t, out.String(), "Reconciliation: ")
+	assert.NotContains(t, out.String(), "THE GENERATOR")
+}

@@ -1,0 +1,264 @@
+package loadtest_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/tsenart/vegeta/v12/lib/plot"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// referenceExcept serves the reference on 127.0.0.1, except that payment
+// creation is answered by create whenever create returns true.
+func referenceExcept(t *testing.T, create func(w http.ResponseWriter, r *http.Request) bool) *profiles.Profile {
+	t.Helper()
+	released := make(chan struct{})
+	ds, err := reference.DefaultDataset()
+	require.NoError(t, err)
+	st, err := reference.NewStore(ds)
+	require.NoError(t, err)
+	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {
+			body, err := io.ReadAll(r.Body) // so that a client hanging up cancels r.Context()
+			if err != nil {
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if create(w, r.WithContext(context.WithValue(r.Context(), releaseKey{}, released))) {
+				return
+			}
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(released) }) // runs first: frees the hanging handlers
+	return profiles.Reference(srv.URL)
+}
+
+type releaseKey struct{}
+
+// hang answers nothing until the client gives up or the test ends.
+func hang(_ http.ResponseWriter, r *http.Request) bool {
+	released, _ := r.Context().Value(releaseKey{}).(chan struct{})
+	select {
+	case <-r.Context().Done():
+	case <-released:
+	}
+	return true
+}
+
+// TestDeadPaymentEndpointFailsTheRun: payment creation hangs, resets or
+// announces a huge body and closes, while the reads still answer. The
+// mixed run must fail, naming the operation (today: PASS).
+func TestDeadPaymentEndpointFailsTheRun(t *testing.T) {
+	t.Parallel()
+	cases := map[string]func(http.ResponseWriter, *http.Request) bool{
+		"hangs": hang,
+		"resets": func(w http.ResponseWriter, _ *http.Request) bool {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return true
+		},
+		"announces 10 GB and closes": func(w http.ResponseWriter, _ *http.Request) bool {
+			w.Header().Set("Content-Length", "10000000000")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"status":true,`))
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				_ = conn.Close()
+			}
+			return true
+		},
+	}
+	for name, create := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, rep := run(t, referenceExcept(t, create), loadtest.WithScenario(loadtest.ScenarioMixed),
+				loadtest.WithLoad(constant(50, 400*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond),
+				loadtest.WithReconcile(false), loadtest.WithDrain(time.Second))
+			require.Positive(t, rep.Ops[loadtest.OpCreate].Requests)
+			require.Positive(t, rep.Ops[loadtest.OpList].Allowed+rep.Ops[loadtest.OpSync].Allowed, "the reads still answer")
+			assert.False(t, rep.Passed)
+			assert.Contains(t, strings.Join(rep.Failures, "\n"), "create: none of")
+			assert.Contains(t, text(t, rep), "\nFAIL\n")
+		})
+	}
+}
+
+// TestUncertainAnswersAboveTheLimitFail: one payment in ten never gets an
+// answer. The run fails on the default 1 % limit, and says the server did
+// not answer.
+func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	p := referenceExcept(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if n.Add(1)%10 != 0 {
+			return false
+		}
+		return hang(w, r)
+	})
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+		loadtest.WithTimeout(100*time.Millisecond), loadtest.WithReconcile(false))
+	require.Positive(t, rep.Uncertain)
+	assert.False(t, rep.Passed)
+	failures := strings.Join(rep.Failures, "\n")
+	assert.Contains(t, failures, "threshold uncertain_pct<=1%: uncertain_pct measured")
+	assert.Contains(t, failures, "in scenario create")
+	assert.Contains(t, failures, "the server did not answer")
+
+	// A limit the user raises is honoured.
+	th, err := loadtest.MaxThreshold("uncertain_pct", "50")
+	require.NoError(t, err)
+	o, _ := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+		loadtest.WithTimeout(100*time.Millisecond), loadtest.WithReconcile(false))
+	assert.True(t, loadtest.BuildReport(o, []loadtest.Threshold{th}).Passed)
+}
+
+// TestBodyLargerThanTheLimitIsNamed: a body cut at the 1 MiB read limit is
+// reported as such, not as a JSON decoding error.
+func TestBodyLargerThanTheLimitIsNamed(t *testing.T) {
+	t.Parallel()
+	big := append([]byte(`{"status":true,"message":"`), bytes.Repeat([]byte("x"), 2<<20)...)
+	big = append(big, `"}`...)
+	p := referenceExcept(t, func(w http.ResponseWriter, _ *http.Request) bool {
+		_, _ = w.Write(big)
+		return true
+	})
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)),
+		loadtest.WithReconcile(false))
+	require.NotEmpty(t, o.Results)
+	for _, r := range o.Results {
+		assert.Equal(t, "response larger than 1 MiB", r.Error)
+		assert.NotContains(t, r.Error, "unexpected end of JSON input")
+	}
+	require.NotEmpty(t, rep.Errors)
+	assert.Equal(t, "response larger than 1 MiB", rep.Errors[0].Error)
+	assert.Equal(t, len(o.Results), rep.Errors[0].Count)
+	assert.Contains(t, text(t, rep), "response larger than 1 MiB")
+	assert.False(t, rep.Passed)
+}
+
+// TestInterruptedRunIsNotAPass: a run cut short is reconciled, fails, says
+// INTERRUPTED, and does not blame the generator for the hits not sent.
+func TestInterruptedRunIsNotAPass(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(300*time.Millisecond, cancel)
+	o, err := loadtest.New(startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+		loadtest.WithLoad(constant(50, time.Minute))).Run(ctx)
+	require.NoError(t, err)
+	require.NotNil(t, o.Reconciliation, "reconciled after the interruption")
+	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	rep := loadtest.BuildReport(o, nil)
+	assert.True(t, rep.Interrupted)
+	assert.False(t, rep.Passed)
+	assert.False(t, rep.Generator.Limited, "%v", rep.Generator.Reasons)
+	out := text(t, rep)
+	assert.Contains(t, out, "\nINTERRUPTED\n")
+	assert.NotContains(t, out, "THE GENERATOR")
+}
+
+// TestWaveRefusedAlikeIsCorrect: a server that refuses every request of a
+// wave with the same documented refusal, and debits nothing, is correct.
+func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/client/v2/payment":
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			_, _ = io.WriteString(w, `{"status":false,"message":"Saldo dan koin tidak mencukupi."}`)
+		case "/client/v2/customer/profile":
+			_, _ = io.WriteString(w, `{"status":true,"message":"OK","data":{"balance":{"available":100},"coin":{"available":0}}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+		loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4), loadtest.WithLoad(constant(10, 300*time.Millisecond)))
+	require.NotNil(t, o.Reconciliation)
+	require.Positive(t, o.Reconciliation.Waves)
+	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	assert.True(t, rep.Passed, "%v", rep.Failures)
+	require.NotNil(t, rep.Exhaustion)
+	assert.Equal(t, 100.0, rep.Exhaustion.RefusedPct)
+	assert.Contains(t, text(t, rep), "refused with 422")
+}
+
+// TestResultsFileReadsInVegetaPlot: the results file of a concurrent mixed
+// run is in send order with each operation's sequence numbers 0, 1, 2, ...,
+// so vegeta's plot decoder takes every result.
+func TestResultsFileReadsInVegetaPlot(t *testing.T) {
+	t.Parallel()
+	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(300, 500*time.Millisecond)),
+		loadtest.WithReconcile(false))
+	dir := t.TempDir()
+	require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
+	f, err := os.Open(filepath.Join(dir, loadtest.FileResults))
+	require.NoError(t, err)
+	defer f.Close()
+	dec := vegeta.NewDecoder(bufio.NewReader(f))
+	p := plot.New(plot.Label(plot.ErrorLabeler))
+	next := map[string]uint64{}
+	var last time.Time
+	n := 0
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); err != nil {
+			require.True(t, errors.Is(err, io.EOF), "%v", err)
+			break
+		}
+		n++
+		require.NoError(t, p.Add(&r))
+		assert.False(t, r.Timestamp.Before(last), "result %d is out of send order", n)
+		last = r.Timestamp
+		assert.Equal(t, next[r.Attack], r.Seq, "result %d (%s)", n, r.Attack)
+		next[r.Attack] = r.Seq + 1
+	}
+	assert.Equal(t, len(o.Results), n)
+	assert.Greater(t, len(next), 1, "several operations")
+	p.Close()
+	var html bytes.Buffer
+	_, err = p.WriteTo(&html)
+	require.NoError(t, err)
+}
+
+// TestJSONReportNamesItsUnits: the JSON report's fields say their units.
+func TestJSONReportNamesItsUnits(t *testing.T) {
+	t.Parallel()
+	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)))
+	dir := t.TempDir()
+	require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
+	b, err := os.ReadFile(filepath.Join(dir, loadtest.FileReport))
+	require.NoError(t, err)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	units, ok := m["units"].(map[string]any)
+	require.True(t, ok, "report.json has a units object")
+	for _, k := range []string{"durations", "rates", "percentages", "times", "counts"} {
+		assert.NotEmpty(t, units[k], k)
+	}
+}
