@@ -339,6 +339,6 @@ func (s *scenario) carriesPricePlanMessage(template string) error {
 		return s.failure(ex, secPricePlan, fmt.Sprintf("the message %q (any status)", want),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
-	s.h.coverage.asserted(template)
+	s.h.coverage.asserted(ex, template)
 	return nil
 }

@@ -94,6 +94,8 @@ type Summary struct {
 	Capabilities map[string]CapabilityReport `json:"capabilities"`
 	Coverage     Coverage                    `json:"coverage"`
 	Scenarios    []ScenarioResult            `json:"scenarios"`
+	// Section7 is the error tables of section 7, row by row, as exercised.
+	Section7 []MatrixRow `json:"section7"`
 }
 
 // coverage collects, across scenarios, the operations and statuses
@@ -102,10 +104,11 @@ type coverage struct {
 	mu       sync.Mutex
 	statuses map[string]map[int]bool
 	messages map[string]bool
+	rows     map[string]bool // rowKey of each asserted (operation, status, message)
 }
 
 func newCoverage() *coverage {
-	return &coverage{statuses: map[string]map[int]bool{}, messages: map[string]bool{}}
+	return &coverage{statuses: map[string]map[int]bool{}, messages: map[string]bool{}, rows: map[string]bool{}}
 }
 
 func (c *coverage) exercised(op string, status int) {
@@ -120,10 +123,13 @@ func (c *coverage) exercised(op string, status int) {
 	c.statuses[op][status] = true
 }
 
-func (c *coverage) asserted(msg string) {
+func (c *coverage) asserted(ex *exchange, msg string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.messages[msg] = true
+	if ex != nil {
+		c.rows[rowKey(ex.Operation, ex.Status, msg)] = true
+	}
 }
 
 // areaTags are the tags of the areas of the document.

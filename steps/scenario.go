@@ -222,7 +222,7 @@ func (s *scenario) expectAnswerCiting(code int, msg, section string) error {
 	if successMessages[msg] && code >= 200 && code < 300 && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
 	}
-	s.h.coverage.asserted(msg)
+	s.h.coverage.asserted(ex, msg)
 	return nil
 }
 
@@ -242,7 +242,7 @@ func (s *scenario) expectPrefix(code int, prefix string) error {
 			fmt.Sprintf("status %d and a message beginning %q", code, prefix),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
-	s.h.coverage.asserted(prefix)
+	s.h.coverage.asserted(ex, prefix)
 	return nil
 }
 

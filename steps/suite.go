@@ -181,8 +181,14 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d); see the output above", ErrUsage, status)
 	}
+	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
+		return res, err
+	}
 	if opts.ReportDir != "" {
 		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {
+			return res, err
+		}
+		if err := writeHTMLReport(filepath.Join(opts.ReportDir, FileHTMLReport), opts.Features, res.Summary, &prof); err != nil {
 			return res, err
 		}
 	}

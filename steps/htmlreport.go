@@ -1,0 +1,370 @@
+package steps
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// FileHTMLReport is the name of the HTML page in a report directory.
+const FileHTMLReport = "report.html"
+
+//go:embed htmlreport.tmpl
+var htmlReportTemplate string
+
+var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
+	"join":  strings.Join,
+	"short": func(s string) string { return s[:min(12, len(s))] },
+}).Parse(htmlReportTemplate))
+
+// The outcome of a scenario in the page: a status, or one of these.
+const (
+	outcomeWarned = "passed-with-warnings"
+	outcomeNotRun = "not-run"
+)
+
+type htmlPage struct {
+	Ran          bool
+	Target       string
+	SpecSHA256   string
+	SuiteVersion string
+	Date         string
+	Seconds      string
+	Profile      [][2]string
+	Capabilities []htmlCapability
+	Totals       Counts
+	Scenarios    int
+	Verdict      string
+	VerdictClass string
+	Failed       []htmlLink
+	Areas        []htmlArea
+	Matrix       []htmlMatrixRow
+	Exercised    int
+	Coverage     []htmlOperation
+	Outcomes     []string
+	Tags         []string
+}
+
+type htmlCapability struct {
+	Name      string
+	Available bool
+	Missing   string
+	Counts    Counts
+}
+
+type htmlLink struct{ ID, Name, Outcome string }
+
+type htmlArea struct {
+	ID, Name, Area, File, Description, Sections string
+	Tags                                        []string
+	Counts                                      Counts
+	Scenarios                                   []htmlScenario
+}
+
+type htmlScenario struct {
+	ID, Name, Outcome, Area string
+	Tags                    []string
+	Steps                   []string
+	Reason                  string
+	Warnings                []Warning
+}
+
+type htmlMatrixRow struct {
+	MatrixRow
+	Links []htmlLink
+	More  int
+}
+
+type htmlOperation struct {
+	Operation string
+	Codes     []htmlCode
+	Extra     []int // statuses received that openapi.yaml does not document
+}
+
+type htmlCode struct {
+	Code int
+	Got  bool
+}
+
+// WriteHTMLReport writes the conformance page: the feature files of fsys
+// as living documentation, with the outcome of each scenario when sum is the
+// summary of a run (nil renders the documentation alone). prof, when not
+// nil, is shown with its secrets masked. The page fetches nothing: styles
+// and the filter script are inline, and it reads well without the script.
+func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profile) error {
+	docs, err := readFeatures(fsys)
+	if err != nil {
+		return fmt.Errorf("reading the features: %w", err)
+	}
+	page := htmlPage{SuiteVersion: SuiteVersion, SpecSHA256: version.SpecSHA256(), Date: time.Now().UTC().Format(time.RFC3339)}
+	var results []ScenarioResult
+	matrix := []MatrixRow(nil)
+	if sum != nil {
+		page.Ran = true
+		page.Target, page.SpecSHA256, page.SuiteVersion = sum.Target, sum.SpecSHA256, sum.SuiteVersion
+		page.Date = sum.StartedAt.UTC().Format(time.RFC3339)
+		page.Seconds = fmt.Sprintf("%.1f", sum.Seconds)
+		page.Totals = sum.Totals
+		results = sum.Scenarios
+		matrix = sum.Section7
+		for _, c := range profiles.Capabilities() {
+			cr, ok := sum.Capabilities[string(c)]
+			if ok {
+				page.Capabilities = append(page.Capabilities, htmlCapability{Name: string(c), Available: cr.Available,
+					Missing: strings.Join(cr.Missing, ", "), Counts: cr.Counts})
+			}
+		}
+		page.Coverage = coverageRows(sum.Coverage)
+	}
+	if matrix == nil {
+		var pickles []pickleText
+		for _, d := range docs {
+			pickles = append(pickles, d.Scenarios...)
+		}
+		doc, err := api.GetSpec()
+		if err != nil {
+			return fmt.Errorf("loading the embedded openapi.yaml: %w", err)
+		}
+		matrix = section7(doc, nil, nil, pickles, results)
+	}
+	if prof != nil {
+		page.Profile = maskedProfile(prof)
+	}
+
+	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
+	ids := map[string]htmlLink{}
+	for _, a := range page.Areas {
+		for _, sc := range a.Scenarios {
+			ids[resultKey(a.File, sc.Name)] = htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome}
+			page.Scenarios++
+			if sc.Outcome == StatusFailed || sc.Outcome == StatusUndefined {
+				page.Failed = append(page.Failed, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
+			}
+		}
+	}
+	for _, r := range matrix {
+		hr := htmlMatrixRow{MatrixRow: r}
+		for _, name := range r.Scenarios {
+			if len(hr.Links) == 4 {
+				hr.More++
+				continue
+			}
+			for key, l := range ids {
+				if strings.HasSuffix(key, "\x00"+name) {
+					hr.Links = append(hr.Links, l)
+					break
+				}
+			}
+		}
+		if r.Exercised {
+			page.Exercised++
+		}
+		page.Matrix = append(page.Matrix, hr)
+	}
+
+	switch {
+	case !page.Ran:
+		page.Verdict, page.VerdictClass = "Living documentation: not run against a server", "notrun"
+		page.Outcomes = []string{outcomeNotRun}
+	case page.Totals.Failed > 0 || page.Totals.Undefined > 0:
+		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
+	case page.Totals.Warned > 0:
+		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
+	default:
+		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
+	}
+	if page.Ran {
+		page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
+	}
+
+	var buf bytes.Buffer
+	if err := htmlReport.Execute(&buf, page); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// writeHTMLReport writes the page of a run into path.
+func writeHTMLReport(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := WriteHTMLReport(f, fsys, &sum, prof); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// matrix fills in section 7 for the results of a run.
+func (h *harness) matrix(fsys fs.FS, results []ScenarioResult) ([]MatrixRow, error) {
+	docs, err := readFeatures(fsys)
+	if err != nil {
+		return nil, err
+	}
+	var pickles []pickleText
+	for _, d := range docs {
+		pickles = append(pickles, d.Scenarios...)
+	}
+	h.coverage.mu.Lock()
+	defer h.coverage.mu.Unlock()
+	if results == nil {
+		results = []ScenarioResult{}
+	}
+	return section7(h.validator.doc, h.coverage.statuses, h.coverage.rows, pickles, results), nil
+}
+
+var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
+
+func slug(s string) string {
+	return strings.Trim(slugRe.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
+
+// areasOf pairs the scenarios of the features with their results. Results
+// of scenarios the features do not hold (none, normally) are kept in an
+// area of their own, so that no failure is hidden.
+func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
+	pending := map[string][]ScenarioResult{}
+	for _, r := range results {
+		k := resultKey(r.Feature, r.Name)
+		pending[k] = append(pending[k], r)
+	}
+	used := map[string]int{}
+	id := func(s string) string {
+		base := "sc-" + slug(s)
+		used[base]++
+		if n := used[base]; n > 1 {
+			return fmt.Sprintf("%s-%d", base, n)
+		}
+		return base
+	}
+	tags := map[string]bool{}
+	var areas []htmlArea
+	for _, d := range docs {
+		a := htmlArea{ID: "area-" + slug(strings.TrimSuffix(d.URI, ".feature")), Name: d.Name, Area: d.Area, File: d.URI,
+			Description: d.Description, Sections: d.Sections(), Tags: d.Tags}
+		if a.Area == "" {
+			a.Area = strings.TrimSuffix(d.URI, ".feature")
+		}
+		for _, p := range d.Scenarios {
+			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags, Steps: p.Steps, Outcome: outcomeNotRun}
+			for _, t := range p.Tags {
+				tags[t] = true
+			}
+			k := resultKey(d.URI, p.Name)
+			if q := pending[k]; len(q) > 0 {
+				r := q[0]
+				pending[k] = q[1:]
+				sc.Outcome, sc.Reason, sc.Warnings = r.Status, r.Reason, r.Warnings
+				if r.Status == StatusPassed && len(r.Warnings) > 0 {
+					sc.Outcome = outcomeWarned
+				}
+				a.Counts.add(r)
+			} else if ran {
+				continue // not selected by the run's tags
+			}
+			a.Scenarios = append(a.Scenarios, sc)
+		}
+		areas = append(areas, a)
+	}
+	var keys []string
+	for k, q := range pending {
+		if len(q) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		sort.Strings(keys)
+		other := htmlArea{ID: "area-other", Name: "Scenarios outside the feature files", Area: "other"}
+		for _, k := range keys {
+			for _, r := range pending[k] {
+				other.Scenarios = append(other.Scenarios, htmlScenario{ID: id("other " + r.Name), Name: r.Name, Area: "other",
+					Tags: r.Tags, Outcome: r.Status, Reason: r.Reason, Warnings: r.Warnings})
+				other.Counts.add(r)
+			}
+		}
+		areas = append(areas, other)
+	}
+	var tagList []string
+	for t := range tags {
+		tagList = append(tagList, t)
+	}
+	sort.Strings(tagList)
+	return areas, tagList
+}
+
+func coverageRows(c Coverage) []htmlOperation {
+	var out []htmlOperation
+	for op, oc := range c.Operations {
+		ho := htmlOperation{Operation: op}
+		for _, code := range oc.Documented {
+			ho.Codes = append(ho.Codes, htmlCode{Code: code, Got: slices.Contains(oc.Exercised, code)})
+		}
+		for _, code := range oc.Exercised {
+			if !slices.Contains(oc.Documented, code) {
+				ho.Extra = append(ho.Extra, code)
+			}
+		}
+		out = append(out, ho)
+	}
+	rank := operationRank
+	sort.Slice(out, func(i, j int) bool {
+		if rank(out[i].Operation) != rank(out[j].Operation) {
+			return rank(out[i].Operation) < rank(out[j].Operation)
+		}
+		return out[i].Operation < out[j].Operation
+	})
+	return out
+}
+
+// maskedProfile lists the profile's keys with every secret masked.
+func maskedProfile(p *profiles.Profile) [][2]string {
+	out := [][2]string{{"base_url", p.BaseURL}, {"secret_key", mask(p.SecretKey)}, {"main_token", mask(p.MainToken)}}
+	add := func(k, v string) {
+		if v != "" {
+			out = append(out, [2]string{k, v})
+		}
+	}
+	add("operator_team", p.OperatorTeam)
+	add("inactive_sub_category", p.InactiveSubCategory)
+	if p.FundedCustomer != nil {
+		add("funded_customer.token", mask(p.FundedCustomer.Token))
+	}
+	if p.SplitCustomer != nil {
+		add("split_customer.token", mask(p.SplitCustomer.Token))
+	}
+	if len(p.LoadCustomers) > 0 {
+		add("load_customers", fmt.Sprintf("%d accounts", len(p.LoadCustomers)))
+	}
+	if p.SecondPartner != nil {
+		add("second_partner.secret_key", mask(p.SecondPartner.SecretKey))
+	}
+	if p.InactivePricePlan != nil {
+		add("inactive_price_plan.secret_key", mask(p.InactivePricePlan.SecretKey))
+	}
+	if p.Fixtures.BrokenProfileToken != "" {
+		add("fixtures.broken_profile_token", mask(p.Fixtures.BrokenProfileToken))
+	}
+	if p.Fixtures.UnprocessableProductID != 0 {
+		add("fixtures.unprocessable_product_id", fmt.Sprint(p.Fixtures.UnprocessableProductID))
+	}
+	if p.Fixtures.UnformedPayment != nil {
+		add("fixtures.unformed_payment", "set")
+	}
+	return out
+}
