@@ -42,6 +42,7 @@ const (
 )
 
 const usageText = `usage: conformance [--target URL --profile FILE] [flags]
+       conformance docs --out DIR   (the features as an HTML page, nothing run)
 
 Runs the Partner Commerce API v2 conformance suite. With no --target it starts
 the embedded reference server and tests it with the reference profile.
@@ -59,6 +60,9 @@ Flags:
 
 // run parses the flags, prepares the target and runs the suite.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "docs" {
+		return runDocs(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
@@ -66,7 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	tags := fs.String("tags", "", `godog tag expression, such as "@payments && ~@funded"`)
 	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
 	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
-	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json and summary.json")
+	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
 	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")

@@ -105,7 +105,7 @@ func TestRunWritesReports(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"--tags", "@payment-methods", "--report-dir", dir, "--format", "junit"}, noEnv, &stdout, &stderr)
 	require.Equal(t, exitPass, code, stderr.String())
-	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
+	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json", "report.html"} {
 		assert.FileExists(t, filepath.Join(dir, f))
 	}
 }
