@@ -159,7 +159,7 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 		{"complete", []loadtest.Option{loadtest.WithLoad(constant(100, 500*time.Millisecond))}, 0, 50},
 		{"interrupted", []loadtest.Option{loadtest.WithLoad(constant(100, 2*time.Second))}, 200 * time.Millisecond, 200},
 		{"waves", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4),
-			loadtest.WithLoad(constant(20, 500*time.Millisecond))}, 0, 40},
+			loadtest.WithLoad(constant(80, 500*time.Millisecond))}, 0, 40},
 		{"linear, interrupted", []loadtest.Option{loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear,
 			Rate: 100, EndRate: 300, Duration: 2 * time.Second})}, 100 * time.Millisecond, 400},
 	}

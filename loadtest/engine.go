@@ -59,9 +59,11 @@ type dispatched struct {
 // and collects the results.
 func (e *engine) attack(ctx context.Context) {
 	c := e.cfg
-	pacer, _ := c.load.Pacer()
-	unbounded := c.load.Unbounded()
 	perTick := int64(c.sc.perHit(c))
+	// Rates are requests per second; the schedule paces hits of perTick
+	// requests each. validate has checked the divided profile.
+	pacer, _ := c.load.divided(int(perTick)).Pacer()
+	unbounded := c.load.Unbounded()
 
 	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReqs()

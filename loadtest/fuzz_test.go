@@ -370,3 +370,19 @@ func artifactSeeds(tb testing.TB) []artifactSeed {
 		{[]byte(`{"meta":`), nil, nil},
 	}
 }
+
+// FuzzParseRate: a rate flag (--rate 100/1s) is read or refused, never
+// read as a negative, NaN or infinite rate.
+func FuzzParseRate(f *testing.F) {
+	for _, s := range []string{"100", "100/1s", "100/s", "6000/1m", "1/500ms", "-1", "NaN", "1e400", "1/0s", "5/1e-9s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRate(s)
+		if err != nil {
+			assert.Contains(t, err.Error(), "rate")
+			return
+		}
+		assert.False(t, math.IsNaN(r) || math.IsInf(r, 0) || r < 0, "%q read as %g", s, r)
+	})
+}

@@ -59,7 +59,7 @@ func TestScenariosPassAgainstReference(t *testing.T) {
 		opts []loadtest.Option
 	}{
 		{"create", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, time.Second))}},
-		{"idempotency", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(10, time.Second))}},
+		{"idempotency", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(80, time.Second))}},
 		{"mixed", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(100, time.Second))}},
 		{"create-linear", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate),
 			loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear, Rate: 20, EndRate: 100, Duration: time.Second})}},
@@ -90,7 +90,7 @@ func TestRacyDuplicateCheckIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultRacyDuplicateCheck)
 	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
-		loadtest.WithLoad(constant(20, 1500*time.Millisecond)))
+		loadtest.WithLoad(constant(640, 1500*time.Millisecond)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
 	assert.Greater(t, o.Reconciliation.Duplicates, 0, out)

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 )
@@ -49,7 +50,7 @@ type config struct {
 // WithScenario sets the scenario (create, idempotency or mixed).
 func WithScenario(name string) Option { return func(c *config) { c.scenario = name } }
 
-// WithLoad sets the rate, duration and pacing.
+// WithLoad sets the rate (requests per second, in every scenario), duration and pacing.
 func WithLoad(lp LoadProfile) Option { return func(c *config) { c.load = lp } }
 
 // WithPaymentMix sets the weights of the balance, coins and gateway kinds.
@@ -121,6 +122,11 @@ func (c *config) validate() error {
 	}
 	if err := sc.check(c); err != nil {
 		return err
+	}
+	if n := sc.perHit(c); n > 1 {
+		if err := c.load.divided(n).Validate(); err != nil {
+			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
+		}
 	}
 	if c.runID == "" {
 		c.runID = NewRunID()

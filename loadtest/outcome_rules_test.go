@@ -175,10 +175,13 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 	rep := loadtest.BuildReport(o, nil)
 	assert.True(t, rep.Interrupted)
 	assert.False(t, rep.Passed)
-	assert.False(t, rep.Generator.Limited, "%v", rep.Generator.Reasons)
-	out := text(t, rep)
-	assert.Contains(t, out, "\nINTERRUPTED\n")
-	assert.NotContains(t, out, "THE GENERATOR")
+	// The hits the interruption left unsent are not the generator's fault
+	// (a late send on a busy machine may still be).
+	assert.Less(t, rep.Generator.Sent, rep.Generator.Planned/10)
+	for _, r := range rep.Generator.Reasons {
+		assert.NotContains(t, r, "scheduled requests")
+	}
+	assert.Contains(t, text(t, rep), "\nINTERRUPTED\n")
 }
 
 // TestWaveRefusedAlikeIsCorrect: a server that refuses every request of a
@@ -198,7 +201,7 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
-		loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4), loadtest.WithLoad(constant(10, 300*time.Millisecond)))
+		loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4), loadtest.WithLoad(constant(40, 300*time.Millisecond)))
 	require.NotNil(t, o.Reconciliation)
 	require.Positive(t, o.Reconciliation.Waves)
 	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
@@ -261,4 +264,16 @@ func TestJSONReportNamesItsUnits(t *testing.T) {
 	for _, k := range []string{"durations", "rates", "percentages", "times", "counts"} {
 		assert.NotEmpty(t, units[k], k)
 	}
+}
+
+// TestIdempotencyRateCountsRequests: --rate is requests per second in every
+// scenario; the idempotency scenario sends rate ÷ wave size waves a second
+// (it used to send rate waves, wave size times the rate asked for).
+func TestIdempotencyRateCountsRequests(t *testing.T) {
+	t.Parallel()
+	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
+		loadtest.WithLoad(constant(80, time.Second)), loadtest.WithReconcile(false))
+	assert.InDelta(t, 80, o.Generator.Planned, 8)
+	assert.InDelta(t, 80, len(o.Results), 8)
+	assert.InDelta(t, 80, rep.Generator.TargetRate, 8)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,7 +34,9 @@ const (
 //
 // Rates are per second: 0, or between MinRate and MaxRate. A rate of 0
 // means "as fast as the generator can", which is bounded by the worker and
-// connection caps; it is accepted only with constant pacing. For the idempotency scenario the rate counts waves.
+// connection caps; it is accepted only with constant pacing. Rates count
+// requests, in every scenario: an idempotency run at 200/s with waves of 8
+// sends 25 waves a second.
 type LoadProfile struct {
 	Pacing    string        `yaml:"pacing" json:"pacing"`
 	Rate      float64       `yaml:"rate" json:"rate"`
@@ -134,6 +137,46 @@ func (lp LoadProfile) String() string {
 		return fmt.Sprintf("max rate for %s", lp.Duration)
 	}
 	return fmt.Sprintf("constant %g/s for %s", lp.Rate, lp.Duration)
+}
+
+// ParseRate reads a rate in requests per second: a number ("100", "0.5")
+// or vegeta's frequency per duration ("100/1s", "100/s", "6000/1m",
+// "1/500ms"). 0 means as fast as the generator can.
+func ParseRate(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	freq, per, found := strings.Cut(s, "/")
+	f, err := strconv.ParseFloat(strings.TrimSpace(freq), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		return 0, fmt.Errorf("rate %q: want requests per second (100) or requests per duration (100/1s, 6000/1m)", s)
+	}
+	if !found {
+		return f, nil
+	}
+	per = strings.TrimSpace(per)
+	if per != "" && (per[0] < '0' || per[0] > '9') && per[0] != '.' {
+		per = "1" + per // vegeta's "100/s"
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("rate %q: %q is not a duration above 0 such as 1s or 1m", s, per)
+	}
+	r := f / d.Seconds()
+	if math.IsInf(r, 0) {
+		return 0, fmt.Errorf("rate %q is too large", s)
+	}
+	return r, nil
+}
+
+// divided returns lp with every rate divided by n: the schedule of hits
+// that send n requests each, so that lp's rates stay requests per second.
+func (lp LoadProfile) divided(n int) LoadProfile {
+	if n <= 1 {
+		return lp
+	}
+	lp.Rate /= float64(n)
+	lp.EndRate /= float64(n)
+	lp.Amplitude /= float64(n)
+	return lp
 }
 
 // rateOf converts a rate per second into a vegeta.Rate with nanosecond

@@ -357,3 +357,39 @@ func TestBearer(t *testing.T) {
 	assert.Equal(t, "Bearer abc", bearer("abc"))
 	assert.Empty(t, bearer(""), "no token, no Authorization header")
 }
+
+func TestParseRate(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in   string
+		want float64
+		bad  bool
+	}{
+		{in: "100", want: 100},
+		{in: "0", want: 0},
+		{in: "0.5", want: 0.5},
+		{in: "100/1s", want: 100},
+		{in: "100/s", want: 100},
+		{in: "6000/1m", want: 100},
+		{in: "1/500ms", want: 2},
+		{in: " 50 / 2s ", want: 25},
+		{in: "", bad: true},
+		{in: "-1", bad: true},
+		{in: "NaN", bad: true},
+		{in: "Inf", bad: true},
+		{in: "100/0s", bad: true},
+		{in: "100/-1s", bad: true},
+		{in: "100/x", bad: true},
+		{in: "/1s", bad: true},
+		{in: "1e308/1ns", bad: true},
+	}
+	for _, tc := range cases {
+		got, err := ParseRate(tc.in)
+		if tc.bad {
+			assert.Error(t, err, tc.in)
+			continue
+		}
+		require.NoError(t, err, tc.in)
+		assert.InDelta(t, tc.want, got, 1e-9, tc.in)
+	}
+}

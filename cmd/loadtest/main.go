@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -132,9 +133,9 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		scenario    = fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", "))
 		loadFile    = fs.String("load-profile", "", "load profile YAML (pacing, rate, duration, ...); flags given explicitly override it")
 		pacing      = fs.String("pacing", loadtest.PacingConstant, "pacing: constant, linear or sine")
-		rate        = fs.Float64("rate", 200, "requests per second (idempotency: waves per second; 0: max rate); linear: start rate; sine: mean")
-		endRate     = fs.Float64("end-rate", 0, "linear pacing: rate at the end")
-		amplitude   = fs.Float64("amplitude", 0, "sine pacing: amplitude (per second)")
+		rate        = rateFlag(fs, "rate", 200, "requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean")
+		endRate     = rateFlag(fs, "end-rate", 0, "linear pacing: rate at the end (requests per second, or 100/1s)")
+		amplitude   = rateFlag(fs, "amplitude", 0, "sine pacing: amplitude (requests per second, or 100/1s)")
 		period      = fs.Duration("period", 10*time.Second, "sine pacing: period")
 		startAt     = fs.String("start-at", "mean-up", "sine pacing: mean-up, peak, mean-down or trough")
 		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
@@ -365,6 +366,27 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
 	return finish(m, *ths, dir, stdout)
+}
+
+// rate is a flag value in requests per second that also reads vegeta's
+// frequency/duration syntax (100/1s).
+type rate float64
+
+func (r *rate) String() string { return strconv.FormatFloat(float64(*r), 'g', -1, 64) }
+
+func (r *rate) Set(s string) error {
+	v, err := loadtest.ParseRate(s)
+	if err != nil {
+		return err
+	}
+	*r = rate(v)
+	return nil
+}
+
+func rateFlag(fs *flag.FlagSet, name string, def float64, usage string) *float64 {
+	r := rate(def)
+	fs.Var(&r, name, usage)
+	return (*float64)(&r)
 }
 
 func envOr(getenv func(string) string, key, def string) string {
