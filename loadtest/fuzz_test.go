@@ -31,6 +31,8 @@ func FuzzParseLoadProfile(f *testing.F) {
 	f.Add([]byte("rate: 1\nduration: 25h\n"))
 	f.Add([]byte("rate: 1\nduration: 30\n"))
 	f.Add([]byte("rate: 1\nduraton: 1s\n"))
+	f.Add([]byte("stages:\n  - {rate: 20, duration: 1s}\n  - {pacing: linear, rate: 20, end_rate: 200, duration: 2s}\n"))
+	f.Add([]byte("stages: []\nduration: 1s\n"))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lp, err := ParseLoadProfile(data)
@@ -39,7 +41,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 			return
 		}
 		require.NoError(t, lp.Validate())
-		assert.Contains(t, []string{PacingConstant, PacingLinear, PacingSine}, lp.Pacing)
+		assert.Contains(t, []string{PacingConstant, PacingLinear, PacingSine, PacingStages}, lp.Pacing)
 		assert.Greater(t, lp.Duration, time.Duration(0))
 		assert.LessOrEqual(t, lp.Duration, MaxDuration)
 		for _, r := range []float64{lp.Rate, lp.EndRate, lp.Amplitude} {
@@ -61,6 +63,9 @@ func FuzzParseLoadProfile(f *testing.F) {
 		_, stop := pacer.Pace(0, 0)
 		require.False(t, stop, "the pacer of %s stops before the first hit", lp)
 		peak := max(lp.Rate, lp.EndRate, 0.001) + lp.Amplitude
+		for _, st := range lp.Stages {
+			peak = max(peak, max(st.Rate, st.EndRate)+st.Amplitude)
+		}
 		window := min(time.Second, lp.Duration)
 		limit := int64(math.Ceil(peak*window.Seconds())) + 2
 		if limit > 100_000 {

@@ -19,6 +19,9 @@ const (
 	PacingConstant = "constant"
 	PacingLinear   = "linear"
 	PacingSine     = "sine"
+	// PacingStages runs a list of load profiles one after the other, as
+	// k6's stages do.
+	PacingStages = "stages"
 )
 
 // LoadProfile is the rate, duration and pacing of a run. It is what
@@ -31,6 +34,14 @@ const (
 //	period: 10s       # sine only
 //	start_at: mean-up # sine only: mean-up | peak | mean-down | trough
 //	duration: 30s
+//
+// or, as k6's stages, several such profiles run one after the other (see
+// profiles/load/stages.yaml for a commented example):
+//
+//	stages:
+//	  - {rate: 20, duration: 10s}                            # warm up
+//	  - {pacing: linear, rate: 20, end_rate: 200, duration: 30s} # ramp
+//	  - {rate: 200, duration: 1m}                            # hold
 //
 // Rates are per second: 0, or between MinRate and MaxRate. A rate of 0
 // means "as fast as the generator can", which is bounded by the worker and
@@ -45,6 +56,9 @@ type LoadProfile struct {
 	Period    time.Duration `yaml:"period,omitempty" json:"period,omitempty"`
 	StartAt   string        `yaml:"start_at,omitempty" json:"start_at,omitempty"`
 	Duration  time.Duration `yaml:"duration" json:"duration"`
+	// Stages, with pacing "stages", are run one after the other; Duration
+	// is then their sum.
+	Stages []LoadProfile `yaml:"stages,omitempty" json:"stages,omitempty"`
 }
 
 // MaxDuration bounds every run.
@@ -68,6 +82,23 @@ func ParseLoadProfile(data []byte) (LoadProfile, error) {
 	if err := dec.Decode(&lp); err != nil {
 		return LoadProfile{}, fmt.Errorf("load profile: %w", err)
 	}
+	if lp.Stages != nil { // "stages: []" too, which validation refuses
+		if lp.Pacing == "" {
+			lp.Pacing = PacingStages
+		}
+		if lp.Duration == 0 {
+			for i := range lp.Stages {
+				if lp.Stages[i].Duration > 0 && lp.Stages[i].Duration <= MaxDuration {
+					lp.Duration += lp.Stages[i].Duration
+				}
+			}
+		}
+	}
+	for i := range lp.Stages {
+		if lp.Stages[i].Pacing == "" {
+			lp.Stages[i].Pacing = PacingConstant
+		}
+	}
 	if lp.Pacing == "" {
 		lp.Pacing = PacingConstant
 	}
@@ -89,6 +120,12 @@ func LoadLoadProfile(path string) (LoadProfile, error) {
 
 // Validate reports the first inconsistency of lp.
 func (lp LoadProfile) Validate() error {
+	if lp.Pacing == PacingStages {
+		return lp.validateStages()
+	}
+	if len(lp.Stages) > 0 {
+		return fmt.Errorf("load profile: stages need pacing %q (or no pacing), not %q", PacingStages, lp.Pacing)
+	}
 	if lp.Duration <= 0 || lp.Duration > MaxDuration {
 		return fmt.Errorf("load profile: duration must be in (0, %s], got %s", MaxDuration, lp.Duration)
 	}
@@ -116,7 +153,39 @@ func (lp LoadProfile) Validate() error {
 			return err
 		}
 	default:
-		return fmt.Errorf("load profile: unknown pacing %q (want constant, linear or sine)", lp.Pacing)
+		return fmt.Errorf("load profile: unknown pacing %q (want constant, linear, sine or stages)", lp.Pacing)
+	}
+	return nil
+}
+
+// maxStages bounds the stages of a load profile.
+const maxStages = 100
+
+func (lp LoadProfile) validateStages() error {
+	if len(lp.Stages) == 0 || len(lp.Stages) > maxStages {
+		return fmt.Errorf("load profile: stages pacing needs 1 to %d stages", maxStages)
+	}
+	if lp.Rate != 0 || lp.EndRate != 0 || lp.Amplitude != 0 || lp.Period != 0 || lp.StartAt != "" {
+		return errors.New("load profile: with stages, rates and shapes belong to the stages")
+	}
+	var sum time.Duration
+	for i, st := range lp.Stages {
+		if st.Pacing == PacingStages || len(st.Stages) > 0 {
+			return fmt.Errorf("load profile: stage %d: stages do not nest", i+1)
+		}
+		if err := st.Validate(); err != nil {
+			return fmt.Errorf("stage %d: %w", i+1, err)
+		}
+		if st.Unbounded() {
+			return fmt.Errorf("load profile: stage %d: a stage needs a rate above 0", i+1)
+		}
+		sum += st.Duration
+		if sum > MaxDuration {
+			return fmt.Errorf("load profile: the stages last more than %s", MaxDuration)
+		}
+	}
+	if lp.Duration != sum {
+		return fmt.Errorf("load profile: duration %s is not the sum of the stages, %s", lp.Duration, sum)
 	}
 	return nil
 }
@@ -132,6 +201,12 @@ func (lp LoadProfile) String() string {
 		return fmt.Sprintf("linear %g→%g/s for %s", lp.Rate, lp.EndRate, lp.Duration)
 	case PacingSine:
 		return fmt.Sprintf("sine %g±%g/s period %s for %s", lp.Rate, lp.Amplitude, lp.Period, lp.Duration)
+	case PacingStages:
+		parts := make([]string, len(lp.Stages))
+		for i, st := range lp.Stages {
+			parts[i] = st.String()
+		}
+		return fmt.Sprintf("%d stages for %s: %s", len(lp.Stages), lp.Duration, strings.Join(parts, ", then "))
 	}
 	if lp.Unbounded() {
 		return fmt.Sprintf("max rate for %s", lp.Duration)
@@ -176,6 +251,13 @@ func (lp LoadProfile) divided(n int) LoadProfile {
 	lp.Rate /= float64(n)
 	lp.EndRate /= float64(n)
 	lp.Amplitude /= float64(n)
+	if len(lp.Stages) > 0 {
+		stages := make([]LoadProfile, len(lp.Stages))
+		for i, st := range lp.Stages {
+			stages[i] = st.divided(n)
+		}
+		lp.Stages = stages
+	}
 	return lp
 }
 
@@ -210,6 +292,18 @@ func (lp LoadProfile) Pacer() (vegeta.Pacer, error) {
 		return nil, err
 	}
 	switch lp.Pacing {
+	case PacingStages:
+		sp := &stagedPacer{}
+		var at time.Duration
+		for _, st := range lp.Stages {
+			p, err := st.Pacer()
+			if err != nil {
+				return nil, err
+			}
+			sp.stages = append(sp.stages, stage{pacer: p, start: at, end: at + st.Duration})
+			at += st.Duration
+		}
+		return sp, nil
 	case PacingLinear:
 		slope := (lp.EndRate - lp.Rate) / lp.Duration.Seconds()
 		start := lp.Rate
@@ -223,6 +317,58 @@ func (lp LoadProfile) Pacer() (vegeta.Pacer, error) {
 		return vegeta.SinePacer{Period: lp.Period, Mean: rateOf(lp.Rate), Amp: rateOf(lp.Amplitude), StartAt: off}, nil
 	}
 	return rateOf(lp.Rate), nil
+}
+
+// stage is one stage of a staged pacer.
+type stage struct {
+	pacer      vegeta.Pacer
+	start, end time.Duration
+	offset     uint64 // hits before the stage, known once the schedule reached it
+	reached    bool
+}
+
+// stagedPacer runs the pacers of its stages one after the other. Each stage
+// starts with a hit at its start and paces its own hits from there. It is
+// meant for one schedule walked in order (it remembers where each stage's
+// hits began), which is how the engine uses a pacer.
+type stagedPacer struct {
+	stages []stage
+}
+
+// Pace implements vegeta.Pacer.
+func (p *stagedPacer) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	for i := range p.stages {
+		st := &p.stages[i]
+		if elapsed >= st.end {
+			continue
+		}
+		if !st.reached {
+			st.offset, st.reached = hits, true
+		}
+		wait, stop := st.pacer.Pace(max(0, elapsed-st.start), hits-min(hits, st.offset))
+		if !stop && elapsed+wait < st.end {
+			return wait, false
+		}
+		if i+1 == len(p.stages) {
+			return 0, true
+		}
+		// The stage's next hit would fall after its end: the next hit is
+		// the next stage's first, at its start.
+		next := &p.stages[i+1]
+		next.offset, next.reached = hits, true
+		return st.end - elapsed, false
+	}
+	return 0, true
+}
+
+// Rate implements vegeta.Pacer.
+func (p *stagedPacer) Rate(elapsed time.Duration) float64 {
+	for _, st := range p.stages {
+		if elapsed < st.end {
+			return st.pacer.Rate(max(0, elapsed-st.start))
+		}
+	}
+	return 0
 }
 
 // schedule walks a pacer's intended send times. Calling Pace at the previous

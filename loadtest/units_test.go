@@ -393,3 +393,41 @@ func TestParseRate(t *testing.T) {
 		assert.InDelta(t, tc.want, got, 1e-9, tc.in)
 	}
 }
+
+// TestStagedScheduleRunsEachStageAtItsRate: a load profile of stages runs
+// them one after the other, each at its own rate.
+func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
+	t.Parallel()
+	lp, err := ParseLoadProfile([]byte("stages:\n  - {rate: 10, duration: 1s}\n  - {rate: 100, duration: 1s}\n  - {pacing: linear, rate: 100, end_rate: 300, duration: 1s}\n"))
+	require.NoError(t, err)
+	assert.Equal(t, PacingStages, lp.Pacing)
+	assert.Equal(t, 3*time.Second, lp.Duration)
+	assert.Contains(t, lp.String(), "3 stages for 3s")
+	pacer, err := lp.Pacer()
+	require.NoError(t, err)
+	s := schedule{p: pacer}
+	perSecond := make([]int, 4)
+	for {
+		due, ok := s.next()
+		if !ok || due > lp.Duration {
+			break
+		}
+		perSecond[min(3, int(due/time.Second))]++
+	}
+	assert.InDelta(t, 10, perSecond[0], 1)
+	assert.InDelta(t, 100, perSecond[1], 1)
+	assert.InDelta(t, 200, perSecond[2], 2) // 100 → 300 linearly: 200 on average
+	assert.Zero(t, perSecond[3])
+
+	for _, bad := range []string{
+		"stages: []\nduration: 1s\n",
+		"stages:\n  - {rate: 0, duration: 1s}\n",                   // a max-rate stage
+		"stages:\n  - {rate: 5, duration: 1s}\nduration: 5s\n",     // not the sum
+		"stages:\n  - {rate: 5, duration: 1s}\nrate: 5\n",          // a rate outside the stages
+		"pacing: constant\nstages:\n  - {rate: 5, duration: 1s}\n", // stages need pacing stages
+		"stages:\n  - {stages: [{rate: 5, duration: 1s}], duration: 1s}\n",
+	} {
+		_, err := ParseLoadProfile([]byte(bad))
+		assert.Error(t, err, bad)
+	}
+}

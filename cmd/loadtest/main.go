@@ -131,11 +131,11 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		profilePath = fs.String("profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
 		target      = fs.String("target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
 		scenario    = fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", "))
-		loadFile    = fs.String("load-profile", "", "load profile YAML (pacing, rate, duration, ...); flags given explicitly override it")
-		pacing      = fs.String("pacing", loadtest.PacingConstant, "pacing: constant, linear or sine")
-		rate        = rateFlag(fs, "rate", 200, "requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean")
-		endRate     = rateFlag(fs, "end-rate", 0, "linear pacing: rate at the end (requests per second, or 100/1s)")
-		amplitude   = rateFlag(fs, "amplitude", 0, "sine pacing: amplitude (requests per second, or 100/1s)")
+		loadFile    = fs.String("load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml); flags given explicitly override a one-stage file")
+		pacing      = fs.String("pacing", loadtest.PacingConstant, "pacing: constant, linear or sine (several stages: --load-profile)")
+		rate        = rateFlag(fs, "rate", 200, "the `rate` in requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean")
+		endRate     = rateFlag(fs, "end-rate", 0, "linear pacing: the `rate` at the end (requests per second, or 100/1s)")
+		amplitude   = rateFlag(fs, "amplitude", 0, "sine pacing: the amplitude, a `rate` (requests per second, or 100/1s)")
 		period      = fs.Duration("period", 10*time.Second, "sine pacing: period")
 		startAt     = fs.String("start-at", "mean-up", "sine pacing: mean-up, peak, mean-down or trough")
 		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
@@ -156,6 +156,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		logLevel    = fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error")
 	)
 	ths := thresholdFlags(fs)
+	fs.Usage = groupedUsage(fs, stderr, runHelpIntro, runGroups, runHelpExamples)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -176,6 +177,13 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		fromFile, err := loadtest.LoadLoadProfile(*loadFile)
 		if err != nil {
 			return err
+		}
+		if fromFile.Pacing == loadtest.PacingStages {
+			for _, name := range []string{"pacing", "rate", "end-rate", "amplitude", "period", "start-at", "duration"} {
+				if set[name] {
+					return fmt.Errorf("--%s: %s sets the load in stages; change the file instead", name, *loadFile)
+				}
+			}
 		}
 		override(&fromFile, lp, set)
 		lp = fromFile
@@ -250,6 +258,9 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", *runID, *scenario, lp, shard, dir)
 	o, err := loadtest.New(prof, opts...).Run(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w before the attack began: %w", errInterrupted, err)
+		}
 		return err
 	}
 	if !*quiet {
@@ -338,10 +349,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	outDir := fs.String("out", "", "output directory (default reports/load/<run-id>/merged)")
 	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
 	ths := thresholdFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: loadtest merge [flags] SHARD-DIR...")
-		fs.PrintDefaults()
-	}
+	fs.Usage = groupedUsage(fs, stderr, mergeHelpIntro, mergeGroups, mergeHelpExamples)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -4,14 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
 )
 
 func noEnv(string) string { return "" }
@@ -151,12 +155,71 @@ func TestInterruptedRunExitsInterrupted(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	time.AfterFunc(400*time.Millisecond, cancel)
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
+	errb := &cancelOn{text: "] sent ", cancel: cancel} // the first progress line: the attack runs
 	err := run(ctx, []string{"--target", startTestReference(t), "--scenario", "create", "--rate", "30", "--duration", "1m",
-		"--quiet", "--out", t.TempDir()}, noEnv, &out, &errb)
+		"--out", t.TempDir()}, noEnv, &out, errb)
 	require.ErrorIs(t, err, errInterrupted)
 	assert.Contains(t, out.String(), "\nINTERRUPTED\n")
 	assert.Contains(t, out.String(), "Reconciliation: ")
 	assert.NotContains(t, out.String(), "scheduled requests (")
+}
+
+// TestHelpTeaches: --help groups every flag under a heading, shows
+// examples, the merge subcommand and the environment, and exits 0.
+func TestHelpTeaches(t *testing.T) {
+	t.Parallel()
+	_, stderr, err := runCLI(t, "--help")
+	require.ErrorIs(t, err, flag.ErrHelp)
+	for _, want := range []string{"Target:", "Load shape", "Scenario:", "Thresholds", "Output:", "Examples:",
+		"loadtest merge", "--rate 320/1s", "--load-profile profiles/load/stages.yaml", "LOADTEST_TARGET", "Exit status"} {
+		assert.Contains(t, stderr, want)
+	}
+	assert.NotContains(t, stderr, "\nOther:", "every flag of a run belongs to a group")
+
+	_, stderr, err = runCLI(t, "merge", "--help")
+	require.ErrorIs(t, err, flag.ErrHelp)
+	assert.Contains(t, stderr, "SHARD-DIR")
+	assert.Contains(t, stderr, "Example:")
+	assert.NotContains(t, stderr, "\nOther:")
+}
+
+// TestStagedLoadProfileExample: the commented example of a multi-stage
+// load profile parses, and a staged file runs; flags that would reshape it
+// are refused.
+func TestStagedLoadProfileExample(t *testing.T) {
+	t.Parallel()
+	lp, err := loadtest.LoadLoadProfile(filepath.Join("..", "..", "profiles", "load", "stages.yaml"))
+	require.NoError(t, err)
+	assert.Len(t, lp.Stages, 5)
+	assert.Equal(t, 5*time.Minute+30*time.Second, lp.Duration)
+
+	file := filepath.Join(t.TempDir(), "stages.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("stages:\n  - {rate: 20, duration: 300ms}\n  - {rate: 60, duration: 300ms}\n"), 0o644))
+	out, _, err := runCLI(t, "--load-profile", file, "--scenario", "create", "--quiet", "--out", t.TempDir())
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "2 stages for 600ms")
+	assert.Contains(t, out, "PASS")
+
+	_, _, err = runCLI(t, "--load-profile", file, "--rate", "5", "--quiet", "--out", t.TempDir())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "in stages")
+}
+
+// cancelOn is a writer that cancels when text is written to it.
+type cancelOn struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	text   string
+	cancel func()
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.text) {
+		w.cancel()
+	}
+	return len(p), nil
 }
