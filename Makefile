@@ -4,6 +4,8 @@
 GO       ?= go
 TARGET   ?=
 PROFILE  ?=
+# STRICT=1 makes `make conformance` count warnings (readings not followed) as failures.
+STRICT   ?=
 # Extra flags for cmd/conformance and cmd/loadtest, e.g. ARGS="--tags @payments".
 ARGS     ?=
 REDOCLY  ?= npx --yes @redocly/cli@2.77.0
@@ -23,8 +25,8 @@ help: ## List the targets.
 # its code and meaning, and exits with it; make then exits 0 or 2. CI calls
 # bin/conformance directly (`make bin/conformance` builds it) for the exact code.
 .PHONY: conformance
-conformance: bin/conformance ## Run the conformance suite (embedded reference, or TARGET=url PROFILE=file).
-	@bin/conformance $(conformance_flags) --report-dir reports/conformance $(ARGS); code=$$?; \
+conformance: bin/conformance ## Run the conformance suite (embedded reference, or TARGET=url PROFILE=file; STRICT=1: warnings fail).
+	@bin/conformance $(conformance_flags) $(if $(STRICT),--strict) --report-dir reports/conformance $(ARGS); code=$$?; \
 	case $$code in \
 	  0) ;; \
 	  1) echo "conformance exit code 1: a scenario failed (make itself exits 2)" >&2 ;; \

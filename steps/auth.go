@@ -9,15 +9,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/partnercommerce/conformance/api"
 )
 
 // endpoints a credential step can call, by the name the features use.
 const endpointRE = `(the product list|the product sync|the profile|the payment methods|the payment creation|the payment status)`
 
-func (s *scenario) registerAuth(sc *godog.ScenarioContext) {
+func (s *scenario) registerAuth(sc stepper) {
 	sc.Step(`^the partner calls `+endpointRE+` with (a wrong secret key|no token|an invalid token)$`, s.callWithProblem)
 	sc.Step(`^the cashier calls `+endpointRE+` with the other partner's secret key$`, s.callWithOtherSecret)
 	sc.Step(`^the partner provisions a new cashier account with a wrong secret key$`, func(ctx context.Context) error {

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
 // provisioning is a provisioning request and its answer.
@@ -20,7 +18,7 @@ type provisioning struct {
 	token   string
 }
 
-func (s *scenario) registerCustomers(sc *godog.ScenarioContext) {
+func (s *scenario) registerCustomers(sc stepper) {
 	sc.Step(`^the partner provisions a new cashier account$`, func(ctx context.Context) error {
 		return s.provisionNew(ctx, s.mainPartner(), s.mainPartner().secretKey)
 	})
@@ -285,9 +283,13 @@ func (s *scenario) coinValueHalf() error {
 	if !ok1 || !ok2 {
 		return s.failure(s.last, secProfile, "integer coin.available and coin.available_value", "coin is %v", pb.Data.Coin)
 	}
+	if value != coins/2 && (coins%2 == 0 || value != coins/2+1) {
+		return s.failure(s.last, secCoinAvailValue,
+			fmt.Sprintf("available_value %d for %d coins (coins / 2)", coins/2, coins), "available_value is %d", value)
+	}
 	if value != coins/2 {
-		return s.failure(s.last, secCoinRounding,
-			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value)
+		return s.reading(readingByID("coin-value-rounds-down"), s.failure(s.last, secCoinRounding,
+			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value))
 	}
 	return nil
 }

@@ -5,11 +5,9 @@ package steps
 import (
 	"context"
 	"net/http"
-
-	"github.com/cucumber/godog"
 )
 
-func (s *scenario) registerPaymentMethods(sc *godog.ScenarioContext) {
+func (s *scenario) registerPaymentMethods(sc stepper) {
 	sc.Step(`^`+actorRE+` lists the payment methods$`, s.listMethods)
 	sc.Step(`^every payment method has its documented fields$`, s.everyMethodDocumented)
 }

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/cucumber/godog"
 )
 
 // payment is one attempt to create a payment, and the answer.
@@ -47,7 +45,7 @@ const (
 	otherMsisdn = "085712345678"
 )
 
-func (s *scenario) registerPayments(sc *godog.ScenarioContext) {
+func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` sends a payment with the (product|destination number|payment method|partner transaction id) (missing|empty)$`, s.payIncomplete)
 	sc.Step(`^`+actorRE+` pays with a payment method that is not offered$`, s.payUnofferedMethod)
 	sc.Step(`^`+actorRE+` pays with the balance and coin method with (neither balance nor coins chosen|balance and coins both turned off)$`, s.payInternalWithoutFunds)

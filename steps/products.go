@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cucumber/godog"
-
 	"github.com/partnercommerce/conformance/api"
 )
 
@@ -26,7 +24,7 @@ type paginationNumbers struct {
 	Total, Page, PerPage, TotalPages int64
 }
 
-func (s *scenario) registerProducts(sc *godog.ScenarioContext) {
+func (s *scenario) registerProducts(sc stepper) {
 	sc.Step(`^a cashier provisioned by the partner$`, s.aCashier)
 	sc.Step(`^the partner's main account$`, func() error { s.addMain("the main account", s.mainPartner()); return nil })
 	sc.Step(`^the main account of the other partner$`, func() error {

@@ -2,6 +2,7 @@ package steps
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -35,22 +36,45 @@ func (w Warning) String() string {
 
 // readings is every reading the suite makes, in the order the document
 // presents its sentences.
-var readings = []Reading{}
+var readings = []Reading{
+	{
+		ID:       "coin-value-rounds-down",
+		Sentence: "§2.3 coin.available_value (integer): \"Rupiah value of the coins (coins / 2).\" §8: \"2 coins = 1 rupiah\".",
+		Text:     "The value of an odd number of coins is rounded down: the field is an integer, so an odd coin is worth nothing. Document-level: the value is coins / 2, rounded either way.",
+	},
+}
 
 // readingByID returns the reading of id; an unknown id is a programming error.
 func readingByID(id string) Reading {
+	r, ok := lookupReading(id)
+	if !ok {
+		panic("steps: unknown reading " + id)
+	}
+	return r
+}
+
+// lookupReading returns the reading of id, if the registry has it.
+func lookupReading(id string) (Reading, bool) {
 	for _, r := range readings {
 		if r.ID == id {
-			return r
+			return r, true
 		}
 	}
-	panic("steps: unknown reading " + id)
+	return Reading{}, false
+}
+
+// applied notes that the scenario applied the reading r.
+func (s *scenario) applied(r Reading) {
+	if !slices.Contains(s.readings, r.ID) {
+		s.readings = append(s.readings, r.ID)
+	}
 }
 
 // reading grades the outcome of a check that rests on the reading r: nil
 // passes; a failure becomes a warning of the scenario, or, in a strict run,
 // the scenario's failure.
 func (s *scenario) reading(r Reading, err error) error {
+	s.applied(r)
 	if err == nil {
 		return nil
 	}

@@ -33,6 +33,11 @@ type ScenarioResult struct {
 	Reason string `json:"reason,omitempty"`
 	// Warnings are the readings the server did not follow.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Advisory is set on a scenario that rests on a reading as a whole
+	// (tag @reading): its failure is a warning, unless the run is strict.
+	Advisory bool `json:"advisory,omitempty"`
+	// Readings are the ids of the readings the scenario applied.
+	Readings []string `json:"readings,omitempty"`
 }
 
 // Counts counts scenarios by outcome.
@@ -93,9 +98,25 @@ type Summary struct {
 	Areas        map[string]Counts           `json:"areas"`
 	Capabilities map[string]CapabilityReport `json:"capabilities"`
 	Coverage     Coverage                    `json:"coverage"`
-	Scenarios    []ScenarioResult            `json:"scenarios"`
+	// Strict is set when warnings counted as failures.
+	Strict bool `json:"strict"`
+	// Levels counts the findings of the run by level.
+	Levels Levels `json:"levels"`
+	// Warnings lists each reading not followed once, with its scenarios.
+	Warnings  []ReadingWarnings `json:"warnings"`
+	Scenarios []ScenarioResult  `json:"scenarios"`
 	// Section7 is the error tables of section 7, row by row, as exercised.
 	Section7 []MatrixRow `json:"section7"`
+}
+
+// Levels counts the findings of a run by level: failed scenarios (a
+// document check failed, or, in a strict run, any check), and warnings (a
+// reading a server did not follow).
+type Levels struct {
+	Failures int `json:"failures"`
+	Warnings int `json:"warnings"`
+	// Readings counts the distinct readings of the warnings.
+	Readings int `json:"readings_not_followed"`
 }
 
 // coverage collects, across scenarios, the operations and statuses
@@ -179,7 +200,10 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		miss := h.profile.Missing(c)
 		sum.Capabilities[string(c)] = CapabilityReport{Available: len(miss) == 0, Missing: miss}
 	}
+	sum.Strict = h.strict
+	sum.Warnings = warningsByReading(results)
 	for _, r := range results {
+		sum.Levels.Warnings += len(r.Warnings)
 		sum.Totals.add(r)
 		for _, t := range r.Tags {
 			if slices.Contains(areaTags, t) {
@@ -210,8 +234,14 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	h.coverage.mu.Unlock()
 	sort.Strings(sum.Coverage.Messages)
 
-	return Result{Passed: sum.Totals.Passed, Failed: sum.Totals.Failed, Skipped: sum.Totals.Skipped,
-		Undefined: sum.Totals.Undefined, Summary: sum}
+	sum.Levels.Failures = sum.Totals.Failed
+	sum.Levels.Readings = len(sum.Warnings)
+	if sum.Warnings == nil {
+		sum.Warnings = []ReadingWarnings{}
+	}
+
+	return Result{Passed: sum.Totals.Passed, Warned: sum.Totals.Warned, Failed: sum.Totals.Failed,
+		Skipped: sum.Totals.Skipped, Undefined: sum.Totals.Undefined, Summary: sum}
 }
 
 func writeSummary(path string, s Summary) error {
@@ -263,10 +293,36 @@ func printSummary(w io.Writer, r Result) {
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
-	if r.OK() {
-		fmt.Fprintf(&b, "\nRESULT: PASS (%d scenarios passed, %d skipped)\n", r.Passed, r.Skipped)
-	} else {
-		fmt.Fprintf(&b, "\nRESULT: FAIL (%d failed, %d undefined)\n", r.Failed, r.Undefined)
+	writeWarnings(&b, s)
+	verdict := "PASS"
+	if !r.OK() {
+		verdict = "FAIL"
 	}
+	fmt.Fprintf(&b, "\nRESULT: %s: %s\n", verdict, summaryLine(r))
 	_, _ = io.WriteString(w, b.String())
+}
+
+// summaryLine is the final count of a run: "N passed (W with warnings), F
+// failed, S skipped", and the undefined scenarios when there are any.
+func summaryLine(r Result) string {
+	line := fmt.Sprintf("%d passed (%d with warnings), %d failed, %d skipped", r.Passed, r.Warned, r.Failed, r.Skipped)
+	if r.Undefined > 0 {
+		line += fmt.Sprintf(", %d undefined", r.Undefined)
+	}
+	return line
+}
+
+// writeWarnings lists each reading the target did not follow once, with
+// its sentence and scenarios.
+func writeWarnings(b *strings.Builder, s Summary) {
+	if len(s.Warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nwarnings: %d readings of the document not followed (not failures; --strict makes them failures; docs/conformance-readings.md):\n", len(s.Warnings))
+	for _, w := range s.Warnings {
+		fmt.Fprintf(b, "  WARNING reading %s: %s\n", w.Reading, w.Sentence)
+		for _, sc := range w.Scenarios {
+			fmt.Fprintf(b, "    in %s\n", sc)
+		}
+	}
 }

@@ -9,8 +9,6 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/envelope"
 
-	"github.com/cucumber/godog"
-
 	"github.com/partnercommerce/conformance/api"
 )
 
@@ -43,6 +41,8 @@ type scenario struct {
 	groupEndpoint string
 	// warnings are the readings the server did not follow.
 	warnings []Warning
+	// readings are the ids of the readings the scenario applied.
+	readings []string
 
 	unlock []func()
 }
@@ -246,7 +246,7 @@ func (s *scenario) expectPrefix(code int, prefix string) error {
 	return nil
 }
 
-func (s *scenario) registerCommon(sc *godog.ScenarioContext) {
+func (s *scenario) registerCommon(sc stepper) {
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)
 	sc.Step(`^the request is refused with status (\d+) and a message beginning "([^"]*)"$`, s.expectPrefix)
 }

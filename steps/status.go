@@ -6,12 +6,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/cucumber/godog"
-
 	"github.com/partnercommerce/conformance/api"
 )
 
-func (s *scenario) registerStatus(sc *godog.ScenarioContext) {
+func (s *scenario) registerStatus(sc stepper) {
 	sc.Step(`^`+actorRE+` looks up (?:the|the cashier's) payment by its (partner transaction id|transaction number)$`, s.lookUpPayment)
 	sc.Step(`^`+actorRE+` looks up a payment without naming it$`, func(ctx context.Context, actor string) error {
 		return s.lookUp(ctx, actor, api.GetPaymentStatusParams{})

@@ -3,7 +3,9 @@
 // and tests it with the reference profile; with --target and --profile it
 // tests any server.
 //
-// Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or
+// Exit codes: 0 every scenario passed (warnings included: a warning is a
+// reading of the document the target did not follow; --strict makes it a
+// failure), 1 a scenario failed, 2 usage or
 // profile error, or a target that cannot be tested (preflight failed, or the
 // target stopped answering during the run).
 package main
@@ -47,8 +49,10 @@ const usageText = `usage: conformance [--target URL --profile FILE] [flags]
 Runs the Partner Commerce API v2 conformance suite. With no --target it starts
 the embedded reference server and tests it with the reference profile.
 
-Exit codes: 0 every scenario passed, 1 a scenario failed, 2 usage or profile
-error, or a target that cannot be tested (preflight, or it stopped answering).
+Exit codes: 0 every scenario passed, possibly with warnings (readings of the
+document the target did not follow; --strict makes them failures), 1 a
+scenario failed, 2 usage or profile error, or a target that cannot be tested
+(preflight, or it stopped answering).
 
 Environment:
   CONFORMANCE_TARGET   default of --target
@@ -72,6 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
 	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
+	strict := fs.Bool("strict", false, "count warnings (readings of the document the target did not follow) as failures")
 	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
@@ -150,6 +155,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ReportDir:      *reportDir,
 		RequestTimeout: *timeout,
 		NoPreflight:    *noPreflight,
+		Strict:         *strict,
 		Summary:        human,
 	})
 	if err != nil {

@@ -1,0 +1,136 @@
+package steps
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/cucumber/godog"
+)
+
+// The verdict of a run has two levels. A document check follows from the
+// document's words; its failure fails the scenario and the run. A reading
+// check rests on an interpretation (readings.go); its failure is a warning:
+// the scenario passes with warnings and the run still passes. A strict run
+// (Options.Strict) turns every warning into a failure.
+//
+// A scenario that rests on a reading as a whole carries the tag @reading
+// and names its readings with @reading:<id> tags: it is advisory, and its
+// first failed check, whatever it is, becomes a warning of those readings.
+
+// advisoryTag marks a scenario that rests on a reading as a whole.
+const advisoryTag = "reading"
+
+// readingTagPrefix starts the tag naming a reading a scenario applies.
+const readingTagPrefix = "reading:"
+
+// stepper registers step definitions: *godog.ScenarioContext, or
+// gradedSteps around it.
+type stepper interface {
+	Step(expr, stepFunc any)
+}
+
+// gradedSteps registers step definitions so that a failed step of an
+// advisory scenario is graded as a warning (scenario.advisory).
+type gradedSteps struct {
+	sc *godog.ScenarioContext
+	s  *scenario
+}
+
+var errorType = reflect.TypeFor[error]()
+
+// Step registers fn, wrapped so that its error passes through s.advisory.
+func (g gradedSteps) Step(expr, fn any) {
+	v := reflect.ValueOf(fn)
+	t := v.Type()
+	if t.Kind() != reflect.Func || t.NumOut() == 0 || t.Out(t.NumOut()-1) != errorType {
+		g.sc.Step(expr, fn)
+		return
+	}
+	g.sc.Step(expr, reflect.MakeFunc(t, func(in []reflect.Value) []reflect.Value {
+		out := v.Call(in)
+		last := len(out) - 1
+		if out[last].IsNil() {
+			return out
+		}
+		err := g.s.advisory(out[last].Interface().(error))
+		out[last] = reflect.Zero(errorType)
+		if err != nil {
+			out[last] = reflect.ValueOf(&err).Elem()
+		}
+		return out
+	}).Interface())
+}
+
+// isAdvisory reports whether the scenario rests on a reading as a whole.
+func (s *scenario) isAdvisory() bool { return slices.Contains(s.tags, advisoryTag) }
+
+// taggedReadings returns the readings the scenario's @reading:<id> tags name.
+func (s *scenario) taggedReadings() []string {
+	var ids []string
+	for _, t := range s.tags {
+		if id, ok := strings.CutPrefix(t, readingTagPrefix); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// advisory grades the failure of a step. In a scenario that is not
+// advisory, or in a strict run, the failure stands. In an advisory
+// scenario it becomes a warning of each reading the scenario names, and the
+// scenario's remaining steps are skipped.
+func (s *scenario) advisory(err error) error {
+	if !s.isAdvisory() || s.aborted || errors.Is(err, godog.ErrSkip) ||
+		errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending) {
+		return err
+	}
+	ids := s.taggedReadings()
+	if s.h.strict {
+		return fmt.Errorf("advisory scenario resting on reading %s (strict run): %w", strings.Join(ids, ", "), err)
+	}
+	for _, id := range ids {
+		r, ok := lookupReading(id)
+		if !ok {
+			return fmt.Errorf("the advisory scenario names the unknown reading %q: %w", id, err)
+		}
+		s.applied(r)
+		s.warnings = append(s.warnings, Warning{Reading: r.ID, Sentence: r.Sentence, Detail: err.Error()})
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("the advisory scenario names no reading (a @reading:<id> tag): %w", err)
+	}
+	return fmt.Errorf("%w: advisory scenario: its failed check is a warning; the remaining steps are not run", godog.ErrSkip)
+}
+
+// ReadingWarnings is a reading that servers did not follow in a run, with
+// the scenarios where it happened.
+type ReadingWarnings struct {
+	Reading   string   `json:"reading"`
+	Sentence  string   `json:"sentence"`
+	Scenarios []string `json:"scenarios"`
+}
+
+// warningsByReading lists each reading not followed once, in the order of
+// the first scenario that warned of it.
+func warningsByReading(results []ScenarioResult) []ReadingWarnings {
+	var out []ReadingWarnings
+	index := map[string]int{}
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			i, ok := index[w.Reading]
+			if !ok {
+				i = len(out)
+				index[w.Reading] = i
+				out = append(out, ReadingWarnings{Reading: w.Reading, Sentence: w.Sentence})
+			}
+			name := r.Feature + ": " + r.Name
+			if !slices.Contains(out[i].Scenarios, name) {
+				out[i].Scenarios = append(out[i].Scenarios, name)
+			}
+		}
+	}
+	return out
+}
