@@ -1,0 +1,259 @@
+package generative
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"pgregory.net/rapid"
+)
+
+// operation is one operation of openapi.yaml, as the generator needs it.
+type operation struct {
+	ID, Method, Path string
+	Op               *openapi3.Operation
+	Body             *openapi3.Schema // nil without a JSON body
+	SecretOnly       bool             // the operation needs only the secret key
+	MainOnly         bool             // the operation declares 403 for other tokens
+	Pays             bool             // the body names a product and a payment method
+}
+
+// operations lists the operations of the embedded openapi.yaml, sorted.
+func operations(doc *openapi3.T) []operation {
+	var out []operation
+	for _, path := range doc.Paths.InMatchingOrder() {
+		item := doc.Paths.Value(path)
+		for method, op := range item.Operations() {
+			o := operation{ID: op.OperationID, Method: method, Path: path, Op: op}
+			if rb := op.RequestBody; rb != nil && rb.Value != nil {
+				if mt := rb.Value.Content.Get("application/json"); mt != nil && mt.Schema != nil {
+					o.Body = mt.Schema.Value
+				}
+			}
+			if op.Security != nil {
+				o.SecretOnly = true
+				for _, req := range *op.Security {
+					if _, ok := req["bearerAuth"]; ok {
+						o.SecretOnly = false
+					}
+				}
+			}
+			o.MainOnly = op.Responses.Value("403") != nil
+			if o.Body != nil {
+				_, hasProduct := o.Body.Properties["product_id"]
+				_, hasMethod := o.Body.Properties["payment_method_id"]
+				o.Pays = hasProduct && hasMethod
+			}
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// declared reports whether openapi.yaml names status for the operation.
+func (o operation) declared(status int) bool {
+	return o.Op.Responses.Value(strconv.Itoa(status)) != nil
+}
+
+// properties lists the schema properties (two per operation) and the
+// stateful one.
+func (w *world) properties(opts Options) []*property {
+	doc := w.c.validatorDoc()
+	g := &generator{hints: w.hints()}
+	var out []*property
+	for _, op := range operations(doc) {
+		for _, withDefect := range []bool{false, true} {
+			name := "valid requests with varied values"
+			if withDefect {
+				name = "requests that break the schema in one place"
+			}
+			op, withDefect := op, withDefect
+			out = append(out, &property{
+				result:   PropertyResult{Operation: op.ID, Property: name},
+				examples: opts.Examples,
+				steps:    opts.Steps,
+				body:     func(t *rapid.T, rec *record) { w.schemaCase(t, rec, g, op, withDefect) },
+			})
+		}
+	}
+	out = append(out, &property{
+		result:   PropertyResult{Operation: "sequences", Property: "stateful sequences agree with the document's model"},
+		examples: max(opts.Examples/2, 1),
+		steps:    opts.Steps,
+		body:     func(t *rapid.T, rec *record) { w.sequence(t, rec) },
+	})
+	return out
+}
+
+// schemaCase draws one request of op (with one defect when withDefect),
+// sends it and checks the answer.
+func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, withDefect bool) {
+	var pairs [][2]string
+	for _, pr := range op.Op.Parameters {
+		p := pr.Value
+		if p == nil || p.In != openapi3.ParameterInQuery {
+			continue
+		}
+		if !p.Required && !rapid.Bool().Draw(t, p.Name+" present?") {
+			continue
+		}
+		pairs = append(pairs, [2]string{p.Name, fmt.Sprint(g.value(t, p.Name, p.Schema.Value))})
+	}
+	var body map[string]any
+	if op.Body != nil {
+		body = g.object(t, "body", op.Body)
+	}
+
+	r := request{Method: op.Method, Path: op.Path, Secret: w.prof.SecretKey}
+	payer := w.cashier
+	switch {
+	case op.SecretOnly:
+	case op.MainOnly:
+		r.Token = w.prof.MainToken
+	default:
+		if w.funded != nil && rapid.Bool().Draw(t, "the funded customer?") {
+			payer = w.funded
+		}
+		r.Token = payer.Token
+	}
+
+	var d *defect
+	if withDefect {
+		var ds []defect
+		if op.Body != nil {
+			ds = bodyDefects(op.Body)
+		} else {
+			ds = queryDefects(op.Op.Parameters)
+		}
+		d = &ds[rapid.IntRange(0, len(ds)-1).Draw(t, "defect")]
+		if d.body != nil {
+			d.body(body)
+		}
+		if d.query != nil {
+			pairs = d.query(pairs)
+		}
+	}
+	r.Query = encodeQuery(pairs)
+	if op.Body != nil {
+		r.Body, _ = json.Marshal(body)
+		r.ContentType = "application/json"
+		if d != nil && d.raw != nil {
+			r.Body = d.raw(r.Body)
+		}
+		if d != nil && d.ctype != "" {
+			r.ContentType = d.ctype
+		}
+	}
+	repro := "# " + op.ID
+	if d != nil {
+		repro += ", with " + d.Name
+	}
+	repro += "\n" + r.curl(w.c.base)
+
+	// A payment may move money: read the payer's wallet and the record of
+	// the transaction it names before and after.
+	var before wallet
+	var beforeOK bool
+	var trxBefore any
+	trxID, _ := body["partner_trx_id"].(string)
+	if op.Pays && !op.SecretOnly {
+		before, _, beforeOK = w.walletOf(payer.Token)
+		if beforeOK && !payer.spendable(before, w.maxPrice) {
+			payer = w.cashier // the funded customer keeps what the scenarios need
+			r.Token = payer.Token
+			repro = "# " + op.ID + "\n" + r.curl(w.c.base)
+			before, _, beforeOK = w.walletOf(payer.Token)
+		}
+		trxBefore = w.record(trxID)
+	}
+
+	a := w.c.do(w.ctx, r)
+	w.common(t, rec, repro, op, a)
+	refused := a.Status/100 != 2
+	if d != nil && !refused {
+		switch d.Class {
+		case stated:
+			rec.fail(t, repro, "%s with %s was answered %d: the document refuses it (no 2xx)", op.ID, d.Name, a.Status)
+		case read:
+			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status))
+		}
+	}
+	if !refused && trxBefore != nil {
+		rec.fail(t, repro, "a payment with the used partner_trx_id %q was answered %d, not refused (§7: 409)", trxID, a.Status)
+	}
+	if !op.Pays || op.SecretOnly || !beforeOK {
+		return
+	}
+	after, _, ok := w.walletOf(payer.Token)
+	if !ok {
+		rec.fail(t, repro, "the payer's profile could not be read after the payment")
+	}
+	if refused {
+		if after != before {
+			rec.fail(t, repro, "a refused payment (%d) changed the payer's wallet from %+v to %+v", a.Status, before, after)
+		}
+		if trxAfter := w.record(trxID); !reflect.DeepEqual(trxBefore, trxAfter) {
+			rec.fail(t, repro, "a refused payment (%d) changed the record of partner_trx_id %q: %v became %v", a.Status, trxID, trxBefore, trxAfter)
+		}
+		return
+	}
+	amount := dig(decode(a.Body), "data", "transaction", "amount")
+	used := wallet{Balance: integer(dig(amount, "balance_used")), Coins: integer(dig(amount, "coin_used"))}
+	if before.Balance-after.Balance != used.Balance || before.Coins-after.Coins != used.Coins {
+		rec.fail(t, repro, "the payment reported balance_used %d and coin_used %d, but the wallet went from %+v to %+v",
+			used.Balance, used.Coins, before, after)
+	}
+	num := str(dig(decode(a.Body), "data", "transaction", "transaction_number"))
+	w.addTrx(trxRef{TrxID: trxID, Number: num})
+}
+
+// record is the status record of a partner_trx_id of the partner, or nil.
+func (w *world) record(trxID string) any {
+	if trxID == "" {
+		return nil
+	}
+	a := w.get("/client/v2/payment/status", encodeQuery([][2]string{{"partner_trx_id", trxID}}), w.cashier.Token)
+	if a.Status != http.StatusOK {
+		return nil
+	}
+	d, _ := dig(decode(a.Body), "data").(map[string]any)
+	delete(d, "updated_at") // the state may advance with time
+	delete(d, "payment_status")
+	delete(d, "transaction_status")
+	delete(d, "serial_number")
+	return d
+}
+
+// common are the checks on every answer: it came, it is no 5xx, its status
+// is declared for the operation (or a failure the document leaves open),
+// its body validates, and a refusal says so.
+func (w *world) common(t *rapid.T, rec *record, repro string, op operation, a answer) {
+	switch {
+	case a.Err != nil:
+		rec.fail(t, repro, "%s: %v", op.ID, a.Err)
+	case a.Status >= 500:
+		rec.fail(t, repro, "%s was answered %d: a server fault on a generated request (body %s)", op.ID, a.Status, cut(a.Body))
+	case !op.declared(a.Status) && a.Status/100 != 4:
+		rec.fail(t, repro, "%s was answered %d, a status openapi.yaml does not declare for it", op.ID, a.Status)
+	case a.Invalid != nil:
+		rec.fail(t, repro, "%v (body %s)", a.Invalid, cut(a.Body))
+	}
+	if a.Status/100 == 4 {
+		m := decode(a.Body)
+		if m["status"] != false || str(m["message"]) == "" {
+			rec.warn(t, ReadingRefusalShape, fmt.Sprintf("%s answered %d with %s", op.ID, a.Status, cut(a.Body)))
+		}
+	}
+}
+
+func cut(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
+}

@@ -1,0 +1,415 @@
+package generative
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"pgregory.net/rapid"
+)
+
+// The exact messages the model asserts (section 7).
+const (
+	msgTrxIDUsed        = "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
+	msgInternalNoFunds  = "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
+	pathProvision       = "/client/v2/customer/provision_account"
+	pathPayment         = "/client/v2/payment"
+	pathStatus          = "/client/v2/payment/status"
+	pathProfile         = "/client/v2/customer/profile"
+	pathSync            = "/client/v2/product/sync"
+	pathMethods         = "/client/v2/payment/methods"
+	statusOK            = http.StatusOK
+	statusCreated       = http.StatusCreated
+	statusConflict      = http.StatusConflict
+	statusBadRequest    = http.StatusBadRequest
+	provisionedNewLabel = "cashier %d"
+)
+
+var nationalPhone = regexp.MustCompile(`^08[0-9]{8,11}$`)
+
+// mAccount is an account of the model with the wallet the document
+// guarantees it holds.
+type mAccount struct {
+	acc    *account
+	wallet wallet
+}
+
+// mTrx is a transaction as it was created.
+type mTrx struct {
+	trxID, number string
+	owner         *mAccount
+	productID     int64
+	amount        map[string]int64
+}
+
+var amountFields = []string{"total", "balance_used", "coin_used", "coin_value_used", "gateway_payment"}
+
+func amountOf(v any) map[string]int64 {
+	out := map[string]int64{}
+	for _, f := range amountFields {
+		out[f] = integer(dig(v, f))
+	}
+	return out
+}
+
+// machine is one stateful sequence against the target.
+type machine struct {
+	w        *world
+	rec      *record
+	accounts []*mAccount
+	trxs     []*mTrx
+	lines    []string
+	cashiers int
+	// lastKeyword is the Gherkin keyword of the last step but And.
+	lastKeyword string
+}
+
+// sequence runs one random sequence of operations and checks each answer
+// against the model.
+func (w *world) sequence(t *rapid.T, rec *record) {
+	m := &machine{w: w, rec: rec}
+	if w.funded != nil {
+		wl, _, ok := w.walletOf(w.funded.Token)
+		if !ok {
+			t.Fatalf("the funded customer's profile could not be read")
+		}
+		m.accounts = append(m.accounts, &mAccount{acc: w.funded, wallet: wl})
+		m.say("Given the funded customer of the partner")
+	}
+	m.provisionNew(t, "Given a cashier provisioned by the partner")
+	actions := map[string]func(*rapid.T){
+		"provision":   func(t *rapid.T) { m.provisionNew(t, "When the partner provisions a new cashier account") },
+		"reprovision": m.reprovision,
+		"profile":     m.profile,
+		"methods":     m.methods,
+		"sync":        m.sync,
+		"pay":         m.pay,
+		"payAgain":    m.payAgain,
+		"status":      m.status,
+		"otherStatus": m.otherPartnerStatus,
+	}
+	t.Repeat(actions)
+}
+
+// say adds a step to the scenario the sequence would print; a keyword
+// that repeats the previous step's becomes And.
+func (m *machine) say(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if n := len(m.lines); n > 0 {
+		kw, _, _ := strings.Cut(line, " ")
+		if prev := m.lastKeyword; kw == prev {
+			line = "And" + strings.TrimPrefix(line, kw)
+		} else {
+			m.lastKeyword = kw
+		}
+	} else {
+		m.lastKeyword, _, _ = strings.Cut(line, " ")
+	}
+	m.lines = append(m.lines, line)
+}
+
+// fail ends the sequence with the shortest failing scenario rapid finds.
+func (m *machine) fail(t *rapid.T, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Found by the generated mode: go run ./cmd/conformance --generate --seed %d --only sequences\n", m.w.seed)
+	b.WriteString("@generated\n")
+	fmt.Fprintf(&b, "Scenario: %s\n", firstLine(msg))
+	for _, l := range m.lines {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	fmt.Fprintf(&b, "  Then %s\n", strings.ReplaceAll(msg, "\n", " "))
+	m.rec.fail(t, b.String(), "%s", msg)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 100 {
+		s = s[:100] + "..."
+	}
+	return s
+}
+
+func (m *machine) send(r request) answer {
+	r.Secret = m.w.prof.SecretKey
+	a := m.w.c.do(m.w.ctx, r)
+	return a
+}
+
+// expect fails the sequence on a transport failure, a 5xx or an answer
+// openapi.yaml does not allow.
+func (m *machine) expect(t *rapid.T, what string, a answer) map[string]any {
+	switch {
+	case a.Err != nil:
+		m.fail(t, "%s: %v", what, a.Err)
+	case a.Status >= 500:
+		m.fail(t, "%s was answered %d (a server fault): %s", what, a.Status, cut(a.Body))
+	case a.Invalid != nil:
+		m.fail(t, "%s: %v", what, a.Invalid)
+	}
+	return decode(a.Body)
+}
+
+func (m *machine) pick(t *rapid.T, label string) *mAccount {
+	return rapid.SampledFrom(m.accounts).Draw(t, label)
+}
+
+func (m *machine) provisionNew(t *rapid.T, line string) {
+	m.cashiers++
+	acc := &account{Label: fmt.Sprintf(provisionedNewLabel, m.cashiers), Phone: m.w.uniquePhone(), Email: m.w.uniqueEmail(),
+		Name: fmt.Sprintf("Kasir Generasi %d", m.cashiers)}
+	m.say("%s (%s, phone %s)", line, acc.Label, acc.Phone)
+	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
+	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
+	d := m.expect(t, "provisioning a new cashier", a)
+	if a.Status != statusCreated {
+		m.fail(t, "provisioning a new phone number was answered %d, not 201 (§7: 201 New account created)", a.Status)
+	}
+	acc.Token, acc.ID = str(dig(d, "data", "token")), integer(dig(d, "data", "customer_id"))
+	wl, pa, ok := m.w.walletOf(acc.Token)
+	if !ok {
+		m.fail(t, "the new token of %s does not read its profile: %d %s", acc.Label, pa.Status, cut(pa.Body))
+	}
+	m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: wl})
+}
+
+func (m *machine) reprovision(t *rapid.T) {
+	ma := m.pick(t, "account")
+	acc := ma.acc
+	if !nationalPhone.MatchString(acc.Phone) || acc.Name == "" || acc.Email == "" {
+		t.Skip("the profile does not give a phone number in the form the document requires for provisioning")
+	}
+	m.say("When the partner provisions the phone number of %s again with the same name and email", acc.Label)
+	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
+	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
+	d := m.expect(t, "provisioning a known phone number", a)
+	if a.Status != statusOK {
+		m.fail(t, "provisioning the known phone number of %s was answered %d, not 200 (§7: 200 Account existed and was synchronized)", acc.Label, a.Status)
+	}
+	if id := integer(dig(d, "data", "customer_id")); id != acc.ID {
+		m.fail(t, "provisioning the known phone number of %s returned customer id %d, not %d (§4.4: the existing account is synchronized)", acc.Label, id, acc.ID)
+	}
+	if tok := str(dig(d, "data", "token")); tok != "" && tok != acc.Token {
+		acc.Token = tok // §4.4: its token is returned
+	}
+}
+
+func (m *machine) profile(t *rapid.T) {
+	ma := m.pick(t, "account")
+	m.say("When %s reads its profile", ma.acc.Label)
+	a := m.send(request{Method: http.MethodGet, Path: pathProfile, Token: ma.acc.Token})
+	d := m.expect(t, "reading a profile", a)
+	if a.Status != statusOK {
+		m.fail(t, "%s's profile was answered %d", ma.acc.Label, a.Status)
+	}
+	got := wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
+	if got != ma.wallet {
+		m.fail(t, "%s holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (§2.7 the amounts taken)",
+			ma.acc.Label, got.Balance, got.Coins, ma.wallet.Balance, ma.wallet.Coins)
+	}
+	if v := integer(dig(d, "data", "coin", "available_value")); v != got.Coins/2 {
+		m.fail(t, "%s's coin.available_value is %d for %d coins (§2.3: coins / 2)", ma.acc.Label, v, got.Coins)
+	}
+}
+
+func (m *machine) methods(t *rapid.T) {
+	ma := m.pick(t, "account")
+	m.say("When %s lists the payment methods", ma.acc.Label)
+	a := m.send(request{Method: http.MethodGet, Path: pathMethods, Token: ma.acc.Token})
+	m.expect(t, "listing the payment methods", a)
+	if a.Status != statusOK {
+		m.fail(t, "listing the payment methods was answered %d", a.Status)
+	}
+}
+
+func (m *machine) sync(t *rapid.T) {
+	sub := rapid.SampledFrom(subCategories).Draw(t, "sub_category")
+	size := rapid.IntRange(1, 100).Draw(t, "pageSize")
+	page := rapid.IntRange(1, 3).Draw(t, "page")
+	m.say("When the partner's main account synchronizes page %d of the %q catalog with %d products per page", page, sub, size)
+	a := m.send(request{Method: http.MethodGet, Path: pathSync, Token: m.w.prof.MainToken,
+		Query: encodeQuery([][2]string{{"sub_category", sub}, {"page", fmt.Sprint(page)}, {"pageSize", fmt.Sprint(size)}})})
+	d := m.expect(t, "synchronizing the catalog", a)
+	if a.Status != statusOK {
+		m.fail(t, "synchronizing the catalog was answered %d", a.Status)
+	}
+	if list, _ := dig(d, "data", "products").([]any); len(list) > size {
+		m.fail(t, "a page of size %d carries %d products (§4.2: pageSize, records per page)", size, len(list))
+	}
+}
+
+// payable draws an active product with a price.
+func (m *machine) product(t *rapid.T) product {
+	var active []product
+	for _, p := range m.w.products {
+		if p.Active && p.Price > 0 {
+			active = append(active, p)
+		}
+	}
+	if len(active) == 0 {
+		t.Skip("the catalog has no active product")
+	}
+	return rapid.SampledFrom(active).Draw(t, "product")
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func (m *machine) pay(t *rapid.T) {
+	ma := m.pick(t, "payer")
+	p := m.product(t)
+	methodID := int64(0)
+	if len(m.w.methods) > 0 && rapid.IntRange(0, 3).Draw(t, "gateway?") == 0 {
+		methodID = rapid.SampledFrom(m.w.methods).Draw(t, "method").ID
+	}
+	useBalance, useCoin := rapid.Bool().Draw(t, "use_balance"), rapid.Bool().Draw(t, "use_coin")
+	if (useBalance || useCoin) && !ma.acc.spendable(ma.wallet, p.Price) {
+		t.Skip("the funded customer keeps what the scenarios need")
+	}
+	trxID := m.w.uniqueTrxID()
+	msisdn := msisdnFor(t, p.Operator)
+	m.say("When %s pays for product %d (%d rupiah) to %s with payment method %d, balance %s, coins %s, as %q",
+		ma.acc.Label, p.ID, p.Price, msisdn, methodID, onOff(useBalance), onOff(useCoin), trxID)
+	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
+		"use_balance": useBalance, "use_coin": useCoin, "partner_trx_id": trxID})
+	a := m.send(request{Method: http.MethodPost, Path: pathPayment, Token: ma.acc.Token, ContentType: "application/json", Body: body})
+	d := m.expect(t, "creating a payment", a)
+	if methodID == 0 && !useBalance && !useCoin {
+		if a.Status != statusBadRequest || str(d["message"]) != msgInternalNoFunds {
+			m.fail(t, "method 0 with neither balance nor coins was answered %d %q, not 400 %q (§4.6 rule 2)", a.Status, str(d["message"]), msgInternalNoFunds)
+		}
+		return
+	}
+	if a.Status == statusConflict {
+		m.fail(t, "a partner_trx_id never used before was refused as already used")
+	}
+	if a.Status != statusOK {
+		return // refused: the model is unchanged, the next profile read checks it
+	}
+	tx := dig(d, "data", "transaction")
+	if echo := str(dig(tx, "partner_trx_id")); echo != trxID {
+		m.fail(t, "the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
+	}
+	am := amountOf(dig(tx, "amount"))
+	m.checkSplit(t, ma, am, useBalance, useCoin)
+	ma.wallet.Balance -= am["balance_used"]
+	ma.wallet.Coins -= am["coin_used"]
+	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
+}
+
+// checkSplit checks the amounts of a payment against the wallet the model
+// holds (section 4.6 rules 1 and 4, section 2.7).
+func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useBalance, useCoin bool) {
+	total, bu, cu, cv, gw := am["total"], am["balance_used"], am["coin_used"], am["coin_value_used"], am["gateway_payment"]
+	wl := ma.wallet
+	switch {
+	case bu+cv+gw != total:
+		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d (§4.6 rule 4)", bu, cv, gw, total)
+	case cv != cu/2:
+		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
+	case !useBalance && bu != 0:
+		m.fail(t, "balance_used is %d although use_balance was off", bu)
+	case !useCoin && cu != 0:
+		m.fail(t, "coin_used is %d although use_coin was off", cu)
+	case bu < 0 || cu < 0 || gw < 0:
+		m.fail(t, "a negative amount: %v", am)
+	case bu > wl.Balance || cu > wl.Coins:
+		m.fail(t, "the payment took balance %d and %d coins from a wallet of balance %d and %d coins", bu, cu, wl.Balance, wl.Coins)
+	case useBalance && bu != min(wl.Balance, total):
+		m.fail(t, "balance_used is %d with balance %d and total %d: balance is used first (§4.6 rule 1)", bu, wl.Balance, total)
+	case useBalance && wl.Balance >= total && cu != 0:
+		m.fail(t, "%d coins were taken although the balance %d covers the total %d (§4.6 rule 1)", cu, wl.Balance, total)
+	}
+	if useCoin {
+		if want := min(wl.Coins/2, total-bu); cv != want {
+			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total))
+		}
+	}
+}
+
+func (m *machine) payAgain(t *rapid.T) {
+	if len(m.trxs) == 0 {
+		t.Skip("no transaction yet")
+	}
+	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
+	ma := m.pick(t, "payer")
+	p := m.product(t)
+	// Exactly one defect: the rest of the request could be paid.
+	var gateway []method
+	for _, me := range m.w.methods {
+		if me.Min <= p.Price {
+			gateway = append(gateway, me)
+		}
+	}
+	methodID, useBalance := int64(0), false
+	switch {
+	case len(gateway) > 0:
+		methodID = rapid.SampledFrom(gateway).Draw(t, "method").ID
+	case ma.wallet.Balance >= p.Price && ma.acc.spendable(ma.wallet, p.Price):
+		useBalance = true
+	default:
+		t.Skip("no way to pay that product")
+	}
+	msisdn := msisdnFor(t, p.Operator)
+	m.say("When %s pays again with the partner transaction id %q for product %d to %s with payment method %d, balance %s",
+		ma.acc.Label, tr.trxID, p.ID, msisdn, methodID, onOff(useBalance))
+	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
+		"use_balance": useBalance, "partner_trx_id": tr.trxID})
+	a := m.send(request{Method: http.MethodPost, Path: pathPayment, Token: ma.acc.Token, ContentType: "application/json", Body: body})
+	d := m.expect(t, "paying with a used partner_trx_id", a)
+	if a.Status != statusConflict || str(d["message"]) != msgTrxIDUsed {
+		m.fail(t, "a reused partner_trx_id was answered %d %q, not 409 %q (§7)", a.Status, str(d["message"]), msgTrxIDUsed)
+	}
+}
+
+func (m *machine) status(t *rapid.T) {
+	if len(m.trxs) == 0 {
+		t.Skip("no transaction yet")
+	}
+	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
+	byNumber := rapid.Bool().Draw(t, "by transaction number?")
+	q := [][2]string{{"partner_trx_id", tr.trxID}}
+	how := "partner transaction id"
+	if byNumber {
+		q, how = [][2]string{{"transaction_number", tr.number}}, "transaction number"
+	}
+	m.say("When %s looks up the payment %q by its %s", tr.owner.acc.Label, tr.trxID, how)
+	a := m.send(request{Method: http.MethodGet, Path: pathStatus, Token: tr.owner.acc.Token, Query: encodeQuery(q)})
+	d := m.expect(t, "looking up a payment", a)
+	if a.Status != statusOK {
+		m.fail(t, "looking up the payment %q by its %s was answered %d", tr.trxID, how, a.Status)
+	}
+	rec := dig(d, "data")
+	got := amountOf(dig(rec, "amount"))
+	switch {
+	case str(dig(rec, "partner_trx_id")) != tr.trxID || str(dig(rec, "transaction_number")) != tr.number:
+		m.fail(t, "the record names %q / %q, not the payment %q / %q", str(dig(rec, "partner_trx_id")), str(dig(rec, "transaction_number")), tr.trxID, tr.number)
+	case integer(dig(rec, "product", "id")) != tr.productID:
+		m.fail(t, "the record shows product %d, but the payment was for product %d", integer(dig(rec, "product", "id")), tr.productID)
+	case fmt.Sprint(got) != fmt.Sprint(tr.amount):
+		m.fail(t, "the record's amount %v differs from the amount %v of the payment's creation", got, tr.amount)
+	}
+}
+
+func (m *machine) otherPartnerStatus(t *rapid.T) {
+	sp := m.w.prof.SecondPartner
+	if sp == nil || sp.SecretKey == "" || sp.MainToken == "" || len(m.trxs) == 0 {
+		t.Skip("no second partner or no transaction")
+	}
+	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
+	m.say("When the main account of the other partner looks up the payment %q by its partner transaction id", tr.trxID)
+	a := m.w.c.do(m.w.ctx, request{Method: http.MethodGet, Path: pathStatus, Secret: sp.SecretKey, Token: sp.MainToken,
+		Query: encodeQuery([][2]string{{"partner_trx_id", tr.trxID}})})
+	d := m.expect(t, "another partner's lookup", a)
+	if a.Status/100 == 2 && str(dig(d, "data", "transaction_number")) == tr.number {
+		m.fail(t, "another partner was shown the partner's transaction %q", tr.trxID)
+	}
+}

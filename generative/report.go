@@ -1,0 +1,121 @@
+package generative
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The files a generated run writes into a report directory, next to the
+// suite's junit.xml and summary.json.
+const (
+	SummaryFile = "generated-summary.json"
+	JUnitFile   = "generated-junit.xml"
+)
+
+// Print writes the outcome of every property and the summary line.
+func Print(w io.Writer, res Result) {
+	failed := 0
+	for _, p := range res.Properties {
+		mark := "ok  "
+		if p.Status != StatusPassed {
+			mark = "FAIL"
+			failed++
+		} else if len(p.Warnings) > 0 {
+			mark = "warn"
+		}
+		fmt.Fprintf(w, "%s %s (%d examples)\n", mark, p.Name(), p.Examples)
+		for _, wn := range p.Warnings {
+			fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
+		}
+		if p.Status != StatusPassed {
+			fmt.Fprintf(w, "     %s\n     shrunk reproduction:\n", p.Failure)
+			for _, l := range strings.Split(strings.TrimRight(p.Reproduction, "\n"), "\n") {
+				fmt.Fprintf(w, "       %s\n", l)
+			}
+		}
+	}
+	passed := len(res.Properties) - failed
+	fmt.Fprintf(w, "\n%d properties: %d passed (%d with warnings), %d failed; %d requests in %.1fs; seed %d\n",
+		len(res.Properties), passed, res.Warned(), failed, res.Requests, res.Seconds, res.Seed)
+	if failed > 0 {
+		fmt.Fprintf(w, "reproduce with --seed %d\n", res.Seed)
+	}
+}
+
+// WriteReports writes generated-summary.json and generated-junit.xml into dir.
+func WriteReports(dir, target string, res Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	summary := struct {
+		Target string `json:"target"`
+		Result
+	}{target, res}
+	data, err := json.MarshalIndent(summary, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, SummaryFile), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return writeJUnit(filepath.Join(dir, JUnitFile), res)
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Time     string      `xml:"time,attr"`
+	Props    []junitProp `xml:"properties>property,omitempty"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitProp struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitFailure `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Text    string `xml:",chardata"`
+}
+
+func writeJUnit(path string, res Result) error {
+	s := junitSuite{Name: "generated", Tests: len(res.Properties), Time: fmt.Sprintf("%.3f", res.Seconds),
+		Props: []junitProp{{Name: "seed", Value: fmt.Sprint(res.Seed)}, {Name: "requests", Value: fmt.Sprint(res.Requests)}}}
+	for _, p := range res.Properties {
+		c := junitCase{Name: p.Property, Classname: "generated." + p.Operation}
+		var out []string
+		for _, w := range p.Warnings {
+			out = append(out, w.String())
+		}
+		c.SystemOut = strings.Join(out, "\n")
+		if p.Status != StatusPassed {
+			s.Failures++
+			c.Failure = &junitFailure{Message: p.Failure, Text: p.Reproduction}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	data, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append([]byte(xml.Header), append(data, '\n')...), 0o644)
+}

@@ -1,0 +1,315 @@
+package generative
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// Options configure one generated run.
+type Options struct {
+	// Profile holds the target's base URL and credentials. Required.
+	Profile *profiles.Profile
+	// Examples is the number of examples of each schema property
+	// (default 100); the stateful property runs Examples/2 sequences.
+	Examples int
+	// Steps is the average length of a stateful sequence (default 25).
+	Steps int
+	// Duration bounds the whole run (default 50s); properties stop drawing
+	// new examples once it has passed.
+	Duration time.Duration
+	// Seed makes a run reproducible; 0 picks one.
+	Seed uint64
+	// Strict turns warnings into failures.
+	Strict bool
+	// RequestTimeout bounds each request (default 10s).
+	RequestTimeout time.Duration
+	// ShrinkTime bounds the shrinking of one failure (default 20s).
+	ShrinkTime time.Duration
+	// HTTPClient sends the requests (default a new client).
+	HTTPClient *http.Client
+	// Only, when set, runs only the properties whose name contains it.
+	Only string
+}
+
+// The outcome of a property.
+const (
+	StatusPassed = steps.StatusPassed
+	StatusFailed = steps.StatusFailed
+)
+
+// PropertyResult is the outcome of one generated property.
+type PropertyResult struct {
+	// Operation is the operationId of openapi.yaml, or "sequences".
+	Operation string `json:"operation"`
+	// Property names what was generated.
+	Property string `json:"property"`
+	Status   string `json:"status"`
+	// Examples counts the examples that ran.
+	Examples int `json:"examples"`
+	// Failure says which check failed on the shrunk example.
+	Failure string `json:"failure,omitempty"`
+	// Reproduction is the shrunk example: a curl line (schema properties)
+	// or a Gherkin scenario (sequences).
+	Reproduction string          `json:"reproduction,omitempty"`
+	Warnings     []steps.Warning `json:"warnings,omitempty"`
+}
+
+// Name is "operation: property".
+func (p PropertyResult) Name() string { return p.Operation + ": " + p.Property }
+
+// Result is the outcome of a generated run.
+type Result struct {
+	Seed       uint64           `json:"seed"`
+	Requests   int64            `json:"requests"`
+	Seconds    float64          `json:"seconds"`
+	Properties []PropertyResult `json:"properties"`
+}
+
+// OK reports whether every property passed.
+func (r Result) OK() bool {
+	for _, p := range r.Properties {
+		if p.Status != StatusPassed {
+			return false
+		}
+	}
+	return true
+}
+
+// Warned counts the properties that passed with warnings.
+func (r Result) Warned() int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == StatusPassed && len(p.Warnings) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ErrUsage marks a run that could not start because of its options.
+var ErrUsage = errors.New("generative: usage")
+
+// Run runs every property against the profile's target and returns what
+// happened. It returns an error only when the run could not take place.
+func Run(ctx context.Context, opts Options) (Result, error) {
+	if opts.Profile == nil {
+		return Result{}, fmt.Errorf("%w: a profile is required", ErrUsage)
+	}
+	if err := opts.Profile.Validate(); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if opts.Examples <= 0 {
+		opts.Examples = 100
+	}
+	if opts.Steps <= 0 {
+		opts.Steps = 25
+	}
+	if opts.Duration <= 0 {
+		opts.Duration = 50 * time.Second
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 10 * time.Second
+	}
+	if opts.ShrinkTime <= 0 {
+		opts.ShrinkTime = 20 * time.Second
+	}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(time.Now().UnixNano())
+	}
+	c, err := newClient(opts.Profile.BaseURL, opts.HTTPClient, opts.RequestTimeout)
+	if err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, runID: newRunID()}
+	if err := w.setup(); err != nil {
+		return Result{}, fmt.Errorf("preparing the generated run: %w", err)
+	}
+	deadline := start.Add(opts.Duration)
+	res := Result{Seed: opts.Seed}
+	for _, p := range w.properties(opts) {
+		if opts.Only != "" && !strings.Contains(p.result.Name(), opts.Only) {
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		res.Properties = append(res.Properties, p.check(ctx, opts, deadline))
+	}
+	res.Requests = c.sent.Load()
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// property is one rapid property and what it found.
+type property struct {
+	result   PropertyResult
+	examples int
+	steps    int
+	body     func(*rapid.T, *record)
+}
+
+// record collects, across the examples of a property, the warnings and the
+// reproduction of the last failing example (rapid runs the shrunk example
+// last).
+type record struct {
+	strict   bool
+	mu       sync.Mutex
+	warnings map[string]steps.Warning
+	order    []string
+	repro    string
+	failure  string
+}
+
+// warn grades a failed reading: a warning, or in a strict run a failure.
+func (r *record) warn(t *rapid.T, rd steps.Reading, detail string) {
+	if r.strict {
+		t.Fatalf("reading %s (strict run): %s", rd.ID, detail)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key := rd.ID + "\x00" + detail
+	if _, ok := r.warnings[key]; ok {
+		return
+	}
+	if r.warnings == nil {
+		r.warnings = map[string]steps.Warning{}
+	}
+	if len(r.order) >= 10 {
+		return
+	}
+	r.warnings[key] = steps.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail}
+	r.order = append(r.order, key)
+}
+
+// fail records the reproduction of a failing example and fails it.
+func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	r.mu.Lock()
+	r.repro, r.failure = repro, msg
+	r.mu.Unlock()
+	t.Fatal(msg)
+}
+
+// rapidMu serializes rapid runs: rapid reads its budget from global flags.
+var rapidMu sync.Mutex
+
+func setRapidFlag(name, value string) {
+	if err := flag.Set(name, value); err != nil {
+		panic("generative: rapid flag " + name + ": " + err.Error()) // rapid's flags are registered in its init
+	}
+}
+
+// batch is how many examples one rapid.Check runs; between batches the
+// deadline is checked.
+const batch = 10
+
+// check runs the property in batches until its examples are done, the
+// deadline has passed or an example fails.
+func (p *property) check(ctx context.Context, opts Options, deadline time.Time) PropertyResult {
+	rapidMu.Lock()
+	defer rapidMu.Unlock()
+	setRapidFlag("rapid.nofailfile", "true")
+	setRapidFlag("rapid.steps", strconv.Itoa(p.steps))
+	setRapidFlag("rapid.shrinktime", opts.ShrinkTime.String())
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(p.result.Name()))
+	base := opts.Seed ^ h.Sum64()
+	rec := &record{strict: opts.Strict}
+	res := p.result
+	for round := 0; res.Examples < p.examples; round++ {
+		if ctx.Err() != nil || (round > 0 && time.Now().After(deadline)) {
+			break
+		}
+		n := min(batch, p.examples-res.Examples)
+		setRapidFlag("rapid.checks", strconv.Itoa(n))
+		setRapidFlag("rapid.seed", strconv.FormatUint(base+uint64(round)*7919+1, 10))
+		tb := &captureTB{name: res.Name()}
+		rapid.Check(tb, func(t *rapid.T) { p.body(t, rec) })
+		if tb.failed {
+			res.Status = StatusFailed
+			res.Failure = rec.failure
+			if res.Failure == "" {
+				res.Failure = tb.firstError()
+			}
+			res.Reproduction = rec.repro
+			res.Examples += n
+			break
+		}
+		res.Examples += n
+	}
+	if res.Status == "" {
+		res.Status = StatusPassed
+	}
+	for _, k := range rec.order {
+		res.Warnings = append(res.Warnings, rec.warnings[k])
+	}
+	return res
+}
+
+// captureTB is the rapid.TB of a run outside `go test`: it records what
+// rapid reports instead of printing it.
+type captureTB struct {
+	name   string
+	mu     sync.Mutex
+	errors []string
+	failed bool
+}
+
+func (c *captureTB) Helper()              {}
+func (c *captureTB) Name() string         { return c.name }
+func (c *captureTB) Logf(string, ...any)  {}
+func (c *captureTB) Log(...any)           {}
+func (c *captureTB) Skipf(string, ...any) {}
+func (c *captureTB) Skip(...any)          {}
+func (c *captureTB) SkipNow()             {}
+func (c *captureTB) Errorf(format string, args ...any) {
+	c.add(fmt.Sprintf(format, args...))
+}
+func (c *captureTB) Error(args ...any) { c.add(fmt.Sprint(args...)) }
+func (c *captureTB) Fatalf(format string, args ...any) {
+	c.add(fmt.Sprintf(format, args...))
+}
+func (c *captureTB) Fatal(args ...any) { c.add(fmt.Sprint(args...)) }
+func (c *captureTB) FailNow()          { c.fail() }
+func (c *captureTB) Fail()             { c.fail() }
+func (c *captureTB) Failed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failed
+}
+
+func (c *captureTB) add(s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.errors = append(c.errors, s)
+	c.failed = true
+}
+
+func (c *captureTB) fail() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed = true
+}
+
+func (c *captureTB) firstError() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.errors) == 0 {
+		return "failed"
+	}
+	return c.errors[0]
+}

@@ -1,0 +1,178 @@
+package generative
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// maxAnswer is the largest answer body read; no answer of the API is larger.
+const maxAnswer = 1 << 20
+
+// request is one generated HTTP request, kept in a form that can be printed
+// as a curl line.
+type request struct {
+	Method string
+	Path   string
+	// Query is the raw query string, so that repeated and malformed
+	// parameters survive as generated.
+	Query string
+	// Secret and Token are the credentials; printed masked.
+	Secret, Token string
+	// ContentType is sent when Body is not nil.
+	ContentType string
+	Body        []byte
+}
+
+// answer is what came back.
+type answer struct {
+	Status    int
+	Header    http.Header
+	Body      []byte
+	Operation string
+	// Invalid is the answer's departure from openapi.yaml.
+	Invalid error
+	// Err is a transport failure.
+	Err error
+}
+
+// client sends requests to the target and validates every answer.
+type client struct {
+	base      string
+	http      *http.Client
+	timeout   time.Duration
+	validator *steps.Validator
+	doc       *openapi3.T
+	sent      atomic.Int64
+}
+
+func newClient(base string, hc *http.Client, timeout time.Duration) (*client, error) {
+	v, err := steps.NewValidator(base)
+	if err != nil {
+		return nil, err
+	}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	doc, err := api.GetSpec()
+	if err != nil {
+		return nil, err
+	}
+	return &client{base: strings.TrimRight(base, "/"), http: hc, timeout: timeout, validator: v, doc: doc}, nil
+}
+
+func (r request) url(base string) string {
+	u := base + r.Path
+	if r.Query != "" {
+		u += "?" + r.Query
+	}
+	return u
+}
+
+func (r request) httpRequest(ctx context.Context, base string) (*http.Request, error) {
+	var body io.Reader
+	if r.Body != nil {
+		body = bytes.NewReader(r.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.url(base), body)
+	if err != nil {
+		return nil, err
+	}
+	if r.Secret != "" {
+		req.Header.Set("X-SECRET-KEY", r.Secret)
+	}
+	if r.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.Token)
+	}
+	if r.Body != nil {
+		req.Header.Set("Content-Type", r.ContentType)
+	}
+	return req, nil
+}
+
+// do sends r, bounded by the client's timeout, and validates the answer.
+func (c *client) do(ctx context.Context, r request) answer {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := r.httpRequest(ctx, c.base)
+	if err != nil {
+		return answer{Err: err}
+	}
+	c.sent.Add(1)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return answer{Err: fmt.Errorf("no complete answer within %s: %w", c.timeout, err)}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	a := answer{Status: resp.StatusCode, Header: resp.Header.Clone(), Body: data}
+	switch {
+	case err != nil:
+		a.Err = fmt.Errorf("reading the answer: %w", err)
+		return a
+	case len(data) > maxAnswer:
+		a.Err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
+		return a
+	}
+	vreq, err := r.httpRequest(ctx, c.base)
+	if err != nil {
+		a.Err = err
+		return a
+	}
+	a.Operation, a.Invalid = c.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
+	return a
+}
+
+// curl renders r as a ready-to-paste curl line. The secrets are replaced by
+// shell variables, so the line can be shared: set SECRET_KEY and TOKEN
+// before pasting it.
+func (r request) curl(base string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "curl -sS -X %s %s", r.Method, shellQuote(r.url(base)))
+	if r.Secret != "" {
+		b.WriteString(` -H "X-SECRET-KEY: $SECRET_KEY"`)
+	}
+	if r.Token != "" {
+		b.WriteString(` -H "Authorization: Bearer $TOKEN"`)
+	}
+	if r.Body != nil {
+		fmt.Fprintf(&b, " -H %s --data-binary %s", shellQuote("Content-Type: "+r.ContentType), shellQuote(string(r.Body)))
+	}
+	return b.String()
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// maskSecret keeps the first four characters of a secret.
+func maskSecret(v string) string {
+	if len(v) <= 4 {
+		return strings.Repeat("*", len(v))
+	}
+	return v[:4] + strings.Repeat("*", 8)
+}
+
+// encodeQuery renders pairs in order, repeated keys included.
+func encodeQuery(pairs [][2]string) string {
+	parts := make([]string, 0, len(pairs))
+	for _, p := range pairs {
+		parts = append(parts, url.QueryEscape(p[0])+"="+url.QueryEscape(p[1]))
+	}
+	return strings.Join(parts, "&")
+}
+
+// validatorDoc is the embedded openapi.yaml.
+func (c *client) validatorDoc() *openapi3.T { return c.doc }

@@ -1,0 +1,308 @@
+package generative
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"pgregory.net/rapid"
+
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// subCategories are the sub category codes of the document's table (4.1).
+var subCategories = []string{"prabayar", "paket-data", "paket-sms"}
+
+// operatorPrefixes are real Indonesian mobile prefixes by operator name, so
+// that a destination number fits the product's operator. Unknown operators
+// get a Telkomsel number.
+var operatorPrefixes = map[string][]string{
+	"telkomsel": {"0812", "0813", "0852"},
+	"indosat":   {"0857", "0815", "0856"},
+	"xl":        {"0878", "0817", "0819"},
+	"axis":      {"0838", "0831"},
+	"tri":       {"0896", "0898"},
+	"smartfren": {"0881", "0888"},
+}
+
+type product struct {
+	ID       int64
+	Active   bool
+	Operator string
+	Price    int64
+}
+
+type method struct {
+	ID, Min, Fee int64
+}
+
+// account is a customer account the run may use.
+type account struct {
+	Label  string // how reproductions name it
+	Token  string
+	ID     int64
+	Phone  string
+	Name   string
+	Email  string
+	Funded bool
+	// MinBalance and MinCoins are what the run leaves on a shared account.
+	MinBalance, MinCoins int64
+}
+
+// wallet is an account's balance and coins.
+type wallet struct{ Balance, Coins int64 }
+
+// trxRef is a transaction created by the run.
+type trxRef struct {
+	TrxID, Number string
+}
+
+// world is what the properties of one run share: the client, the profile,
+// what the live API told the run, and fresh-id counters.
+type world struct {
+	ctx      context.Context
+	seed     uint64
+	c        *client
+	prof     *profiles.Profile
+	runID    string
+	seq      atomic.Int64
+	products []product
+	methods  []method
+	maxPrice int64
+	cashier  *account
+	funded   *account
+
+	mu   sync.Mutex
+	trxs []trxRef
+}
+
+func newRunID() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(100000))
+	if err != nil {
+		return "00000"
+	}
+	return fmt.Sprintf("%05d", n.Int64())
+}
+
+// next returns a number unique in the run.
+func (w *world) next() int64 { return w.seq.Add(1) }
+
+// uniquePhone is a real-looking number no other run uses: an operator
+// prefix, the run id and a counter (13 digits).
+func (w *world) uniquePhone() string {
+	n := w.next()
+	prefixes := []string{"0812", "0857", "0878", "0838", "0896"}
+	return fmt.Sprintf("%s%s%04d", prefixes[n%int64(len(prefixes))], w.runID, n%10000)
+}
+
+func (w *world) uniqueEmail() string {
+	return fmt.Sprintf("kasir.gen%s.%d@tokocontoh.co.id", w.runID, w.next())
+}
+
+func (w *world) uniqueTrxID() string { return fmt.Sprintf("gen-%s-%d", w.runID, w.next()) }
+
+func (w *world) addTrx(r trxRef) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.trxs = append(w.trxs, r)
+}
+
+func (w *world) knownTrxs() []trxRef {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]trxRef(nil), w.trxs...)
+}
+
+// msisdnFor draws a destination number that fits the operator.
+func msisdnFor(t *rapid.T, operator string) string {
+	prefixes, ok := operatorPrefixes[strings.ToLower(operator)]
+	if !ok {
+		prefixes = operatorPrefixes["telkomsel"]
+	}
+	p := rapid.SampledFrom(prefixes).Draw(t, "prefix")
+	return p + rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 8, 8, -1).Draw(t, "digits")
+}
+
+// get sends an authenticated GET.
+func (w *world) get(path, query, token string) answer {
+	return w.c.do(w.ctx, request{Method: http.MethodGet, Path: path, Query: query, Secret: w.prof.SecretKey, Token: token})
+}
+
+// setup learns the catalog and the methods, provisions the run's cashier
+// and reads the funded customer, if the profile has one.
+func (w *world) setup() error {
+	for _, sub := range subCategories {
+		for page := 1; page <= 20; page++ {
+			a := w.get("/client/v2/product/sync", encodeQuery([][2]string{{"sub_category", sub}, {"page", fmt.Sprint(page)}, {"pageSize", "100"}}), w.prof.MainToken)
+			if a.Err != nil {
+				return fmt.Errorf("reading the %s catalog: %w", sub, a.Err)
+			}
+			body := decode(a.Body)
+			list, _ := dig(body, "data", "products").([]any)
+			for _, it := range list {
+				p, _ := it.(map[string]any)
+				w.products = append(w.products, product{
+					ID: integer(dig(p, "id")), Active: dig(p, "status") == "active",
+					Operator: str(dig(p, "operator", "name")), Price: integer(dig(p, "pricing", "final_price")),
+				})
+			}
+			if len(list) == 0 || integer(dig(body, "pagination", "totalPages")) <= int64(page) {
+				break
+			}
+		}
+	}
+	for _, p := range w.products {
+		w.maxPrice = max(w.maxPrice, p.Price)
+	}
+	acc, err := w.provision("the cashier")
+	if err != nil {
+		return err
+	}
+	w.cashier = acc
+	a := w.get("/client/v2/payment/methods", "", acc.Token)
+	list, _ := dig(decode(a.Body), "data").([]any)
+	for _, it := range list {
+		m, _ := it.(map[string]any)
+		w.methods = append(w.methods, method{ID: integer(dig(m, "id")), Min: integer(dig(m, "minimum_payment")), Fee: integer(dig(m, "service_fee", "amount"))})
+	}
+	if f := w.prof.FundedCustomer; f != nil && f.Token != "" {
+		a := w.get("/client/v2/customer/profile", "", f.Token)
+		if a.Status != http.StatusOK {
+			return fmt.Errorf("reading the funded customer's profile: status %d", a.Status)
+		}
+		c := dig(decode(a.Body), "data", "customer")
+		w.funded = &account{Label: "the funded customer", Token: f.Token, ID: integer(dig(c, "id")),
+			Phone: str(dig(c, "phone_number")), Name: str(dig(c, "name")), Email: str(dig(c, "email")),
+			Funded: true, MinBalance: f.MinBalance, MinCoins: f.MinCoins}
+	}
+	return nil
+}
+
+// provision creates a new cashier account of the partner.
+func (w *world) provision(label string) (*account, error) {
+	acc := &account{Label: label, Phone: w.uniquePhone(), Email: w.uniqueEmail(), Name: "Kasir Generasi " + w.runID}
+	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
+	a := w.c.do(w.ctx, request{Method: http.MethodPost, Path: "/client/v2/customer/provision_account", Secret: w.prof.SecretKey, ContentType: "application/json", Body: body})
+	if a.Err != nil || a.Status/100 != 2 {
+		return nil, fmt.Errorf("provisioning a cashier: status %d %s %v", a.Status, a.Body, a.Err)
+	}
+	d := dig(decode(a.Body), "data")
+	acc.Token, acc.ID = str(dig(d, "token")), integer(dig(d, "customer_id"))
+	return acc, nil
+}
+
+// walletOf reads an account's wallet; ok is false when the profile is not 200.
+func (w *world) walletOf(token string) (wallet, answer, bool) {
+	a := w.get("/client/v2/customer/profile", "", token)
+	if a.Err != nil || a.Status != http.StatusOK {
+		return wallet{}, a, false
+	}
+	d := dig(decode(a.Body), "data")
+	return wallet{Balance: integer(dig(d, "balance", "available")), Coins: integer(dig(d, "coin", "available"))}, a, true
+}
+
+// spendable reports whether acc may pay up to price without going below
+// its reserve (min_balance and min_coins of the profile).
+func (acc *account) spendable(wl wallet, price int64) bool {
+	if !acc.Funded {
+		return true
+	}
+	return wl.Balance-price >= acc.MinBalance && wl.Coins-2*price >= acc.MinCoins
+}
+
+// hints are the fields whose values come from the live API or must be fresh.
+func (w *world) hints() map[string]hint {
+	h := map[string]hint{
+		"phone_number": {always: true, draw: func(*rapid.T, *openapi3.Schema) any { return w.uniquePhone() }},
+		"email":        {always: true, draw: func(*rapid.T, *openapi3.Schema) any { return w.uniqueEmail() }},
+		"sub_category": {draw: func(t *rapid.T, _ *openapi3.Schema) any {
+			return rapid.SampledFrom(subCategories).Draw(t, "sub_category")
+		}},
+		"partner_trx_id": {always: true, draw: func(t *rapid.T, s *openapi3.Schema) any {
+			if known := w.knownTrxs(); len(known) > 0 && rapid.IntRange(0, 4).Draw(t, "reuse a partner_trx_id?") == 0 {
+				return rapid.SampledFrom(known).Draw(t, "known transaction").TrxID
+			}
+			id := w.uniqueTrxID()
+			if s.MaxLength != nil && rapid.Bool().Draw(t, "longest partner_trx_id?") {
+				return overLong(id, int(*s.MaxLength))
+			}
+			return id
+		}},
+		"transaction_number": {draw: func(t *rapid.T, _ *openapi3.Schema) any {
+			if known := w.knownTrxs(); len(known) > 0 {
+				return rapid.SampledFrom(known).Draw(t, "known transaction").Number
+			}
+			return "INV/00000000/P0/00000000"
+		}},
+	}
+	if len(w.products) > 0 {
+		h["product_id"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any { return rapid.SampledFrom(w.products).Draw(t, "product").ID }}
+		h["msisdn"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any {
+			return msisdnFor(t, rapid.SampledFrom(w.products).Draw(t, "operator of").Operator)
+		}}
+	}
+	ids := []int64{0}
+	for _, m := range w.methods {
+		ids = append(ids, m.ID)
+	}
+	h["payment_method_id"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any { return rapid.SampledFrom(ids).Draw(t, "payment_method_id") }}
+	return h
+}
+
+// decode reads a JSON object with numbers kept exact; anything else is nil.
+func decode(b []byte) map[string]any {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// dig follows keys through nested objects.
+func dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func integer(v any) int64 {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0
+	}
+	i, err := n.Int64()
+	if err != nil {
+		return 0
+	}
+	return i
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
