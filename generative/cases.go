@@ -55,6 +55,14 @@ func operations(doc *openapi3.T) []operation {
 	return out
 }
 
+// defects lists the one-place departures of the operation's request.
+func (o operation) defects() []defect {
+	if o.Body != nil {
+		return bodyDefects(o.Body)
+	}
+	return queryDefects(o.Op.Parameters)
+}
+
 // declared reports whether openapi.yaml names status for the operation.
 func (o operation) declared(status int) bool {
 	return o.Op.Responses.Value(strconv.Itoa(status)) != nil
@@ -73,11 +81,16 @@ func (w *world) properties(opts Options) []*property {
 				name = "requests that break the schema in one place"
 			}
 			op, withDefect := op, withDefect
+			variants := 0
+			if withDefect {
+				variants = len(op.defects())
+			}
 			out = append(out, &property{
 				result:   PropertyResult{Operation: op.ID, Property: name},
 				examples: opts.Examples,
 				steps:    opts.Steps,
-				body:     func(t *rapid.T, rec *record) { w.schemaCase(t, rec, g, op, withDefect) },
+				variants: variants,
+				body:     func(t *rapid.T, rec *record, v int) { w.schemaCase(t, rec, g, op, withDefect, v) },
 			})
 		}
 	}
@@ -85,14 +98,14 @@ func (w *world) properties(opts Options) []*property {
 		result:   PropertyResult{Operation: "sequences", Property: "stateful sequences agree with the document's model"},
 		examples: max(opts.Examples/2, 1),
 		steps:    opts.Steps,
-		body:     func(t *rapid.T, rec *record) { w.sequence(t, rec) },
+		body:     func(t *rapid.T, rec *record, _ int) { w.sequence(t, rec) },
 	})
 	return out
 }
 
 // schemaCase draws one request of op (with one defect when withDefect),
 // sends it and checks the answer.
-func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, withDefect bool) {
+func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, withDefect bool, variant int) {
 	var pairs [][2]string
 	for _, pr := range op.Op.Parameters {
 		p := pr.Value
@@ -124,13 +137,8 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 
 	var d *defect
 	if withDefect {
-		var ds []defect
-		if op.Body != nil {
-			ds = bodyDefects(op.Body)
-		} else {
-			ds = queryDefects(op.Op.Parameters)
-		}
-		d = &ds[rapid.IntRange(0, len(ds)-1).Draw(t, "defect")]
+		ds := op.defects()
+		d = &ds[variant%len(ds)]
 		if d.body != nil {
 			d.body(body)
 		}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"pgregory.net/rapid"
@@ -159,7 +160,11 @@ type property struct {
 	result   PropertyResult
 	examples int
 	steps    int
-	body     func(*rapid.T, *record)
+	// variants splits the examples evenly between kinds of example (the
+	// defects of an operation), so that each is drawn; body receives the
+	// variant. 0 means one.
+	variants int
+	body     func(t *rapid.T, rec *record, variant int)
 }
 
 // record collects, across the examples of a property, the warnings and the
@@ -207,6 +212,16 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 // rapidMu serializes rapid runs: rapid reads its budget from global flags.
 var rapidMu sync.Mutex
 
+// prepareRapid lets rapid run outside `go test`: rapid asks testing.Short,
+// which needs the testing flags registered and the command line parsed. The
+// caller holds rapidMu.
+func prepareRapid() {
+	if !flag.Parsed() {
+		testing.Init()
+		_ = flag.CommandLine.Parse(nil)
+	}
+}
+
 func setRapidFlag(name, value string) {
 	if err := flag.Set(name, value); err != nil {
 		panic("generative: rapid flag " + name + ": " + err.Error()) // rapid's flags are registered in its init
@@ -222,6 +237,7 @@ const batch = 10
 func (p *property) check(ctx context.Context, opts Options, deadline time.Time) PropertyResult {
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
+	prepareRapid()
 	setRapidFlag("rapid.nofailfile", "true")
 	setRapidFlag("rapid.steps", strconv.Itoa(p.steps))
 	setRapidFlag("rapid.shrinktime", opts.ShrinkTime.String())
@@ -230,26 +246,32 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 	base := opts.Seed ^ h.Sum64()
 	rec := &record{strict: opts.Strict}
 	res := p.result
-	for round := 0; res.Examples < p.examples; round++ {
-		if ctx.Err() != nil || (round > 0 && time.Now().After(deadline)) {
-			break
-		}
-		n := min(batch, p.examples-res.Examples)
-		setRapidFlag("rapid.checks", strconv.Itoa(n))
-		setRapidFlag("rapid.seed", strconv.FormatUint(base+uint64(round)*7919+1, 10))
-		tb := &captureTB{name: res.Name()}
-		rapid.Check(tb, func(t *rapid.T) { p.body(t, rec) })
-		if tb.failed {
-			res.Status = StatusFailed
-			res.Failure = rec.failure
-			if res.Failure == "" {
-				res.Failure = tb.firstError()
+	variants := max(p.variants, 1)
+	per := (p.examples + variants - 1) / variants
+	round := 0
+	for v := 0; v < variants && res.Status == ""; v++ {
+		for done := 0; done < per; round++ {
+			if ctx.Err() != nil || (round > 0 && time.Now().After(deadline)) {
+				v = variants
+				break
 			}
-			res.Reproduction = rec.repro
+			n := min(batch, per-done)
+			setRapidFlag("rapid.checks", strconv.Itoa(n))
+			setRapidFlag("rapid.seed", strconv.FormatUint(base+uint64(round)*7919+1, 10))
+			tb := &captureTB{name: res.Name()}
+			rapid.Check(tb, func(t *rapid.T) { p.body(t, rec, v) })
+			done += n
 			res.Examples += n
-			break
+			if tb.failed {
+				res.Status = StatusFailed
+				res.Failure = rec.failure
+				if res.Failure == "" {
+					res.Failure = tb.firstError()
+				}
+				res.Reproduction = rec.repro
+				break
+			}
 		}
-		res.Examples += n
 	}
 	if res.Status == "" {
 		res.Status = StatusPassed

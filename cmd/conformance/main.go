@@ -67,6 +67,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) > 0 && args[0] == "docs" {
 		return runDocs(args[1:], stdout, stderr)
 	}
+	if isGenerate(args) {
+		return runGenerate(ctx, args[1:], getenv, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")

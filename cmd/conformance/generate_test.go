@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// TestGenerate runs the generated mode through the command line: against
+// the embedded reference it passes and writes its reports; against a
+// faulty server it exits 1 with the seed and a reproduction.
+func TestGenerate(t *testing.T) {
+	t.Run("embedded reference passes", func(t *testing.T) {
+		dir := t.TempDir()
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"generate", "--examples", "6", "--seed", "3", "--report-dir", dir}, noEnv, &out, &errOut)
+		require.Equal(t, exitPass, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+		assert.Contains(t, out.String(), "15 properties: 15 passed")
+		data, err := os.ReadFile(filepath.Join(dir, generative.SummaryFile))
+		require.NoError(t, err)
+		var sum generative.Result
+		require.NoError(t, json.Unmarshal(data, &sum))
+		assert.Equal(t, uint64(3), sum.Seed)
+		assert.Len(t, sum.Properties, 15)
+		assert.FileExists(t, filepath.Join(dir, generative.JUnitFile))
+	})
+	t.Run("a faulty target fails with a reproduction", func(t *testing.T) {
+		url := faultyReference(t, reference.FaultNoShiftCodeLimit)
+		var out, errOut bytes.Buffer
+		code := run(context.Background(), []string{"--generate", "--target", url, "--profile", writeFile(t, referenceProfile(t)),
+			"--examples", "100", "--seed", "5", "--only", "CreatePayment: requests that break"}, noEnv, &out, &errOut)
+		require.Equal(t, exitFail, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+		assert.Contains(t, out.String(), "shift_code of 51 multi-byte characters")
+		assert.Contains(t, out.String(), "curl -sS -X POST")
+		assert.Contains(t, out.String(), "reproduce with --seed 5")
+	})
+	t.Run("usage errors exit 2", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"generate", "--examples", "0"},
+			{"generate", "--target", "http://127.0.0.1:1"},
+			{"generate", "extra"},
+		} {
+			var out, errOut bytes.Buffer
+			assert.Equal(t, exitUsage, run(context.Background(), args, noEnv, &out, &errOut), "%q", args)
+		}
+	})
+}
