@@ -43,7 +43,8 @@ Feature: Payment status
     And the cashier paid for a product through a payment gateway
     And the main account of the other partner
     When the other partner's main account looks up the cashier's payment by its <key>
-    Then the other partner is answered as for an unknown transaction, with status 404 and the message "Transaksi tidak ditemukan."
+    Then the other partner is not shown the cashier's transaction
+    And by the suite's reading the other partner is answered as for an unknown transaction, with status 404 and the message "Transaksi tidak ditemukan."
 
     Examples:
       | key                    |

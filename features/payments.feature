@@ -24,9 +24,10 @@ Feature: Payments
     When the cashier pays with a payment method that is not offered
     Then the payment is refused with status 400 and the message "Metode pembayaran tidak tersedia."
 
+  @funded
   Scenario Outline: The balance and coin method needs balance or coins to be chosen (<case>)
-    Given a cashier provisioned by the partner
-    When the cashier pays with the balance and coin method with <choice>
+    Given the funded customer of the partner
+    When the funded customer pays with the balance and coin method with <choice>
     Then the payment is refused with status 400 and the message "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
 
     Examples:
@@ -53,11 +54,11 @@ Feature: Payments
     And the wallet was debited only once, by the first payment
 
   @funded
-  Scenario: A payment fully covered by balance and coins is paid and being processed
+  Scenario: A payment fully covered by balance and coins is paid
     Given the funded customer of the partner
     When the funded customer pays for the cheapest product from balance and coins
     Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
-    And the payment is paid and the transaction is being processed
+    And the payment is paid, with a documented transaction status
     And the transaction number contains a slash and the partner transaction id is echoed
     And the amount charged is the final price in the payer's own catalog
     And no payment through a gateway is required

@@ -20,6 +20,9 @@ const (
 	secDeveloperNotes = "§2.5: developer_notes.coin_conversion and developer_notes.gateway_payment are texts."
 	secStatusRecord   = "§2.6 Payment status record: partner_trx_id, transaction_number, product, operator, payment_status, transaction_status, amount, payment_method, created_at and updated_at (YYYY-MM-DD HH:MM:SS)."
 	secCoinValue      = "§2.7: coin_value_used — \"Rupiah value of the coins taken (2 coins = 1 rupiah).\""
+	secPaid           = "§3: payment_status PAID — \"Payment finished.\" transaction_status is one of WAITING_PAYMENT, PROCESSING, SUCCESS, FAILED."
+	secAuthRows       = "§7 Products: 401 all — \"Secret Key tidak valid., Token wajib diisi., or Token tidak valid atau sudah kedaluwarsa.\" §7 Customer/Payment: 401 all — \"A message beginning Akses ditolak, or Token wajib diisi., or Token tidak valid.\""
+	secSyncToken      = "§5: \"Product sync accepts only the token of the main partner account; any other token gets 403.\""
 	secObserved       = "§3: \"Observed combination: a payment fully covered by balance/coins is returned with payment_status PAID and transaction status PROCESSING.\""
 	secProvision      = "§4.4: When phone_number already exists under the same partner, the existing account is synchronized and its token is returned."
 	secProvisionBody  = "§4.4: Response: status, message, data.customer_id (integer), data.token (string)."
@@ -39,13 +42,13 @@ const (
 	secProfileLoaded  = "§4.3: Returns the profile of the account that owns the token."
 	secNotFound       = "§7 Payment: 404 status, \"Transaction not found\" — Transaksi tidak ditemukan."
 
-	// The checks below rest on readings: the project requires isolation
-	// between partners and that nothing is lost or charged twice; the
-	// document implies them but does not state them.
+	// The checks below rest on the isolation of partners and on nothing
+	// being lost or charged twice; the document implies them. Their exact
+	// answers are readings (readings.go).
 	secTokenOtherPartner = secAuth + " §7: 401 all, \"Wrong secret key or token\". " + secPartnerAccount +
-		" Reading: a token obtained under one partner, sent with another partner's secret key, is a wrong secret key or token."
-	secStatusOtherPartner = secNotFound + " " + secPartnerAccount +
-		" Reading: a transaction created by an account of one partner is not found with another partner's credentials."
+		" A token obtained under one partner, sent with another partner's secret key, is a wrong secret key or token."
+	secStatusOtherPartner = secStatusLookup + " " + secPartnerAccount +
+		" A transaction created by an account of one partner is not shown to another partner."
 	secNothingAfter409 = secUniqueTrx + " " + secWallet +
 		" Reading: a payment refused with 409 takes nothing, so the wallet is debited only by the first payment."
 	secNothingAfter422 = secUnprocessable + " " + secWallet +
@@ -56,6 +59,9 @@ const (
 // pricePlanMessage is the message of section 1, with the operator team's name
 // still a placeholder.
 const pricePlanMessage = "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut."
+
+// pricePlanPrefix is how the price plan message begins, whatever the team.
+const pricePlanPrefix = "Price plan API mitra"
 
 // messageRows maps every exact message of section 7 to its row, for reports.
 var messageRows = map[string]string{
@@ -104,3 +110,6 @@ var (
 	accessAuthMessages  = []string{"Token wajib diisi.", "Token tidak valid."}
 	accessDeniedPrefix  = "Akses ditolak"
 )
+
+// syncForbiddenMessage is the 403 message of product sync (section 7).
+const syncForbiddenMessage = "Product sync hanya dapat diakses oleh akun mitra utama."

@@ -33,18 +33,26 @@ func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 // run runs the suite against url with the reference profile.
 func run(tb testing.TB, url, tags string, out io.Writer, timeout time.Duration) steps.Result {
 	tb.Helper()
-	if out == nil {
-		out = io.Discard
+	return runOpts(tb, steps.Options{BaseURL: url, Tags: tags, Output: out, RequestTimeout: timeout})
+}
+
+// runOpts runs the suite with opts, completed with the reference profile of
+// opts.BaseURL, 4 scenarios at once and the progress format.
+func runOpts(tb testing.TB, opts steps.Options) steps.Result {
+	tb.Helper()
+	if opts.Output == nil {
+		opts.Output = io.Discard
 	}
-	res, err := steps.Run(context.Background(), steps.Options{
-		BaseURL:        url,
-		Profile:        profiles.Reference(url),
-		Tags:           tags,
-		Concurrency:    4,
-		Format:         "progress",
-		Output:         out,
-		RequestTimeout: timeout,
-	})
+	if opts.Profile == nil {
+		opts.Profile = profiles.Reference(opts.BaseURL)
+	}
+	if opts.Concurrency == 0 {
+		opts.Concurrency = 4
+	}
+	if opts.Format == "" {
+		opts.Format = "progress"
+	}
+	res, err := steps.Run(context.Background(), opts)
 	require.NoError(tb, err)
 	return res
 }
