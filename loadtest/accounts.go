@@ -64,13 +64,13 @@ func (cl *client) provision(ctx context.Context, run string, s Shard, n int) ([]
 		h := fnv64(run + "/" + s.String())
 		phone := fmt.Sprintf("089%07d%02d", h%10_000_000, k%100)
 		device := "loadtest"
-		body, _ := json.Marshal(api.ProvisionAccountRequest{
+		body := api.ProvisionAccountRequest{
 			Name:        fmt.Sprintf("Load %s %d %d", run, s.Index, k),
 			PhoneNumber: phone,
 			Email:       fmt.Sprintf("load-%s-%d-%d@loadtest.invalid", run, s.Index, k),
 			DeviceId:    &device,
-		})
-		r := cl.doTimed(ctx, cl.post(OpProvision, pathProv, "", body))
+		}
+		r := cl.doTimed(ctx, cl.provisionAccount(body))
 		if r.err != nil {
 			return nil, fmt.Errorf("provision: %w", r.err)
 		}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
-	"strconv"
 )
 
 // DefaultSubCategories are the sub category codes the document lists (§4.1).
@@ -78,8 +76,7 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 	for _, sc := range subCategories {
 		found := false
 		for page := int64(1); page <= maxSyncPages; page++ {
-			q := url.Values{"sub_category": {sc}, "page": {strconv.FormatInt(page, 10)}, "pageSize": {"100"}}
-			r := cl.doTimed(ctx, cl.get(OpSync, pathSync, cl.mainAuth, q))
+			r := cl.doTimed(ctx, cl.syncProducts(sc, int(page), 100))
 			if r.err != nil {
 				return nil, fmt.Errorf("catalog: sync %s: %w", sc, r.err)
 			}
@@ -112,7 +109,7 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 	if len(cat.Products) == 0 {
 		return nil, errors.New("catalog: the target's sync lists no active product")
 	}
-	r := cl.doTimed(ctx, cl.get(OpMethods, pathMethods, auth, nil))
+	r := cl.doTimed(ctx, cl.paymentMethods(auth))
 	if r.err != nil {
 		return nil, fmt.Errorf("catalog: payment methods: %w", r.err)
 	}

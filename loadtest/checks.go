@@ -3,10 +3,8 @@ package loadtest
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"sync"
 
-	"github.com/partnercommerce/conformance/internal/envelope"
+	"github.com/partnercommerce/conformance/internal/contract"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -22,72 +20,47 @@ const (
 	OpProvision = "provision"
 )
 
-// operationIDs maps each op to its method and path in openapi.yaml.
+// operationIDs maps each op to its operation in openapi.yaml
+// (internal/contract derives method, path and documented codes from it).
 var operationIDs = map[string]string{
-	OpCreate:    "POST " + pathPayment,
-	OpStatus:    "GET " + pathStatus,
-	OpList:      "GET " + pathList,
-	OpSync:      "GET " + pathSync,
-	OpProfile:   "GET " + pathProfile,
-	OpMethods:   "GET " + pathMethods,
-	OpProvision: "POST " + pathProv,
+	OpCreate:    contract.OpCreatePayment,
+	OpStatus:    contract.OpGetPaymentStatus,
+	OpList:      contract.OpListProducts,
+	OpSync:      contract.OpSyncProducts,
+	OpProfile:   contract.OpGetCustomerProfile,
+	OpMethods:   contract.OpListPaymentMethods,
+	OpProvision: contract.OpProvisionAccount,
 }
 
-// Contract messages the checks compare exactly.
+// Contract messages the checks compare exactly (internal/contract).
 const (
-	MsgCreated   = "Pembayaran berhasil diproses."
-	MsgDuplicate = "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
-)
-
-var (
-	documentedOnce  sync.Once
-	documentedCodes map[string]map[int]bool
-	documentedErr   error
+	MsgCreated   = contract.MsgCreated
+	MsgDuplicate = contract.MsgDuplicate
 )
 
 // DocumentedCodes returns, per op, the HTTP status codes openapi.yaml lists
 // for it (the `default` response is not a documented code).
 func DocumentedCodes() (map[string]map[int]bool, error) {
-	documentedOnce.Do(func() {
-		spec, err := api.GetSpec()
-		if err != nil {
-			documentedErr = fmt.Errorf("openapi: %w", err)
-			return
-		}
-		byID := map[string]map[int]bool{}
-		for path, item := range spec.Paths.Map() {
-			for method, op := range item.Operations() {
-				codes := map[int]bool{}
-				for k := range op.Responses.Map() {
-					if c, err := strconv.Atoi(k); err == nil {
-						codes[c] = true
-					}
-				}
-				byID[method+" "+path] = codes
-			}
-		}
-		out := map[string]map[int]bool{}
-		for op, id := range operationIDs {
-			if byID[id] == nil {
-				documentedErr = fmt.Errorf("openapi: no operation %s", id)
-				return
-			}
-			out[op] = byID[id]
-		}
-		documentedCodes = out
-	})
-	return documentedCodes, documentedErr
+	ops, err := contract.Operations()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[int]bool{}
+	for op, id := range operationIDs {
+		out[op] = ops[id].Codes
+	}
+	return out, nil
 }
 
 // Amount is the amount object of a payment (document §2.7), in integers.
 type Amount = api.Amount
 
-// checkEnvelope verifies what every body carries (internal/envelope, the
+// checkEnvelope verifies what every body carries (internal/contract, the
 // same reader as the conformance suite's) and returns the body's fields.
-func checkEnvelope(body []byte) (envelope.Envelope, map[string]json.RawMessage, string) {
-	env, fields, err := envelope.Decode(body)
+func checkEnvelope(body []byte) (contract.Envelope, map[string]json.RawMessage, string) {
+	env, fields, err := contract.Decode(body)
 	if err != nil {
-		return envelope.Envelope{}, nil, err.Error()
+		return contract.Envelope{}, nil, err.Error()
 	}
 	return env, fields, ""
 }
@@ -110,23 +83,9 @@ type statusEnvelope struct {
 	} `json:"data"`
 }
 
-// checkAmount verifies the arithmetic of an amount object: the parts add up
-// to the total, two coins are one rupiah, nothing is negative.
-func checkAmount(a Amount) string {
-	switch {
-	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
-		return "amount has a negative part"
-	case a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment != a.Total:
-		return "amount parts do not add up to total"
-	case a.CoinUsed != 2*a.CoinValueUsed:
-		return "coin_used is not twice coin_value_used"
-	}
-	return ""
-}
-
 // checked is the verdict on one response.
 type checked struct {
-	env       envelope.Envelope
+	env       contract.Envelope
 	violation string // the contract rule the response broke; "" if none
 }
 
@@ -150,7 +109,7 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 	switch code {
 	case 200:
 		var ce createEnvelope
-		if err := envelope.Unmarshal(fields["data"], &ce.Data); err != nil {
+		if err := contract.Unmarshal(fields["data"], &ce.Data); err != nil {
 			c.violation = "create: HTTP 200 body does not decode: " + err.Error()
 			return c, nil
 		}
@@ -162,9 +121,8 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 		case ce.Data.Transaction.PartnerTrxID != trxID:
 			c.violation = "create: transaction.partner_trx_id does not echo the request"
 		default:
-			c.violation = checkAmount(ce.Data.Transaction.Amount)
-			if c.violation != "" {
-				c.violation = "create: " + c.violation
+			if err := contract.CheckAmount(ce.Data.Transaction.Amount); err != nil {
+				c.violation = "create: " + err.Error()
 			}
 		}
 		return c, &ce

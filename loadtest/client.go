@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,18 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/profiles"
-)
-
-// The API paths the load tester uses (document §4).
-const (
-	pathList    = "/client/v2/product/list"
-	pathSync    = "/client/v2/product/sync"
-	pathProfile = "/client/v2/customer/profile"
-	pathProv    = "/client/v2/customer/provision_account"
-	pathMethods = "/client/v2/payment/methods"
-	pathPayment = "/client/v2/payment"
-	pathStatus  = "/client/v2/payment/status"
 )
 
 // maxBodyBytes bounds every response body the load tester reads.
@@ -41,6 +32,7 @@ type client struct {
 	mainAuth  string // Authorization header of the main partner account
 	hc        *http.Client
 	timeout   time.Duration
+	createURL string // of payment creation, built once
 }
 
 // newClient returns a client for profile p with a client capped at maxConns
@@ -60,8 +52,14 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		ForceAttemptHTTP2:   false,
 		TLSHandshakeTimeout: timeout,
 	}
+	base := strings.TrimRight(p.BaseURL, "/")
+	req, err := api.NewCreatePaymentRequestWithBody(base, "application/json", nil)
+	if err != nil {
+		return nil, fmt.Errorf("target %q: %w", base, err)
+	}
 	return &client{
-		base:      strings.TrimRight(p.BaseURL, "/"),
+		createURL: req.URL.String(),
+		base:      base,
 		secretKey: p.SecretKey,
 		mainAuth:  bearer(p.MainToken),
 		hc:        &http.Client{Transport: tr, CheckRedirect: noRedirects},
@@ -83,25 +81,16 @@ func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastR
 // close releases the target's idle connections.
 func (cl *client) close() { cl.hc.CloseIdleConnections() }
 
-// call is one HTTP request of the run, before it is sent.
+// call is one HTTP request of the run, before it is sent. Its method and
+// URL come from the generated client's request builders (requests.go), so
+// that paths and query encoding follow openapi.yaml.
 type call struct {
 	op     string
 	method string
 	url    string
 	auth   string // Authorization header value; empty for provision
 	body   []byte
-}
-
-func (cl *client) get(op, path, auth string, q url.Values) call {
-	u := cl.base + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	return call{op: op, method: http.MethodGet, url: u, auth: auth}
-}
-
-func (cl *client) post(op, path, auth string, body []byte) call {
-	return call{op: op, method: http.MethodPost, url: cl.base + path, auth: auth, body: body}
+	err    error // the request could not be built
 }
 
 // response is what came back for a call.
@@ -116,6 +105,9 @@ type response struct {
 
 // do sends c under ctx and reads the whole (bounded) body.
 func (cl *client) do(ctx context.Context, c call) response {
+	if c.err != nil {
+		return response{err: c.err}
+	}
 	var body io.Reader
 	if c.body != nil {
 		body = bytes.NewReader(c.body)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // Exhaustion describes the balance and coin payments the server refused
@@ -79,7 +81,7 @@ func exhaustion(o *Outcome) *Exhaustion {
 			cheapest = min(cheapest, pr.FinalPrice)
 		}
 		for _, a := range o.Accounts {
-			if w := a.After; w != nil && w.Balance+w.Coins/2 < cheapest {
+			if w := a.After; w != nil && w.Balance+contract.CoinValue(w.Coins) < cheapest {
 				x.Dry = append(x.Dry, a.Account)
 			}
 		}

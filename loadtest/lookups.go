@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 )
@@ -60,8 +59,7 @@ dispatch:
 }
 
 func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
-	q := url.Values{"partner_trx_id": {p.ID}}
-	r := e.cl.doTimed(ctx, e.cl.get(OpStatus, pathStatus, auth, q))
+	r := e.cl.doTimed(ctx, e.cl.paymentStatus(auth, p.ID))
 	if r.err != nil {
 		return &Lookup{Error: errorText(r.err)}
 	}

@@ -1,11 +1,11 @@
 package loadtest
 
 import (
-	"encoding/json"
 	"errors"
 	"sync"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // job is one request to send: its call and, for a payment creation, its
@@ -120,7 +120,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	case KindCoins:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
 		body.UseCoin = &yes
-		pay.MaxCoins = 2 * pr.maxPrice()
+		pay.MaxCoins = contract.CoinsFor(pr.maxPrice())
 	default:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
 		body.UseBalance = &yes
@@ -130,8 +130,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	body.PaymentMethodId = &mid
 	body.ProductId = pr.ID
 	pay.ProductID, pay.MethodID = pr.ID, methodID
-	b, _ := json.Marshal(body)
-	return p.cl.post(OpCreate, pathPayment, acct.auth, b), pay
+	return p.cl.createPayment(acct.auth, body), pay
 }
 
 // remember notes a created id for later status look-ups.

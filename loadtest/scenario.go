@@ -2,8 +2,6 @@ package loadtest
 
 import (
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 )
 
@@ -126,20 +124,16 @@ func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
 	switch p.opPicker.pick(mix64(n ^ 0x9e3779b97f4a7c15)) {
 	case OpStatus:
 		if r, ok := p.recentID(n); ok {
-			q := url.Values{"partner_trx_id": {r.id}}
-			return append(buf, job{seq: n, call: p.cl.get(OpStatus, pathStatus, r.auth, q)})
+			return append(buf, job{seq: n, call: p.cl.paymentStatus(r.auth, r.id)})
 		}
 	case OpList:
 		if len(p.subCats) > 0 {
 			acct := p.accounts[n%uint64(len(p.accounts))]
-			q := url.Values{"phone_number": {msisdn(n)}, "sub_category": {p.subCats[int(n)%len(p.subCats)]}}
-			return append(buf, job{seq: n, call: p.cl.get(OpList, pathList, acct.auth, q)})
+			return append(buf, job{seq: n, call: p.cl.listProducts(acct.auth, msisdn(n), p.subCats[int(n)%len(p.subCats)])})
 		}
 	case OpSync:
 		if len(p.subCats) > 0 {
-			q := url.Values{"sub_category": {p.subCats[int(n)%len(p.subCats)]},
-				"page": {strconv.Itoa(1 + int(n%3))}, "pageSize": {"20"}}
-			return append(buf, job{seq: n, call: p.cl.get(OpSync, pathSync, p.cl.mainAuth, q)})
+			return append(buf, job{seq: n, call: p.cl.syncProducts(p.subCats[int(n)%len(p.subCats)], 1+int(n%3), 20)})
 		}
 	}
 	return append(buf, p.createJob(n))

@@ -28,7 +28,7 @@ type Wallet struct {
 
 // wallet reads the profile of token.
 func (cl *client) wallet(ctx context.Context, auth string) (Wallet, error) {
-	r := cl.doTimed(ctx, cl.get(OpProfile, pathProfile, auth, nil))
+	r := cl.doTimed(ctx, cl.customerProfile(auth))
 	if r.err != nil {
 		return Wallet{}, fmt.Errorf("profile: %w", r.err)
 	}

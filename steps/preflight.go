@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/envelope"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -55,7 +55,7 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 	if err != nil {
 		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, transportError(err, timeout))
 	}
-	env, _, err := envelope.Decode(body)
+	env, _, err := contract.Decode(body)
 	if err != nil {
 		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%v): %q; is --target the API's base URL?",
 			ErrTarget, url, resp.StatusCode, resp.Header.Get("Content-Type"), err, preview(body))

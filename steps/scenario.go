@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cucumber/godog"
-	"github.com/partnercommerce/conformance/internal/envelope"
+	"github.com/partnercommerce/conformance/internal/contract"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -190,15 +190,15 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 }
 
 // decode reads one JSON value from a body, keeping numbers exact; anything
-// after the value is an error (internal/envelope, shared with the load tester).
-var decode = envelope.Unmarshal
+// after the value is an error (internal/contract, shared with the load tester).
+var decode = contract.Unmarshal
 
 // envelope checks what every answer carries (section 1): one JSON object
-// with a boolean status and a string message (internal/envelope).
-func (s *scenario) envelope(ex *exchange) (envelope.Envelope, error) {
-	env, _, err := envelope.Decode(ex.RespBody)
+// with a boolean status and a string message (internal/contract).
+func (s *scenario) envelope(ex *exchange) (contract.Envelope, error) {
+	env, _, err := contract.Decode(ex.RespBody)
 	switch {
-	case errors.Is(err, envelope.ErrNotObject):
+	case errors.Is(err, contract.ErrNotObject):
 		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
 	case err != nil:
 		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
@@ -207,9 +207,9 @@ func (s *scenario) envelope(ex *exchange) (envelope.Envelope, error) {
 }
 
 // lastEnvelope returns the last exchange and its decoded status and message.
-func (s *scenario) lastEnvelope() (*exchange, envelope.Envelope, error) {
+func (s *scenario) lastEnvelope() (*exchange, contract.Envelope, error) {
 	if s.last == nil {
-		return nil, envelope.Envelope{}, errors.New("no request was sent before this check")
+		return nil, contract.Envelope{}, errors.New("no request was sent before this check")
 	}
 	env, err := s.envelope(s.last)
 	return s.last, env, err
@@ -242,7 +242,7 @@ func (s *scenario) expectAnswerCiting(code int, msg, section string) error {
 // successMessages are the messages of a success body (§4: "Every success
 // body has status true and message OK unless stated"). Other 200 answers,
 // such as "Subkategori tidak ditemukan.", may carry either status.
-var successMessages = map[string]bool{"OK": true, "Akun berhasil disinkronisasi.": true, "Pembayaran berhasil diproses.": true}
+var successMessages = map[string]bool{contract.MsgOK: true, contract.MsgSynced: true, contract.MsgCreated: true}
 
 func (s *scenario) registerCommon(sc stepper) {
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)

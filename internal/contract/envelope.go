@@ -1,8 +1,4 @@
-// Package envelope reads what the API document fixes for every response
-// (section 1): a JSON object carrying a boolean `status` and a string
-// `message`. The conformance suite and the load tester both read responses
-// through it, so they accept and refuse exactly the same bodies.
-package envelope
+package contract
 
 import (
 	"bytes"

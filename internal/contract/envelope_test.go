@@ -1,4 +1,4 @@
-package envelope
+package contract
 
 import (
 	"encoding/json"

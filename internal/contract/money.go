@@ -1,0 +1,40 @@
+package contract
+
+import (
+	"errors"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// CoinsPerRupiah is the coin conversion: 2 coins = 1 rupiah (sections 2.3,
+// 2.7 and 8). Money is integers throughout: rupiah and coins, never floats.
+const CoinsPerRupiah = 2
+
+// CoinValue is the rupiah value of coins (coin.available_value, coins / 2;
+// an odd coin is worth nothing).
+func CoinValue(coins int64) int64 { return coins / CoinsPerRupiah }
+
+// CoinsFor is the number of coins worth rupiah.
+func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
+
+// The ways an amount object (section 2.7) can break its arithmetic.
+var (
+	ErrAmountNegative = errors.New("amount has a negative part")
+	ErrAmountSum      = errors.New("amount parts do not add up to total")
+	ErrAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
+)
+
+// CheckAmount verifies the arithmetic of an amount object (section 2.7):
+// nothing is negative, balance_used + coin_value_used + gateway_payment =
+// total, and coin_used is worth coin_value_used at 2 coins a rupiah.
+func CheckAmount(a api.Amount) error {
+	switch {
+	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
+		return ErrAmountNegative
+	case a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment != a.Total:
+		return ErrAmountSum
+	case a.CoinUsed != CoinsFor(a.CoinValueUsed):
+		return ErrAmountCoinRate
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package loadtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// The requests of a run, built by the generated client's api.New*Request
+// builders: the paths and query encoding are openapi.yaml's, written
+// nowhere else in the load tester. A call keeps the method, URL and body,
+// so that one built request can be sent many times (an idempotency wave).
+
+// built turns a request from a generated builder into a call of op.
+func built(op, auth string, req *http.Request, err error, body []byte) call {
+	if err != nil {
+		return call{op: op, auth: auth, err: err}
+	}
+	return call{op: op, method: req.Method, url: req.URL.String(), auth: auth, body: body}
+}
+
+// createPayment is POST /client/v2/payment with body.
+func (cl *client) createPayment(auth string, body api.CreatePaymentRequest) call {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return call{op: OpCreate, auth: auth, err: err}
+	}
+	if cl.createURL == "" {
+		req, err := api.NewCreatePaymentRequestWithBody(cl.base, "application/json", nil)
+		return built(OpCreate, auth, req, err, b)
+	}
+	// The path has no parameter: the URL is built once per client.
+	return call{op: OpCreate, method: http.MethodPost, url: cl.createURL, auth: auth, body: b}
+}
+
+// paymentStatus is GET /client/v2/payment/status?partner_trx_id=id.
+func (cl *client) paymentStatus(auth, id string) call {
+	req, err := api.NewGetPaymentStatusRequest(cl.base, &api.GetPaymentStatusParams{PartnerTrxId: &id})
+	return built(OpStatus, auth, req, err, nil)
+}
+
+// listProducts is GET /client/v2/product/list.
+func (cl *client) listProducts(auth, phone, subCategory string) call {
+	req, err := api.NewListProductsRequest(cl.base, &api.ListProductsParams{PhoneNumber: phone, SubCategory: subCategory})
+	return built(OpList, auth, req, err, nil)
+}
+
+// syncProducts is GET /client/v2/product/sync with the main account's token.
+func (cl *client) syncProducts(subCategory string, page, pageSize int) call {
+	req, err := api.NewSyncProductsRequest(cl.base, &api.SyncProductsParams{SubCategory: subCategory, Page: &page, PageSize: &pageSize})
+	return built(OpSync, cl.mainAuth, req, err, nil)
+}
+
+// paymentMethods is GET /client/v2/payment/methods.
+func (cl *client) paymentMethods(auth string) call {
+	req, err := api.NewListPaymentMethodsRequest(cl.base)
+	return built(OpMethods, auth, req, err, nil)
+}
+
+// customerProfile is GET /client/v2/customer/profile.
+func (cl *client) customerProfile(auth string) call {
+	req, err := api.NewGetCustomerProfileRequest(cl.base)
+	return built(OpProfile, auth, req, err, nil)
+}
+
+// provisionAccount is POST /client/v2/customer/provision_account (the
+// secret key only, no bearer token).
+func (cl *client) provisionAccount(body api.ProvisionAccountRequest) call {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return call{op: OpProvision, err: err}
+	}
+	req, err := api.NewProvisionAccountRequestWithBody(cl.base, "application/json", bytes.NewReader(b))
+	return built(OpProvision, "", req, err, b)
+}
