@@ -34,6 +34,15 @@ conformance: bin/conformance ## Run the conformance suite (embedded reference, o
 	  *) echo "conformance exit code $$code (make itself exits 2)" >&2 ;; \
 	esac; exit $$code
 
+.PHONY: fuzz-target
+fuzz-target: bin/conformance ## Generated mode: schema-driven and stateful cases (embedded reference, or TARGET=url PROFILE=file; SEED=n EXAMPLES=n).
+	@bin/conformance generate $(conformance_flags) $(if $(STRICT),--strict) $(if $(SEED),--seed $(SEED)) $(if $(EXAMPLES),--examples $(EXAMPLES)) --report-dir reports/generated $(ARGS); code=$$?; \
+	case $$code in \
+	  0) ;; \
+	  1) echo "conformance generate exit code 1: a property failed (make itself exits 2)" >&2 ;; \
+	  *) echo "conformance generate exit code $$code: usage, profile or target error (make itself exits 2)" >&2 ;; \
+	esac; exit $$code
+
 .PHONY: bin/conformance
 bin/conformance: ## Build the conformance runner (run it directly for its exact exit code).
 	@$(GO) build -o bin/conformance ./cmd/conformance
