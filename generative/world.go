@@ -245,7 +245,23 @@ func (w *world) hints() map[string]hint {
 		}},
 	}
 	if len(w.products) > 0 {
-		h["product_id"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any { return rapid.SampledFrom(w.products).Draw(t, "product").ID }}
+		// Products are drawn by status first, so that the few inactive
+		// products are drawn as often as the active ones (every value of
+		// the status enum).
+		byStatus := map[bool][]product{}
+		for _, p := range w.products {
+			byStatus[p.Active] = append(byStatus[p.Active], p)
+		}
+		var groups [][]product
+		for _, active := range []bool{true, false} {
+			if len(byStatus[active]) > 0 {
+				groups = append(groups, byStatus[active])
+			}
+		}
+		h["product_id"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any {
+			group := groups[rapid.IntRange(0, len(groups)-1).Draw(t, "product status")]
+			return rapid.SampledFrom(group).Draw(t, "product").ID
+		}}
 		h["msisdn"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any {
 			return msisdnFor(t, rapid.SampledFrom(w.products).Draw(t, "operator of").Operator)
 		}}
