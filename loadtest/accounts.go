@@ -13,7 +13,7 @@ import (
 // Account is a customer account the run pays with.
 type Account struct {
 	// Key names the account in ledgers and reports without its token:
-	// "load_customers[2]", "funded_customer" or "provisioned:<phone>".
+	// "load_customers[2]" or "provisioned:<phone>".
 	Key    string `json:"key"`
 	auth   string // Authorization header value, built once: "Bearer <token>"
 	Funded bool   `json:"funded"`
@@ -23,14 +23,14 @@ type Account struct {
 }
 
 // partitionAccounts picks shard s's accounts from the profile: its share of
-// load_customers, else the funded customer; nil when neither exists.
+// load_customers; nil when the profile lists none. The accounts the profile
+// reserves for the conformance scenarios (funded_customer, split_customer,
+// ...) are never spent by a load test: without load customers the run
+// provisions its own.
 func partitionAccounts(p *profiles.Profile, s Shard) []Account {
 	var all []Account
 	for i, c := range p.LoadCustomers {
 		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true})
-	}
-	if len(all) == 0 && p.FundedCustomer != nil && p.FundedCustomer.Token != "" {
-		all = append(all, Account{Key: "funded_customer", auth: bearer(p.FundedCustomer.Token), Funded: true})
 	}
 	if len(all) == 0 {
 		return nil

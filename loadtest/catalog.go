@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 )
 
 // DefaultSubCategories are the sub category codes the document lists (§4.1).
@@ -17,6 +19,9 @@ type Product struct {
 	SubCategory string `json:"sub_category"`
 	BasePrice   int64  `json:"base_price"`
 	FinalPrice  int64  `json:"final_price"`
+	// Operator is the operator's name (section 2.1 operator.name): the
+	// destination number of a payment is one of the operator's.
+	Operator string `json:"operator,omitempty"`
 }
 
 // Method is a gateway payment method of the target.
@@ -48,7 +53,10 @@ type syncEnvelope struct {
 				BasePrice  int64 `json:"base_price"`
 				FinalPrice int64 `json:"final_price"`
 			} `json:"pricing"`
-			Status string `json:"status"`
+			Status   string `json:"status"`
+			Operator struct {
+				Name string `json:"name"`
+			} `json:"operator"`
 		} `json:"products"`
 	} `json:"data"`
 	Pagination *struct {
@@ -96,7 +104,7 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 					continue
 				}
 				cat.Products = append(cat.Products, Product{ID: p.ID, SubCategory: sc,
-					BasePrice: p.Pricing.BasePrice, FinalPrice: p.Pricing.FinalPrice})
+					BasePrice: p.Pricing.BasePrice, FinalPrice: p.Pricing.FinalPrice, Operator: p.Operator.Name})
 			}
 			if page >= env.Pagination.TotalPages {
 				break
@@ -126,4 +134,34 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 		}
 	}
 	return cat, nil
+}
+
+// restrict returns the catalog with only the products whose id or sub
+// category is listed in only ("1001", "prabayar"); cat itself when only is
+// empty.
+func (cat *Catalog) restrict(only []string) (*Catalog, error) {
+	if len(only) == 0 {
+		return cat, nil
+	}
+	want := map[string]bool{}
+	for _, o := range only {
+		want[strings.TrimSpace(o)] = true
+	}
+	out := &Catalog{Methods: cat.Methods}
+	subCats := map[string]bool{}
+	for _, p := range cat.Products {
+		if want[strconv.FormatInt(p.ID, 10)] || want[p.SubCategory] {
+			out.Products = append(out.Products, p)
+			subCats[p.SubCategory] = true
+		}
+	}
+	for _, sc := range cat.SubCategories {
+		if subCats[sc] {
+			out.SubCategories = append(out.SubCategories, sc)
+		}
+	}
+	if len(out.Products) == 0 {
+		return nil, fmt.Errorf("products %s: no active product of the catalog has one of these ids or sub categories", strings.Join(only, ","))
+	}
+	return out, nil
 }

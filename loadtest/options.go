@@ -40,6 +40,7 @@ type config struct {
 	reconcile        bool
 	reconcileTimeout time.Duration
 	catalog          *Catalog
+	products         []string // ids or sub categories the payments choose from; all when empty
 	progress         func(Progress)
 	progressEvery    time.Duration
 	logger           *slog.Logger
@@ -90,6 +91,10 @@ func WithReconcile(on bool) Option { return func(c *config) { c.reconcile = on }
 // wallet reads that have not finished by then are given up, and the ids
 // and accounts they concern are reported as not reconciled (a violation).
 func WithReconcileTimeout(d time.Duration) Option { return func(c *config) { c.reconcileTimeout = d } }
+
+// WithProducts restricts the products payments are made for to those whose
+// id or sub category is listed ("1001", "prabayar").
+func WithProducts(only ...string) Option { return func(c *config) { c.products = only } }
 
 // WithCatalog skips catalog discovery and uses cat.
 func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }

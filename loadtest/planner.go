@@ -78,7 +78,7 @@ func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, 
 	if p.mix.total() == 0 {
 		switch {
 		case !funded:
-			return nil, errors.New("scenario: the accounts are unfunded (no load_customers or funded_customer in the profile), so only gateway payments are possible; give the gateway kind a weight in --mix")
+			return nil, errors.New("scenario: the accounts are unfunded (no load_customers in the profile; the accounts the conformance profile reserves for its scenarios are never spent), so only gateway payments are possible; give the gateway kind a weight in --mix")
 		default:
 			return nil, errors.New("scenario: no payment kind of the mix is possible on this target (no gateway method takes any product)")
 		}
@@ -107,7 +107,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	var (
 		pr       Product
 		methodID int64
-		body     = api.CreatePaymentRequest{Msisdn: msisdn(n), PartnerTrxId: id}
+		body     = api.CreatePaymentRequest{PartnerTrxId: id}
 		pay      = &Payment{ID: id, Seq: n, Shard: p.shard.Index, Account: acct.Key, Kind: kind}
 	)
 	yes := true
@@ -129,6 +129,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	mid := methodID
 	body.PaymentMethodId = &mid
 	body.ProductId = pr.ID
+	body.Msisdn = operatorNumber(pr.Operator, h)
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	return p.cl.createPayment(acct.auth, body), pay
 }

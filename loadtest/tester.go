@@ -65,7 +65,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 
 	accounts := partitionAccounts(t.profile, c.shard)
 	if len(accounts) == 0 {
-		c.logger.Info("no funded accounts in the profile; provisioning unfunded accounts", "count", c.provisionCount)
+		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", c.provisionCount)
 		if accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
 			return nil, err
 		}
@@ -79,6 +79,9 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		if cat, err = cl.discover(ctx, DefaultSubCategories, exclude, accounts[0].auth); err != nil {
 			return nil, err
 		}
+	}
+	if cat, err = cat.restrict(c.products); err != nil {
+		return nil, err
 	}
 	plan, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
 	if err != nil {

@@ -1,7 +1,9 @@
 package loadtest
 
 import (
+	"encoding/json"
 	"errors"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -9,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/profiles"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -429,5 +433,73 @@ func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 	} {
 		_, err := ParseLoadProfile([]byte(bad))
 		assert.Error(t, err, bad)
+	}
+}
+
+func TestOperatorNumber(t *testing.T) {
+	t.Parallel()
+	format := regexp.MustCompile(`^08[0-9]{8,11}$`) // section 4.1: starting with 08, 10 to 13 digits
+	for _, op := range operatorPrefixes {
+		for h := range uint64(200) {
+			n := operatorNumber(strings.ToUpper(op.name), mix64(h))
+			require.Regexp(t, format, n)
+			assert.Contains(t, op.prefixes, n[:4], "%s got %s", op.name, n)
+		}
+	}
+	assert.Contains(t, operatorPrefixes[0].prefixes, operatorNumber("Unknown Operator", 7)[:4])
+	assert.Contains(t, operatorPrefixes[1].prefixes, operatorNumber("Indosat Ooredoo", 7)[:4])
+}
+
+// TestPaymentsGoToTheProductsOperator: the destination number of a payment
+// is a number of its product's operator.
+func TestPaymentsGoToTheProductsOperator(t *testing.T) {
+	t.Parallel()
+	cat := &Catalog{Products: []Product{
+		{ID: 1, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "XL"},
+		{ID: 2, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "Tri"},
+	}}
+	ids, err := NewIDs("r", SingleShard)
+	require.NoError(t, err)
+	p, err := newPlanner(createScenario{}, &client{}, ids, SingleShard, []Account{{Key: "a", Funded: true}}, cat,
+		Weights{KindBalance: 1}, DefaultOpMix, 0)
+	require.NoError(t, err)
+	want := map[int64][]string{1: operatorPrefixes[2].prefixes, 2: operatorPrefixes[4].prefixes}
+	for n := range uint64(50) {
+		j := createScenario{}.jobs(p, n, nil)[0]
+		var body api.CreatePaymentRequest
+		require.NoError(t, json.Unmarshal(j.call.body, &body))
+		assert.Contains(t, want[body.ProductId], body.Msisdn[:4], "product %d to %s", body.ProductId, body.Msisdn)
+	}
+}
+
+func TestRestrictCatalog(t *testing.T) {
+	t.Parallel()
+	cat := &Catalog{Products: []Product{{ID: 1, SubCategory: "prabayar"}, {ID: 2, SubCategory: "paket-data"}, {ID: 3, SubCategory: "paket-data"}},
+		SubCategories: []string{"prabayar", "paket-data"}}
+	got, err := cat.restrict(nil)
+	require.NoError(t, err)
+	assert.Same(t, cat, got)
+	got, err = cat.restrict([]string{"paket-data"})
+	require.NoError(t, err)
+	assert.Len(t, got.Products, 2)
+	assert.Equal(t, []string{"paket-data"}, got.SubCategories)
+	got, err = cat.restrict([]string{"1", "3"})
+	require.NoError(t, err)
+	assert.Len(t, got.Products, 2)
+	_, err = cat.restrict([]string{"99"})
+	assert.Error(t, err)
+}
+
+// TestReservedAccountsAreNeverSpent: the conformance profile's reserved
+// accounts (funded_customer, ...) are not load customers.
+func TestReservedAccountsAreNeverSpent(t *testing.T) {
+	t.Parallel()
+	p := profiles.Reference("http://127.0.0.1:1")
+	require.NotNil(t, p.FundedCustomer)
+	p.LoadCustomers = nil
+	assert.Empty(t, partitionAccounts(p, SingleShard))
+	p = profiles.Reference("http://127.0.0.1:1")
+	for _, a := range partitionAccounts(p, SingleShard) {
+		assert.True(t, strings.HasPrefix(a.Key, "load_customers["), a.Key)
 	}
 }

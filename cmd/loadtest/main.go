@@ -141,6 +141,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
 		mix         = fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway")
 		ops         = fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync")
+		products    = fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)")
 		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
 		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator")
 		maxConns    = fs.Int("max-connections", loadtest.DefaultMaxConnections, "cap on connections to the target")
@@ -247,7 +248,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 
 	opts := []loadtest.Option{
 		loadtest.WithScenario(*scenario), loadtest.WithLoad(lp), loadtest.WithPaymentMix(payMix),
-		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithMaxWorkers(*maxWorkers),
+		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithProducts(splitList(*products)...), loadtest.WithMaxWorkers(*maxWorkers),
 		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
 		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
 		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
@@ -395,6 +396,17 @@ func rateFlag(fs *flag.FlagSet, name string, def float64, usage string) *float64
 	r := rate(def)
 	fs.Var(&r, name, usage)
 	return (*float64)(&r)
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 func envOr(getenv func(string) string, key, def string) string {
