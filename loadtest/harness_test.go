@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // startReference serves an in-process reference on 127.0.0.1 and returns
@@ -26,7 +27,7 @@ func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile 
 	require.NoError(tb, err)
 	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
 	require.NoError(tb, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
 	tb.Cleanup(srv.Close)
 	return profiles.Reference(srv.URL)
 }
@@ -159,7 +160,7 @@ func TestAuthorizationHeaders(t *testing.T) {
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
-	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	ref := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 	var mu sync.Mutex
 	seen := map[string]map[string]bool{} // path → Authorization values
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

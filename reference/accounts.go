@@ -38,55 +38,6 @@ const (
 // defaultDeviceID is the device_id of an account provisioned without one.
 const defaultDeviceID = "client-api-pos"
 
-// Caller is the authenticated partner and, when a token was required, the
-// account that owns the token.
-type Caller struct {
-	PartnerID int64
-	AccountID int64 // 0 when the route needs only the secret key
-	Main      bool
-}
-
-// Access is what a route requires of its caller.
-type Access struct {
-	// Token requires a bearer token of an account of the partner.
-	Token bool
-	// MainOnly requires the token of the main partner account.
-	MainOnly bool
-}
-
-// Authenticate resolves the caller from the secret key and the bearer token.
-// The secret key is checked first; a token is valid only with its own
-// partner's key.
-func (s *Store) Authenticate(secretKey, token string, need Access) (Caller, error) {
-	p := s.cat.bySecretKey[secretKey]
-	if secretKey == "" || p == nil {
-		return Caller{}, ErrSecretKeyInvalid
-	}
-	if !need.Token {
-		return Caller{PartnerID: p.ID}, nil
-	}
-	if token == "" {
-		return Caller{}, ErrTokenMissing
-	}
-	s.mu.Lock()
-	a := s.byToken[token]
-	var c Caller
-	if a != nil {
-		c = Caller{PartnerID: a.partner, AccountID: a.id, Main: a.main}
-	}
-	s.mu.Unlock()
-	if a == nil {
-		return Caller{}, ErrTokenInvalid
-	}
-	if c.PartnerID != p.ID && !s.faults.has(FaultTokenAcrossPartners) { // FAULT: token-across-partners
-		return Caller{}, ErrTokenInvalid
-	}
-	if need.MainOnly && !c.Main && !s.faults.has(FaultSyncOpenToAnyToken) { // FAULT: sync-open-to-any-token
-		return Caller{}, ErrSyncMainOnly
-	}
-	return c, nil
-}
-
 var (
 	emailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s.]+$`)
 )
@@ -102,6 +53,19 @@ type ProvisionInput struct {
 	DeviceID    *string
 }
 
+// Check applies the provisioning field rules: name, phone_number and email
+// present and not blank, an Indonesian phone number and a valid email. A
+// request the server could not read as these fields is an empty one.
+func (in ProvisionInput) Check() error {
+	name := strings.TrimSpace(in.Name)
+	phone := strings.TrimSpace(in.PhoneNumber)
+	email := strings.TrimSpace(in.Email)
+	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) || !emailPattern.MatchString(email) {
+		return ErrProvisionIncomplete
+	}
+	return nil
+}
+
 // ProvisionResult is the provisioned account: its id and token, and whether
 // it was created (201) or synchronized (200).
 type ProvisionResult struct {
@@ -113,12 +77,12 @@ type ProvisionResult struct {
 // Provision creates a customer account under the caller's partner, or
 // synchronizes (updates) the account that already has the phone number.
 func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) {
+	if err := in.Check(); err != nil {
+		return ProvisionResult{}, err
+	}
 	name := strings.TrimSpace(in.Name)
 	phone := strings.TrimSpace(in.PhoneNumber)
 	email := strings.TrimSpace(in.Email)
-	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) || !emailPattern.MatchString(email) {
-		return ProvisionResult{}, ErrProvisionIncomplete
-	}
 	device := defaultDeviceID
 	if in.DeviceID != nil && strings.TrimSpace(*in.DeviceID) != "" {
 		device = strings.TrimSpace(*in.DeviceID)
@@ -129,7 +93,7 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	defer s.mu.Unlock()
 	existing := s.byPhone[partnerKey{c.PartnerID, phone}]
 	owner := s.byEmail[partnerKey{c.PartnerID, lowerEmail(email)}]
-	if owner != nil && owner != existing && !s.faults.has(FaultDuplicateEmailAccepted) { // FAULT: duplicate-email-accepted
+	if owner != nil && owner != existing && s.policy.uniqueEmail {
 		return ProvisionResult{}, ErrEmailTaken
 	}
 	if existing != nil {
@@ -137,7 +101,7 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 			delete(s.byEmail, partnerKey{c.PartnerID, lowerEmail(existing.email)})
 		}
 		existing.name, existing.email, existing.deviceID = name, email, device
-		if s.faults.has(FaultProvisionNewIDOnSync) { // FAULT: provision-new-id-on-sync
+		if !s.policy.keepIDOnSync {
 			delete(s.accounts, existing.id)
 			s.nextAccountID++
 			existing.id = s.nextAccountID
@@ -186,7 +150,7 @@ func (s *Store) Profile(c Caller) (Profile, error) {
 	defer s.mu.Unlock()
 	a := s.accounts[c.AccountID]
 	if a == nil {
-		return Profile{}, ErrTokenInvalid
+		return Profile{}, authError(GroupCustomers, ErrTokenInvalid)
 	}
 	if a.walletUnavailable {
 		return Profile{}, ErrProfileUnavailable
@@ -194,7 +158,7 @@ func (s *Store) Profile(c Caller) (Profile, error) {
 	p := Profile{
 		ID: a.id, Name: a.name, Email: a.email, PhoneNumber: a.phone, Level: a.level,
 		ReferralCode: a.referralCode, RegisteredAt: a.registeredAt,
-		Balance: a.balance, Coins: a.coins, CoinValue: a.coins / s.policy.coinsPerRupiah,
+		Balance: a.balance, Coins: a.coins, CoinValue: a.coins / s.policy.split.coinsPerRupiah,
 	}
 	if a.identityNumber != nil {
 		id := *a.identityNumber

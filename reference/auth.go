@@ -1,151 +1,92 @@
 package reference
 
-import (
-	"context"
-	"net/http"
-	"sort"
-	"strings"
-)
+// Group is an endpoint group of section 7 of the API document. The groups
+// word their authentication errors differently.
+type Group int
 
-// group is an endpoint group of section 7; it decides the wording of the
-// authentication errors.
-type group int
-
+// The endpoint groups (the tags of openapi.yaml).
 const (
-	groupNone group = iota
-	groupProducts
-	groupCustomers
-	groupPayments
+	GroupProducts Group = iota + 1
+	GroupCustomers
+	GroupPayments
 )
 
-// The operation ids of openapi.yaml.
-const (
-	opListProducts       = "listProducts"
-	opSyncProducts       = "syncProducts"
-	opGetCustomerProfile = "getCustomerProfile"
-	opProvisionAccount   = "provisionAccount"
-	opListPaymentMethods = "listPaymentMethods"
-	opCreatePayment      = "createPayment"
-	opGetPaymentStatus   = "getPaymentStatus"
-)
-
-// route is what the server knows of one operation before it parses the
-// request: its group (the tag in openapi.yaml) and what it requires of the
-// caller (its security requirement; sync is for the main account only).
-type route struct {
-	op     string
-	group  group
-	access Access
+// Caller is the authenticated partner and, when a token was required, the
+// account that owns the token.
+type Caller struct {
+	PartnerID int64
+	AccountID int64 // 0 when the route needs only the secret key
+	Main      bool
 }
 
-// routes maps path and method to a route. TestRoutesMatchSpec checks it
-// against the security requirements and tags of api.GetSwagger().
-func routes() map[string]map[string]route {
-	return map[string]map[string]route{
-		"/client/v2/product/list":               {http.MethodGet: {opListProducts, groupProducts, Access{Token: true}}},
-		"/client/v2/product/sync":               {http.MethodGet: {opSyncProducts, groupProducts, Access{Token: true, MainOnly: true}}},
-		"/client/v2/customer/profile":           {http.MethodGet: {opGetCustomerProfile, groupCustomers, Access{Token: true}}},
-		"/client/v2/customer/provision_account": {http.MethodPost: {opProvisionAccount, groupCustomers, Access{}}},
-		"/client/v2/payment/methods":            {http.MethodGet: {opListPaymentMethods, groupPayments, Access{Token: true}}},
-		"/client/v2/payment":                    {http.MethodPost: {opCreatePayment, groupPayments, Access{Token: true}}},
-		"/client/v2/payment/status":             {http.MethodGet: {opGetPaymentStatus, groupPayments, Access{Token: true}}},
-	}
+// Access is what an operation requires of its caller.
+type Access struct {
+	// Group words the authentication errors (section 7).
+	Group Group
+	// Token requires a bearer token of an account of the partner.
+	Token bool
+	// MainOnly requires the token of the main partner account.
+	MainOnly bool
 }
 
-// allowHeader is the Allow header of a path served for these methods.
-func allowHeader(methods map[string]route) string {
-	var ms []string
-	for m := range methods {
-		ms = append(ms, m)
-	}
-	sort.Strings(ms)
-	return strings.Join(ms, ", ")
+// customerAuthErrors are the section 7 authentication messages of the
+// customer and payment endpoints.
+var customerAuthErrors = map[Kind]*Error{
+	KindSecretKeyInvalid: newError(KindSecretKeyInvalid, "Akses ditolak. Secret Key tidak valid."),
+	KindTokenMissing:     newError(KindTokenMissing, "Token wajib diisi."),
+	KindTokenInvalid:     newError(KindTokenInvalid, "Token tidak valid."),
 }
 
-type ctxKey int
-
-const (
-	routeKey ctxKey = iota
-	callerKey
-)
-
-func routeFrom(ctx context.Context) route {
-	r, _ := ctx.Value(routeKey).(route)
-	return r
+// authErrors are the section 7 authentication messages of each endpoint
+// group; each is errors.Is its message-less sentinel.
+var authErrors = map[Group]map[Kind]*Error{
+	GroupProducts: {
+		KindSecretKeyInvalid: newError(KindSecretKeyInvalid, "Secret Key tidak valid."),
+		KindTokenMissing:     newError(KindTokenMissing, "Token wajib diisi."),
+		KindTokenInvalid:     newError(KindTokenInvalid, "Token tidak valid atau sudah kedaluwarsa."),
+	},
+	GroupCustomers: customerAuthErrors,
+	GroupPayments:  customerAuthErrors,
 }
 
-func callerFrom(ctx context.Context) Caller {
-	c, _ := ctx.Value(callerKey).(Caller)
-	return c
+// authError words an authentication error for group g. An unknown group
+// gets the customer and payment wording.
+func authError(g Group, sentinel *Error) *Error {
+	if m, ok := authErrors[g]; ok {
+		return m[sentinel.Kind]
+	}
+	return customerAuthErrors[sentinel.Kind]
 }
 
-// callerCtx carries the route and the caller in one context value lookup
-// chain of two; it avoids allocating two contexts.
-type callerCtx struct {
-	context.Context
-	route  route
-	caller Caller
-}
-
-func (c *callerCtx) Value(key any) any {
-	switch key {
-	case routeKey:
-		return c.route
-	case callerKey:
-		return c.caller
+// Authenticate resolves the caller from the secret key and the bearer token.
+// The secret key is checked first; a token is valid only with its own
+// partner's key. Errors are worded for need.Group.
+func (s *Store) Authenticate(secretKey, token string, need Access) (Caller, error) {
+	p := s.cat.bySecretKey[secretKey]
+	if secretKey == "" || p == nil {
+		return Caller{}, authError(need.Group, ErrSecretKeyInvalid)
 	}
-	return c.Context.Value(key)
-}
-
-// maxBodyBytes is the request body limit.
-const maxBodyBytes = 64 << 10
-
-// gate resolves the route (404, 405), authenticates the caller (401, 403)
-// before any parameter or body is parsed, limits the body (413), and puts
-// the route and the caller in the request context.
-type gate struct {
-	store  *Store
-	errs   *errorWriter
-	routes map[string]map[string]route
-	next   http.Handler
-}
-
-func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	methods, ok := g.routes[r.URL.Path]
-	if !ok {
-		g.errs.write(w, r, ErrNoRoute)
-		return
+	if !need.Token {
+		return Caller{PartnerID: p.ID}, nil
 	}
-	rt, ok := methods[r.Method]
-	if !ok {
-		w.Header().Set("Allow", allowHeader(methods))
-		g.errs.write(w, r, ErrMethodNotAllowed)
-		return
+	if token == "" {
+		return Caller{}, authError(need.Group, ErrTokenMissing)
 	}
-	ctx := &callerCtx{Context: r.Context(), route: rt}
-	r = r.WithContext(ctx)
-	caller, err := g.store.Authenticate(r.Header.Get("X-SECRET-KEY"), bearerToken(r.Header.Get("Authorization")), rt.access)
-	if err != nil {
-		g.errs.write(w, r, err)
-		return
+	s.mu.Lock()
+	a := s.byToken[token]
+	var c Caller
+	if a != nil {
+		c = Caller{PartnerID: a.partner, AccountID: a.id, Main: a.main}
 	}
-	ctx.caller = caller
-	if r.ContentLength > maxBodyBytes {
-		g.errs.write(w, r, ErrBodyTooLarge)
-		return
+	s.mu.Unlock()
+	if a == nil {
+		return Caller{}, authError(need.Group, ErrTokenInvalid)
 	}
-	if r.Body != nil {
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	if c.PartnerID != p.ID && s.policy.tokenBoundToPartner {
+		return Caller{}, authError(need.Group, ErrTokenInvalid)
 	}
-	g.next.ServeHTTP(w, r)
-}
-
-// bearerToken returns the token of a "Bearer <token>" header, or "" when
-// the header is absent, has another scheme or an empty token.
-func bearerToken(h string) string {
-	const scheme = "bearer "
-	if len(h) < len(scheme) || !strings.EqualFold(h[:len(scheme)], scheme) {
-		return ""
+	if need.MainOnly && !c.Main && s.policy.mainOnlySync {
+		return Caller{}, ErrSyncMainOnly
 	}
-	return strings.TrimSpace(h[len(scheme):])
+	return c, nil
 }

@@ -206,17 +206,34 @@ type SyncQuery struct {
 	PageSize    *int
 }
 
+// Check applies the sync's required parameter: sub_category, not blank. A
+// parameter missing from the request is an empty one.
+func (q SyncQuery) Check() error {
+	if strings.TrimSpace(q.SubCategory) == "" {
+		return ErrSubCategoryRequired
+	}
+	return nil
+}
+
 // The product sync page defaults (section 8 and docs/reference-choices.md).
 const (
 	defaultPage     = 1
 	defaultPageSize = 20
-	maxPageSize     = 100
 )
 
 // ListQuery is the product list query.
 type ListQuery struct {
 	PhoneNumber string
 	SubCategory string
+}
+
+// Check applies the list's required parameters: both, not blank. A
+// parameter missing from the request is an empty one.
+func (q ListQuery) Check() error {
+	if strings.TrimSpace(q.PhoneNumber) == "" || strings.TrimSpace(q.SubCategory) == "" {
+		return ErrListQueryEmpty
+	}
+	return nil
 }
 
 // subCategory resolves a sub category code to an active one, or to the
@@ -226,7 +243,7 @@ func (s *Store) subCategory(code string) (*SubCategory, error) {
 	if sub == nil {
 		return nil, ErrSubCategoryNotFound
 	}
-	if !sub.Active && !s.faults.has(FaultInactiveSubCategoryServed) { // FAULT: inactive-sub-category-served
+	if !sub.Active && s.policy.hideInactiveSubCategories {
 		return nil, ErrSubCategoryInactive
 	}
 	return sub, nil
@@ -236,11 +253,11 @@ func (s *Store) subCategory(code string) (*SubCategory, error) {
 // operator the destination number's prefix belongs to, priced for the
 // caller's partner. A prefix of no operator gives an empty list.
 func (s *Store) ListProducts(c Caller, q ListQuery) ([]PricedProduct, error) {
-	phone, code := strings.TrimSpace(q.PhoneNumber), strings.TrimSpace(q.SubCategory)
-	if phone == "" || code == "" {
-		return nil, ErrListQueryEmpty
+	if err := q.Check(); err != nil {
+		return nil, err
 	}
-	if !validPhoneNumber(phone) && !s.faults.has(FaultPhoneNotValidated) { // FAULT: phone-not-validated
+	phone, code := strings.TrimSpace(q.PhoneNumber), strings.TrimSpace(q.SubCategory)
+	if !s.policy.listPhoneValid(phone) {
 		return nil, ErrPhoneInvalid
 	}
 	plan, err := s.pricePlan(c.PartnerID)
@@ -270,10 +287,10 @@ func (s *Store) ListProducts(c Caller, q ListQuery) ([]PricedProduct, error) {
 // SyncProducts returns one page of every product of the sub category,
 // active or not, ordered by id and priced for the caller's partner.
 func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
-	code := strings.TrimSpace(q.SubCategory)
-	if code == "" {
-		return ProductPage{}, ErrSubCategoryRequired
+	if err := q.Check(); err != nil {
+		return ProductPage{}, err
 	}
+	code := strings.TrimSpace(q.SubCategory)
 	page, size := defaultPage, defaultPageSize
 	if q.Page != nil {
 		page = *q.Page
@@ -286,7 +303,7 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 		return ProductPage{}, ErrPageTooSmall
 	case size < 1:
 		return ProductPage{}, ErrPageSizeTooSmall
-	case size > maxPageSize && !s.faults.has(FaultNoPageSizeLimit): // FAULT: no-page-size-limit
+	case size > s.policy.maxPageSize:
 		return ProductPage{}, ErrPageSizeTooLarge
 	}
 	plan, err := s.pricePlan(c.PartnerID)
@@ -298,10 +315,7 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 		return ProductPage{}, err
 	}
 	all := s.cat.bySub[sub.Code]
-	skip := page - 1
-	if s.faults.has(FaultPaginationOffByOne) { // FAULT: pagination-off-by-one
-		skip = page
-	}
+	skip := page - s.policy.firstPage
 	lo, hi := pageBounds(len(all), skip, size)
 	out := make([]PricedProduct, 0, hi-lo)
 	for _, p := range all[lo:hi] {

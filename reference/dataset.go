@@ -105,6 +105,9 @@ const dateTimeLayout = "2006-01-02 15:04:05"
 // wib is Western Indonesia Time, the zone of every time the server shows.
 var wib = time.FixedZone("WIB", 7*60*60)
 
+// FormatTime is the contract's `YYYY-MM-DD HH:MM:SS` of t, in WIB.
+func FormatTime(t time.Time) string { return t.In(wib).Format(dateTimeLayout) }
+
 func parseDateTime(s string) (time.Time, error) {
 	return time.ParseInLocation(dateTimeLayout, s, wib)
 }

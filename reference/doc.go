@@ -1,9 +1,15 @@
-// Package reference is the in-memory reference server of the Partner Commerce
-// API v2.
+// Package reference is the domain of the in-memory reference server of the
+// Partner Commerce API v2: every rule of the API document and of
+// docs/reference-choices.md, and the state they govern.
 //
-// The domain (dataset.go, catalog.go, accounts.go, wallet.go, payments.go,
-// transitions.go, store.go, errors.go) holds every rule of the API document
-// and of docs/reference-choices.md and knows nothing of HTTP. The HTTP glue
-// (server.go, auth.go, handlers.go, errors_http.go) maps requests onto one
-// domain call each, through the strict server generated in package api.
+// The data set (dataset.go) builds an immutable catalog (catalog.go); the
+// Store (store.go) holds the accounts and their wallets (accounts.go,
+// wallet.go, auth.go) and the transactions (payments.go, transitions.go)
+// under one mutex. The rules read their limits and switches from a policy
+// fixed at construction (policy.go), which the test-only faults bend
+// (faults.go). Domain errors carry the contract's messages (errors.go).
+//
+// The package knows nothing of HTTP: it imports neither net/http nor the
+// generated api package (TestDomainImportsNoHTTP keeps it so). The HTTP glue
+// is package reference/httpapi.
 package reference

@@ -1,7 +1,7 @@
 package reference
 
 // Kind classifies a domain error. The HTTP layer maps each kind to one
-// status code (see statusOf in errors_http.go); the domain never names one.
+// status code (see statusOf in httpapi/errors.go); the domain never names one.
 type Kind int
 
 // The kinds of domain errors.
@@ -29,12 +29,6 @@ const (
 	// KindNotice is an answer that is not a failure of the request but still
 	// carries no data (an unknown or inactive sub category).
 	KindNotice
-	// KindTooLarge is a request body over the size limit.
-	KindTooLarge
-	// KindNoRoute is an unknown path.
-	KindNoRoute
-	// KindMethodNotAllowed is a known path with another method.
-	KindMethodNotAllowed
 )
 
 // Error is a domain error carrying the exact message of the contract.
@@ -46,12 +40,20 @@ type Error struct {
 // Error returns the contract message.
 func (e *Error) Error() string { return e.Message }
 
+// Is matches the message-less authentication sentinels (ErrSecretKeyInvalid,
+// ErrTokenMissing, ErrTokenInvalid) by kind, so that an error worded for an
+// endpoint group is still errors.Is its sentinel.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Message == "" && t.Kind == e.Kind
+}
+
 func newError(k Kind, msg string) *Error { return &Error{Kind: k, Message: msg} }
 
 // The domain errors with their contract messages (section 7 of the API
 // document, and docs/reference-choices.md where the document is silent).
-// The auth errors carry no message: the HTTP layer words them per endpoint
-// group.
+// The authentication sentinels carry no message: Authenticate returns them
+// worded for the endpoint group (see auth.go).
 var (
 	ErrSecretKeyInvalid = newError(KindSecretKeyInvalid, "")
 	ErrTokenMissing     = newError(KindTokenMissing, "")
@@ -90,17 +92,8 @@ var (
 	ErrStatusQueryEmpty = newError(KindInvalid, "partner_trx_id atau transaction_number wajib diisi.")
 	ErrTrxNotFound      = newError(KindNotFound, "Transaksi tidak ditemukan.")
 	ErrPaymentNotFormed = newError(KindNotFound, "Transaksi payment belum terbentuk.")
-	ErrMalformedRequest = newError(KindInvalid, "Format permintaan tidak valid.")
-	ErrBodyTooLarge     = newError(KindTooLarge, "Ukuran permintaan terlalu besar.")
-	ErrNoRoute          = newError(KindNoRoute, "Endpoint tidak ditemukan.")
-	ErrMethodNotAllowed = newError(KindMethodNotAllowed, "Metode HTTP tidak didukung.")
 	ErrInternal         = newError(KindInternal, "Terjadi kesalahan sistem.")
 )
-
-// errInvalidParam is the answer to a query parameter of the wrong type.
-func errInvalidParam(name string) *Error {
-	return newError(KindInvalid, "Parameter tidak valid: "+name+".")
-}
 
 // pricePlanMessage is the section 1 message with the operator team filled in.
 func pricePlanMessage(team string) string {

@@ -1,9 +1,30 @@
 package reference
 
+import "slices"
+
 // Fault is a deliberate departure from the API document that tests can switch
 // on to prove that the conformance suite and the load tester detect it. Faults
 // are off by default and can only be set through WithFaults, which no flag of
 // cmd/reference reaches.
+//
+// Faults are decided once, when the store is built; the rule code never asks
+// for one. There are two kinds:
+//
+//   - A rule fault bends a rule of the domain. Its entry in ruleFaults below
+//     changes the store's policy (policy.go), the data the rule code reads:
+//     a limit, a format, a switch. The rule code reads the policy field,
+//     never the fault.
+//   - A wire fault only changes what goes over the wire (a message, a status
+//     code, a field's type, a body's content type). The domain knows nothing
+//     of it: package httpapi rewrites the responses (httpapi/faults.go).
+//
+// To add a fault: declare its constant below with a doc comment naming the
+// rule it breaks, add it to AllFaults, then either add a ruleFaults entry
+// (and, if no policy field expresses it yet, a policy field with the
+// document's value in documentPolicy) or add a rewrite to httpapi's
+// wireFaults. Finally add a check to httpapi/faults_test.go that shows the
+// departure; TestFaultChecksFailWithoutFault proves that the check fails
+// without the fault, and TestEveryFaultIsWired that it is wired.
 type Fault string
 
 // The faults the reference can inject. Each names the rule it breaks.
@@ -87,7 +108,59 @@ func AllFaults() []Fault {
 	}
 }
 
-// faultSet is the set of faults a store was built with. The zero value has none.
-type faultSet map[Fault]bool
+// ruleFaults bends the document's policy for each rule fault.
+var ruleFaults = map[Fault]func(*policy){
+	FaultCoinsBeforeBalance:         func(p *policy) { p.split.coinsFirst = true },
+	FaultCoinValueNotHalved:         func(p *policy) { p.split.coinsPerRupiah = 1 },
+	FaultDuplicateTrxAccepted:       func(p *policy) { p.uniqueTrxID = false },
+	FaultRacyDuplicateCheck:         func(p *policy) { p.checkAndInsertAtomically = false },
+	FaultLostUpdateDebit:            func(p *policy) { p.debitAtomically = false },
+	FaultSyncOpenToAnyToken:         func(p *policy) { p.mainOnlySync = false },
+	FaultStatusCrossPartner:         func(p *policy) { p.ownTransactionsOnly = false },
+	FaultTokenAcrossPartners:        func(p *policy) { p.tokenBoundToPartner = false },
+	FaultPaginationOffByOne:         func(p *policy) { p.firstPage = 0 },
+	FaultInternalMethodWithoutFunds: func(p *policy) { p.internalNeedsFunds = false },
+	FaultNoTrxIDLimit:               func(p *policy) { p.maxTrxIDLen = unlimited },
+	FaultNoShiftCodeLimit:           func(p *policy) { p.maxShiftCodeLen = unlimited },
+	FaultNoPageSizeLimit:            func(p *policy) { p.maxPageSize = unlimited },
+	FaultPhoneNotValidated:          func(p *policy) { p.listPhoneValid = func(string) bool { return true } },
+	FaultProvisionNewIDOnSync:       func(p *policy) { p.keepIDOnSync = false },
+	FaultDuplicateEmailAccepted:     func(p *policy) { p.uniqueEmail = false },
+	FaultStatusEmptyAs404:           func(p *policy) { p.errStatusEmpty = ErrTrxNotFound },
+	FaultBasePriceCharged:           func(p *policy) { p.chargeBasePrice = true },
+	FaultTrxNumberWithoutSlash:      func(p *policy) { p.trxNumberFormat = "INV%sP%d%08d" },
+	FaultCoveredPaymentUnpaid: func(p *policy) {
+		p.coveredPayment, p.coveredTransaction = PaymentUnpaid, TransactionWaitingPayment
+	},
+	FaultInactiveSubCategoryServed: func(p *policy) { p.hideInactiveSubCategories = false },
+	FaultGatewayRemainderHidden:    func(p *policy) { p.reportRemainder = false },
+	FaultPricePlanIgnored:          func(p *policy) { p.enforcePricePlan = false },
+}
 
-func (f faultSet) has(x Fault) bool { return f[x] }
+// IsRuleFault reports whether f bends a domain rule; the other faults are
+// wire faults, served by package httpapi.
+func IsRuleFault(f Fault) bool {
+	_, ok := ruleFaults[f]
+	return ok
+}
+
+// WithFaults switches on deliberate departures from the API document. Tests
+// only: no flag of cmd/reference reaches it.
+func WithFaults(faults ...Fault) Option {
+	return func(s *Store) { s.faults = append(s.faults, faults...) }
+}
+
+// Faults returns the faults the store was built with, for the HTTP layer to
+// install the wire faults.
+func (s *Store) Faults() []Fault { return slices.Clone(s.faults) }
+
+// policyWith returns the document's policy bent by the rule faults.
+func policyWith(faults []Fault) policy {
+	p := documentPolicy()
+	for _, f := range faults {
+		if bend := ruleFaults[f]; bend != nil {
+			bend(&p)
+		}
+	}
+	return p
+}

@@ -83,12 +83,6 @@ type CreatePaymentInput struct {
 	ShiftCode       *string
 }
 
-// The length limits of section 8, counted in characters.
-const (
-	maxTrxIDLen     = 50
-	maxShiftCodeLen = 50
-)
-
 // validPhoneNumber is the document's Indonesian number rule (sections 4.1
 // and 8): 08 first, 10 to 13 digits. The product list, the payment's
 // destination number, provisioning and the data set all use it.
@@ -117,9 +111,9 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 		return ErrMethodRequired
 	case strings.TrimSpace(in.PartnerTrxID) == "":
 		return ErrTrxIDRequired
-	case utf8.RuneCountInString(in.PartnerTrxID) > maxTrxIDLen && !s.faults.has(FaultNoTrxIDLimit): // FAULT: no-trx-id-limit
+	case utf8.RuneCountInString(in.PartnerTrxID) > s.policy.maxTrxIDLen:
 		return ErrTrxIDTooLong
-	case in.ShiftCode != nil && utf8.RuneCountInString(*in.ShiftCode) > maxShiftCodeLen && !s.faults.has(FaultNoShiftCodeLimit): // FAULT: no-shift-code-limit
+	case in.ShiftCode != nil && utf8.RuneCountInString(*in.ShiftCode) > s.policy.maxShiftCodeLen:
 		return ErrShiftCodeTooLong
 	case !validPhoneNumber(in.Msisdn):
 		return ErrPhoneInvalid
@@ -174,7 +168,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	}
 	// The method and product rules read only the immutable catalog; they
 	// are evaluated here and reported after the duplicate check.
-	if s.faults.has(FaultInternalMethodWithoutFunds) && *in.PaymentMethodID == 0 && !in.UseBalance && !in.UseCoin { // FAULT: internal-method-without-funds
+	if !s.policy.internalNeedsFunds && *in.PaymentMethodID == 0 && !in.UseBalance && !in.UseCoin {
 		in.UseBalance, in.UseCoin = true, true // accepted, and paid as if both were enabled
 	}
 	method, lateErr := s.checkMethod(in)
@@ -186,7 +180,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	var gatewayToken string
 	if lateErr == nil {
 		price = finalPrice(product.BasePrice, plan.MarkupBPS, product.Promotion)
-		if s.faults.has(FaultBasePriceCharged) { // FAULT: base-price-charged
+		if s.policy.chargeBasePrice {
 			price = product.BasePrice
 		}
 		if method.ID != 0 {
@@ -198,14 +192,12 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	key := partnerKey{c.PartnerID, in.PartnerTrxID}
 
 	s.mu.Lock()
-	if _, used := s.byTrxID[key]; used && !s.faults.has(FaultDuplicateTrxAccepted) { // FAULT: duplicate-trx-accepted
+	if _, used := s.byTrxID[key]; used && s.policy.uniqueTrxID {
 		s.mu.Unlock()
 		return Transaction{}, ErrTrxIDUsed
 	}
-	if s.faults.has(FaultRacyDuplicateCheck) { // FAULT: racy-duplicate-check
-		s.mu.Unlock()
-		s.yield()
-		s.mu.Lock()
+	if !s.policy.checkAndInsertAtomically {
+		s.gap()
 	}
 	if lateErr != nil {
 		s.mu.Unlock()
@@ -214,9 +206,9 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	a := s.accounts[c.AccountID]
 	if a == nil {
 		s.mu.Unlock()
-		return Transaction{}, ErrTokenInvalid
+		return Transaction{}, authError(GroupPayments, ErrTokenInvalid)
 	}
-	split := s.policy.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
+	split := s.policy.split.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && method.ID == 0 {
 		s.mu.Unlock()
 		return Transaction{}, ErrInsufficientFunds
@@ -225,25 +217,17 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		s.mu.Unlock()
 		return Transaction{}, ErrBelowMinimumPayment
 	}
-	if s.faults.has(FaultLostUpdateDebit) { // FAULT: lost-update-debit
-		balance, coins := a.balance, a.coins
-		s.mu.Unlock()
-		s.yield()
-		s.mu.Lock()
-		a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
-	} else {
-		a.balance -= split.BalanceUsed
-		a.coins -= split.CoinUsed
+	balance, coins := a.balance, a.coins
+	if !s.policy.debitAtomically {
+		s.gap()
 	}
+	a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
 	tx := s.newTransaction(c, in, product, now)
 	tx.amount = Amount{Total: price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
 		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
 	if split.Gateway == 0 {
 		tx.method = internalMethod
-		tx.paymentStatus, tx.status = PaymentPaid, TransactionProcessing
-		if s.faults.has(FaultCoveredPaymentUnpaid) { // FAULT: covered-payment-unpaid
-			tx.paymentStatus, tx.status = PaymentUnpaid, TransactionWaitingPayment
-		}
+		tx.paymentStatus, tx.status = s.policy.coveredPayment, s.policy.coveredTransaction
 	} else {
 		tx.method = *method
 		tx.paymentStatus, tx.status = PaymentUnpaid, TransactionWaitingPayment
@@ -251,7 +235,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		tx.paymentAmount = split.Gateway + method.FeeAmount
 		tx.gatewayToken = gatewayToken
 		tx.redirectURL = "https://pay.nusapay.example/checkout/" + gatewayToken
-		if s.faults.has(FaultGatewayRemainderHidden) { // FAULT: gateway-remainder-hidden
+		if !s.policy.reportRemainder {
 			tx.amount.GatewayPayment, tx.paymentAmount, tx.required = 0, 0, false
 			tx.gatewayToken, tx.redirectURL = "", ""
 		}
@@ -269,10 +253,7 @@ func (s *Store) newTransaction(c Caller, in CreatePaymentInput, p *Product, now 
 	s.nextTxID++
 	s.seq[c.PartnerID]++
 	date := now.In(wib).Format("20060102")
-	number := fmt.Sprintf("INV/%s/P%d/%08d", date, c.PartnerID, s.seq[c.PartnerID])
-	if s.faults.has(FaultTrxNumberWithoutSlash) { // FAULT: trx-number-without-slash
-		number = fmt.Sprintf("INV%sP%d%08d", date, c.PartnerID, s.seq[c.PartnerID])
-	}
+	number := fmt.Sprintf(s.policy.trxNumberFormat, date, c.PartnerID, s.seq[c.PartnerID])
 	tx := &transaction{
 		id: s.nextTxID, number: number, partnerTrxID: in.PartnerTrxID, partner: c.PartnerID,
 		account: c.AccountID, product: p, msisdn: in.Msisdn, parts: in.Parts,
@@ -334,12 +315,9 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 	trxID, hasTrxID := present(q.PartnerTrxID)
 	number, hasNumber := present(q.TransactionNumber)
 	if !hasTrxID && !hasNumber {
-		if s.faults.has(FaultStatusEmptyAs404) { // FAULT: status-empty-as-404
-			return Transaction{}, ErrTrxNotFound
-		}
-		return Transaction{}, ErrStatusQueryEmpty
+		return Transaction{}, s.policy.errStatusEmpty
 	}
-	crossPartner := s.faults.has(FaultStatusCrossPartner) // FAULT: status-cross-partner
+	crossPartner := !s.policy.ownTransactionsOnly
 	now := s.now()
 
 	s.mu.Lock()

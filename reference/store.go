@@ -29,15 +29,10 @@ func WithSettleAfter(d time.Duration) Option { return func(s *Store) { s.rules.s
 // (default DefaultExpireAfter).
 func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.rules.expireAfter = d } }
 
-// WithFaults switches on deliberate departures from the API document. Tests
-// only: no flag of cmd/reference reaches it.
-func WithFaults(faults ...Fault) Option {
-	return func(s *Store) {
-		for _, f := range faults {
-			s.faults[f] = true
-		}
-	}
-}
+// WithGap sets what runs in the gap a racy fault opens in a lock hold
+// (default runtime.Gosched). Tests hold two goroutines there to make the
+// race deterministic; without such a fault it never runs.
+func WithGap(yield func()) Option { return func(s *Store) { s.yield = yield } }
 
 // Store holds the state of the reference server: the immutable catalog and,
 // under one mutex, the accounts, their wallets and the transactions.
@@ -45,12 +40,11 @@ type Store struct {
 	cat    *catalog
 	now    func() time.Time
 	rules  transitionRules
-	faults faultSet
-	// policy is the balance and coin arithmetic, fixed once the faults are
-	// known (they never change after NewStore).
-	policy splitPolicy
-	// yield runs where a fault releases the lock between a read and a write;
-	// tests replace it to make the race deterministic.
+	faults []Fault
+	// policy is the rules' data (limits, formats, switches), fixed by
+	// NewStore and never changed afterwards.
+	policy policy
+	// yield runs in the gap a racy policy opens in a lock hold (see gap).
 	yield func()
 
 	mu            sync.Mutex
@@ -84,7 +78,6 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		cat:      newCatalog(ds),
 		now:      time.Now,
 		rules:    transitionRules{settleAfter: DefaultSettleAfter, expireAfter: DefaultExpireAfter},
-		faults:   faultSet{},
 		yield:    runtime.Gosched,
 		accounts: map[int64]*account{},
 		byToken:  map[string]*account{},
@@ -103,11 +96,10 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 	if s.rules.settleAfter < 0 || s.rules.expireAfter < 0 {
 		return nil, errors.New("reference: settle and expire durations must not be negative")
 	}
-	// FAULT: coins-before-balance, coin-value-not-halved.
-	s.policy = splitPolicy{coinsPerRupiah: coinsPerRupiah, coinsFirst: s.faults.has(FaultCoinsBeforeBalance)}
-	if s.faults.has(FaultCoinValueNotHalved) {
-		s.policy.coinsPerRupiah = 1
+	if s.yield == nil {
+		return nil, errors.New("reference: nil gap function")
 	}
+	s.policy = policyWith(s.faults)
 	for _, a := range ds.Accounts {
 		reg, _ := parseDateTime(a.RegisteredAt) // validated above
 		acc := &account{
@@ -163,8 +155,17 @@ func (s *Store) pricePlan(partnerID int64) (*PricePlan, error) {
 	if plan == nil {
 		return nil, ErrInternal
 	}
-	if !plan.Active && !s.faults.has(FaultPricePlanIgnored) { // FAULT: price-plan-ignored
+	if !plan.Active && s.policy.enforcePricePlan {
 		return nil, newError(KindInvalid, pricePlanMessage(s.cat.operatorTeam))
 	}
 	return plan, nil
+}
+
+// gap releases s.mu, runs s.yield and takes s.mu again: the window between a
+// read and a write that a policy without atomicity opens. The caller holds
+// s.mu.
+func (s *Store) gap() {
+	s.mu.Unlock()
+	s.yield()
+	s.mu.Lock()
 }

@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +17,8 @@ func TestNewStoreOptions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3*time.Second, s.rules.settleAfter)
 	assert.Equal(t, 15*time.Minute, s.rules.expireAfter)
-	assert.Empty(t, s.faults)
+	assert.Empty(t, s.Faults())
+	assert.Equal(t, documentPolicy().maxTrxIDLen, s.policy.maxTrxIDLen)
 
 	_, err = NewStore(nil)
 	require.Error(t, err)
@@ -26,10 +26,38 @@ func TestNewStoreOptions(t *testing.T) {
 	require.Error(t, err)
 	_, err = NewStore(ds, WithClock(nil))
 	require.Error(t, err)
-	s, err = NewStore(ds, WithFaults(FaultMessageTypo, FaultErrorsAsText))
+	_, err = NewStore(ds, WithGap(nil))
+	require.Error(t, err)
+	s, err = NewStore(ds, WithFaults(FaultMessageTypo, FaultNoTrxIDLimit))
 	require.NoError(t, err)
-	assert.True(t, s.faults.has(FaultMessageTypo))
-	assert.False(t, s.faults.has(FaultNoTrxIDLimit))
+	assert.Equal(t, []Fault{FaultMessageTypo, FaultNoTrxIDLimit}, s.Faults())
+	assert.Equal(t, unlimited, s.policy.maxTrxIDLen, "a rule fault bends the policy")
+	assert.Equal(t, 50, s.policy.maxShiftCodeLen)
+}
+
+// TestAuthErrorsWordedPerGroup checks section 7's wording of the 401
+// messages per endpoint group.
+func TestAuthErrorsWordedPerGroup(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestStore(t)
+	cases := []struct {
+		group      Group
+		key, token string
+		want       string
+	}{
+		{GroupProducts, "nope", "", "Secret Key tidak valid."},
+		{GroupProducts, keyNusantara, "", "Token wajib diisi."},
+		{GroupProducts, keyNusantara, "tok-x", "Token tidak valid atau sudah kedaluwarsa."},
+		{GroupCustomers, "nope", "", "Akses ditolak. Secret Key tidak valid."},
+		{GroupCustomers, keyNusantara, "", "Token wajib diisi."},
+		{GroupCustomers, keyNusantara, "tok-x", "Token tidak valid."},
+		{GroupPayments, "nope", "", "Akses ditolak. Secret Key tidak valid."},
+		{GroupPayments, keyNusantara, "tok-x", "Token tidak valid."},
+	}
+	for _, tc := range cases {
+		_, err := s.Authenticate(tc.key, tc.token, Access{Group: tc.group, Token: true})
+		assert.EqualError(t, err, tc.want)
+	}
 }
 
 func TestAuthenticate(t *testing.T) {
@@ -64,22 +92,6 @@ func TestAuthenticate(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 		})
-	}
-}
-
-func TestBearerToken(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"Bearer abc":   "abc",
-		"bearer abc":   "abc",
-		"BEARER  abc ": "abc",
-		"Bearer ":      "",
-		"Bearer":       "",
-		"Basic abc":    "",
-		"abc":          "",
-		"":             "",
-	} {
-		assert.Equal(t, want, bearerToken(in), "header %q", in)
 	}
 }
 
@@ -525,21 +537,4 @@ func TestPaymentStatus(t *testing.T) {
 			assert.Equal(t, "Telkomsel", got.Operator.Name)
 		})
 	}
-}
-
-func TestStatusTable(t *testing.T) {
-	t.Parallel()
-	cases := map[*Error]int{
-		ErrSubCategoryNotFound: 200, ErrSubCategoryInactive: 200,
-		ErrListQueryEmpty: 400, ErrProvisionIncomplete: 400, ErrMalformedRequest: 400, ErrMethodUnavailable: 400,
-		ErrSecretKeyInvalid: 401, ErrTokenMissing: 401, ErrTokenInvalid: 401,
-		ErrSyncMainOnly: 403, ErrTrxNotFound: 404, ErrPaymentNotFormed: 404, ErrNoRoute: 404,
-		ErrMethodNotAllowed: 405, ErrTrxIDUsed: 409, ErrBodyTooLarge: 413,
-		ErrProductDisrupted: 422, ErrInsufficientFunds: 422, ErrBelowMinimumPayment: 422, ErrProductUnavailable: 422,
-		ErrProfileUnavailable: 500, ErrInternal: 500,
-	}
-	for e, want := range cases {
-		assert.Equal(t, want, statusOf(e.Kind), e.Message)
-	}
-	assert.True(t, errors.Is(ErrTrxIDUsed, ErrTrxIDUsed))
 }

@@ -12,11 +12,11 @@ type Split struct {
 	Gateway       int64
 }
 
-// splitPolicy is the arithmetic of a split; the zero value is wrong on
-// purpose only through faults.
+// splitPolicy is the arithmetic of a split: coinsPerRupiah coins make one
+// rupiah (2), and balance is taken before coins unless coinsFirst.
 type splitPolicy struct {
-	coinsPerRupiah int64 // 2, or 1 under FaultCoinValueNotHalved
-	coinsFirst     bool  // FaultCoinsBeforeBalance
+	coinsPerRupiah int64
+	coinsFirst     bool
 }
 
 // SplitPayment divides total between balance and coins under the

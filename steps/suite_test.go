@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -25,7 +26,7 @@ func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	require.NoError(tb, err)
 	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
 	require.NoError(tb, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
 	tb.Cleanup(srv.Close)
 	return srv
 }

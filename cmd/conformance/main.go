@@ -25,7 +25,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -126,7 +126,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	if *target == "" && prof == nil {
 		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		url, stopRef, err := reference.ServeLoopback(ctx, logger)
+		url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "conformance: starting the embedded reference server: %v\n", err)
 			return exitUsage

@@ -18,6 +18,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 func noEnv(string) string { return "" }
@@ -43,7 +44,7 @@ func faultyReference(t *testing.T, faults ...reference.Fault) string {
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
 	require.NoError(t, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

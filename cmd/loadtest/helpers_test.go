@@ -10,6 +10,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 func startTestReference(t *testing.T) string {
@@ -18,7 +19,7 @@ func startTestReference(t *testing.T) string {
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }

@@ -34,7 +34,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 func main() {
@@ -229,7 +229,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	case *target != "":
 		prof = profiles.Reference(*target)
 	default:
-		url, stop, err := reference.ServeLoopback(ctx, logger)
+		url, stop, err := httpapi.ServeLoopback(ctx, logger)
 		if err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gopkg.in/yaml.v3"
 
-	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // jobManifest is the part of deploy/k8s/loadtest-job.yaml this test reads.
@@ -64,7 +64,7 @@ func TestKubernetesJobArgsRunAShard(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	url, stop, err := reference.ServeLoopback(ctx, slog.New(slog.DiscardHandler))
+	url, stop, err := httpapi.ServeLoopback(ctx, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	defer stop()
 	dir := t.TempDir()

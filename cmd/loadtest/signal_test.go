@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // TestMainProcess is not a test: TestSecondInterruptEndsTheProcess runs the
@@ -43,7 +44,7 @@ func TestSecondInterruptEndsTheProcess(t *testing.T) {
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
-	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	ref := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 func main() {
@@ -77,7 +78,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	srv := reference.NewHTTPServer(logger, store)
+	srv := httpapi.NewHTTPServer(logger, store)
 	logger.Info("listening", "addr", ln.Addr().String())
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 

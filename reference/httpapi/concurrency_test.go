@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 func TestConcurrentDuplicateTrxID(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	b0, c0 := wallet(e.store, 11)
+	b0, c0 := wallet(t, e.store, 11)
 	const n = 100
 	replies := make([]reply, n)
 	var wg sync.WaitGroup
@@ -36,7 +36,7 @@ func TestConcurrentDuplicateTrxID(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[int]int{200: 1, 409: n - 1}, count)
-	b1, c1 := wallet(e.store, 11)
+	b1, c1 := wallet(t, e.store, 11)
 	assert.Equal(t, b0-11550, b1, "debited exactly once")
 	assert.Equal(t, c0, c1)
 }
@@ -48,7 +48,7 @@ func TestConcurrentPaymentsOneAccount(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	const n = 500
-	b0, c0 := wallet(e.store, 12) // 1500 balance, 10.000.000 coins
+	b0, c0 := wallet(t, e.store, 12) // 1500 balance, 10.000.000 coins
 	replies := make([]reply, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
@@ -79,7 +79,7 @@ func TestConcurrentPaymentsOneAccount(t *testing.T) {
 	want := int((b0 + c0/2) / 11550) // 433 payments fit
 	assert.Equal(t, want, ok)
 	assert.Equal(t, n-want, refused)
-	b1, c1 := wallet(e.store, 12)
+	b1, c1 := wallet(t, e.store, 12)
 	assert.Equal(t, b0-balanceUsed, b1)
 	assert.Equal(t, c0-coinsUsed, c1)
 	assert.GreaterOrEqual(t, b1, int64(0))

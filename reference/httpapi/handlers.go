@@ -1,13 +1,11 @@
-package reference
+package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // The fixed texts of the contract and docs/reference-choices.md.
@@ -23,23 +21,18 @@ const (
 // request object, calls one Store method and maps the result. Errors are
 // returned and written by errorWriter.responseError.
 type handlers struct {
-	store *Store
+	store *reference.Store
 }
 
 var _ api.StrictServerInterface = (*handlers)(nil)
 
 // ListProducts serves GET /client/v2/product/list.
 func (h *handlers) ListProducts(ctx context.Context, req api.ListProductsRequestObject) (api.ListProductsResponseObject, error) {
-	list, err := h.store.ListProducts(callerFrom(ctx), ListQuery{PhoneNumber: req.Params.PhoneNumber, SubCategory: req.Params.SubCategory})
+	list, err := h.store.ListProducts(callerFrom(ctx), reference.ListQuery{PhoneNumber: req.Params.PhoneNumber, SubCategory: req.Params.SubCategory})
 	if err != nil {
 		return nil, err
 	}
-	products := toAPIProducts(list)
-	if h.store.faults.has(FaultProductWithoutLogo) { // FAULT: product-without-logo
-		return rawJSON{status: http.StatusOK, body: map[string]any{"status": true, "message": msgOK,
-			"data": map[string]any{"products": withoutLogo(products)}}}, nil
-	}
-	return api.ListProducts200JSONResponse{Status: true, Message: msgOK, Data: productList{Products: products}}, nil
+	return api.ListProducts200JSONResponse{Status: true, Message: msgOK, Data: productList{Products: toAPIProducts(list)}}, nil
 }
 
 // productList is the data of a successful product list.
@@ -49,16 +42,12 @@ type productList struct {
 
 // SyncProducts serves GET /client/v2/product/sync.
 func (h *handlers) SyncProducts(ctx context.Context, req api.SyncProductsRequestObject) (api.SyncProductsResponseObject, error) {
-	page, err := h.store.SyncProducts(callerFrom(ctx), SyncQuery{SubCategory: req.Params.SubCategory, Page: req.Params.Page, PageSize: req.Params.PageSize})
+	page, err := h.store.SyncProducts(callerFrom(ctx), reference.SyncQuery{SubCategory: req.Params.SubCategory, Page: req.Params.Page, PageSize: req.Params.PageSize})
 	if err != nil {
 		return nil, err
 	}
 	products := toAPIProducts(page.Products)
 	pagination := &api.Pagination{Total: page.Total, Page: page.Page, PerPage: page.PerPage, TotalPages: page.TotalPages}
-	if h.store.faults.has(FaultProductWithoutLogo) { // FAULT: product-without-logo
-		return rawJSON{status: http.StatusOK, body: map[string]any{"status": true, "message": msgOK,
-			"data": map[string]any{"products": withoutLogo(products)}, "pagination": pagination}}, nil
-	}
 	resp := api.SyncProducts200JSONResponse{Status: true, Message: msgOK, Pagination: pagination}
 	resp.Data = &struct {
 		Products []api.Product `json:"products"`
@@ -83,33 +72,23 @@ func (h *handlers) GetCustomerProfile(ctx context.Context, _ api.GetCustomerProf
 	resp.Data.Coin.Note = noteCoinConversion
 	resp.Data.Coin.Available = p.Coins
 	resp.Data.Coin.AvailableValue = p.CoinValue
-	if h.store.faults.has(FaultCustomerIDAsString) { // FAULT: customer-id-as-string
-		body := toMap(resp)
-		if data, ok := body["data"].(map[string]any); ok {
-			if c, ok := data["customer"].(map[string]any); ok {
-				c["id"] = strconv.FormatInt(p.ID, 10)
-			}
-		}
-		return rawJSON{status: http.StatusOK, body: body}, nil
-	}
 	return resp, nil
 }
 
 // ProvisionAccount serves POST /client/v2/customer/provision_account.
 func (h *handlers) ProvisionAccount(ctx context.Context, req api.ProvisionAccountRequestObject) (api.ProvisionAccountResponseObject, error) {
-	if req.Body == nil {
-		return nil, ErrProvisionIncomplete
+	var in reference.ProvisionInput
+	if req.Body != nil {
+		in = reference.ProvisionInput{Name: req.Body.Name, PhoneNumber: req.Body.PhoneNumber, Email: req.Body.Email, DeviceID: req.Body.DeviceId}
 	}
-	res, err := h.store.Provision(callerFrom(ctx), ProvisionInput{
-		Name: req.Body.Name, PhoneNumber: req.Body.PhoneNumber, Email: req.Body.Email, DeviceID: req.Body.DeviceId,
-	})
+	res, err := h.store.Provision(callerFrom(ctx), in)
 	if err != nil {
 		return nil, err
 	}
 	var env api.ProvisionAccountEnvelope
 	env.Status, env.Message = true, msgProvisioned
 	env.Data.CustomerId, env.Data.Token = res.CustomerID, res.Token
-	if res.Created && !h.store.faults.has(FaultProvisionCreatedAs200) { // FAULT: provision-created-as-200
+	if res.Created {
 		return api.ProvisionAccount201JSONResponse(env), nil
 	}
 	return api.ProvisionAccount200JSONResponse(env), nil
@@ -133,10 +112,10 @@ func (h *handlers) ListPaymentMethods(ctx context.Context, _ api.ListPaymentMeth
 // CreatePayment serves POST /client/v2/payment.
 func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentRequestObject) (api.CreatePaymentResponseObject, error) {
 	if req.Body == nil {
-		return nil, ErrMalformedRequest
+		return nil, errMalformedRequest
 	}
 	b := req.Body
-	in := CreatePaymentInput{
+	in := reference.CreatePaymentInput{
 		ProductID: int64(b.ProductId), Msisdn: b.Msisdn, PartnerTrxID: b.PartnerTrxId, ShiftCode: b.ShiftCode,
 		UseBalance: b.UseBalance != nil && *b.UseBalance, UseCoin: b.UseCoin != nil && *b.UseCoin,
 	}
@@ -157,9 +136,6 @@ func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentReque
 	}
 	var resp api.CreatePayment200JSONResponse
 	resp.Status, resp.Message = true, msgPaymentCreated
-	if h.store.faults.has(FaultMessageTypo) { // FAULT: message-typo
-		resp.Message = msgPaymentCreated[:len(msgPaymentCreated)-1]
-	}
 	d := &resp.Data
 	d.Transaction.Id = t.ID
 	d.Transaction.TransactionNumber = t.Number
@@ -183,7 +159,7 @@ func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentReque
 
 // GetPaymentStatus serves GET /client/v2/payment/status.
 func (h *handlers) GetPaymentStatus(ctx context.Context, req api.GetPaymentStatusRequestObject) (api.GetPaymentStatusResponseObject, error) {
-	t, err := h.store.PaymentStatus(callerFrom(ctx), StatusQuery{PartnerTrxID: req.Params.PartnerTrxId, TransactionNumber: req.Params.TransactionNumber})
+	t, err := h.store.PaymentStatus(callerFrom(ctx), reference.StatusQuery{PartnerTrxID: req.Params.PartnerTrxId, TransactionNumber: req.Params.TransactionNumber})
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +187,7 @@ func (h *handlers) GetPaymentStatus(ctx context.Context, req api.GetPaymentStatu
 	return resp, nil
 }
 
-func toAPIProducts(list []PricedProduct) []api.Product {
+func toAPIProducts(list []reference.PricedProduct) []api.Product {
 	out := make([]api.Product, len(list))
 	for i, p := range list {
 		out[i] = api.Product{
@@ -229,7 +205,7 @@ func toAPIProducts(list []PricedProduct) []api.Product {
 	return out
 }
 
-func toAPIAmount(a Amount) api.Amount {
+func toAPIAmount(a reference.Amount) api.Amount {
 	return api.Amount{
 		Total: a.Total, BalanceUsed: a.BalanceUsed, CoinUsed: a.CoinUsed,
 		CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment,
@@ -237,7 +213,7 @@ func toAPIAmount(a Amount) api.Amount {
 }
 
 // formatTime is the contract's `YYYY-MM-DD HH:MM:SS`, in WIB.
-func formatTime(t time.Time) string { return t.In(wib).Format(dateTimeLayout) }
+func formatTime(t time.Time) string { return reference.FormatTime(t) }
 
 // optional is nil for "" (JSON null), else a pointer to s.
 func optional(s string) *string {
@@ -246,52 +222,3 @@ func optional(s string) *string {
 	}
 	return &s
 }
-
-// withoutLogo serves FaultProductWithoutLogo: the products with
-// operator.logo left out.
-func withoutLogo(products []api.Product) []any {
-	out := make([]any, len(products))
-	for i, p := range products {
-		m := toMap(p)
-		if op, ok := m["operator"].(map[string]any); ok {
-			delete(op, "logo")
-		}
-		out[i] = m
-	}
-	return out
-}
-
-// toMap turns a response value into its generic JSON form.
-func toMap(v any) map[string]any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return map[string]any{}
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return map[string]any{}
-	}
-	return m
-}
-
-// rawJSON is a response of any shape, used only by faults that break the
-// schema on purpose.
-type rawJSON struct {
-	status int
-	body   any
-}
-
-func (r rawJSON) visit(w http.ResponseWriter) error {
-	b, err := json.Marshal(r.body)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(r.status)
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
-func (r rawJSON) VisitListProductsResponse(w http.ResponseWriter) error       { return r.visit(w) }
-func (r rawJSON) VisitSyncProductsResponse(w http.ResponseWriter) error       { return r.visit(w) }
-func (r rawJSON) VisitGetCustomerProfileResponse(w http.ResponseWriter) error { return r.visit(w) }

@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/reference"
 )
 
 const (
@@ -215,8 +216,7 @@ func TestHTTPBodyTooLarge(t *testing.T) {
 
 func TestHTTPPanicRecovered(t *testing.T) {
 	t.Parallel()
-	store, _ := newTestStore(t)
-	store.now = func() time.Time { panic("clock exploded") }
+	store, _ := newTestStore(t, reference.WithClock(func() time.Time { panic("clock exploded") }))
 	var logs strings.Builder
 	h := NewServer(slog.New(slog.NewTextHandler(&logs, nil)), store)
 	rec := httptest.NewRecorder()

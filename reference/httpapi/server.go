@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"log/slog"
@@ -7,25 +7,29 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // NewServer returns the whole HTTP API of the reference server over store:
 // routing with JSON 404 and 405 answers, authentication before any parsing,
 // the 64 KiB body limit, the generated strict server with JSON error
-// handlers, request logging and panic recovery.
-func NewServer(logger *slog.Logger, store *Store) http.Handler {
+// handlers, request logging and panic recovery. The wire faults the store
+// was built with (reference.WithFaults) are installed here, once.
+func NewServer(logger *slog.Logger, store *reference.Store) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	errs := &errorWriter{logger: logger, faults: store.faults}
+	errs := &errorWriter{logger: logger}
 	strict := api.NewStrictHandlerWithOptions(&handlers{store: store}, nil, api.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  errs.requestError,
 		ResponseErrorHandlerFunc: errs.responseError,
 	})
 	mux := http.NewServeMux()
 	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
-	g := &gate{store: store, errs: errs, routes: routes(), next: mux}
-	return &observer{logger: logger, errs: errs, next: g}
+	table := routes()
+	var next http.Handler = &gate{store: store, errs: errs, routes: table, next: mux}
+	next = withWireFaults(next, table, store.Faults())
+	return &observer{logger: logger, errs: errs, next: next}
 }
 
 // observer recovers from panics (500 "Terjadi kesalahan sistem." and a log
@@ -47,7 +51,7 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			o.logger.ErrorContext(r.Context(), "panic serving request",
 				"method", r.Method, "path", r.URL.Path, "panic", rec, "stack", string(debug.Stack()))
 			if sw.status == 0 {
-				o.errs.write(sw, r, ErrInternal)
+				o.errs.write(sw, r, reference.ErrInternal)
 			}
 		}
 		if o.logger.Enabled(r.Context(), slog.LevelDebug) {

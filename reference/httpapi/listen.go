@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"context"
@@ -6,12 +6,14 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // NewHTTPServer wraps NewServer in an http.Server with the reference's
 // timeouts, so that a slow or silent client cannot hold a connection open.
 // The body limit is NewServer's own.
-func NewHTTPServer(logger *slog.Logger, store *Store) *http.Server {
+func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -28,12 +30,12 @@ func NewHTTPServer(logger *slog.Logger, store *Store) *http.Server {
 // ServeLoopback serves the embedded data set on a free 127.0.0.1 port until
 // stop is called, for the runners that test the reference in-process. It
 // returns the base URL.
-func ServeLoopback(ctx context.Context, logger *slog.Logger, opts ...Option) (baseURL string, stop func(), err error) {
-	ds, err := DefaultDataset()
+func ServeLoopback(ctx context.Context, logger *slog.Logger, opts ...reference.Option) (baseURL string, stop func(), err error) {
+	ds, err := reference.DefaultDataset()
 	if err != nil {
 		return "", nil, err
 	}
-	store, err := NewStore(ds, opts...)
+	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return "", nil, err
 	}

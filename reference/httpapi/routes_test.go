@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"net/http"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // TestRoutesMatchSpec checks the route table against openapi.yaml: the same
@@ -19,7 +20,7 @@ func TestRoutesMatchSpec(t *testing.T) {
 	doc, err := api.GetSpec()
 	require.NoError(t, err)
 	table := routes()
-	groups := map[string]group{"Products": groupProducts, "Customers": groupCustomers, "Payments": groupPayments}
+	groups := map[string]reference.Group{"Products": reference.GroupProducts, "Customers": reference.GroupCustomers, "Payments": reference.GroupPayments}
 	seen := 0
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -28,7 +29,7 @@ func TestRoutesMatchSpec(t *testing.T) {
 			require.True(t, ok, "%s %s missing from routes()", method, path)
 			assert.True(t, strings.EqualFold(op.OperationID, rt.op), "%s vs %s", op.OperationID, rt.op)
 			require.Len(t, op.Tags, 1)
-			assert.Equal(t, groups[op.Tags[0]], rt.group, op.OperationID)
+			assert.Equal(t, groups[op.Tags[0]], rt.access.Group, op.OperationID)
 			security := doc.Security
 			if op.Security != nil {
 				security = *op.Security
@@ -54,9 +55,9 @@ func TestRoutesMatchSpec(t *testing.T) {
 }
 
 func TestWrongMethodNamesTheAllowedOnes(t *testing.T) {
-	ds, err := DefaultDataset()
+	ds, err := reference.DefaultDataset()
 	require.NoError(t, err)
-	st, err := NewStore(ds)
+	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
 	h := NewServer(nil, st)
 	for path, want := range map[string]string{"/client/v2/payment": "POST", "/client/v2/payment/status": "GET"} {

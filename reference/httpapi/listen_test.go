@@ -1,4 +1,4 @@
-package reference_test
+package httpapi_test
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 func TestServeLoopbackServesUntilStopped(t *testing.T) {
 	ctx := context.Background()
-	url, stop, err := reference.ServeLoopback(ctx, slog.New(slog.DiscardHandler))
+	url, stop, err := httpapi.ServeLoopback(ctx, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	assert.Regexp(t, `^http://127\.0\.0\.1:\d+$`, url)
 

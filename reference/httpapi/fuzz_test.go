@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package reference
+package httpapi
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // barrier returns a yield function that holds the first n callers until
@@ -36,33 +38,32 @@ func barrier(n int) func() {
 // faultChecks shows, for each fault, the departure from the contract it
 // causes. Each check fails against a store without the fault (see
 // TestFaultChecksFailWithoutFault).
-var faultChecks = map[Fault]func(t assert.TestingT, e *testEnv) bool{
-	FaultMessageTypo: func(t assert.TestingT, e *testEnv) bool {
+var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
+	reference.FaultMessageTypo: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "typo", true, false))
 		return assert.Equal(t, "Pembayaran berhasil diproses", r.message())
 	},
-	FaultProvisionCreatedAs200: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultProvisionCreatedAs200: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990001","email":"n@toko.id"}`)
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultCoinsBeforeBalance: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultCoinsBeforeBalance: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "coins-first", true, true))
 		return assert.Positive(t, r.num("data", "transaction", "amount", "coin_used")) &&
 			assert.Zero(t, r.num("data", "transaction", "amount", "balance_used"))
 	},
-	FaultCoinValueNotHalved: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultCoinValueNotHalved: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/customer/profile", creds{keyNusantara, tokSplit}, "")
 		return assert.Equal(t, r.num("data", "coin", "available"), r.num("data", "coin", "available_value"))
 	},
-	FaultDuplicateTrxAccepted: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultDuplicateTrxAccepted: func(t assert.TestingT, e *testEnv) bool {
 		a := e.pay(funded, payBody(1002, "081234567890", 0, "twice", true, false))
 		b := e.pay(funded, payBody(1002, "081234567890", 0, "twice", true, false))
 		return assert.Equal(t, http.StatusOK, a.Status) && assert.Equal(t, http.StatusOK, b.Status) &&
 			assert.NotEqual(t, a.str("data", "transaction", "transaction_number"), b.str("data", "transaction", "transaction_number"))
 	},
-	FaultRacyDuplicateCheck: func(t assert.TestingT, e *testEnv) bool {
-		e.store.yield = barrier(2)
-		c := Caller{PartnerID: 1, AccountID: 11}
+	reference.FaultRacyDuplicateCheck: func(t assert.TestingT, e *testEnv) bool {
+		c := reference.Caller{PartnerID: 1, AccountID: 11}
 		errs := make([]error, 2)
 		var wg sync.WaitGroup
 		for i := range 2 {
@@ -71,10 +72,9 @@ var faultChecks = map[Fault]func(t assert.TestingT, e *testEnv) bool{
 		wg.Wait()
 		return assert.NoError(t, errs[0]) && assert.NoError(t, errs[1]) // both succeed: a duplicate
 	},
-	FaultLostUpdateDebit: func(t assert.TestingT, e *testEnv) bool {
-		e.store.yield = barrier(2)
-		c := Caller{PartnerID: 1, AccountID: 11}
-		b0, _ := wallet(e.store, 11)
+	reference.FaultLostUpdateDebit: func(t assert.TestingT, e *testEnv) bool {
+		c := reference.Caller{PartnerID: 1, AccountID: 11}
+		b0, _ := wallet(e.tb, e.store, 11)
 		var wg sync.WaitGroup
 		for i := range 2 {
 			wg.Go(func() {
@@ -82,105 +82,105 @@ var faultChecks = map[Fault]func(t assert.TestingT, e *testEnv) bool{
 			})
 		}
 		wg.Wait()
-		b1, _ := wallet(e.store, 11)
+		b1, _ := wallet(e.tb, e.store, 11)
 		return assert.Equal(t, b0-11550, b1, "two payments, one debit")
 	},
-	FaultSyncOpenToAnyToken: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultSyncOpenToAnyToken: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar", funded, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultStatusCrossPartner: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultStatusCrossPartner: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", creds{keyWarung, tokWarung}, "")
 		return assert.Equal(t, "Transaksi payment belum terbentuk.", r.message())
 	},
-	FaultTokenAcrossPartners: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultTokenAcrossPartners: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/customer/profile", creds{keyWarung, tokFunded}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultProductWithoutLogo: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultProductWithoutLogo: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", funded, "")
 		p := r.get("data", "products").([]any)[0].(map[string]any)
 		_, has := p["operator"].(map[string]any)["logo"]
 		return assert.False(t, has)
 	},
-	FaultCustomerIDAsString: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultCustomerIDAsString: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/customer/profile", funded, "")
 		return assert.IsType(t, "", r.get("data", "customer", "id"))
 	},
-	FaultPaginationOffByOne: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultPaginationOffByOne: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&page=1&pageSize=20", main1, "")
 		first := r.get("data", "products").([]any)[0].(map[string]any)["id"]
 		return assert.Equal(t, float64(1021), first)
 	},
-	FaultInternalMethodWithoutFunds: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultInternalMethodWithoutFunds: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "nofunds", false, false))
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultNoTrxIDLimit: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultNoTrxIDLimit: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, strings.Repeat("x", 51), true, false))
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultNoShiftCodeLimit: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultNoShiftCodeLimit: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"shift","shift_code":"`+strings.Repeat("s", 51)+`"}`)
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultNoPageSizeLimit: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultNoPageSizeLimit: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=150", main1, "")
 		return assert.Equal(t, http.StatusOK, r.Status) && assert.Len(t, r.get("data", "products"), 150)
 	},
-	FaultPhoneNotValidated: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultPhoneNotValidated: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/list?phone_number=0812&sub_category=prabayar", funded, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultProvisionNewIDOnSync: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultProvisionNewIDOnSync: func(t assert.TestingT, e *testEnv) bool {
 		body := `{"name":"n","phone_number":"081299990002","email":"n2@toko.id"}`
 		a := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
 		b := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
 		return assert.NotEqual(t, a.num("data", "customer_id"), b.num("data", "customer_id"))
 	},
-	FaultDuplicateEmailAccepted: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultDuplicateEmailAccepted: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990003","email":"menteng@tokonusantara.example"}`)
 		return assert.Equal(t, http.StatusCreated, r.Status)
 	},
-	FaultProductTokenMessage: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultProductTokenMessage: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNusantara, "tok-nope"}, "")
 		return assert.Equal(t, "Token tidak valid.", r.message())
 	},
-	FaultStatusEmptyAs404: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultStatusEmptyAs404: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/payment/status", funded, "")
 		return assert.Equal(t, http.StatusNotFound, r.Status)
 	},
-	FaultBasePriceCharged: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultBasePriceCharged: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "base", true, false))
 		return assert.Equal(t, int64(11000), r.num("data", "transaction", "amount", "total"))
 	},
-	FaultTrxNumberWithoutSlash: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultTrxNumberWithoutSlash: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "slash", true, false))
 		return assert.NotContains(t, r.str("data", "transaction", "transaction_number"), "/") &&
 			assert.NotEmpty(t, r.str("data", "transaction", "transaction_number"))
 	},
-	FaultCoveredPaymentUnpaid: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultCoveredPaymentUnpaid: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "covered", true, false))
 		return assert.Equal(t, "UNPAID", r.str("data", "transaction", "payment_status"))
 	},
-	FaultInactiveSubCategoryServed: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultInactiveSubCategoryServed: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=paket-sms", funded, "")
 		return assert.Equal(t, "OK", r.message())
 	},
-	FaultGatewayRemainderHidden: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultGatewayRemainderHidden: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(creds{keyNusantara, tokEmpty}, payBody(1002, "081234567890", 1, "hidden", true, true))
 		return assert.Equal(t, http.StatusOK, r.Status) &&
 			assert.Zero(t, r.num("data", "transaction", "amount", "gateway_payment")) &&
 			assert.Equal(t, false, r.get("data", "payment", "is_required"))
 	},
-	FaultPricePlanIgnored: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultPricePlanIgnored: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNonaktif, tokNonaktif}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
-	FaultErrorsAsText: func(t assert.TestingT, e *testEnv) bool {
+	reference.FaultErrorsAsText: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/nope", funded, "")
 		return assert.Equal(t, http.StatusNotFound, r.Status) &&
@@ -190,19 +190,41 @@ var faultChecks = map[Fault]func(t assert.TestingT, e *testEnv) bool{
 
 func TestEveryFaultHasACheck(t *testing.T) {
 	t.Parallel()
-	for _, f := range AllFaults() {
+	for _, f := range reference.AllFaults() {
 		assert.Contains(t, faultChecks, f)
 	}
-	assert.Len(t, faultChecks, len(AllFaults()))
+	assert.Len(t, faultChecks, len(reference.AllFaults()))
+}
+
+// TestEveryFaultIsWired checks that each fault is served in exactly one
+// place: the domain's policy (a rule fault) or this package's rewrites (a
+// wire fault).
+func TestEveryFaultIsWired(t *testing.T) {
+	t.Parallel()
+	for _, f := range reference.AllFaults() {
+		_, wire := wireFaults[f]
+		assert.NotEqual(t, reference.IsRuleFault(f), wire, "%s must be a rule fault or a wire fault, not both or neither", f)
+	}
+	assert.Len(t, wireFaults, 6)
+}
+
+// TestNoWireFaultNoMiddleware checks that a server without wire faults
+// serves its responses unbuffered.
+func TestNoWireFaultNoMiddleware(t *testing.T) {
+	t.Parallel()
+	next := &gate{}
+	assert.Same(t, next, withWireFaults(next, routes(), []reference.Fault{reference.FaultNoTrxIDLimit}))
+	_, isGate := withWireFaults(next, routes(), []reference.Fault{reference.FaultMessageTypo}).(*gate)
+	assert.False(t, isGate, "a wire fault installs the middleware")
 }
 
 // TestFaults switches each fault on alone and checks its departure.
 func TestFaults(t *testing.T) {
 	t.Parallel()
-	for _, f := range AllFaults() {
+	for _, f := range reference.AllFaults() {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, WithFaults(f))
+			e := newEnv(t, reference.WithFaults(f), reference.WithGap(barrier(2)))
 			check := faultChecks[f]
 			require.NotNil(t, check)
 			check(t, e)
@@ -214,12 +236,11 @@ func TestFaults(t *testing.T) {
 // store without faults every check reports a failure.
 func TestFaultChecksFailWithoutFault(t *testing.T) {
 	t.Parallel()
-	for _, f := range AllFaults() {
+	for _, f := range reference.AllFaults() {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t)
+			e := newEnv(t, reference.WithGap(barrier(2))) // never runs without the fault
 			e.skipValidation = true
-			e.store.yield = barrier(2) // harmless without the fault
 			rec := &recordingT{}
 			assert.False(t, faultChecks[f](rec, e), "check passed against the contract behaviour")
 			assert.True(t, rec.failed)

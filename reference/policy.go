@@ -1,0 +1,91 @@
+package reference
+
+import "math"
+
+// policy is the part of the document's rules that the store reads as data:
+// limits, formats and the switches of rules a fault may bend (faults.go).
+// It is fixed when the store is built and never changes afterwards, so the
+// rule code reads it without a lock. documentPolicy is the document's own.
+type policy struct {
+	split splitPolicy
+
+	// Section 8 limits, counted in characters (runes).
+	maxTrxIDLen     int
+	maxShiftCodeLen int
+	maxPageSize     int
+	// firstPage is the number of the page that starts at the first product.
+	firstPage int
+	// listPhoneValid checks the product list's destination number.
+	listPhoneValid func(string) bool
+
+	// uniqueTrxID refuses a reused partner_trx_id (409).
+	uniqueTrxID bool
+	// checkAndInsertAtomically keeps the duplicate check and the insertion
+	// under one lock hold; debitAtomically does the same for the wallet's
+	// read and write. Either false opens a gap (Store.gap) between them.
+	checkAndInsertAtomically bool
+	debitAtomically          bool
+	// internalNeedsFunds refuses method 0 without balance or coins.
+	internalNeedsFunds bool
+	// chargeBasePrice charges base_price instead of the partner's final_price.
+	chargeBasePrice bool
+	// trxNumberFormat formats date, partner id and sequence.
+	trxNumberFormat string
+	// coveredPayment and coveredTransaction are the statuses of a payment
+	// fully covered by balance and coins (section 3's observed combination).
+	coveredPayment     PaymentStatus
+	coveredTransaction TransactionStatus
+	// reportRemainder reports a gateway remainder (section 4.6 rule 4).
+	reportRemainder bool
+
+	// uniqueEmail refuses an email used by another account of the partner.
+	uniqueEmail bool
+	// keepIDOnSync keeps the customer id of a synchronized account.
+	keepIDOnSync bool
+
+	// tokenBoundToPartner refuses a token sent with another partner's key.
+	tokenBoundToPartner bool
+	// mainOnlySync keeps product sync for the main account (403).
+	mainOnlySync bool
+	// ownTransactionsOnly hides other partners' transactions from status.
+	ownTransactionsOnly bool
+	// errStatusEmpty answers a status lookup without parameters.
+	errStatusEmpty *Error
+
+	// hideInactiveSubCategories answers an inactive sub category with its notice.
+	hideInactiveSubCategories bool
+	// enforcePricePlan answers an inactive price plan with the section 1 message.
+	enforcePricePlan bool
+}
+
+// documentPolicy is the policy of the API document and of
+// docs/reference-choices.md.
+func documentPolicy() policy {
+	return policy{
+		split:                     splitPolicy{coinsPerRupiah: coinsPerRupiah},
+		maxTrxIDLen:               50,
+		maxShiftCodeLen:           50,
+		maxPageSize:               100,
+		firstPage:                 defaultPage,
+		listPhoneValid:            validPhoneNumber,
+		uniqueTrxID:               true,
+		checkAndInsertAtomically:  true,
+		debitAtomically:           true,
+		internalNeedsFunds:        true,
+		trxNumberFormat:           "INV/%s/P%d/%08d",
+		coveredPayment:            PaymentPaid,
+		coveredTransaction:        TransactionProcessing,
+		reportRemainder:           true,
+		uniqueEmail:               true,
+		keepIDOnSync:              true,
+		tokenBoundToPartner:       true,
+		mainOnlySync:              true,
+		ownTransactionsOnly:       true,
+		errStatusEmpty:            ErrStatusQueryEmpty,
+		hideInactiveSubCategories: true,
+		enforcePricePlan:          true,
+	}
+}
+
+// unlimited is a limit that nothing reaches.
+const unlimited = math.MaxInt
