@@ -26,6 +26,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // referenceExcept serves the reference on 127.0.0.1, except that payment
@@ -37,7 +38,7 @@ func referenceExcept(t *testing.T, create func(w http.ResponseWriter, r *http.Re
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
-	ref := reference.NewServer(slog.New(slog.DiscardHandler), st)
+	ref := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {
 			body, err := io.ReadAll(r.Body) // so that a client hanging up cancels r.Context()
