@@ -14,6 +14,7 @@ import (
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // newReference starts the reference server with the given faults.
@@ -23,7 +24,7 @@ func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	require.NoError(tb, err)
 	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
 	require.NoError(tb, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
 	tb.Cleanup(srv.Close)
 	return srv
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 const generateUsage = `usage: conformance generate [--target URL --profile FILE] [flags]
@@ -80,7 +80,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		return exitUsage
 	default:
 		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-		url, stopRef, err := reference.ServeLoopback(ctx, logger)
+		url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "conformance generate: starting the embedded reference server: %v\n", err)
 			return exitUsage
