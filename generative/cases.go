@@ -72,7 +72,8 @@ func (o operation) declared(status int) bool {
 // stateful one.
 func (w *world) properties(opts Options) []*property {
 	doc := w.c.validatorDoc()
-	g := &generator{hints: w.hints()}
+	hints := w.hints()
+	valid, broken := &generator{hints: hints}, &generator{hints: hints, payable: true}
 	var out []*property
 	for _, op := range operations(doc) {
 		for _, withDefect := range []bool{false, true} {
@@ -90,7 +91,13 @@ func (w *world) properties(opts Options) []*property {
 				examples: opts.Examples,
 				steps:    opts.Steps,
 				variants: variants,
-				body:     func(t *rapid.T, rec *record, v int) { w.schemaCase(t, rec, g, op, withDefect, v) },
+				body: func(t *rapid.T, rec *record, v int) {
+					if withDefect {
+						w.schemaCase(t, rec, broken, op, withDefect, v)
+					} else {
+						w.schemaCase(t, rec, valid, op, withDefect, v)
+					}
+				},
 			})
 		}
 	}

@@ -232,6 +232,9 @@ func setRapidFlag(name, value string) {
 // deadline is checked.
 const batch = 10
 
+// minPerVariant is the fewest examples each kind of example gets.
+const minPerVariant = 5
+
 // check runs the property in batches until its examples are done, the
 // deadline has passed or an example fails.
 func (p *property) check(ctx context.Context, opts Options, deadline time.Time) PropertyResult {
@@ -248,6 +251,9 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 	res := p.result
 	variants := max(p.variants, 1)
 	per := (p.examples + variants - 1) / variants
+	if variants > 1 {
+		per = max(per, minPerVariant)
+	}
 	round := 0
 	for v := 0; v < variants && res.Status == ""; v++ {
 		for done := 0; done < per; round++ {

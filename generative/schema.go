@@ -27,11 +27,18 @@ type hint struct {
 	// where a fresh value is needed, such as a unique partner_trx_id).
 	always bool
 	draw   func(t *rapid.T, s *openapi3.Schema) any
+	// payable, when set, draws only values a payment can succeed with.
+	payable func(t *rapid.T, s *openapi3.Schema) any
 }
 
 // generator draws JSON values from schemas.
 type generator struct {
 	hints map[string]hint
+	// payable makes every hinted field take its value from the live API
+	// (active products only), so that a request with one defect is
+	// otherwise one the server could accept: any order of checks then
+	// gives the same answer.
+	payable bool
 }
 
 func schemaType(s *openapi3.Schema) string {
@@ -46,7 +53,10 @@ func (g *generator) value(t *rapid.T, name string, s *openapi3.Schema) any {
 	if s.Nullable && rapid.IntRange(0, 4).Draw(t, name+" null?") == 0 {
 		return nil
 	}
-	if h, ok := g.hints[name]; ok && (h.always || rapid.IntRange(0, 4).Draw(t, name+" from the API?") > 0) {
+	if h, ok := g.hints[name]; ok && (h.always || g.payable || rapid.IntRange(0, 4).Draw(t, name+" from the API?") > 0) {
+		if g.payable && h.payable != nil {
+			return h.payable(t, s)
+		}
 		return h.draw(t, s)
 	}
 	if len(s.Enum) > 0 {

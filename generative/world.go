@@ -110,6 +110,16 @@ func (w *world) uniqueEmail() string {
 
 func (w *world) uniqueTrxID() string { return fmt.Sprintf("gen-%s-%d", w.runID, w.next()) }
 
+// freshTrxID is a partner_trx_id never used, sometimes as long as the
+// schema allows, in multi-byte characters.
+func (w *world) freshTrxID(t *rapid.T, s *openapi3.Schema) any {
+	id := w.uniqueTrxID()
+	if s.MaxLength != nil && rapid.Bool().Draw(t, "longest partner_trx_id?") {
+		return overLong(id, int(*s.MaxLength))
+	}
+	return id
+}
+
 func (w *world) addTrx(r trxRef) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -231,12 +241,8 @@ func (w *world) hints() map[string]hint {
 			if known := w.knownTrxs(); len(known) > 0 && rapid.IntRange(0, 4).Draw(t, "reuse a partner_trx_id?") == 0 {
 				return rapid.SampledFrom(known).Draw(t, "known transaction").TrxID
 			}
-			id := w.uniqueTrxID()
-			if s.MaxLength != nil && rapid.Bool().Draw(t, "longest partner_trx_id?") {
-				return overLong(id, int(*s.MaxLength))
-			}
-			return id
-		}},
+			return w.freshTrxID(t, s)
+		}, payable: w.freshTrxID},
 		"transaction_number": {draw: func(t *rapid.T, _ *openapi3.Schema) any {
 			if known := w.knownTrxs(); len(known) > 0 {
 				return rapid.SampledFrom(known).Draw(t, "known transaction").Number
@@ -261,6 +267,8 @@ func (w *world) hints() map[string]hint {
 		h["product_id"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any {
 			group := groups[rapid.IntRange(0, len(groups)-1).Draw(t, "product status")]
 			return rapid.SampledFrom(group).Draw(t, "product").ID
+		}, payable: func(t *rapid.T, _ *openapi3.Schema) any {
+			return rapid.SampledFrom(groups[0]).Draw(t, "product").ID
 		}}
 		h["msisdn"] = hint{draw: func(t *rapid.T, _ *openapi3.Schema) any {
 			return msisdnFor(t, rapid.SampledFrom(w.products).Draw(t, "operator of").Operator)
