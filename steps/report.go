@@ -38,6 +38,23 @@ type ScenarioResult struct {
 	Advisory bool `json:"advisory,omitempty"`
 	// Readings are the ids of the readings the scenario applied.
 	Readings []string `json:"readings,omitempty"`
+	// Location is file:line of the scenario (of the example row for a
+	// scenario outline), as the runner accepts it to run it again.
+	Location string `json:"location,omitempty"`
+	// Seconds is how long the scenario ran.
+	Seconds float64 `json:"seconds"`
+
+	// steps are the steps that ran, for the console.
+	steps []stepRecord
+	// entry is the scenario in the catalog, or nil.
+	entry *entry
+}
+
+// stepRecord is one step as it ran.
+type stepRecord struct {
+	text   string
+	status string
+	err    error
 }
 
 // Counts counts scenarios by outcome.
@@ -287,13 +304,19 @@ func printSummary(w io.Writer, r Result) {
 	for _, sc := range s.Scenarios {
 		switch sc.Status {
 		case StatusFailed, StatusUndefined:
-			first, _, _ := strings.Cut(sc.Reason, "\n")
-			fmt.Fprintf(&b, "  %s: %s — %s: %s\n", strings.ToUpper(sc.Status), sc.Feature, sc.Name, first)
+			// The report itself is printed once, by the console or in the
+			// junit and cucumber reports; here only where it is.
+			loc := sc.Location
+			if loc == "" {
+				loc = sc.Feature
+			}
+			fmt.Fprintf(&b, "  %s: %s — %s\n", strings.ToUpper(sc.Status), loc, sc.Name)
 		case StatusSkipped:
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
 	writeWarnings(&b, s)
+	writeSlowest(&b, s.Scenarios, 5)
 	verdict := "PASS"
 	if !r.OK() {
 		verdict = "FAIL"
@@ -324,5 +347,22 @@ func writeWarnings(b *strings.Builder, s Summary) {
 		for _, sc := range w.Scenarios {
 			fmt.Fprintf(b, "    in %s\n", sc)
 		}
+	}
+}
+
+// writeSlowest lists the n slowest scenarios that ran.
+func writeSlowest(b *strings.Builder, results []ScenarioResult, n int) {
+	ran := slices.DeleteFunc(slices.Clone(results), func(r ScenarioResult) bool { return r.Status == StatusSkipped })
+	if len(ran) == 0 {
+		return
+	}
+	sort.SliceStable(ran, func(i, j int) bool { return ran[i].Seconds > ran[j].Seconds })
+	fmt.Fprintf(b, "\nslowest scenarios:\n")
+	for _, r := range ran[:min(n, len(ran))] {
+		loc := r.Location
+		if loc == "" {
+			loc = r.Feature
+		}
+		fmt.Fprintf(b, "  %6.2fs  %s  %s\n", r.Seconds, loc, r.Name)
 	}
 }

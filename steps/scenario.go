@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cucumber/godog"
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -19,6 +21,14 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
+	// entry is the scenario in the catalog; unselected marks a row of an
+	// outline the selection left out (it is neither run nor reported).
+	entry      *entry
+	unselected bool
+	started    time.Time
+	// mu guards steps: godog may record a skipped step after the scenario ended.
+	mu    sync.Mutex
+	steps []stepRecord
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool

@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,7 +42,8 @@ type Options struct {
 	BaseURL string
 	// Profile holds the credentials and capabilities of the target. Required.
 	Profile *profiles.Profile
-	// Tags is a godog tag expression, such as "@payments && ~@funded".
+	// Tags is a tag expression in Cucumber's syntax ("@payments and not
+	// @funded") or godog's ("@payments && ~@funded"); see parseTagExpr.
 	Tags string
 	// Concurrency is the number of scenarios run at once (default 4).
 	Concurrency int
@@ -61,6 +63,13 @@ type Options struct {
 	Strict bool
 	// NoPreflight skips the preflight check (see Preflight).
 	NoPreflight bool
+	// Locations select scenarios by file and line, as
+	// "features/payments.feature:37" (the features/ folder may be left out);
+	// a line of a scenario outline runs all its rows, the line of an example
+	// row that row only. Empty: every scenario the tags select.
+	Locations []string
+	// Color colours the pretty and progress console.
+	Color bool
 	// Summary receives the human summary (default Output; with the junit and
 	// cucumber formats, os.Stderr, so that Output stays parseable).
 	Summary io.Writer
@@ -80,7 +89,7 @@ type Result struct {
 func (r Result) OK() bool { return r.Failed == 0 && r.Undefined == 0 }
 
 // ErrUsage marks a run that could not start because of its options or profile.
-var ErrUsage = errors.New("conformance: usage")
+var ErrUsage = errors.New("usage error")
 
 // Run runs the suite against the target of opts and returns what happened.
 // It returns an error (wrapping ErrUsage for bad options) only when the run
@@ -122,6 +131,14 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts.Features == nil {
 		opts.Features = features.FS
 	}
+	cat, err := loadCatalog(opts.Features)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
+	}
+	sel, err := cat.selectScenarios(opts.Tags, opts.Locations)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
+	}
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Timeout: opts.RequestTimeout}
@@ -145,19 +162,38 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
+		catalog:   cat,
+		selection: sel,
+	}
+	if opts.Format == "pretty" || opts.Format == "progress" {
+		h.console = newConsole(opts.Output, opts.Format, opts.Color)
 	}
 	var abort context.CancelCauseFunc
 	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
 	defer abort(nil)
 	h.abort = abort
 
-	format := opts.Format
+	// godog runs the scenarios; the console, junit.xml and summary.json are
+	// written from the suite's own results, and godog's cucumber.json is
+	// completed with them. godog's own console is discarded: it counts a
+	// skipped scenario as passed.
+	cucumberPath := ""
 	if opts.ReportDir != "" {
 		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
 			return Result{}, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
 		}
-		format += ",junit:" + filepath.Join(opts.ReportDir, "junit.xml") +
-			",cucumber:" + filepath.Join(opts.ReportDir, "cucumber.json")
+		cucumberPath = filepath.Join(opts.ReportDir, "cucumber.json")
+	} else if opts.Format == "cucumber" {
+		tmp, err := os.MkdirTemp("", "conformance-")
+		if err != nil {
+			return Result{}, err
+		}
+		defer os.RemoveAll(tmp)
+		cucumberPath = filepath.Join(tmp, "cucumber.json")
+	}
+	format := "progress"
+	if cucumberPath != "" {
+		format += ",cucumber:" + cucumberPath
 	}
 
 	start := time.Now()
@@ -166,13 +202,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
 			Format:         format,
-			Output:         opts.Output,
-			Tags:           opts.Tags,
+			Output:         io.Discard,
 			Concurrency:    opts.Concurrency,
 			Strict:         true,
 			NoColors:       true,
 			FS:             opts.Features,
-			Paths:          []string{"."},
+			Paths:          sel.paths,
 			DefaultContext: ctx,
 		},
 	}
@@ -182,24 +217,71 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	res := h.result(prof.BaseURL, start, elapsed)
 	aborted := context.Cause(h.abortCtx)
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
-		return res, fmt.Errorf("%w: godog could not run the features (status %d); see the output above", ErrUsage, status)
+		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
 	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
 		return res, err
 	}
+	if err := h.writeReports(opts, cucumberPath, res); err != nil {
+		return res, err
+	}
 	if opts.ReportDir != "" {
-		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {
-			return res, err
-		}
 		if err := writeHTMLReport(filepath.Join(opts.ReportDir, FileHTMLReport), opts.Features, res.Summary, &prof); err != nil {
 			return res, err
 		}
+	}
+	if h.console != nil {
+		h.console.finish(res)
 	}
 	printSummary(opts.Summary, res)
 	if aborted != nil {
 		return res, aborted
 	}
 	return res, nil
+}
+
+// writeReports writes the report files and the machine formats on Output.
+func (h *harness) writeReports(opts Options, cucumberPath string, res Result) error {
+	if cucumberPath != "" {
+		if err := completeCucumber(cucumberPath, res.Summary.Scenarios); err != nil {
+			return fmt.Errorf("cucumber.json: %w", err)
+		}
+	}
+	if opts.ReportDir != "" {
+		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(opts.ReportDir, "junit.xml"), func(w io.Writer) error { return writeJUnit(w, h.catalog, res.Summary) }); err != nil {
+			return err
+		}
+		if err := writeFile(filepath.Join(opts.ReportDir, RerunFile), func(w io.Writer) error { return writeRerun(w, res.Summary) }); err != nil {
+			return err
+		}
+	}
+	switch opts.Format {
+	case "junit":
+		return writeJUnit(opts.Output, h.catalog, res.Summary)
+	case "cucumber":
+		data, err := os.ReadFile(cucumberPath)
+		if err != nil {
+			return err
+		}
+		_, err = opts.Output.Write(data)
+		return err
+	}
+	return nil
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // deadTargetFailures is the least number of requests in a row, across
@@ -240,6 +322,10 @@ type harness struct {
 	consecutive atomic.Int64
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
+
+	catalog   *catalog
+	selection *selection
+	console   *console // nil for the junit and cucumber formats
 
 	mu      sync.Mutex // guards locks and results
 	locks   map[string]*sync.Mutex
@@ -286,6 +372,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	s := &scenario{h: h}
 	sc.Before(s.before)
 	sc.After(s.after)
+	sc.StepContext().After(s.afterStep)
 	g := gradedSteps{sc: sc, s: s}
 	s.registerCommon(g)
 	s.registerProducts(g)
@@ -297,6 +384,13 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 }
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
+	s.started = time.Now()
+	s.entry = s.h.catalog.lookup(sc)
+	if s.entry != nil && !s.h.selection.chosen[s.entry] {
+		// Another row of an outline selected by its row's line or tags.
+		s.unselected = true
+		return ctx, godog.ErrSkip
+	}
 	for _, t := range sc.Tags {
 		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
 	}
@@ -319,13 +413,31 @@ func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Cont
 	return ctx, nil
 }
 
+// afterStep records each step as it ran, for the console.
+func (s *scenario) afterStep(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
+	s.mu.Lock()
+	s.steps = append(s.steps, stepRecord{text: st.Text, status: status.String(), err: err})
+	s.mu.Unlock()
+	return ctx, nil
+}
+
 func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (context.Context, error) {
 	for i := len(s.unlock) - 1; i >= 0; i-- {
 		s.unlock[i]()
 	}
 	s.unlock = nil
-	r := ScenarioResult{Name: sc.Name, Feature: sc.Uri, Tags: s.tags, Status: StatusPassed,
-		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings}
+	if s.unselected {
+		return ctx, nil
+	}
+	r := ScenarioResult{Name: sc.Name, Feature: baseURI(sc.Uri), Tags: s.tags, Status: StatusPassed,
+		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings,
+		Seconds: time.Since(s.started).Seconds(), entry: s.entry}
+	if s.entry != nil {
+		r.Location = s.entry.Location()
+	}
+	s.mu.Lock()
+	r.steps = slices.Clone(s.steps)
+	s.mu.Unlock()
 	switch {
 	case s.skip != "":
 		r.Status, r.Reason = StatusSkipped, s.skip
@@ -337,5 +449,8 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		r.Status, r.Reason = StatusFailed, err.Error()
 	}
 	s.h.addResult(r)
+	if s.h.console != nil {
+		s.h.console.scenario(r)
+	}
 	return ctx, nil
 }

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -43,11 +44,14 @@ const (
 	exitUsage = 2
 )
 
-const usageText = `usage: conformance [--target URL --profile FILE] [flags]
+const usageText = `usage: conformance [--target URL --profile FILE] [flags] [FILE[:LINE] ...]
        conformance docs --out DIR   (the features as an HTML page, nothing run)
 
 Runs the Partner Commerce API v2 conformance suite. With no --target it starts
 the embedded reference server and tests it with the reference profile.
+
+FILE[:LINE] runs the scenarios of a feature file, or the one at LINE, as in
+  conformance features/payments.feature:37
 
 Exit codes: 0 every scenario passed, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
@@ -74,13 +78,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
 	profilePath := fs.String("profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
-	tags := fs.String("tags", "", `godog tag expression, such as "@payments && ~@funded"`)
+	tags := fs.String("tags", "", `tag expression, Cucumber's ("@payments and not @funded") or godog's ("@payments && ~@funded")`)
 	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
 	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
 	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
 	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
 	strict := fs.Bool("strict", false, "count warnings (readings of the document the target did not follow) as failures")
 	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	noColor := fs.Bool("no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
+	rerunFailed := fs.Bool("rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+steps.RerunFile+")")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageText)
@@ -101,9 +107,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *format == "junit" || *format == "cucumber" {
 		human = stderr
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conformance: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+	locations := fs.Args()
+	if *rerunFailed {
+		if *reportDir == "" {
+			fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
+			return exitUsage
+		}
+		locs, err := steps.ReadRerun(filepath.Join(*reportDir, steps.RerunFile))
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance: --rerun-failed: %v\n", err)
+			return exitUsage
+		}
+		if len(locs) == 0 {
+			fmt.Fprintln(stderr, "conformance: --rerun-failed: the last run had no failed scenario; nothing to run")
+			return exitPass
+		}
+		locations = append(locations, locs...)
 	}
 	if *concurrency < 1 || *timeout <= 0 {
 		fmt.Fprintln(stderr, "conformance: --concurrency must be at least 1 and --timeout positive")
@@ -159,6 +178,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		RequestTimeout: *timeout,
 		NoPreflight:    *noPreflight,
 		Strict:         *strict,
+		Locations:      locations,
+		Color:          colorOn(*noColor, getenv, isTerminal(stdout)),
 		Summary:        human,
 	})
 	if err != nil {
@@ -172,4 +193,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFail
 	}
 	return exitPass
+}
+
+// colorOn decides the console's colour: on a terminal, unless --no-color
+// or NO_COLOR (https://no-color.org: any non-empty value).
+func colorOn(noColor bool, getenv func(string) string, terminal bool) bool {
+	return terminal && !noColor && getenv("NO_COLOR") == ""
+}
+
+// isTerminal reports whether w is a character device, such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,171 @@
+package steps
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// console writes the pretty and progress formats from the suite's own
+// results. Each scenario is written whole when it ends, under a lock, so
+// that with concurrent scenarios no line of one lands inside another. Each
+// failure report is printed once, in its scenario.
+type console struct {
+	w      io.Writer
+	format string
+	color  bool
+
+	mu sync.Mutex // guards w and n
+	n  int        // progress characters on the current line
+}
+
+func newConsole(w io.Writer, format string, color bool) *console {
+	return &console{w: w, format: format, color: color}
+}
+
+// ANSI colours.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+	ansiGrey   = "\x1b[90m"
+)
+
+func (c *console) paint(color, s string) string {
+	if !c.color || s == "" {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// scenario writes one finished scenario.
+func (c *console) scenario(r ScenarioResult) {
+	var b strings.Builder
+	if c.format == "progress" {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		b.WriteString(c.progressMark(r))
+		c.n++
+		if c.n%60 == 0 {
+			b.WriteString("\n")
+		}
+		_, _ = io.WriteString(c.w, b.String())
+		return
+	}
+	c.render(&b, r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, _ = io.WriteString(c.w, b.String())
+}
+
+func (c *console) progressMark(r ScenarioResult) string {
+	switch {
+	case r.Status == StatusPassed && len(r.Warnings) > 0:
+		return c.paint(ansiYellow, "W")
+	case r.Status == StatusPassed:
+		return c.paint(ansiGreen, ".")
+	case r.Status == StatusFailed:
+		return c.paint(ansiRed, "F")
+	case r.Status == StatusSkipped:
+		return c.paint(ansiCyan, "S")
+	default:
+		return c.paint(ansiYellow, "U")
+	}
+}
+
+// statusWord is how a scenario's outcome is shown; a skipped scenario is
+// never shown as passed.
+func (c *console) statusWord(r ScenarioResult) string {
+	switch {
+	case r.Status == StatusPassed && len(r.Warnings) > 0:
+		return c.paint(ansiYellow, "PASSED WITH WARNINGS")
+	case r.Status == StatusPassed:
+		return c.paint(ansiGreen, "PASSED")
+	case r.Status == StatusFailed:
+		return c.paint(ansiRed, "FAILED")
+	case r.Status == StatusSkipped:
+		return c.paint(ansiCyan, "SKIPPED")
+	default:
+		return c.paint(ansiYellow, strings.ToUpper(r.Status))
+	}
+}
+
+// render writes a scenario, its steps, its failure report and warnings.
+func (c *console) render(b *strings.Builder, r ScenarioResult) {
+	loc := r.Location
+	if loc == "" {
+		loc = r.Feature
+	}
+	fmt.Fprintf(b, "\n%s %s %s\n", c.statusWord(r), r.Name, c.paint(ansiGrey, "# "+loc))
+	if r.Status == StatusSkipped {
+		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
+		return
+	}
+	for i, st := range r.steps {
+		keyword := ""
+		if r.entry != nil && i < len(r.entry.Steps) {
+			keyword = r.entry.Steps[i].Keyword + " "
+		}
+		mark, color := "✓", ansiGreen
+		switch st.status {
+		case "failed":
+			mark, color = "✗", ansiRed
+		case "skipped":
+			mark, color = "-", ansiCyan
+		case "undefined", "pending", "ambiguous":
+			mark, color = "?", ansiYellow
+		}
+		fmt.Fprintf(b, "  %s %s%s\n", c.paint(color, mark), keyword, st.text)
+		if st.status == "failed" && st.err != nil {
+			b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(st.err.Error(), "\n")), "      "))
+		}
+		if st.status == "undefined" {
+			fmt.Fprintf(b, "      %s\n", c.paint(ansiYellow, "no step definition matches this step"))
+		}
+	}
+	// Steps after a failure end after the scenario: show them as not run.
+	if r.entry != nil {
+		for _, st := range r.entry.Steps[min(len(r.steps), len(r.entry.Steps)):] {
+			fmt.Fprintf(b, "  %s %s %s\n", c.paint(ansiCyan, "-"), st.Keyword, st.Text)
+		}
+	}
+	if r.Status == StatusFailed && !slices.ContainsFunc(r.steps, func(s stepRecord) bool { return s.status == "failed" }) {
+		b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(r.Reason, "\n")), "      "))
+	}
+	for _, w := range r.Warnings {
+		b.WriteString(indent(c.paint(ansiYellow, w.String()), "  "))
+	}
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// finish ends the console output of a run.
+// With the progress format, each failed scenario is written whole, once,
+// after the marks.
+func (c *console) finish(res Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.format != "progress" {
+		return
+	}
+	var b strings.Builder
+	if c.n%60 != 0 {
+		b.WriteString("\n")
+	}
+	for _, r := range res.Summary.Scenarios {
+		if r.Status == StatusFailed || r.Status == StatusUndefined {
+			c.render(&b, r)
+		}
+	}
+	_, _ = io.WriteString(c.w, b.String())
+}

@@ -1,0 +1,153 @@
+package steps
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// The JUnit XML that Jenkins, GitLab and GitHub read: one testsuite per
+// feature, one testcase per scenario (classname: the feature), a skipped
+// scenario as one <skipped message>, a failure with its report in the
+// message and the body, an undefined step as an <error>, warnings as
+// properties and system-out.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
+		Time     string       `xml:"time,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name      string      `xml:"name,attr"`
+		Tests     int         `xml:"tests,attr"`
+		Failures  int         `xml:"failures,attr"`
+		Errors    int         `xml:"errors,attr"`
+		Skipped   int         `xml:"skipped,attr"`
+		Time      string      `xml:"time,attr"`
+		Timestamp string      `xml:"timestamp,attr"`
+		File      string      `xml:"file,attr,omitempty"`
+		Cases     []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Name       string           `xml:"name,attr"`
+		Classname  string           `xml:"classname,attr"`
+		File       string           `xml:"file,attr,omitempty"`
+		Line       int              `xml:"line,attr,omitempty"`
+		Time       string           `xml:"time,attr"`
+		Properties *junitProperties `xml:"properties,omitempty"`
+		Skipped    *junitSkipped    `xml:"skipped,omitempty"`
+		Failure    *junitFailure    `xml:"failure,omitempty"`
+		Error      *junitFailure    `xml:"error,omitempty"`
+		SystemOut  string           `xml:"system-out,omitempty"`
+	}
+	junitProperties struct {
+		Properties []junitProperty `xml:"property"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	junitSkipped struct {
+		Message string `xml:"message,attr"`
+	}
+	junitFailure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+)
+
+func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
+
+// writeJUnit writes the JUnit XML of a run from its summary.
+func writeJUnit(w io.Writer, cat *catalog, sum Summary) error {
+	names := map[string]string{}
+	var order []string
+	if cat != nil {
+		for _, ff := range cat.features {
+			names[ff.URI] = ff.Name
+			order = append(order, ff.URI)
+		}
+	}
+	byFeature := map[string][]ScenarioResult{}
+	for _, r := range sum.Scenarios {
+		if _, ok := byFeature[r.Feature]; !ok && names[r.Feature] == "" {
+			order = append(order, r.Feature)
+		}
+		byFeature[r.Feature] = append(byFeature[r.Feature], r)
+	}
+	out := junitSuites{Name: "Partner Commerce API v2 conformance", Time: seconds(sum.Seconds)}
+	stamp := sum.StartedAt.Format("2006-01-02T15:04:05")
+	seen := map[string]bool{}
+	for _, uri := range order {
+		results := byFeature[uri]
+		if len(results) == 0 || seen[uri] {
+			continue
+		}
+		seen[uri] = true
+		name := names[uri]
+		if name == "" {
+			name = uri
+		}
+		suite := junitSuite{Name: name, Timestamp: stamp, File: uri}
+		var total float64
+		for _, r := range results {
+			total += r.Seconds
+			tc := junitCase{Name: r.Name, Classname: name, File: uri, Time: seconds(r.Seconds)}
+			switch r.Status {
+			case StatusSkipped:
+				tc.Skipped = &junitSkipped{Message: r.Reason}
+				suite.Skipped++
+			case StatusFailed:
+				first, _, _ := strings.Cut(r.Reason, "\n")
+				tc.Failure = &junitFailure{Message: first, Type: "failed", Body: r.Reason}
+				suite.Failures++
+			case StatusPassed:
+			default:
+				first, _, _ := strings.Cut(r.Reason, "\n")
+				tc.Error = &junitFailure{Message: first, Type: r.Status, Body: r.Reason}
+				suite.Errors++
+			}
+			if len(r.Warnings) > 0 {
+				tc.Properties = &junitProperties{}
+				var lines []string
+				for _, wn := range r.Warnings {
+					tc.Properties.Properties = append(tc.Properties.Properties,
+						junitProperty{Name: "warning", Value: fmt.Sprintf("reading %s: %s", wn.Reading, strings.TrimSpace(wn.Detail))})
+					lines = append(lines, wn.String())
+				}
+				tc.SystemOut = strings.Join(lines, "\n")
+			}
+			if r.entry != nil {
+				tc.Line = r.entry.Line
+				if r.entry.Row > 0 {
+					tc.Line = r.entry.Row
+				}
+			}
+			suite.Cases = append(suite.Cases, tc)
+		}
+		suite.Tests = len(suite.Cases)
+		suite.Time = seconds(total)
+		out.Tests += suite.Tests
+		out.Failures += suite.Failures
+		out.Errors += suite.Errors
+		out.Skipped += suite.Skipped
+		out.Suites = append(out.Suites, suite)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
