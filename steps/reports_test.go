@@ -304,3 +304,17 @@ func TestSelectionErrors(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestEveryScenarioHasALocation: the runner finds every scenario godog runs
+// in its own index of the features, so reports and reruns name file:line.
+func TestEveryScenarioHasALocation(t *testing.T) {
+	res := fullRun(t)
+	seen := map[string]string{}
+	for _, sc := range res.Summary.Scenarios {
+		require.Regexp(t, `^[a-z_]+\.feature:\d+$`, sc.Location, sc.Name)
+		if prev, ok := seen[sc.Location]; ok {
+			t.Errorf("%s and %s share the location %s", prev, sc.Name, sc.Location)
+		}
+		seen[sc.Location] = sc.Name
+	}
+}

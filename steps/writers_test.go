@@ -1,0 +1,114 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// warned is a summary with one scenario passed with a warning, one
+// skipped and one failed.
+func warned() Summary {
+	w := Warning{Reading: "settles-at-once", Sentence: "§3 Observed combination", Detail: "got SUCCESS"}
+	return Summary{
+		StartedAt: time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC), Seconds: 1.5,
+		Scenarios: []ScenarioResult{
+			{Name: "covered", Feature: "payments.feature", Status: StatusPassed, Warnings: []Warning{w}, Seconds: 0.2},
+			{Name: "funded", Feature: "payments.feature", Status: StatusSkipped, Reason: "the profile lacks funded_customer.token"},
+			{Name: "typo", Feature: "payments.feature", Status: StatusFailed, Reason: "found: a typo\n  expected: the message"},
+		},
+	}
+}
+
+// TestJUnitShowsWarnings (issue 7 §1, 9.1): a warning is a property and
+// system-out of a passing testcase, not a failure.
+func TestJUnitShowsWarnings(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	require.NoError(t, writeJUnit(&b, nil, warned()))
+	out := b.String()
+	assert.Contains(t, out, `<property name="warning" value="reading settles-at-once: got SUCCESS">`)
+	assert.Contains(t, out, "<system-out>WARNING (reading settles-at-once): got SUCCESS")
+	assert.Contains(t, out, `tests="3" failures="1" errors="0" skipped="1"`)
+	assert.Contains(t, out, `<skipped message="the profile lacks funded_customer.token">`)
+	assert.Contains(t, out, `<failure message="found: a typo" type="failed">found: a typo`)
+}
+
+// TestCucumberShowsWarnings: a warning is output and a text/plain
+// embedding of the scenario's last step.
+func TestCucumberShowsWarnings(t *testing.T) {
+	t.Parallel()
+	raw := `[{"uri":"payments.feature:3","name":"Payments","elements":[
+	  {"name":"covered","steps":[{"name":"a","result":{"status":"passed"}},{"name":"b","result":{"status":"passed"}}]},
+	  {"name":"unselected","steps":[{"name":"a","result":{"status":"skipped"}}]}]},
+	 {"uri":"payments.feature:9","name":"Payments","elements":[
+	  {"name":"funded","steps":[{"name":"a","result":{"status":"skipped"}},{"name":"b","result":{"status":"skipped"}}]},
+	  {"name":"typo","steps":[{"name":"a","result":{"status":"failed","error_message":"found: a typo"}}]}]}]`
+	path := filepath.Join(t.TempDir(), "cucumber.json")
+	require.NoError(t, os.WriteFile(path, []byte(raw), 0o600))
+	require.NoError(t, completeCucumber(path, warned().Scenarios))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var feats []struct {
+		URI      string `json:"uri"`
+		Elements []struct {
+			Name  string `json:"name"`
+			Steps []struct {
+				Output     []string `json:"output"`
+				Embeddings []struct {
+					MimeType string `json:"mime_type"`
+					Data     string `json:"data"`
+				} `json:"embeddings"`
+				Result struct {
+					Status string `json:"status"`
+					Error  string `json:"error_message"`
+				} `json:"result"`
+			} `json:"steps"`
+		} `json:"elements"`
+	}
+	require.NoError(t, json.Unmarshal(data, &feats))
+	require.Len(t, feats, 1, "the file:line features are merged")
+	assert.Equal(t, "payments.feature", feats[0].URI)
+	require.Len(t, feats[0].Elements, 3, "the unselected row is dropped")
+	last := feats[0].Elements[0].Steps[1]
+	require.Len(t, last.Output, 1)
+	assert.Contains(t, last.Output[0], "settles-at-once")
+	require.Len(t, last.Embeddings, 1)
+	text, err := base64.StdEncoding.DecodeString(last.Embeddings[0].Data)
+	require.NoError(t, err)
+	assert.Contains(t, string(text), "got SUCCESS")
+	assert.Equal(t, "the profile lacks funded_customer.token", feats[0].Elements[1].Steps[0].Result.Error)
+}
+
+// TestConsoleShowsWarnings: the pretty console says PASSED WITH WARNINGS
+// and prints each warning.
+func TestConsoleShowsWarnings(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	c := newConsole(&b, "pretty", false)
+	for _, r := range warned().Scenarios {
+		c.scenario(r)
+	}
+	out := b.String()
+	assert.Contains(t, out, "PASSED WITH WARNINGS covered")
+	assert.Contains(t, out, "WARNING (reading settles-at-once): got SUCCESS")
+	assert.Contains(t, out, "SKIPPED funded")
+	assert.Equal(t, 1, strings.Count(out, "found: a typo"))
+
+	b.Reset()
+	c = newConsole(&b, "progress", false)
+	for _, r := range warned().Scenarios {
+		c.scenario(r)
+	}
+	c.finish(Result{Summary: warned()})
+	assert.True(t, strings.HasPrefix(b.String(), "WSF\n"), b.String())
+	assert.Equal(t, 1, strings.Count(b.String(), "found: a typo"))
+}
