@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,9 +24,11 @@ import (
 // timeout after another; the scenarios not run are skipped, never failed.
 func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 	t.Parallel()
+	var hits atomic.Int64
 	hanging := func(t *testing.T) string {
 		done := make(chan struct{})
 		url := serveFunc(t, func(_ http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
 			select {
 			case <-done:
 			case <-r.Context().Done():
@@ -40,16 +43,14 @@ func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			start := time.Now()
 			res, err := steps.Run(context.Background(), steps.Options{
 				Profile: profiles.Reference(target(t)), Concurrency: 4, Format: "progress", Output: io.Discard,
 				RequestTimeout: 300 * time.Millisecond, NoPreflight: true,
 			})
-			elapsed := time.Since(start)
 			require.ErrorIs(t, err, steps.ErrTarget)
 			assert.Contains(t, err.Error(), "in a row")
-			// Today: 94 scenarios each wait for one timeout, 4 at a time.
-			assert.Less(t, elapsed, 5*time.Second)
+			// Today every scenario waits for its own timeout: 94 requests,
+			// 94 failures. Now the run stops after 5 (4 in flight at most).
 			assert.LessOrEqual(t, res.Failed, 8, "only the scenarios that met the dead target fail")
 			assert.Greater(t, res.Skipped, 70)
 			assert.Zero(t, res.Passed)
@@ -58,13 +59,13 @@ func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}
+			if name == "hangs" {
+				assert.LessOrEqual(t, hits.Load(), int64(12), "requests sent to the hanging target")
+			}
 		})
 	}
 }
 
-// TestRunSurvivesBadTargets: a target that is down, hangs, answers HTML, a
-// huge body or resets the connection makes scenarios fail with a clear
-// reason, quickly, without a hang or a panic.
 func TestRunSurvivesBadTargets(t *testing.T) {
 	t.Parallel()
 	serve := func(h http.HandlerFunc) func(t *testing.T) string {

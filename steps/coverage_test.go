@@ -55,6 +55,9 @@ func TestMain(m *testing.M) {
 	if fullDir != "" {
 		_ = os.RemoveAll(fullDir)
 	}
+	if reportDir != "" {
+		_ = os.RemoveAll(reportDir)
+	}
 	os.Exit(code)
 }
 

@@ -85,9 +85,7 @@ func TestPreflight(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit(prof)
 			}
-			start := time.Now()
 			err := steps.Preflight(context.Background(), prof, nil, 300*time.Millisecond)
-			assert.Less(t, time.Since(start), 5*time.Second)
 			if tc.want == "" {
 				require.NoError(t, err)
 				return

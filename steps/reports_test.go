@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,23 +69,49 @@ type (
 // reportRun runs @payments and @limits against a reference with a fault and
 // a profile without the funded customer: some scenarios pass, some fail,
 // some are skipped.
+// It runs once per test binary; the reports live until the process ends.
 func reportRun(t *testing.T) (steps.Result, string, string) {
 	t.Helper()
-	srv := newReference(t, reference.FaultMessageTypo)
-	prof := profiles.Reference(srv.URL)
-	prof.FundedCustomer = nil
-	dir := t.TempDir()
-	var out bytes.Buffer
-	res, err := steps.Run(context.Background(), steps.Options{
-		Profile: prof, Tags: "@payments or @limits", Format: "pretty", Output: &out,
-		ReportDir: dir, RequestTimeout: 5 * time.Second,
+	reportOnce.Do(func() {
+		ds, err := reference.DefaultDataset()
+		if err != nil {
+			reportErr = err
+			return
+		}
+		st, err := reference.NewStore(ds, reference.WithFaults(reference.FaultMessageTypo))
+		if err != nil {
+			reportErr = err
+			return
+		}
+		srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+		defer srv.Close()
+		prof := profiles.Reference(srv.URL)
+		prof.FundedCustomer = nil
+		reportDir, reportErr = os.MkdirTemp("", "conformance-reports-")
+		if reportErr != nil {
+			return
+		}
+		var out bytes.Buffer
+		reportRes, reportErr = steps.Run(context.Background(), steps.Options{
+			Profile: prof, Tags: "@payments or @limits", Format: "pretty", Output: &out,
+			ReportDir: reportDir, RequestTimeout: 5 * time.Second,
+		})
+		reportOut = out.String()
 	})
-	require.NoError(t, err)
-	require.Positive(t, res.Failed)
-	require.Positive(t, res.Skipped)
-	require.Positive(t, res.Passed)
-	return res, dir, out.String()
+	require.NoError(t, reportErr)
+	require.Positive(t, reportRes.Failed)
+	require.Positive(t, reportRes.Skipped)
+	require.Positive(t, reportRes.Passed)
+	return reportRes, reportDir, reportOut
 }
+
+var (
+	reportOnce sync.Once
+	reportRes  steps.Result
+	reportDir  string
+	reportOut  string
+	reportErr  error
+)
 
 // TestJUnitAgreesWithSummary (issue 9.1): every count of junit.xml, read as
 // CI systems read it, equals summary.json's; a skipped scenario is one

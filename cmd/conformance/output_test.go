@@ -154,13 +154,10 @@ func TestMakeConformanceReportsTheRunnersExitCode(t *testing.T) {
 	cmd := exec.CommandContext(ctx, "make", "-s", "-C", "../..", "conformance", "TARGET=http://127.0.0.1:1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
 	err = cmd.Run()
-	elapsed := time.Since(start)
 	var ee *exec.ExitError
 	require.True(t, errors.As(err, &ee), "make must fail: %v", err)
 	assert.Equal(t, 2, ee.ExitCode())
-	assert.Less(t, elapsed, 5*time.Second)
 	assert.Contains(t, stderr.String(), "preflight")
 	assert.Contains(t, stderr.String(), "conformance exit code 2")
 	assert.Equal(t, 1, strings.Count(stderr.String(), "preflight"), stderr.String())
