@@ -21,6 +21,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -83,7 +84,7 @@ func reportRun(t *testing.T) (steps.Result, string, string) {
 			reportErr = err
 			return
 		}
-		srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+		srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
 		defer srv.Close()
 		prof := profiles.Reference(srv.URL)
 		prof.FundedCustomer = nil
