@@ -1,0 +1,110 @@
+package steps_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/browsertest"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// visibleScenarios counts the scenarios the reader sees.
+const visibleScenarios = `Array.from(document.querySelectorAll(".scenario")).filter(e => e.offsetParent !== null).length`
+
+// setFilter chooses value in the select id, as a reader does, and returns
+// the number of scenarios then visible.
+func setFilter(id, value string) string {
+	return `(() => { const s = document.getElementById(` + strconv.Quote(id) + `); s.value = ` + strconv.Quote(value) +
+		`; s.dispatchEvent(new Event("change")); return ` + visibleScenarios + `; })()`
+}
+
+// TestHTMLReportInABrowser (issue 13.3) opens the page of a full run in
+// headless Chromium: no console error, the verdict, the counts and the
+// section 7 matrix are visible and equal to summary.json, and the filters
+// show exactly the scenarios they select. Screenshots are saved under the
+// test's temporary directory (and under docs/ with $CONFORMANCE_SCREENSHOTS).
+func TestHTMLReportInABrowser(t *testing.T) {
+	fullRun(t)
+	var sum steps.Summary
+	raw, err := os.ReadFile(filepath.Join(fullDir, "summary.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &sum))
+
+	p := browsertest.Open(t, filepath.Join(fullDir, steps.FileHTMLReport))
+	assert.Empty(t, p.Errors(), "console errors")
+
+	visible := func(sel string) bool {
+		return browsertest.Eval[bool](t, p, `(() => { const e = document.querySelector(`+strconv.Quote(sel)+
+			`); if (!e) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden"; })()`)
+	}
+	for _, sel := range []string{"#verdict-text", "#count-passed", "#count-failed", "#matrix", "#filters", "#coverage-table"} {
+		assert.True(t, visible(sel), "%s is visible", sel)
+	}
+	assert.Equal(t, "PASS: the target conforms", browsertest.Eval[string](t, p, `document.getElementById("verdict-text").innerText`))
+
+	counts := browsertest.Eval[map[string]string](t, p, `Object.fromEntries(Array.from(document.querySelectorAll("#counts b")).map(b => [b.id, b.innerText]))`)
+	assert.Equal(t, map[string]string{
+		"count-total":                strconv.Itoa(len(sum.Scenarios)),
+		"count-passed":               strconv.Itoa(sum.Totals.Passed),
+		"count-passed_with_warnings": strconv.Itoa(sum.Totals.Warned),
+		"count-failed":               strconv.Itoa(sum.Totals.Failed),
+		"count-skipped":              strconv.Itoa(sum.Totals.Skipped),
+		"count-undefined":            strconv.Itoa(sum.Totals.Undefined),
+	}, counts)
+
+	type cells struct {
+		Status    string `json:"status"`
+		Operation string `json:"operation"`
+		Message   string `json:"message"`
+		Exercised string `json:"exercised"`
+		Outcome   string `json:"outcome"`
+	}
+	rows := browsertest.Eval[[]cells](t, p, `Array.from(document.querySelectorAll("#matrix tr.row")).map(r => ({
+		status: r.cells[1].innerText, operation: r.cells[2].innerText, message: r.cells[4].innerText,
+		exercised: r.cells[5].innerText, outcome: r.cells[6].innerText}))`)
+	require.Len(t, rows, len(sum.Section7))
+	for i, want := range sum.Section7 {
+		got := rows[i]
+		msg := want.Message
+		switch {
+		case msg == "":
+			msg = "not fixed by the document"
+		case want.Prefix:
+			msg = "a message beginning " + msg
+		}
+		exercised := map[bool]string{true: "yes", false: "no"}[want.Exercised]
+		assert.Equal(t, cells{strconv.Itoa(want.Status), want.Operation, msg, exercised, want.Outcome}, got, "row %d", i)
+	}
+
+	total := len(sum.Scenarios)
+	assert.Equal(t, total, browsertest.Eval[int](t, p, visibleScenarios))
+	assert.Equal(t, sum.Totals.Passed-sum.Totals.Warned, browsertest.Eval[int](t, p, setFilter("f-outcome", steps.StatusPassed)))
+	assert.Equal(t, sum.Totals.Failed, browsertest.Eval[int](t, p, setFilter("f-outcome", steps.StatusFailed)))
+	assert.Equal(t, total, browsertest.Eval[int](t, p, setFilter("f-outcome", "")))
+	area := sum.Areas["payments"]
+	assert.Equal(t, area.Passed+area.Failed+area.Skipped+area.Undefined, browsertest.Eval[int](t, p, setFilter("f-area", "payments")))
+	assert.Equal(t, total, browsertest.Eval[int](t, p, setFilter("f-area", "")))
+	funded := 0
+	for _, sc := range sum.Scenarios {
+		if slices.Contains(sc.Tags, "funded") {
+			funded++
+		}
+	}
+	require.Positive(t, funded)
+	assert.Equal(t, funded, browsertest.Eval[int](t, p, setFilter("f-tag", "funded")))
+	shown := browsertest.Eval[string](t, p, `document.getElementById("shown").innerText`)
+	assert.True(t, strings.HasPrefix(shown, strconv.Itoa(funded)+" of "), shown)
+	assert.Equal(t, total, browsertest.Eval[int](t, p, setFilter("f-tag", "")))
+	assert.Empty(t, p.Errors(), "console errors after filtering")
+
+	png := browsertest.Screenshot(t, p, "conformance-report.png", false)
+	browsertest.SaveForDocs(t, filepath.Join("..", "docs", "conformance-report.png"), png)
+}
