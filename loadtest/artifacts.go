@@ -91,8 +91,8 @@ type shardFile struct {
 }
 
 // WriteArtifacts writes the outcome and its report into dir (created if
-// missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt
-// and plot.html.
+// missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt,
+// report.html and plot.html.
 func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -123,6 +123,7 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		}),
 		write(FileReport, func(w io.Writer) error { return writeJSON(w, rep) }),
 		write(FileText, rep.WriteText),
+		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, o, rep) }),
 		write(FilePlot, func(w io.Writer) error {
 			return WritePlot(w, o.Results, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),

@@ -64,7 +64,10 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 		g.Duration = max(g.Duration, og.Duration)
 
-		m.Results = append(m.Results, o.Results...)
+		for _, r := range o.Results {
+			r.Shard = mt.Shard.Index
+			m.Results = append(m.Results, r)
+		}
 		m.Ledger = append(m.Ledger, o.Ledger...)
 		m.Accounts = append(m.Accounts, o.Accounts...)
 	}

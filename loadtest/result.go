@@ -24,6 +24,8 @@ type Result struct {
 	Uncertain bool `json:"uncertain"`
 	// Violation names the contract rule the response broke, if any.
 	Violation string `json:"violation,omitempty"`
+	// Shard is the index of the shard that sent the request (set by Merge).
+	Shard int `json:"-"`
 }
 
 // Corrected is the latency from the scheduled send time to the end of the

@@ -280,8 +280,8 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "\nReports in %s: %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
-		loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
+	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
+		loadtest.FileHTML, loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
 	switch {
 	case rep.Interrupted:
 		return errInterrupted

@@ -1,0 +1,123 @@
+package loadtest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/internal/browsertest"
+	"github.com/partnercommerce/conformance/loadtest"
+)
+
+// pageHas checks that page holds s, without printing the whole page.
+func pageHas(tb testing.TB, page, s string) {
+	tb.Helper()
+	if !strings.Contains(page, s) {
+		tb.Errorf("the page (%d bytes) lacks %q", len(page), s)
+	}
+}
+
+// syntheticOutcome is a one-second run of ten payments, one of them
+// answered 500, whose account was debited more than the ledger allows.
+func syntheticOutcome() *loadtest.Outcome {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o := &loadtest.Outcome{Meta: loadtest.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
+		Shard: loadtest.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
+	o.Generator = loadtest.Generator{Planned: 10, Sent: 10, Duration: time.Second, MaxWorkers: 4, MaxConnections: 4}
+	for i := range 10 {
+		at := start.Add(time.Duration(i) * 100 * time.Millisecond)
+		r := loadtest.Result{Result: vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at, Latency: time.Duration(i+1) * time.Millisecond},
+			Scheduled: at, Op: "create", Expected: true, Allowed: true}
+		if i == 9 {
+			r.Code, r.Expected, r.Allowed, r.Error = 500, false, false, "500 Internal Server Error"
+		}
+		o.Results = append(o.Results, r)
+	}
+	o.Reconciliation = &loadtest.Reconciliation{Requests: 10, IDs: 10, Created: 9,
+		Accounts:   []loadtest.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
+		Violations: []loadtest.Violation{{Invariant: loadtest.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
+		Counts:     map[string]int{loadtest.InvBalance: 1}}
+	return o
+}
+
+// TestHTMLShowsAFailedRun: the verdict, the failed threshold with its
+// measured value, the reconciliation mismatch and its violation, the error
+// set and three charts; nothing fetched, no script.
+func TestHTMLShowsAFailedRun(t *testing.T) {
+	t.Parallel()
+	o := syntheticOutcome()
+	rep := loadtest.BuildReport(o, []loadtest.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
+	require.False(t, rep.Passed)
+	var b bytes.Buffer
+	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
+	page := b.String()
+	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
+	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10ms</td><td><span class="bad">fail</span></td>`)
+	pageHas(t, page, `<td><code>errors&lt;=1</code></td><td class="n">1</td><td><span class="ok">pass</span></td>`)
+	pageHas(t, page, `<td><code>tok-load-1</code></td><td class="n">3000</td><td class="n">2000 – 2000</td>`)
+	pageHas(t, page, `<span class="bad">mismatch</span>`)
+	pageHas(t, page, "tok-load-1 was debited 3000, the ledger allows 2000")
+	pageHas(t, page, "500 Internal Server Error")
+	assert.Equal(t, 3, strings.Count(page, `<svg class="chart"`))
+	pageHas(t, page, `data-series="p99 corrected"`)
+	pageHas(t, page, `data-series="p99 raw"`)
+	pageHas(t, page, `data-series="500"`)
+	assert.NotContains(t, page, "<script")
+	assert.NotContains(t, page, "sent by shard", "one shard: no line per shard")
+}
+
+// TestHTMLOfAMergedRunInABrowser (issue 13.2 and 13.3): two shards run
+// against the reference and are merged; the merged page has a line per
+// shard and, in headless Chromium, shows no console error, the verdict of
+// report.json, the threshold table, the latency chart and the
+// reconciliation table. Screenshots go to the test's temporary directory
+// (and to docs/ with $CONFORMANCE_SCREENSHOTS).
+func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 2*time.Second)))
+	m, err := loadtest.Merge(readAll(t, dirs), false)
+	require.NoError(t, err)
+	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0"), mustThreshold(t, "p99<=5s")})
+	dir := t.TempDir()
+	require.NoError(t, loadtest.WriteArtifacts(dir, m, rep))
+
+	data, err := os.ReadFile(filepath.Join(dir, loadtest.FileHTML))
+	require.NoError(t, err)
+	page := string(data)
+	t.Logf("report.html: %d bytes for %d requests", len(data), rep.Requests)
+	assert.Less(t, len(data), 1<<20)
+	pageHas(t, page, `data-series="sent by shard 0"`)
+	pageHas(t, page, `data-series="sent by shard 1"`)
+
+	var fromJSON loadtest.Report
+	raw, err := os.ReadFile(filepath.Join(dir, loadtest.FileReport))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(raw, &fromJSON))
+
+	bp := browsertest.Open(t, filepath.Join(dir, loadtest.FileHTML))
+	assert.Empty(t, bp.Errors(), "console errors")
+	want := map[bool]string{true: "PASS", false: "FAIL"}[fromJSON.Passed]
+	assert.Equal(t, want, browsertest.Eval[string](t, bp, `document.getElementById("verdict-text").innerText`))
+	for _, id := range []string{"verdict-text", "threshold-table", "chart-latency", "chart-rate", "chart-status", "reconciliation-table", "shard-table", "generator-table"} {
+		assert.True(t, browsertest.Eval[bool](t, bp, `(() => { const e = document.getElementById(`+strconv.Quote(id)+
+			`); if (!e) return false; const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; })()`), "%s is visible", id)
+	}
+	assert.Equal(t, len(fromJSON.Thresholds), browsertest.Eval[int](t, bp, `document.querySelectorAll("#threshold-table tr").length - 1`))
+	require.NotNil(t, fromJSON.Reconciliation)
+	assert.Equal(t, len(fromJSON.Reconciliation.Accounts), browsertest.Eval[int](t, bp, `document.querySelectorAll("#reconciliation-table tr").length - 1`))
+	assert.Positive(t, browsertest.Eval[int](t, bp, `document.querySelectorAll("#chart-latency path.line").length`))
+
+	// The whole page: verdict, thresholds, charts and reconciliation.
+	png := browsertest.Screenshot(t, bp, "load-report.png", true)
+	browsertest.SaveForDocs(t, filepath.Join("..", "docs", "load-report.png"), png)
+}
