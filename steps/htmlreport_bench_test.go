@@ -1,0 +1,23 @@
+package steps_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// BenchmarkWriteHTMLDocumentation renders the living documentation page
+// from the feature files (figures in docs/performance.md).
+func BenchmarkWriteHTMLDocumentation(b *testing.B) {
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := steps.WriteHTMLReport(&buf, features.FS, nil, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "page-bytes")
+}
