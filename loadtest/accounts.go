@@ -14,9 +14,15 @@ import (
 type Account struct {
 	// Key names the account in ledgers and reports without its token:
 	// "load_customers[2]" or "provisioned:<phone>".
-	Key    string `json:"key"`
-	auth   string // Authorization header value, built once: "Bearer <token>"
-	Funded bool   `json:"funded"`
+	Key  string `json:"key"`
+	auth string // Authorization header value, built once: "Bearer <token>"
+	// min is what the profile says the account holds at least
+	// (min_balance, min_coins), used when its wallet cannot be read.
+	minBalance, minCoins int64
+	// wallet is what the account can still spend; nil when not known, and
+	// then payments are not held to it.
+	wallet *budget
+	Funded bool `json:"funded"`
 	// Shared is true when other shards pay with the same account, so that
 	// only a merge of all shards can reconcile it.
 	Shared bool `json:"shared"`
@@ -30,7 +36,8 @@ type Account struct {
 func partitionAccounts(p *profiles.Profile, s Shard) []Account {
 	var all []Account
 	for i, c := range p.LoadCustomers {
-		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true})
+		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true,
+			minBalance: c.MinBalance, minCoins: c.MinCoins})
 	}
 	if len(all) == 0 {
 		return nil

@@ -28,6 +28,7 @@ type engine struct {
 	workers                                  int64
 	planned                                  int64
 	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
+	stoppedDry                               time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
 	abandoned                                int64
 
 	results []Result
@@ -42,7 +43,7 @@ func (e *engine) generator() Generator {
 		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
 		Abandoned: e.abandoned,
 	}
-	g.InterruptedAfter = e.interrupted
+	g.InterruptedAfter, g.StoppedDryAfter = e.interrupted, e.stoppedDry
 	return g
 }
 
@@ -144,7 +145,7 @@ loop:
 			break
 		}
 		planned++
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || e.ranDry() {
 			break
 		}
 		at := began.Add(due)
@@ -153,6 +154,8 @@ loop:
 			select {
 			case <-timer.C:
 			case <-ctx.Done():
+				break loop
+			case <-e.plan.dry:
 				break loop
 			}
 		}
@@ -179,6 +182,8 @@ loop:
 	close(jobs)
 	if ctx.Err() != nil {
 		e.interrupted = time.Since(began)
+	} else if e.ranDry() {
+		e.stoppedDry = time.Since(began)
 	}
 	if !unbounded { // a max-rate schedule never ends, and plans nothing
 		if !walked {
@@ -202,6 +207,16 @@ loop:
 	<-collected
 	sort.Slice(e.results, func(i, j int) bool { return e.results[i].Seq < e.results[j].Seq })
 	sort.Slice(e.ledger, func(i, j int) bool { return e.ledger[i].Seq < e.ledger[j].Seq })
+}
+
+// ranDry reports whether an account ran dry under --when-dry stop.
+func (e *engine) ranDry() bool {
+	select {
+	case <-e.plan.dry:
+		return true
+	default:
+		return false
+	}
 }
 
 // hit sends job d, scheduled at scheduled, and checks its response.
@@ -279,6 +294,9 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 			p.Outcome = OutcomeRefused
 		}
 		r.Expected = p.Outcome == OutcomeCreated || (d.wave && p.Outcome == OutcomeDuplicate)
+		if d.wallet != nil {
+			d.wallet.settle(p)
+		}
 	default:
 		r.Expected = resp.code == http.StatusOK
 	}

@@ -13,8 +13,8 @@ type ErrorEntry struct {
 	Code  uint16 `json:"code"`
 	Error string `json:"error"`
 	Count int    `json:"count"`
-	// Example is the first request that got it: its method and URL and
-	// its sequence number in the run.
+	// Example is the first request that got it: its partner_trx_id for a
+	// payment (else its sequence number in the run), method and URL.
 	Example string `json:"example"`
 }
 
@@ -22,8 +22,14 @@ type ErrorEntry struct {
 const maxErrorEntries = 20
 
 // errorSet gathers the distinct unexpected answers of results, most
-// frequent first (at most maxErrorEntries).
-func errorSet(results []Result) []ErrorEntry {
+// frequent first (at most maxErrorEntries). ledger names the payments.
+func errorSet(results []Result, ledger []Payment) []ErrorEntry {
+	ids := map[int64]string{} // send time → partner_trx_id
+	for i := range ledger {
+		if !ledger[i].At.IsZero() {
+			ids[ledger[i].At.UnixNano()] = ledger[i].ID
+		}
+	}
 	type key struct {
 		op   string
 		code uint16
@@ -45,8 +51,11 @@ func errorSet(results []Result) []ErrorEntry {
 		if !ok {
 			j = len(out)
 			at[k] = j
-			out = append(out, ErrorEntry{Op: r.Op, Code: r.Code, Error: text,
-				Example: fmt.Sprintf("request %d: %s %s", r.Seq, r.Method, r.URL)})
+			example := fmt.Sprintf("request %d: %s %s", r.Seq, r.Method, r.URL)
+			if id, ok := ids[r.Timestamp.UnixNano()]; ok && r.Op == OpCreate {
+				example = fmt.Sprintf("partner_trx_id %s: %s %s", id, r.Method, r.URL)
+			}
+			out = append(out, ErrorEntry{Op: r.Op, Code: r.Code, Error: text, Example: example})
 		}
 		out[j].Count++
 	}

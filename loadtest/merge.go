@@ -62,6 +62,7 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 		g.PeakInFlight += og.PeakInFlight
 		g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
 		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
+		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 		g.Duration = max(g.Duration, og.Duration)
 
 		for _, r := range o.Results {

@@ -41,6 +41,7 @@ type config struct {
 	reconcileTimeout time.Duration
 	catalog          *Catalog
 	products         []string // ids or sub categories the payments choose from; all when empty
+	whenDry          string
 	progress         func(Progress)
 	progressEvery    time.Duration
 	logger           *slog.Logger
@@ -96,6 +97,10 @@ func WithReconcileTimeout(d time.Duration) Option { return func(c *config) { c.r
 // id or sub category is listed ("1001", "prabayar").
 func WithProducts(only ...string) Option { return func(c *config) { c.products = only } }
 
+// WithWhenDry sets what the run does when the paying accounts can afford no
+// product: DryContinue (the default), DryGateway or DryStop.
+func WithWhenDry(rule string) Option { return func(c *config) { c.whenDry = rule } }
+
 // WithCatalog skips catalog discovery and uses cat.
 func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }
 
@@ -132,6 +137,13 @@ func (c *config) validate() error {
 		if err := c.load.divided(n).Validate(); err != nil {
 			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
 		}
+	}
+	switch c.whenDry {
+	case "":
+		c.whenDry = DryContinue
+	case DryContinue, DryGateway, DryStop:
+	default:
+		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, DryContinue, DryGateway, DryStop)
 	}
 	if c.runID == "" {
 		c.runID = NewRunID()

@@ -41,7 +41,10 @@ type Generator struct {
 	// InterruptedAfter is when the attack was stopped (a signal) before its
 	// duration; 0 when it was not.
 	InterruptedAfter time.Duration `json:"interrupted_after,omitempty"`
-	Abandoned        int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+	// StoppedDryAfter is when the attack stopped because a paying account
+	// could afford nothing more (--when-dry stop); 0 when it did not.
+	StoppedDryAfter time.Duration `json:"stopped_dry_after,omitempty"`
+	Abandoned       int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
 }
 
 // Outcome is everything a run produced: where the attack (producer) and the
@@ -51,8 +54,11 @@ type Outcome struct {
 	Generator Generator         `json:"generator"`
 	Catalog   *Catalog          `json:"catalog,omitempty"`
 	Accounts  []AccountSnapshot `json:"accounts"`
-	Results   []Result          `json:"-"`
-	Ledger    []Payment         `json:"-"`
+	// Funds is the plan of what the run spends against what the accounts
+	// hold; nil when the wallets are not known.
+	Funds   *FundsPlan `json:"funds,omitempty"`
+	Results []Result   `json:"-"`
+	Ledger  []Payment  `json:"-"`
 	// Reconciliation is nil when the run was not reconciled.
 	Reconciliation *Reconciliation `json:"-"`
 }

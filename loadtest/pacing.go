@@ -242,6 +242,22 @@ func ParseRate(s string) (float64, error) {
 	return r, nil
 }
 
+// expected is the number of requests lp schedules, worked out from its
+// mean rate (0 for a max-rate run, which has no schedule).
+func (lp LoadProfile) expected() float64 {
+	switch lp.Pacing {
+	case PacingLinear:
+		return (lp.Rate + lp.EndRate) / 2 * lp.Duration.Seconds()
+	case PacingStages:
+		n := 0.0
+		for _, st := range lp.Stages {
+			n += st.expected()
+		}
+		return n
+	}
+	return lp.Rate * lp.Duration.Seconds()
+}
+
 // divided returns lp with every rate divided by n: the schedule of hits
 // that send n requests each, so that lp's rates stay requests per second.
 func (lp LoadProfile) divided(n int) LoadProfile {

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"errors"
+	"sort"
 	"sync"
 
 	"github.com/partnercommerce/conformance/api"
@@ -16,6 +17,8 @@ type job struct {
 	pay  *Payment
 	// wave links the requests of an idempotency wave.
 	wave bool
+	// wallet is the budget the payment reserved from; nil when none.
+	wallet *budget
 }
 
 // planner turns hit numbers into jobs for one scenario: it holds what the
@@ -32,7 +35,11 @@ type planner struct {
 	opPicker picker // of ops
 	waveSize int
 
-	products []Product           // for balance and coins
+	products []Product     // for balance and coins
+	byPrice  []Product     // products by maxPrice, for budgets
+	whenDry  string        // DryContinue, DryGateway or DryStop
+	dry      chan struct{} // closed when an account runs dry under DryStop
+	dryOnce  sync.Once
 	gateway  map[int64][]Product // method id → products it can take
 	methods  []Method            // gateway methods with at least one product
 	subCats  []string
@@ -87,22 +94,45 @@ func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, 
 		return nil, errors.New("scenario: no account to pay with")
 	}
 	p.kinds, p.opPicker = p.mix.picker(kindOrder), ops.picker(opOrder)
+	p.byPrice = append([]Product(nil), cat.Products...)
+	sort.SliceStable(p.byPrice, func(i, j int) bool { return p.byPrice[i].maxPrice() < p.byPrice[j].maxPrice() })
+	p.whenDry, p.dry = DryContinue, make(chan struct{})
 	return p, nil
 }
 
 // createJob returns the job of a payment creation for hit n, with its own id.
 func (p *planner) createJob(n uint64) job {
 	acct := p.accounts[n%uint64(len(p.accounts))]
-	c, pay := p.create(n, p.ids.ID(n), acct)
-	return job{seq: n, call: c, pay: pay}
+	c, pay, w := p.create(n, p.ids.ID(n), acct, true)
+	return job{seq: n, call: c, pay: pay, wallet: w}
 }
 
-// create builds a create-payment call for id with acct.
-func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
+// create builds a create-payment call for id with acct. With budgeted, a
+// balance or coin payment is for a product the account can still afford,
+// and reserves its price from the account's budget, returned; when it can
+// afford none, the planner's --when-dry rule applies.
+func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call, *Payment, *budget) {
 	h := mix64(n)
 	kind := KindGateway
 	if acct.Funded {
 		kind = p.kinds.pick(h)
+	}
+	var (
+		afforded Product
+		reserved *budget
+	)
+	if kind != KindGateway && budgeted && acct.wallet != nil {
+		var ok bool
+		if afforded, ok = acct.wallet.reserve(kind, p.byPrice, h>>40); ok {
+			reserved = acct.wallet
+		} else {
+			switch {
+			case p.whenDry == DryGateway && len(p.methods) > 0:
+				kind = KindGateway
+			case p.whenDry == DryStop:
+				p.dryOnce.Do(func() { close(p.dry) })
+			}
+		}
 	}
 	var (
 		pr       Product
@@ -119,10 +149,16 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 		methodID = m.ID
 	case KindCoins:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
+		if reserved != nil {
+			pr = afforded
+		}
 		body.UseCoin = &yes
 		pay.MaxCoins = contract.CoinsFor(pr.maxPrice())
 	default:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
+		if reserved != nil {
+			pr = afforded
+		}
 		body.UseBalance = &yes
 		pay.MaxBalance = pr.maxPrice()
 	}
@@ -131,7 +167,7 @@ func (p *planner) create(n uint64, id string, acct Account) (call, *Payment) {
 	body.ProductId = pr.ID
 	body.Msisdn = operatorNumber(pr.Operator, h)
 	pay.ProductID, pay.MethodID = pr.ID, methodID
-	return p.cl.createPayment(acct.auth, body), pay
+	return p.cl.createPayment(acct.auth, body), pay, reserved
 }
 
 // remember notes a created id for later status look-ups.

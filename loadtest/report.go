@@ -63,6 +63,9 @@ type Report struct {
 	// Exhaustion is set when balance or coin payments were refused because
 	// the paying accounts ran dry (a correct answer, not a server failure).
 	Exhaustion *Exhaustion `json:"exhaustion,omitempty"`
+	// Funds is the plan of what the run would spend against what the
+	// paying accounts held before it (see FundsPlan).
+	Funds *FundsPlan `json:"funds,omitempty"`
 
 	// Corrected latency runs from the scheduled send time; Raw from the
 	// actual send time (what vegeta reports).
@@ -143,7 +146,7 @@ func assess(g Generator, shards int) GeneratorHealth {
 	}
 	if g.Planned > 0 {
 		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
-		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 {
+		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 && g.StoppedDryAfter == 0 {
 			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
 		}
 	} else {
@@ -229,8 +232,9 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
 	}
 	rep.Interrupted = o.Generator.InterruptedAfter > 0
-	rep.Errors = errorSet(o.Results)
+	rep.Errors = errorSet(o.Results, o.Ledger)
 	rep.Exhaustion = exhaustion(o)
+	rep.Funds = o.Funds
 	rep.Generator = assess(o.Generator, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.finish(thresholds)
@@ -337,8 +341,14 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %.3f%% allowed by the document (%d); %d server errors (5xx or no readable answer), of which %d uncertain (no answer within the timeout, %.3f%%)\n",
 		rep.SuccessPct, rep.Expected, rep.Requests, rep.AllowedPct, rep.Allowed, rep.ServerErrors, rep.Uncertain, rep.UncertainPct)
+	if rep.Funds != nil {
+		fmt.Fprintf(&b, "Funds     %s\n", rep.Funds)
+	}
 	if rep.Exhaustion != nil {
 		fmt.Fprintf(&b, "Wallets   %s\n", rep.Exhaustion)
+	}
+	if d := g.StoppedDryAfter; d > 0 {
+		fmt.Fprintf(&b, "Stopped   after %s: a load customer could afford no product (--when-dry stop)\n", d.Round(time.Millisecond))
 	}
 	var codes []string
 	for c := range rep.StatusCodes {

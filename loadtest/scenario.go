@@ -39,6 +39,21 @@ type scenario interface {
 	keepsIDs() bool
 }
 
+// paymentsPlanner is implemented by a scenario whose requests are not one
+// payment each: payments says how many payments (distinct ids) requests
+// requests make. Other scenarios make one payment per request.
+type paymentsPlanner interface {
+	payments(c *config, requests float64) float64
+}
+
+// paymentsOf is how many payments requests requests of sc make.
+func paymentsOf(sc scenario, c *config, requests float64) float64 {
+	if pp, ok := sc.(paymentsPlanner); ok {
+		return pp.payments(c, requests)
+	}
+	return requests
+}
+
 // scenarios are the load tester's scenarios, in the order help lists them.
 var scenarios = []scenario{createScenario{}, idempotencyScenario{}, mixedScenario{}}
 
@@ -90,13 +105,17 @@ func (idempotencyScenario) check(c *config) error {
 
 func (idempotencyScenario) perHit(c *config) int { return c.waveSize }
 
+func (idempotencyScenario) payments(c *config, requests float64) float64 {
+	return requests / float64(c.waveSize)
+}
+
 func (idempotencyScenario) describe(c *config, m *Meta) { m.WaveSize = c.waveSize }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 	base := n * uint64(p.waveSize)
 	id := p.ids.ID(base)
 	acct := p.accounts[n%uint64(len(p.accounts))]
-	c, pay := p.create(n, id, acct)
+	c, pay, _ := p.create(n, id, acct, false) // a wave pays once per id: not held to the budgets
 	for i := range p.waveSize {
 		pc := *pay
 		pc.Seq = base + uint64(i)
@@ -116,6 +135,10 @@ func (mixedScenario) perHit(*config) int  { return 1 }
 func (mixedScenario) keepsIDs() bool      { return true }
 
 func (mixedScenario) describe(c *config, m *Meta) { m.OpMix = c.ops.String() }
+
+func (mixedScenario) payments(c *config, requests float64) float64 {
+	return requests * float64(c.ops[OpCreate]) / float64(c.ops.total())
+}
 
 // jobs depends only on n (and, for a status look-up, on the ids created so
 // far), so any worker can build it. A read that cannot be made yet (no id

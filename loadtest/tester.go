@@ -83,32 +83,60 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	if cat, err = cat.restrict(c.products); err != nil {
 		return nil, err
 	}
-	plan, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
+	planner, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
 	if err != nil {
 		return nil, err
 	}
 
 	out := &Outcome{
 		Meta: Meta{RunID: c.runID, Scenario: c.scenario, Target: cl.base, Shard: c.shard, Load: c.load,
-			PaymentMix: plan.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
+			PaymentMix: planner.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
 			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
 		Catalog: cat,
 	}
 	c.sc.describe(&c, &out.Meta)
+	// The wallets before the run: the reconciliation's start, and each
+	// funded account's budget. Without reconciliation (no wallet reads), or
+	// when a wallet cannot be read, the profile's min_balance and min_coins
+	// are the budget, if it gives them.
 	snaps := make([]AccountSnapshot, len(accounts))
-	if c.reconcile {
-		for i, a := range accounts {
-			snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-			w, err := cl.wallet(ctx, a.auth)
-			if err != nil {
-				snaps[i].Error = err.Error()
-				continue
+	source := "wallets read before the run"
+	for i := range accounts {
+		a := &accounts[i]
+		fromProfile := func() {
+			if a.Funded && !a.Shared && (a.minBalance > 0 || a.minCoins > 0) {
+				a.wallet = &budget{}
+				a.wallet.balance.Store(a.minBalance)
+				a.wallet.coins.Store(a.minCoins)
+				source = "the profile's min_balance and min_coins, where no wallet was read"
 			}
-			snaps[i].Before = &w
+		}
+		if !c.reconcile {
+			fromProfile()
+			continue
+		}
+		snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
+		w, err := cl.wallet(ctx, a.auth)
+		if err != nil {
+			snaps[i].Error = err.Error()
+			fromProfile()
+			continue
+		}
+		snaps[i].Before = &w
+		if a.Funded && !a.Shared { // a shared account's spending is not this shard's alone
+			a.wallet = &budget{}
+			a.wallet.balance.Store(w.Balance)
+			a.wallet.coins.Store(w.Coins)
 		}
 	}
+	planner.accounts = accounts // with their budgets
+	planner.whenDry = c.whenDry
+	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.expected()), planner.mix, cat.Products, accounts, source, c.whenDry)
+	if f := out.Funds; f != nil && f.Short {
+		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
+	}
 
-	e := &engine{cfg: &c, cl: cl, plan: plan, codes: codes}
+	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes}
 	out.Meta.Began = time.Now().UTC()
 	e.attack(ctx)
 	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()

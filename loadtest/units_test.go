@@ -503,3 +503,38 @@ func TestReservedAccountsAreNeverSpent(t *testing.T) {
 		assert.True(t, strings.HasPrefix(a.Key, "load_customers["), a.Key)
 	}
 }
+
+// TestBudgetReservesWhatTheAccountCanAfford: a payment reserves the highest
+// price of a product the wallet can pay for, and its answer gives back what
+// was not debited.
+func TestBudgetReservesWhatTheAccountCanAfford(t *testing.T) {
+	t.Parallel()
+	byPrice := []Product{{ID: 1, BasePrice: 5000, FinalPrice: 6000}, {ID: 2, BasePrice: 10000, FinalPrice: 11000}}
+	b := &budget{}
+	b.balance.Store(12000)
+	b.coins.Store(11000)
+	for h := range uint64(20) {
+		c := &budget{}
+		c.balance.Store(12000)
+		p, ok := c.reserve(KindBalance, byPrice, h)
+		require.True(t, ok)
+		assert.Equal(t, 12000-p.maxPrice(), c.balance.Load())
+	}
+	p, ok := b.reserve(KindCoins, byPrice, 1) // 11,000 coins are Rp 5,500: only product 1 (Rp 6,000) is out of reach too
+	assert.False(t, ok, "%+v", p)
+	p, ok = b.reserve(KindBalance, byPrice, 1)
+	require.True(t, ok)
+	pay := &Payment{MaxBalance: p.maxPrice(), Outcome: OutcomeCreated, Amount: &Amount{Total: p.FinalPrice, BalanceUsed: p.FinalPrice}}
+	b.settle(pay)
+	assert.Equal(t, 12000-p.FinalPrice, b.balance.Load(), "what was debited stays spent")
+	b.balance.Store(20000)
+	before := b.balance.Load()
+	_, ok = b.reserve(KindBalance, byPrice, 0)
+	require.True(t, ok)
+	b.settle(&Payment{MaxBalance: before - b.balance.Load(), Outcome: OutcomeRefused})
+	assert.Equal(t, before, b.balance.Load(), "a refusal gives everything back")
+	_, ok = b.reserve(KindBalance, byPrice, 0)
+	require.True(t, ok)
+	b.settle(&Payment{MaxBalance: 6000, Outcome: OutcomeUncertain})
+	assert.Equal(t, before-6000, b.balance.Load(), "an unanswered payment keeps its reservation")
+}

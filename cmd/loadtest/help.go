@@ -19,7 +19,7 @@ var runGroups = []flagGroup{
 	{"Target", []string{"target", "profile"}},
 	{"Load shape (rates are requests per second in every scenario)", []string{"rate", "duration", "pacing", "end-rate",
 		"amplitude", "period", "start-at", "load-profile", "max-workers", "max-connections", "timeout", "drain", "late"}},
-	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products"}},
+	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry"}},
 	{"Thresholds (the run fails when one fails; latencies are corrected for coordinated omission unless raw)", thresholdNames},
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout"}},
 	{"Distributed runs", []string{"shard", "run-id"}},

@@ -141,6 +141,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
 		mix         = fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway")
 		ops         = fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync")
+		whenDry     = fs.String("when-dry", loadtest.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)")
 		products    = fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)")
 		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
 		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator")
@@ -248,7 +249,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 
 	opts := []loadtest.Option{
 		loadtest.WithScenario(*scenario), loadtest.WithLoad(lp), loadtest.WithPaymentMix(payMix),
-		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithProducts(splitList(*products)...), loadtest.WithMaxWorkers(*maxWorkers),
+		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithProducts(splitList(*products)...), loadtest.WithWhenDry(*whenDry), loadtest.WithMaxWorkers(*maxWorkers),
 		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
 		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
 		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
