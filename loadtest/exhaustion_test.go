@@ -13,6 +13,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // startSmallFunded serves the reference seeded with testdata/small-funded.yaml:
@@ -23,7 +24,7 @@ func startSmallFunded(t *testing.T) *profiles.Profile {
 	require.NoError(t, err)
 	st, err := reference.NewStore(ds)
 	require.NoError(t, err)
-	srv := httptest.NewServer(reference.NewServer(slog.New(slog.DiscardHandler), st))
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
 	t.Cleanup(srv.Close)
 	p, err := profiles.Load("testdata/small-funded-profile.yaml")
 	require.NoError(t, err)
