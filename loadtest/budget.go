@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync/atomic"
+	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 )
@@ -83,8 +84,10 @@ type FundsPlan struct {
 	// run, or the profile's min_balance and min_coins.
 	Source  string `json:"source"`
 	WhenDry string `json:"when_dry"`
-	// Short is true when the accounts cannot carry every planned payment.
-	Short bool `json:"short"`
+	// Short is true when the accounts cannot carry every planned payment;
+	// DryAfter is then about when they run dry, from the start.
+	Short    bool          `json:"short"`
+	DryAfter time.Duration `json:"dry_after,omitempty"`
 }
 
 // String states the plan in one line, with a warning when it is short.
@@ -92,7 +95,7 @@ func (f *FundsPlan) String() string {
 	s := fmt.Sprintf("%d balance payments need about Rp %d, the accounts hold Rp %d; %d coin payments need about %d coins, they hold %d (%s; mean price Rp %d)",
 		f.BalancePayments, f.BalanceNeeded, f.BalanceHeld, f.CoinPayments, f.CoinsNeeded, f.CoinsHeld, f.Source, f.MeanPrice)
 	if f.Short {
-		s += fmt.Sprintf(" — WARNING: the accounts run dry before the end of the run; then --when-dry %s", f.WhenDry)
+		s += fmt.Sprintf(" — WARNING: the accounts run dry after about %s; then --when-dry %s", f.DryAfter.Round(100*time.Millisecond), f.WhenDry)
 		switch f.WhenDry {
 		case DryContinue:
 			s += " (the payments are sent and refused; --when-dry gateway pays the rest through gateways, stop ends the attack)"
@@ -107,7 +110,7 @@ func (f *FundsPlan) String() string {
 
 // planFunds works out the FundsPlan of a run of requests payment requests
 // (balance and coin shares by mix) against the budgets of accounts.
-func planFunds(payments float64, mix Weights, products []Product, accounts []Account, source, whenDry string) *FundsPlan {
+func planFunds(payments float64, d time.Duration, mix Weights, products []Product, accounts []Account, source, whenDry string) *FundsPlan {
 	if payments <= 0 || len(products) == 0 || mix.total() == 0 {
 		return nil
 	}
@@ -135,5 +138,15 @@ func planFunds(payments float64, mix Weights, products []Product, accounts []Acc
 		return nil
 	}
 	f.Short = f.BalanceHeld < f.BalanceNeeded || f.CoinsHeld < f.CoinsNeeded
+	if f.Short {
+		carried := 1.0
+		if f.BalanceNeeded > 0 {
+			carried = min(carried, float64(f.BalanceHeld)/float64(f.BalanceNeeded))
+		}
+		if f.CoinsNeeded > 0 {
+			carried = min(carried, float64(f.CoinsHeld)/float64(f.CoinsNeeded))
+		}
+		f.DryAfter = time.Duration(carried * float64(d))
+	}
 	return f
 }

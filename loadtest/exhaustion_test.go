@@ -45,6 +45,7 @@ func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
 	require.NotNil(t, rep.Funds, out)
 	assert.True(t, rep.Funds.Short, "the plan warns before the run: %s", rep.Funds)
+	assert.Less(t, rep.Funds.DryAfter, 500*time.Millisecond, "%s", rep.Funds)
 	require.NotNil(t, rep.Exhaustion, out)
 	assert.True(t, rep.Exhaustion.Exhausted(), "%+v", rep.Exhaustion)
 	assert.Positive(t, rep.Exhaustion.Refused)

@@ -131,7 +131,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	}
 	planner.accounts = accounts // with their budgets
 	planner.whenDry = c.whenDry
-	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.expected()), planner.mix, cat.Products, accounts, source, c.whenDry)
+	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.expected()), c.load.Duration, planner.mix, cat.Products, accounts, source, c.whenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
