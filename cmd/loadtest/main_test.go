@@ -223,3 +223,25 @@ func (w *cancelOn) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestProductsAndWhenDryFlags: --products restricts the payments to the
+// products named; --when-dry takes continue, gateway or stop only.
+func TestProductsAndWhenDryFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "--scenario", "create", "--rate", "40", "--duration", "300ms", "--quiet", "--out", dir,
+		"--products", "1001,1002", "--mix", "balance=1", "--when-dry", "gateway")
+	require.NoError(t, err, out)
+	f, err := os.Open(filepath.Join(dir, "ledger.jsonl"))
+	require.NoError(t, err)
+	defer f.Close()
+	ledger, err := loadtest.ReadLedger(f)
+	require.NoError(t, err)
+	require.NotEmpty(t, ledger)
+	for _, p := range ledger {
+		assert.Contains(t, []int64{1001, 1002}, p.ProductID)
+	}
+	_, _, err = runCLI(t, "--when-dry", "later", "--quiet", "--out", t.TempDir(), "--duration", "100ms")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "when dry")
+}
