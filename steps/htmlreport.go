@@ -76,6 +76,8 @@ type htmlArea struct {
 
 type htmlScenario struct {
 	ID, Name, Outcome, Area string
+	Location                string   // file:line, to run the scenario again
+	Readings                []string // readings the scenario applied
 	Tags                    []string
 	Steps                   []string
 	Reason                  string
@@ -271,6 +273,7 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 				r := q[0]
 				pending[k] = q[1:]
 				sc.Outcome, sc.Reason, sc.Warnings = r.Status, r.Reason, r.Warnings
+				sc.Location, sc.Readings = r.Location, r.Readings
 				if r.Status == StatusPassed && len(r.Warnings) > 0 {
 					sc.Outcome = outcomeWarned
 				}

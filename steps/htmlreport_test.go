@@ -42,6 +42,8 @@ func TestHTMLReportOfAFullRun(t *testing.T) {
 	contains(t, page, `<b id="count-failed">0</b>`)
 	for _, sc := range res.Summary.Scenarios {
 		contains(t, page, ">"+html.EscapeString(sc.Name)+"</a> <span class=\"badge b-passed\">", sc.Name)
+		require.NotEmpty(t, sc.Location, sc.Name)
+		contains(t, page, "<small><code>"+html.EscapeString(sc.Location)+"</code></small>", sc.Name)
 	}
 	assert.NotRegexp(t, regexp.MustCompile(`(src|href)="(https?:)?//`), page, "the page fetches nothing")
 	lacks(t, page, "sk-nusantara-7f3a9c", "secrets are masked")
