@@ -34,6 +34,10 @@ conformance: bin/conformance ## Run the conformance suite (embedded reference, o
 	  *) echo "conformance exit code $$code (make itself exits 2)" >&2 ;; \
 	esac; exit $$code
 
+.PHONY: living-docs
+living-docs: ## Render features/ as the HTML living documentation, nothing run (reports/docs/report.html).
+	$(GO) run ./cmd/conformance docs --out reports/docs
+
 .PHONY: fuzz-target
 fuzz-target: bin/conformance ## Generated mode: schema-driven and stateful cases (embedded reference, or TARGET=url PROFILE=file; SEED=n EXAMPLES=n).
 	@bin/conformance generate $(conformance_flags) $(if $(STRICT),--strict) $(if $(SEED),--seed $(SEED)) $(if $(EXAMPLES),--examples $(EXAMPLES)) --report-dir reports/generated $(ARGS); code=$$?; \
