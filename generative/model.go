@@ -85,7 +85,11 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		"profile":     m.profile,
 		"methods":     m.methods,
 		"sync":        m.sync,
+		// Payments are what the model is about: they are drawn three
+		// times as often as any other operation.
 		"pay":         m.pay,
+		"pay2":        m.pay,
+		"pay3":        m.pay,
 		"payAgain":    m.payAgain,
 		"status":      m.status,
 		"otherStatus": m.otherPartnerStatus,
@@ -196,10 +200,15 @@ func (m *machine) reprovision(t *rapid.T) {
 	if tok := str(dig(d, "data", "token")); tok != "" && tok != acc.Token {
 		acc.Token = tok // §4.4: its token is returned
 	}
+	m.profileOf(t, ma) // a synchronized account keeps its wallet
 }
 
 func (m *machine) profile(t *rapid.T) {
-	ma := m.pick(t, "account")
+	m.profileOf(t, m.pick(t, "account"))
+}
+
+// profileOf reads the profile of ma and compares its wallet with the model.
+func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	m.say("When %s reads its profile", ma.acc.Label)
 	a := m.send(request{Method: http.MethodGet, Path: pathProfile, Token: ma.acc.Token})
 	d := m.expect(t, "reading a profile", a)
@@ -263,8 +272,17 @@ func onOff(b bool) string {
 	return "off"
 }
 
+// payer draws the account that pays: the funded customer (the only one
+// whose balance can cover a price) half the time.
+func (m *machine) payer(t *rapid.T) *mAccount {
+	if m.w.funded != nil && rapid.Bool().Draw(t, "the funded customer pays?") {
+		return m.accounts[0]
+	}
+	return m.pick(t, "payer")
+}
+
 func (m *machine) pay(t *rapid.T) {
-	ma := m.pick(t, "payer")
+	ma := m.payer(t)
 	p := m.product(t)
 	methodID := int64(0)
 	if len(m.w.methods) > 0 && rapid.IntRange(0, 3).Draw(t, "gateway?") == 0 {

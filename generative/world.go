@@ -83,6 +83,10 @@ type world struct {
 
 	mu   sync.Mutex
 	trxs []trxRef
+
+	phoneMu    sync.Mutex
+	phoneBlock string
+	phoneCount int
 }
 
 func newRunID() string {
@@ -97,11 +101,18 @@ func newRunID() string {
 func (w *world) next() int64 { return w.seq.Add(1) }
 
 // uniquePhone is a real-looking number no other run uses: an operator
-// prefix, the run id and a counter (13 digits).
+// prefix, a random block of five digits and a counter of four (13 digits);
+// a new block is drawn every 10,000 numbers.
 func (w *world) uniquePhone() string {
-	n := w.next()
+	w.phoneMu.Lock()
+	defer w.phoneMu.Unlock()
+	if w.phoneBlock == "" || w.phoneCount == 10000 {
+		w.phoneBlock, w.phoneCount = newRunID(), 0
+	}
+	n := w.phoneCount
+	w.phoneCount++
 	prefixes := []string{"0812", "0857", "0878", "0838", "0896"}
-	return fmt.Sprintf("%s%s%04d", prefixes[n%int64(len(prefixes))], w.runID, n%10000)
+	return fmt.Sprintf("%s%s%04d", prefixes[n%len(prefixes)], w.phoneBlock, n)
 }
 
 func (w *world) uniqueEmail() string {

@@ -27,6 +27,9 @@ type account struct {
 	balance           int64
 	coins             int64
 	walletUnavailable bool
+	// paymentsSinceProfile counts payments since the last profile read
+	// (read only by FaultStaleWalletTakesCoins).
+	paymentsSinceProfile int
 }
 
 // The account levels (docs/reference-choices.md).
@@ -101,6 +104,9 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 			delete(s.byEmail, partnerKey{c.PartnerID, lowerEmail(existing.email)})
 		}
 		existing.name, existing.email, existing.deviceID = name, email, device
+		if s.policy.walletResetOnSync {
+			existing.balance, existing.coins = 0, 0
+		}
 		if !s.policy.keepIDOnSync {
 			delete(s.accounts, existing.id)
 			s.nextAccountID++
@@ -155,6 +161,7 @@ func (s *Store) Profile(c Caller) (Profile, error) {
 	if a.walletUnavailable {
 		return Profile{}, ErrProfileUnavailable
 	}
+	a.paymentsSinceProfile = 0
 	p := Profile{
 		ID: a.id, Name: a.name, Email: a.email, PhoneNumber: a.phone, Level: a.level,
 		ReferralCode: a.referralCode, RegisteredAt: a.registeredAt,

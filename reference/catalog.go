@@ -301,7 +301,7 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 	switch {
 	case page < 1:
 		return ProductPage{}, ErrPageTooSmall
-	case size < 1:
+	case size < s.policy.minPageSize:
 		return ProductPage{}, ErrPageSizeTooSmall
 	case size > s.policy.maxPageSize:
 		return ProductPage{}, ErrPageSizeTooLarge

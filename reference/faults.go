@@ -90,6 +90,39 @@ const (
 	FaultPricePlanIgnored Fault = "price-plan-ignored"
 	// FaultErrorsAsText answers errors with a text/plain body.
 	FaultErrorsAsText Fault = "errors-as-text"
+
+	// The faults below are found by the generated mode (generative/) and by
+	// no hand-written scenario (generative/faults_test.go proves both).
+
+	// FaultMultiByteShiftCodePanics copies shift_code into a 150-byte buffer
+	// before checking its length, so a shift_code of 51 three-byte
+	// characters crashes the server (500) instead of being refused (400).
+	FaultMultiByteShiftCodePanics Fault = "multibyte-shift-code-panics"
+	// FaultPromotionZeroCrashes dereferences a missing promotion when
+	// promotion_id is 0 (500).
+	FaultPromotionZeroCrashes Fault = "promotion-zero-crashes"
+	// FaultEmptyPartsCrashes reads the first key of parts, so an empty
+	// parts object crashes the server (500).
+	FaultEmptyPartsCrashes Fault = "empty-parts-crashes"
+	// FaultInactiveProductDebitKept debits the wallet for a payment it then
+	// refuses because the product is not for sale.
+	FaultInactiveProductDebitKept Fault = "inactive-product-debit-kept"
+	// FaultZeroPageSizeCrashes accepts pageSize 0 and divides by it (500).
+	FaultZeroPageSizeCrashes Fault = "zero-page-size-crashes"
+	// FaultStaleWalletTakesCoins takes coins before balance from the third
+	// payment after the account's last profile read, although the balance
+	// suffices (a wallet cache refreshed only by profile reads).
+	FaultStaleWalletTakesCoins Fault = "stale-wallet-takes-coins"
+	// FaultDuplicateOverwritesProduct stores the product of a refused
+	// duplicate on the first transaction, so its status record shows the
+	// refused request's product.
+	FaultDuplicateOverwritesProduct Fault = "duplicate-overwrites-product"
+	// FaultReprovisionResetsWallet empties the wallet of an account whose
+	// phone number is provisioned again.
+	FaultReprovisionResetsWallet Fault = "reprovision-resets-wallet"
+	// FaultStatusAmountDrifts adds a rupiah to a transaction's total on
+	// every status lookup after the second.
+	FaultStatusAmountDrifts Fault = "status-amount-drifts"
 )
 
 // AllFaults lists every fault, in declaration order.
@@ -105,6 +138,9 @@ func AllFaults() []Fault {
 		FaultStatusEmptyAs404, FaultBasePriceCharged, FaultTrxNumberWithoutSlash,
 		FaultCoveredPaymentUnpaid, FaultInactiveSubCategoryServed, FaultGatewayRemainderHidden,
 		FaultPricePlanIgnored, FaultErrorsAsText,
+		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
+		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
+		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
 	}
 }
 
@@ -135,6 +171,16 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultInactiveSubCategoryServed: func(p *policy) { p.hideInactiveSubCategories = false },
 	FaultGatewayRemainderHidden:    func(p *policy) { p.reportRemainder = false },
 	FaultPricePlanIgnored:          func(p *policy) { p.enforcePricePlan = false },
+
+	FaultMultiByteShiftCodePanics:   func(p *policy) { p.shiftCodeBufferBytes = 150 },
+	FaultPromotionZeroCrashes:       func(p *policy) { p.promotionZeroPanics = true },
+	FaultEmptyPartsCrashes:          func(p *policy) { p.emptyPartsPanics = true },
+	FaultInactiveProductDebitKept:   func(p *policy) { p.debitRefusedProduct = true },
+	FaultZeroPageSizeCrashes:        func(p *policy) { p.minPageSize = 0 },
+	FaultStaleWalletTakesCoins:      func(p *policy) { p.staleWalletAfter = 3 },
+	FaultDuplicateOverwritesProduct: func(p *policy) { p.duplicateRewritesProduct = true },
+	FaultReprovisionResetsWallet:    func(p *policy) { p.walletResetOnSync = true },
+	FaultStatusAmountDrifts:         func(p *policy) { p.amountDriftAfterLookups = 2 },
 }
 
 // IsRuleFault reports whether f bends a domain rule; the other faults are

@@ -40,6 +40,7 @@ type transaction struct {
 	gatewayToken  string
 	redirectURL   string
 	paymentFormed bool
+	lookups       int // status lookups so far (read only by FaultStatusAmountDrifts)
 	paymentStatus PaymentStatus
 	status        TransactionStatus
 	createdAt     time.Time
@@ -102,6 +103,19 @@ func validPhoneNumber(s string) bool {
 // product, destination, method, partner_trx_id, the two length limits, then
 // the destination format.
 func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
+	if n := s.policy.shiftCodeBufferBytes; n > 0 && in.ShiftCode != nil {
+		copyToBuffer(*in.ShiftCode, n)
+	}
+	if s.policy.promotionZeroPanics && in.PromotionID != nil && *in.PromotionID == 0 {
+		_ = s.promotion(*in.PromotionID).ID // no promotion 0: a nil dereference, the 500 of FaultPromotionZeroCrashes
+	}
+	if s.policy.emptyPartsPanics && in.Parts != nil {
+		keys := make([]string, 0, len(in.Parts))
+		for k := range in.Parts {
+			keys = append(keys, k)
+		}
+		_ = keys[0] // out of range on {}: the 500 of FaultEmptyPartsCrashes
+	}
 	switch {
 	case in.ProductID <= 0:
 		return ErrProductRequired
@@ -119,6 +133,25 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 		return ErrPhoneInvalid
 	}
 	return nil
+}
+
+// promotion is the promotion of id, or nil (FaultPromotionZeroCrashes).
+func (s *Store) promotion(id int64) *Promotion {
+	for _, p := range s.cat.products {
+		if p.Promotion != nil && p.Promotion.ID == id {
+			return p.Promotion
+		}
+	}
+	return nil
+}
+
+// copyToBuffer copies v into a buffer of n bytes; a longer v is out of
+// range (FaultMultiByteShiftCodePanics).
+func copyToBuffer(v string, n int) []byte {
+	buf := make([]byte, 0, n)
+	buf = buf[:len(v)]
+	copy(buf, v)
+	return buf
 }
 
 // checkMethod applies the method rules; it returns the chosen method.
@@ -192,7 +225,10 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	key := partnerKey{c.PartnerID, in.PartnerTrxID}
 
 	s.mu.Lock()
-	if _, used := s.byTrxID[key]; used && s.policy.uniqueTrxID {
+	if first, used := s.byTrxID[key]; used && s.policy.uniqueTrxID {
+		if s.policy.duplicateRewritesProduct && product != nil {
+			first.product = product
+		}
 		s.mu.Unlock()
 		return Transaction{}, ErrTrxIDUsed
 	}
@@ -200,6 +236,9 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		s.gap()
 	}
 	if lateErr != nil {
+		if s.policy.debitRefusedProduct && lateErr == ErrProductUnavailable { //nolint:errorlint // a sentinel of this package
+			s.debitRefused(c, in, plan)
+		}
 		s.mu.Unlock()
 		return Transaction{}, lateErr
 	}
@@ -208,7 +247,12 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		s.mu.Unlock()
 		return Transaction{}, authError(GroupPayments, ErrTokenInvalid)
 	}
-	split := s.policy.split.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
+	splitter := s.policy.split
+	a.paymentsSinceProfile++
+	if n := s.policy.staleWalletAfter; n > 0 && a.paymentsSinceProfile >= n {
+		splitter.coinsFirst = true
+	}
+	split := splitter.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && method.ID == 0 {
 		s.mu.Unlock()
 		return Transaction{}, ErrInsufficientFunds
@@ -245,6 +289,18 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	view := s.view(tx, now)
 	s.mu.Unlock()
 	return view, nil
+}
+
+// debitRefused debits the price of a payment refused for its product
+// (FaultInactiveProductDebitKept). The caller holds s.mu.
+func (s *Store) debitRefused(c Caller, in CreatePaymentInput, plan *PricePlan) {
+	a, p := s.accounts[c.AccountID], s.cat.products[in.ProductID]
+	if a == nil || p == nil {
+		return
+	}
+	split := s.policy.split.split(finalPrice(p.BasePrice, plan.MarkupBPS, p.Promotion), a.balance, a.coins, in.UseBalance, in.UseCoin)
+	a.balance -= split.BalanceUsed
+	a.coins -= split.CoinUsed
 }
 
 // newTransaction allocates the id and number of a transaction. The caller
@@ -350,7 +406,12 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 	if !tx.paymentFormed {
 		return Transaction{}, ErrPaymentNotFormed
 	}
-	return s.view(tx, now), nil
+	tx.lookups++
+	v := s.view(tx, now)
+	if n := s.policy.amountDriftAfterLookups; n > 0 && tx.lookups > n {
+		v.Amount.Total += int64(tx.lookups - n)
+	}
+	return v, nil
 }
 
 func present(p *string) (string, bool) {

@@ -56,6 +56,33 @@ type policy struct {
 	hideInactiveSubCategories bool
 	// enforcePricePlan answers an inactive price plan with the section 1 message.
 	enforcePricePlan bool
+
+	// minPageSize is the smallest pageSize sync accepts.
+	minPageSize int
+
+	// The switches below only exist for the faults the generated mode finds;
+	// the document's value is the zero value.
+
+	// shiftCodeBufferBytes copies shift_code into a buffer of that many
+	// bytes before its length is checked; 0 means no buffer.
+	shiftCodeBufferBytes int
+	// promotionZeroPanics looks up promotion_id 0 and dereferences nothing.
+	promotionZeroPanics bool
+	// emptyPartsPanics reads the first key of parts.
+	emptyPartsPanics bool
+	// debitRefusedProduct debits a payment refused for its product.
+	debitRefusedProduct bool
+	// staleWalletAfter: from that many payments after the account's last
+	// profile read, coins go before balance; 0 means never.
+	staleWalletAfter int
+	// duplicateRewritesProduct stores a refused duplicate's product on the
+	// first transaction.
+	duplicateRewritesProduct bool
+	// walletResetOnSync empties the wallet of a synchronized account.
+	walletResetOnSync bool
+	// amountDriftAfterLookups: after that many status lookups of a
+	// transaction, each lookup adds a rupiah to its total; 0 means never.
+	amountDriftAfterLookups int
 }
 
 // documentPolicy is the policy of the API document and of
@@ -84,6 +111,7 @@ func documentPolicy() policy {
 		errStatusEmpty:            ErrStatusQueryEmpty,
 		hideInactiveSubCategories: true,
 		enforcePricePlan:          true,
+		minPageSize:               1,
 	}
 }
 

@@ -186,6 +186,58 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, http.StatusNotFound, r.Status) &&
 			assert.True(t, strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain"))
 	},
+
+	// The faults only the generated mode finds (generative/faults_test.go).
+	reference.FaultMultiByteShiftCodePanics: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"shift-mb","shift_code":"`+strings.Repeat("日", 51)+`"}`)
+		return assert.Equal(t, http.StatusInternalServerError, r.Status)
+	},
+	reference.FaultPromotionZeroCrashes: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"promo-0","promotion_id":0}`)
+		return assert.Equal(t, http.StatusInternalServerError, r.Status)
+	},
+	reference.FaultEmptyPartsCrashes: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"parts-empty","parts":{}}`)
+		return assert.Equal(t, http.StatusInternalServerError, r.Status)
+	},
+	reference.FaultInactiveProductDebitKept: func(t assert.TestingT, e *testEnv) bool {
+		before := e.do("GET", "/client/v2/customer/profile", funded, "").num("data", "balance", "available")
+		r := e.pay(funded, payBody(1017, "081234567890", 0, "inactive-debit", true, false))
+		after := e.do("GET", "/client/v2/customer/profile", funded, "").num("data", "balance", "available")
+		return assert.NotEqual(t, http.StatusOK, r.Status) && assert.Less(t, after, before)
+	},
+	reference.FaultZeroPageSizeCrashes: func(t assert.TestingT, e *testEnv) bool {
+		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=0", creds{keyNusantara, tokMain}, "")
+		return assert.Equal(t, http.StatusInternalServerError, r.Status)
+	},
+	reference.FaultStaleWalletTakesCoins: func(t assert.TestingT, e *testEnv) bool {
+		e.do("GET", "/client/v2/customer/profile", funded, "")
+		var r reply
+		for i := range 3 {
+			r = e.pay(funded, payBody(1002, "081234567890", 0, fmt.Sprintf("stale-%d", i), true, true))
+		}
+		return assert.Positive(t, r.num("data", "transaction", "amount", "coin_used"))
+	},
+	reference.FaultDuplicateOverwritesProduct: func(t assert.TestingT, e *testEnv) bool {
+		e.pay(funded, payBody(1002, "081234567890", 0, "dup-product", true, false))
+		e.pay(funded, payBody(1003, "081234567890", 0, "dup-product", true, false))
+		r := e.do("GET", "/client/v2/payment/status?partner_trx_id=dup-product", funded, "")
+		return assert.Equal(t, int64(1003), r.num("data", "product", "id"))
+	},
+	reference.FaultReprovisionResetsWallet: func(t assert.TestingT, e *testEnv) bool {
+		e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""},
+			`{"name":"Cabang Menteng","phone_number":"081200000011","email":"menteng@tokonusantara.example"}`)
+		r := e.do("GET", "/client/v2/customer/profile", funded, "")
+		return assert.Zero(t, r.num("data", "balance", "available"))
+	},
+	reference.FaultStatusAmountDrifts: func(t assert.TestingT, e *testEnv) bool {
+		e.pay(funded, payBody(1002, "081234567890", 0, "drift", true, false))
+		var totals []int64
+		for range 3 {
+			totals = append(totals, e.do("GET", "/client/v2/payment/status?partner_trx_id=drift", funded, "").num("data", "amount", "total"))
+		}
+		return assert.NotEqual(t, totals[0], totals[2])
+	},
 }
 
 func TestEveryFaultHasACheck(t *testing.T) {
