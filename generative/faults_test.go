@@ -42,7 +42,7 @@ func TestGeneratedModeFindsItsFaults(t *testing.T) {
 			srv := newReference(t, tc.fault)
 			res, err := generative.Run(context.Background(), generative.Options{
 				Profile: profiles.Reference(srv.URL), Seed: 1, Only: tc.property,
-				Duration: 2 * time.Minute, ShrinkTime: 10 * time.Second,
+				Duration: 2 * time.Minute, ShrinkTime: 3 * time.Second,
 			})
 			require.NoError(t, err)
 			require.NotEmpty(t, res.Properties)
