@@ -1,4 +1,4 @@
-@authentication
+@authentication @reading:content-type-json
 Feature: Authentication
   Every call carries the partner's secret key; every call except account
   provisioning also carries the bearer token of one account. Failures answer
@@ -7,6 +7,7 @@ Feature: Authentication
   problem is the suite's reading, and a server that maps them differently
   within the row passes with a warning.
 
+  @reading:auth-message-per-condition @reading:sync-token-401
   Scenario Outline: The product endpoints refuse bad credentials (<endpoint>, <problem>)
     Given the partner's main account
     When the partner calls <endpoint> with <problem>
@@ -22,6 +23,7 @@ Feature: Authentication
       | the product sync | no token          | Token wajib diisi.                         |
       | the product sync | an invalid token  | Token tidak valid atau sudah kedaluwarsa.  |
 
+  @reading:auth-message-per-condition
   Scenario Outline: The customer and payment endpoints refuse a missing or invalid token (<endpoint>, <problem>)
     Given a cashier provisioned by the partner
     When the partner calls <endpoint> with <problem>
@@ -39,6 +41,7 @@ Feature: Authentication
       | the payment status   | no token         | Token wajib diisi. |
       | the payment status   | an invalid token | Token tidak valid. |
 
+  @reading:auth-message-per-condition
   Scenario Outline: The customer and payment endpoints refuse a wrong secret key (<endpoint>)
     Given a cashier provisioned by the partner
     When the partner calls <endpoint> with a wrong secret key
@@ -52,12 +55,13 @@ Feature: Authentication
       | the payment creation |
       | the payment status   |
 
+  @reading:auth-message-per-condition
   Scenario: Provisioning with a wrong secret key is refused
     When the partner provisions a new cashier account with a wrong secret key
     Then the request is refused with status 401 and a message of its endpoint group
     And by the suite's reading the message begins "Akses ditolak"
 
-  @isolation
+  @isolation @reading:cross-partner-token-401
   Scenario Outline: A token is refused with another partner's secret key (<endpoint>)
     Given a cashier provisioned by the partner
     When the cashier calls <endpoint> with the other partner's secret key

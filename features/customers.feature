@@ -1,4 +1,4 @@
-@customers
+@customers @reading:content-type-json
 Feature: Customer accounts
   A partner creates or synchronizes the customer accounts under it (shops,
   outlets, branches, cashiers) and obtains one token per account; each account
@@ -9,12 +9,14 @@ Feature: Customer accounts
     Then the answer comes back with status 201 and the message "Akun berhasil disinkronisasi."
     And the answer carries a customer id and a token
 
+  @reading:provision-again-same-account
   Scenario: Provisioning a known phone number synchronizes the same account
     Given the partner provisioned a new cashier account
     When the partner provisions the same phone number again
     Then the answer comes back with status 200 and the message "Akun berhasil disinkronisasi."
     And the same customer id is returned
 
+  @reading:profile-customer-id @reading:phone-compared-in-national-form
   Scenario: A new token works at once and shows the account's own profile
     Given the partner provisioned a new cashier account
     When the new cashier reads its profile
@@ -26,6 +28,7 @@ Feature: Customer accounts
     When the partner provisions another phone number with the same email address
     Then the answer is refused with status 400 and the message "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda."
 
+  @reading:required-field-missing-is-empty
   Scenario Outline: Provisioning with a required field left out is refused (<field> <how>)
     When the partner provisions an account with the <field> <how>
     Then the answer is refused with status 400 and the message "Data tidak lengkap."
@@ -39,6 +42,7 @@ Feature: Customer accounts
       | email        | missing |
       | email        | empty   |
 
+  @reading:coin-value-rounds-down
   Scenario: The profile of a cashier shows whole rupiah and the value of its coins
     Given a cashier provisioned by the partner
     When the cashier reads its profile

@@ -1,4 +1,4 @@
-@limits
+@limits @reading:content-type-json
 Feature: Limits
   The limits of section 8 of the document: the page size of the catalog
   synchronization, the length of the partner transaction id and of the shift
@@ -15,6 +15,7 @@ Feature: Limits
     When the main account synchronizes the "prabayar" catalog with 101 products per page
     Then the answer is refused with status 400 and the message "pageSize maksimal 100."
 
+  @reading:gateway-remainder-is-created
   Scenario: A partner transaction id of 50 characters is accepted
     Given a cashier provisioned by the partner
     When the cashier pays for a product through a payment gateway with a partner transaction id of 50 characters
@@ -25,6 +26,7 @@ Feature: Limits
     When the cashier pays for a product through a payment gateway with a partner transaction id of 51 characters
     Then the payment is refused with status 400 and the message "ID transaksi mitra maksimal 50 karakter."
 
+  @reading:gateway-remainder-is-created
   Scenario: A shift code of 50 characters is accepted
     Given a cashier provisioned by the partner
     When the cashier pays for a product through a payment gateway with a shift code of 50 characters
@@ -56,14 +58,14 @@ Feature: Limits
       | 14 digits         | 08123456789012 |
       | starting with 09  | 0912345678     |
 
-  @funded
+  @funded @reading:coin-value-rounds-down
   Scenario: The profile values two coins at one rupiah
     Given the funded customer of the partner
     When the funded customer reads its profile
     Then the answer comes back with status 200 and the message "OK"
     And the coin value is half the number of coins, rounded down
 
-  @funded
+  @funded @reading:coins-only-no-balance @reading:wallet-debited
   Scenario: A payment with coins only takes two coins for each rupiah
     Given the funded customer of the partner
     When the funded customer pays for the cheapest product with coins only

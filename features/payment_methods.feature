@@ -1,4 +1,4 @@
-@payment-methods
+@payment-methods @reading:content-type-json
 Feature: Payment methods
   A customer account reads the payment methods it may pay with (sections 2.4,
   4.5 and 7 of the document). Method 0 is payment with balance and coins and

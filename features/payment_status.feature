@@ -1,8 +1,9 @@
-@payment-status
+@payment-status @reading:content-type-json
 Feature: Payment status
   A partner looks up one transaction by its partner transaction id or by the
   service's transaction number (sections 2.6, 3, 4.7 and 7 of the document).
 
+  @reading:status-record-amounts @reading:gateway-remainder-is-created
   Scenario Outline: A payment is found by its <key>
     Given a cashier provisioned by the partner
     And the cashier paid for a product through a payment gateway
@@ -37,7 +38,7 @@ Feature: Payment status
     When the main account looks up the transaction whose payment is not yet formed
     Then the answer is refused with status 404 and the message "Transaksi payment belum terbentuk."
 
-  @isolation
+  @isolation @reading:cross-partner-status-404
   Scenario Outline: Another partner cannot see the partner's transactions (<key>)
     Given a cashier provisioned by the partner
     And the cashier paid for a product through a payment gateway

@@ -1,10 +1,11 @@
-@payments
+@payments @reading:content-type-json
 Feature: Payments
   A customer account pays for a product and a destination number from its
   balance and coins and/or through a payment gateway. The service recalculates
   the value from the partner's own prices (sections 1, 2.5, 2.7, 3, 4.6 and 7
   of the document).
 
+  @reading:required-field-missing-is-empty
   Scenario Outline: A payment with a required field left out is refused (<case>)
     Given a cashier provisioned by the partner
     When the cashier sends a payment with the <field> <how>
@@ -19,12 +20,13 @@ Feature: Payments
       | no partner transaction id        | partner transaction id | missing | ID transaksi mitra wajib diisi.  |
       | empty partner transaction id     | partner transaction id | empty   | ID transaksi mitra wajib diisi.  |
 
+  @reading:unlisted-method-not-available
   Scenario: A payment method that is not offered is refused
     Given a cashier provisioned by the partner
     When the cashier pays with a payment method that is not offered
     Then the payment is refused with status 400 and the message "Metode pembayaran tidak tersedia."
 
-  @funded
+  @funded @reading:use-flags-left-out-are-off
   Scenario Outline: The balance and coin method needs balance or coins to be chosen (<case>)
     Given the funded customer of the partner
     When the funded customer pays with the balance and coin method with <choice>
@@ -43,7 +45,7 @@ Feature: Payments
     When the cashier pays again with the same partner transaction id for another product and number
     Then the payment is refused with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
 
-  @funded
+  @funded @reading:nothing-after-409
   Scenario: A reused partner transaction id never debits the wallet twice
     Given the funded customer of the partner
     And the funded customer paid for the cheapest product from balance and coins
@@ -53,7 +55,7 @@ Feature: Payments
     Then the payment is refused with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
     And the wallet was debited only once, by the first payment
 
-  @funded
+  @funded @reading:charged-final-price @reading:paid-processing @reading:no-remainder-fields
   Scenario: A payment fully covered by balance and coins is paid
     Given the funded customer of the partner
     When the funded customer pays for the cheapest product from balance and coins
@@ -64,7 +66,7 @@ Feature: Payments
     And no payment through a gateway is required
     And the developer notes are present
 
-  @funded
+  @funded @reading:wallet-debited
   Scenario: Balance is used first and coins are untouched when the balance suffices
     Given the funded customer of the partner
     When the funded customer pays for the cheapest product from balance and coins
@@ -72,7 +74,7 @@ Feature: Payments
     And the whole price is taken from the balance and no coins are taken
     And the wallet is debited by exactly the amounts reported
 
-  @split-payment
+  @split-payment @reading:wallet-debited @reading:short-balance-all-used
   Scenario: When the balance is short, all of it is used and coins make up the rest
     Given the split-payment customer of the partner
     When the split-payment customer pays for a product dearer than its balance from balance and coins
@@ -80,6 +82,7 @@ Feature: Payments
     And the whole balance is used and coins make up the rest
     And the wallet is debited by exactly the amounts reported
 
+  @reading:charged-final-price @reading:gateway-remainder-is-created
   Scenario: A remainder not covered by balance or coins goes to the payment gateway
     Given a cashier provisioned by the partner
     When the cashier pays for a product through a payment gateway
@@ -89,20 +92,20 @@ Feature: Payments
     And the transaction number contains a slash and the partner transaction id is echoed
     And the developer notes are present
 
-  @unprocessable-payment @funded
+  @unprocessable-payment @funded @reading:nothing-after-422 @reading:unprocessable-any-message
   Scenario: A payment that cannot be processed yet takes nothing from the wallet
     Given the funded customer of the partner
     When the funded customer pays for the product that cannot be processed yet
     Then the payment is refused with status 422 and a message
     And nothing was taken from the wallet
 
-  @price-plan
+  @price-plan @reading:price-plan-message
   Scenario: A payment by a partner without an active price plan carries the price plan message
     Given a cashier of the partner whose price plan is not active
     When the unconfigured partner's cashier pays for a product of the partner's catalog from balance and coins
     Then the answer carries the message "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut." naming the operator team
 
-  @isolation
+  @isolation @reading:charged-final-price
   Scenario: Each partner is charged its own final price
     Given a cashier of the other partner
     When the other partner's cashier pays for a product through a payment gateway

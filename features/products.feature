@@ -1,4 +1,4 @@
-@products
+@products @reading:content-type-json
 Feature: Product catalog
   A partner reads the catalog of products available to it: the product list
   for a destination number, and the catalog synchronization that only the
@@ -10,6 +10,7 @@ Feature: Product catalog
     When the cashier lists "prabayar" products for the number "081234567890"
     Then the answer comes back with status 200 and the message "OK"
 
+  @reading:query-empty-either-parameter
   Scenario Outline: The product list refuses an incomplete query (<case>)
     Given a cashier provisioned by the partner
     When the cashier lists "<sub category>" products for the number "<number>"
@@ -41,6 +42,7 @@ Feature: Product catalog
     When the cashier lists the products of the inactive sub category for the number "081234567890"
     Then the answer comes back with status 200 and the message "Subkategori belum tersedia."
 
+  @reading:paging-arithmetic
   Scenario: The main account synchronizes the catalog with every documented product field
     Given the partner's main account
     When the main account synchronizes the "prabayar" catalog
@@ -48,12 +50,14 @@ Feature: Product catalog
     And every product has its documented fields, with a status of active or inactive
     And the pagination is consistent with the total number of products
 
+  @reading:paging-arithmetic @reading:sync-default-page-is-page-1
   Scenario: Synchronizing without a page number gives the first page
     Given the partner's main account
     When the main account synchronizes the "prabayar" catalog without naming a page
     Then the answer comes back with status 200 and the message "OK"
     And the answer is page 1 of the catalog
 
+  @reading:paging-arithmetic
   Scenario: Paging through the catalog yields every product exactly once
     Given the partner's main account
     When the main account pages through the "prabayar" catalog 3 products at a time
@@ -81,7 +85,7 @@ Feature: Product catalog
     When the cashier synchronizes the "prabayar" catalog
     Then the answer is refused with status 403 and the message "Product sync hanya dapat diakses oleh akun mitra utama."
 
-  @price-plan
+  @price-plan @reading:price-plan-message
   Scenario: The product list of a partner without an active price plan carries the price plan message
     Given the main account of the partner whose price plan is not active
     When the unconfigured partner's main account lists "prabayar" products for the number "081234567890"

@@ -294,11 +294,12 @@ func (s *scenario) coinValueHalf() error {
 		return s.failure(s.last, secCoinAvailValue,
 			fmt.Sprintf("available_value %d for %d coins (coins / 2)", coins/2, coins), "available_value is %d", value)
 	}
+	var rounding error
 	if value != coins/2 {
-		return s.reading(readingByID("coin-value-rounds-down"), s.failure(s.last, secCoinRounding,
-			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value))
+		rounding = s.failure(s.last, secCoinRounding,
+			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value)
 	}
-	return nil
+	return s.reading(readingByID("coin-value-rounds-down"), rounding)
 }
 
 // walletOf reads the balance and coins of an account from its profile.

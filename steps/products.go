@@ -248,11 +248,12 @@ func (s *scenario) isFirstPage(ctx context.Context) error {
 		return err
 	}
 	got, want := strings.Join(productIDs(pg), ","), strings.Join(productIDs(first), ",")
+	var same error
 	if got != want {
-		return s.failure(first.ex, "§4.2/§8: page — Default 1.", "the same products as without a page number: ["+got+"]",
+		same = s.failure(first.ex, "§4.2/§8: page — Default 1.", "the same products as without a page number: ["+got+"]",
 			"page 1 holds [%s]", want)
 	}
-	return nil
+	return s.reading(readingByID("sync-default-page-is-page-1"), same)
 }
 
 func (s *scenario) pageThrough(ctx context.Context, actor, sub string, size int) error {

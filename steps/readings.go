@@ -1,5 +1,7 @@
 package steps
 
+//go:generate go run gen_readings_doc.go
+
 import (
 	"fmt"
 	"slices"
@@ -34,8 +36,10 @@ func (w Warning) String() string {
 	return fmt.Sprintf("WARNING (reading %s): %s\n  reads: %s", w.Reading, strings.TrimSpace(w.Detail), w.Sentence)
 }
 
-// readings is every reading the suite makes, in the order the document
-// presents its sentences.
+// readings is every reading the suite makes: one literal per reading. A
+// scenario that applies a reading carries the tag @reading:<id> (a feature
+// whose every scenario applies it carries the tag itself), from which
+// docs/conformance-readings.md lists the scenarios (go generate ./steps/).
 var readings = []Reading{
 	{
 		ID:       "coin-value-rounds-down",
@@ -90,6 +94,36 @@ var readings = []Reading{
 	{ID: "cross-partner-status-404",
 		Sentence: "§4.7: \"Looks up one transaction\". §7 Payment: 404 status, \"Transaction not found\" — Transaksi tidak ditemukan.",
 		Text:     "Another partner's transaction is answered as an unknown one: 404 \"Transaksi tidak ditemukan.\" (document level: no 2xx answer and no record)."},
+	{ID: "sync-default-page-is-page-1",
+		Sentence: "§4.2 / §8: page, \"Default 1\".",
+		Text:     "A sync without page returns the same products, in the same order, as page=1 read right after it (by the same account, for the same sub category)."},
+	{ID: "phone-compared-in-national-form",
+		Sentence: "§2.3: customer.phone_number, \"Indonesian format.\" §5: \"the profile is read from the token in use.\"",
+		Text:     "The profile's phone number is compared with the provisioned one in national form: spaces and dashes are dropped, and a leading +62 or 62 is read as 0. Name and email must match exactly."},
+	{ID: "provision-again-same-account",
+		Sentence: "§4.4: \"When phone_number already exists under the same partner, the existing account is synchronized and its token is returned.\"",
+		Text:     "Provisioning a known phone number again returns the same customer_id."},
+	{ID: "use-flags-left-out-are-off",
+		Sentence: "§4.6 rule 2: \"When payment_method_id is 0 and neither use_balance nor use_coin is enabled, the request is rejected (400).\"",
+		Text:     "A use_balance or use_coin that is left out counts as not enabled."},
+	{ID: "gateway-remainder-is-created",
+		Sentence: "§4.6 rules 3 and 4. §2.4: minimum_payment, \"Rupiah.\"",
+		Text:     "A payment whose remainder goes to a gateway is created: gateway_payment = total - balance_used - coin_value_used > 0, is_required is true and payment.amount > 0. A gateway method may be used for a price at or above its minimum_payment."},
+	{ID: "short-balance-all-used",
+		Sentence: "§4.6 rule 1: \"Balance is used first.\" §2.7: coin_value_used (2 coins = 1 rupiah).",
+		Text:     "When the balance is short, all of it is used, and coins cover the rest at 2 coins per rupiah."},
+	{ID: "query-empty-either-parameter",
+		Sentence: "§7 Products: 400 list, \"Query empty\", phone_number dan sub_category wajib diisi.",
+		Text:     "\"Query empty\" means either query parameter is missing or empty, or both are."},
+	{ID: "required-field-missing-is-empty",
+		Sentence: "§7 Customer: 400 provision, \"Required field empty\". §7 Payment: 400 create, \"Required field empty\".",
+		Text:     "\"Required field empty\" also covers a field that is missing from the body."},
+	{ID: "unlisted-method-not-available",
+		Sentence: "§7 Payment: 400 create, \"Method not available\", Metode pembayaran tidak tersedia.",
+		Text:     "A payment_method_id that is not in the methods list (and is not 0) is not available."},
+	{ID: "unprocessable-any-message",
+		Sentence: "§7 Payment: 422 create, \"Payment cannot be processed yet\": \"Follows the message of the payment response.\"",
+		Text:     "Any non-empty message is accepted with the 422."},
 }
 
 // readingByID returns the reading of id; an unknown id is a programming error.

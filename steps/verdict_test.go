@@ -175,3 +175,23 @@ func TestVerdictGradesReadingsApart(t *testing.T) {
 		})
 	}
 }
+
+// TestAppliedReadingsAreTagged: every reading a scenario applied in the full
+// run against the reference is named by a @reading:<id> tag of that
+// scenario, so docs/conformance-readings.md, built from the tags, lists
+// every scenario that applies a reading; and the reference follows every
+// reading, so the run has no warnings.
+func TestAppliedReadingsAreTagged(t *testing.T) {
+	res := fullRun(t)
+	applied := 0
+	for _, sc := range res.Summary.Scenarios {
+		for _, id := range sc.Readings {
+			applied++
+			assert.Contains(t, sc.Tags, "reading:"+id, "%s: %s applies the reading %s: tag it @reading:%s", sc.Feature, sc.Name, id, id)
+		}
+		assert.Empty(t, sc.Warnings, "%s: %s", sc.Feature, sc.Name)
+	}
+	assert.Positive(t, applied, "no scenario applied a reading")
+	assert.Zero(t, res.Warned)
+	assert.Empty(t, res.Summary.Warnings)
+}

@@ -1,0 +1,148 @@
+package steps
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	gherkin "github.com/cucumber/gherkin/go/v26"
+	messages "github.com/cucumber/messages/go/v21"
+)
+
+// taggedScenario is a scenario of a feature file with every tag that
+// applies to it: the feature's, its own and its examples'.
+type taggedScenario struct {
+	Feature string
+	Name    string
+	Tags    []string
+	// FeatureTags are the tags of its feature, among Tags.
+	FeatureTags []string
+}
+
+// readTaggedScenarios lists the scenarios of the feature files of fsys as
+// written (a scenario outline once, with its name unexpanded).
+func readTaggedScenarios(fsys fs.FS) ([]taggedScenario, error) {
+	names, err := fs.Glob(fsys, "*.feature")
+	if err != nil {
+		return nil, err
+	}
+	var out []taggedScenario
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), (&messages.Incrementing{}).NewId)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if doc.Feature == nil {
+			continue
+		}
+		tagNames := func(tags []*messages.Tag) []string {
+			var out []string
+			for _, t := range tags {
+				out = append(out, strings.TrimPrefix(t.Name, "@"))
+			}
+			return out
+		}
+		featureTags := tagNames(doc.Feature.Tags)
+		add := func(sc *messages.Scenario, ruleTags []string) {
+			tags := slices.Concat(featureTags, ruleTags, tagNames(sc.Tags))
+			for _, ex := range sc.Examples {
+				tags = append(tags, tagNames(ex.Tags)...)
+			}
+			out = append(out, taggedScenario{Feature: path.Base(name), Name: sc.Name, Tags: tags, FeatureTags: featureTags})
+		}
+		for _, child := range doc.Feature.Children {
+			if child.Scenario != nil {
+				add(child.Scenario, nil)
+			}
+			if child.Rule != nil {
+				for _, rc := range child.Rule.Children {
+					if rc.Scenario != nil {
+						add(rc.Scenario, tagNames(child.Rule.Tags))
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// readingsDocHeader opens docs/conformance-readings.md.
+const readingsDocHeader = `# Where the conformance suite reads the API document
+
+<!-- Generated from the readings registry (steps/readings.go) and the
+@reading:<id> tags of features/*.feature by ` + "`go generate ./steps/`" + `.
+Do not edit: a test fails when this file and the registry differ. -->
+
+The suite asserts what the Partner Commerce API v2 document says. In a few
+places the document gives a condition, a field or a rule without spelling
+out every consequence, and a check has to rest on a *reading* of it. This
+page lists every reading the suite makes: the sentence it rests on, the
+reading, and the scenarios that apply it.
+
+A check that rests on a reading is graded apart: when a server does not
+follow the reading, the scenario passes **with a warning** naming the
+reading, and the run still passes. ` + "`--strict`" + ` (` + "`make conformance STRICT=1`" + `)
+turns warnings into failures. A scenario tagged ` + "`@reading`" + ` rests on its
+readings as a whole: it is advisory, and any failed check in it is a warning.
+Failure reports and the summary name the reading by its id.
+
+If your server follows a different, defensible reading of one of these
+sentences, please tell us: the reading is the suite's, not the document's.
+
+Where the document says "not shown", the suite asserts nothing.
+[reference-choices.md](reference-choices.md) lists what the reference server
+chose in those places.
+`
+
+// ReadingsDoc renders docs/conformance-readings.md: every reading of the
+// registry with the scenarios of the feature files in fsys that apply it
+// (tag @reading:<id>).
+func ReadingsDoc(fsys fs.FS) ([]byte, error) {
+	scenarios, err := readTaggedScenarios(fsys)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString(readingsDocHeader)
+	for _, r := range readings {
+		fmt.Fprintf(&b, "\n## `%s`\n\n", r.ID)
+		fmt.Fprintf(&b, "- **Sentence:** %s\n", markdownText(r.Sentence))
+		fmt.Fprintf(&b, "- **Reading:** %s\n", markdownText(r.Text))
+		var applied, everywhere []string
+		tag := readingTagPrefix + r.ID
+		for _, sc := range scenarios {
+			if slices.Contains(sc.FeatureTags, tag) {
+				if !slices.Contains(everywhere, sc.Feature) {
+					everywhere = append(everywhere, sc.Feature)
+					applied = append(applied, sc.Feature+": every scenario")
+				}
+				continue
+			}
+			if slices.Contains(sc.Tags, tag) {
+				s := fmt.Sprintf("%s: *%s*", sc.Feature, markdownText(sc.Name))
+				if slices.Contains(sc.Tags, advisoryTag) {
+					s += " (advisory)"
+				}
+				applied = append(applied, s)
+			}
+		}
+		if len(applied) == 0 {
+			applied = []string{"none yet"}
+		}
+		b.WriteString("- **Scenarios:**\n")
+		for _, a := range applied {
+			fmt.Fprintf(&b, "  - %s\n", a)
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// markdownText escapes what Markdown would read as HTML or emphasis.
+var markdownText = strings.NewReplacer("<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_").Replace
