@@ -81,6 +81,8 @@ var section7 = []documentRow{
 	{"provisionAccount", "400", "Data tidak lengkap.", false},
 	{"provisionAccount", "400", "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.", false},
 	{"provisionAccount", "401", "Akses ditolak", true},
+	{"provisionAccount", "401", "Token wajib diisi.", false},
+	{"provisionAccount", "401", "Token tidak valid.", false},
 	{"getCustomerProfile", "401", "Akses ditolak", true},
 	{"getCustomerProfile", "401", "Token wajib diisi.", false},
 	{"getCustomerProfile", "401", "Token tidak valid.", false},
@@ -229,12 +231,17 @@ func TestContractLimits(t *testing.T) {
 	page := sync.Parameters.GetByInAndName("query", "page").Schema.Value
 	assert.EqualValues(t, 1, page.Default)
 
-	phone := operations(doc)["listProducts"].Parameters.GetByInAndName("query", "phone_number").Schema.Value
+	// §4.1 and §8: the phone format applies to airtime and data only, so it
+	// is an extension of the parameter, not a pattern of its schema.
+	phone := operations(doc)["listProducts"].Parameters.GetByInAndName("query", "phone_number")
+	assert.Empty(t, phone.Schema.Value.Pattern, "paket-sms numbers have no documented format")
+	pattern, _ := phone.Extensions["x-airtime-data-pattern"].(string)
+	require.NotEmpty(t, pattern)
 	for _, ok := range []string{"0812345678", "0812345678901"} {
-		assert.Regexp(t, phone.Pattern, ok)
+		assert.Regexp(t, pattern, ok)
 	}
 	for _, bad := range []string{"081234567", "08123456789012", "6281234567890", "0912345678"} {
-		assert.NotRegexp(t, phone.Pattern, bad)
+		assert.NotRegexp(t, pattern, bad)
 	}
 }
 

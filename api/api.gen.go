@@ -144,8 +144,10 @@ type CreatePaymentRequest struct {
 
 // Customer defines model for Customer.
 type Customer struct {
-	Email          string  `json:"email"`
-	Id             int64   `json:"id"`
+	Email string `json:"email"`
+	Id    int64  `json:"id"`
+
+	// IdentityNumber String or null; the field may also be absent.
 	IdentityNumber *string `json:"identity_number"`
 
 	// Level The meaning of the values is not shown.
@@ -235,10 +237,18 @@ type PaymentResult struct {
 		Amount int64 `json:"amount"`
 
 		// IsRequired True when a remainder must still be paid through a gateway.
-		IsRequired  bool    `json:"is_required"`
+		IsRequired bool `json:"is_required"`
+
+		// RedirectUrl Null when none. String or null; the field may also be absent.
 		RedirectUrl *string `json:"redirect_url"`
-		Token       *string `json:"token"`
+
+		// Token Gateway payment token; null when none. String or null; the field may also be absent.
+		Token *string `json:"token"`
 	} `json:"payment"`
+
+	// PaymentMethod The method of the payment. The internal balance/coin method (id 0)
+	// is returned with code `BALANCE`, gateway `SALDO`, type `COIN`
+	// (section 2.4).
 	PaymentMethod struct {
 		Code    string `json:"code"`
 		Gateway string `json:"gateway"`
@@ -277,9 +287,13 @@ type PaymentStatusRecord struct {
 	// CreatedAt `YYYY-MM-DD HH:MM:SS`.
 	//
 	// Example: 2026-11-22 08:30:00
-	CreatedAt     DateTime `json:"created_at"`
-	Operator      Operator `json:"operator"`
-	PartnerTrxId  string   `json:"partner_trx_id"`
+	CreatedAt    DateTime `json:"created_at"`
+	Operator     Operator `json:"operator"`
+	PartnerTrxId string   `json:"partner_trx_id"`
+
+	// PaymentMethod The method of the payment. The internal balance/coin method (id 0)
+	// is returned with gateway `SALDO`, type `COIN` (section 2.4; its
+	// code `BALANCE` appears in the create-payment answer).
 	PaymentMethod struct {
 		Gateway string `json:"gateway"`
 		Type    string `json:"type"`
@@ -289,7 +303,9 @@ type PaymentStatusRecord struct {
 		Code        string `json:"code"`
 		Description string `json:"description"`
 		Id          int64  `json:"id"`
-		Image       struct {
+
+		// Image URL strings or null; each field may also be absent.
+		Image struct {
 			OperatorLogo  *string `json:"operator_logo"`
 			ProductBanner *string `json:"product_banner"`
 			ProductIcon   *string `json:"product_icon"`
@@ -327,7 +343,8 @@ type Product struct {
 		FinalPrice int64 `json:"final_price"`
 	} `json:"pricing"`
 
-	// Promotion Null when no promotion applies. The structure of a non-null promotion is not shown.
+	// Promotion Object or null: null when no promotion applies; the field may also
+	// be absent. The structure of a non-null promotion is not shown.
 	Promotion *map[string]interface{} `json:"promotion"`
 
 	// Status `active`: available and may be offered; `inactive`: not available for sale.
@@ -336,7 +353,7 @@ type Product struct {
 
 // ProductListEnvelope The success body of the product list is not shown by the document.
 type ProductListEnvelope struct {
-	// Data Not shown by the document.
+	// Data Not shown by the document; null or any value.
 	Data    interface{} `json:"data,omitempty"`
 	Message string      `json:"message"`
 	Status  bool        `json:"status"`
@@ -345,12 +362,23 @@ type ProductListEnvelope struct {
 // ProductStatus `active`: available and may be offered; `inactive`: not available for sale.
 type ProductStatus string
 
-// ProductSyncEnvelope `data` and `pagination` are present when the message is `OK`.
+// ProductSyncData defines model for ProductSyncData.
+type ProductSyncData struct {
+	Products []Product `json:"products"`
+}
+
+// ProductSyncEnvelope With the message `OK`, the body holds `data.products` and `pagination`
+// (section 4.2). The bodies of the answers `Subkategori tidak
+// ditemukan.` and `Subkategori belum tersedia.` are not shown: only
+// `status` and `message` are required, and `data` and `pagination` may
+// hold anything. The `not` below says it: no body has the message `OK`
+// without a ProductSyncData `data` and a Pagination `pagination`.
 type ProductSyncEnvelope struct {
-	Data *struct {
-		Products []Product `json:"products"`
-	} `json:"data,omitempty"`
-	Message    string      `json:"message"`
+	// Data With `OK`: ProductSyncData. Otherwise not shown.
+	Data    *ProductSyncData `json:"data,omitempty"`
+	Message string           `json:"message"`
+
+	// Pagination With `OK`: Pagination. Otherwise not shown.
 	Pagination *Pagination `json:"pagination,omitempty"`
 	Status     bool        `json:"status"`
 }
@@ -443,7 +471,8 @@ type GetPaymentStatusParams struct {
 type ListProductsParams struct {
 	// PhoneNumber Destination number. For airtime and data (`prabayar`,
 	// `paket-data`) it must be Indonesian format starting with 08,
-	// 10 to 13 digits.
+	// 10 to 13 digits (`^08[0-9]{8,11}$`); for `paket-sms` the document
+	// gives no format, so the schema sets no pattern.
 	PhoneNumber string `form:"phone_number" json:"phone_number"`
 
 	// SubCategory Sub category code: `prabayar` (prepaid airtime), `paket-data` (data
@@ -3469,98 +3498,106 @@ func (sh *strictHandler) SyncProducts(w http.ResponseWriter, r *http.Request, pa
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"zFx7c9tGkv8qXbitinQFUZTs7Hqpuj8UW8nq/NKZzmVTpk9sAk1yQmAGmRlI5rr03a/mgTdAUbGt7F96",
-	"YDCPnu5fv/E5iESaCU5cq2DyOchQYkqapP1rmi+eo6aVkFvzZ0wqkizTTPBgYh5C5J9CJGKawDyTuMAt",
-	"yjkcZJIyZDEgk5qldBjCPMMN6aMYNc7hwPyY8QyjDa7oEIQsnqtUzeFg+noawo1gEQHyGDQllK0FJyje",
-	"GM14EAbM7OT3nOQ2CAOOKQWTQOWL62JjQRhI+j1nkuJgomVOYaCiNaVozkOfMM0S80qx7yAM9Dazk2jJ",
-	"+Cq4u7szM6hMcEWWJudRREq9IM7MlIZ+XBPX5lfMsoRFaOhz/JsyRPpcW+0vkpbBJPiP44rix+6pOr6Q",
-	"UsgfRLx1CzYJ/YsUfAWKIkkaNrQ1tNJiQxwOolxpkZK0NMpwmxLXQDzOBONaHY6CMPh0lJJSuKKjTNKS",
-	"fTKn+BCcbxQpiJkWCW6Cj7Vh9vF7O/0t/sYWEDOmmJnJ/VOzGDdwgwmLR8HHuzB4q9ckf0SW5JIehyDn",
-	"sHTLwe1aKAKlUecK9JogFlFuiRALUsCFBrUWtyEshQR/3WbcjGfSsFaWIAd/cBBLQ2SzBpzAwbyiyPww",
-	"BOQgbkgq9i+KYSFicwszjhxyvuHiloMUuSbHlE1aXlUrnV9dQsq0RFhQkqcQs43gS7bKJSoWwjpf5HzF",
-	"QLMUZvl4/CQSGUnUQl5rwtT+iyDnOt8A40shU1QMElqwNSTIf8u1u5ErKeI80upnjrleC2n2/KezauY2",
-	"NcSdllRT9+JL2jbZLNyTIQE15qDyGNewoRiT/BalQkeV6VZpSn/EPNGPQwy3ICzNimeWOwtOW4okEbeO",
-	"YxXJG5JAZqZiwCgws/lFLOikInd7zaThCc0cGC0wQR7Rda7cDTc38C7PGK5BoyHTUooU/HhDPMs+OpgE",
-	"jOu/Pq2Aj3FNK5LBXRhEgvGBqZ8LxpWb+SGT3WCS37NbO8TIoiFOVC0DB6f+z/+CE5B28OGea69Q0y1u",
-	"rz1CDlNKwMJoGBaDXkuRr9aAJaz6SfZcUguNSXeh9+bfwLg/wF6T3dV12Ac/c9i8+/pldWndpcDHchmx",
-	"+I0ibbb8XBJqunIjLvgNJSKjLs8ZxX2fXPhJ3pEy0nYXBp6xzXstBRsGDr5rjxZCJIS8c3I/sJotdJu5",
-	"9zDv6PecVI/8pIqpmHev6QUpzbhFBOB5uiBZcKSWyBVaLTHqWguhMaA0J3mt5adr1sPlV+75d6o+E7D4",
-	"DHLOfs+taKb46RXxlV4Hk+/HA2vY7WMcM/M+Jle1Yzkzp7nsxSejdZaMklhZZRiR1Mg4eFhWDqCUlnmk",
-	"jWZllfa0B+V5kuDCGEtu+g7BPWddp6TXIu49+2XsUKiQKDdUncHYbskz9LGV8hGcc8CFMuMcJDAFWiQx",
-	"oDm+m2i8j/wYJbMSR/6//+lGmQ27k/ffkldWzO84WlO0Ebm2+mxNBdUgYUrvCQiZFKkw0/sFO68MULg2",
-	"hVqzpb42pvYuvrKjjiNUa0bSGuY9PDWwWMVjuaJrfyHdxX5W5ODZm5/fqbpmaUuxm8zcav9MDtVxqUnu",
-	"mqYFBrXrCws57uPCjkj2ooU/SBchKEWW9MLWwDV2r43FxDXT22uHJOate8mf0A31qQ9rRCBnfFUAkhUO",
-	"1ZHXPfbl3KWek1lHq7bblhTzWHBSDDm4RXpxUNKSpMSkZNeeESumNEmKr1Hfp1BeoKb3LKUOG9gbticJ",
-	"/V219t+lf0Hd9ibbW+pjlHIfHbLMf/3111+PXr8+evEC/vGPyevXk+l0bkhTeZmn49O/Hp2cHJ2ewvjZ",
-	"5Ml4Mh5b9tSapJni/z6Mj/7+8fPTuyP3y2n1CxS/TDq//KWP/JVh2tnoD9Z5WQICF/xI5dafhcLHHcH7",
-	"uhtl+EmB4MkW9Bo10A3J7YwXoyFCKRkpmDvdPLeO6Nzr5/kZUF3voCRAY/lS7BylljLey0YoybnERFH4",
-	"YJuh71bfejerK/57C3kiVqIH3t69KuS0cOXAjOwVmQF53MHwdtG+A13hypsv3SNlTRrXVRTJq8GHpUE7",
-	"8OjKOXGf9zVfM2fAFWs2Zuk/kkX21xbYu6cahJmVFHm2A8A7+igGVDDvKJK5MVMM9qrSfrllet2yWvZD",
-	"XpZ6MreQNbXOIUsIzAX3MknKOEvz9D5X5otVgD++9xt2jnEP+oSW5A2L6HpJPW4Eli7tPt6UX6J1WZzp",
-	"QryWRHCA3q0ytrQGzDJC6eIMu2XKPg2LLXW5r08Evcrwkui4rEu3FpWKq+/eY5Na9wqAut8/Y5pStaej",
-	"5qWqpHSAUuL2T3Hcmq5j93Tkzi2vudAe0FpAwPh1JLgN1jn862JCNx6wm0Hak+7nUNemH+L9VmDT/h+U",
-	"ZkkCWhigKQMRhskfFoJg6ro6Q8eSlDnB7Zo4IEhjOPGYJKS5KpbvBkJqq3dNfEkxkxTp61wme1m4Niy4",
-	"x8i27NUOVUzSWn2HILcdhIfokR1IuLeVMIi3Axi6B/CUQGNf7TtyLdCwixV3wYSPPz7kqPcFQi6itSjA",
-	"OyudVxftHVQ1FeLsAWpTN7gBVLtee1/RqXq1RrxBj2jqkPtoRdzYeBT7mNEZRIJrNN6tSlCtydoHlb1/",
-	"fK9ishfes4WwgtQWaUrm38PvbWvBGp90BKVCs7CDwTtgfFrZ7TxPzSo/v7k6v3wRhIH/cfHPq8t3F+a3",
-	"H88vX128qM1W3X9jtq8SmnRTvaNIyPjP1HONfXyxdEY26vkwhzoMRM392fVO6Sb1iveg0A5B7S5E3Q8P",
-	"9wC/L0QOH2V6gJ5oQMMXhY0KJ6G5cJkSLDzOezVtESlbIOd7hp/K4Fok/oCObm6xNVtnP3239gBXuKkO",
-	"69QvSNi3gCLJMNmF6AyTIvR/MH1zeAZ4g8wSAQSHImxiLah6RHiNCgSnHSHzGpP36padw75Ak+VZ/GBs",
-	"aMdcm0I/oJoKmakBS4+a6jlVQ3e1tE8N2RpH6YXWLxXaJjO8xq2xhinN9LbXOtmdQTiDvAwqlDHrueMc",
-	"eyrGV1Wa8Usd9z+E5ZJF5vWe9LKia1sp0XdAFtEDM5lhsGQck685ZYtDaztuLtarG4qUzMNyaW/yJHHX",
-	"xwWUc4CtIiDlAqhVIq2MtBo4qA1/cIJtTw3mWKwQ+4ciZsEKdeLUjM2Su3aI3SumGtnjbgajAM+Fj0S3",
-	"M2oN2sBi26jsGXXixoXV17ql4Qm+mbm3gyqVIdxKGxgIvKH5pKZfkMeQOtARyyVJis9gzng50tCmGr0U",
-	"EhQmVuUURrYbauvj/K+9VrXf2pZHwxc2d/V6Nq6flWHluQ3mZ5JsgrbUgkWBC1Mwf/tyPnxXrZC0T0Lv",
-	"H7byCN8JWPUnCftdlF08kDUC6LtNxnLkt+CdJUtosO6nx2Eo2KIn7+Pe+TJ8rebv22+R4917T2/K2oqH",
-	"hM/LCV2Ny0NKiQ7cj2M43bd2yLi4PTBGn7StOzTKu5geqgjhYLXSbovWLlY7YNA9bC/da+nrXbxaprk7",
-	"8c3iQVlW5KuIdrHlF/rhnrf/FN9bihtmruk8iozBef9JWnakJ9f13s5cGe3sakNXH7m0lSWoAd2W7ueV",
-	"+iaKBR4Kc49C3cHqq5hswqMwn5euNDOIEkZcH2HGjjKhgrC/0gXc28e14s2h6GFZw9Gc6H9dySiPfekV",
-	"ZCSLUOTOBG0LwzCtQMbfSWhMjwyEhIVEHq37g5o7yyyubLW7exrut8M2mDgDr1UN4YjRd29dr7EWtvvl",
-	"/PL95Zufrq/Of3198eZ9EAZX794+v5hOL9/8FITB9Ofn5o9dUTzrdUe5ZHo7NRjgNRmhJHme63VfsaSR",
-	"DLE0DjVUpe6Oq+BAlEV5qa1k83zhn1u0tWBj+douU5FsrXXm4gCRJP2Stv2yWQWmq5rmUdF2sCaM7Zy+",
-	"7+CfR9OL5+8u3h+9vPi1WgkzZqa39cGML8Vg6dbREo3pDQfnV5egBZxfXR6CgRC5xMibeZQkZkjMVkxj",
-	"UhbvTcB3W8y4b7cIwYhn0SyhLJdPX0+PXUdF8W/jqzDlMs4RZsZfcUXJ51eXM14WgcwLkXsu0pRkZJ/D",
-	"zekEikrzEArVAl7oVQg+mKbmM26WZ77emfFVQqBEbiYyFyhzvXY3yZQ5kuHH0YzP+HOjTrmhkiqf+21O",
-	"ZvwILm5IbsvKFbPAf0/fvrFn7dSlHHhkO2xWqMCBY8/DkZ3wE0a6NGLdE1e2EgmupXkYCa40cu38vK19",
-	"aHwWikFw11oA1ZZu1yRtqdwWRBTl0hhfhgj15gKgT5q4Mxpu1yIpFz40U9nddns45masn7uq1lmxGyqr",
-	"dWxfhLQJcjQz+SkORzAfbC6Ymw1ijQLIfb1oUarOInvC4t3vFJi3Xb2CIeEv3V0p3CqYBaVHNwtCN521",
-	"BMwiW2Um5BNXLmTmrxRFvWrIlR/Zg4eWMvZvvxlDwDUqQJh7XTJv3IU5he8bUTsaRxJCS8SMOBwshTRz",
-	"1DpH4J7GEcdIrwWnrWFIbwJ4C/CsqHWUVDxRZ6BvRe3/Buu8fW5rpBIWEVdW73icOc8wWtPR6WgchIFN",
-	"t1o4U5Pj49vb2xHaxyMhV8f+XXX86vL5xZvphX3HWCNM24K0PrkOwqBMnQeno7Fdpd6m8dkGCegqQX5Z",
-	"eJeTR+5yuTNbKl47Mq8dZQlGtBaJgeRJMDixj5FxzFgwCZ6MxqMnLie3tkc7dsbH8c3pcaFwjrPKC1uR",
-	"rmLwTPDLOJgEP5Eu0K8wals9Y6fj8VdrOWkb3z2NJ68ExhR322vevrSNME/HJ0OLlLs+brS53YXB91/x",
-	"CDu7Zgo3VUgvFBFyAx0LgmTgXI4kBbdhhhpiluaoRzBlCW7QeGYLhARXDDhyzVxHUGly3keMRoubNWTy",
-	"NEW5dXFeqz69JVIYJ9aUF7fcgYs1zq3Bhiu744JfVPDRTDfAdc6KvvZzWskTqqds5Jc1cZjX7bw5YCIJ",
-	"4y3QJ6a0gtyWd1jUNeaqt2tCp7DsGBuF9rtnCtSWR2spuO13s+pbK++qMAWSdC45xSN4QxSrGa90TmUn",
-	"WfhqikrbNfDtmaR0Uav6tWSk1wO5a5rIWuZ0921Ftd/N7GH79zXmsffhyX6Lzbvocv/5JuewILlGxRKI",
-	"mWJ8YwYrVJ7PT53AP/qZzoHTbXkqcxKfxfkjh3j6WAD0zvOHq1p2aZ/QwJH1nFwyZ7EF5MKgQt1fbx7p",
-	"hTHAXXNiQny1wcyMubCTbNFZ8Tm36OQ6FjXJGJcajYsXI6AhSYKMVyhWjKdqkgXJBcU4qiP74/d57t1o",
-	"/GWo693HYPLhc91z+/Dx7mMdk13vF2DXZ6xgsERA41ZV8gVM74fT9dq+XlAuw63KscySSaXPXKjcx9hA",
-	"5csli0iFNfvP6LqYjFdF8YzTDXH3zrxooplbT0rmNIL3Q5YjnPNtVdY3swo0EjckHe82apYdnmdCGshh",
-	"fMbn9R43l5Edtcody3yA+8vlvGqvzXjZsyUpwiTKE1sXtdjWHQnXW9UsAIucKcowmfGoMBvtTuAcJFlS",
-	"zpt5aEsQTG6NG4Fc3dpTPh3/vU8BNdoCv5H26W09fGTV09/L2SPJfsgwMl9Raj+NgA18zqRQpP4NkPkM",
-	"msxg5bnsk7M9+/D9eMajNRr/3TpcrqigmUY7awhFMSQybiKf8Vum1yLXQBwXNgKzaFmp/Y3/Is43ZdN6",
-	"xhJmA4FvRGoc6vy3HDst7a9Jm21nFdE7r1++8JK2Ucz7Wa1Jekak5vcUE/h+DBuUuNEugvjSrGbpNTik",
-	"uyWn1AwtKWZoxvxsvbW0M9KGrzgmIdjtg8IkFq5Lf2PIrEk6xy7GdZ7koz/unzwd//1xmLDFboWdbYCp",
-	"KzytwU7PZ4Yk60r9j+Anr9d7Ls4q+ZyzjafN6enjHNNFPz02lB5YJoUhO8WwpR3fNCheLJvKgq/kbZWa",
-	"3a9wXG+ittoEy17duh4vQpFDavzYtyLXfPxWFrzbDwRjiMkWwDahozi8j3kayhW4P+PuCwM+Cmi7h3uU",
-	"1CumdLPb45sGFPr7Sh4prvA1uMLQq91U/qDbr9JgvZf/g3GjMdLJ1tpYYtm1QKw51K2Gc5bRjC9ojTdM",
-	"5NLbf0Kvrclmqyd2Vrv0sMdPpJt1qmHjs00f9v3kABz409gQxa04HA18UKlT9lcxVifHM1Ab31i6KKvc",
-	"c/n++vfBLXz89rLSqkP/I6LySCbTKyE2eQYVf1RljDs1lVXRXcI3LY0vUNZPH0mL1blOaFiKnMfW52O6",
-	"6uP0ArglbTva++7tfamWnfETM01pbpR3ENYeFjO6UKQ2vrmxjL5euNHcJ+SZxaH2p0juRTuXrDs2amcQ",
-	"6zr1ebvQ6QyQb13SzaWRbUvsjPd3g7tvNKEmNaj0inKtexCt+3mWEfwoZPGtObuszX8eVF+kC2e8/gG6",
-	"Q2DatbstCDqfNHCpM2Po2x7f8bNwxk/GoAWcPHHZVzX8/blWwn34+3O1zv/xM9fO/yw8Oenr6DfA2sc0",
-	"FZmO6x/r+7Yg2FPnOQiBcDB/+3J+GBZfTlH1rwb64PQiL2XQ5ZNm/GA+zRcbN45V4uQcjvlhn7v19mUQ",
-	"Bjveelzg/R/DE7XgIePuC2Vxl3W7WFxjIIhtfLD6omHb2Wt4k/WvppVehWdpbgeWrF7EIPEWEwbjZ3Yh",
-	"TTJmkkGMksHJGBSmGbKS6QH5aoMPAP7eL9FV2aTdL9c/2PZVLUW/KZsRxp4bsfhRZ9QGvJYlpQPwqrY8",
-	"GoTXt0WepK9kxRb9RpgkPgrZBMjplkfDAPkQcAi7FuKKatzYbwPaoq9KMsrrOOkrGu1UZNoGN+ULmFY0",
-	"gtf4iaV5Cifjsf/miJvw3uLvod1N2b+aO0zdCsHkZDzu2eMjQGSjsvoeiAydqrHl1qOCRbt114dn5Rcn",
-	"Vb6Y8RIWmojZtlLMe2Waz+ItL6C2gchfA3d7LKR/G1huIGmFzgX/uHihYcnOMXdhcPl6GUOzU3wxTD4d",
-	"P3m8aE+Z3DXSNwRR36lRf5wz0jaNAmvkWyyT8GizPyKhtUtnuZhWrjH1F/9nKYJpLeVjCzdRYyJWxsKr",
-	"5SNA2ZWH4L+dkqrXMn74GPakqOy3Pvss2max4QIVwc/vXp35AqcM9drIjbh1GZUEjeiazTpF4YqAPtvm",
-	"p1wmd0EY3KBkuEhqfVz+wwxVne1a62xyfHxy+rfReDQenUyejZ+NDXd8LI871NVWkOvAtutYdbnl0eEI",
-	"pr4O6unoxP776ei0cPHrGO5huyRmV2E8b6fuynoIW6jAY/BlOfU1n/g1n9bWqFJ4fXqvETMKq4in7csT",
-	"vPFdZefU1Nf73lzB09Hf6kcqvK+7j3f/HwAA//8=",
+	"zH1rc9s4svZf6eK7VWO/RV3seHazcp0PnsQz65PE8YmSM5uKshZEtkSMSIADgJa1Kf/3U7jwTspynDj7",
+	"KbZJ4tLofvqOfPECnqScIVPSm3zxUiJIggqF+W2aLV4QhSsutvrXEGUgaKooZ95EP4TAPYWAhziBeSrI",
+	"gmyJmMNBKjAlNARChaIJHvowT8ka1SAkiszhQP8zYykJ1mSFh8BF/lwmcg4H0zdTH244DRAIC0FhjGnE",
+	"GUL+xXDGPN+jeiV/Zii2nu8xkqA38WS2uM4X5vmewD8zKjD0Jkpk6HsyiDAhej94S5I01p/k6/Z8T21T",
+	"M4gSlK28u7s7PYJMOZNoaHIWBCjlS2RUD6npxxQypX8kaRrTgGj6jP6QmkhfKrP9ReDSm3j/b1RSfGSf",
+	"ytG5EFz8wsOtnbBO6N8FZyuQGAhUsMatppXia2RwEGRS8QSFoVFKtgkyBcjClFOm5OHQ873bQYJSkhUO",
+	"UoFLeqt38ck7W0uUEFLFY7L2PldeM4/fm+E35A+6gJBSSfVI9o+KhmQNNySm4dD7fOd7b1WE4ldC40zg",
+	"0xDkDJZ2OthEXCJIRVQmQUUIIQ8yQ4SQowTGFciIb3xYcgHuuPV7M5YKzVppTBi4jQNfaiLrOeAIDuYl",
+	"ReaHPhAG/AaFpP/GEBY81KcwY4RBxtaMbxgInim0TFmn5VU509nVBSRUCQILjLMEQrrmbElXmSCS+hBl",
+	"i4ytKCiawCwbj58FPEVBFBfXCkli/oSQMZWtgbIlFwmRFGJc0Ahiwv7IlD2RK8HDLFDyAyOZirjQa/7h",
+	"rJraRfVxpyHV1H74Crd1NvP3ZEggimQgs5BEsMaQxNmGCEksVaZbqTD5lWSxehpi2AlhqWc8NdyZc9qS",
+	"xzHfWI6VKG5QAOqR8heGnh7NTWJAJ+GZXWsqNE8oasFoQWLCArzOpD3h+gLeZSklESiiybQUPAH3viae",
+	"YR/lTTzK1F9PSuCjTOEKhXfnewGnrGfoF5wyaUd+yGA3JM7uWa15RcuiJk5QTgMHx+7X/4IjEOblwz3n",
+	"XhGFG7K9dgjZTykOC61haAgqEjxbRUAKWHWD7Dml4orE7Yne6z8DZW4Dew12V9Vhn9zIfv3sq4fVpnWb",
+	"Ap+LafjiDwyUXvILgUThlX3jnN1gzFNs85xW3PfJhRvkHUotbXe+5xhbf9dQsL5n4bvyaMF5jIS1du5e",
+	"LEfz7WLu3cw7/DND2SE/iaQyZO1jeolSUWYQAViWLFDkHKkEYZIYLTFsWwu+NqAUQ3GtxO017eDyK/v8",
+	"J1kdCWh4Chmjf2ZGNBNy+xrZSkXe5Odxzxxm+SQMqf6exFeVbVkzpz7t+a3WOkuKcSiNMgxQKEIZOFiW",
+	"FqCkElmgtGalpfY0G2VZHJOFNpbs8C2CO866TlBFPOzc+0VoUSiXKPuqPIWxWZJj6JGR8iGcMSALqd+z",
+	"kEAlKB6HQPT27UDjfeRHK5kVH7i//n/7ll6w3Xn3KTllRd2KgwiDNc+U0WcR5lSDmEq1JyCkgidcD+8m",
+	"bH3SQ+HKEDKiS3WtTe1dfGXeGgVERhSFMcw7eKpnspLHMonX7kDak32QaOHZmZ8/yapmaUqxHUyfavdI",
+	"FtXJUqHYNUwDDCrH5+dy3MWFLZHsRAu3kTZCYEJo3AlbPcfYPjYaIlNUba8tknR4UmZMzVv6WKwkGlGF",
+	"hGyBxNKoJSsMO2TRLU3zO0+owiRVW2+yJLHEO9+L8Qa7FJIxSwgzC7AQZ8RNthBgj51aB6yDVsZ1693/",
+	"BQs5Q0kJAztJJ7IKXKIQJC4EoOONFZUKBYbXRN2nol4She9pgi3GMjxjduK702+sP6dlc0nNBXQxWjFr",
+	"iwjzjx8/fhy8eTN4+RL+8Y/JmzeT6XSuCVF6qcfj478Ojo4Gx8cwfj55Np6Mx4a9lUKhh/jXp/Hg75+/",
+	"nNwN7A/H5Q+Q/zBp/fCXLmKXhm1rob8Y52cJBBhnA5kZfxhyH3kI76tumOYeCZzFW1ARUYA3KLYzlr8N",
+	"ARGCooS51e1z48jOnX6fnwJW9RYRCERbzhhaR6uhzPeyMQpyGsHwH2xzdJ3qW+emteFjb5CI+Yp3wOO7",
+	"17lU5q4g6Dc7BaRH+nawt5m0a0NXZOXMn/aW0jqNqyoOxVXvw8Ig7nl0ZZ3AL/uav6k1APM5a6N0b8lo",
+	"hjdGMbR31QsqK8GzdIcCaOmzEIiEeUsRzbWZo5FWFvbPhqqoYfXsh7M0cWRu4GhinEsaI+gD7mSShDKa",
+	"ZMl9rtCjAd9t3/kdO9+xD7qEFsUNDfB6iR1uCClc4n28MTdF47AYVbl4LRHhgDi3TNviCkiaIhE2TrFb",
+	"psxTP19Sm/u6RNCpDCeJlsvadGtQKT/69jnWqXWvAMj7/TttQcg9HT0nVQWlPSIE2f4Qx6/uerZ3h3bf",
+	"4ppx5QCtAQSUXQecmWCfxb82JrTjCbsZpDnofg55Zfg+3m8ERs3fQSoax6C4BpoikKGZ/GEhDCqvyz20",
+	"7EaRIWwiZEBAaDOJhSggyWQ+fTuQUpm97SIIDKnAQF1nosNKvczi2M7GOMMhPInFbAKX7bX8ZrdRoLh5",
+	"7dQs5ImX2ISVynntAKOmk9TnE+hnOTq6L6xxp1lEMBLXVFf+wQENYXw4Y1SbhCoTDEOr5zTewfyXs9dn",
+	"ly/O537ODTCfnr1++Xbug14mzF+8vbicz9hBHok/Hp4cdhl7/fp6h8bZ2xrr1Ws9umoPgC8A3XzadSyV",
+	"gNAukd8Fxy5O/JCt3hewOg8iXrJBHmSwUflelV4i+x7KY2pfrimEXZ+9L+lUflohXr+fbTXkYIVM29IY",
+	"utjeKQScKUKZBBkTGaGxw0q/anSvAWAOvGMJfqm6GqQpBHSP+ETT2qjwSUuYS63ht3TdDnU5Lf0jliV6",
+	"lg+XV2cXLz3fc/+c//Pq4t25/unXs4vX5y8ro5XnXxvtm4SQ7VDvMOAi/JH2RG0dj5bOwESnHxam8D1e",
+	"cTN3fVO4o53i3Su0T6oOdsE/VNH/FKiSM1ZXH7ltDpTZQKSh5yBXyYTJDYpOvbFLPewH7nsg+SNh0IU2",
+	"H+Ck1g7sUbHKbs/yw7vXYEeTpUWDJIh2mjT1xRe57DzU8VVGWR72XRDGLMY/ahgaWIp9nfXVOvgHhGDq",
+	"5kGV3PkpdHGWREFJvEvDURLnKauD6eXhKZAbQs3egDPIw3XGUK1mMiIiQdut3h65gW5du/O1R2j2LA0f",
+	"jJXNXEEdBHtUdS52FaDtUNsdu6rp8oY2riB9bSudquaxcl9nhjdkq+XRMG2ntbY783UKWRHMKnItc8s5",
+	"ZlfavSnS448NGH2VbhM00J93lEVIvDYVPl0bpAE+MAPve0vKSPwth2xwaGXF9ck61UueSnxYDvitGSDH",
+	"70nNY4ViTDDVMCi7PNYZK/Hd6P4yX1wkBMyo5Wi1LJLRx7szyT14vacmtXyaY8dDYTfnp4rVXrDlDnl9",
+	"TWWtXKJtPeWou3Cpk2YKuUYlWGxrpWxtTZqbz40YSd8ALjbBBRC2tdm9Nsx/N9N6B+FKp6ORCtPweoPz",
+	"SUV3EWbZcKFZbYkCw1OYU1a8qclXvr3kAiSJzT5zh8a+ampG3Y+dHoxb2pYFLx2ZG+kPVzCxf4jUoXor",
+	"ONqd0JY7KbZlQT+r/a4N62qd2fztK21ZR2g5L+JxKGGu2WeYz+YybmmR8KkGX06Gx4dW0Bc8pChz3rX2",
+	"tYT5NFusbaUttXV4MxZqomRrwoZu6Oo7tuxRoZAYUqLfEFhy/sQkCmesOxlo3s0J5ttntpa4uQPNKDMW",
+	"mWIRtlURZSu7iznjaq4XwTcgyVYCVZpzHHWIbBFvxrSzwjMFBBqcUZ2cQJkwq63EIR7vitXaWTddZ2Zz",
+	"pTEJ1nZJMSchhhAQRWK+GpZDfoVb3eBv461Uk327PZXizSb3mrlrY32+25GgzYXy7asOKWwMXSDJ3X5A",
+	"aMRAk3HSPLMhmGLlDZW4u7qpWjHUQbFdSFmnZv/Kite+blGVk/gO6LykMfZWm3aEP3Lg7agWsN88zjoq",
+	"x+9ab15ZtPeaLouKvockXYsBbWXlQwpYD+w/Izjet2KVcdVlS+CtMtXu2vTOh4cyr9RbI7tbwMxklQ16",
+	"7c120r1SNLULNYriqlZWLH9QFLO62tVdbPnIqKLj7R8SSRT8hupjOgsC7S7ev5OGF+jIdb13NKcng6VV",
+	"oa3KX5p6RqKA2CXdzyvVReQTdG32h1O3t+Y3RJMmz53fpW0I8IKYIlMDktJByqXnd9dXgv16VGkZ6MuF",
+	"FJWD9YH+1zYqsNAV/EKKIk+s7CzraWAYSUqQcWfia92RakN/IQgLou4Uzc5SvCvTY2Wf+vutsAkm1rNq",
+	"VMxZYnSdWzvmUzEPfj+7eH9x+dv11dnHN+eX7z3fu3r39sX5dHpx+Zvne9MPL/Qvu3ISJmYWZIKq7VRj",
+	"gNNkSASKs0xFXSX6WjL4EjQlygYry1VwwItS8MTUTzu+cM8N2hqwMXxtpilJFimV2iheIFC9wm23bJZp",
+	"trKTZpg3u0VIQjOm63b752B6/uLd+fvBq/OP5UwkpXp405VC2ZL3FgwPlkT7vHBwdnUBisPZ1cWhDekv",
+	"SeAcKYxj/UpIV1SRuCgZn4Dr8Zsx1+TngxbPvEVPGi6fvpmObB9f/mdti1Np65QCkqpMoDVzz64uZqwo",
+	"HZznIveCJwmKwDyHm+PCqpM+5KoFnNBLH1w0Xc5nTE9PXZcNZasYQfJMD6QPUGQqsidJpd6S5sfhjM3Y",
+	"C61OmaaSLJ67ZU5mbADnNyi2Rb2jnuC/p28vzV5b1YwHDtkOG67MgWXPw6EZ8JYEqrD/8zC79nYCzpTQ",
+	"DwPOpCJMGdrh1jyMqVQYAme2oQ3KJW0iFKZAews8CDKRZ0mqLW2AtwqZNRo2EY+LiQ/1UGa17c7BuX7X",
+	"jV3WeK7oDRY1nqYbT5iyKqJHckMcDmHe29I21wskFQoQ5roU8gYpGpgd5t/+JEF/bavcNAl/b6/K+Hcz",
+	"r7CoZ571hK0loCfZSj0gm9giUz1+qSiqtaa2aNVs3Lqd5ne3GE1A7Tlqf9DqknntLPQuXLei3NGuGCMx",
+	"REyRwcGSCz1GpV8R7mlXtIz0hjPcaoZ0JoCzAE/zCnuB+RN5CmrDK3/XWOfsc+OyxjRAJo3ecThzlpIg",
+	"wsHxcOz5ninSMXAmJ6PRZrMZEvN4yMVq5L6Vo9cXL84vp+fmG22NUBVjRZVW5drzvaLgyjsejs0s1ebA",
+	"LyY6h1cxYRd5/GbyxL2VdyY46T4b6M8GaUwCjHisIXni9Q7sItyMpNSbeM+G4+EzW2EQma2NrPExujke",
+	"5QpnlJZe2ApVmUCjnF2E3sT7DVWOfrlR2+hUPh6Pv1mjY9P47mh3fG2CFO2mTu3i3/neyfiob5Ji1aNa",
+	"c/Wd7/38Dbews1czd1O5cEIREKahY5EHX4Ydfb2aJDm3kZQoCGmSETWEKY3JmmjPbEEgJisKjDBFbR9q",
+	"YXLeR4xaY7UxZLIkIWJrYxJGfebxOGecGFOeb5gFF2OcG4ONrMyKc36R3mc9XA/XWSv62o1pJI/LjgDW",
+	"7xEymFftvDmQWCAJt4C3VCoJmSkKNKirzVVn1/hWYZl3TA7JrZ5KkFsWRIIz02Vt1LeSzlWpVBAM4RIx",
+	"lDNW6pzSTjLwVReVpmvgLgVAqfIOh28lI50eyF3dRHbR9u8pqt1uZgfbv68wjzkPR/YNqZ9Fm/vP1hmD",
+	"BYqISBpDSCVla/2yJNLx+bEV+Cff0xkw3BS70jtxOdiv2cTJUwHQO8cfLuNm0l++hiPjOdlU7GILhHGN",
+	"ClV/vb4lE5q2LfExstWapPqdczPIllgrPmMGnWyfvEIRkqUi2sULCRBNkphQVqJY/j6WgyxQLDAkwyqy",
+	"/8DbBSaFJfS3n2TpFAi+8Z3NpSKBOGM5pUySc6v9HWvLFW5efjuBDwUSaoiiLIizMG87+u5XajxCRThf",
+	"15t8+lJ1Mz99vvtcVSC2PRpI28EtMbuAa+0DlmAAVO2nVKrl650apIgNS8vfSyqkOrUpaRcQBJktlzRA",
+	"6VeMVa2YQ9QuIIYzhjearkYZ5X2mc+P2iQyH8L7PzIUzti0r12dG2wf8BoUVtFpbjlU+KRcaHymbsXm1",
+	"DdwWfwwbFf1FWsr+ZhNQlc9mrGhrFhiQOMhiU5K62Fa9Htt+XK+9DazdTEk8Y0Fu49pMwhkINKSc10te",
+	"DEFIvNE+j03eYQgn4793acta5/x3UpWd3flPrCe7rzvogB33Sr8aucLE3B5EasokFVyi/A9QI6dQZwYj",
+	"z0UrubnWBn4ez1gQEUECZbxDV75Zy6qfdlZ4BhpfWZkoRUYWJly0aJjU3Xfj8DBbF6iY0piaqOUlTzS2",
+	"Z39kpIWZb1DpZacl0VufX7x0kraW1DmFjUE63kj0zwmJ4ecxrIkga2XDna/0bIZeva+0l2QhvUh0e773",
+	"wbiWSevNvHzWB7N8kCQOub3IZq3JrFBYLzQkURZnw693pk7Gf38aJmywW+4UaGBqC0/jZWuUpJokUWmr",
+	"DOE3Z4R0HJyxSDJG1442x8dPs833ZSV0xV1MBddkxxC2uOPan/zDom/a+0auYaHZ3Qyj6j0jRpuQ4jqL",
+	"qh7P46Z9anzkbuuoBCQaVTvtllcYQ4im96AOHWWddpiXPuW4P2P2Eh4XsjQXbHQoqddUqnpD43eNfnS3",
+	"Tj5REORbcIWmV/PelQedfpmz6zz8X7TPTwIVb42NxZdtC8SYQ+3CW2sZzdgCI3JDeSac/cdVZEw2cwPM",
+	"zvq4Dvb4DVW9qt6v3Wz4ad9beeDA7cbEUzb8cNhz52CrwrhkrFZCqqctqTZ1XsG95/TdrUe9S/j8/WWl",
+	"0QL0NaLyRCbTa87XWQolf5QV0zs1lVHRbcLXLY1HKOuTJ9JiVa7jCpY8Y6Hx+agqrypwArhFZa5o6Tq3",
+	"94VatsZPWQjo+ZWH+YhFKeACtWX07WKj+jwhSw0ONW/ruhftbGZxpNVOL9a1Knp3odOpKbo1GUKb8zYV",
+	"f701jiYIQBTKXqWXV4neg2jtG8yG8CsX+XWsZlqTrD0oL231Z6x6R+shUGU7uhcIrTt6bJ5PG/qmhHH8",
+	"3J+xozEoDkfPbKpYwsH8X+Pn9p6Z5/7R0d1f5oenJiNWveq1Sq0Zs8lExt0sPkheS9uhMk9dc2b/JbCN",
+	"+oP+S2BbBRK3A0cjQ4VB5Xqd+l48jeRdXFqey6h6ge73Rd2OUvRezIWD+dtX80M/v81MVm/ydaH7RVYI",
+	"vc22zdjBzlLewy7/7u0rz/d2fPW0SP8/mkUqoVXK7K2hYVtW2uBf4ScITfS0vGW46V3W3NdqdK9wY5wM",
+	"MfNiIVt5hJZsSExh/NxMpFCEVFAIiaBwNAZJkpTQQsqAsNWaPEDTdN4OW+badn9cvUT1m5qmblEGHUjH",
+	"iRjAqjJqDc+L0vkePJdbFvTi+ds8i9RV0GOaDgISxy7sWUfk6ZYF/Yj8EHDw2ybpCivc2G10mpK4UjKK",
+	"4zjqKqlt1auaZmbpyrtWOIQ35JYmWQJH47G7x8sOeG9/St/qpvTf9RUmdgZvcjQed6zxCSCy1kJxD0T6",
+	"Vrfd1zFxeFrcAi2zxYwVsHDQbpComEX6uyIJavCW5VBbQ+RvgbsdJtl/DCzXkLRE55x/bIBSs2Rrm7sw",
+	"uPi8CNqZIR4NkyfjZ08XXipS31r6+iDqJznsDqwGyuRtICJsS4oSBWLyVDzGyCb7bBAtUyRxB/+jFMG0",
+	"kmMyZa223UWblJUECEgzcx/8N3Ng1UrPT5/9jpyYuX+7y4Sul2IuiET48O71qUsZpkRFrpXIpHBiokVX",
+	"L9YqClsi9cU0dmYivvN874YIShZxpUe1uOwor0KOlEono9HR8d+G4+F4eDR5Pn4+1tzxudhuX8duTq4D",
+	"01Fo1OWWBYdDmBbdXEfmzyfD4zymUMVwB9sFMdsK40UzV1jLkZr/gsDWpVTnfObmPKnMUeYMu/ReLUjl",
+	"lyFW03PMWe3/OrBeVHW+n/URnAz/Vt1S7u7dfb77vwAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -49,9 +49,7 @@ func (h *handlers) SyncProducts(ctx context.Context, req api.SyncProductsRequest
 	products := toAPIProducts(page.Products)
 	pagination := &api.Pagination{Total: page.Total, Page: page.Page, PerPage: page.PerPage, TotalPages: page.TotalPages}
 	resp := api.SyncProducts200JSONResponse{Status: true, Message: msgOK, Pagination: pagination}
-	resp.Data = &struct {
-		Products []api.Product `json:"products"`
-	}{Products: products}
+	resp.Data = &api.ProductSyncData{Products: products}
 	return resp, nil
 }
 
