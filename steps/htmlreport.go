@@ -147,10 +147,13 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	}
 
 	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
-	ids := map[string]htmlLink{}
+	// byName links a scenario name to its first scenario in the page's order.
+	byName := map[string]htmlLink{}
 	for _, a := range page.Areas {
 		for _, sc := range a.Scenarios {
-			ids[resultKey(a.File, sc.Name)] = htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome}
+			if _, ok := byName[sc.Name]; !ok {
+				byName[sc.Name] = htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome}
+			}
 			page.Scenarios++
 			if sc.Outcome == StatusFailed || sc.Outcome == StatusUndefined {
 				page.Failed = append(page.Failed, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
@@ -164,11 +167,8 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 				hr.More++
 				continue
 			}
-			for key, l := range ids {
-				if strings.HasSuffix(key, "\x00"+name) {
-					hr.Links = append(hr.Links, l)
-					break
-				}
+			if l, ok := byName[name]; ok {
+				hr.Links = append(hr.Links, l)
 			}
 		}
 		if r.Exercised {

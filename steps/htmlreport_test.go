@@ -46,6 +46,10 @@ func TestHTMLReportOfAFullRun(t *testing.T) {
 		contains(t, page, "<small><code>"+html.EscapeString(sc.Location)+"</code></small>", sc.Name)
 	}
 	assert.NotRegexp(t, regexp.MustCompile(`(src|href)="(https?:)?//`), page, "the page fetches nothing")
+	// Without JavaScript every scenario shows and the filters, which need it, do not.
+	assert.NotRegexp(t, regexp.MustCompile(`class="[^"]*\bhidden\b`), page, "nothing is hidden before the script runs")
+	assert.Regexp(t, regexp.MustCompile(`#filters\{[^}]*display:none`), page[:min(len(page), 8000)])
+	contains(t, page, ".js #filters{display:flex}")
 	lacks(t, page, "sk-nusantara-7f3a9c", "secrets are masked")
 
 	rows := res.Summary.Section7
