@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -325,6 +326,7 @@ type harness struct {
 
 	catalog   *catalog
 	selection *selection
+	regexps   sync.Map // step expression → *regexp.Regexp
 	console   *console // nil for the junit and cucumber formats
 
 	mu      sync.Mutex // guards locks and results
@@ -358,6 +360,25 @@ func (h *harness) lock(key string) func() {
 	m.Lock()
 	var once sync.Once
 	return func() { once.Do(m.Unlock) }
+}
+
+// stepRegexp compiles a step expression once per run: godog would compile
+// every expression again for each scenario, and its results keep each
+// scenario's copies until the run ends (about 70 MB in a full run).
+func (h *harness) stepRegexp(expr any) any {
+	src, ok := expr.(string)
+	if !ok {
+		return expr
+	}
+	if re, ok := h.regexps.Load(src); ok {
+		return re
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return expr // godog reports it
+	}
+	actual, _ := h.regexps.LoadOrStore(src, re)
+	return actual
 }
 
 func (h *harness) addResult(r ScenarioResult) {

@@ -43,6 +43,7 @@ var errorType = reflect.TypeFor[error]()
 
 // Step registers fn, wrapped so that its error passes through s.advisory.
 func (g gradedSteps) Step(expr, fn any) {
+	expr = g.s.h.stepRegexp(expr)
 	v := reflect.ValueOf(fn)
 	t := v.Type()
 	if t.Kind() != reflect.Func || t.NumOut() == 0 || t.Out(t.NumOut()-1) != errorType {
