@@ -8,11 +8,13 @@ import (
 	"strings"
 
 	"pgregory.net/rapid"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // The exact messages the model asserts (section 7).
 const (
-	msgTrxIDUsed        = "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
+	msgTrxIDUsed        = contract.MsgDuplicate
 	msgInternalNoFunds  = "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
 	pathProvision       = "/client/v2/customer/provision_account"
 	pathPayment         = "/client/v2/payment"
@@ -128,6 +130,12 @@ func (m *machine) fail(t *rapid.T, format string, args ...any) {
 	m.rec.fail(t, b.String(), "%s", msg)
 }
 
+// note adds a comment line under the last step: the details a step of
+// the suite makes up itself (which cashier, which phone number).
+func (m *machine) note(format string, args ...any) {
+	m.lines = append(m.lines, "  # "+fmt.Sprintf(format, args...))
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
@@ -166,7 +174,8 @@ func (m *machine) provisionNew(t *rapid.T, line string) {
 	m.cashiers++
 	acc := &account{Label: fmt.Sprintf(provisionedNewLabel, m.cashiers), Phone: m.w.uniquePhone(), Email: m.w.uniqueEmail(),
 		Name: fmt.Sprintf("Kasir Generasi %d", m.cashiers)}
-	m.say("%s (%s, phone %s)", line, acc.Label, acc.Phone)
+	m.say("%s", line)
+	m.note("%s: phone %s", acc.Label, acc.Phone)
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
 	d := m.expect(t, "provisioning a new cashier", a)
