@@ -110,7 +110,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, fmt.Errorf("%w: a profile is required", ErrUsage)
 	}
 	if err := opts.Profile.Validate(); err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrUsage, err)
+		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	if opts.Examples <= 0 {
 		opts.Examples = 100

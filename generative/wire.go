@@ -157,14 +157,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// maskSecret keeps the first four characters of a secret.
-func maskSecret(v string) string {
-	if len(v) <= 4 {
-		return strings.Repeat("*", len(v))
-	}
-	return v[:4] + strings.Repeat("*", 8)
-}
-
 // encodeQuery renders pairs in order, repeated keys included.
 func encodeQuery(pairs [][2]string) string {
 	parts := make([]string, 0, len(pairs))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -213,8 +212,11 @@ func (w *world) provision(label string) (*account, error) {
 	acc := &account{Label: label, Phone: w.uniquePhone(), Email: w.uniqueEmail(), Name: "Kasir Generasi " + w.runID}
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := w.c.do(w.ctx, request{Method: http.MethodPost, Path: "/client/v2/customer/provision_account", Secret: w.prof.SecretKey, ContentType: "application/json", Body: body})
-	if a.Err != nil || a.Status/100 != 2 {
-		return nil, fmt.Errorf("provisioning a cashier: status %d %s %v", a.Status, a.Body, a.Err)
+	if a.Err != nil {
+		return nil, fmt.Errorf("provisioning a cashier: %w", a.Err)
+	}
+	if a.Status/100 != 2 {
+		return nil, fmt.Errorf("provisioning a cashier: status %d %s", a.Status, a.Body)
 	}
 	d := dig(decode(a.Body), "data")
 	acc.Token, acc.ID = str(dig(d, "token")), integer(dig(d, "customer_id"))
@@ -331,13 +333,4 @@ func integer(v any) int64 {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
