@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // payment is one attempt to create a payment, and the answer.
@@ -311,13 +313,13 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 		return err
 	}
 	for _, p := range activeByPrice(c.products) {
-		if p.FinalPrice > w.balance && p.FinalPrice <= w.balance+w.coins/2 {
+		if p.FinalPrice > w.balance && p.FinalPrice <= w.balance+contract.CoinValue(w.coins) {
 			_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
 			return err
 		}
 	}
 	return s.skipBecause(fmt.Sprintf("profile split_customer: no active prabayar product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
-		w.balance, w.balance+w.coins/2))
+		w.balance, w.balance+contract.CoinValue(w.coins)))
 }
 
 func (s *scenario) payUnprocessable(ctx context.Context, actor string) error {
@@ -518,9 +520,9 @@ func (s *scenario) splitArithmetic() error {
 	}
 	a, b := pm.res.Amount, pm.before.balance
 	rest := a.Total - b
-	if a.BalanceUsed != b || a.CoinValueUsed != rest || a.CoinUsed != 2*rest || a.GatewayPayment != 0 {
+	if a.BalanceUsed != b || a.CoinValueUsed != rest || a.CoinUsed != contract.CoinsFor(rest) || a.GatewayPayment != 0 {
 		return s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
-			fmt.Sprintf("balance_used %d (the whole balance), coin_value_used %d, coin_used %d, gateway_payment 0 for a total of %d", b, rest, 2*rest, a.Total),
+			fmt.Sprintf("balance_used %d (the whole balance), coin_value_used %d, coin_used %d, gateway_payment 0 for a total of %d", b, rest, contract.CoinsFor(rest), a.Total),
 			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment)
 	}
 	return nil
@@ -532,7 +534,7 @@ func (s *scenario) coinsOnly() error {
 		return err
 	}
 	a := pm.res.Amount
-	if a.CoinValueUsed <= 0 || a.CoinUsed != 2*a.CoinValueUsed {
+	if a.CoinValueUsed <= 0 || a.CoinUsed != contract.CoinsFor(a.CoinValueUsed) {
 		return s.failure(pm.ex, secCoinValue, "coin_value_used above 0 and coin_used = 2 × coin_value_used",
 			"coin_used %d, coin_value_used %d", a.CoinUsed, a.CoinValueUsed)
 	}
