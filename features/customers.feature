@@ -28,6 +28,23 @@ Feature: Customer accounts
     When the partner provisions another phone number with the same email address
     Then the answer is refused with status 400 and the message "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda."
 
+  Scenario Outline: An email address that is not valid creates no account (<case>)
+    When the partner provisions an account with the email "<email>"
+    Then no account is created
+
+    Examples:
+      | case             | email                     |
+      | no at sign       | kasir.tokomitra.co.id     |
+      | no domain        | kasir.uji@                |
+      | a space inside   | kasir uji@tokomitra.co.id |
+
+  @isolation
+  Scenario: Phone numbers and email addresses are unique per partner, not across partners
+    Given the partner provisioned a new cashier account
+    When the other partner provisions an account with the same phone number and email
+    Then the answer comes back with status 201 and the message "Akun berhasil disinkronisasi."
+    And the other partner's account is another account, with its own token
+
   @reading:required-field-missing-is-empty
   Scenario Outline: Provisioning with a required field left out is refused (<field> <how>)
     When the partner provisions an account with the <field> <how>

@@ -37,6 +37,18 @@ Feature: Limits
     When the cashier pays for a product through a payment gateway with a shift code of 51 characters
     Then the payment is refused with status 400 and the message "Kode shift maksimal 50 karakter."
 
+  Scenario Outline: Lengths are counted in characters, not bytes (<field> of <length> multi-byte characters)
+    Given a cashier provisioned by the partner
+    When the cashier pays for a product through a payment gateway with a <field> of <length> multi-byte characters
+    Then the answer comes back with status <status> and the message "<message>"
+
+    Examples:
+      | field                  | length | status | message                                  |
+      | partner transaction id | 50     | 200    | Pembayaran berhasil diproses.            |
+      | partner transaction id | 51     | 400    | ID transaksi mitra maksimal 50 karakter. |
+      | shift code             | 50     | 200    | Pembayaran berhasil diproses.            |
+      | shift code             | 51     | 400    | Kode shift maksimal 50 karakter.         |
+
   Scenario Outline: A destination number of 10 to 13 digits starting with 08 is accepted (<digits> digits)
     Given a cashier provisioned by the partner
     When the cashier lists "prabayar" products for the number "<number>"

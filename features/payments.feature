@@ -61,6 +61,7 @@ Feature: Payments
     When the funded customer pays for the cheapest product from balance and coins
     Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
     And the payment is paid, with a documented transaction status
+    And the payment method is the balance and coin method, with code BALANCE, gateway SALDO and type COIN
     And the transaction number contains a slash and the partner transaction id is echoed
     And the amount charged is the final price in the payer's own catalog
     And no payment through a gateway is required
@@ -91,6 +92,23 @@ Feature: Payments
     And the amount charged is the final price in the payer's own catalog
     And the transaction number contains a slash and the partner transaction id is echoed
     And the developer notes are present
+
+  @funded
+  Scenario: A product that is not available for sale cannot be paid
+    Given the funded customer of the partner
+    When the funded customer pays for an inactive product of the catalog from balance and coins
+    Then the payment is not created
+
+  Scenario Outline: Optional fields may be null (<field>)
+    Given a cashier provisioned by the partner
+    When the cashier pays for a product through a payment gateway with the <field> null
+    Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
+
+    Examples:
+      | field        |
+      | promotion id |
+      | parts        |
+      | shift code   |
 
   @unprocessable-payment @funded @reading:nothing-after-422 @reading:unprocessable-any-message
   Scenario: A payment that cannot be processed yet takes nothing from the wallet

@@ -50,6 +50,40 @@ Feature: Product catalog
     And every product has its documented fields, with a status of active or inactive
     And the pagination is consistent with the total number of products
 
+  Scenario Outline: A cashier lists the products of each sub category (<sub category>)
+    Given a cashier provisioned by the partner
+    When the cashier lists "<sub category>" products for the number "081234567890"
+    Then the answer comes back with status 200 and the message "OK", or says the sub category is not yet available
+
+    Examples:
+      | sub category |
+      | prabayar     |
+      | paket-data   |
+      | paket-sms    |
+
+  Scenario Outline: The main account synchronizes each sub category (<sub category>)
+    Given the partner's main account
+    When the main account synchronizes the "<sub category>" catalog
+    Then the catalog answers with consistent pages, or says the sub category is not yet available
+
+    Examples:
+      | sub category |
+      | prabayar     |
+      | paket-data   |
+      | paket-sms    |
+
+  Scenario Outline: A page size gives pages of that size (<size> per page)
+    Given the partner's main account
+    When the main account synchronizes the "prabayar" catalog with <size> products per page
+    Then the answer comes back with status 200 and the message "OK"
+    And the pagination says <size> products per page, and no more than <size> are on the page
+
+    Examples:
+      | size |
+      | 1    |
+      | 7    |
+      | 100  |
+
   @reading:paging-arithmetic @reading:sync-default-page-is-page-1
   Scenario: Synchronizing without a page number gives the first page
     Given the partner's main account

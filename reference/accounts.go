@@ -57,13 +57,14 @@ type ProvisionInput struct {
 }
 
 // Check applies the provisioning field rules: name, phone_number and email
-// present and not blank, an Indonesian phone number and a valid email. A
-// request the server could not read as these fields is an empty one.
+// present and not blank, and an Indonesian phone number (the store also
+// requires a valid email). A request the server could not read as these
+// fields is an empty one.
 func (in ProvisionInput) Check() error {
 	name := strings.TrimSpace(in.Name)
 	phone := strings.TrimSpace(in.PhoneNumber)
 	email := strings.TrimSpace(in.Email)
-	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) || !emailPattern.MatchString(email) {
+	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) {
 		return ErrProvisionIncomplete
 	}
 	return nil
@@ -86,6 +87,9 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	name := strings.TrimSpace(in.Name)
 	phone := strings.TrimSpace(in.PhoneNumber)
 	email := strings.TrimSpace(in.Email)
+	if !s.policy.validEmail(email) {
+		return ProvisionResult{}, ErrProvisionIncomplete
+	}
 	device := defaultDeviceID
 	if in.DeviceID != nil && strings.TrimSpace(*in.DeviceID) != "" {
 		device = strings.TrimSpace(*in.DeviceID)
@@ -97,6 +101,9 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	existing := s.byPhone[partnerKey{c.PartnerID, phone}]
 	owner := s.byEmail[partnerKey{c.PartnerID, lowerEmail(email)}]
 	if owner != nil && owner != existing && s.policy.uniqueEmail {
+		return ProvisionResult{}, ErrEmailTaken
+	}
+	if !s.policy.accountsPerPartner && existing == nil && s.usedByOtherPartner(c.PartnerID, phone, email) {
 		return ProvisionResult{}, ErrEmailTaken
 	}
 	if existing != nil {
@@ -124,6 +131,18 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	}
 	s.index(a)
 	return ProvisionResult{CustomerID: a.id, Token: a.token, Created: true}, nil
+}
+
+// usedByOtherPartner reports whether an account of another partner than
+// partner has the phone number or the email (only FaultAccountsAcrossPartners
+// asks). The caller holds s.mu.
+func (s *Store) usedByOtherPartner(partner int64, phone, email string) bool {
+	for _, a := range s.accounts {
+		if a.partner != partner && (a.phone == phone || lowerEmail(a.email) == lowerEmail(email)) {
+			return true
+		}
+	}
+	return false
 }
 
 // newToken returns a fresh random account token. crypto/rand.Read never

@@ -257,7 +257,7 @@ func (s *Store) ListProducts(c Caller, q ListQuery) ([]PricedProduct, error) {
 		return nil, err
 	}
 	phone, code := strings.TrimSpace(q.PhoneNumber), strings.TrimSpace(q.SubCategory)
-	if !s.policy.listPhoneValid(phone) {
+	if !s.policy.listPhoneValid(phone) || (s.policy.listOnly != "" && code != s.policy.listOnly) {
 		return nil, ErrPhoneInvalid
 	}
 	plan, err := s.pricePlan(c.PartnerID)
@@ -305,6 +305,9 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 		return ProductPage{}, ErrPageSizeTooSmall
 	case size > s.policy.maxPageSize:
 		return ProductPage{}, ErrPageSizeTooLarge
+	}
+	if !s.policy.honourPageSize {
+		size = defaultPageSize
 	}
 	plan, err := s.pricePlan(c.PartnerID)
 	if err != nil {

@@ -90,6 +90,24 @@ const (
 	FaultPricePlanIgnored Fault = "price-plan-ignored"
 	// FaultErrorsAsText answers errors with a text/plain body.
 	FaultErrorsAsText Fault = "errors-as-text"
+	// FaultPageSizeIgnored pages product sync by its default size whatever
+	// pageSize asks (§4.2 pageSize: records per page).
+	FaultPageSizeIgnored Fault = "page-size-ignored"
+	// FaultEmailNotValidated accepts an email address that is not valid (§4.4).
+	FaultEmailNotValidated Fault = "email-not-validated"
+	// FaultInactiveProductSold sells a product whose status is inactive (§3).
+	FaultInactiveProductSold Fault = "inactive-product-sold"
+	// FaultInternalMethodMisnamed names method 0 in a payment otherwise than
+	// code BALANCE, gateway SALDO, type COIN (§2.4).
+	FaultInternalMethodMisnamed Fault = "internal-method-misnamed"
+	// FaultAccountsAcrossPartners refuses a phone number or email that an
+	// account of another partner uses (§4.4: unique per partner).
+	FaultAccountsAcrossPartners Fault = "accounts-across-partners"
+	// FaultLengthInBytes counts the 50-character limits in bytes (§8).
+	FaultLengthInBytes Fault = "length-in-bytes"
+	// FaultListOnlyPrabayar refuses the product list of every sub category
+	// but prabayar as if its destination number were invalid (§4.1).
+	FaultListOnlyPrabayar Fault = "list-only-prabayar"
 
 	// The faults below are found by the generated mode (generative/) and by
 	// no hand-written scenario (generative/faults_test.go proves both).
@@ -138,6 +156,9 @@ func AllFaults() []Fault {
 		FaultStatusEmptyAs404, FaultBasePriceCharged, FaultTrxNumberWithoutSlash,
 		FaultCoveredPaymentUnpaid, FaultInactiveSubCategoryServed, FaultGatewayRemainderHidden,
 		FaultPricePlanIgnored, FaultErrorsAsText,
+		FaultPageSizeIgnored, FaultEmailNotValidated, FaultInactiveProductSold,
+		FaultInternalMethodMisnamed, FaultAccountsAcrossPartners, FaultLengthInBytes,
+		FaultListOnlyPrabayar,
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
@@ -171,6 +192,12 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultInactiveSubCategoryServed: func(p *policy) { p.hideInactiveSubCategories = false },
 	FaultGatewayRemainderHidden:    func(p *policy) { p.reportRemainder = false },
 	FaultPricePlanIgnored:          func(p *policy) { p.enforcePricePlan = false },
+	FaultPageSizeIgnored:           func(p *policy) { p.honourPageSize = false },
+	FaultEmailNotValidated:         func(p *policy) { p.validEmail = func(string) bool { return true } },
+	FaultInactiveProductSold:       func(p *policy) { p.sellInactive = true },
+	FaultAccountsAcrossPartners:    func(p *policy) { p.accountsPerPartner = false },
+	FaultLengthInBytes:             func(p *policy) { p.length = func(s string) int { return len(s) } },
+	FaultListOnlyPrabayar:          func(p *policy) { p.listOnly = "prabayar" },
 
 	FaultMultiByteShiftCodePanics:   func(p *policy) { p.shiftCodeBufferBytes = 150 },
 	FaultPromotionZeroCrashes:       func(p *policy) { p.promotionZeroPanics = true },

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Amount is the amount object of a transaction (section 2.7).
@@ -125,9 +124,9 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 		return ErrMethodRequired
 	case strings.TrimSpace(in.PartnerTrxID) == "":
 		return ErrTrxIDRequired
-	case utf8.RuneCountInString(in.PartnerTrxID) > s.policy.maxTrxIDLen:
+	case s.policy.length(in.PartnerTrxID) > s.policy.maxTrxIDLen:
 		return ErrTrxIDTooLong
-	case in.ShiftCode != nil && utf8.RuneCountInString(*in.ShiftCode) > s.policy.maxShiftCodeLen:
+	case in.ShiftCode != nil && s.policy.length(*in.ShiftCode) > s.policy.maxShiftCodeLen:
 		return ErrShiftCodeTooLong
 	case !validPhoneNumber(in.Msisdn):
 		return ErrPhoneInvalid
@@ -177,7 +176,7 @@ func (s *Store) checkProduct(in CreatePaymentInput) (*Product, error) {
 	if p == nil {
 		return nil, ErrProductNotFound
 	}
-	if _, err := s.subCategory(p.SubCategory); err != nil || p.Status != ProductActive {
+	if _, err := s.subCategory(p.SubCategory); err != nil || (p.Status != ProductActive && !s.policy.sellInactive) {
 		return nil, ErrProductUnavailable
 	}
 	if p.Unprocessable {

@@ -1,6 +1,9 @@
 package reference
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // policy is the part of the document's rules that the store reads as data:
 // limits, formats and the switches of rules a fault may bend (faults.go).
@@ -9,12 +12,20 @@ import "math"
 type policy struct {
 	split splitPolicy
 
-	// Section 8 limits, counted in characters (runes).
+	// Section 8 limits, counted in characters (runes) by length.
+	length          func(string) int
 	maxTrxIDLen     int
 	maxShiftCodeLen int
 	maxPageSize     int
 	// firstPage is the number of the page that starts at the first product.
 	firstPage int
+	// honourPageSize pages product sync by the pageSize asked for.
+	honourPageSize bool
+	// listOnly, when set, is the one sub category whose product list is
+	// served; the others are refused as an invalid destination number.
+	listOnly string
+	// sellInactive sells products whose status is inactive.
+	sellInactive bool
 	// listPhoneValid checks the product list's destination number.
 	listPhoneValid func(string) bool
 
@@ -40,6 +51,11 @@ type policy struct {
 
 	// uniqueEmail refuses an email used by another account of the partner.
 	uniqueEmail bool
+	// validEmail checks the provisioning email address.
+	validEmail func(string) bool
+	// accountsPerPartner keeps phone numbers and emails unique per partner
+	// only; false refuses those another partner's account uses.
+	accountsPerPartner bool
 	// keepIDOnSync keeps the customer id of a synchronized account.
 	keepIDOnSync bool
 
@@ -90,10 +106,12 @@ type policy struct {
 func documentPolicy() policy {
 	return policy{
 		split:                     splitPolicy{coinsPerRupiah: coinsPerRupiah},
+		length:                    utf8.RuneCountInString,
 		maxTrxIDLen:               50,
 		maxShiftCodeLen:           50,
 		maxPageSize:               100,
 		firstPage:                 defaultPage,
+		honourPageSize:            true,
 		listPhoneValid:            validPhoneNumber,
 		uniqueTrxID:               true,
 		checkAndInsertAtomically:  true,
@@ -104,6 +122,8 @@ func documentPolicy() policy {
 		coveredTransaction:        TransactionProcessing,
 		reportRemainder:           true,
 		uniqueEmail:               true,
+		validEmail:                emailPattern.MatchString,
+		accountsPerPartner:        true,
 		keepIDOnSync:              true,
 		tokenBoundToPartner:       true,
 		mainOnlySync:              true,

@@ -28,6 +28,10 @@ func (s *scenario) registerCustomers(sc stepper) {
 	sc.Step(`^the same customer id is returned$`, s.sameCustomerID)
 	sc.Step(`^the partner provisions another phone number with the same email address$`, s.provisionSameEmail)
 	sc.Step(`^the partner provisions an account with the (name|phone number|email) (missing|empty)$`, s.provisionIncomplete)
+	sc.Step(`^the partner provisions an account with the email "([^"]*)"$`, s.provisionWithEmail)
+	sc.Step(`^no account is created$`, s.noAccount)
+	sc.Step(`^the other partner provisions an account with the same phone number and email$`, s.provisionSameUnderOther)
+	sc.Step(`^the other partner's account is another account, with its own token$`, s.anotherAccount)
 	sc.Step(`^`+actorRE+` reads its profile$`, s.readProfile)
 	sc.Step(`^the profile shows the name, email address and phone number that were provided$`, s.profileShowsProvided)
 	sc.Step(`^the balance is a whole number of rupiah$`, s.balanceWhole)
@@ -174,6 +178,57 @@ func (s *scenario) provisionSameEmail(ctx context.Context) error {
 	name, phone, _ := s.newIdentity()
 	_, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, map[string]any{"name": name, "phone_number": phone, "email": first.email})
 	return err
+}
+
+// provisionWithEmail provisions a new account whose only defect may be its
+// email address.
+func (s *scenario) provisionWithEmail(ctx context.Context, email string) error {
+	name, phone, _ := s.newIdentity()
+	pv, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, map[string]any{"name": name, "phone_number": phone, "email": email})
+	s.provisioned = pv
+	return err
+}
+
+// noAccount checks that the last provisioning created nothing: section 4.4
+// requires a valid email, and gives no message for one that is not, so only
+// "no 2xx answer and no token" is asserted.
+func (s *scenario) noAccount() error {
+	pv := s.provisioned
+	if pv == nil {
+		return fmt.Errorf("nothing was provisioned before this check")
+	}
+	if pv.ex.Status/100 == 2 || pv.token != "" {
+		return s.failure(pv.ex, secEmailValid, "no 2xx answer and no token", "got status %d and a token %q", pv.ex.Status, pv.token)
+	}
+	return nil
+}
+
+// provisionSameUnderOther provisions, under the other partner, the phone
+// number and email of the account the partner provisioned.
+func (s *scenario) provisionSameUnderOther(ctx context.Context) error {
+	first := s.accounts["the new cashier"]
+	if first == nil {
+		return fmt.Errorf("an account must be provisioned before this step")
+	}
+	o := s.otherPartner()
+	pv, err := s.provision(ctx, o, o.secretKey, map[string]any{"name": first.name, "phone_number": first.phone, "email": first.email})
+	s.provisioned = pv
+	return err
+}
+
+// anotherAccount checks that the other partner's account is not the
+// partner's: its own token (section 5: the token is the one for that
+// customer account), and a profile read with it.
+func (s *scenario) anotherAccount() error {
+	first := s.accounts["the new cashier"]
+	pv := s.provisioned
+	if first == nil || pv == nil {
+		return fmt.Errorf("two provisionings are needed before this check")
+	}
+	if pv.token == "" || pv.token == first.token {
+		return s.failure(pv.ex, secPerPartner, "a token of its own, not the partner's account's", "token %q (the partner's account has %q)", pv.token, first.token)
+	}
+	return nil
 }
 
 func (s *scenario) provisionIncomplete(ctx context.Context, field, how string) error {

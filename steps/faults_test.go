@@ -51,6 +51,14 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultGatewayRemainderHidden, "@payments", "A remainder not covered by balance or coins goes to the payment gateway", false},
 		{reference.FaultPricePlanIgnored, "@products", "The product list of a partner without an active price plan carries the price plan message", true},
 		{reference.FaultErrorsAsText, "@payment-status", "Looking up a payment without naming it is refused", false},
+		// Issue 7 part 4: each new document check has a fault only it detects.
+		{reference.FaultPageSizeIgnored, "@products", "A page size gives pages of that size (7 per page)", false},
+		{reference.FaultEmailNotValidated, "@customers", "An email address that is not valid creates no account (no at sign)", false},
+		{reference.FaultInactiveProductSold, "@payments", "A product that is not available for sale cannot be paid", false},
+		{reference.FaultInternalMethodMisnamed, "@payments", "A payment fully covered by balance and coins is paid", false},
+		{reference.FaultAccountsAcrossPartners, "@customers", "Phone numbers and email addresses are unique per partner, not across partners", false},
+		{reference.FaultLengthInBytes, "@limits", "Lengths are counted in characters, not bytes (partner transaction id of 50 multi-byte characters)", false},
+		{reference.FaultListOnlyPrabayar, "@products", "A cashier lists the products of each sub category (paket-data)", false},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {

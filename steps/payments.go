@@ -50,7 +50,11 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` (pays|paid) for a product through a payment gateway$`, func(ctx context.Context, actor, tense string) error {
 		return s.payGateway(ctx, actor, tense == "paid", nil)
 	})
-	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with a (partner transaction id|shift code) of (\d+) characters$`, s.payGatewayWithLength)
+	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with a (partner transaction id|shift code) of (\d+) (characters|multi-byte characters)$`, s.payGatewayWithLength)
+	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with the (promotion id|parts|shift code) null$`, s.payGatewayWithNull)
+	sc.Step(`^`+actorRE+` pays for an inactive product of the catalog from balance and coins$`, s.payInactive)
+	sc.Step(`^the payment is not created$`, s.notCreated)
+	sc.Step(`^the payment method is the balance and coin method, with code BALANCE, gateway SALDO and type COIN$`, s.internalMethodNamed)
 	sc.Step(`^`+actorRE+` (pays|paid) for the cheapest product (from balance and coins|with coins only)$`, s.payCheapest)
 	sc.Step(`^`+actorRE+` pays for a product dearer than its balance from balance and coins$`, s.paySplit)
 	sc.Step(`^`+actorRE+` pays for the product that cannot be processed yet$`, s.payUnprocessable)
@@ -270,16 +274,90 @@ func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed boo
 	return nil
 }
 
-func (s *scenario) payGatewayWithLength(ctx context.Context, actor, field string, n int) error {
+// payGatewayWithLength pays with a partner_trx_id or shift_code of n
+// characters; multi-byte ones are "é" (2 bytes each in UTF-8), since section
+// 8 counts characters, not bytes.
+func (s *scenario) payGatewayWithLength(ctx context.Context, actor, field string, n int, kind string) error {
+	fill := "x"
+	if kind == "multi-byte characters" {
+		fill = "é"
+	}
 	return s.payGateway(ctx, actor, false, func(body map[string]any) {
-		prefix := s.nextTrxID() + "-"
-		v := prefix + strings.Repeat("x", max(0, n-len(prefix)))
 		if field == "partner transaction id" {
-			body["partner_trx_id"] = v[:n]
+			prefix := []rune(s.nextTrxID() + "-")
+			v := append(prefix, []rune(strings.Repeat(fill, max(0, n-len(prefix))))...)
+			body["partner_trx_id"] = string(v[:n])
 		} else {
-			body["shift_code"] = strings.Repeat("S", n)
+			body["shift_code"] = strings.Repeat(map[string]string{"x": "S", "é": "é"}[fill], n)
 		}
 	})
+}
+
+// payGatewayWithNull pays with an optional field of section 4.6 sent as
+// null ("integer or null", "object or null", "string or null").
+func (s *scenario) payGatewayWithNull(ctx context.Context, actor, field string) error {
+	key := map[string]string{"promotion id": "promotion_id", "parts": "parts", "shift code": "shift_code"}[field]
+	return s.payGateway(ctx, actor, false, func(body map[string]any) { body[key] = nil })
+}
+
+// payInactive pays, from balance and coins, for a product the catalog shows
+// as inactive (section 3: "Not available for sale"). The payer is funded,
+// so the product is the request's only defect; without an inactive product
+// in the catalog the scenario is skipped.
+func (s *scenario) payInactive(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	c, err := s.catalog(ctx, a.partner)
+	if err != nil {
+		return err
+	}
+	w := s.wallets[actor]
+	for _, p := range c.products {
+		if p.Status == "inactive" && p.FinalPrice <= w.balance {
+			_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
+			return err
+		}
+	}
+	return s.skipBecause("the prabayar catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
+}
+
+// notCreated checks that the last payment was not created: section 4.6
+// rule 3 gives success as HTTP 200.
+func (s *scenario) notCreated() error {
+	pm := s.attempt
+	if pm == nil {
+		return fmt.Errorf("no payment was attempted before this check")
+	}
+	if pm.ex.Status/100 == 2 {
+		return s.failure(pm.ex, secInactive, "no payment created for an inactive product", "got status %d", pm.ex.Status)
+	}
+	return nil
+}
+
+// internalMethodNamed checks section 2.4: "The internal balance/coin method
+// (id 0) is returned in a payment with code BALANCE, gateway SALDO, type COIN."
+func (s *scenario) internalMethodNamed() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Data struct {
+			Method map[string]any `json:"payment_method"`
+		} `json:"data"`
+	}
+	if err := decode(pm.ex.RespBody, &body); err != nil {
+		return s.failure(pm.ex, secInternalMethod, "data.payment_method", "%v", err)
+	}
+	m := body.Data.Method
+	id, _ := integer(m["id"])
+	if id != 0 || m["code"] != "BALANCE" || m["gateway"] != "SALDO" || m["type"] != "COIN" {
+		return s.failure(pm.ex, secInternalMethod, "payment_method id 0, code BALANCE, gateway SALDO, type COIN",
+			"payment_method is %v", m)
+	}
+	return nil
 }
 
 func (s *scenario) payCheapest(ctx context.Context, actor, tense, how string) error {

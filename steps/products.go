@@ -58,6 +58,9 @@ func (s *scenario) registerProducts(sc stepper) {
 	sc.Step(`^every page is consistent with the total number of products$`, s.everyPageConsistent)
 	sc.Step(`^every product of the catalog was seen exactly once$`, s.everyProductOnce)
 	sc.Step(`^no more than (\d+) products are on the page$`, s.noMoreThan)
+	sc.Step(`^the pagination says (\d+) products per page, and no more than (\d+) are on the page$`, s.perPage)
+	sc.Step(`^the answer comes back with status 200 and the message "OK", or says the sub category is not yet available$`, s.okOrNotYetAvailable)
+	sc.Step(`^the catalog answers with consistent pages, or says the sub category is not yet available$`, s.syncOrNotYetAvailable)
 	sc.Step(`^the answer carries the message "([^"]*)" naming the operator team$`, s.carriesPricePlanMessage)
 }
 
@@ -318,6 +321,58 @@ func (s *scenario) everyProductOnce() error {
 			"saw %d distinct products; repeated: %v", len(seen), dups))
 	}
 	return nil
+}
+
+// perPage checks section 4.2's pageSize: a page asked for with pageSize N
+// says perPage N and holds at most N products.
+func (s *scenario) perPage(n, limit int) error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.okPage(pg); err != nil {
+		return err
+	}
+	if pg.pagination.PerPage != int64(n) || len(pg.products) > limit {
+		return s.failure(pg.ex, secPerPage, fmt.Sprintf("perPage %d and at most %d products", n, limit),
+			"perPage %d and %d products", pg.pagination.PerPage, len(pg.products))
+	}
+	return nil
+}
+
+// okOrNotYetAvailable checks a product list of one of the document's sub
+// categories: 200 with OK, or 200 with "Subkategori belum tersedia." when
+// the server keeps that sub category inactive.
+func (s *scenario) okOrNotYetAvailable() error {
+	ex, env, err := s.lastEnvelope()
+	if err != nil {
+		return err
+	}
+	if ex.Status != http.StatusOK || (env.Message != "OK" && env.Message != "Subkategori belum tersedia.") {
+		return s.failure(ex, secSubCategories, "status 200 and the message \"OK\" or \"Subkategori belum tersedia.\"",
+			"got status %d and the message %q", ex.Status, env.Message)
+	}
+	if env.Message == "OK" && !env.Status {
+		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
+	}
+	return nil
+}
+
+// syncOrNotYetAvailable checks a sync of one of the document's sub
+// categories: consistent pages, or the inactive sub category's notice.
+func (s *scenario) syncOrNotYetAvailable() error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.okOrNotYetAvailable(); err != nil {
+		return err
+	}
+	env, err := s.envelope(pg.ex)
+	if err != nil || env.Message != "OK" {
+		return err
+	}
+	return s.pageConsistent(pg, 1)
 }
 
 func (s *scenario) noMoreThan(limit int) error {

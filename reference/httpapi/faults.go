@@ -65,6 +65,16 @@ var wireFaults = map[reference.Fault]func(*wireResponse){
 			r.body = bytes.Replace(r.body, []byte(`"Token tidak valid atau sudah kedaluwarsa."`), []byte(`"Token tidak valid."`), 1)
 		}
 	},
+	reference.FaultInternalMethodMisnamed: func(r *wireResponse) {
+		if r.op == opCreatePayment && r.status == http.StatusOK {
+			r.editJSON(func(body map[string]any) {
+				data, _ := body["data"].(map[string]any)
+				if m, ok := data["payment_method"].(map[string]any); ok && m["code"] == "BALANCE" {
+					m["code"], m["gateway"], m["type"] = "WALLET", "INTERNAL", "BALANCE"
+				}
+			})
+		}
+	},
 	reference.FaultErrorsAsText: func(r *wireResponse) {
 		var eb struct {
 			Status  *bool  `json:"status"`

@@ -180,6 +180,36 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNonaktif, tokNonaktif}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
+	reference.FaultPageSizeIgnored: func(t assert.TestingT, e *testEnv) bool {
+		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=7", main1, "")
+		return assert.NotEqual(t, int64(7), r.num("pagination", "perPage"))
+	},
+	reference.FaultEmailNotValidated: func(t assert.TestingT, e *testEnv) bool {
+		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990004","email":"bukan-email"}`)
+		return assert.Equal(t, http.StatusCreated, r.Status)
+	},
+	reference.FaultInactiveProductSold: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, payBody(1017, "081234567890", 0, "inactive", true, false))
+		return assert.Equal(t, http.StatusOK, r.Status)
+	},
+	reference.FaultInternalMethodMisnamed: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, payBody(1002, "081234567890", 0, "named", true, false))
+		return assert.NotEqual(t, "BALANCE", r.str("data", "payment_method", "code"))
+	},
+	reference.FaultAccountsAcrossPartners: func(t assert.TestingT, e *testEnv) bool {
+		body := `{"name":"n","phone_number":"081299990005","email":"n5@toko.id"}`
+		a := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
+		b := e.do("POST", "/client/v2/customer/provision_account", creds{keyWarung, ""}, body)
+		return assert.Equal(t, http.StatusCreated, a.Status) && assert.Equal(t, http.StatusBadRequest, b.Status)
+	},
+	reference.FaultLengthInBytes: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, payBody(1002, "081234567890", 0, strings.Repeat("é", 50), true, false))
+		return assert.Equal(t, http.StatusBadRequest, r.Status)
+	},
+	reference.FaultListOnlyPrabayar: func(t assert.TestingT, e *testEnv) bool {
+		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=paket-data", funded, "")
+		return assert.Equal(t, http.StatusBadRequest, r.Status)
+	},
 	reference.FaultErrorsAsText: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/nope", funded, "")
@@ -257,7 +287,7 @@ func TestEveryFaultIsWired(t *testing.T) {
 		_, wire := wireFaults[f]
 		assert.NotEqual(t, reference.IsRuleFault(f), wire, "%s must be a rule fault or a wire fault, not both or neither", f)
 	}
-	assert.Len(t, wireFaults, 6)
+	assert.Len(t, wireFaults, 7)
 }
 
 // TestNoWireFaultNoMiddleware checks that a server without wire faults
