@@ -61,6 +61,7 @@ Feature: Product catalog
       | paket-data   |
       | paket-sms    |
 
+  @reading:paging-arithmetic
   Scenario Outline: The main account synchronizes each sub category (<sub category>)
     Given the partner's main account
     When the main account synchronizes the "<sub category>" catalog
