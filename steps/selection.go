@@ -2,9 +2,12 @@ package steps
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/partnercommerce/conformance/features"
 )
 
 // selection is the set of scenarios a run executes, and the paths godog is
@@ -130,4 +133,21 @@ func tagSet(tags []string) map[string]bool {
 		m[t] = true
 	}
 	return m
+}
+
+// CheckSelection reports, before anything is started, whether the tag
+// expression and the locations are well formed and select at least one
+// scenario of fsys (nil: the suite's features). The error wraps ErrUsage.
+func CheckSelection(fsys fs.FS, tags string, locations []string) error {
+	if fsys == nil {
+		fsys = features.FS
+	}
+	cat, err := loadCatalog(fsys)
+	if err != nil {
+		return fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
+	}
+	if _, err := cat.selectScenarios(tags, locations); err != nil {
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	return nil
 }

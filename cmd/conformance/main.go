@@ -129,6 +129,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
+	// A bad selection is a usage error before any server is started.
+	if err := steps.CheckSelection(nil, *tags, locations); err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return exitUsage
+	}
+
 	var prof *profiles.Profile
 	switch {
 	case *profilePath != "":

@@ -114,6 +114,8 @@ func TestTagExpressionErrorsExit2(t *testing.T) {
 			assert.Equal(t, exitUsage, code)
 			assert.Contains(t, stderr.String(), want)
 			assert.NotContains(t, stderr.String(), "goroutine", "no stack trace")
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one message, before any server starts: %s", stderr.String())
+			assert.Empty(t, stdout.String())
 		})
 	}
 }
