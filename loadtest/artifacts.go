@@ -127,6 +127,7 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		write(FilePlot, func(w io.Writer) error {
 			return WritePlot(w, o.Results, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
+		writeHistory(dir, o, write),
 	)
 }
 
@@ -248,4 +249,17 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 		o.Reconciliation = Reconcile(o.Ledger, o.Accounts, o.Meta.Shard.Count == 1 || len(o.Meta.Merged) > 0)
 	}
 	return o, nil
+}
+
+// writeHistory writes the history of a run with the history check and,
+// when the check failed, porcupine's visualisation of the failing part.
+func writeHistory(dir string, o *Outcome, write func(string, func(io.Writer) error) error) error {
+	if o.HistoryCheck == nil {
+		return nil
+	}
+	err := write(FileHistory, func(w io.Writer) error { return WriteHistory(w, o.History) })
+	if o.HistoryCheck.failing != nil {
+		err = errors.Join(err, write(FileHistoryHTML, o.HistoryCheck.WriteVisualization))
+	}
+	return err
 }

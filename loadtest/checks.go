@@ -76,7 +76,8 @@ type createEnvelope struct {
 }
 
 type statusEnvelope struct {
-	Data struct {
+	Message string `json:"message"`
+	Data    struct {
 		PartnerTrxID      string `json:"partner_trx_id"`
 		TransactionNumber string `json:"transaction_number"`
 		Amount            Amount `json:"amount"`

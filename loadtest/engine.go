@@ -19,6 +19,7 @@ type engine struct {
 	cl    *client
 	plan  *planner
 	codes map[string]map[int]bool
+	hist  *History // nil without the history check
 
 	reqCtx context.Context // parent of every request; cancelled at the drain timeout
 
@@ -76,9 +77,11 @@ func (e *engine) attack(ctx context.Context) {
 	collected := make(chan struct{})
 	began := time.Now()
 	go e.collect(results, began, collected)
+	stopReads := e.startReads()
 
 	spawn := func() {
 		e.workers++
+		client := int(e.workers) - 1
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -90,7 +93,7 @@ func (e *engine) attack(ctx context.Context) {
 				} else {
 					j = c.sc.jobs(e.plan, d.n, buf[:0])[0]
 				}
-				results <- hitResult{e.hit(j, d.scheduled), j.pay}
+				e.send(j, d.scheduled, client, results)
 			}
 		}()
 	}
@@ -180,6 +183,7 @@ loop:
 		}
 	}
 	close(jobs)
+	stopReads()
 	if ctx.Err() != nil {
 		e.interrupted = time.Since(began)
 	} else if e.ranDry() {
@@ -232,7 +236,7 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 		e.connWaits.Add(1)
 	}
 	storeMax(&e.peakInFlight, in)
-	ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
+	ctx, cancel := context.WithTimeout(e.reqCtx, e.timeoutOf(d))
 	resp := e.cl.do(ctx, d.call)
 	cancel()
 	e.inFlight.Add(-1)
@@ -293,8 +297,8 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 		default:
 			p.Outcome = OutcomeRefused
 		}
-		r.Expected = p.Outcome == OutcomeCreated || (d.wave && p.Outcome == OutcomeDuplicate)
-		if d.wallet != nil {
+		r.Expected = p.Outcome == OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == OutcomeDuplicate)
+		if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != OutcomeDuplicate) { // a retry's 409: its first send was debited
 			d.wallet.settle(p)
 		}
 	default:

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -199,4 +200,26 @@ func TestHistoryRoundTrip(t *testing.T) {
 	assert.Equal(t, ops, back)
 	_, err = ReadHistory(strings.NewReader(`{"client":"x"}`))
 	assert.Error(t, err)
+}
+
+// TestCheckHistoryCrowdedReads: a read concurrent with more debits than
+// porcupine can search through is checked against bounds only: inside
+// them it passes (a limit of the check), outside it fails.
+func TestCheckHistoryCrowdedReads(t *testing.T) {
+	t.Parallel()
+	crowd := func(readBal int64) []Operation {
+		ops := []Operation{hRead(0, "A", 1, 2, 1000, 0)}
+		for i := range maxReadOverlap + 2 {
+			ops = append(ops, hPay(1+i, "A", fmt.Sprint("d", i), 10, 50, OutcomeCreated, 30, 0))
+		}
+		return append(ops, hRead(0, "A", 20, 30, readBal, 0), hRead(0, "A", 60, 61, 1000-30*(maxReadOverlap+2), 0))
+	}
+	hc := CheckHistory(crowd(1000-7), DefaultHistoryTimeout) // no subset of 30s gives 7, but within the bounds
+	require.True(t, hc.Passed(), hc.String())
+	assert.Equal(t, 1, hc.BoundsOnly)
+	assert.Contains(t, hc.String(), "1 concurrent with over 10 debits checked by bounds only")
+
+	hc = CheckHistory(crowd(1000+1), DefaultHistoryTimeout) // above the start: out of bounds
+	require.Equal(t, HistoryIllegal, hc.Verdict, hc.String())
+	assert.Contains(t, hc.FirstUnexplained, "balance 1001")
 }

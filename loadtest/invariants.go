@@ -61,6 +61,11 @@ type Reconciliation struct {
 	Uncertain    int `json:"uncertain_requests"`
 	UncertainIDs int `json:"uncertain_ids"` // ids never created with an uncertain request
 	LookedUp     int `json:"looked_up"`
+	// Resolved counts the ids no answer said "created" (every answer lost,
+	// or a retry answered 409) that payment status found: created once.
+	// NeverCreated counts those it answered "Transaksi tidak ditemukan.".
+	Resolved     int `json:"resolved_ids,omitempty"`
+	NeverCreated int `json:"never_created_ids,omitempty"`
 	Waves        int `json:"waves,omitempty"`
 
 	Accounts []AccountCheck `json:"accounts"`
@@ -109,6 +114,8 @@ type idGroup struct {
 	uncertain int
 	maxBal    int64
 	maxCoins  int64
+	resolved  *Lookup // the payment status look-up made after the run
+	lost      bool    // a retry scenario's attempt got no answer
 	n         int
 }
 
@@ -128,6 +135,9 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 			order = append(order, p.ID)
 		}
 		g.n++
+		if p.Lookup != nil && (g.resolved == nil || p.Outcome == OutcomeCreated) {
+			g.resolved = p.Lookup
+		}
 		switch p.Outcome {
 		case OutcomeCreated:
 			g.created++
@@ -137,6 +147,7 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 		case OutcomeDuplicate:
 			g.duplicate++
 		case OutcomeUncertain:
+			g.lost = g.lost || p.Attempt > 0
 			g.uncertain++
 			r.Uncertain++
 			g.maxBal = max(g.maxBal, p.MaxBalance)
@@ -155,6 +166,7 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 	type bounds struct {
 		balMin, balMax, coinMin, coinMax int64
 		created, uncertain               int
+		retried                          []retriedID // created ids whose first answer was lost
 	}
 	perAccount := map[string]*bounds{}
 	for _, id := range order {
@@ -187,11 +199,35 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 			b.coinMin += a.CoinUsed
 			b.coinMax += a.CoinUsed
 			checkLookup(r, g.first)
+		case resolvedCreated(g.resolved):
+			// Every answer was lost (or a retry found the id used):
+			// payment status says it was created, with these amounts.
+			r.Created++
+			r.Resolved++
+			b.created++
+			a := g.resolved.Amount
+			b.balMin += a.BalanceUsed
+			b.balMax += a.BalanceUsed
+			b.coinMin += a.CoinUsed
+			b.coinMax += a.CoinUsed
+		case resolvedMissing(g.resolved):
+			r.NeverCreated++
 		case g.uncertain > 0:
 			r.UncertainIDs++
 			b.uncertain++
 			b.balMax += g.maxBal
 			b.coinMax += g.maxCoins
+		}
+		if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
+			var a *Amount
+			if g.first != nil {
+				a = g.first.Amount
+			} else {
+				a = g.resolved.Amount
+			}
+			if a != nil {
+				b.retried = append(b.retried, retriedID{id, a.BalanceUsed, a.CoinUsed, g.n - 1})
+			}
 		}
 	}
 
@@ -259,13 +295,15 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 		ac.OK = true
 		if ac.BalanceChange < ac.BalanceMin || ac.BalanceChange > ac.BalanceMax {
 			ac.OK = false
-			r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s",
-				k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain))
+			r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s%s",
+				k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain),
+				createdTwice(ac.BalanceChange-ac.BalanceMax, b.retried, func(x retriedID) int64 { return x.balance }))
 		}
 		if ac.CoinChange < ac.CoinMin || ac.CoinChange > ac.CoinMax {
 			ac.OK = false
-			r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s",
-				k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain))
+			r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s%s",
+				k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain),
+				createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
 		}
 		r.Accounts = append(r.Accounts, ac)
 	}
@@ -330,4 +368,58 @@ func deref(a *Amount) Amount {
 		return Amount{}
 	}
 	return *a
+}
+
+// msgTrxNotFound is the document's message of a status look-up of an
+// unknown transaction (section 7, Payment, 404).
+const msgTrxNotFound = "Transaksi tidak ditemukan."
+
+// resolvedCreated reports whether look-up l found the payment.
+func resolvedCreated(l *Lookup) bool {
+	return l != nil && l.Error == "" && l.Code == 200 && l.Amount != nil
+}
+
+// resolvedMissing reports whether look-up l says the payment does not exist.
+func resolvedMissing(l *Lookup) bool {
+	return l != nil && l.Error == "" && l.Code == 404 && l.Message == msgTrxNotFound
+}
+
+// retriedID is a created id of the retry scenario whose first answer was
+// lost, with what it debited.
+type retriedID struct {
+	id             string
+	balance, coins int64
+	retries        int // requests after the first
+}
+
+// createdTwice explains an excess debit by the ids whose answer was lost
+// and that were sent again. When the excess equals the debits of all of
+// them, or of one of them, or lies within what debiting them again on
+// their retries would take, it names them as created twice; "" when the
+// excess has no such explanation.
+func createdTwice(excess int64, retried []retriedID, of func(retriedID) int64) string {
+	if excess <= 0 || len(retried) == 0 {
+		return ""
+	}
+	var once, most int64
+	var ids []string
+	for _, x := range retried {
+		once += of(x)
+		most += of(x) * int64(x.retries)
+		if len(ids) < 10 && of(x) > 0 {
+			ids = append(ids, x.id)
+		}
+	}
+	switch {
+	case once == excess:
+		return fmt.Sprintf("; the excess %d is exactly the debits of the %d ids whose answer was lost and that were sent again: each was created twice (%v)", excess, len(retried), ids)
+	case excess <= most:
+		for _, x := range retried {
+			if of(x) == excess {
+				return fmt.Sprintf("; the excess %d is exactly the debit of %s, whose answer was lost and that was sent again: created twice", excess, x.id)
+			}
+		}
+		return fmt.Sprintf("; the excess %d lies within what debiting the retries of the %d ids whose answer was lost again would take (%d to %d): they were created twice or more (%v)", excess, len(retried), min(once, excess), most, ids)
+	}
+	return ""
 }

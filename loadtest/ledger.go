@@ -27,10 +27,13 @@ const (
 // of a run holds one Payment per request (an idempotency wave holds N with
 // the same partner_trx_id).
 type Payment struct {
-	ID        string `json:"partner_trx_id"`
-	Seq       uint64 `json:"seq"`
-	Shard     int    `json:"shard"`
-	Wave      int    `json:"wave_size,omitempty"` // N for idempotency waves
+	ID    string `json:"partner_trx_id"`
+	Seq   uint64 `json:"seq"`
+	Shard int    `json:"shard"`
+	Wave  int    `json:"wave_size,omitempty"` // N for idempotency waves
+	// Attempt counts the sends of the id by the retry scenario, from 1; 0
+	// in the other scenarios.
+	Attempt   int    `json:"attempt,omitempty"`
 	Account   string `json:"account"`
 	Kind      string `json:"kind"`
 	ProductID int64  `json:"product_id"`
@@ -56,6 +59,7 @@ type Payment struct {
 // Lookup is the result of looking a created payment up through payment status.
 type Lookup struct {
 	Code              int     `json:"code"`
+	Message           string  `json:"message,omitempty"`
 	Error             string  `json:"error,omitempty"`
 	TransactionNumber string  `json:"transaction_number,omitempty"`
 	Amount            *Amount `json:"amount,omitempty"`

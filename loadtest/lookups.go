@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // lookups checks every created id through payment status, with a few
@@ -20,7 +21,16 @@ func (e *engine) lookups(ctx context.Context, accounts []Account) int {
 	first := map[string]*Payment{}
 	for i := range e.ledger {
 		p := &e.ledger[i]
-		if p.Outcome == OutcomeCreated && first[p.ID] == nil {
+		if p.Outcome == OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != OutcomeCreated) {
+			first[p.ID] = p
+		}
+	}
+	// An id no request was answered "created" for, but whose answer was
+	// lost (or that a retry found used), is resolved through payment status
+	// too: created once, or never created.
+	for i := range e.ledger {
+		p := &e.ledger[i]
+		if first[p.ID] == nil && (p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
 			first[p.ID] = p
 		}
 	}
@@ -51,7 +61,7 @@ dispatch:
 	wg.Wait()
 	missed := 0
 	for _, p := range first {
-		if p.Lookup == nil {
+		if p.Lookup == nil && p.Outcome == OutcomeCreated {
 			missed++
 		}
 	}
@@ -59,17 +69,26 @@ dispatch:
 }
 
 func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
+	invoke := time.Now()
 	r := e.cl.doTimed(ctx, e.cl.paymentStatus(auth, p.ID))
+	op := Operation{Client: e.cfg.maxWorkers, Phase: PhaseResolve, Op: OpStatus, Account: p.Account, ID: p.ID, Invoke: stamp(invoke)}
+	defer func() { e.hist.add(op) }()
 	if r.err != nil {
+		op.Error = errorText(r.err)
 		return &Lookup{Error: errorText(r.err)}
 	}
+	op.Return, op.Code = stamp(time.Now()), r.code
 	l := &Lookup{Code: r.code}
-	if r.code != http.StatusOK {
-		return l
-	}
 	var env statusEnvelope
 	if err := json.Unmarshal(r.body, &env); err != nil {
+		if r.code != http.StatusOK {
+			return l
+		}
 		l.Error = "status body does not decode: " + err.Error()
+		return l
+	}
+	l.Message = env.Message
+	if r.code != http.StatusOK {
 		return l
 	}
 	if env.Data.PartnerTrxID != p.ID {
@@ -78,5 +97,6 @@ func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
 	}
 	a := env.Data.Amount
 	l.Amount, l.TransactionNumber = &a, env.Data.TransactionNumber
+	op.Amount = &a
 	return l
 }

@@ -47,6 +47,13 @@ type config struct {
 	logger           *slog.Logger
 	lookupWorkers    int
 	provisionCount   int
+
+	history          bool // the history check (history.go)
+	historyTimeout   time.Duration
+	historyReadEvery time.Duration
+	retries          int // the retry scenario (retry.go)
+	retryTimeout     time.Duration
+	retryBackoff     time.Duration
 }
 
 // WithScenario sets the scenario (create, idempotency or mixed).
@@ -144,6 +151,9 @@ func (c *config) validate() error {
 	case DryContinue, DryGateway, DryStop:
 	default:
 		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, DryContinue, DryGateway, DryStop)
+	}
+	if err := c.checkHistoryConfig(); err != nil {
+		return err
 	}
 	if c.runID == "" {
 		c.runID = NewRunID()

@@ -12,6 +12,7 @@ type Meta struct {
 	WaveSize       int           `json:"wave_size,omitempty"`
 	PaymentMix     string        `json:"payment_mix"`
 	OpMix          string        `json:"op_mix,omitempty"`
+	Retry          string        `json:"retry,omitempty"`
 	MaxWorkers     int           `json:"max_workers"`
 	MaxConnections int           `json:"max_connections"`
 	Timeout        time.Duration `json:"timeout"`
@@ -61,4 +62,8 @@ type Outcome struct {
 	Ledger  []Payment  `json:"-"`
 	// Reconciliation is nil when the run was not reconciled.
 	Reconciliation *Reconciliation `json:"-"`
+	// History holds every operation of a run with the history check, and
+	// HistoryCheck its verdict; both nil without it.
+	History      []Operation   `json:"-"`
+	HistoryCheck *HistoryCheck `json:"-"`
 }

@@ -75,6 +75,7 @@ type Report struct {
 
 	Contract       ContractSummary   `json:"contract"`
 	Reconciliation *Reconciliation   `json:"reconciliation,omitempty"`
+	History        *HistoryCheck     `json:"history,omitempty"`
 	Generator      GeneratorHealth   `json:"generator"`
 	Thresholds     []ThresholdResult `json:"thresholds"`
 
@@ -177,6 +178,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 		Ops:            map[string]Op{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: o.Reconciliation,
+		History:        o.HistoryCheck,
 		Vegeta:         &vegeta.Metrics{},
 	}
 	rep.Shards = []Shard{o.Meta.Shard}
@@ -302,6 +304,9 @@ func (rep *Report) finish(thresholds []Threshold) {
 	if r := rep.Reconciliation; r != nil && !r.Passed() {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
 	}
+	if h := rep.History; h != nil && !h.Passed() {
+		rep.Failures = append(rep.Failures, h.String())
+	}
 	vals := rep.values()
 	given := map[string]bool{}
 	for _, th := range thresholds {
@@ -408,6 +413,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 		if r.Waves > 0 {
 			fmt.Fprintf(&b, "  idempotency waves: %d\n", r.Waves)
 		}
+		if r.Resolved+r.NeverCreated > 0 {
+			fmt.Fprintf(&b, "  ids without a \"created\" answer resolved through payment status: %d created once, %d never created\n", r.Resolved, r.NeverCreated)
+		}
 		for _, a := range r.Accounts {
 			if a.Skipped != "" {
 				fmt.Fprintf(&b, "  %-22s skipped: %s\n", a.Account, a.Skipped)
@@ -438,6 +446,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 	} else {
 		fmt.Fprintf(&b, "\nReconciliation: not performed\n")
+	}
+	if h := rep.History; h != nil {
+		fmt.Fprintf(&b, "\n%s\n", h)
 	}
 	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %d), peak %d in flight (connection cap %d), %d abandoned at drain\n",
 		g.PeakWorkers, g.MaxWorkers, g.PeakInFlight, g.MaxConnections, g.Abandoned)

@@ -55,7 +55,7 @@ func paymentsOf(sc scenario, c *config, requests float64) float64 {
 }
 
 // scenarios are the load tester's scenarios, in the order help lists them.
-var scenarios = []scenario{createScenario{}, idempotencyScenario{}, mixedScenario{}}
+var scenarios = []scenario{createScenario{}, idempotencyScenario{}, mixedScenario{}, retryScenario{}}
 
 // Scenarios lists the scenario names.
 func Scenarios() []string {

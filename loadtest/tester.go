@@ -32,6 +32,10 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 		reconcileTimeout: DefaultReconcileTimeout,
 		lookupWorkers:    DefaultLookupWorkers,
 		provisionCount:   4,
+		historyTimeout:   DefaultHistoryTimeout,
+		retries:          DefaultRetries,
+		retryTimeout:     DefaultRetryTimeout,
+		retryBackoff:     DefaultRetryBackoff,
 		logger:           slog.New(slog.DiscardHandler),
 	}
 	for _, o := range opts {
@@ -99,6 +103,10 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	// funded account's budget. Without reconciliation (no wallet reads), or
 	// when a wallet cannot be read, the profile's min_balance and min_coins
 	// are the budget, if it gives them.
+	var hist *History
+	if c.history {
+		hist = &History{}
+	}
 	snaps := make([]AccountSnapshot, len(accounts))
 	source := "wallets read before the run"
 	for i := range accounts {
@@ -116,7 +124,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			continue
 		}
 		snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-		w, err := cl.wallet(ctx, a.auth)
+		w, err := readWallet(ctx, cl, hist, *a, c.maxWorkers+i, PhaseBefore)
 		if err != nil {
 			snaps[i].Error = err.Error()
 			fromProfile()
@@ -136,7 +144,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
 
-	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes}
+	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist}
 	out.Meta.Began = time.Now().UTC()
 	e.attack(ctx)
 	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
@@ -154,7 +162,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			if snaps[i].Error != "" {
 				continue
 			}
-			w, err := cl.wallet(post, a.auth)
+			w, err := readWallet(post, cl, hist, a, c.maxWorkers+i, PhaseAfter)
 			if err != nil {
 				snaps[i].Error = err.Error()
 				continue
@@ -163,6 +171,10 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		}
 		out.Accounts = snaps
 		out.Reconciliation = Reconcile(out.Ledger, out.Accounts, c.shard.Count == 1)
+	}
+	if hist != nil {
+		out.History = hist.Operations()
+		out.HistoryCheck = CheckHistory(out.History, c.historyTimeout)
 	}
 	out.Meta.Ended = time.Now().UTC()
 	return out, nil

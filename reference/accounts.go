@@ -181,10 +181,22 @@ func (s *Store) Profile(c Caller) (Profile, error) {
 		return Profile{}, ErrProfileUnavailable
 	}
 	a.paymentsSinceProfile = 0
+	balance, coins := a.balance, a.coins
+	if s.policy.profileCacheFor > 0 {
+		now := s.now()
+		if w, ok := s.stale[a.id]; ok && now.Sub(w.at) < s.policy.profileCacheFor {
+			balance, coins = w.balance, w.coins
+		} else {
+			if s.stale == nil {
+				s.stale = map[int64]staleWallet{}
+			}
+			s.stale[a.id] = staleWallet{at: now, balance: balance, coins: coins}
+		}
+	}
 	p := Profile{
 		ID: a.id, Name: a.name, Email: a.email, PhoneNumber: a.phone, Level: a.level,
 		ReferralCode: a.referralCode, RegisteredAt: a.registeredAt,
-		Balance: a.balance, Coins: a.coins, CoinValue: a.coins / s.policy.split.coinsPerRupiah,
+		Balance: balance, Coins: coins, CoinValue: coins / s.policy.split.coinsPerRupiah,
 	}
 	if a.identityNumber != nil {
 		id := *a.identityNumber

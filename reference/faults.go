@@ -1,6 +1,9 @@
 package reference
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // Fault is a deliberate departure from the API document that tests can switch
 // on to prove that the conformance suite and the load tester detect it. Faults
@@ -109,6 +112,18 @@ const (
 	// but prabayar as if its destination number were invalid (§4.1).
 	FaultListOnlyPrabayar Fault = "list-only-prabayar"
 
+	// The faults below are found by the load tester (loadtest/): the retry
+	// scenario and the history check.
+
+	// FaultRetryDebitsAgain debits a payment whose partner_trx_id is already
+	// used again before refusing it with 409, so a partner's retry after a
+	// lost answer is debited twice.
+	FaultRetryDebitsAgain Fault = "retry-debits-again"
+	// FaultStaleProfile serves the profile's balance and coins from a cache
+	// refreshed at most every StaleProfileFor, so a read can miss the latest
+	// payments (a stale read).
+	FaultStaleProfile Fault = "stale-profile"
+
 	// The faults below are found by the generated mode (generative/) and by
 	// no hand-written scenario (generative/faults_test.go proves both).
 
@@ -162,6 +177,7 @@ func AllFaults() []Fault {
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
+		FaultRetryDebitsAgain, FaultStaleProfile,
 	}
 }
 
@@ -208,6 +224,17 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultDuplicateOverwritesProduct: func(p *policy) { p.duplicateRewritesProduct = true },
 	FaultReprovisionResetsWallet:    func(p *policy) { p.walletResetOnSync = true },
 	FaultStatusAmountDrifts:         func(p *policy) { p.amountDriftAfterLookups = 2 },
+	FaultRetryDebitsAgain:           func(p *policy) { p.debitUsedID = true },
+	FaultStaleProfile:               func(p *policy) { p.profileCacheFor = StaleProfileFor },
+}
+
+// StaleProfileFor is how long FaultStaleProfile serves a cached wallet.
+const StaleProfileFor = time.Second
+
+// staleWallet is a wallet as FaultStaleProfile cached it.
+type staleWallet struct {
+	at             time.Time
+	balance, coins int64
 }
 
 // IsRuleFault reports whether f bends a domain rule; the other faults are

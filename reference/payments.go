@@ -228,6 +228,10 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		if s.policy.duplicateRewritesProduct && product != nil {
 			first.product = product
 		}
+		if a := s.accounts[c.AccountID]; a != nil && s.policy.debitUsedID {
+			a.balance -= first.amount.BalanceUsed
+			a.coins -= first.amount.CoinUsed
+		}
 		s.mu.Unlock()
 		return Transaction{}, ErrTrxIDUsed
 	}

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"math"
+	"time"
 	"unicode/utf8"
 )
 
@@ -99,6 +100,13 @@ type policy struct {
 	// amountDriftAfterLookups: after that many status lookups of a
 	// transaction, each lookup adds a rupiah to its total; 0 means never.
 	amountDriftAfterLookups int
+
+	// debitUsedID debits a payment with a used partner_trx_id again before
+	// refusing it (409).
+	debitUsedID bool
+	// profileCacheFor, when above 0, serves the profile's balance and coins
+	// from a per-account copy at most this old.
+	profileCacheFor time.Duration
 }
 
 // documentPolicy is the policy of the API document and of

@@ -56,7 +56,8 @@ type Store struct {
 	byNumber      map[string]*transaction     // by transaction_number
 	nextAccountID int64
 	nextTxID      int64
-	seq           map[int64]int64 // last transaction_number sequence per partner
+	seq           map[int64]int64       // last transaction_number sequence per partner
+	stale         map[int64]staleWallet // by account id; only with FaultStaleProfile
 }
 
 // partnerKey scopes a string to one partner.

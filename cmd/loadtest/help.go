@@ -19,9 +19,9 @@ var runGroups = []flagGroup{
 	{"Target", []string{"target", "profile"}},
 	{"Load shape (rates are requests per second in every scenario)", []string{"rate", "duration", "pacing", "end-rate",
 		"amplitude", "period", "start-at", "load-profile", "max-workers", "max-connections", "timeout", "drain", "late"}},
-	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry"}},
+	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry", "retries", "retry-timeout", "retry-backoff"}},
 	{"Thresholds (the run fails when one fails; latencies are corrected for coordinated omission unless raw)", thresholdNames},
-	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout"}},
+	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
 	{"Output", []string{"out", "quiet", "log-level"}},
 }
@@ -60,6 +60,9 @@ const runHelpExamples = `Examples:
 
   # Idempotency: 320 requests a second as 10 waves of 32 identical payments:
   loadtest --scenario idempotency --rate 320/1s --wave-size 32
+
+  # Retries after lost answers, and a linearizability check of every account's history:
+  loadtest --scenario retry --retry-timeout 100ms --check history --max-uncertain 100
 
   # A multi-stage load (warm up, ramp, hold, as k6's stages); see the commented file:
   loadtest --load-profile profiles/load/stages.yaml --scenario mixed

@@ -156,6 +156,12 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		noReconcile = fs.Bool("no-reconcile", false, "skip the status look-ups and wallet reconciliation")
 		reconcileTO = fs.Duration("reconcile-timeout", loadtest.DefaultReconcileTimeout, "bound on the reconciliation; what it has not checked by then fails")
 		logLevel    = fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error")
+		retries     = fs.Int("retries", loadtest.DefaultRetries, "retry scenario: sends of a payment after its first whose answer was lost")
+		retryTO     = fs.Duration("retry-timeout", loadtest.DefaultRetryTimeout, "retry scenario: the short client timeout of each send of a payment")
+		backoff     = fs.Duration("retry-backoff", loadtest.DefaultRetryBackoff, "retry scenario: the wait before the first retry, doubled before each next")
+		check       = fs.String("check", "", "extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)")
+		historyTO   = fs.Duration("history-timeout", loadtest.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails")
+		historyRead = fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)")
 	)
 	ths := thresholdFlags(fs)
 	fs.Usage = groupedUsage(fs, stderr, runHelpIntro, runGroups, runHelpExamples)
@@ -253,6 +259,14 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
 		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
 		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
+		loadtest.WithRetry(*retries, *retryTO, *backoff),
+	}
+	switch *check {
+	case "":
+	case "history":
+		opts = append(opts, loadtest.WithHistory(true), loadtest.WithHistoryTimeout(*historyTO), loadtest.WithHistoryReads(*historyRead))
+	default:
+		return fmt.Errorf("--check: unknown check %q (want history)", *check)
 	}
 	if !*quiet {
 		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
@@ -283,6 +297,13 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
 		loadtest.FileHTML, loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
+	if h := o.HistoryCheck; h != nil {
+		fmt.Fprintf(stdout, "History in %s: %s", dir, loadtest.FileHistory)
+		if !h.Passed() && h.Verdict == loadtest.HistoryIllegal {
+			fmt.Fprintf(stdout, ", %s (porcupine's visualisation of the part no serial order explains)", loadtest.FileHistoryHTML)
+		}
+		fmt.Fprintln(stdout)
+	}
 	switch {
 	case rep.Interrupted:
 		return errInterrupted

@@ -210,6 +210,21 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=paket-data", funded, "")
 		return assert.Equal(t, http.StatusBadRequest, r.Status)
 	},
+	reference.FaultRetryDebitsAgain: func(t assert.TestingT, e *testEnv) bool {
+		b0, _ := wallet(e.tb, e.store, 11)
+		a := e.pay(funded, payBody(1002, "081234567890", 0, "again", true, false))
+		b := e.pay(funded, payBody(1002, "081234567890", 0, "again", true, false))
+		b1, _ := wallet(e.tb, e.store, 11)
+		return assert.Equal(t, http.StatusOK, a.Status) && assert.Equal(t, http.StatusConflict, b.Status) &&
+			assert.Equal(t, b0-2*11550, b1, "one payment, two debits")
+	},
+	reference.FaultStaleProfile: func(t assert.TestingT, e *testEnv) bool {
+		before := e.do("GET", "/client/v2/customer/profile", funded, "")
+		paid := e.pay(funded, payBody(1002, "081234567890", 0, "stale", true, false))
+		after := e.do("GET", "/client/v2/customer/profile", funded, "")
+		return assert.Equal(t, http.StatusOK, paid.Status) &&
+			assert.Equal(t, before.num("data", "balance", "available"), after.num("data", "balance", "available"), "the read missed the payment")
+	},
 	reference.FaultErrorsAsText: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/nope", funded, "")

@@ -1,0 +1,227 @@
+package loadtest_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// TestHistoryCheckPassesOnReference: under load, the history of every
+// scenario the check supports is linearizable on the reference, and the
+// history file records every request and read.
+func TestHistoryCheckPassesOnReference(t *testing.T) {
+	t.Parallel()
+	for _, sc := range []string{loadtest.ScenarioCreate, loadtest.ScenarioMixed, loadtest.ScenarioRetry} {
+		t.Run(sc, func(t *testing.T) {
+			t.Parallel()
+			p := startReference(t)
+			// The retry scenario's timeout is short, but not so short that a
+			// busy machine (tests run with -race on two shared cores) times
+			// the reference out.
+			o, rep := run(t, p, loadtest.WithScenario(sc), loadtest.WithLoad(constant(150, time.Second)), loadtest.WithHistory(true),
+				loadtest.WithRetry(loadtest.DefaultRetries, 2*time.Second, loadtest.DefaultRetryBackoff))
+			out := text(t, rep)
+			require.NotNil(t, o.HistoryCheck)
+			h := o.HistoryCheck
+			require.True(t, h.Passed(), out)
+			require.True(t, rep.Passed, out)
+			assert.Positive(t, h.Debits, out)
+			assert.Greater(t, h.Reads, len(p.LoadCustomers)*2, "reads during the attack besides the wallets before and after")
+			assert.Contains(t, out, "history: linearizable")
+
+			creates := 0
+			for _, r := range o.Results {
+				if r.Op == loadtest.OpCreate {
+					creates++
+				}
+			}
+			recorded := 0
+			for _, op := range o.History {
+				if op.Op == loadtest.OpCreate {
+					recorded++
+					assert.NotEmpty(t, op.Account)
+					assert.NotEmpty(t, op.ID)
+					assert.Positive(t, op.Invoke)
+				}
+			}
+			assert.Equal(t, creates, recorded, "every payment request is in the history")
+
+			dir := t.TempDir()
+			require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
+			f, err := os.Open(filepath.Join(dir, loadtest.FileHistory))
+			require.NoError(t, err)
+			defer f.Close()
+			back, err := loadtest.ReadHistory(f)
+			require.NoError(t, err)
+			assert.Len(t, back, len(o.History))
+			assert.NoFileExists(t, filepath.Join(dir, loadtest.FileHistoryHTML))
+		})
+	}
+}
+
+// TestHistoryCheckCatchesFaults: the check fails on a lost-update debit
+// and on a stale profile read, names the first operation no serial order
+// explains, and writes porcupine's visualisation next to the report.
+func TestHistoryCheckCatchesFaults(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		fault reference.Fault
+		opts  []loadtest.Option
+	}{
+		{reference.FaultLostUpdateDebit, []loadtest.Option{loadtest.WithLoad(constant(0, 500*time.Millisecond)),
+			loadtest.WithMaxWorkers(6), loadtest.WithMaxConnections(6)}},
+		{reference.FaultStaleProfile, []loadtest.Option{loadtest.WithLoad(constant(200, time.Second)),
+			loadtest.WithHistoryReads(10 * time.Millisecond)}},
+	}
+	for _, tc := range cases {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			t.Parallel()
+			p := startReference(t, tc.fault)
+			p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account
+			opts := append([]loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithHistory(true),
+				loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1})}, tc.opts...)
+			o, rep := run(t, p, opts...)
+			out := text(t, rep)
+			require.NotNil(t, o.HistoryCheck)
+			h := o.HistoryCheck
+			require.Equal(t, loadtest.HistoryIllegal, h.Verdict, out)
+			assert.False(t, rep.Passed)
+			assert.Contains(t, h.FirstUnexplained, "profile read", "a read shows a wallet no serial order produces")
+			assert.Contains(t, out, "history: NOT linearizable: account load_customers[0]")
+			t.Log(h)
+
+			dir := t.TempDir()
+			require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
+			html, err := os.ReadFile(filepath.Join(dir, loadtest.FileHistoryHTML))
+			require.NoError(t, err)
+			assert.Contains(t, string(html), "<html")
+		})
+	}
+}
+
+// loseAnswers serves h but, for every nth payment creation, holds the
+// answer until the client gives up: the payment is made, its answer lost.
+func loseAnswers(h http.Handler, n int64) http.Handler {
+	var count atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		lose := r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" && count.Add(1)%n == 0
+		h.ServeHTTP(w, r)
+		if lose {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+		}
+	})
+}
+
+// startLossyReference is startReference behind loseAnswers.
+func startLossyReference(tb testing.TB, n int64, faults ...reference.Fault) *profiles.Profile {
+	tb.Helper()
+	p := startReference(tb, faults...)
+	ref := p.BaseURL
+	target, err := http.NewRequest(http.MethodGet, ref, nil)
+	require.NoError(tb, err)
+	proxy := httptest.NewServer(loseAnswers(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		forward(tb, w, r, target.URL.Host)
+	}), n))
+	tb.Cleanup(proxy.Close)
+	p.BaseURL = proxy.URL
+	return p
+}
+
+// forward relays r to host and copies the answer to w.
+func forward(tb testing.TB, w http.ResponseWriter, r *http.Request, host string) {
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	out.URL.Scheme, out.URL.Host = "http", host
+	resp, err := http.DefaultTransport.RoundTrip(out)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	for k, v := range resp.Header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(resp.StatusCode)
+	var b strings.Builder
+	_, _ = io.Copy(&b, resp.Body)
+	_, _ = w.Write([]byte(b.String()))
+}
+
+// lossy is the retry scenario's configuration against a target that loses
+// answers: a timeout the busy machine's reference meets but a held answer
+// does not, and lost answers allowed by the thresholds.
+var lossy = []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioRetry),
+	loadtest.WithRetry(3, time.Second, 20*time.Millisecond), loadtest.WithLoad(constant(100, time.Second)),
+	loadtest.WithHistory(true)}
+
+var lossyThresholds = []loadtest.Threshold{{Metric: "uncertain_pct", Op: "<=", Value: 100}}
+
+// TestRetryScenarioOnReference: with one answer in ten lost, every lost
+// payment is retried with the same id, the retry gets 409 or is created,
+// status resolves every id, and nothing is debited twice.
+func TestRetryScenarioOnReference(t *testing.T) {
+	t.Parallel()
+	p := startLossyReference(t, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o, err := loadtest.New(p, lossy...).Run(ctx)
+	require.NoError(t, err)
+	rep := loadtest.BuildReport(o, lossyThresholds)
+	out := text(t, rep)
+	require.True(t, rep.Passed, out)
+	r := o.Reconciliation
+	assert.Positive(t, r.Uncertain, "answers were lost")
+	retries, conflicts := 0, 0
+	for _, pay := range o.Ledger {
+		if pay.Attempt > 1 {
+			retries++
+			if pay.Outcome == loadtest.OutcomeDuplicate {
+				conflicts++
+			}
+		}
+	}
+	assert.Positive(t, retries, out)
+	assert.Positive(t, conflicts, "a retry of a payment made is refused with 409")
+	assert.Positive(t, r.Resolved, "ids without a created answer are resolved through payment status")
+	assert.Zero(t, r.Duplicates)
+	assert.True(t, o.HistoryCheck.Passed(), o.HistoryCheck.String())
+	assert.Contains(t, out, "created once")
+}
+
+// TestRetryScenarioCatchesDoubleDebit: a server that debits a retry of a
+// payment whose answer was lost (and then refuses it with 409) fails the
+// balance reconciliation, which names the ids created twice, and the
+// history check.
+func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
+	t.Parallel()
+	p := startLossyReference(t, 10, reference.FaultRetryDebitsAgain)
+	p.LoadCustomers = p.LoadCustomers[:1]
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))...).Run(ctx)
+	require.NoError(t, err)
+	rep := loadtest.BuildReport(o, lossyThresholds)
+	out := text(t, rep)
+	require.False(t, rep.Passed, out)
+	assert.Positive(t, o.Reconciliation.Counts[loadtest.InvBalance], out)
+	assert.Contains(t, out, "created twice")
+	assert.Equal(t, loadtest.HistoryIllegal, o.HistoryCheck.Verdict, out)
+	t.Log("\n" + out)
+}

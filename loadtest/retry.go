@@ -1,0 +1,93 @@
+package loadtest
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ScenarioRetry sends each payment with a short client timeout and, when
+// the answer is lost (timeout, lost connection), sends it again with the
+// same partner_trx_id and body after a backoff, as a careful partner
+// integration would. The server must never debit twice: a 409 on a retry
+// is allowed (the document refuses a used id), and the payment's outcome
+// is then read through payment status.
+const ScenarioRetry = "retry"
+
+// Defaults of the retry scenario.
+const (
+	DefaultRetries      = 3
+	DefaultRetryTimeout = 250 * time.Millisecond
+	DefaultRetryBackoff = 50 * time.Millisecond
+)
+
+// WithRetry sets the retry scenario's client timeout per attempt, the
+// backoff before the first retry (doubled before each next one) and the
+// number of retries after the first attempt.
+func WithRetry(retries int, timeout, backoff time.Duration) Option {
+	return func(c *config) { c.retries, c.retryTimeout, c.retryBackoff = retries, timeout, backoff }
+}
+
+// retryScenario: one payment creation per hit, each with its own id, sent
+// again after a lost answer.
+type retryScenario struct{}
+
+func (retryScenario) name() string   { return ScenarioRetry }
+func (retryScenario) keepsIDs() bool { return false }
+func (retryScenario) perHit(*config) int {
+	return 1
+}
+
+func (retryScenario) check(c *config) error {
+	if c.retries < 0 || c.retries > 10 || c.retryTimeout <= 0 || c.retryBackoff < 0 {
+		return errors.New("retry: retries must be from 0 to 10, the timeout above 0 and the backoff not negative")
+	}
+	return nil
+}
+
+func (retryScenario) describe(c *config, m *Meta) {
+	m.Retry = fmt.Sprintf("%d retries, timeout %s, backoff %s doubling", c.retries, c.retryTimeout, c.retryBackoff)
+}
+
+func (retryScenario) jobs(p *planner, n uint64, buf []job) []job {
+	j := p.createJob(n)
+	j.pay.Attempt = 1
+	return append(buf, j)
+}
+
+// timeoutOf is the client timeout of job j: the retry scenario's short one
+// for its payments, the run's otherwise.
+func (e *engine) timeoutOf(j job) time.Duration {
+	if j.pay != nil && j.pay.Attempt > 0 {
+		return e.cfg.retryTimeout
+	}
+	return e.cfg.timeout
+}
+
+// send sends job j for worker client, records it and delivers its result.
+// A payment of the retry scenario whose answer was lost is sent again,
+// same id and body, after the backoff, up to the configured retries; each
+// attempt is a result and a ledger entry of its own.
+func (e *engine) send(j job, scheduled time.Time, client int, results chan<- hitResult) {
+	for {
+		r := e.hit(j, scheduled)
+		e.record(client, j, r)
+		results <- hitResult{r, j.pay}
+		p := j.pay
+		if p == nil || p.Attempt == 0 || !r.Uncertain || p.Attempt > e.cfg.retries {
+			return
+		}
+		t := time.NewTimer(e.cfg.retryBackoff << (p.Attempt - 1))
+		select {
+		case <-t.C:
+		case <-e.reqCtx.Done():
+			t.Stop()
+			return
+		}
+		next := Payment{ID: p.ID, Seq: p.Seq, Shard: p.Shard, Account: p.Account, Kind: p.Kind,
+			ProductID: p.ProductID, MethodID: p.MethodID, MaxBalance: p.MaxBalance, MaxCoins: p.MaxCoins,
+			Attempt: p.Attempt + 1}
+		j.pay = &next
+		scheduled = time.Now() // a retry is due when its backoff ends
+	}
+}

@@ -1,0 +1,95 @@
+package loadtest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestReconcileResolvesLostAnswers: an id no answer said "created" for is
+// resolved through payment status: found, it is created once with exact
+// amounts; not found, it was never created; a double debit of a retried id
+// is named.
+func TestReconcileResolvesLostAnswers(t *testing.T) {
+	t.Parallel()
+	lost := func(id string, attempt int) Payment {
+		return Payment{ID: id, Seq: 1, Account: "A", Kind: KindBalance, Attempt: attempt, MaxBalance: 500, Outcome: OutcomeUncertain}
+	}
+	found := func(p Payment, bal int64) Payment {
+		p.Lookup = &Lookup{Code: 200, TransactionNumber: "INV/" + p.ID, Amount: &Amount{Total: bal, BalanceUsed: bal}}
+		return p
+	}
+	missing := func(p Payment) Payment {
+		p.Lookup = &Lookup{Code: 404, Message: msgTrxNotFound}
+		return p
+	}
+	conflict := Payment{ID: "r", Seq: 1, Account: "A", Kind: KindBalance, Attempt: 2, Outcome: OutcomeDuplicate, Code: 409}
+	cases := []struct {
+		name      string
+		ledger    []Payment
+		after     int64 // balance after, from 1000
+		invariant string
+		check     func(t *testing.T, r *Reconciliation)
+	}{
+		{
+			name:   "found: created once, exactly",
+			ledger: []Payment{created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
+			after:  700,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, 1, r.Resolved)
+				assert.Equal(t, 2, r.Created)
+				assert.Equal(t, int64(300), r.Accounts[0].BalanceMax, "no leeway left for the resolved id")
+			},
+		},
+		{
+			name:      "found, and debited twice",
+			ledger:    []Payment{created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
+			after:     500,
+			invariant: InvBalance,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Contains(t, r.Violations[0].Detail, "exactly the debits of the 1 ids whose answer was lost")
+				assert.Contains(t, r.Violations[0].Detail, "created twice")
+			},
+		},
+		{
+			name:   "not found: never created",
+			ledger: []Payment{created("a", 0, "A", 100, 0), missing(lost("r", 1))},
+			after:  900,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, 1, r.NeverCreated)
+				assert.Zero(t, r.UncertainIDs)
+			},
+		},
+		{
+			name:      "not found, but debited",
+			ledger:    []Payment{created("a", 0, "A", 100, 0), missing(lost("r", 1))},
+			after:     700,
+			invariant: InvBalance,
+		},
+		{
+			name:   "not looked up: bounded as before",
+			ledger: []Payment{created("a", 0, "A", 100, 0), lost("r", 1)},
+			after:  700,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, 1, r.UncertainIDs)
+				assert.Equal(t, int64(600), r.Accounts[0].BalanceMax)
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Reconcile(tc.ledger, []AccountSnapshot{snap("A", 0, 1000, 0, tc.after, 0)}, true)
+			if tc.invariant == "" {
+				assert.True(t, r.Passed(), "%+v", r.Violations)
+			} else {
+				require.False(t, r.Passed())
+				assert.Positive(t, r.Counts[tc.invariant], "%+v", r.Violations)
+			}
+			if tc.check != nil {
+				tc.check(t, r)
+			}
+		})
+	}
+}
