@@ -75,7 +75,7 @@ func BenchmarkCheckHistory(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			ops := syntheticHistory(100_000, 8, bc.gap, bc.spread)
 			b.ReportAllocs()
-			undecided := 0
+			undecided, boundsOnly, reads := 0, 0, 0
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			b.ResetTimer()
@@ -84,12 +84,13 @@ func BenchmarkCheckHistory(b *testing.B) {
 				if hc.Verdict == HistoryIllegal {
 					b.Fatal(hc.String())
 				}
-				undecided = hc.Undecided
+				undecided, boundsOnly, reads = hc.Undecided, hc.BoundsOnly, hc.Reads
 			}
 			b.StopTimer()
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(len(ops))*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 			b.ReportMetric(float64(undecided), "undecided-segments")
+			b.ReportMetric(float64(boundsOnly)/float64(max(reads, 1))*100, "%reads-bounds-only")
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/1e6, "MB/check")
 		})
 	}
