@@ -247,6 +247,9 @@ func (h *harness) writeReports(opts Options, cucumberPath string, res Result) er
 		if err := completeCucumber(cucumberPath, res.Summary.Scenarios); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
 		}
+		if err := relocateSteps(cucumberPath); err != nil {
+			return fmt.Errorf("cucumber.json: %w", err)
+		}
 	}
 	if opts.ReportDir != "" {
 		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {

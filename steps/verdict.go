@@ -1,11 +1,17 @@
 package steps
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cucumber/godog"
 )
@@ -41,9 +47,28 @@ type gradedSteps struct {
 
 var errorType = reflect.TypeFor[error]()
 
+// stepLocations maps the expression of each step definition to where it is
+// registered (file:line), for cucumber.json: godog would name the line of
+// gradedSteps.Step for every step. Step definitions are code, so the map is
+// the same for every run.
+var stepLocations sync.Map // string -> stepLocation
+
+type stepLocation struct {
+	re       *regexp.Regexp
+	location string
+}
+
 // Step registers fn, wrapped so that its error passes through s.advisory.
 func (g gradedSteps) Step(expr, fn any) {
+	src, _ := expr.(string)
 	expr = g.s.h.stepRegexp(expr)
+	if re, ok := expr.(*regexp.Regexp); ok && src != "" {
+		if _, known := stepLocations.Load(src); !known {
+			if _, file, line, ok := runtime.Caller(1); ok {
+				stepLocations.Store(src, stepLocation{re: re, location: fmt.Sprintf("%s:%d", filepath.Base(file), line)})
+			}
+		}
+	}
 	v := reflect.ValueOf(fn)
 	t := v.Type()
 	if t.Kind() != reflect.Func || t.NumOut() == 0 || t.Out(t.NumOut()-1) != errorType {
@@ -134,4 +159,42 @@ func warningsByReading(results []ScenarioResult) []ReadingWarnings {
 		}
 	}
 	return out
+}
+
+// relocateSteps sets the match location of every step of the cucumber.json
+// at path to the line that registered its definition.
+func relocateSteps(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var features []map[string]any
+	if err := json.Unmarshal(data, &features); err != nil {
+		return err
+	}
+	for _, f := range features {
+		for _, el := range list(f["elements"]) {
+			e, _ := el.(map[string]any)
+			for _, st := range list(e["steps"]) {
+				step, _ := st.(map[string]any)
+				match, _ := step["match"].(map[string]any)
+				if match == nil {
+					continue
+				}
+				name := str(step["name"])
+				stepLocations.Range(func(_, v any) bool {
+					if l := v.(stepLocation); l.re.MatchString(name) {
+						match["location"] = l.location
+						return false
+					}
+					return true
+				})
+			}
+		}
+	}
+	out, err := json.MarshalIndent(features, "", "    ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
 }

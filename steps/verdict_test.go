@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -194,4 +195,40 @@ func TestAppliedReadingsAreTagged(t *testing.T) {
 	assert.Positive(t, applied, "no scenario applied a reading")
 	assert.Zero(t, res.Warned)
 	assert.Empty(t, res.Summary.Warnings)
+}
+
+// TestCucumberNamesWhereEachStepIsDefined: the step definitions pass through
+// the grading wrapper, yet cucumber.json names the line that registered each
+// one, not the wrapper's.
+func TestCucumberNamesWhereEachStepIsDefined(t *testing.T) {
+	t.Parallel()
+	srv := newReference(t)
+	dir := t.TempDir()
+	_, err := steps.Run(context.Background(), steps.Options{
+		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: coinScenario(""),
+		Format: "progress", Output: io.Discard, ReportDir: dir, RequestTimeout: 5 * time.Second,
+	})
+	require.NoError(t, err)
+	data, err := os.ReadFile(filepath.Join(dir, "cucumber.json"))
+	require.NoError(t, err)
+	var features []struct {
+		Elements []struct {
+			Steps []struct {
+				Name  string `json:"name"`
+				Match struct {
+					Location string `json:"location"`
+				} `json:"match"`
+			} `json:"steps"`
+		} `json:"elements"`
+	}
+	require.NoError(t, json.Unmarshal(data, &features))
+	require.Len(t, features, 1)
+	require.Len(t, features[0].Elements, 1)
+	st := features[0].Elements[0].Steps
+	require.Len(t, st, 4)
+	for _, s := range st {
+		assert.Regexp(t, `^[a-z_]+\.go:[0-9]+$`, s.Match.Location, s.Name)
+		assert.NotContains(t, s.Match.Location, "verdict.go", s.Name)
+	}
+	assert.Regexp(t, `^customers\.go:`, st[3].Match.Location, "the coin value step is defined in customers.go")
 }
