@@ -57,14 +57,18 @@ type ProvisionInput struct {
 }
 
 // Check applies the provisioning field rules: name, phone_number and email
-// present and not blank, and an Indonesian phone number (the store also
-// requires a valid email). A request the server could not read as these
-// fields is an empty one.
+// present and not blank (white space and invisible characters count as
+// blank), an Indonesian phone number, and no control character in name,
+// email or device_id (the store also requires a valid email). A request the
+// server could not read as these fields is an empty one.
 func (in ProvisionInput) Check() error {
 	name := strings.TrimSpace(in.Name)
 	phone := strings.TrimSpace(in.PhoneNumber)
 	email := strings.TrimSpace(in.Email)
-	if name == "" || phone == "" || email == "" || !validPhoneNumber(phone) {
+	if blank(name) || blank(email) || hasControl(name) || hasControl(email) || !validPhoneNumber(phone) {
+		return ErrProvisionIncomplete
+	}
+	if in.DeviceID != nil && hasControl(*in.DeviceID) {
 		return ErrProvisionIncomplete
 	}
 	return nil

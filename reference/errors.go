@@ -80,6 +80,8 @@ var (
 	ErrTrxIDRequired         = newError(KindInvalid, "ID transaksi mitra wajib diisi.")
 	ErrTrxIDTooLong          = newError(KindInvalid, "ID transaksi mitra maksimal 50 karakter.")
 	ErrShiftCodeTooLong      = newError(KindInvalid, "Kode shift maksimal 50 karakter.")
+	ErrTrxIDInvalid          = newError(KindInvalid, "ID transaksi mitra tidak valid.")
+	ErrShiftCodeInvalid      = newError(KindInvalid, "Kode shift tidak valid.")
 	ErrMethodUnavailable     = newError(KindInvalid, "Metode pembayaran tidak tersedia.")
 	ErrInternalMethodNoFunds = newError(KindInvalid, "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.")
 	ErrProductNotFound       = newError(KindInvalid, "Produk tidak ditemukan.")

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -99,8 +98,9 @@ func validPhoneNumber(s string) bool {
 }
 
 // checkPaymentFields applies the field rules in the documented order:
-// product, destination, method, partner_trx_id, the two length limits, then
-// the destination format.
+// product, destination, method, partner_trx_id (blank or invisible counts
+// as missing), the two length limits, control characters in the ids, then
+// the destination format. The ids are kept byte for byte.
 func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 	if n := s.policy.shiftCodeBufferBytes; n > 0 && in.ShiftCode != nil {
 		copyToBuffer(*in.ShiftCode, n)
@@ -118,16 +118,20 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 	switch {
 	case in.ProductID <= 0:
 		return ErrProductRequired
-	case strings.TrimSpace(in.Msisdn) == "":
+	case blank(in.Msisdn):
 		return ErrMsisdnRequired
 	case in.PaymentMethodID == nil:
 		return ErrMethodRequired
-	case strings.TrimSpace(in.PartnerTrxID) == "":
+	case blank(in.PartnerTrxID):
 		return ErrTrxIDRequired
 	case s.policy.length(in.PartnerTrxID) > s.policy.maxTrxIDLen:
 		return ErrTrxIDTooLong
 	case in.ShiftCode != nil && s.policy.length(*in.ShiftCode) > s.policy.maxShiftCodeLen:
 		return ErrShiftCodeTooLong
+	case hasControl(in.PartnerTrxID):
+		return ErrTrxIDInvalid
+	case in.ShiftCode != nil && hasControl(*in.ShiftCode):
+		return ErrShiftCodeInvalid
 	case !validPhoneNumber(in.Msisdn):
 		return ErrPhoneInvalid
 	}
@@ -418,7 +422,7 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 }
 
 func present(p *string) (string, bool) {
-	if p == nil || strings.TrimSpace(*p) == "" {
+	if p == nil || blank(*p) {
 		return "", false
 	}
 	return *p, true

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"sort"
 	"strings"
@@ -109,7 +111,9 @@ type gate struct {
 }
 
 func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	methods, ok := g.routes[r.URL.Path]
+	// The escaped path, so that an encoded slash or any other escape names
+	// no route: the router behind would not match it either.
+	methods, ok := g.routes[r.URL.EscapedPath()]
 	if !ok {
 		g.errs.write(w, r, errNoRoute)
 		return
@@ -134,6 +138,14 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	}
+	if _, hasBody := bodyFields[rt.op]; hasBody && r.Body != nil {
+		body, err := readStrictBody(r, rt.op)
+		if err != nil {
+			g.errs.write(w, r, err)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	g.next.ServeHTTP(w, r)
 }

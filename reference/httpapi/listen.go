@@ -7,24 +7,49 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"github.com/partnercommerce/conformance/reference"
 )
 
+// MaxHeaderBytes bounds the request line and headers a connection may
+// send: net/http answers more with 431, so a connection holds at most this
+// much header memory.
+const MaxHeaderBytes = 64 << 10
+
+// DefaultMaxConns is the default cap on concurrent connections (see
+// LimitListener).
+const DefaultMaxConns = 1024
+
 // NewHTTPServer wraps NewServer in an http.Server with the reference's
-// timeouts, so that a slow or silent client cannot hold a connection open.
-// The body limit is NewServer's own.
+// timeouts, so that a slow or silent client cannot hold a connection open,
+// and MaxHeaderBytes. "OPTIONS *" reaches the handler, which answers it in
+// JSON like every other request. The body limit is NewServer's own.
 func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &http.Server{
-		Handler:           NewServer(logger, store),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		Handler:                      NewServer(logger, store),
+		ReadHeaderTimeout:            5 * time.Second,
+		ReadTimeout:                  15 * time.Second,
+		WriteTimeout:                 30 * time.Second,
+		IdleTimeout:                  120 * time.Second,
+		MaxHeaderBytes:               MaxHeaderBytes,
+		DisableGeneralOptionsHandler: true,
+		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+}
+
+// LimitListener caps the connections ln accepts at once at n (n < 1 means
+// DefaultMaxConns); a further client waits in the listen backlog until one
+// closes. With MaxHeaderBytes it bounds the memory hostile clients can
+// hold.
+func LimitListener(ln net.Listener, n int) net.Listener {
+	if n < 1 {
+		n = DefaultMaxConns
+	}
+	return netutil.LimitListener(ln, n)
 }
 
 // ServeLoopback serves the embedded data set on a free 127.0.0.1 port until
@@ -44,6 +69,7 @@ func ServeLoopback(ctx context.Context, logger *slog.Logger, opts ...reference.O
 		return "", nil, err
 	}
 	srv := NewHTTPServer(logger, store)
+	ln = LimitListener(ln, DefaultMaxConns)
 	go func() { _ = srv.Serve(ln) }() // ends with http.ErrServerClosed on stop
 	stop = func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -25,6 +25,8 @@ func NewServer(logger *slog.Logger, store *reference.Store) http.Handler {
 		ResponseErrorHandlerFunc: errs.responseError,
 	})
 	mux := http.NewServeMux()
+	// Whatever the generated routes do not match is still answered in JSON.
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { errs.write(w, r, errNoRoute) })
 	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
 	table := routes()
 	var next http.Handler = &gate{store: store, errs: errs, routes: table, next: mux}
