@@ -1,5 +1,7 @@
 // Command reference serves the in-memory reference server of the Partner
 // Commerce API v2 on 127.0.0.1:8080, with the embedded data set or --seed.
+// All state (accounts, wallets, transactions) is kept in memory and lost
+// when the process stops.
 package main
 
 import (
@@ -42,9 +44,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	settle := fs.Duration("settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
 	expire := fs.Duration("expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	maxConns := fs.Int("max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\nEnvironment: REFERENCE_ADDR (default of --addr), REFERENCE_LOG_LEVEL (default of --log-level).\n\n")
+		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
+			"Serves the Partner Commerce API v2 reference. All state (accounts, wallets,\n"+
+			"transactions) is kept in memory only and is lost when the server stops or\n"+
+			"restarts; every start begins from the data set.\n\nEnvironment: REFERENCE_ADDR (default of --addr), REFERENCE_LOG_LEVEL (default of --log-level).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -78,6 +84,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	ln = httpapi.LimitListener(ln, *maxConns)
 	srv := httpapi.NewHTTPServer(logger, store)
 	logger.Info("listening", "addr", ln.Addr().String())
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())

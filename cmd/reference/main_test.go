@@ -114,3 +114,13 @@ func TestHelpAndVersionExitZero(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpSaysStateIsInMemory (issue 10.10): --help says that all state is
+// kept in memory and lost on restart, and offers the connection cap.
+func TestHelpSaysStateIsInMemory(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr strings.Builder
+	require.NoError(t, run(context.Background(), []string{"--help"}, func(string) string { return "" }, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "kept in memory only and is lost when the server stops")
+	assert.Contains(t, stderr.String(), "-max-conns")
+}

@@ -108,8 +108,15 @@ func (e *errorWriter) requestError(w http.ResponseWriter, r *http.Request, err e
 }
 
 // responseError answers an error returned by a strict handler (a domain
-// error) or met while writing a response.
+// error) or met while writing a response. Once the response has started, a
+// failed write (typically the write timeout of a client that stopped
+// reading) cannot be answered any more: it is logged once at debug level,
+// and no second status is written.
 func (e *errorWriter) responseError(w http.ResponseWriter, r *http.Request, err error) {
+	if s, ok := w.(interface{ started() bool }); ok && s.started() {
+		e.logger.DebugContext(r.Context(), "response write failed", "method", r.Method, "path", r.URL.Path, "error", err)
+		return
+	}
 	e.write(w, r, err)
 }
 

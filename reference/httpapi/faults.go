@@ -147,6 +147,8 @@ type bufferedWriter struct {
 
 func (b *bufferedWriter) Header() http.Header { return b.header }
 
+func (b *bufferedWriter) started() bool { return b.status != 0 }
+
 func (b *bufferedWriter) WriteHeader(code int) {
 	if b.status == 0 {
 		b.status = code

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bufio"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -48,6 +49,54 @@ func FuzzCreatePaymentRequest(f *testing.F) {
 		}
 		if err := spec.validate(req, rec.Code, rec.Header(), rec.Body.Bytes()); err != nil {
 			t.Fatalf("response breaks openapi.yaml: %v\n%s", err, rec.Body)
+		}
+	})
+}
+
+// FuzzRequestLine sends arbitrary methods, request targets (paths with any
+// escape, query strings) and one arbitrary header, with valid credentials,
+// through the whole handler, as net/http's server would parse them: it
+// never panics and answers JSON with status and message, a 2xx or 4xx code.
+// (A request net/http itself refuses never reaches the handler; see
+// docs/reference-choices.md.)
+func FuzzRequestLine(f *testing.F) {
+	f.Add("GET", "/client/v2/payment%2Fstatus", "X-Trace", "1")
+	f.Add("GET", "/client/v2/payment/status?partner_trx_id=%ff%fe&transaction_number=", "Accept", "*/*")
+	f.Add("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar&sub_category=paket-data", "X-SECRET-KEY", "sk-warung-41d2e8")
+	f.Add("GET", "/client/v2/product/sync?sub_category=prabayar&page=-1&pageSize=1e3", "Authorization", "Bearer ")
+	f.Add("OPTIONS", "*", "Origin", "http://127.0.0.1")
+	f.Add("HEAD", "/client/v2/customer/profile", "Authorization", "Basic abc")
+	f.Add("POST", "/client/v2/payment?x=%zz", "Content-Type", "text/plain")
+	f.Add("POST", "/client/v2/customer/provision_account", "Content-Type", "application/json; charset=latin1")
+	f.Add("GET", "/client/v2/../v2/payment/methods", "Content-Length", "99999999999")
+	f.Add("DELETE", "//client/v2/payment", "Transfer-Encoding", "chunked")
+
+	store, _ := newTestStore(f)
+	h := NewServer(slog.New(slog.DiscardHandler), store)
+	f.Fuzz(func(t *testing.T, method, target, name, value string) {
+		raw := method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+			"X-SECRET-KEY: " + keyNusantara + "\r\nAuthorization: Bearer " + tokFunded + "\r\n" +
+			name + ": " + value + "\r\nContent-Length: 2\r\n\r\n{}"
+		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(raw)))
+		if err != nil {
+			return // net/http's server answers this itself, before any handler
+		}
+		req = req.WithContext(t.Context())
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+
+		if rec.Code < 200 || rec.Code >= 500 || (rec.Code >= 300 && rec.Code < 400) {
+			t.Fatalf("status %d for %q: %s", rec.Code, raw, rec.Body)
+		}
+		if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+			t.Fatalf("content type %q for %q", ct, raw)
+		}
+		var out struct {
+			Status  *bool   `json:"status"`
+			Message *string `json:"message"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Status == nil || out.Message == nil || *out.Message == "" {
+			t.Fatalf("body without status and message for %q: %s (%v)", raw, rec.Body, err)
 		}
 	})
 }

@@ -2,17 +2,23 @@ package httpapi
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
 )
 
 // TestEncodedPathsAnswerJSON: an escaped slash (or any escape) in the path
@@ -173,4 +179,137 @@ func TestStrictProvisionBodies(t *testing.T) {
 	}
 	r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"Toko \u00e9","phone_number":"081299991118","email":"d7@toko.id"}`)
 	assert.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
+}
+
+// stalledWriter is a client that stopped reading: every body write fails
+// as a write timeout does.
+type stalledWriter struct {
+	header       http.Header
+	writeHeaders int
+}
+
+func (s *stalledWriter) Header() http.Header { return s.header }
+func (s *stalledWriter) WriteHeader(int)     { s.writeHeaders++ }
+func (s *stalledWriter) Write([]byte) (int, error) {
+	return 0, os.ErrDeadlineExceeded
+}
+
+// recordHandler keeps every log record.
+type recordHandler struct {
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (h *recordHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *recordHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.records = append(h.records, r)
+	return nil
+}
+func (h *recordHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recordHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestStalledClientLoggedOnceAtDebug: a response write that fails after the
+// status was sent is logged once at debug level, with no second
+// WriteHeader and no ERROR.
+func TestStalledClientLoggedOnceAtDebug(t *testing.T) {
+	t.Parallel()
+	for _, faults := range [][]reference.Fault{nil, {reference.FaultNoTrxIDLimit}} {
+		store, _ := newTestStore(t, reference.WithFaults(faults...))
+		logs := &recordHandler{}
+		h := NewServer(slog.New(logs), store)
+		req := httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/client/v2/payment/methods", nil)
+		require.NoError(t, funded.edit(t.Context(), req))
+		w := &stalledWriter{header: http.Header{}}
+		h.ServeHTTP(w, req)
+		assert.Equal(t, 1, w.writeHeaders, "WriteHeader calls (faults %v)", faults)
+		failed := 0
+		for _, r := range logs.records {
+			assert.Less(t, r.Level, slog.LevelWarn, "%s (faults %v)", r.Message, faults)
+			if r.Message == "response write failed" {
+				failed++
+			}
+		}
+		assert.Equal(t, 1, failed, "faults %v", faults)
+	}
+}
+
+// TestHeaderLimit: a request whose headers exceed MaxHeaderBytes is refused
+// by net/http with 431 (default net/http reads up to 1 MiB of headers).
+func TestHeaderLimit(t *testing.T) {
+	t.Parallel()
+	addr := serveHTTPServer(t)
+	big := strings.Repeat("a", 100<<10)
+	resp, _ := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big+"\r\nConnection: close\r\n\r\n")
+	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, resp.StatusCode)
+	resp, body := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big[:32<<10]+"\r\nConnection: close\r\n\r\n")
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s", body)
+}
+
+// TestHeldConnectionsDoNotStarveOthers holds 300 connections that send
+// unfinished 60 KiB headers; normal requests are still answered. RSS and
+// latency under this flood are measured by the hardening script
+// (make hardening), not here.
+func TestHeldConnectionsDoNotStarveOthers(t *testing.T) {
+	t.Parallel()
+	addr := serveHTTPServer(t)
+	partial := "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + strings.Repeat("a", 60<<10)
+	var conns []net.Conn
+	t.Cleanup(func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	})
+	for range 300 {
+		c, err := (&net.Dialer{Timeout: 2 * time.Second}).DialContext(t.Context(), "tcp", addr)
+		require.NoError(t, err)
+		conns = append(conns, c)
+		_, err = io.WriteString(c, partial)
+		require.NoError(t, err)
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	for range 20 {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+addr+"/client/v2/payment/methods", nil)
+		require.NoError(t, err)
+		require.NoError(t, funded.edit(t.Context(), req))
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		assert.Equal(t, http.StatusOK, resp.StatusCode)
+	}
+}
+
+// TestLimitListenerCapsConnections: with a cap of 2, a third client is not
+// served while two connections are held, and is served once one closes.
+func TestLimitListenerCapsConnections(t *testing.T) {
+	t.Parallel()
+	store, _ := newTestStore(t)
+	srv := NewHTTPServer(slog.New(slog.DiscardHandler), store)
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = srv.Serve(LimitListener(ln, 2)) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	addr := ln.Addr().String()
+	var held []net.Conn
+	for range 2 {
+		c, err := (&net.Dialer{}).DialContext(t.Context(), "tcp", addr)
+		require.NoError(t, err)
+		_, err = io.WriteString(c, "GET / HTTP/1.1\r\n") // unfinished
+		require.NoError(t, err)
+		held = append(held, c)
+	}
+	get := func(timeout time.Duration) error {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+addr+"/client/v2/payment/methods", nil)
+		require.NoError(t, err)
+		resp, err := (&http.Client{Timeout: timeout, Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+		}
+		return err
+	}
+	require.Error(t, get(300*time.Millisecond), "a third connection was served over the cap")
+	require.NoError(t, held[0].Close())
+	require.NoError(t, get(5*time.Second), "a connection was not served after one closed")
+	_ = held[1].Close()
 }
