@@ -21,7 +21,7 @@ import (
 // keys case-insensitively, and replaces invalid UTF-8 and lone surrogate
 // escapes with U+FFFD, so that two different ids become one. Each of these
 // is refused with errMalformedRequest and changes nothing
-// (docs/reference-choices.md, "Request bodies").
+// (docs/reference-choices.md, "Answers of the HTTP layer").
 
 // bodyFields are the documented fields of each operation's JSON body, read
 // from the generated request types' json tags.
