@@ -67,6 +67,10 @@ test: ## Run every test with the race detector (fuzz seeds included).
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
+.PHONY: hardening
+hardening: ## Loopback attack on a built reference server: malformed requests, header flood (RSS), 30,000 concurrent payments.
+	$(GO) test -count=1 -run '^TestHardeningAttack$$' -v ./reference/httpapi/ -hardening
+
 .PHONY: fuzz
 fuzz: ## Fuzz each target for FUZZTIME (default 30s).
 	@for pkg in $$($(GO) list ./...); do \
