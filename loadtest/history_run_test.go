@@ -5,9 +5,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -133,11 +133,10 @@ func loseAnswers(h http.Handler, n int64) http.Handler {
 func startLossyReference(tb testing.TB, n int64, faults ...reference.Fault) *profiles.Profile {
 	tb.Helper()
 	p := startReference(tb, faults...)
-	ref := p.BaseURL
-	target, err := http.NewRequest(http.MethodGet, ref, nil)
+	ref, err := url.Parse(p.BaseURL)
 	require.NoError(tb, err)
 	proxy := httptest.NewServer(loseAnswers(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		forward(tb, w, r, target.URL.Host)
+		forward(w, r, ref.Host)
 	}), n))
 	tb.Cleanup(proxy.Close)
 	p.BaseURL = proxy.URL
@@ -145,7 +144,7 @@ func startLossyReference(tb testing.TB, n int64, faults ...reference.Fault) *pro
 }
 
 // forward relays r to host and copies the answer to w.
-func forward(tb testing.TB, w http.ResponseWriter, r *http.Request, host string) {
+func forward(w http.ResponseWriter, r *http.Request, host string) {
 	out := r.Clone(r.Context())
 	out.RequestURI = ""
 	out.URL.Scheme, out.URL.Host = "http", host
@@ -158,10 +157,13 @@ func forward(tb testing.TB, w http.ResponseWriter, r *http.Request, host string)
 	for k, v := range resp.Header {
 		w.Header()[k] = v
 	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
 	w.WriteHeader(resp.StatusCode)
-	var b strings.Builder
-	_, _ = io.Copy(&b, resp.Body)
-	_, _ = w.Write([]byte(b.String()))
+	_, _ = w.Write(body) // buffered until the handler returns, so that loseAnswers can hold it
 }
 
 // lossy is the retry scenario's configuration against a target that loses
