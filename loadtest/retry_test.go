@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -90,6 +91,39 @@ func TestReconcileResolvesLostAnswers(t *testing.T) {
 			if tc.check != nil {
 				tc.check(t, r)
 			}
+		})
+	}
+}
+
+// TestHistoryAndRetryOptions: the history check runs only where it can
+// see every operation of an account, and the retry options are bounded.
+func TestHistoryAndRetryOptions(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		opts []Option
+		err  string
+	}{
+		{"history with create", []Option{WithScenario(ScenarioCreate), WithHistory(true)}, ""},
+		{"history with retry", []Option{WithScenario(ScenarioRetry), WithHistory(true)}, ""},
+		{"history with idempotency", []Option{WithScenario(ScenarioIdempotency), WithHistory(true)}, "create, mixed and retry"},
+		{"history without reconciliation", []Option{WithHistory(true), WithReconcile(false)}, "needs the reconciliation"},
+		{"history on a shard", []Option{WithHistory(true), WithShard(Shard{Index: 0, Count: 2}), WithRunID("r1")}, "one shard"},
+		{"history without time", []Option{WithHistory(true), WithHistoryTimeout(0)}, "timeout"},
+		{"retry without timeout", []Option{WithScenario(ScenarioRetry), WithRetry(3, 0, 0)}, "retries must be"},
+		{"too many retries", []Option{WithScenario(ScenarioRetry), WithRetry(11, time.Second, 0)}, "retries must be"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := New(nil, tc.opts...).cfg
+			err := c.validate()
+			if tc.err == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
 		})
 	}
 }
