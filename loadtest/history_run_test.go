@@ -64,7 +64,7 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
 			f, err := os.Open(filepath.Join(dir, loadtest.FileHistory))
 			require.NoError(t, err)
-			defer f.Close()
+			defer func() { _ = f.Close() }()
 			back, err := loadtest.ReadHistory(f)
 			require.NoError(t, err)
 			assert.Len(t, back, len(o.History))

@@ -239,7 +239,7 @@ func TestResultsFileReadsInVegetaPlot(t *testing.T) {
 	require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
 	f, err := os.Open(filepath.Join(dir, loadtest.FileResults))
 	require.NoError(t, err)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	dec := vegeta.NewDecoder(bufio.NewReader(f))
 	p := plot.New(plot.Label(plot.ErrorLabeler))
 	next := map[string]uint64{}

@@ -136,10 +136,10 @@ func TestHTMLReportOutcomes(t *testing.T) {
 			r := tc.result
 			r.Feature, r.Name, r.Tags = feature, name, []string{"payment-methods"}
 			sum := steps.Summary{Target: "http://127.0.0.1:1", SuiteVersion: "test", Scenarios: []steps.ScenarioResult{r}}
-			switch {
-			case r.Status == steps.StatusFailed:
+			switch r.Status {
+			case steps.StatusFailed:
 				sum.Totals.Failed = 1
-			case r.Status == steps.StatusSkipped:
+			case steps.StatusSkipped:
 				sum.Totals.Skipped = 1
 			default:
 				sum.Totals.Passed = 1

@@ -57,7 +57,7 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 	}
 	env, _, err := contract.Decode(body)
 	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%v): %q; is --target the API's base URL?",
+		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w): %q; is --target the API's base URL?",
 			ErrTarget, url, resp.StatusCode, resp.Header.Get("Content-Type"), err, preview(body))
 	}
 	if resp.StatusCode == http.StatusUnauthorized {

@@ -36,7 +36,7 @@ func ReadRerun(path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	var locs []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

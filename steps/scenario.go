@@ -165,7 +165,7 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		}
 		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
 	}
-	if ct, ok := ex.Invalid.(*contentTypeError); ok {
+	if ct := (*contentTypeError)(nil); errors.As(ex.Invalid, &ct) {
 		return ex, s.reading(readingByID("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
 	}
 	if ex.Invalid != nil {

@@ -189,7 +189,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		defer os.RemoveAll(tmp)
+		defer func() { _ = os.RemoveAll(tmp) }() // a temporary file; nothing to report
 		cucumberPath = filepath.Join(tmp, "cucumber.json")
 	}
 	format := "progress"
@@ -300,7 +300,7 @@ func (h *harness) noAnswer(err error) {
 		return
 	}
 	if n := h.consecutive.Add(1); n >= int64(h.deadAfter) {
-		h.abort(fmt.Errorf("%w: stopped early: %d requests in a row, across scenarios, got no answer from the target (last: %v); the remaining scenarios were not run",
+		h.abort(fmt.Errorf("%w: stopped early: %d requests in a row, across scenarios, got no answer from the target (last: %w); the remaining scenarios were not run",
 			ErrTarget, n, err))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,12 +28,6 @@ func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
 	tb.Cleanup(srv.Close)
 	return srv
-}
-
-// run runs the suite against url with the reference profile.
-func run(tb testing.TB, url, tags string, out io.Writer, timeout time.Duration) steps.Result {
-	tb.Helper()
-	return runOpts(tb, steps.Options{BaseURL: url, Tags: tags, Output: out, RequestTimeout: timeout})
 }
 
 // runOpts runs the suite with opts, completed with the reference profile of

@@ -131,7 +131,7 @@ func TestNoColorWhenNotATerminal(t *testing.T) {
 	assert.False(t, isTerminal(&stdout))
 	f, err := os.CreateTemp(t.TempDir(), "out")
 	require.NoError(t, err)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	assert.False(t, isTerminal(f), "a file is not a terminal")
 	assert.False(t, colorOn(false, func(k string) string { return map[string]string{"NO_COLOR": "1"}[k] }, true))
 	assert.False(t, colorOn(true, noEnv, true))

@@ -234,7 +234,7 @@ func TestProductsAndWhenDryFlags(t *testing.T) {
 	require.NoError(t, err, out)
 	f, err := os.Open(filepath.Join(dir, "ledger.jsonl"))
 	require.NoError(t, err)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	ledger, err := loadtest.ReadLedger(f)
 	require.NoError(t, err)
 	require.NotEmpty(t, ledger)
