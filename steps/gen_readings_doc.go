@@ -9,11 +9,12 @@ import (
 	"os"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/steps"
 )
 
 func main() {
-	doc, err := steps.ReadingsDoc(features.FS)
+	doc, err := steps.ReadingsDoc(features.FS, generative.Readings())
 	if err == nil {
 		err = os.WriteFile("../docs/conformance-readings.md", doc, 0o644)
 	}

@@ -103,8 +103,9 @@ chose in those places.
 
 // ReadingsDoc renders docs/conformance-readings.md: every reading of the
 // registry with the scenarios of the feature files in fsys that apply it
-// (tag @reading:<id>).
-func ReadingsDoc(fsys fs.FS) ([]byte, error) {
+// (tag @reading:<id>), then the readings of the generated mode (package
+// generative, which imports this one and so passes them in).
+func ReadingsDoc(fsys fs.FS, generated []Reading) ([]byte, error) {
 	scenarios, err := readTaggedScenarios(fsys)
 	if err != nil {
 		return nil, err
@@ -139,6 +140,16 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 		b.WriteString("- **Scenarios:**\n")
 		for _, a := range applied {
 			fmt.Fprintf(&b, "  - %s\n", a)
+		}
+	}
+	if len(generated) > 0 {
+		b.WriteString("\n## The generated mode\n\n" +
+			"The generated mode (`conformance generate`, docs/generated-testing.md) grades these readings\n" +
+			"the same way: a warning when the server departs from them, a failure with `--strict`.\n")
+		for _, r := range generated {
+			fmt.Fprintf(&b, "\n### `%s`\n\n", r.ID)
+			fmt.Fprintf(&b, "- **Sentence:** %s\n", markdownText(r.Sentence))
+			fmt.Fprintf(&b, "- **Reading:** %s\n", markdownText(r.Text))
 		}
 	}
 	return b.Bytes(), nil

@@ -1,0 +1,29 @@
+package conformance_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// TestReadingsDocIsGenerated: docs/conformance-readings.md is the readings of
+// the suite (steps/readings.go and the @reading:<id> tags) and of the
+// generated mode (generative/readings.go) rendered, so the list cannot drift
+// from the code. It lives here because only this package sees both.
+func TestReadingsDocIsGenerated(t *testing.T) {
+	want, err := steps.ReadingsDoc(features.FS, generative.Readings())
+	require.NoError(t, err)
+	got, err := os.ReadFile("docs/conformance-readings.md")
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got),
+		"docs/conformance-readings.md differs from the readings in code: run go generate ./steps/ (or make generate) and commit")
+	for _, r := range generative.Readings() {
+		assert.Contains(t, string(got), "`"+r.ID+"`", "the generated mode's reading %s is listed", r.ID)
+	}
+}
