@@ -7,12 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
-	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 const generateUsage = `usage: conformance generate [--target URL --profile FILE] [flags]
@@ -66,32 +63,14 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintln(stderr, "conformance generate: --examples and --steps must be at least 1, --duration and --timeout positive")
 		return exitUsage
 	}
-	var prof *profiles.Profile
-	switch {
-	case *profilePath != "":
-		p, err := profiles.Load(*profilePath)
-		if err != nil {
-			fmt.Fprintf(stderr, "conformance generate: %v\n", err)
-			return exitUsage
-		}
-		prof = p
-	case *target != "":
-		fmt.Fprintln(stderr, "conformance generate: --target needs --profile (the target's secret key and main token; see profiles/example.yaml)")
+	prof, stopRef, embedded, err := resolveTarget(ctx, *profilePath, *target, slog.LevelError, stderr)
+	defer stopRef()
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		return exitUsage
-	default:
-		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-		url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
-		if err != nil {
-			fmt.Fprintf(stderr, "conformance generate: starting the embedded reference server: %v\n", err)
-			return exitUsage
-		}
-		defer stopRef()
-		*target = url
-		prof = profiles.Reference(url)
-		fmt.Fprintf(stdout, "generated mode against the embedded reference server at %s\n", url)
 	}
-	if *target != "" {
-		prof.BaseURL = strings.TrimRight(*target, "/")
+	if embedded {
+		fmt.Fprintf(stdout, "generated mode against the embedded reference server at %s\n", prof.BaseURL)
 	}
 	res, err := generative.Run(ctx, generative.Options{
 		Profile: prof, Examples: *examples, Steps: *steps, Duration: *duration, Seed: *seed,

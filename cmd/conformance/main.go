@@ -26,7 +26,6 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -135,34 +134,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
-	var prof *profiles.Profile
-	switch {
-	case *profilePath != "":
-		p, err := profiles.Load(*profilePath)
-		if err != nil {
-			fmt.Fprintf(stderr, "conformance: %v\n", err)
-			return exitUsage
-		}
-		prof = p
-	case *target != "":
-		fmt.Fprintln(stderr, "conformance: --target needs --profile (the target's secret key and main token; see profiles/example.yaml)")
+	prof, stopRef, embedded, err := resolveTarget(ctx, *profilePath, *target, slog.LevelWarn, stderr)
+	defer stopRef()
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-
-	if *target == "" && prof == nil {
-		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-		url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
-		if err != nil {
-			fmt.Fprintf(stderr, "conformance: starting the embedded reference server: %v\n", err)
-			return exitUsage
-		}
-		defer stopRef()
-		*target = url
-		prof = profiles.Reference(url)
-		fmt.Fprintf(human, "testing the embedded reference server at %s\n", url)
-	}
-	if *target != "" {
-		prof.BaseURL = strings.TrimRight(*target, "/")
+	if embedded {
+		fmt.Fprintf(human, "testing the embedded reference server at %s\n", prof.BaseURL)
 	}
 	if err := prof.Validate(); err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
