@@ -19,7 +19,9 @@ import (
 //     never the fault.
 //   - A wire fault only changes what goes over the wire (a message, a status
 //     code, a field's type, a body's content type). The domain knows nothing
-//     of it: package httpapi rewrites the responses (httpapi/faults.go).
+//     of it: package httpapi rewrites the responses (httpapi/faults.go),
+//     or refuses a request before the domain sees it (a request fault,
+//     httpapi's requestFaults).
 //
 // To add a fault: declare its constant below with a doc comment naming the
 // rule it breaks, add it to AllFaults, then either add a ruleFaults entry
@@ -111,6 +113,11 @@ const (
 	// FaultListOnlyPrabayar refuses the product list of every sub category
 	// but prabayar as if its destination number were invalid (§4.1).
 	FaultListOnlyPrabayar Fault = "list-only-prabayar"
+	// FaultNullOptionalRefused refuses a payment that sends promotion_id,
+	// parts or shift_code as null, which §4.6 allows ("integer or null",
+	// "object or null", "string or null"). A request fault: package httpapi
+	// refuses the request before the domain sees it.
+	FaultNullOptionalRefused Fault = "null-optional-refused"
 
 	// The faults below are found by the load tester (loadtest/): the retry
 	// scenario and the history check.
@@ -173,7 +180,7 @@ func AllFaults() []Fault {
 		FaultPricePlanIgnored, FaultErrorsAsText,
 		FaultPageSizeIgnored, FaultEmailNotValidated, FaultInactiveProductSold,
 		FaultInternalMethodMisnamed, FaultAccountsAcrossPartners, FaultLengthInBytes,
-		FaultListOnlyPrabayar,
+		FaultListOnlyPrabayar, FaultNullOptionalRefused,
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,

@@ -59,6 +59,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultAccountsAcrossPartners, "@customers", "Phone numbers and email addresses are unique per partner, not across partners", false},
 		{reference.FaultLengthInBytes, "@limits", "Lengths are counted in characters, not bytes (partner transaction id of 50 multi-byte characters)", false},
 		{reference.FaultListOnlyPrabayar, "@products", "A cashier lists the products of each sub category (paket-data)", false},
+		{reference.FaultNullOptionalRefused, "@payments", "Optional fields may be null (promotion id)", false},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {

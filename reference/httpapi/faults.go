@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -135,6 +136,54 @@ func withWireFaults(next http.Handler, table map[string]map[string]route, faults
 		w.Header().Set("Content-Length", strconv.Itoa(len(resp.body)))
 		w.WriteHeader(resp.status)
 		_, _ = w.Write(resp.body)
+	})
+}
+
+// requestFaults refuse, before the domain sees it, a request the document
+// allows: a wire fault of a server's request parsing. Each reports whether
+// the body of an operation is refused.
+var requestFaults = map[reference.Fault]func(op string, body []byte) bool{
+	reference.FaultNullOptionalRefused: func(op string, body []byte) bool {
+		var fields map[string]json.RawMessage
+		if op != opCreatePayment || json.Unmarshal(body, &fields) != nil {
+			return false
+		}
+		for _, k := range []string{"promotion_id", "parts", "shift_code"} {
+			if string(fields[k]) == "null" {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// withRequestFaults wraps next in a middleware that refuses the requests
+// the request faults among faults refuse; without any it returns next.
+func withRequestFaults(next http.Handler, table map[string]map[string]route, faults []reference.Fault) http.Handler {
+	var refusals []func(string, []byte) bool
+	for _, f := range faults {
+		if rf := requestFaults[f]; rf != nil {
+			refusals = append(refusals, rf)
+		}
+	}
+	if len(refusals) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		if err != nil {
+			writeError(w, http.StatusBadRequest, errMalformedRequest.message)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		op := table[r.URL.Path][r.Method].op
+		for _, refused := range refusals {
+			if refused(op, body) {
+				writeError(w, errMalformedRequest.status, errMalformedRequest.message)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

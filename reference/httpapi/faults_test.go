@@ -202,6 +202,11 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		b := e.do("POST", "/client/v2/customer/provision_account", creds{keyWarung, ""}, body)
 		return assert.Equal(t, http.StatusCreated, a.Status) && assert.Equal(t, http.StatusBadRequest, b.Status)
 	},
+	reference.FaultNullOptionalRefused: func(t assert.TestingT, e *testEnv) bool {
+		body := `{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"partner_trx_id":"null-promo","use_balance":true,"promotion_id":null}`
+		r := e.pay(funded, body)
+		return assert.Equal(t, http.StatusBadRequest, r.Status)
+	},
 	reference.FaultLengthInBytes: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, strings.Repeat("é", 50), true, false))
 		return assert.Equal(t, http.StatusBadRequest, r.Status)
@@ -300,9 +305,17 @@ func TestEveryFaultIsWired(t *testing.T) {
 	t.Parallel()
 	for _, f := range reference.AllFaults() {
 		_, wire := wireFaults[f]
-		assert.NotEqual(t, reference.IsRuleFault(f), wire, "%s must be a rule fault or a wire fault, not both or neither", f)
+		_, request := requestFaults[f]
+		kinds := 0
+		for _, is := range []bool{reference.IsRuleFault(f), wire, request} {
+			if is {
+				kinds++
+			}
+		}
+		assert.Equal(t, 1, kinds, "%s must be exactly one of a rule fault, a wire fault or a request fault", f)
 	}
 	assert.Len(t, wireFaults, 7)
+	assert.Len(t, requestFaults, 1)
 }
 
 // TestNoWireFaultNoMiddleware checks that a server without wire faults

@@ -29,7 +29,7 @@ func NewServer(logger *slog.Logger, store *reference.Store) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { errs.write(w, r, errNoRoute) })
 	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
 	table := routes()
-	var next http.Handler = &gate{store: store, errs: errs, routes: table, next: mux}
+	var next http.Handler = &gate{store: store, errs: errs, routes: table, next: withRequestFaults(mux, table, store.Faults())}
 	next = withWireFaults(next, table, store.Faults())
 	return &observer{logger: logger, errs: errs, next: next}
 }
