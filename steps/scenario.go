@@ -165,7 +165,9 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		}
 		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
 	}
-	if ct := (*contentTypeError)(nil); errors.As(ex.Invalid, &ct) {
+	// Only a Content-Type that is the answer's sole departure is a reading;
+	// joined with another (a body that is not JSON, say) it is not unwrapped.
+	if ct, ok := ex.Invalid.(*contentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
 		return ex, s.reading(readingByID("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
 	}
 	if ex.Invalid != nil {
