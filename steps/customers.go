@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // provisioning is a provisioning request and its answer.
@@ -277,7 +279,7 @@ func (s *scenario) decodeProfile(ex *exchange) (profileBody, error) {
 	if err != nil {
 		return pb, err
 	}
-	if ex.Status != http.StatusOK || env.Message != "OK" {
+	if ex.Status != http.StatusOK || env.Message != contract.MsgOK {
 		return pb, s.failure(ex, secProfileLoaded, "status 200 and the message \"OK\"", "got status %d and the message %q", ex.Status, env.Message)
 	}
 	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // syncPage is one answer of product sync.
@@ -136,7 +137,7 @@ func (s *scenario) okPage(pg syncPage) error {
 	if err != nil {
 		return err
 	}
-	if pg.ex.Status != http.StatusOK || env.Message != "OK" {
+	if pg.ex.Status != http.StatusOK || env.Message != contract.MsgOK {
 		return s.failure(pg.ex, "§4.2: Success response body: status, data.products, pagination, message.", "status 200 and the message \"OK\"",
 			"got status %d and the message %q", pg.ex.Status, env.Message)
 	}
@@ -348,11 +349,11 @@ func (s *scenario) okOrNotYetAvailable() error {
 	if err != nil {
 		return err
 	}
-	if ex.Status != http.StatusOK || (env.Message != "OK" && env.Message != "Subkategori belum tersedia.") {
+	if ex.Status != http.StatusOK || (env.Message != contract.MsgOK && env.Message != "Subkategori belum tersedia.") {
 		return s.failure(ex, secSubCategories, "status 200 and the message \"OK\" or \"Subkategori belum tersedia.\"",
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
-	if env.Message == "OK" && !env.Status {
+	if env.Message == contract.MsgOK && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
 	}
 	return nil
@@ -369,7 +370,7 @@ func (s *scenario) syncOrNotYetAvailable() error {
 		return err
 	}
 	env, err := s.envelope(pg.ex)
-	if err != nil || env.Message != "OK" {
+	if err != nil || env.Message != contract.MsgOK {
 		return err
 	}
 	return s.pageConsistent(pg, 1)

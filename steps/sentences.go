@@ -1,5 +1,7 @@
 package steps
 
+import "github.com/partnercommerce/conformance/internal/contract"
+
 // The sentences of the API document that steps check. A failure names the
 // sentence it checks, so a partner can look it up. Where the suite applies a
 // reading of a sentence rather than its letter, the text says "Reading:"
@@ -71,9 +73,9 @@ const pricePlanPrefix = "Price plan API mitra"
 
 // messageRows maps every exact message of section 7 to its row, for reports.
 var messageRows = map[string]string{
-	"OK":                           "§7: 200 Loaded, message OK",
-	"Subkategori tidak ditemukan.": "§7 Products: 200 sync, Sub category not found",
-	"Subkategori belum tersedia.":  "§7 Products: 200 all, Sub category exists but inactive",
+	contract.MsgOK:                               "§7: 200 Loaded, message OK",
+	"Subkategori tidak ditemukan.":               "§7 Products: 200 sync, Sub category not found",
+	"Subkategori belum tersedia.":                "§7 Products: 200 all, Sub category exists but inactive",
 	"phone_number dan sub_category wajib diisi.": "§7 Products: 400 list, \"Query empty\" (reading: phone_number or sub_category, or both, missing or empty)",
 	"Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka.": "§7 Products: 400 list, Invalid destination number (§4.1: starting with 08, 10 to 13 digits)",
 	"sub_category wajib diisi.":                               "§7 Products: 400 sync, sub_category empty",
@@ -83,23 +85,23 @@ var messageRows = map[string]string{
 	"Token tidak valid atau sudah kedaluwarsa.":               "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
 	"Token tidak valid.":                                      "§7 Customer/Payment: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
 	"Product sync hanya dapat diakses oleh akun mitra utama.": "§7 Products: 403 sync, Token is not the main partner account",
-	"Akun berhasil disinkronisasi.":                           "§7 Customer: 200/201 provision, account synchronized (200) or created (201)",
+	contract.MsgSynced:                                        "§7 Customer: 200/201 provision, account synchronized (200) or created (201)",
 	"Data tidak lengkap.":                                     "§7 Customer: 400 provision, \"Required field empty\" (reading: a required field missing or empty)",
 	"Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.": "§7 Customer: 400 provision, Email used by another account",
 	"Profil belum dapat dimuat. Silakan coba lagi nanti.":                                      "§7 Customer: 500 profile, Balance/coins cannot be loaded",
-	"Pembayaran berhasil diproses.":                                                            "§4.6 rule 3 / §7 Payment: 200 create, Payment created",
-	"Produk wajib dipilih.":                                                                    "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
-	"Nomor tujuan wajib diisi.":                                                                "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
-	"Metode pembayaran wajib dipilih.":                                                         "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
-	"ID transaksi mitra wajib diisi.":                                                          "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
-	"ID transaksi mitra maksimal 50 karakter.":                                                 "§7 Payment: 400 create, partner_trx_id over 50 characters",
-	"Kode shift maksimal 50 karakter.":                                                         "§7 Payment: 400 create, shift_code over 50 characters",
-	"Metode pembayaran tidak tersedia.":                                                        "§7 Payment: 400 create, Method not available",
-	"Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.":                 "§4.6 rule 2 / §7 Payment: 400 create, balance/coin method chosen without enabling balance or coins",
-	"partner_trx_id atau transaction_number wajib diisi.":                                      "§7 Payment: 400 status, Lookup parameters empty",
-	"Transaksi tidak ditemukan.":                                                               secNotFound,
-	"Transaksi payment belum terbentuk.":                                                       "§7 Payment: 404 status, Payment not yet formed",
-	"partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.":             "§7 Payment: 409 create, partner_trx_id already used",
+	contract.MsgCreated:                                                        "§4.6 rule 3 / §7 Payment: 200 create, Payment created",
+	"Produk wajib dipilih.":                                                    "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
+	"Nomor tujuan wajib diisi.":                                                "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
+	"Metode pembayaran wajib dipilih.":                                         "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
+	"ID transaksi mitra wajib diisi.":                                          "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
+	"ID transaksi mitra maksimal 50 karakter.":                                 "§7 Payment: 400 create, partner_trx_id over 50 characters",
+	"Kode shift maksimal 50 karakter.":                                         "§7 Payment: 400 create, shift_code over 50 characters",
+	"Metode pembayaran tidak tersedia.":                                        "§7 Payment: 400 create, Method not available",
+	"Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.": "§4.6 rule 2 / §7 Payment: 400 create, balance/coin method chosen without enabling balance or coins",
+	"partner_trx_id atau transaction_number wajib diisi.":                      "§7 Payment: 400 status, Lookup parameters empty",
+	"Transaksi tidak ditemukan.":                                               secNotFound,
+	"Transaksi payment belum terbentuk.":                                       "§7 Payment: 404 status, Payment not yet formed",
+	contract.MsgDuplicate:                                                      "§7 Payment: 409 create, partner_trx_id already used",
 }
 
 // messageRow returns the section 7 row of an exact message.
