@@ -1,11 +1,12 @@
 package reference
 
 import (
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // Credentials of the embedded data set.
@@ -28,24 +29,9 @@ const (
 var t0 = time.Date(2026, 11, 22, 8, 30, 0, 0, wib)
 
 // fakeClock is a clock tests move by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type fakeClock = referencetest.Clock
 
-func newFakeClock() *fakeClock { return &fakeClock{now: t0} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+func newFakeClock() *fakeClock { return referencetest.NewClock(t0) }
 
 // newTestStore builds a store over the embedded data set with a fake clock.
 func newTestStore(tb testing.TB, opts ...Option) (*Store, *fakeClock) {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // Credentials of the embedded data set.
@@ -42,24 +42,9 @@ const (
 var t0 = time.Date(2026, 11, 22, 8, 30, 0, 0, time.FixedZone("WIB", 7*60*60))
 
 // fakeClock is a clock tests move by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type fakeClock = referencetest.Clock
 
-func newFakeClock() *fakeClock { return &fakeClock{now: t0} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
+func newFakeClock() *fakeClock { return referencetest.NewClock(t0) }
 
 // newTestStore builds a store over the embedded data set with a fake clock.
 func newTestStore(tb testing.TB, opts ...reference.Option) (*reference.Store, *fakeClock) {

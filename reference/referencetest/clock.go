@@ -1,0 +1,31 @@
+// Package referencetest holds what the tests of the reference domain and of
+// its HTTP layer share, as net/http/httptest does for net/http.
+package referencetest
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a clock tests move by hand; it is safe for concurrent use.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a clock standing at start.
+func NewClock(start time.Time) *Clock { return &Clock{now: start} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
