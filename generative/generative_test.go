@@ -3,8 +3,6 @@ package generative_test
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,18 +15,13 @@ import (
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 // newReference starts the reference server with the given faults.
 func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	tb.Helper()
-	ds, err := reference.DefaultDataset()
-	require.NoError(tb, err)
-	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
-	require.NoError(tb, err)
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
-	tb.Cleanup(srv.Close)
+	srv := httpapitest.NewServer(tb, faults...)
 	return srv
 }
 

@@ -17,18 +17,14 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 // startReference serves an in-process reference on 127.0.0.1 and returns
 // its profile.
 func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile {
 	tb.Helper()
-	ds, err := reference.DefaultDataset()
-	require.NoError(tb, err)
-	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
-	require.NoError(tb, err)
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
-	tb.Cleanup(srv.Close)
+	srv := httpapitest.NewServer(tb, faults...)
 	return profiles.Reference(srv.URL)
 }
 

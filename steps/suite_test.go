@@ -3,7 +3,6 @@ package steps_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -14,19 +13,14 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
 // newReference starts the reference server with the given faults.
 func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	tb.Helper()
-	ds, err := reference.DefaultDataset()
-	require.NoError(tb, err)
-	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
-	require.NoError(tb, err)
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
-	tb.Cleanup(srv.Close)
+	srv := httpapitest.NewServer(tb, faults...)
 	return srv
 }
 

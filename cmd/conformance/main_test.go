@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,7 +14,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 func noEnv(string) string { return "" }
@@ -39,12 +36,7 @@ func writeFile(t *testing.T, text string) string {
 
 func faultyReference(t *testing.T, faults ...reference.Fault) string {
 	t.Helper()
-	ds, err := reference.DefaultDataset()
-	require.NoError(t, err)
-	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
-	require.NoError(t, err)
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.NewTextHandler(io.Discard, nil)), st))
-	t.Cleanup(srv.Close)
+	srv := httpapitest.NewServer(t, faults...)
 	return srv.URL
 }
 

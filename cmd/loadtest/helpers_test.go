@@ -1,26 +1,16 @@
 package main
 
 import (
-	"log/slog"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/partnercommerce/conformance/loadtest"
-	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 func startTestReference(t *testing.T) string {
 	t.Helper()
-	ds, err := reference.DefaultDataset()
-	require.NoError(t, err)
-	st, err := reference.NewStore(ds)
-	require.NoError(t, err)
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
-	t.Cleanup(srv.Close)
+	srv := httpapitest.NewServer(t)
 	return srv.URL
 }
 
