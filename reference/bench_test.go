@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -21,4 +22,47 @@ func BenchmarkCreatePaymentDomain(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStoredPayments measures what payments cost as they accumulate
+// (issue 14): the heap each stored payment holds, and the time to create one
+// more once the store holds 0, 100k, 500k or 1M payments. The store is filled
+// before the timer starts; each size gets a fresh store.
+func BenchmarkStoredPayments(b *testing.B) {
+	for _, stored := range []int{0, 100_000, 500_000, 1_000_000} {
+		b.Run("stored="+strconv.Itoa(stored), func(b *testing.B) {
+			store, _ := newTestStore(b)
+			c := caller(b, store, keyNusantara, "tok-nusantara-funded")
+			before := heapInUse()
+			for i := range stored {
+				in := payIn(1002, "081234567890", 0, "fill-"+strconv.Itoa(i), true, true)
+				if _, err := store.CreatePayment(c, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perPayment := 0.0
+			if stored > 0 {
+				perPayment = float64(heapInUse()-before) / float64(stored)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				in := payIn(1002, "081234567890", 0, "more-"+strconv.Itoa(i), true, true)
+				if _, err := store.CreatePayment(c, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if stored > 0 { // after the timed loop: ResetTimer deletes reported metrics
+				b.ReportMetric(perPayment, "heap-B/stored-payment")
+			}
+		})
+	}
+}
+
+// heapInUse is the live heap after a full collection.
+func heapInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
 }
