@@ -62,36 +62,28 @@ func (c *console) scenario(r ScenarioResult) {
 	_, _ = io.WriteString(c.w, b.String())
 }
 
-func (c *console) progressMark(r ScenarioResult) string {
-	switch {
-	case r.Status == StatusPassed && len(r.Warnings) > 0:
-		return c.paint(ansiYellow, "W")
-	case r.Status == StatusPassed:
-		return c.paint(ansiGreen, ".")
-	case r.Status == StatusFailed:
-		return c.paint(ansiRed, "F")
-	case r.Status == StatusSkipped:
-		return c.paint(ansiCyan, "S")
-	default:
-		return c.paint(ansiYellow, "U")
-	}
+// consoleOutcomes is how the console shows each outcome: its colour, its
+// progress mark and its word; a skipped scenario is never shown as passed.
+var consoleOutcomes = map[string]struct{ color, mark, word string }{
+	StatusPassed:  {ansiGreen, ".", "PASSED"},
+	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
+	StatusFailed:  {ansiRed, "F", "FAILED"},
+	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
 }
 
-// statusWord is how a scenario's outcome is shown; a skipped scenario is
-// never shown as passed.
-func (c *console) statusWord(r ScenarioResult) string {
-	switch {
-	case r.Status == StatusPassed && len(r.Warnings) > 0:
-		return c.paint(ansiYellow, "PASSED WITH WARNINGS")
-	case r.Status == StatusPassed:
-		return c.paint(ansiGreen, "PASSED")
-	case r.Status == StatusFailed:
-		return c.paint(ansiRed, "FAILED")
-	case r.Status == StatusSkipped:
-		return c.paint(ansiCyan, "SKIPPED")
-	default:
-		return c.paint(ansiYellow, strings.ToUpper(r.Status))
+func (c *console) progressMark(r ScenarioResult) string {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
+		return c.paint(o.color, o.mark)
 	}
+	return c.paint(ansiYellow, "U")
+}
+
+// statusWord is how a scenario's outcome is shown.
+func (c *console) statusWord(r ScenarioResult) string {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
+		return c.paint(o.color, o.word)
+	}
+	return c.paint(ansiYellow, strings.ToUpper(r.Status))
 }
 
 // render writes a scenario, its steps, its failure report and warnings.

@@ -30,11 +30,9 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"short": func(s string) string { return s[:min(12, len(s))] },
 }).Parse(htmlReportTemplate))
 
-// The outcome of a scenario in the page: a status, or one of these.
-const (
-	outcomeWarned = "passed-with-warnings"
-	outcomeNotRun = "not-run"
-)
+// outcomeNotRun is the outcome in the page of a scenario the run did not
+// select (besides a status or outcomeWarned).
+const outcomeNotRun = "not-run"
 
 type htmlPage struct {
 	Ran          bool
@@ -272,11 +270,8 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 			if q := pending[k]; len(q) > 0 {
 				r := q[0]
 				pending[k] = q[1:]
-				sc.Outcome, sc.Reason, sc.Warnings = r.Status, r.Reason, r.Warnings
+				sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
 				sc.Location, sc.Readings = r.Location, r.Readings
-				if r.Status == StatusPassed && len(r.Warnings) > 0 {
-					sc.Outcome = outcomeWarned
-				}
 				a.Counts.add(r)
 			} else if ran {
 				continue // not selected by the run's tags

@@ -57,6 +57,19 @@ type stepRecord struct {
 	err    error
 }
 
+// outcomeWarned is how reports show a passed scenario that carries
+// warnings; it is never a ScenarioResult.Status.
+const outcomeWarned = "passed-with-warnings"
+
+// outcome is the scenario's status as reports show it: a passed scenario
+// with warnings is outcomeWarned.
+func (r ScenarioResult) outcome() string {
+	if r.Status == StatusPassed && len(r.Warnings) > 0 {
+		return outcomeWarned
+	}
+	return r.Status
+}
+
 // Counts counts scenarios by outcome.
 type Counts struct {
 	Passed int `json:"passed"`
