@@ -1,0 +1,217 @@
+// Command perf measures, on loopback and in bounded time, what issue 14's
+// table asks: payment creation on the reference server against a
+// static-JSON net/http handler, the reference's memory and payment rate as
+// payments accumulate to a million, and the load tester against the vegeta
+// CLI. It prints ratios taken in alternating rounds of one run, with the
+// load average, as a Markdown table (docs/performance.md).
+//
+//	perf [flags]                  run the measurements (make perf)
+//	perf serve static|target      serve a baseline on 127.0.0.1 (run by perf itself)
+//
+// Exit status: 0 when the measurements ran (met goals or not), 2 when they
+// could not be carried out, 130 when interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/perf"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	interrupted := ctx.Err() != nil
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+	case interrupted:
+		fmt.Fprintln(os.Stderr, "perf: interrupted")
+		os.Exit(130)
+	default:
+		fmt.Fprintln(os.Stderr, "perf:", err)
+		os.Exit(2)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "serve" {
+		return serve(ctx, args[1:], stdout, stderr)
+	}
+	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
+	only := fs.String("only", "ratio,stored", "measurements to run, comma-separated: ratio, stored")
+	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
+	conns := fs.Int("connections", 32, "connections of the client")
+	threads := fs.Int("threads", 1, "wrk threads")
+	rounds := fs.Int("rounds", 5, "alternating rounds of the server ratio")
+	window := fs.Duration("window", 5*time.Second, "measured time per server per round")
+	warmup := fs.Duration("warmup", time.Second, "time sent to each fresh server before its window")
+	stored := fs.String("stored", "0,100000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement")
+	storedWindow := fs.Duration("stored-window", 3*time.Second, "measured time at each checkpoint")
+	fill := fs.Int("fill", 32, "connections of the Go client that fills the store between checkpoints")
+	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: perf [flags]\n\n"+
+			"Measures the reference server against a static-JSON net/http handler, and its memory\n"+
+			"and payment rate as payments accumulate, on 127.0.0.1, in bounded time; prints the\n"+
+			"ratios as a Markdown table. Servers run as child processes.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *showVersion {
+		_, err := io.WriteString(stdout, version.String("perf"))
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	what, err := parseOnly(*only)
+	if err != nil {
+		return err
+	}
+	checkpoints, err := parseCheckpoints(*stored)
+	if err != nil {
+		return err
+	}
+	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 {
+		return errors.New("--rounds, --connections, --threads and --fill must be at least 1, --window at least 1s")
+	}
+	if _, err := os.Stat(*refBin); err != nil {
+		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
+	}
+	client, err := pickClient(*clientName, *threads, *conns)
+	if err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	ref := perf.Launcher{Name: "reference", Argv: []string{*refBin, "--addr", "127.0.0.1:0", "--log-level", "warn"}}
+	static := perf.Launcher{Name: "static handler", Argv: []string{self, "serve", "static"}}
+	log := func(format string, args ...any) { fmt.Fprintf(stderr, "perf: "+format+"\n", args...) }
+
+	rep := perf.Report{Client: client.Name(), LoadBefore: perf.LoadAverage()}
+	if what["ratio"] {
+		res, err := perf.ServerRatio(ctx, perf.RatioConfig{Client: client, Static: static, Reference: ref,
+			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
+		if err != nil {
+			return fmt.Errorf("server ratio: %w", err)
+		}
+		rep.Ratio = &res
+	}
+	if what["stored"] {
+		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
+			Checkpoints: checkpoints, Window: *storedWindow, Log: log})
+		if err != nil {
+			return fmt.Errorf("stored payments: %w", err)
+		}
+		rep.Stored = &res
+	}
+	rep.LoadAfter = perf.LoadAverage()
+	rep.WriteMarkdown(stdout)
+	return nil
+}
+
+func parseOnly(s string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for f := range strings.SplitSeq(s, ",") {
+		switch f = strings.TrimSpace(f); f {
+		case "ratio", "stored":
+			out[f] = true
+		default:
+			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, stored)", f)
+		}
+	}
+	return out, nil
+}
+
+func parseCheckpoints(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 || (len(out) > 0 && n <= out[len(out)-1]) {
+			return nil, fmt.Errorf("--stored: %q is not a list of ascending counts", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func pickClient(name string, threads, conns int) (perf.Client, error) {
+	switch name {
+	case "wrk", "auto":
+		if w, ok := perf.FindWrk(threads, conns); ok {
+			return w, nil
+		}
+		if name == "wrk" {
+			return nil, errors.New("--client wrk: wrk is not on PATH (apt-get install wrk)")
+		}
+		fallthrough
+	case "go":
+		return &perf.GoClient{Connections: conns, Prefix: "perf-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-"}, nil
+	}
+	return nil, fmt.Errorf("--client: %q is not wrk, go or auto", name)
+}
+
+// serve runs a baseline server for the measurements, on a free loopback
+// port unless --addr says otherwise, printing "listening on http://ADDR".
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("perf serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	if len(args) == 0 {
+		return errors.New("usage: perf serve static|target [--addr ADDR]")
+	}
+	kind := args[0]
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	var h http.Handler
+	var err error
+	switch kind {
+	case "static":
+		h, err = perf.StaticHandler()
+	case "target":
+		h, err = perf.TargetHandler()
+	default:
+		return fmt.Errorf("perf serve: %q is not static or target", kind)
+	}
+	if err != nil {
+		return err
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", *addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shut)
+}

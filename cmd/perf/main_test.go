@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
+)
+
+// The test binary stands in for the servers perf starts: "serve" runs perf's
+// own baselines, and PERF_FAKE_REFERENCE=1 makes it the reference binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "serve" {
+		if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	if os.Getenv("PERF_FAKE_REFERENCE") == "1" && len(os.Args) > 2 && os.Args[1] == "--addr" {
+		ds, _ := reference.DefaultDataset()
+		st, _ := reference.NewStore(ds)
+		ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", os.Args[2])
+		if err != nil {
+			os.Exit(2)
+		}
+		_, _ = os.Stdout.WriteString("listening on http://" + ln.Addr().String() + "\n")
+		_ = (&http.Server{Handler: httpapi.NewServer(slog.New(slog.DiscardHandler), st)}).Serve(ln) //nolint:gosec // test child on loopback
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestRunRefusesBadFlags(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--only", "speed"}, `unknown measurement "speed"`},
+		{[]string{"--stored", "0,500,100"}, "ascending"},
+		{[]string{"--stored", "x"}, "ascending"},
+		{[]string{"--rounds", "0"}, "at least 1"},
+		{[]string{"--window", "10ms"}, "at least 1s"},
+		{[]string{"--reference", "/nonexistent/reference"}, "make perf builds bin/reference"},
+		{[]string{"--reference", self, "--client", "curl"}, `"curl" is not wrk, go or auto`},
+		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"serve", "nginx"}, `"nginx" is not static or target`},
+	} {
+		var out, errb bytes.Buffer
+		err := run(t.Context(), tc.args, &out, &errb)
+		require.Error(t, err, tc.args)
+		assert.Contains(t, err.Error(), tc.want, tc.args)
+	}
+	var out, errb bytes.Buffer
+	assert.True(t, errors.Is(run(t.Context(), []string{"--help"}, &out, &errb), flag.ErrHelp))
+	assert.Contains(t, errb.String(), "usage: perf")
+}
+
+func TestRunPrintsTheRatioTable(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv("PERF_FAKE_REFERENCE", "1")
+	var out, errb bytes.Buffer
+	err = run(t.Context(), []string{"--reference", self, "--client", "go", "--connections", "2",
+		"--rounds", "1", "--window", "1s", "--warmup", "0s", "--stored", "0,2000", "--stored-window", "1s", "--fill", "2"}, &out, &errb)
+	require.NoError(t, err, errb.String())
+	got := out.String()
+	assert.Contains(t, got, "Client: Go client, 2 connections.")
+	assert.Contains(t, got, "| POST payment, reference / static-JSON handler |")
+	assert.Regexp(t, `\| Payment rate at \d+k? stored / at 0 \| \d+\.\d\d \|`, got)
+	assert.Equal(t, 2, strings.Count(errb.String(), "perf: round 1:"), errb.String())
+}
