@@ -1,10 +1,14 @@
 package reference
 
 import (
+	"math"
 	"runtime"
+	"runtime/metrics"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // BenchmarkCreatePaymentDomain creates payments on the Store directly.
@@ -25,14 +29,30 @@ func BenchmarkCreatePaymentDomain(b *testing.B) {
 }
 
 // BenchmarkStoredPayments measures what payments cost as they accumulate
-// (issue 14): the heap each stored payment holds, and the time to create one
-// more once the store holds 0, 100k, 500k or 1M payments. The store is filled
-// before the timer starts; each size gets its own store.
+// (issue 14): the heap each stored payment holds, the time to create one
+// more once the store holds 0, 100k, 500k or 1M payments, and what the
+// garbage collector pays for them. The store is filled before the timer
+// starts; each size gets its own store. Reported metrics:
+//
+//   - heap-B/stored-payment: the live heap after a full collection, less
+//     that of the empty store, divided by the payments stored;
+//   - forced-gc-ms: the shortest of three forced full collections with the
+//     filled store live (the marking work the stored payments cost);
+//   - gc-cpu-%: the garbage collector's share of the CPU time during the
+//     timed loop (runtime/metrics, /cpu/classes/gc/total against
+//     /cpu/classes/total);
+//   - fill-gc-cpu-%: the same share over the whole fill, from 0 to the size;
+//   - fill-slowest/fastest: over the 100k segments of the fill, the slowest
+//     segment's time per payment over the fastest's (1 is flat).
+//
+// Use a fixed count (-benchtime 200000x): with a duration the timed loop
+// itself adds up to a million payments, and ns/op mixes the sizes.
 func BenchmarkStoredPayments(b *testing.B) {
 	for _, stored := range []int{0, 100_000, 500_000, 1_000_000} {
 		b.Run("stored="+strconv.Itoa(stored), func(b *testing.B) {
 			f := filledStore(b, stored)
 			b.ReportAllocs()
+			gc0 := readGCCPU()
 			b.ResetTimer()
 			for range b.N {
 				in := payIn(1002, "081234567890", 0, "more-"+strconv.FormatInt(f.next.Add(1), 10), true, true)
@@ -40,8 +60,18 @@ func BenchmarkStoredPayments(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			if stored > 0 { // after the timed loop: ResetTimer deletes reported metrics
+			b.StopTimer()
+			// After the timed loop: ResetTimer deletes reported metrics.
+			b.ReportMetric(100*readGCCPU().shareSince(gc0), "gc-cpu-%")
+			b.ReportMetric(float64(f.forcedGC.Microseconds())/1000, "forced-gc-ms")
+			if stored > 0 {
 				b.ReportMetric(f.heapPerPayment, "heap-B/stored-payment")
+			}
+			if stored > 0 {
+				b.ReportMetric(100*f.fillGC, "fill-gc-cpu-%")
+			}
+			if f.segmentRatio > 0 {
+				b.ReportMetric(f.segmentRatio, "fill-slowest/fastest")
 			}
 		})
 	}
@@ -54,28 +84,53 @@ type filled struct {
 	store          *Store
 	caller         Caller
 	heapPerPayment float64
+	forcedGC       time.Duration
+	fillGC         float64 // the collector's share of the CPU time during the fill
+	segmentRatio   float64 // slowest 100k segment of the fill over the fastest
 	next           atomic.Int64
 }
 
-var filledStores = map[int]*filled{}
+// lastFilled is the store of the size being measured. One at a time: the
+// stores of the other sizes would weigh on the collector's figures.
+var lastFilled struct {
+	stored int
+	f      *filled
+}
+
+// fillSegment is the number of payments of one timed segment of a fill.
+const fillSegment = 100_000
 
 func filledStore(b *testing.B, stored int) *filled {
-	if f, ok := filledStores[stored]; ok {
-		return f
+	if lastFilled.f != nil && lastFilled.stored == stored {
+		return lastFilled.f
 	}
+	lastFilled.f = nil
+	before := heapInUse()
 	store, _ := newTestStore(b)
 	f := &filled{store: store, caller: caller(b, store, keyNusantara, "tok-nusantara-funded")}
-	before := heapInUse()
+	var segments []time.Duration
+	gc0 := readGCCPU()
+	start := time.Now()
 	for i := range stored {
 		in := payIn(1002, "081234567890", 0, "fill-"+strconv.Itoa(i), true, true)
 		if _, err := store.CreatePayment(f.caller, in); err != nil {
 			b.Fatal(err)
 		}
+		if (i+1)%fillSegment == 0 {
+			segments = append(segments, time.Since(start))
+			start = time.Now()
+		}
 	}
+	f.fillGC = readGCCPU().shareSince(gc0)
 	if stored > 0 {
 		f.heapPerPayment = float64(heapInUse()-before) / float64(stored)
 	}
-	filledStores[stored] = f
+	if len(segments) > 1 {
+		f.segmentRatio = float64(slices.Max(segments)) / float64(slices.Min(segments))
+	}
+	f.forcedGC = forcedGC()
+	runtime.KeepAlive(store)
+	lastFilled.stored, lastFilled.f = stored, f
 	return f
 }
 
@@ -85,4 +140,32 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// forcedGC is the shortest of three forced full collections.
+func forcedGC() time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range 3 {
+		start := time.Now()
+		runtime.GC()
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// gcCPU is the garbage collector's and the whole process's CPU time so far.
+type gcCPU struct{ gc, total float64 }
+
+func readGCCPU() gcCPU {
+	samples := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(samples)
+	return gcCPU{gc: samples[0].Value.Float64(), total: samples[1].Value.Float64()}
+}
+
+// shareSince is the collector's share of the CPU time since then.
+func (now gcCPU) shareSince(then gcCPU) float64 {
+	if now.total <= then.total {
+		return 0
+	}
+	return (now.gc - then.gc) / (now.total - then.total)
 }
