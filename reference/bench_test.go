@@ -41,9 +41,12 @@ func BenchmarkCreatePaymentDomain(b *testing.B) {
 //   - gc-cpu-%: the garbage collector's share of the CPU time during the
 //     timed loop (runtime/metrics, /cpu/classes/gc/total against
 //     /cpu/classes/total);
-//   - fill-gc-cpu-%: the same share over the whole fill, from 0 to the size;
-//   - fill-slowest/fastest: over the 100k segments of the fill, the slowest
-//     segment's time per payment over the fastest's (1 is flat).
+//   - fill-gc-cpu-%: the same share over the whole fill, from 0 to the size.
+//
+// The last sub-benchmark, interleaved, alternates batches of payments on
+// the 1M store and on a fresh one and reports the median over rounds of
+// their time ratio (1M/0): a ratio taken in one run, which the load of a
+// shared machine disturbs much less than the sizes' ns/op taken apart.
 //
 // Use a fixed count (-benchtime 200000x): with a duration the timed loop
 // itself adds up to a million payments, and ns/op mixes the sizes.
@@ -66,15 +69,56 @@ func BenchmarkStoredPayments(b *testing.B) {
 			b.ReportMetric(float64(f.forcedGC.Microseconds())/1000, "forced-gc-ms")
 			if stored > 0 {
 				b.ReportMetric(f.heapPerPayment, "heap-B/stored-payment")
-			}
-			if stored > 0 {
 				b.ReportMetric(100*f.fillGC, "fill-gc-cpu-%")
-			}
-			if f.segmentRatio > 0 {
-				b.ReportMetric(f.segmentRatio, "fill-slowest/fastest")
 			}
 		})
 	}
+	b.Run("interleaved", benchmarkInterleaved)
+}
+
+// interleavedBatch is the number of payments of one side of a round.
+const interleavedBatch = 5_000
+
+// benchmarkInterleaved creates b.N payments in rounds: a batch on the store
+// of 1M payments, then a batch on a fresh store (made before the timer
+// runs), or the other way round on odd rounds. It reports the median of the
+// rounds' time ratios (1M/0).
+func benchmarkInterleaved(b *testing.B) {
+	big := filledStore(b, 1_000_000)
+	var ratios []float64
+	batch := func(store *Store, c Caller, name string, n int) time.Duration {
+		start := time.Now()
+		for range n {
+			in := payIn(1002, "081234567890", 0, name+strconv.FormatInt(big.next.Add(1), 10), true, true)
+			if _, err := store.CreatePayment(c, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(start)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for done, round := 0, 0; done < b.N; round++ {
+		n := min(interleavedBatch, (b.N-done+1)/2)
+		b.StopTimer()
+		fresh, _ := newTestStore(b)
+		freshCaller := caller(b, fresh, keyNusantara, "tok-nusantara-funded")
+		b.StartTimer()
+		var atBig, atZero time.Duration
+		if round%2 == 0 {
+			atBig = batch(big.store, big.caller, "round-", n)
+			atZero = batch(fresh, freshCaller, "round-", n)
+		} else {
+			atZero = batch(fresh, freshCaller, "round-", n)
+			atBig = batch(big.store, big.caller, "round-", n)
+		}
+		done += 2 * n
+		ratios = append(ratios, float64(atBig)/float64(atZero))
+	}
+	b.StopTimer()
+	slices.Sort(ratios)
+	b.ReportMetric(ratios[len(ratios)/2], "1M/0")
+	b.ReportMetric(float64(len(ratios)), "rounds")
 }
 
 // filled is a store filled once per size: the benchmark framework calls a
@@ -86,7 +130,6 @@ type filled struct {
 	heapPerPayment float64
 	forcedGC       time.Duration
 	fillGC         float64 // the collector's share of the CPU time during the fill
-	segmentRatio   float64 // slowest 100k segment of the fill over the fastest
 	next           atomic.Int64
 }
 
@@ -97,9 +140,6 @@ var lastFilled struct {
 	f      *filled
 }
 
-// fillSegment is the number of payments of one timed segment of a fill.
-const fillSegment = 100_000
-
 func filledStore(b *testing.B, stored int) *filled {
 	if lastFilled.f != nil && lastFilled.stored == stored {
 		return lastFilled.f
@@ -108,25 +148,16 @@ func filledStore(b *testing.B, stored int) *filled {
 	before := heapInUse()
 	store, _ := newTestStore(b)
 	f := &filled{store: store, caller: caller(b, store, keyNusantara, "tok-nusantara-funded")}
-	var segments []time.Duration
 	gc0 := readGCCPU()
-	start := time.Now()
 	for i := range stored {
 		in := payIn(1002, "081234567890", 0, "fill-"+strconv.Itoa(i), true, true)
 		if _, err := store.CreatePayment(f.caller, in); err != nil {
 			b.Fatal(err)
 		}
-		if (i+1)%fillSegment == 0 {
-			segments = append(segments, time.Since(start))
-			start = time.Now()
-		}
 	}
 	f.fillGC = readGCCPU().shareSince(gc0)
 	if stored > 0 {
 		f.heapPerPayment = float64(heapInUse()-before) / float64(stored)
-	}
-	if len(segments) > 1 {
-		f.segmentRatio = float64(slices.Max(segments)) / float64(slices.Min(segments))
 	}
 	f.forcedGC = forcedGC()
 	runtime.KeepAlive(store)

@@ -100,6 +100,13 @@ type catalog struct {
 	byPrefix     map[string]*Operator
 	subs         map[string]*SubCategory
 	products     map[int64]*Product
+	// productAt and methodAt list the products and the methods (the
+	// internal one first) for the transactions' records, which refer to
+	// them by their index there (productIndex, methodIndex).
+	productAt    []*Product
+	productIndex map[int64]uint32
+	methodAt     []*PaymentMethod
+	methodIndex  map[int64]uint32
 	bySub        map[string][]*Product // ordered by id
 	methods      map[int64]*PaymentMethod
 	methodList   []*PaymentMethod // active, ordered by id
@@ -117,6 +124,9 @@ func newCatalog(ds *Dataset) *catalog {
 		products:     map[int64]*Product{},
 		bySub:        map[string][]*Product{},
 		methods:      map[int64]*PaymentMethod{},
+		productIndex: map[int64]uint32{},
+		methodAt:     []*PaymentMethod{&internalMethod},
+		methodIndex:  map[int64]uint32{internalMethod.ID: 0},
 	}
 	for i := range ds.PricePlans {
 		p := ds.PricePlans[i]
@@ -146,6 +156,8 @@ func newCatalog(ds *Dataset) *catalog {
 			p.Promotion = &promo
 		}
 		c.products[p.ID] = &p
+		c.productIndex[p.ID] = uint32(len(c.productAt)) //nolint:gosec // a catalog is small
+		c.productAt = append(c.productAt, &p)
 		c.bySub[p.SubCategory] = append(c.bySub[p.SubCategory], &p)
 	}
 	for _, list := range c.bySub {
@@ -154,6 +166,8 @@ func newCatalog(ds *Dataset) *catalog {
 	for i := range ds.PaymentMethods {
 		m := ds.PaymentMethods[i]
 		c.methods[m.ID] = &m
+		c.methodIndex[m.ID] = uint32(len(c.methodAt)) //nolint:gosec // a catalog is small
+		c.methodAt = append(c.methodAt, &m)
 		if m.Active {
 			c.methodList = append(c.methodList, &m)
 		}

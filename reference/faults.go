@@ -208,7 +208,7 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultDuplicateEmailAccepted:     func(p *policy) { p.uniqueEmail = false },
 	FaultStatusEmptyAs404:           func(p *policy) { p.errStatusEmpty = ErrTrxNotFound },
 	FaultBasePriceCharged:           func(p *policy) { p.chargeBasePrice = true },
-	FaultTrxNumberWithoutSlash:      func(p *policy) { p.trxNumberFormat = "INV%sP%d%08d" },
+	FaultTrxNumberWithoutSlash:      func(p *policy) { p.trxNumberSep = "" },
 	FaultCoveredPaymentUnpaid: func(p *policy) {
 		p.coveredPayment, p.coveredTransaction = PaymentUnpaid, TransactionWaitingPayment
 	},

@@ -2,8 +2,6 @@ package reference
 
 import (
 	"crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"time"
 )
 
@@ -14,35 +12,6 @@ type Amount struct {
 	CoinUsed       int64
 	CoinValueUsed  int64
 	GatewayPayment int64
-}
-
-// transaction is a stored transaction, guarded by Store.mu.
-type transaction struct {
-	id           int64
-	number       string
-	partnerTrxID string
-	partner      int64
-	account      int64
-	product      *Product
-	msisdn       string
-	method       PaymentMethod // the method shown: internal when fully covered
-	// The request's promotion_id, shift_code and parts are kept as the
-	// record of the request (docs/reference-choices.md: accepted and
-	// stored); no answer of the document shows them.
-	promotionID   *int64
-	shiftCode     *string
-	parts         map[string]any
-	amount        Amount
-	paymentAmount int64 // gateway_payment + fee when a remainder is due
-	required      bool
-	gatewayToken  string
-	redirectURL   string
-	paymentFormed bool
-	lookups       int // status lookups so far (read only by FaultStatusAmountDrifts)
-	paymentStatus PaymentStatus
-	status        TransactionStatus
-	createdAt     time.Time
-	updatedAt     time.Time
 }
 
 // Transaction is a copy of a transaction with its state evaluated at the
@@ -213,7 +182,8 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		product, lateErr = s.checkProduct(in)
 	}
 	var price int64
-	var gatewayToken string
+	var token [12]byte
+	var productIdx uint32
 	if lateErr == nil {
 		price = finalPrice(product.BasePrice, plan.MarkupBPS, product.Promotion)
 		if s.policy.chargeBasePrice {
@@ -221,20 +191,22 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		}
 		if method.ID != 0 {
 			// Made outside the lock; unused when balance and coins cover all.
-			gatewayToken = newGatewayToken()
+			token = newGatewayToken()
 		}
+		productIdx = s.cat.productIndex[product.ID]
 	}
 	now := s.now()
-	key := partnerKey{c.PartnerID, in.PartnerTrxID}
+	h := s.txs.hash(c.PartnerID, in.PartnerTrxID)
 
 	s.mu.Lock()
-	if first, used := s.byTrxID[key]; used && s.policy.uniqueTrxID {
+	if first, used := s.txs.lookupTrxID(h, c.PartnerID, in.PartnerTrxID); used && s.policy.uniqueTrxID {
+		r := s.txs.at(first)
 		if s.policy.duplicateRewritesProduct && product != nil {
-			first.product = product
+			r.product = productIdx
 		}
 		if a := s.accounts[c.AccountID]; a != nil && s.policy.debitUsedID {
-			a.balance -= first.amount.BalanceUsed
-			a.coins -= first.amount.CoinUsed
+			a.balance -= r.amount.BalanceUsed
+			a.coins -= r.amount.CoinUsed
 		}
 		s.mu.Unlock()
 		return Transaction{}, ErrTrxIDUsed
@@ -273,27 +245,27 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		s.gap()
 	}
 	a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
-	tx := s.newTransaction(c, in, product, now)
-	tx.amount = Amount{Total: price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
+	i, r := s.newTransaction(c, in, productIdx, now)
+	r.amount = Amount{Total: price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
 		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
 	if split.Gateway == 0 {
-		tx.method = internalMethod
-		tx.paymentStatus, tx.status = s.policy.coveredPayment, s.policy.coveredTransaction
+		r.method = 0 // the internal method
+		r.paymentStatus = paymentStatusIndex(s.policy.coveredPayment)
+		r.status = transactionStatusIndex(s.policy.coveredTransaction)
 	} else {
-		tx.method = *method
-		tx.paymentStatus, tx.status = PaymentUnpaid, TransactionWaitingPayment
-		tx.required = true
-		tx.paymentAmount = split.Gateway + method.FeeAmount
-		tx.gatewayToken = gatewayToken
-		tx.redirectURL = "https://pay.nusapay.example/checkout/" + gatewayToken
-		if !s.policy.reportRemainder {
-			tx.amount.GatewayPayment, tx.paymentAmount, tx.required = 0, 0, false
-			tx.gatewayToken, tx.redirectURL = "", ""
+		r.method = s.cat.methodIndex[method.ID]
+		r.paymentStatus = paymentStatusIndex(PaymentUnpaid)
+		r.status = transactionStatusIndex(TransactionWaitingPayment)
+		if s.policy.reportRemainder {
+			r.flags |= flagRequired | flagToken
+			r.token = token
+		} else {
+			r.amount.GatewayPayment = 0
 		}
 	}
-	s.byTrxID[key] = tx
-	s.byNumber[tx.number] = tx
-	view := s.view(tx, now)
+	s.txs.indexTrxID(h, c.PartnerID, in.PartnerTrxID, i)
+	s.txs.indexNumber(i)
+	view := s.view(i, in.PartnerTrxID, in.Msisdn, now)
 	s.mu.Unlock()
 	return view, nil
 }
@@ -310,57 +282,72 @@ func (s *Store) debitRefused(c Caller, in CreatePaymentInput, plan *PricePlan) {
 	a.coins -= split.CoinUsed
 }
 
-// newTransaction allocates the id and number of a transaction. The caller
-// holds s.mu.
-func (s *Store) newTransaction(c Caller, in CreatePaymentInput, p *Product, now time.Time) *transaction {
-	s.nextTxID++
-	s.seq[c.PartnerID]++
-	date := now.In(wib).Format("20060102")
-	number := fmt.Sprintf(s.policy.trxNumberFormat, date, c.PartnerID, s.seq[c.PartnerID])
-	tx := &transaction{
-		id: s.nextTxID, number: number, partnerTrxID: in.PartnerTrxID, partner: c.PartnerID,
-		account: c.AccountID, product: p, msisdn: in.Msisdn, parts: in.Parts,
-		paymentFormed: true, createdAt: now, updatedAt: now,
+// newTransaction stores a transaction with its id and number, the request's
+// fields and the product of index product, and returns its index and its
+// record for the caller to complete. The caller holds s.mu.
+func (s *Store) newTransaction(c Caller, in CreatePaymentInput, product uint32, now time.Time) (uint32, *txRecord) {
+	s.txs.lastID++
+	seq := s.txs.nextNumber(c.PartnerID)
+	i, r := s.txs.add()
+	r.id, r.seq, r.partner, r.account, r.product = s.txs.lastID, seq, c.PartnerID, c.AccountID, product
+	r.created = now.UnixNano()
+	r.flags = flagFormed
+	r.trxID = s.txs.text.add(in.PartnerTrxID)
+	s.txs.setMsisdn(i, in.Msisdn)
+	if in.PromotionID != nil || in.ShiftCode != nil || in.Parts != nil {
+		e := s.txs.extra(i, true)
+		e.parts = in.Parts
+		if in.PromotionID != nil {
+			id := *in.PromotionID
+			e.promotionID = &id
+		}
+		if in.ShiftCode != nil {
+			sc := *in.ShiftCode
+			e.shiftCode = &sc
+		}
 	}
-	if in.PromotionID != nil {
-		id := *in.PromotionID
-		tx.promotionID = &id
-	}
-	if in.ShiftCode != nil {
-		sc := *in.ShiftCode
-		tx.shiftCode = &sc
-	}
-	return tx
+	return i, r
 }
 
-// newGatewayToken returns a fresh random gateway payment token.
-// crypto/rand.Read never fails (it crashes the program instead).
-func newGatewayToken() string {
+// newGatewayToken returns the random bytes of a fresh gateway payment token
+// (rendered "pay-" and their hex). crypto/rand.Read never fails (it crashes
+// the program instead).
+func newGatewayToken() [12]byte {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	return "pay-" + hex.EncodeToString(b[:])
+	return b
 }
 
-// view copies a transaction with its state advanced to now. The caller
-// holds s.mu.
-func (s *Store) view(tx *transaction, now time.Time) Transaction {
-	st := s.rules.advance(txState{Payment: tx.paymentStatus, Transaction: tx.status, UpdatedAt: tx.updatedAt},
-		tx.createdAt, now, tx.product.FailsOnFulfilment)
+// view copies transaction i with its state advanced to now. trxID and
+// msisdn are its partner_trx_id and destination number, which the caller
+// knows or renders. The caller holds s.mu.
+func (s *Store) view(i uint32, trxID, msisdn string, now time.Time) Transaction {
+	r := s.txs.at(i)
+	product := s.cat.productAt[r.product]
+	created := time.Unix(0, r.created).In(wib)
+	st := s.rules.advance(txState{
+		Payment: paymentStatuses[r.paymentStatus], Transaction: transactionStatuses[r.status], UpdatedAt: created,
+	}, created, now, product.FailsOnFulfilment)
 	v := Transaction{
-		ID: tx.id, Number: tx.number, PartnerTrxID: tx.partnerTrxID,
-		Product: *tx.product, Msisdn: tx.msisdn, Method: tx.method,
-		Amount: tx.amount, PaymentRequired: tx.required, GatewayToken: tx.gatewayToken,
-		RedirectURL: tx.redirectURL, PaymentAmount: tx.paymentAmount,
+		ID: r.id, Number: s.txs.number(i), PartnerTrxID: trxID,
+		Product: *product, Msisdn: msisdn, Method: *s.cat.methodAt[r.method],
+		Amount: r.amount, PaymentRequired: r.flags&flagRequired != 0,
 		PaymentStatus: st.Payment, Status: st.Transaction,
-		CreatedAt: tx.createdAt, UpdatedAt: st.UpdatedAt,
+		CreatedAt: created, UpdatedAt: st.UpdatedAt,
+	}
+	if v.PaymentRequired {
+		v.PaymentAmount = r.amount.GatewayPayment + v.Method.FeeAmount
+	}
+	if r.flags&flagToken != 0 {
+		v.GatewayToken, v.RedirectURL = gatewayToken(r)
 	}
 	v.Product.Promotion = nil // the record shows no promotion; avoid sharing the pointer
-	if o := s.cat.operators[tx.product.OperatorID]; o != nil {
+	if o := s.cat.operators[product.OperatorID]; o != nil {
 		v.Operator = *o
 		v.Operator.Prefixes = nil
 	}
-	if st.Transaction == TransactionSuccess && tx.product.HasSerial {
-		v.SerialNumber = serialNumber(tx.product.ID, tx.id)
+	if st.Transaction == TransactionSuccess && product.HasSerial {
+		v.SerialNumber = serialNumber(product.ID, r.id)
 	}
 	return v
 }
@@ -383,40 +370,51 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 	crossPartner := !s.policy.ownTransactionsOnly
 	now := s.now()
 
+	var h uint64
+	if hasTrxID {
+		h = s.txs.hash(c.PartnerID, trxID)
+	}
+
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var tx *transaction
+	var (
+		i     uint32
+		found bool
+	)
 	if hasTrxID {
-		tx = s.byTrxID[partnerKey{c.PartnerID, trxID}]
-		if tx == nil && crossPartner {
+		i, found = s.txs.lookupTrxID(h, c.PartnerID, trxID)
+		if !found && crossPartner {
 			for id := range s.cat.partners {
-				if t := s.byTrxID[partnerKey{id, trxID}]; t != nil {
-					tx = t
+				if i, found = s.txs.lookupTrxID(s.txs.hash(id, trxID), id, trxID); found {
 					break
 				}
 			}
 		}
-		if tx == nil {
+		if !found {
 			return Transaction{}, ErrTrxNotFound
 		}
 	}
 	if hasNumber {
-		byNumber := s.byNumber[number]
-		if byNumber == nil || (byNumber.partner != c.PartnerID && !crossPartner) {
+		j, ok := s.txs.lookupNumber(number)
+		if !ok || (s.txs.at(j).partner != c.PartnerID && !crossPartner) {
 			return Transaction{}, ErrTrxNotFound
 		}
-		if tx != nil && tx != byNumber {
+		if found && i != j {
 			return Transaction{}, ErrTrxNotFound
 		}
-		tx = byNumber
+		i, found = j, true
 	}
-	if !tx.paymentFormed {
+	r := s.txs.at(i)
+	if r.flags&flagFormed == 0 {
 		return Transaction{}, ErrPaymentNotFormed
 	}
-	tx.lookups++
-	v := s.view(tx, now)
-	if n := s.policy.amountDriftAfterLookups; n > 0 && tx.lookups > n {
-		v.Amount.Total += int64(tx.lookups - n)
+	r.lookups++
+	if !hasTrxID {
+		trxID = s.txs.trxID(i)
+	}
+	v := s.view(i, trxID, s.txs.msisdn(i), now)
+	if n := s.policy.amountDriftAfterLookups; n > 0 && int(r.lookups) > n {
+		v.Amount.Total += int64(int(r.lookups) - n)
 	}
 	return v, nil
 }

@@ -41,8 +41,9 @@ type policy struct {
 	internalNeedsFunds bool
 	// chargeBasePrice charges base_price instead of the partner's final_price.
 	chargeBasePrice bool
-	// trxNumberFormat formats date, partner id and sequence.
-	trxNumberFormat string
+	// trxNumberSep separates the parts of a transaction_number: INV, the
+	// date, P and the partner id, and the sequence.
+	trxNumberSep string
 	// coveredPayment and coveredTransaction are the statuses of a payment
 	// fully covered by balance and coins (section 3's observed combination).
 	coveredPayment     PaymentStatus
@@ -125,7 +126,7 @@ func documentPolicy() policy {
 		checkAndInsertAtomically:  true,
 		debitAtomically:           true,
 		internalNeedsFunds:        true,
-		trxNumberFormat:           "INV/%s/P%d/%08d",
+		trxNumberSep:              "/",
 		coveredPayment:            PaymentPaid,
 		coveredTransaction:        TransactionProcessing,
 		reportRemainder:           true,

@@ -48,15 +48,12 @@ type Store struct {
 	yield func()
 
 	mu            sync.Mutex
-	accounts      map[int64]*account          // by id
-	byToken       map[string]*account         // by token
-	byPhone       map[partnerKey]*account     // by partner and phone number
-	byEmail       map[partnerKey]*account     // by partner and lower-case email
-	byTrxID       map[partnerKey]*transaction // by partner and partner_trx_id
-	byNumber      map[string]*transaction     // by transaction_number
+	accounts      map[int64]*account      // by id
+	byToken       map[string]*account     // by token
+	byPhone       map[partnerKey]*account // by partner and phone number
+	byEmail       map[partnerKey]*account // by partner and lower-case email
+	txs           transactions
 	nextAccountID int64
-	nextTxID      int64
-	seq           map[int64]int64       // last transaction_number sequence per partner
 	stale         map[int64]staleWallet // by account id; only with FaultStaleProfile
 }
 
@@ -84,9 +81,6 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		byToken:  map[string]*account{},
 		byPhone:  map[partnerKey]*account{},
 		byEmail:  map[partnerKey]*account{},
-		byTrxID:  map[partnerKey]*transaction{},
-		byNumber: map[string]*transaction{},
-		seq:      map[int64]int64{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -101,6 +95,7 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		return nil, errors.New("reference: nil gap function")
 	}
 	s.policy = policyWith(s.faults)
+	s.txs = newTransactions(s.policy.trxNumberSep)
 	for _, a := range ds.Accounts {
 		reg, _ := parseDateTime(a.RegisteredAt) // validated above
 		acc := &account{
@@ -117,24 +112,34 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		s.nextAccountID = max(s.nextAccountID, a.ID)
 	}
 	for _, t := range ds.Transactions {
-		created, _ := parseDateTime(t.CreatedAt) // validated above
-		product := s.cat.products[t.Product]
-		tx := &transaction{
-			id: t.ID, number: t.TransactionNumber, partnerTrxID: t.PartnerTrxID,
-			partner: t.Partner, account: t.Account, product: product, msisdn: t.Msisdn,
-			paymentFormed: t.PaymentFormed, method: internalMethod,
-			paymentStatus: PaymentUnpaid, status: TransactionWaitingPayment,
-			createdAt: created, updatedAt: created,
-		}
-		s.byTrxID[partnerKey{t.Partner, t.PartnerTrxID}] = tx
-		s.byNumber[t.TransactionNumber] = tx
-		s.nextTxID = max(s.nextTxID, t.ID)
-		m := trxNumberSeq.FindStringSubmatch(t.TransactionNumber)
-		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
-			s.seq[t.Partner] = max(s.seq[t.Partner], n)
-		}
+		s.seedTransaction(t)
 	}
 	return s, nil
+}
+
+// seedTransaction stores a transaction of the data set (validated): its payment was
+// never formed, and its number is kept as given.
+func (s *Store) seedTransaction(t TransactionSeed) {
+	created, _ := parseDateTime(t.CreatedAt)
+	i, r := s.txs.add()
+	r.id, r.partner, r.account = t.ID, t.Partner, t.Account
+	r.product = s.cat.productIndex[t.Product]
+	r.created = created.UnixNano()
+	r.paymentStatus = paymentStatusIndex(PaymentUnpaid)
+	r.status = transactionStatusIndex(TransactionWaitingPayment)
+	if t.PaymentFormed {
+		r.flags |= flagFormed
+	}
+	r.trxID = s.txs.text.add(t.PartnerTrxID)
+	s.txs.setMsisdn(i, t.Msisdn)
+	s.txs.extra(i, true).number = t.TransactionNumber
+	s.txs.indexTrxID(s.txs.hash(t.Partner, t.PartnerTrxID), t.Partner, t.PartnerTrxID, i)
+	s.txs.seededNumbers[t.TransactionNumber] = i
+	s.txs.lastID = max(s.txs.lastID, t.ID)
+	m := trxNumberSeq.FindStringSubmatch(t.TransactionNumber)
+	if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+		s.txs.lastSeq[t.Partner] = max(s.txs.lastSeq[t.Partner], n)
+	}
 }
 
 // index adds an account to every index. The caller holds s.mu (or owns s).
