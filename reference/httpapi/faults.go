@@ -157,6 +157,16 @@ var requestFaults = map[reference.Fault]func(op string, body []byte) bool{
 	},
 }
 
+// hasRequestFaults reports whether faults hold a request fault.
+func hasRequestFaults(faults []reference.Fault) bool {
+	for _, f := range faults {
+		if requestFaults[f] != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // withRequestFaults wraps next in a middleware that refuses the requests
 // the request faults among faults refuse; without any it returns next.
 func withRequestFaults(next http.Handler, table map[string]map[string]route, faults []reference.Fault) http.Handler {

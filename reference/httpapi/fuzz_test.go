@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -97,6 +98,30 @@ func FuzzRequestLine(f *testing.F) {
 		}
 		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil || out.Status == nil || out.Message == nil || *out.Message == "" {
 			t.Fatalf("body without status and message for %q: %s (%v)", raw, rec.Body, err)
+		}
+	})
+}
+
+// FuzzPaymentBody: whatever create-payment body the fast path takes, the
+// general path (checkStrictJSON, then the strict server's decoder) takes
+// too and decodes to the same request.
+func FuzzPaymentBody(f *testing.F) {
+	f.Add(`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"use_coin":true,"partner_trx_id":"f-1"}`)
+	f.Add(" {\"shift_code\" : \"S-1\" ,\"promotion_id\":-7,\"parts\":null,\"use_coin\":false,\"msisdn\":null}\r\n")
+	f.Add(`{"product_id":01}`)
+	f.Add(`{"product_id":1,"product_id":1}`)
+	f.Add(`{"msisdn":"\u0030"}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		fast, ok := fastPaymentBody(body)
+		if !ok {
+			return
+		}
+		general, gok := generalPaymentBody(t.Context(), body)
+		if !gok {
+			t.Fatalf("the fast path took %q, the general path refuses it", body)
+		}
+		if !reflect.DeepEqual(fast, general) {
+			t.Fatalf("body %q: fast path %+v, general path %+v", body, fast, general)
 		}
 	})
 }

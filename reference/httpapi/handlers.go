@@ -107,32 +107,42 @@ func (h *handlers) ListPaymentMethods(ctx context.Context, _ api.ListPaymentMeth
 	return api.ListPaymentMethods200JSONResponse{Status: true, Message: msgOK, Data: out}, nil
 }
 
-// CreatePayment serves POST /client/v2/payment.
+// CreatePayment serves POST /client/v2/payment. The common body takes a
+// faster road to createPayment (paymentfast.go); both end here.
 func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentRequestObject) (api.CreatePaymentResponseObject, error) {
 	if req.Body == nil {
 		return nil, errMalformedRequest
 	}
-	b := req.Body
+	resp, err := h.createPayment(callerFrom(ctx), req.Body)
+	if err != nil {
+		return nil, err
+	}
+	return resp, nil
+}
+
+// createPayment calls the domain for one create-payment body and maps the
+// transaction to the 200 answer.
+func (h *handlers) createPayment(caller reference.Caller, b *api.CreatePaymentRequest) (api.CreatePayment200JSONResponse, error) {
 	in := reference.CreatePaymentInput{
-		ProductID: int64(b.ProductId), Msisdn: b.Msisdn, PartnerTrxID: b.PartnerTrxId, ShiftCode: b.ShiftCode,
+		ProductID: b.ProductId, Msisdn: b.Msisdn, PartnerTrxID: b.PartnerTrxId, ShiftCode: b.ShiftCode,
 		UseBalance: b.UseBalance != nil && *b.UseBalance, UseCoin: b.UseCoin != nil && *b.UseCoin,
 	}
 	if b.PaymentMethodId != nil {
-		id := int64(*b.PaymentMethodId)
+		id := *b.PaymentMethodId
 		in.PaymentMethodID = &id
 	}
 	if b.PromotionId != nil {
-		id := int64(*b.PromotionId)
+		id := *b.PromotionId
 		in.PromotionID = &id
 	}
 	if b.Parts != nil {
 		in.Parts = *b.Parts
 	}
-	t, err := h.store.CreatePayment(callerFrom(ctx), in)
-	if err != nil {
-		return nil, err
-	}
 	var resp api.CreatePayment200JSONResponse
+	t, err := h.store.CreatePayment(caller, in)
+	if err != nil {
+		return resp, err
+	}
 	resp.Status, resp.Message = true, msgPaymentCreated
 	d := &resp.Data
 	d.Transaction.Id = t.ID

@@ -16,11 +16,18 @@ import (
 // handlers, request logging and panic recovery. The wire faults the store
 // was built with (reference.WithFaults) are installed here, once.
 func NewServer(logger *slog.Logger, store *reference.Store) http.Handler {
+	return newServer(logger, store, true)
+}
+
+// newServer is NewServer; with fast false every create-payment request
+// takes the general path (the tests compare the two).
+func newServer(logger *slog.Logger, store *reference.Store, fast bool) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	errs := &errorWriter{logger: logger}
-	strict := api.NewStrictHandlerWithOptions(&handlers{store: store}, nil, api.StrictHTTPServerOptions{
+	h := &handlers{store: store}
+	strict := api.NewStrictHandlerWithOptions(h, nil, api.StrictHTTPServerOptions{
 		RequestErrorHandlerFunc:  errs.requestError,
 		ResponseErrorHandlerFunc: errs.responseError,
 	})
@@ -29,7 +36,11 @@ func NewServer(logger *slog.Logger, store *reference.Store) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { errs.write(w, r, errNoRoute) })
 	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
 	table := routes()
-	var next http.Handler = &gate{store: store, errs: errs, routes: table, next: withRequestFaults(mux, table, store.Faults())}
+	g := &gate{store: store, errs: errs, routes: table, next: withRequestFaults(mux, table, store.Faults())}
+	if fast && !hasRequestFaults(store.Faults()) {
+		g.fast = &paymentFast{h: h, errs: errs}
+	}
+	var next http.Handler = g
 	next = withWireFaults(next, table, store.Faults())
 	return &observer{logger: logger, errs: errs, next: next}
 }
