@@ -1,7 +1,9 @@
 package loadtest_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -44,22 +46,39 @@ func BenchmarkHarnessAgainstReference(b *testing.B) {
 }
 
 // BenchmarkHarnessAgainstFixedHandler measures the harness alone: the
-// server answers every request with one fixed create-payment body.
+// server answers every request with one fixed create-payment body in which
+// the request's partner_trx_id is spliced, so that every check passes and
+// runs in full.
 func BenchmarkHarnessAgainstFixedHandler(b *testing.B) {
-	body := []byte(`{"status":true,"message":"Pembayaran berhasil diproses.","data":{"transaction":{"id":1,` +
-		`"transaction_number":"INV/20261122/P1/00000001","status":"PROCESSING","payment_status":"PAID",` +
-		`"amount":{"total":6300,"balance_used":6300,"coin_used":0,"coin_value_used":0,"gateway_payment":0},"partner_trx_id":"fixed"},` +
-		`"payment_method":{"id":0,"code":"BALANCE","name":"Saldo & Koin","gateway":"SALDO","type":"COIN"},` +
-		`"payment":{"is_required":false,"token":null,"redirect_url":null,"amount":0},` +
-		`"developer_notes":{"coin_conversion":"2 koin = 1 rupiah.","gateway_payment":"-"}}}`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
+	srv := httptest.NewServer(fixedCreateHandler())
 	b.Cleanup(srv.Close)
 	p := profiles.Reference(srv.URL)
 	cat := &loadtest.Catalog{Products: []loadtest.Product{{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300}}}
-	// The fixed body echoes another partner_trx_id, so every response is
-	// reported as a contract violation: the checks still run in full.
 	benchAttack(b, p, loadtest.WithReconcile(false), loadtest.WithCatalog(cat))
+}
+
+// fixedCreateHandler answers every request with one fixed create-payment
+// body that echoes the request's partner_trx_id.
+func fixedCreateHandler() http.Handler {
+	head := []byte(`{"status":true,"message":"Pembayaran berhasil diproses.","data":{"transaction":{"id":1,` +
+		`"transaction_number":"INV/20261122/P1/00000001","status":"PROCESSING","payment_status":"PAID",` +
+		`"amount":{"total":6300,"balance_used":6300,"coin_used":0,"coin_value_used":0,"gateway_payment":0},"partner_trx_id":"`)
+	tail := []byte(`"},"payment_method":{"id":0,"code":"BALANCE","name":"Saldo & Koin","gateway":"SALDO","type":"COIN"},` +
+		`"payment":{"is_required":false,"token":null,"redirect_url":null,"amount":0},` +
+		`"developer_notes":{"coin_conversion":"2 koin = 1 rupiah.","gateway_payment":"-"}}}`)
+	key := []byte(`"partner_trx_id":"`)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		in, _ := io.ReadAll(io.LimitReader(r.Body, 4096))
+		id := []byte(nil)
+		if i := bytes.Index(in, key); i >= 0 {
+			id = in[i+len(key):]
+			if j := bytes.IndexByte(id, '"'); j >= 0 {
+				id = id[:j]
+			}
+		}
+		out := make([]byte, 0, len(head)+len(id)+len(tail))
+		out = append(append(append(out, head...), id...), tail...)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	})
 }
