@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -199,4 +200,85 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slowTarget answers every request after hold, like fastTarget, and records
+// the most requests it held at once.
+func slowTarget(t *testing.T, hold time.Duration, peak *atomic.Int64) *profiles.Profile {
+	t.Helper()
+	var in atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		n := in.Add(1)
+		defer in.Add(-1)
+		for old := peak.Load(); n > old && !peak.CompareAndSwap(old, n); old = peak.Load() {
+		}
+		time.Sleep(hold)
+		_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+	}))
+	t.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
+// TestWorkersAndConnectionsScaleWithTheRate: by default nothing caps the
+// workers or the connections, as in vegeta: at 1,000/s against a server
+// that holds each request 150 ms, about 150 requests are in flight at once,
+// each on its own connection, and no cap is reported as the limit. (The
+// former defaults, 64 connections, made requests queue for a connection.)
+func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
+	t.Parallel()
+	var peak atomic.Int64
+	o, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(1000, 400*time.Millisecond)))
+	g := o.Generator
+	assert.Zero(t, g.MaxWorkers, "worker cap")
+	assert.Zero(t, g.MaxConnections, "connection cap")
+	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers")
+	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight")
+	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once")
+	assert.Zero(t, g.WorkerWaits)
+	assert.Zero(t, g.ConnWaits)
+	for _, r := range rep.Generator.Reasons {
+		assert.NotContains(t, r, "--max-", "a cap named as the limit")
+	}
+}
+
+// TestACapIsReportedAsTheLimit: a cap the user chose, when reached, is
+// named in the report as what limited the run, not the server.
+func TestACapIsReportedAsTheLimit(t *testing.T) {
+	t.Parallel()
+	var peak atomic.Int64
+	o, rep := run(t, slowTarget(t, 50*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(400, 300*time.Millisecond)), loadtest.WithMaxWorkers(4), loadtest.WithMaxConnections(4))
+	assert.LessOrEqual(t, peak.Load(), int64(4), "requests the server held at once")
+	assert.Positive(t, o.Generator.WorkerWaits)
+	assert.True(t, rep.Generator.Limited)
+	assert.False(t, rep.Generator.HeldByServer)
+	assert.Contains(t, strings.Join(rep.Generator.Reasons, "\n"), "all 4 workers were busy")
+}
+
+// TestPacedRunBehindIsRatedOverItsSendingTime: a paced run that cannot keep
+// up (one worker, 20 ms a request, 200/s asked) keeps sending for a grace
+// past its duration; its achieved rate is its sends over the time it really
+// sent, not over the shorter nominal duration.
+func TestPacedRunBehindIsRatedOverItsSendingTime(t *testing.T) {
+	t.Parallel()
+	const d = 500 * time.Millisecond
+	var peak atomic.Int64
+	o, rep := run(t, slowTarget(t, 20*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(200, d)), loadtest.WithMaxWorkers(1), loadtest.WithMaxConnections(1))
+	g := o.Generator
+	require.Positive(t, g.Sent)
+	require.Greater(t, g.Sending, d, "the run fell behind and used its grace")
+	assert.InDelta(t, float64(g.Sent)/g.Sending.Seconds(), rep.Generator.AchievedRate, 1e-9)
+	assert.Less(t, rep.Generator.AchievedRate, float64(g.Sent)/d.Seconds())
+}
+
+// TestMaxRateRunNeedsAWorkerCap: without a schedule, a cap sets the rate
+// of a max-rate run, so one must be given (as vegeta asks for -max-workers).
+func TestMaxRateRunNeedsAWorkerCap(t *testing.T) {
+	t.Parallel()
+	_, err := loadtest.New(fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(0, 100*time.Millisecond))).Run(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--max-workers")
 }

@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,11 @@ import (
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/profiles"
 )
+
+// idleConns is how many idle connections a client without a connection cap
+// keeps for reuse: vegeta's default, so that connections opened at a high
+// rate are reused rather than closed and opened again.
+const idleConns = 10000
 
 // maxBodyBytes bounds every response body the load tester reads.
 const maxBodyBytes = 1 << 20
@@ -36,7 +42,7 @@ type client struct {
 }
 
 // newClient returns a client for profile p with a client capped at maxConns
-// connections.
+// connections (0: no cap; up to idleConns of them are kept for reuse).
 func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*client, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -45,8 +51,8 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		Proxy:               nil, // load is sent to the target, never through a proxy
 		DialContext:         (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext,
 		MaxConnsPerHost:     maxConns,
-		MaxIdleConns:        maxConns,
-		MaxIdleConnsPerHost: maxConns,
+		MaxIdleConns:        cmp.Or(maxConns, idleConns),
+		MaxIdleConnsPerHost: cmp.Or(maxConns, idleConns),
 		IdleConnTimeout:     30 * time.Second,
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,

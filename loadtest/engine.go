@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,7 @@ type engine struct {
 	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
 	stoppedDry                               time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
 	abandoned                                int64
+	sending                                  time.Duration // from the start to the end of the sending loop
 
 	results []Result
 	ledger  []Payment
@@ -42,7 +44,7 @@ func (e *engine) generator() Generator {
 		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
 		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
-		Abandoned: e.abandoned,
+		Abandoned: e.abandoned, Sending: e.sending,
 	}
 	g.InterruptedAfter, g.StoppedDryAfter = e.interrupted, e.stoppedDry
 	return g
@@ -97,7 +99,7 @@ func (e *engine) attack(ctx context.Context) {
 			}
 		}()
 	}
-	for range min(c.maxWorkers, 8) {
+	for range cmp.Or(min(c.maxWorkers, 8), 8) {
 		spawn()
 	}
 	// A paced hit due within the duration may still be sent a little late;
@@ -118,7 +120,7 @@ func (e *engine) attack(ctx context.Context) {
 			return true
 		default:
 		}
-		if e.workers < int64(c.maxWorkers) {
+		if c.maxWorkers == 0 || e.workers < int64(c.maxWorkers) {
 			spawn()
 		} else {
 			e.workerWaits.Add(1)
@@ -182,6 +184,7 @@ loop:
 			}
 		}
 	}
+	e.sending = time.Since(began)
 	close(jobs)
 	stopReads()
 	if ctx.Err() != nil {
@@ -232,7 +235,7 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 		storeMax(&e.maxLate, int64(late))
 	}
 	in := e.inFlight.Add(1)
-	if in > int64(e.cfg.maxConns) {
+	if e.cfg.maxConns > 0 && in > int64(e.cfg.maxConns) {
 		e.connWaits.Add(1)
 	}
 	storeMax(&e.peakInFlight, in)

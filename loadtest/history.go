@@ -209,7 +209,7 @@ func (e *engine) startReads() func() {
 			defer tk.Stop()
 			for {
 				ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
-				_, _ = readWallet(ctx, e.cl, e.hist, a, e.cfg.maxWorkers+i, PhaseAttack) // a failed read is recorded and checks nothing
+				_, _ = readWallet(ctx, e.cl, e.hist, a, e.cfg.firstOtherClient()+i, PhaseAttack) // a failed read is recorded and checks nothing
 				cancel()
 				select {
 				case <-stop:

@@ -71,7 +71,7 @@ dispatch:
 func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
 	invoke := time.Now()
 	r := e.cl.doTimed(ctx, e.cl.paymentStatus(auth, p.ID))
-	op := Operation{Client: e.cfg.maxWorkers, Phase: PhaseResolve, Op: OpStatus, Account: p.Account, ID: p.ID, Invoke: stamp(invoke)}
+	op := Operation{Client: e.cfg.firstOtherClient(), Phase: PhaseResolve, Op: OpStatus, Account: p.Account, ID: p.ID, Invoke: stamp(invoke)}
 	defer func() { e.hist.add(op) }()
 	if r.err != nil {
 		op.Error = errorText(r.err)

@@ -64,6 +64,7 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 		g.Duration = max(g.Duration, og.Duration)
+		g.Sending = max(g.Sending, og.Sending)
 
 		for _, r := range o.Results {
 			r.Shard = mt.Shard.Index

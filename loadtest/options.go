@@ -4,13 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 )
 
-// Defaults of a run.
+// Defaults of a run. The worker and connection caps default to none
+// (0): workers and connections scale with the requested rate, as vegeta's
+// do, so that only a cap the user chose, never a default, limits a paced
+// run. A max-rate run needs a worker cap: without a schedule, the cap is
+// what sets its rate.
 const (
-	DefaultMaxConnections = 64
-	DefaultMaxWorkers     = 256
+	DefaultMaxConnections = 0
+	DefaultMaxWorkers     = 0
 	DefaultTimeout        = 5 * time.Second
 	DefaultDrain          = 10 * time.Second
 	DefaultLateAfter      = 10 * time.Millisecond
@@ -71,10 +76,12 @@ func WithOpMix(w Weights) Option { return func(c *config) { c.ops = w } }
 // WithWaveSize sets N, the requests per idempotency wave.
 func WithWaveSize(n int) Option { return func(c *config) { c.waveSize = n } }
 
-// WithMaxWorkers caps the concurrent requests (goroutines) of the generator.
+// WithMaxWorkers caps the concurrent requests (goroutines) of the
+// generator; 0, the default, is no cap (workers scale with the rate).
 func WithMaxWorkers(n int) Option { return func(c *config) { c.maxWorkers = n } }
 
-// WithMaxConnections caps the connections to the target.
+// WithMaxConnections caps the connections to the target; 0, the default,
+// is no cap (connections scale with the requests in flight).
 func WithMaxConnections(n int) Option { return func(c *config) { c.maxConns = n } }
 
 // WithTimeout sets the per-request timeout.
@@ -128,8 +135,11 @@ func (c *config) validate() error {
 	if err := c.load.Validate(); err != nil {
 		return err
 	}
-	if c.maxWorkers < 1 || c.maxConns < 1 {
-		return errors.New("max workers and max connections must be at least 1")
+	if c.maxWorkers < 0 || c.maxConns < 0 {
+		return errors.New("max workers and max connections must be at least 1, or 0 for no cap")
+	}
+	if c.maxWorkers == 0 && c.load.Unbounded() {
+		return errors.New("a max-rate run (rate 0) needs a cap on the workers (--max-workers): without a schedule, the cap sets the rate")
 	}
 	if c.timeout <= 0 || c.drain < 0 {
 		return errors.New("timeout must be above 0 and drain not negative")
@@ -159,4 +169,26 @@ func (c *config) validate() error {
 		c.runID = NewRunID()
 	}
 	return c.shard.Validate()
+}
+
+// firstOtherClient is the history client number of the first reader that
+// is not a worker (wallet reads, status look-ups): past every worker's
+// number, the cap when there is one.
+func (c *config) firstOtherClient() int {
+	if c.maxWorkers > 0 {
+		return c.maxWorkers
+	}
+	return uncappedOtherClients
+}
+
+// uncappedOtherClients numbers the readers of a run without a worker cap:
+// far above the workers any run starts.
+const uncappedOtherClients = 1 << 24
+
+// capText describes a cap: its value, or "none" for 0.
+func capText(n int) string {
+	if n == 0 {
+		return "none"
+	}
+	return strconv.Itoa(n)
 }

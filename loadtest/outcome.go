@@ -39,6 +39,10 @@ type Generator struct {
 	MaxWorkers     int           `json:"max_workers"`
 	MaxConnections int           `json:"max_connections"`
 	Duration       time.Duration `json:"duration"` // the run's configured duration (sum over shards' wall time is not used)
+	// Sending is how long the generator kept sending: about Duration when it
+	// kept up, up to a grace past it when a paced run fell behind (the
+	// longest of the shards').
+	Sending time.Duration `json:"sending"`
 	// InterruptedAfter is when the attack was stopped (a signal) before its
 	// duration; 0 when it was not.
 	InterruptedAfter time.Duration `json:"interrupted_after,omitempty"`

@@ -122,7 +122,7 @@ type ContractSummary struct {
 type GeneratorHealth struct {
 	Generator
 	TargetRate   float64 `json:"target_rate"`   // planned / duration (0: max rate)
-	AchievedRate float64 `json:"achieved_rate"` // sent / duration
+	AchievedRate float64 `json:"achieved_rate"` // sent / the sending time (at least the duration)
 	AchievedPct  float64 `json:"achieved_pct"`  // sent / planned
 	LatePct      float64 `json:"late_pct"`
 	Limited      bool    `json:"limited"`
@@ -140,6 +140,12 @@ func assess(g Generator, shards int) GeneratorHealth {
 		h.TargetRate = float64(g.Planned) / secs
 		h.AchievedRate = float64(g.Sent) / secs
 	}
+	if g.Planned > 0 && g.Sending > g.Duration {
+		// A paced run that fell behind kept sending for a grace past its
+		// duration: its rate is the sends over the time it really sent. (A
+		// max-rate run stops at its duration.)
+		h.AchievedRate = float64(g.Sent) / g.Sending.Seconds()
+	}
 	if g.InterruptedAfter > 0 {
 		// Stopped early: the rate is the one achieved until then, and the
 		// hits not sent are the interruption's, not the generator's.
@@ -151,7 +157,8 @@ func assess(g Generator, shards int) GeneratorHealth {
 			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
 		}
 	} else {
-		h.Reasons = append(h.Reasons, "max-rate run: the worker and connection caps set the rate")
+		h.Reasons = append(h.Reasons, fmt.Sprintf("max-rate run: the caps set the rate (--max-workers %s, --max-connections %s)",
+			capText(g.MaxWorkers*shards), capText(g.MaxConnections*shards)))
 	}
 	if g.Sent > 0 {
 		h.LatePct = 100 * float64(g.Late) / float64(g.Sent)
@@ -450,8 +457,8 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if h := rep.History; h != nil {
 		fmt.Fprintf(&b, "\n%s\n", h)
 	}
-	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %d), peak %d in flight (connection cap %d), %d abandoned at drain\n",
-		g.PeakWorkers, g.MaxWorkers, g.PeakInFlight, g.MaxConnections, g.Abandoned)
+	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %s), peak %d in flight (connection cap %s), %d abandoned at drain\n",
+		g.PeakWorkers, capText(g.MaxWorkers), g.PeakInFlight, capText(g.MaxConnections), g.Abandoned)
 	switch {
 	case g.HeldByServer:
 		fmt.Fprintf(&b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)

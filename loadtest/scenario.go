@@ -97,8 +97,8 @@ func (idempotencyScenario) name() string   { return ScenarioIdempotency }
 func (idempotencyScenario) keepsIDs() bool { return false }
 
 func (idempotencyScenario) check(c *config) error {
-	if c.waveSize < 2 || c.waveSize > c.maxWorkers {
-		return fmt.Errorf("wave size must be between 2 and max workers (%d)", c.maxWorkers)
+	if c.waveSize < 2 || (c.maxWorkers > 0 && c.waveSize > c.maxWorkers) {
+		return fmt.Errorf("wave size must be between 2 and max workers (%s)", capText(c.maxWorkers))
 	}
 	return nil
 }

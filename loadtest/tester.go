@@ -124,7 +124,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			continue
 		}
 		snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-		w, err := readWallet(ctx, cl, hist, *a, c.maxWorkers+i, PhaseBefore)
+		w, err := readWallet(ctx, cl, hist, *a, c.firstOtherClient()+i, PhaseBefore)
 		if err != nil {
 			snaps[i].Error = err.Error()
 			fromProfile()
@@ -162,7 +162,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			if snaps[i].Error != "" {
 				continue
 			}
-			w, err := readWallet(post, cl, hist, a, c.maxWorkers+i, PhaseAfter)
+			w, err := readWallet(post, cl, hist, a, c.firstOtherClient()+i, PhaseAfter)
 			if err != nil {
 				snaps[i].Error = err.Error()
 				continue
