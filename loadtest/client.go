@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
@@ -36,9 +37,17 @@ type client struct {
 	base      string
 	secretKey string
 	mainAuth  string // Authorization header of the main partner account
-	hc        *http.Client
+	tr        *http.Transport
 	timeout   time.Duration
-	createURL string // of payment creation, built once
+	createURL string   // of payment creation, built once
+	createU   *url.URL // createURL parsed, shared read-only by every creation
+	mu        sync.RWMutex
+	headers   map[headerKey]http.Header // shared read-only (see header)
+}
+
+type headerKey struct {
+	auth     string
+	withBody bool
 }
 
 // newClient returns a client for profile p with a client capped at maxConns
@@ -65,10 +74,11 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 	}
 	return &client{
 		createURL: req.URL.String(),
+		createU:   req.URL,
 		base:      base,
 		secretKey: p.SecretKey,
 		mainAuth:  bearer(p.MainToken),
-		hc:        &http.Client{Transport: tr, CheckRedirect: noRedirects},
+		tr:        tr,
 		timeout:   timeout,
 	}, nil
 }
@@ -82,10 +92,8 @@ func bearer(token string) string {
 	return "Bearer " + token
 }
 
-func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-
 // close releases the target's idle connections.
-func (cl *client) close() { cl.hc.CloseIdleConnections() }
+func (cl *client) close() { cl.tr.CloseIdleConnections() }
 
 // call is one HTTP request of the run, before it is sent. Its method and
 // URL come from the generated client's request builders (requests.go), so
@@ -107,6 +115,53 @@ type response struct {
 	// err is a transport error or a timeout (no answer, or an answer cut
 	// off), or errTooLarge (an answer too long to read).
 	err error
+	buf *[]byte // body's pooled buffer; see release
+}
+
+// bodies are the buffers responses are read into: a response's body is
+// only read by the checks, so its buffer is reused once they are done.
+var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// release returns r's buffer for reuse; r.body must not be used after.
+func (r *response) release() {
+	if r.buf != nil && cap(r.body) <= 64<<10 {
+		*r.buf = r.body[:0]
+		bodies.Put(r.buf)
+	}
+	r.buf, r.body = nil, nil
+}
+
+// header returns the headers of a request with Authorization auth (none
+// when empty) and, withBody, a JSON Content-Type. They are built once per
+// account and shared by its requests: an http.RoundTripper does not modify
+// a request's headers, and nothing else touches them.
+func (cl *client) header(auth string, withBody bool) http.Header {
+	key := headerKey{auth, withBody}
+	cl.mu.RLock()
+	h, ok := cl.headers[key]
+	cl.mu.RUnlock()
+	if ok {
+		return h
+	}
+	h = http.Header{}
+	h.Set("X-SECRET-KEY", cl.secretKey)
+	if auth != "" {
+		h.Set("Authorization", auth)
+	}
+	if withBody {
+		h.Set("Content-Type", "application/json")
+	}
+	h.Set("Accept", "application/json")
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if old, ok := cl.headers[key]; ok {
+		return old
+	}
+	if cl.headers == nil {
+		cl.headers = map[headerKey]http.Header{}
+	}
+	cl.headers[key] = h
+	return h
 }
 
 // do sends c under ctx and reads the whole (bounded) body.
@@ -114,35 +169,51 @@ func (cl *client) do(ctx context.Context, c call) response {
 	if c.err != nil {
 		return response{err: c.err}
 	}
-	var body io.Reader
+	// The request goes straight to the transport: http.Client would copy
+	// its headers for redirects, which the load tester does not follow (a
+	// 3xx is an answer like any other), and wrap its errors as below.
+	u := cl.createU
+	if c.url != cl.createURL || u == nil {
+		var err error
+		if u, err = url.Parse(c.url); err != nil {
+			return response{err: err}
+		}
+	}
+	req := &http.Request{Method: c.method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: cl.header(c.auth, c.body != nil), Host: u.Host}
 	if c.body != nil {
-		body = bytes.NewReader(c.body)
+		req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
 	}
-	req, err := http.NewRequestWithContext(ctx, c.method, c.url, body)
+	resp, err := cl.tr.RoundTrip(req.WithContext(ctx))
 	if err != nil {
-		return response{err: err}
-	}
-	req.Header.Set("X-SECRET-KEY", cl.secretKey)
-	if c.auth != "" {
-		req.Header.Set("Authorization", c.auth)
-	}
-	if c.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := cl.hc.Do(req)
-	if err != nil {
-		return response{err: err}
+		return response{err: &url.Error{Op: c.method[:1] + strings.ToLower(c.method[1:]), URL: c.url, Err: err}}
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
-	if err != nil {
-		return response{code: resp.StatusCode, bytes: uint64(len(b)), err: err}
+	buf := bodies.Get().(*[]byte)
+	b, err := readBody(resp.Body, (*buf)[:0])
+	out := response{code: resp.StatusCode, body: b, bytes: uint64(len(b)), buf: buf, err: err}
+	if err == nil && len(b) > maxBodyBytes {
+		out.body, out.err = b[:maxBodyBytes], errTooLarge
 	}
-	if len(b) > maxBodyBytes {
-		return response{code: resp.StatusCode, body: b[:maxBodyBytes], bytes: uint64(len(b)), err: errTooLarge}
+	return out
+}
+
+// readBody appends r to buf, up to one byte past maxBodyBytes.
+func readBody(r io.Reader, buf []byte) ([]byte, error) {
+	for len(buf) <= maxBodyBytes {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):min(cap(buf), maxBodyBytes+1)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
 	}
-	return response{code: resp.StatusCode, body: b, bytes: uint64(len(b))}
+	return buf, nil
 }
 
 // doTimed is do with the target's per-request timeout.
