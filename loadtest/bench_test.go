@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"testing"
 	"time"
 
@@ -19,6 +20,8 @@ func benchAttack(b *testing.B, p *profiles.Profile, opts ...loadtest.Option) {
 	b.Helper()
 	var sent int64
 	var secs float64
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for range b.N {
 		all := append([]loadtest.Option{
 			loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(0, 2*time.Second)),
@@ -34,7 +37,12 @@ func benchAttack(b *testing.B, p *profiles.Profile, opts ...loadtest.Option) {
 		sent += o.Generator.Sent
 		secs += o.Generator.Duration.Seconds()
 	}
+	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(sent)/secs, "req/s")
+	// Per request, server and generator together (one process): the
+	// generator's share is what changes when it does.
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(sent), "allocs/req")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(sent), "B/req")
 }
 
 // BenchmarkHarnessAgainstReference measures the highest sustained payment

@@ -36,6 +36,10 @@ type engine struct {
 
 	results []Result
 	ledger  []Payment
+	// The collector's results and ledger, gathered into results and ledger
+	// when the attack ends.
+	resultChunks chunked[Result]
+	ledgerChunks chunked[Payment]
 }
 
 func (e *engine) generator() Generator {
@@ -74,6 +78,14 @@ func (e *engine) attack(ctx context.Context) {
 	e.reqCtx = reqCtx
 
 	results := make(chan hitResult, 4096)
+	// The results and the ledger are sized for the schedule up front; past
+	// that (a max-rate run has no schedule), they grow by chunks, never
+	// copying what was collected while the attack runs.
+	size := 1 << 14
+	if !unbounded {
+		size = int(min(c.load.expected()*1.02, 1<<24)) + 64
+	}
+	e.resultChunks.cur, e.ledgerChunks.cur = make([]Result, 0, size), make([]Payment, 0, size)
 	jobs := make(chan dispatched)
 	var wg sync.WaitGroup
 	collected := make(chan struct{})
@@ -212,6 +224,7 @@ loop:
 	}
 	close(results)
 	<-collected
+	e.results, e.ledger = e.resultChunks.all(), e.ledgerChunks.all()
 	sort.Slice(e.results, func(i, j int) bool { return e.results[i].Seq < e.results[j].Seq })
 	sort.Slice(e.ledger, func(i, j int) bool { return e.ledger[i].Seq < e.ledger[j].Seq })
 }
@@ -227,7 +240,7 @@ func (e *engine) ranDry() bool {
 }
 
 // hit sends job d, scheduled at scheduled, and checks its response.
-func (e *engine) hit(d job, scheduled time.Time) *Result {
+func (e *engine) hit(d job, scheduled time.Time) Result {
 	sent := time.Now()
 	e.sent.Add(1)
 	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
@@ -241,6 +254,7 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 	storeMax(&e.peakInFlight, in)
 	ctx, cancel := context.WithTimeout(e.reqCtx, e.timeoutOf(d))
 	resp := e.cl.do(ctx, d.call)
+	defer resp.release()
 	cancel()
 	e.inFlight.Add(-1)
 	end := time.Now()
@@ -248,7 +262,7 @@ func (e *engine) hit(d job, scheduled time.Time) *Result {
 	if d.pay != nil {
 		d.pay.At = sent
 	}
-	r := &Result{
+	r := Result{
 		Result: vegeta.Result{
 			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,

@@ -1,9 +1,6 @@
 package loadtest
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // operatorPrefixes are the number prefixes of Indonesia's mobile operators,
 // by the operator name the catalog gives (section 2.1 operator.name). The
@@ -28,12 +25,23 @@ var operatorPrefixes = []struct {
 // format). An operator the table does not know gets a Telkomsel number.
 func operatorNumber(operator string, h uint64) string {
 	prefixes := operatorPrefixes[0].prefixes
-	name := strings.ToLower(strings.TrimSpace(operator))
+	name := strings.TrimSpace(operator)
 	for _, op := range operatorPrefixes {
-		if name == op.name || strings.HasPrefix(name, op.name+" ") {
+		// name == op.name, or starts with op.name and a space, in any case
+		// (no lower-cased copy: this runs once per payment).
+		if len(name) >= len(op.name) && strings.EqualFold(name[:len(op.name)], op.name) &&
+			(len(name) == len(op.name) || name[len(op.name)] == ' ') {
 			prefixes = op.prefixes
 			break
 		}
 	}
-	return fmt.Sprintf("%s%08d", prefixes[int(h%uint64(len(prefixes)))], (h>>8)%100_000_000)
+	// The prefix and 8 digits, zero-padded, in one allocation.
+	var b [16]byte
+	n := append(b[:0], prefixes[int(h%uint64(len(prefixes)))]...)
+	digits := (h >> 8) % 100_000_000
+	for i := 7; i >= 0; i-- {
+		b[len(n)+i] = byte('0' + digits%10)
+		digits /= 10
+	}
+	return string(b[:len(n)+8])
 }

@@ -59,9 +59,9 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 				}
 				return
 			}
-			r := hr.r
+			r := &hr.r
 			if hr.pay != nil {
-				e.ledger = append(e.ledger, *hr.pay)
+				e.ledgerChunks.add(hr.pay)
 			}
 			e.done.Add(1)
 			if !r.Expected {
@@ -70,8 +70,10 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 			if r.Violation != "" {
 				e.violations.Add(1)
 			}
-			window = append(window, r.Corrected())
-			e.results = append(e.results, *r)
+			if tick != nil { // the window is only read by progress reports
+				window = append(window, r.Corrected())
+			}
+			e.resultChunks.add(r)
 		case now := <-tick:
 			report(now, false)
 		}

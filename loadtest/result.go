@@ -41,7 +41,7 @@ func (r *Result) serverError() bool {
 // hitResult carries a result and, for a payment creation, its ledger entry
 // from a worker to the collector.
 type hitResult struct {
-	r   *Result
+	r   Result
 	pay *Payment
 }
 
@@ -50,4 +50,42 @@ func truncate(b []byte, n int) []byte {
 		b = b[:n]
 	}
 	return append([]byte(nil), b...)
+}
+
+// chunked collects values in chunks: a full chunk is kept and a new one
+// started, so that what was collected is never copied while it grows.
+type chunked[T any] struct {
+	full [][]T
+	cur  []T // its capacity, when set, is the first chunk's size
+}
+
+// chunkSize is the size of the chunks after the first.
+const chunkSize = 8192
+
+// add appends a copy of *v.
+func (c *chunked[T]) add(v *T) {
+	if len(c.cur) == cap(c.cur) {
+		if len(c.cur) > 0 {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]T, 0, chunkSize)
+	}
+	c.cur = append(c.cur, *v)
+}
+
+// all returns the values in the order they were added: the first chunk
+// itself when it holds them all, one copy otherwise.
+func (c *chunked[T]) all() []T {
+	if len(c.full) == 0 {
+		return c.cur
+	}
+	n := len(c.cur)
+	for _, f := range c.full {
+		n += len(f)
+	}
+	out := make([]T, 0, n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
 }

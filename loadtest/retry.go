@@ -71,7 +71,7 @@ func (e *engine) timeoutOf(j job) time.Duration {
 func (e *engine) send(j job, scheduled time.Time, client int, results chan<- hitResult) {
 	for {
 		r := e.hit(j, scheduled)
-		e.record(client, j, r)
+		e.record(client, j, &r)
 		results <- hitResult{r, j.pay}
 		p := j.pay
 		if p == nil || p.Attempt == 0 || !r.Uncertain || p.Attempt > e.cfg.retries {

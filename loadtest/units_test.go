@@ -3,6 +3,7 @@ package loadtest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -444,6 +445,7 @@ func TestOperatorNumber(t *testing.T) {
 			n := operatorNumber(strings.ToUpper(op.name), mix64(h))
 			require.Regexp(t, format, n)
 			assert.Contains(t, op.prefixes, n[:4], "%s got %s", op.name, n)
+			assert.Equal(t, fmt.Sprintf("%08d", (mix64(h)>>8)%100_000_000), n[4:], "the 8 digits chosen by h")
 		}
 	}
 	assert.Contains(t, operatorPrefixes[0].prefixes, operatorNumber("Unknown Operator", 7)[:4])
@@ -537,4 +539,23 @@ func TestBudgetReservesWhatTheAccountCanAfford(t *testing.T) {
 	require.True(t, ok)
 	b.settle(&Payment{MaxBalance: 6000, Outcome: OutcomeUncertain})
 	assert.Equal(t, before-6000, b.balance.Load(), "an unanswered payment keeps its reservation")
+}
+
+// TestChunkedKeepsOrderAcrossChunks: values added past the first chunk's
+// capacity and across several chunks come back all, in order.
+func TestChunkedKeepsOrderAcrossChunks(t *testing.T) {
+	t.Parallel()
+	for _, first := range []int{0, 3, 2 * chunkSize} {
+		var c chunked[int]
+		c.cur = make([]int, 0, first)
+		n := 2*chunkSize + 5
+		for i := range n {
+			c.add(&i)
+		}
+		got := c.all()
+		require.Len(t, got, n, "first chunk %d", first)
+		for i, v := range got {
+			require.Equal(t, i, v, "first chunk %d", first)
+		}
+	}
 }
