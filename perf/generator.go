@@ -1,0 +1,442 @@
+package perf
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"syscall"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// The open-model criteria of issue 14: a rate is clean when the p99 latency
+// from the send is at most CleanP99 and at most CleanLatePct of the sends
+// are more than LateAfter behind their schedule.
+const (
+	CleanP99     = 50 * time.Millisecond
+	CleanLatePct = 5.0
+	LateAfter    = 10 * time.Millisecond // the load tester's default --late
+)
+
+// GeneratorConfig is the comparison of our load tester with the vegeta CLI
+// against the same cheap target (TargetHandler, served by Target).
+type GeneratorConfig struct {
+	Target   Launcher // the cheap target, started once for the whole comparison
+	Loadtest string   // our load tester's binary (cmd/loadtest)
+	// Vegeta is the vegeta CLI; "" when it is not installed, in which case
+	// only our load tester is measured and Log says so.
+	Vegeta    string
+	Rates     []float64     // the open-model rates tried, requests per second
+	Reference float64       // the rate whose latency and lateness the table gives (5,000/s)
+	Workers   int           // the worker cap of the max-rate runs (64)
+	Duration  time.Duration // of each run
+	Rounds    int           // each round runs both generators at every rate, in alternating order
+	Dir       string        // scratch directory for the generators' output
+	Log       func(format string, args ...any)
+}
+
+// GeneratorRun is what one run of one generator measured.
+type GeneratorRun struct {
+	Rate     float64 // requested; 0 for a max-rate run
+	Sent     int64
+	Achieved float64 // sends per second of sending time
+	// P99Send runs from the actual send; P99Corrected from the scheduled
+	// send (for a max-rate run, which has no schedule, the same as P99Send).
+	P99Send, P99Corrected time.Duration
+	LatePct               float64       // sends more than LateAfter behind their schedule
+	CPU                   time.Duration // user + system time of the generator's process
+}
+
+// CPUPerRequest is the generator's CPU time per request sent.
+func (r GeneratorRun) CPUPerRequest() time.Duration {
+	if r.Sent == 0 {
+		return 0
+	}
+	return r.CPU / time.Duration(r.Sent)
+}
+
+// Clean reports whether the run meets the open-model criteria.
+func (r GeneratorRun) Clean() bool {
+	return r.Sent > 0 && r.P99Send <= CleanP99 && r.LatePct <= CleanLatePct
+}
+
+// GeneratorFigures are one generator's runs, per rate and at max rate.
+type GeneratorFigures struct {
+	Name    string
+	ByRate  map[float64][]GeneratorRun // one run per round
+	MaxRate []GeneratorRun
+}
+
+// HighestClean is the highest rate clean in most rounds (0 when none is).
+func (f GeneratorFigures) HighestClean() float64 {
+	best := 0.0
+	for rate, runs := range f.ByRate {
+		clean := 0
+		for _, r := range runs {
+			if r.Clean() {
+				clean++
+			}
+		}
+		if 2*clean > len(runs) && rate > best {
+			best = rate
+		}
+	}
+	return best
+}
+
+// At returns the medians over the rounds at rate: p99 corrected, p99 from
+// the send and the late percentage.
+func (f GeneratorFigures) At(rate float64) (corrected, send time.Duration, latePct float64) {
+	runs := f.ByRate[rate]
+	return medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Corrected) }).dur(),
+		medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Send) }).dur(),
+		float64(medianOf(runs, func(r GeneratorRun) float64 { return r.LatePct }))
+}
+
+// MaxRateAchieved is the median rate of the max-rate runs.
+func (f GeneratorFigures) MaxRateAchieved() float64 {
+	return float64(medianOf(f.MaxRate, func(r GeneratorRun) float64 { return r.Achieved }))
+}
+
+// CPUPerRequest is the median CPU per request of the max-rate runs.
+func (f GeneratorFigures) CPUPerRequest() time.Duration {
+	return medianOf(f.MaxRate, func(r GeneratorRun) float64 { return float64(r.CPUPerRequest()) }).dur()
+}
+
+type median float64
+
+func (m median) dur() time.Duration { return time.Duration(m) }
+
+func medianOf(runs []GeneratorRun, f func(GeneratorRun) float64) median {
+	r := Rounds{}
+	for _, run := range runs {
+		r.Values = append(r.Values, f(run))
+	}
+	return median(r.Median())
+}
+
+// GeneratorResult is the comparison: our load tester, and vegeta when it
+// was installed (nil otherwise).
+type GeneratorResult struct {
+	Reference float64 // the rate of the latency rows
+	Workers   int
+	Ours      GeneratorFigures
+	Vegeta    *GeneratorFigures
+}
+
+// Generators runs the comparison: the target is started once; each round
+// runs both generators at every rate, then at max rate with cfg.Workers
+// workers, the generator that goes first alternating from round to round,
+// so that a drift of the machine's load falls on both alike.
+func Generators(ctx context.Context, cfg GeneratorConfig) (GeneratorResult, error) {
+	res := GeneratorResult{Reference: cfg.Reference, Workers: cfg.Workers,
+		Ours: GeneratorFigures{Name: "loadtest", ByRate: map[float64][]GeneratorRun{}}}
+	if cfg.Rounds < 1 || cfg.Duration <= 0 || cfg.Workers < 1 || len(cfg.Rates) == 0 {
+		return res, errors.New("generators: rounds, duration, workers and rates are needed")
+	}
+	log := cfg.Log
+	if log == nil {
+		log = func(string, ...any) {}
+	}
+	gens := []generator{ours{bin: cfg.Loadtest}}
+	if cfg.Vegeta == "" {
+		log("vegeta CLI not installed: measuring the load tester alone (GOBIN=/tmp/gobin go install github.com/tsenart/vegeta/v12@v12.12.0)")
+	} else {
+		gens = append(gens, vegetaCLI{bin: cfg.Vegeta})
+		res.Vegeta = &GeneratorFigures{Name: "vegeta", ByRate: map[float64][]GeneratorRun{}}
+	}
+	srv, err := cfg.Target.Start(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer func() { _ = srv.Stop() }()
+	figures := func(g generator) *GeneratorFigures {
+		if g.name() == "vegeta" {
+			return res.Vegeta
+		}
+		return &res.Ours
+	}
+	rates := append(slices.Clone(cfg.Rates), 0) // 0: max rate
+	for round := range cfg.Rounds {
+		order := slices.Clone(gens)
+		if round%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, rate := range rates {
+			for _, g := range order {
+				dir := filepath.Join(cfg.Dir, fmt.Sprintf("%s-%d-%g", g.name(), round, rate))
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return res, err
+				}
+				run, err := g.run(ctx, srv.URL, dir, rate, cfg.Workers, cfg.Duration)
+				if err != nil {
+					return res, fmt.Errorf("%s at %s: %w", g.name(), rateName(rate), err)
+				}
+				log("round %d, %s at %s: sent %d (%.0f/s), p99 %s corrected, %s from send, %.1f%% late, %.1f µs CPU per request",
+					round+1, g.name(), rateName(rate), run.Sent, run.Achieved, run.P99Corrected.Round(10*time.Microsecond),
+					run.P99Send.Round(10*time.Microsecond), run.LatePct, float64(run.CPUPerRequest())/1e3)
+				f := figures(g)
+				if rate == 0 {
+					f.MaxRate = append(f.MaxRate, run)
+				} else {
+					f.ByRate[rate] = append(f.ByRate[rate], run)
+				}
+				_ = os.RemoveAll(dir)
+			}
+		}
+	}
+	return res, nil
+}
+
+func rateName(rate float64) string {
+	if rate == 0 {
+		return "max rate"
+	}
+	return strconv.FormatFloat(rate, 'f', -1, 64) + "/s"
+}
+
+// generator is one load generator the comparison drives.
+type generator interface {
+	name() string
+	run(ctx context.Context, url, dir string, rate float64, workers int, d time.Duration) (GeneratorRun, error)
+}
+
+// ours drives cmd/loadtest: the create scenario, every response checked,
+// no reconciliation (the target stores nothing to reconcile).
+type ours struct{ bin string }
+
+func (ours) name() string { return "loadtest" }
+
+func (o ours) run(ctx context.Context, url, dir string, rate float64, workers int, d time.Duration) (GeneratorRun, error) {
+	args := []string{"--target", url, "--scenario", "create", "--rate", strconv.FormatFloat(rate, 'f', -1, 64),
+		"--duration", d.String(), "--no-reconcile", "--quiet", "--out", dir}
+	if rate == 0 {
+		args = append(args, "--max-workers", strconv.Itoa(workers))
+	}
+	cpu, err := runChild(ctx, o.bin, args, 1) // 1: a threshold failed, which is a finished run
+	if err != nil {
+		return GeneratorRun{}, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return GeneratorRun{}, err
+	}
+	return parseReport(b, rate, cpu)
+}
+
+// parseReport reads the figures of one run from the load tester's
+// report.json.
+func parseReport(b []byte, rate float64, cpu time.Duration) (GeneratorRun, error) {
+	var rep struct {
+		Corrected struct {
+			P99 time.Duration `json:"p99"`
+		} `json:"latency_corrected"`
+		Raw struct {
+			P99 time.Duration `json:"p99"`
+		} `json:"latency_raw"`
+		Generator struct {
+			Sent         int64   `json:"sent"`
+			AchievedRate float64 `json:"achieved_rate"`
+			Late         int64   `json:"late"`
+		} `json:"generator"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return GeneratorRun{}, fmt.Errorf("report.json: %w", err)
+	}
+	g := rep.Generator
+	if g.Sent == 0 {
+		return GeneratorRun{}, errors.New("report.json: nothing sent")
+	}
+	return GeneratorRun{Rate: rate, Sent: g.Sent, Achieved: g.AchievedRate, P99Send: rep.Raw.P99,
+		P99Corrected: rep.Corrected.P99, LatePct: 100 * float64(g.Late) / float64(g.Sent), CPU: cpu}, nil
+}
+
+// vegetaCLI drives `vegeta attack` with the same payment and headers, and
+// reads its results file.
+type vegetaCLI struct{ bin string }
+
+func (vegetaCLI) name() string { return "vegeta" }
+
+func (v vegetaCLI) run(ctx context.Context, url, dir string, rate float64, workers int, d time.Duration) (GeneratorRun, error) {
+	body := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(body, []byte(paymentBody("perf-vegeta-0000000001")), 0o644); err != nil {
+		return GeneratorRun{}, err
+	}
+	targets := filepath.Join(dir, "targets.txt")
+	spec := fmt.Sprintf("POST %s%s\nX-SECRET-KEY: %s\nAuthorization: Bearer %s\nContent-Type: application/json\nAccept: application/json\n@%s\n",
+		url, paymentPath, paymentSecret, paymentToken, body)
+	if err := os.WriteFile(targets, []byte(spec), 0o644); err != nil {
+		return GeneratorRun{}, err
+	}
+	out := filepath.Join(dir, "results.bin")
+	args := []string{"attack", "-targets", targets, "-duration", d.String(), "-timeout", "5s", "-output", out}
+	if rate == 0 {
+		args = append(args, "-rate", "0", "-max-workers", strconv.Itoa(workers))
+	} else {
+		args = append(args, "-rate", strconv.FormatFloat(rate, 'f', -1, 64)+"/1s")
+	}
+	cpu, err := runChild(ctx, v.bin, args, 0)
+	if err != nil {
+		return GeneratorRun{}, err
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return GeneratorRun{}, err
+	}
+	defer f.Close()
+	return vegetaFigures(f, rate, d, cpu)
+}
+
+// vegetaFigures computes a run's figures from vegeta's results. vegeta
+// numbers its hits in the order they start and records the start, not the
+// schedule: hit i is due at t0 + i/rate, where t0, the attack's start, is
+// taken as late as the results allow (the latest t0 with no hit sent before
+// its due time), which can only understate vegeta's lateness.
+func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration) (GeneratorRun, error) {
+	dec := vegeta.NewDecoder(r)
+	var rs []vegeta.Result
+	for {
+		var res vegeta.Result
+		if err := dec.Decode(&res); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return GeneratorRun{}, fmt.Errorf("vegeta results: %w", err)
+		}
+		rs = append(rs, res)
+	}
+	if len(rs) == 0 {
+		return GeneratorRun{}, errors.New("vegeta results: nothing sent")
+	}
+	run := GeneratorRun{Rate: rate, Sent: int64(len(rs)), CPU: cpu}
+	due := func(res vegeta.Result) time.Duration {
+		if rate == 0 {
+			return 0
+		}
+		return time.Duration(float64(res.Seq) * float64(time.Second) / rate)
+	}
+	t0 := rs[0].Timestamp.Add(-due(rs[0]))
+	last := rs[0].Timestamp
+	for _, res := range rs {
+		if at := res.Timestamp.Add(-due(res)); at.Before(t0) {
+			t0 = at
+		}
+		if res.Timestamp.After(last) {
+			last = res.Timestamp
+		}
+	}
+	send := make([]time.Duration, len(rs))
+	corrected := make([]time.Duration, len(rs))
+	late := 0
+	for i, res := range rs {
+		send[i] = res.Latency
+		corrected[i] = res.Latency
+		if rate > 0 {
+			lateness := res.Timestamp.Sub(t0.Add(due(res)))
+			corrected[i] += lateness
+			if lateness > LateAfter {
+				late++
+			}
+		}
+	}
+	run.P99Send, run.P99Corrected = p99(send), p99(corrected)
+	run.LatePct = 100 * float64(late) / float64(len(rs))
+	run.Achieved = float64(len(rs)) / max(d, last.Sub(t0)).Seconds()
+	return run, nil
+}
+
+// p99 is the nearest-rank 99th percentile, as the load tester computes it.
+func p99(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	i := int(0.99*float64(len(ds))+0.999999999) - 1
+	return ds[max(0, min(i, len(ds)-1))]
+}
+
+// generatorTimeout bounds one generator run past its duration (set-up,
+// drain, writing its files).
+const generatorTimeout = 2 * time.Minute
+
+// runChild runs a generator to its end and returns the CPU time (user and
+// system) its process used. Exit status okStatus (besides 0) is a
+// finished run too.
+func runChild(ctx context.Context, bin string, args []string, okStatus int) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, generatorTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...) //nolint:gosec // the generators the comparison drives
+	errs := &tail{max: 4096}
+	cmd.Stdout, cmd.Stderr = io.Discard, errs
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == okStatus) {
+		return 0, fmt.Errorf("%s: %w: %s", filepath.Base(bin), err, errs)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, errors.New("no resource usage of the child process")
+	}
+	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)), nil
+}
+
+// FindVegeta returns the vegeta CLI: on PATH, or where the issue's setup
+// installs it (/tmp/gobin/vegeta); "" when neither.
+func FindVegeta() string {
+	if p, err := exec.LookPath("vegeta"); err == nil {
+		return p
+	}
+	if st, err := os.Stat("/tmp/gobin/vegeta"); err == nil && !st.IsDir() {
+		return "/tmp/gobin/vegeta"
+	}
+	return ""
+}
+
+// WriteRows writes the comparison as rows of the perf table (What,
+// Measured, Detail, Goal, Met), one per line of issue 14's table.
+func (g GeneratorResult) WriteRows(w io.Writer) {
+	o, v := g.Ours, g.Vegeta
+	if v == nil {
+		fmt.Fprintf(w, "| Load tester (vegeta CLI not installed: no comparison) | highest clean %s; max rate %.0f/s with %d workers; %.1f µs CPU per request | | | |\n",
+			rateName(o.HighestClean()), o.MaxRateAchieved(), g.Workers, micros(o.CPUPerRequest()))
+		return
+	}
+	rounds := len(o.MaxRate)
+	fmt.Fprintf(w, "| Load tester vs vegeta CLI, highest clean open-model rate (p99 from send <= %s, late sends <= %.0f %%) | %s vs %s | rates tried %s; clean in most of %d %s | at least vegeta's | %s |\n",
+		CleanP99, CleanLatePct, rateName(o.HighestClean()), rateName(v.HighestClean()), rateList(o.ByRate), rounds, plural(rounds, "round"),
+		met(o.HighestClean() >= v.HighestClean() && o.HighestClean() > 0))
+	if _, ok := o.ByRate[g.Reference]; ok {
+		oc, os, ol := o.At(g.Reference)
+		vc, vs, vl := v.At(g.Reference)
+		fmt.Fprintf(w, "| ... p99 at %s, corrected (from send), late sends | %s (%s), %.1f %% late vs %s (%s), %.1f %% late | medians of %d %s | at most vegeta's, corrected, no late sends | %s |\n",
+			rateName(g.Reference), ms(oc), ms(os), ol, ms(vc), ms(vs), vl, rounds, plural(rounds, "round"), met(oc <= vc && ol == 0))
+	}
+	fmt.Fprintf(w, "| Load tester CPU per request at max rate (every check on) vs vegeta CLI | %.1f µs vs %.1f µs | user + system time of each generator's process over its sends, %d workers; medians of %d %s | at most vegeta's | %s |\n",
+		micros(o.CPUPerRequest()), micros(v.CPUPerRequest()), g.Workers, rounds, plural(rounds, "round"), met(o.CPUPerRequest() <= v.CPUPerRequest()))
+	fmt.Fprintf(w, "| Load tester max rate, %d workers | %.0f/s vs %.0f/s | medians of %d %s | at least vegeta's | %s |\n",
+		g.Workers, o.MaxRateAchieved(), v.MaxRateAchieved(), rounds, plural(rounds, "round"), met(o.MaxRateAchieved() >= v.MaxRateAchieved()))
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + " ms"
+}
+
+func rateList(by map[float64][]GeneratorRun) string {
+	rates := slices.Sorted(maps.Keys(by))
+	s := ""
+	for i, r := range rates {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.FormatFloat(r, 'f', -1, 64)
+	}
+	return s + "/s"
+}
