@@ -68,8 +68,8 @@ bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 .PHONY: perf
-perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, memory and rate at 1M payments.
-	@$(GO) build -o bin/reference ./cmd/reference && $(GO) build -o bin/perf ./cmd/perf && bin/perf --reference bin/reference $(ARGS)
+perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, memory and rate at 1M payments, load tester vs vegeta CLI.
+	@$(GO) build -o bin/reference ./cmd/reference && $(GO) build -o bin/loadtest ./cmd/loadtest && $(GO) build -o bin/perf ./cmd/perf && bin/perf --reference bin/reference --loadtest bin/loadtest $(ARGS)
 
 .PHONY: hardening
 hardening: ## Loopback attack on a built reference server: malformed requests, header flood (RSS), 30,000 concurrent payments.

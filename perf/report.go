@@ -21,6 +21,7 @@ type Report struct {
 	LoadAfter  string // and at the end
 	Ratio      *RatioResult
 	Stored     *StoredResult
+	Generators *GeneratorResult
 }
 
 // LoadAverage is the first three fields of /proc/loadavg, or "unknown".
@@ -46,7 +47,8 @@ func (r Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| POST payment, reference / static-JSON handler | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s | at least %.2f | %s |\n",
 			q.Ratio.Median(), len(q.Ratio.Values), plural(len(q.Ratio.Values), "round"), lo, hi, q.Reference.Median(), q.Static.Median(), GoalServerRatio, met(q.Ratio.Median() >= GoalServerRatio))
 	}
-	if s := r.Stored; s != nil && len(s.Checkpoints) > 0 {
+	stored := r.Stored != nil && len(r.Stored.Checkpoints) > 0
+	if s := r.Stored; stored {
 		first, last := s.Checkpoints[0], s.Checkpoints[len(s.Checkpoints)-1]
 		if b := s.BytesPerPayment(); b != 0 {
 			fmt.Fprintf(w, "| Bytes of process memory per stored payment | %.0f B | resident memory growth from the first to the last checkpoint with payments | at most %d B | %s |\n",
@@ -54,6 +56,11 @@ func (r Report) WriteMarkdown(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| Payment rate at %s stored / at %s | %.2f | %.0f/s against %.0f/s | at least %.2f | %s |\n",
 			count(last.Stored), count(first.Stored), s.Flatness(), last.Rate, first.Rate, GoalFlatness, met(s.Flatness() >= GoalFlatness))
+	}
+	if g := r.Generators; g != nil {
+		g.WriteRows(w)
+	}
+	if s := r.Stored; stored {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| Stored payments | Resident memory | Payments/s |")
 		fmt.Fprintln(w, "|---|---|---|")

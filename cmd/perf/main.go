@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
-	only := fs.String("only", "ratio,stored", "measurements to run, comma-separated: ratio, stored")
+	only := fs.String("only", "ratio,stored,generators", "measurements to run, comma-separated: ratio, stored, generators")
 	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
 	conns := fs.Int("connections", 32, "connections of the client")
 	threads := fs.Int("threads", 1, "wrk threads")
@@ -65,6 +65,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	stored := fs.String("stored", "0,100000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement")
 	storedWindow := fs.Duration("stored-window", 3*time.Second, "measured time at each checkpoint")
 	fill := fs.Int("fill", 32, "connections of the Go client that fills the store between checkpoints")
+	loadtestBin := fs.String("loadtest", "bin/loadtest", "the load tester binary compared with the vegeta CLI (make perf builds it)")
+	vegetaBin := fs.String("vegeta", perf.FindVegeta(), "the vegeta CLI (\"\": not installed, the load tester is measured alone)")
+	genRates := fs.String("gen-rates", "2500,5000,7500,10000", "open-model rates (requests per second) of the generator comparison")
+	genRef := fs.Float64("gen-reference", 5000, "the rate whose p99 and late sends the generator comparison reports")
+	genDuration := fs.Duration("gen-duration", 5*time.Second, "duration of each generator run")
+	genRounds := fs.Int("gen-rounds", 3, "alternating rounds of the generator comparison")
+	genWorkers := fs.Int("gen-workers", 64, "worker cap of the generators' max-rate runs")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: perf [flags]\n\n"+
@@ -94,7 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 {
 		return errors.New("--rounds, --connections, --threads and --fill must be at least 1, --window at least 1s")
 	}
-	if _, err := os.Stat(*refBin); err != nil {
+	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["stored"]) {
 		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
 	}
 	client, err := pickClient(*clientName, *threads, *conns)
@@ -126,6 +133,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Stored = &res
 	}
+	if what["generators"] {
+		res, err := generators(ctx, self, *loadtestBin, *vegetaBin, *genRates, *genRef, *genDuration, *genRounds, *genWorkers, log)
+		if err != nil {
+			return fmt.Errorf("generators: %w", err)
+		}
+		rep.Generators = &res
+	}
 	rep.LoadAfter = perf.LoadAverage()
 	rep.WriteMarkdown(stdout)
 	return nil
@@ -135,10 +149,10 @@ func parseOnly(s string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for f := range strings.SplitSeq(s, ",") {
 		switch f = strings.TrimSpace(f); f {
-		case "ratio", "stored":
+		case "ratio", "stored", "generators":
 			out[f] = true
 		default:
-			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, stored)", f)
+			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, stored, generators)", f)
 		}
 	}
 	return out, nil
@@ -214,4 +228,29 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shut)
+}
+
+// generators compares the load tester with the vegeta CLI against the
+// cheap target (perf serve target).
+func generators(ctx context.Context, self, loadtestBin, vegetaBin, rates string, ref float64, d time.Duration,
+	rounds, workers int, log func(string, ...any)) (perf.GeneratorResult, error) {
+	if _, err := os.Stat(loadtestBin); err != nil {
+		return perf.GeneratorResult{}, fmt.Errorf("--loadtest: %w (make perf builds bin/loadtest)", err)
+	}
+	var rs []float64
+	for f := range strings.SplitSeq(rates, ",") {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || r <= 0 {
+			return perf.GeneratorResult{}, fmt.Errorf("--gen-rates: %q is not a list of rates above 0", rates)
+		}
+		rs = append(rs, r)
+	}
+	dir, err := os.MkdirTemp("", "perf-generators-")
+	if err != nil {
+		return perf.GeneratorResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	return perf.Generators(ctx, perf.GeneratorConfig{
+		Target: perf.Launcher{Name: "target", Argv: []string{self, "serve", "target"}}, Loadtest: loadtestBin, Vegeta: vegetaBin,
+		Rates: rs, Reference: ref, Workers: workers, Duration: d, Rounds: rounds, Dir: dir, Log: log})
 }
