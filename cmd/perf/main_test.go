@@ -57,6 +57,8 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{[]string{"--reference", "/nonexistent/reference"}, "make perf builds bin/reference"},
 		{[]string{"--reference", self, "--client", "curl"}, `"curl" is not wrk, go or auto`},
 		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"--only", "generators", "--loadtest", "/nonexistent/loadtest"}, "make perf builds bin/loadtest"},
+		{[]string{"--only", "generators", "--loadtest", self, "--gen-rates", "5000,x"}, "not a list of rates"},
 		{[]string{"serve", "nginx"}, `"nginx" is not static or target`},
 	} {
 		var out, errb bytes.Buffer
@@ -74,7 +76,7 @@ func TestRunPrintsTheRatioTable(t *testing.T) {
 	require.NoError(t, err)
 	t.Setenv("PERF_FAKE_REFERENCE", "1")
 	var out, errb bytes.Buffer
-	err = run(t.Context(), []string{"--reference", self, "--client", "go", "--connections", "2",
+	err = run(t.Context(), []string{"--only", "ratio,stored", "--reference", self, "--client", "go", "--connections", "2",
 		"--rounds", "1", "--window", "1s", "--warmup", "0s", "--stored", "0,2000", "--stored-window", "1s", "--fill", "2"}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	got := out.String()
