@@ -123,17 +123,12 @@ func (h *handlers) CreatePayment(ctx context.Context, req api.CreatePaymentReque
 // createPayment calls the domain for one create-payment body and maps the
 // transaction to the 200 answer.
 func (h *handlers) createPayment(caller reference.Caller, b *api.CreatePaymentRequest) (api.CreatePayment200JSONResponse, error) {
+	// The request is this call's own (decoded for it), and the domain
+	// copies what it keeps: its pointers are passed on as they are.
 	in := reference.CreatePaymentInput{
 		ProductID: b.ProductId, Msisdn: b.Msisdn, PartnerTrxID: b.PartnerTrxId, ShiftCode: b.ShiftCode,
+		PaymentMethodID: b.PaymentMethodId, PromotionID: b.PromotionId,
 		UseBalance: b.UseBalance != nil && *b.UseBalance, UseCoin: b.UseCoin != nil && *b.UseCoin,
-	}
-	if b.PaymentMethodId != nil {
-		id := *b.PaymentMethodId
-		in.PaymentMethodID = &id
-	}
-	if b.PromotionId != nil {
-		id := *b.PromotionId
-		in.PromotionID = &id
 	}
 	if b.Parts != nil {
 		in.Parts = *b.Parts
@@ -228,5 +223,7 @@ func optional(s string) *string {
 	if s == "" {
 		return nil
 	}
-	return &s
+	p := new(string) // allocated only here: &s would move s to the heap on every call
+	*p = s
+	return p
 }

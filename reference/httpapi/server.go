@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
@@ -55,7 +56,8 @@ type observer struct {
 
 func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	sw := &statusWriter{ResponseWriter: w}
+	sw := statusWriters.Get().(*statusWriter)
+	sw.ResponseWriter, sw.status = w, 0
 	defer func() {
 		if rec := recover(); rec != nil {
 			if rec == http.ErrAbortHandler { //nolint:errorlint // a sentinel panic value, compared as net/http does
@@ -72,9 +74,15 @@ func (o *observer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				slog.String("method", r.Method), slog.String("path", r.URL.Path),
 				slog.Int("status", sw.status), slog.Duration("duration", time.Since(start)))
 		}
+		sw.ResponseWriter = nil
+		statusWriters.Put(sw)
 	}()
 	o.next.ServeHTTP(sw, r)
 }
+
+// statusWriters recycles the observer's writers: the handler chain keeps
+// none once the request is answered.
+var statusWriters = sync.Pool{New: func() any { return new(statusWriter) }}
 
 // statusWriter remembers the status code written.
 type statusWriter struct {
