@@ -26,6 +26,7 @@ type engine struct {
 
 	sent, done, late, workerWaits, connWaits atomic.Int64
 	inFlight, peakInFlight, maxLate          atomic.Int64
+	busy                                     atomic.Int64 // workers with a job in hand
 	unexpected, violations                   atomic.Int64
 	workers                                  int64
 	planned                                  int64
@@ -101,6 +102,7 @@ func (e *engine) attack(ctx context.Context) {
 			defer wg.Done()
 			var buf [1]job
 			for d := range jobs {
+				e.busy.Add(1)
 				var j job
 				if d.built != nil {
 					j = *d.built
@@ -108,6 +110,7 @@ func (e *engine) attack(ctx context.Context) {
 					j = c.sc.jobs(e.plan, d.n, buf[:0])[0]
 				}
 				e.send(j, d.scheduled, client, results)
+				e.busy.Add(-1)
 			}
 		}()
 	}
@@ -132,9 +135,16 @@ func (e *engine) attack(ctx context.Context) {
 			return true
 		default:
 		}
-		if c.maxWorkers == 0 || e.workers < int64(c.maxWorkers) {
+		switch {
+		case e.busy.Load() < e.workers:
+			// A worker has finished its job and is on its way back: wait for
+			// it rather than start another. On a starved CPU workers are
+			// slow to come back, and starting one each time (as vegeta does)
+			// piles up workers, connections and their stacks, which starves
+			// it further.
+		case c.maxWorkers == 0 || e.workers < int64(c.maxWorkers):
 			spawn()
-		} else {
+		default:
 			e.workerWaits.Add(1)
 		}
 		select {

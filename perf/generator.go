@@ -404,12 +404,12 @@ func (g GeneratorResult) WriteRows(w io.Writer) {
 	o, v := g.Ours, g.Vegeta
 	if v == nil {
 		fmt.Fprintf(w, "| Load tester (vegeta CLI not installed: no comparison) | highest clean %s; max rate %.0f/s with %d workers; %.1f µs CPU per request | | | |\n",
-			rateName(o.HighestClean()), o.MaxRateAchieved(), g.Workers, micros(o.CPUPerRequest()))
+			cleanName(o.HighestClean()), o.MaxRateAchieved(), g.Workers, micros(o.CPUPerRequest()))
 		return
 	}
 	rounds := len(o.MaxRate)
 	fmt.Fprintf(w, "| Load tester vs vegeta CLI, highest clean open-model rate (p99 from send <= %s, late sends <= %.0f %%) | %s vs %s | rates tried %s; clean in most of %d %s | at least vegeta's | %s |\n",
-		CleanP99, CleanLatePct, rateName(o.HighestClean()), rateName(v.HighestClean()), rateList(o.ByRate), rounds, plural(rounds, "round"),
+		CleanP99, CleanLatePct, cleanName(o.HighestClean()), cleanName(v.HighestClean()), rateList(o.ByRate), rounds, plural(rounds, "round"),
 		met(o.HighestClean() >= v.HighestClean() && o.HighestClean() > 0))
 	if _, ok := o.ByRate[g.Reference]; ok {
 		oc, os, ol := o.At(g.Reference)
@@ -421,6 +421,14 @@ func (g GeneratorResult) WriteRows(w io.Writer) {
 		micros(o.CPUPerRequest()), micros(v.CPUPerRequest()), g.Workers, rounds, plural(rounds, "round"), met(o.CPUPerRequest() <= v.CPUPerRequest()))
 	fmt.Fprintf(w, "| Load tester max rate, %d workers | %.0f/s vs %.0f/s | medians of %d %s | at least vegeta's | %s |\n",
 		g.Workers, o.MaxRateAchieved(), v.MaxRateAchieved(), rounds, plural(rounds, "round"), met(o.MaxRateAchieved() >= v.MaxRateAchieved()))
+}
+
+// cleanName writes a highest clean rate: none when no rate tried was.
+func cleanName(rate float64) string {
+	if rate == 0 {
+		return "none"
+	}
+	return rateName(rate)
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

@@ -134,4 +134,10 @@ func TestGeneratorRowsMarkTheGoals(t *testing.T) {
 	b.Reset()
 	GeneratorResult{Reference: 5000, Workers: 64, Ours: ours}.WriteRows(&b)
 	assert.Contains(t, b.String(), "vegeta CLI not installed")
+
+	b.Reset()
+	slow := GeneratorFigures{ByRate: map[float64][]GeneratorRun{5000: {run(80*time.Millisecond, 0, 5000, 0)}}}
+	GeneratorResult{Reference: 5000, Workers: 64, Ours: slow, Vegeta: &slow}.WriteRows(&b)
+	assert.Contains(t, b.String(), "| none vs none |")
+	assert.Contains(t, strings.Split(b.String(), "\n")[0], "| no |", "no clean rate is no goal met")
 }
