@@ -33,6 +33,7 @@ type engine struct {
 	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
 	stoppedDry                               time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
 	abandoned                                int64
+	began                                    time.Time     // when the attack began
 	sending                                  time.Duration // from the start to the end of the sending loop
 
 	results []Result
@@ -82,15 +83,16 @@ func (e *engine) attack(ctx context.Context) {
 	// The results and the ledger are sized for the schedule up front; past
 	// that (a max-rate run has no schedule), they grow by chunks, never
 	// copying what was collected while the attack runs.
-	size := 1 << 14
+	size := chunkSize
 	if !unbounded {
-		size = int(min(c.load.expected()*1.02, 1<<24)) + 64
+		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
 	}
 	e.resultChunks.cur, e.ledgerChunks.cur = make([]Result, 0, size), make([]Payment, 0, size)
 	jobs := make(chan dispatched)
 	var wg sync.WaitGroup
 	collected := make(chan struct{})
 	began := time.Now()
+	e.began = began
 	go e.collect(results, began, collected)
 	stopReads := e.startReads()
 

@@ -145,8 +145,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	}
 
 	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist}
-	out.Meta.Began = time.Now().UTC()
 	e.attack(ctx)
+	out.Meta.Began = e.began.UTC() // the schedule's origin
 	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
 
 	if c.reconcile {
