@@ -27,6 +27,15 @@ type paymentFast struct {
 // common body is about 150 bytes) takes the general path.
 const fastBodyMax = 4 << 10
 
+// fastContentTypes are the request Content-Types (none, or the usual
+// spellings of JSON) that readStrictBody would accept without a doubt; any
+// other is left to it.
+var fastContentTypes = map[string]bool{
+	"": true, "application/json": true,
+	"application/json; charset=utf-8": true, "application/json;charset=utf-8": true,
+	"application/json; charset=UTF-8": true, "application/json;charset=UTF-8": true,
+}
+
 // jsonContentType is the Content-Type of every answer; the header map
 // holds this slice, which nothing appends to or edits in place.
 var jsonContentType = []string{"application/json"}
@@ -42,7 +51,7 @@ func (p *paymentFast) serve(w http.ResponseWriter, r *http.Request, caller refer
 	if r.Body == nil || n <= 0 || n > fastBodyMax {
 		return nil, false
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" && ct != "application/json" {
+	if !fastContentTypes[r.Header.Get("Content-Type")] {
 		return nil, false // readStrictBody parses it, before any read
 	}
 	b, readErr := readUpTo(r.Body, (*buf)[:0], n+1)
