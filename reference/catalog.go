@@ -156,7 +156,7 @@ func newCatalog(ds *Dataset) *catalog {
 			p.Promotion = &promo
 		}
 		c.products[p.ID] = &p
-		c.productIndex[p.ID] = uint32(len(c.productAt)) //nolint:gosec // a catalog is small
+		c.productIndex[p.ID] = uint32(len(c.productAt))
 		c.productAt = append(c.productAt, &p)
 		c.bySub[p.SubCategory] = append(c.bySub[p.SubCategory], &p)
 	}
@@ -166,7 +166,7 @@ func newCatalog(ds *Dataset) *catalog {
 	for i := range ds.PaymentMethods {
 		m := ds.PaymentMethods[i]
 		c.methods[m.ID] = &m
-		c.methodIndex[m.ID] = uint32(len(c.methodAt)) //nolint:gosec // a catalog is small
+		c.methodIndex[m.ID] = uint32(len(c.methodAt))
 		c.methodAt = append(c.methodAt, &m)
 		if m.Active {
 			c.methodList = append(c.methodList, &m)

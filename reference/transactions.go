@@ -131,7 +131,8 @@ func newTransactions(numberSep string) transactions {
 	}
 }
 
-// add appends a zero record and returns its index and the record.
+// add appends a zero record and returns its index and the record. Indexes
+// are 32 bits: 2^32 records would take 512 GiB.
 func (t *transactions) add() (uint32, *txRecord) {
 	i := t.n
 	if int(i/recordChunk) == len(t.chunks) {
@@ -163,7 +164,7 @@ func (t *transactions) extra(i uint32, create bool) *txExtra {
 // hash is the byTrxID hash of a partner's partner_trx_id. It reads only the
 // seed, fixed at construction, so it may run outside the lock.
 func (t *transactions) hash(partner int64, trxID string) uint64 {
-	return maphash.String(t.seed, trxID) ^ uint64(partner)*0x9e3779b97f4a7c15 //nolint:gosec // a hash mixes bits
+	return maphash.String(t.seed, trxID) ^ uint64(partner)*0x9e3779b97f4a7c15
 }
 
 // lookupTrxID returns the record of the partner's partner_trx_id; h is
@@ -288,7 +289,7 @@ func appendPadded(b []byte, v int64, width int) []byte {
 // nextNumber allocates the next sequence of the partner's numbers.
 func (t *transactions) nextNumber(partner int64) uint32 {
 	t.lastSeq[partner]++
-	return uint32(t.lastSeq[partner]) //nolint:gosec // a store holds far fewer than 4e9 transactions
+	return uint32(t.lastSeq[partner])
 }
 
 // indexNumber makes record i the one of its partner's sequence.
@@ -425,17 +426,17 @@ const (
 )
 
 func (a *arena) add(s string) arenaRef {
-	n := uint32(len(s)) //nolint:gosec // a request body is far below 4 GiB
+	n := uint32(len(s))
 	if len(s) > arenaOwnChunk {
 		a.chunks = append(a.chunks, []byte(s))
-		return arenaRef{chunk: uint32(len(a.chunks) - 1), n: n} //nolint:gosec // as many chunks as strings at most
+		return arenaRef{chunk: uint32(len(a.chunks) - 1), n: n}
 	}
 	if a.cur < 0 || len(a.chunks[a.cur])+len(s) > cap(a.chunks[a.cur]) {
 		a.chunks = append(a.chunks, make([]byte, 0, arenaChunk))
 		a.cur = len(a.chunks) - 1
 	}
 	c := a.chunks[a.cur]
-	ref := arenaRef{chunk: uint32(a.cur), off: uint32(len(c)), n: n} //nolint:gosec // bounded by the chunks
+	ref := arenaRef{chunk: uint32(a.cur), off: uint32(len(c)), n: n}
 	a.chunks[a.cur] = append(c, s...)
 	return ref
 }
