@@ -244,3 +244,25 @@ func (o *oneByteReader) Read(p []byte) (int, error) {
 	o.s = o.s[1:]
 	return 1, nil
 }
+
+// TestPaymentFastPathAllocations counts (not times) the fast path's own
+// allocations on the load-test body: the decoder copies the two strings
+// the domain keeps and nothing else, and the answer is written into the
+// pooled buffer without any. (Not parallel: AllocsPerRun refuses.)
+func TestPaymentFastPathAllocations(t *testing.T) {
+	body := []byte(`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"use_coin":true,"partner_trx_id":"alloc-1"}`)
+	var pb paymentBody
+	decode := testing.AllocsPerRun(100, func() {
+		if !decodePaymentBody(body, &pb) {
+			t.Fatal("the fast path left the load-test body")
+		}
+	})
+	assert.Equal(t, 2.0, decode, "allocations of decodePaymentBody")
+
+	var resp api.CreatePayment200JSONResponse
+	resp.Status, resp.Message = true, msgPaymentCreated
+	resp.Data.PaymentMethod.Name, resp.Data.Transaction.PartnerTrxId = "Saldo & Koin", "alloc-1"
+	buf := make([]byte, 0, 1024)
+	encode := testing.AllocsPerRun(100, func() { buf = appendPaymentAnswer(buf[:0], &resp) })
+	assert.Zero(t, encode, "allocations of appendPaymentAnswer into a large enough buffer")
+}
