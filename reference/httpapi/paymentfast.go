@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"sync"
@@ -91,7 +92,7 @@ func readUpTo(r io.Reader, b []byte, maxLen int) ([]byte, error) {
 	for len(b) < maxLen {
 		k, err := r.Read(b[len(b):maxLen])
 		b = b[:len(b)+k]
-		if err == io.EOF { //nolint:errorlint // io.Reader returns io.EOF itself, unwrapped
+		if errors.Is(err, io.EOF) {
 			return b, nil
 		}
 		if err != nil {
