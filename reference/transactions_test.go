@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"errors"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -258,4 +259,85 @@ func TestSeededTransactionMsisdn(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, "+62 812", s.txs.msisdn(i))
 	assert.Equal(t, ds.Transactions[0].PartnerTrxID, s.txs.trxID(i))
+}
+
+// FuzzTransactionNumber looks any string up as a transaction_number (the
+// status query's parameter): nothing panics, a number found is the one
+// asked for, and every number the store made is found.
+func FuzzTransactionNumber(f *testing.F) {
+	f.Add("INV/20261122/P1/00000002", false)
+	f.Add("INV20261122P100000002", true)
+	f.Add("INV/20261101/P1/00000001", false)
+	f.Add("INV/20261122/P1/", false)
+	f.Add("INV20261122P1", true)
+	f.Add("INV/20261122/P18446744073709551616/00000002", false)
+	stores := map[bool]*Store{}
+	made := map[bool][]string{}
+	for _, noSlash := range []bool{false, true} {
+		var opts []Option
+		if noSlash {
+			opts = append(opts, WithFaults(FaultTrxNumberWithoutSlash))
+		}
+		s, clock := newTestStore(f, opts...)
+		for i, tok := range []string{tokFunded, tokFunded, tokWarungC} {
+			key := keyNusantara
+			if tok == tokWarungC {
+				key = keyWarung
+			}
+			tx, err := s.CreatePayment(caller(f, s, key, tok), payIn(1002, "081234567890", 0, "fz-"+strconv.Itoa(i), true, true))
+			require.NoError(f, err)
+			made[noSlash] = append(made[noSlash], tx.Number)
+			clock.Advance(25 * time.Hour)
+		}
+		stores[noSlash] = s
+	}
+	f.Fuzz(func(t *testing.T, number string, noSlash bool) {
+		s := stores[noSlash]
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if i, ok := s.txs.lookupNumber(number); ok {
+			if got := s.txs.number(i); got != number {
+				t.Fatalf("looking up %q found %q", number, got)
+			}
+		}
+		for _, n := range made[noSlash] {
+			if _, ok := s.txs.lookupNumber(n); !ok {
+				t.Fatalf("made number %q not found", n)
+			}
+		}
+	})
+}
+
+// FuzzPartnerTrxID stores a payment under any valid partner_trx_id: the
+// status lookup by it shows it byte for byte, and a second payment with it
+// is refused as a duplicate.
+func FuzzPartnerTrxID(f *testing.F) {
+	f.Add("a", "b")
+	f.Add("ümlaut/Ω", "ümlaut/Ω ")
+	f.Add(strings.Repeat("x", 50), strings.Repeat("x", 49))
+	ds, err := DefaultDataset()
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, first, second string) {
+		s, err := NewStore(ds)
+		require.NoError(t, err)
+		c := caller(t, s, keyNusantara, tokFunded)
+		for _, id := range []string{first, second} {
+			tx, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, id, true, true))
+			if err != nil {
+				if !errors.Is(err, ErrTrxIDUsed) || id != first {
+					return // an id the document refuses, or the duplicate below
+				}
+				continue
+			}
+			got, err := s.PaymentStatus(c, StatusQuery{PartnerTrxID: ptr(id)})
+			require.NoError(t, err, "%q", id)
+			require.Equal(t, tx, got)
+			require.Equal(t, id, got.PartnerTrxID)
+			byNumber, err := s.PaymentStatus(c, StatusQuery{TransactionNumber: ptr(tx.Number)})
+			require.NoError(t, err)
+			require.Equal(t, id, byNumber.PartnerTrxID)
+			_, err = s.CreatePayment(c, payIn(1002, "081234567890", 0, id, true, true))
+			require.ErrorIs(t, err, ErrTrxIDUsed, "%q", id)
+		}
+	})
 }
