@@ -1,7 +1,6 @@
 package loadtest
 
 import (
-	"encoding/json"
 	"math"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -29,9 +28,6 @@ type fastCreated struct {
 // createdFast reads body, the 200 answer to a create request with id
 // trxID; ok is false when the slow path must decide.
 func createdFast(body []byte, trxID string) (fastCreated, bool) {
-	if !json.Valid(body) {
-		return fastCreated{}, false
-	}
 	s := jscan{b: body}
 	var (
 		out           fastCreated
@@ -142,16 +138,32 @@ func createdFast(body []byte, trxID string) (fastCreated, bool) {
 	return out, true
 }
 
-// jscan walks JSON that json.Valid has accepted.
+// jscan walks JSON, validating it as encoding/json does (RFC 8259; bytes
+// outside ASCII are taken as they are): every method returns false on
+// anything invalid, and the fast path then leaves the answer to the full
+// checks.
 type jscan struct {
-	b []byte
-	i int
+	b     []byte
+	i     int
+	depth int
 }
+
+// maxDepth bounds the nesting the fast path follows (encoding/json's own
+// limit is 10,000; deeper answers go to the full checks).
+const maxDepth = 100
 
 func (s *jscan) space() {
 	for s.i < len(s.b) && (s.b[s.i] == ' ' || s.b[s.i] == '\t' || s.b[s.i] == '\n' || s.b[s.i] == '\r') {
 		s.i++
 	}
+}
+
+// peek is the next byte, 0 at the end.
+func (s *jscan) peek() byte {
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
 }
 
 // members walks an object, calling member with each key (the scanner then
@@ -161,67 +173,113 @@ func (s *jscan) space() {
 // stop the walk: false.
 func (s *jscan) members(strict bool, member func(key []byte) bool) bool {
 	s.space()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
+	if s.peek() != '{' || s.depth >= maxDepth {
 		return false
 	}
 	s.i++
+	s.depth++
+	defer func() { s.depth-- }()
+	s.space()
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
 	for {
-		s.space()
-		if s.b[s.i] == '}' {
-			s.i++
-			return true
-		}
-		if s.b[s.i] == ',' {
-			s.i++
-			s.space()
-		}
-		key, ok := s.str()
-		if !ok || (strict && !ascii(key)) {
+		key, plain, ok := s.str()
+		if !ok || !plain || (strict && !ascii(key)) {
 			return false
 		}
 		s.space()
-		s.i++ // ':'
+		if s.peek() != ':' {
+			return false
+		}
+		s.i++
 		s.space()
 		if !member(key) {
+			return false
+		}
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+			s.space()
+		case '}':
+			s.i++
+			return true
+		default:
 			return false
 		}
 	}
 }
 
-// str reads a string without escapes and returns its bytes.
-func (s *jscan) str() ([]byte, bool) {
-	if s.b[s.i] != '"' {
-		return nil, false
+// str reads a string and returns its bytes between the quotes, and whether
+// it has no escapes (its bytes are then its value, up to UTF-8 repair).
+func (s *jscan) str() (raw []byte, plain, ok bool) {
+	if s.peek() != '"' {
+		return nil, false, false
 	}
 	start := s.i + 1
+	plain = true
 	for j := start; j < len(s.b); j++ {
-		switch s.b[j] {
-		case '\\':
-			return nil, false
-		case '"':
+		switch c := s.b[j]; {
+		case c == '"':
 			s.i = j + 1
-			return s.b[start:j], true
+			return s.b[start:j], plain, true
+		case c < 0x20:
+			return nil, false, false
+		case c == '\\':
+			plain = false
+			j++
+			if j >= len(s.b) {
+				return nil, false, false
+			}
+			switch s.b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(s.b) || !hex4(s.b[j+1:j+5]) {
+					return nil, false, false
+				}
+				j += 4
+			default:
+				return nil, false, false
+			}
 		}
 	}
-	return nil, false
+	return nil, false, false
+}
+
+func hex4(b []byte) bool {
+	for _, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // plainString reads a string value that decodes to its own bytes: no
 // escapes, ASCII only (encoding/json replaces invalid UTF-8).
 func (s *jscan) plainString() ([]byte, bool) {
-	v, ok := s.str()
-	return v, ok && ascii(v)
+	v, plain, ok := s.str()
+	return v, ok && plain && ascii(v)
+}
+
+// literal reads word (true, false or null).
+func (s *jscan) literal(word string) bool {
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
 }
 
 // boolean reads true or false (not null).
 func (s *jscan) boolean() (bool, bool) {
-	switch s.b[s.i] {
+	switch s.peek() {
 	case 't':
-		s.i += len("true")
-		return true, true
+		return true, s.literal("true")
 	case 'f':
-		s.i += len("false")
-		return false, true
+		return false, s.literal("false")
 	}
 	return false, false
 }
@@ -229,9 +287,12 @@ func (s *jscan) boolean() (bool, bool) {
 // int64 reads an integer literal that fits an int64 (no fraction, no
 // exponent: encoding/json refuses those for an int64).
 func (s *jscan) int64() (int64, bool) {
-	neg := s.b[s.i] == '-'
+	neg := s.peek() == '-'
 	if neg {
 		s.i++
+	}
+	if s.peek() == '0' && s.i+1 < len(s.b) && '0' <= s.b[s.i+1] && s.b[s.i+1] <= '9' {
+		return 0, false // a leading zero is not JSON
 	}
 	var n uint64
 	digits := 0
@@ -255,40 +316,95 @@ func (s *jscan) int64() (int64, bool) {
 	return 0, false
 }
 
-// skip passes over one value (valid JSON).
-func (s *jscan) skip() bool {
-	depth := 0
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			for s.i < len(s.b) && s.b[s.i] != '"' {
-				if s.b[s.i] == '\\' {
-					s.i++
-				}
-				s.i++
-			}
-			s.i++
-		case c == '{' || c == '[':
-			depth++
-			s.i++
-		case c == '}' || c == ']':
-			if depth == 0 {
-				return true // the end of the enclosing object
-			}
-			depth--
-			s.i++
-		case c == ',' && depth == 0:
-			return true
-		default:
+// number reads any JSON number.
+func (s *jscan) number() bool {
+	if s.peek() == '-' {
+		s.i++
+	}
+	switch c := s.peek(); {
+	case c == '0':
+		s.i++
+	case '1' <= c && c <= '9':
+		s.digits()
+	default:
+		return false
+	}
+	if s.peek() == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return false
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.i++
+		if c := s.peek(); c == '+' || c == '-' {
 			s.i++
 		}
-		if depth == 0 && (c == '"' || c == '}' || c == ']') {
-			return true
+		if s.digits() == 0 {
+			return false
 		}
 	}
 	return true
+}
+
+func (s *jscan) digits() int {
+	n := 0
+	for s.i < len(s.b) && '0' <= s.b[s.i] && s.b[s.i] <= '9' {
+		s.i++
+		n++
+	}
+	return n
+}
+
+// skip reads one value of any kind.
+func (s *jscan) skip() bool {
+	switch c := s.peek(); {
+	case c == '{':
+		return s.members(false, func([]byte) bool { return s.skip() })
+	case c == '[':
+		return s.elements()
+	case c == '"':
+		_, _, ok := s.str()
+		return ok
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	}
+	return s.number()
+}
+
+// elements reads an array.
+func (s *jscan) elements() bool {
+	if s.depth >= maxDepth {
+		return false
+	}
+	s.i++ // '['
+	s.depth++
+	defer func() { s.depth-- }()
+	s.space()
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for {
+		s.space()
+		if !s.skip() {
+			return false
+		}
+		s.space()
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 func ascii(b []byte) bool {

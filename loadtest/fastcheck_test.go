@@ -87,6 +87,21 @@ var fastSeeds = []struct {
 	{"not JSON", createBody[:len(createBody)-1], false},
 	{"array", `[` + createBody + `]`, false},
 	{"non-ASCII number", strings.Replace(createBody, `INV/20261122`, `INV/2026\xff1122`, 1), false},
+	{"skipped values of every kind", strings.Replace(createBody, `"payment":{`, `"extra":[1,-2.5e+3,"a\"\\\u00e9",[],{},true,false,null,{"k":[0.1]}],"payment":{`, 1), true},
+	{"leading zero in a skipped number", strings.Replace(createBody, `"id":1,`, `"id":01,`, 1), false},
+	{"leading zero in an amount", strings.Replace(createBody, `"coin_used":0`, `"coin_used":00`, 1), false},
+	{"trailing comma", strings.Replace(createBody, `"type":"COIN"}`, `"type":"COIN",}`, 1), false},
+	{"trailing comma in an array", strings.Replace(createBody, `"payment":{`, `"extra":[1,],"payment":{`, 1), false},
+	{"missing colon", strings.Replace(createBody, `"gateway":"SALDO"`, `"gateway" "SALDO"`, 1), false},
+	{"missing comma", strings.Replace(createBody, `"gateway":"SALDO",`, `"gateway":"SALDO" `, 1), false},
+	{"control character in a string", strings.Replace(createBody, `Saldo & Koin`, "Saldo \t Koin", 1), false},
+	{"bad escape", strings.Replace(createBody, `Saldo & Koin`, `Saldo \x Koin`, 1), false},
+	{"short unicode escape", strings.Replace(createBody, `Saldo & Koin`, `Saldo \u00e Koin`, 1), false},
+	{"bare word", strings.Replace(createBody, `"token":null`, `"token":nul`, 1), false},
+	{"number without digits", strings.Replace(createBody, `"amount":0}`, `"amount":-}`, 1), false},
+	{"fraction without digits", strings.Replace(createBody, `"amount":0}`, `"amount":0.}`, 1), false},
+	{"unclosed", createBody[:len(createBody)-3], false},
+	{"deep nesting", strings.Replace(createBody, `"payment":{`, `"extra":`+strings.Repeat("[", 200)+strings.Repeat("]", 200)+`,"payment":{`, 1), false},
 }
 
 // TestCreatedFastVouchesOnlyForPlainAnswers: the fast path takes the
