@@ -90,8 +90,9 @@ func ValidateRunID(id string) error {
 // two runs) can never produce the same id, and each id is at most 46
 // characters long.
 type IDs struct {
-	run   string
-	shard Shard
+	run    string
+	shard  Shard
+	prefix string // "<run>-<shard index>-"
 }
 
 // NewIDs returns the id generator of shard s of run.
@@ -102,12 +103,13 @@ func NewIDs(run string, s Shard) (IDs, error) {
 	if err := s.Validate(); err != nil {
 		return IDs{}, err
 	}
-	return IDs{run: run, shard: s}, nil
+	return IDs{run: run, shard: s, prefix: run + "-" + strconv.Itoa(s.Index) + "-"}, nil
 }
 
 // ID returns the partner_trx_id of sequence number seq.
 func (g IDs) ID(seq uint64) string {
-	return g.run + "-" + strconv.Itoa(g.shard.Index) + "-" + strconv.FormatUint(seq, 10)
+	var b [64]byte // one allocation: the string
+	return string(strconv.AppendUint(append(b[:0], g.prefix...), seq, 10))
 }
 
 // msisdn returns a valid Indonesian destination number (08, 12 digits)

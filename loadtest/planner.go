@@ -5,7 +5,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 )
 
@@ -137,10 +136,9 @@ func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call
 	var (
 		pr       Product
 		methodID int64
-		body     = api.CreatePaymentRequest{PartnerTrxId: id}
+		body     = payment{partnerTrxID: id}
 		pay      = &Payment{ID: id, Seq: n, Shard: p.shard.Index, Account: acct.Key, Kind: kind}
 	)
-	yes := true
 	switch kind {
 	case KindGateway:
 		m := p.methods[int((h>>20)%uint64(len(p.methods)))]
@@ -152,20 +150,19 @@ func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call
 		if reserved != nil {
 			pr = afforded
 		}
-		body.UseCoin = &yes
+		body.useCoin = true
 		pay.MaxCoins = contract.CoinsFor(pr.maxPrice())
 	default:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
 		if reserved != nil {
 			pr = afforded
 		}
-		body.UseBalance = &yes
+		body.useBalance = true
 		pay.MaxBalance = pr.maxPrice()
 	}
-	mid := methodID
-	body.PaymentMethodId = &mid
-	body.ProductId = pr.ID
-	body.Msisdn = operatorNumber(pr.Operator, h)
+	body.methodID = methodID
+	body.productID = pr.ID
+	body.msisdn = operatorNumber(pr.Operator, h)
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	return p.cl.createPayment(acct.auth, body), pay, reserved
 }
