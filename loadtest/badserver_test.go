@@ -232,9 +232,9 @@ func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 	g := o.Generator
 	assert.Zero(t, g.MaxWorkers, "worker cap")
 	assert.Zero(t, g.MaxConnections, "connection cap")
-	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers")
-	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight")
-	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once")
+	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers; %+v", g)
+	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight; %+v", g)
+	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once; %+v", g)
 	assert.Zero(t, g.WorkerWaits)
 	assert.Zero(t, g.ConnWaits)
 	for _, r := range rep.Generator.Reasons {

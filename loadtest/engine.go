@@ -26,7 +26,7 @@ type engine struct {
 
 	sent, done, late, workerWaits, connWaits atomic.Int64
 	inFlight, peakInFlight, maxLate          atomic.Int64
-	busy                                     atomic.Int64 // workers with a job in hand
+	busy                                     atomic.Int64 // jobs handed to workers and not finished
 	unexpected, violations                   atomic.Int64
 	workers                                  int64
 	planned                                  int64
@@ -104,7 +104,6 @@ func (e *engine) attack(ctx context.Context) {
 			defer wg.Done()
 			var buf [1]job
 			for d := range jobs {
-				e.busy.Add(1)
 				var j job
 				if d.built != nil {
 					j = *d.built
@@ -132,13 +131,14 @@ func (e *engine) attack(ctx context.Context) {
 		ended = end.C
 	}
 	send := func(d dispatched) bool {
+		e.busy.Add(1) // counted by the pacer, so that a job handed over is busy at once
 		select {
 		case jobs <- d:
 			return true
 		default:
 		}
 		switch {
-		case e.busy.Load() < e.workers:
+		case e.busy.Load()-1 < e.workers:
 			// A worker has finished its job and is on its way back: wait for
 			// it rather than start another. On a starved CPU workers are
 			// slow to come back, and starting one each time (as vegeta does)
@@ -153,10 +153,10 @@ func (e *engine) attack(ctx context.Context) {
 		case jobs <- d:
 			return true
 		case <-ended:
-			return false
 		case <-ctx.Done():
-			return false
 		}
+		e.busy.Add(-1)
+		return false
 	}
 
 	// The loop counts the hits the schedule puts within the duration; when
