@@ -370,7 +370,7 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 	crossPartner := !s.policy.ownTransactionsOnly
 	now := s.now()
 
-	var h uint64
+	var h uint32
 	if hasTrxID {
 		h = s.txs.hash(c.PartnerID, trxID)
 	}

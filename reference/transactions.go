@@ -25,7 +25,7 @@ type transactions struct {
 	seed maphash.Seed
 	// byTrxID maps the hash of (partner, partner_trx_id) to the record that
 	// holds the key; collided holds the keys whose hash another key holds.
-	byTrxID  map[uint64]uint32
+	byTrxID  map[uint32]uint32
 	collided map[partnerKey]uint32
 	// bySeq maps, per partner, the sequence of a transaction_number the
 	// store made to its record; seededNumbers maps the data set's numbers,
@@ -121,7 +121,7 @@ func newTransactions(numberSep string) transactions {
 	return transactions{
 		text:          arena{cur: -1},
 		seed:          maphash.MakeSeed(),
-		byTrxID:       map[uint64]uint32{},
+		byTrxID:       map[uint32]uint32{},
 		collided:      map[partnerKey]uint32{},
 		bySeq:         map[int64]*seqIndex{},
 		seededNumbers: map[string]uint32{},
@@ -163,20 +163,22 @@ func (t *transactions) extra(i uint32, create bool) *txExtra {
 
 // hash is the byTrxID hash of a partner's partner_trx_id. It reads only the
 // seed, fixed at construction, so it may run outside the lock.
-func (t *transactions) hash(partner int64, trxID string) uint64 {
-	return maphash.String(t.seed, trxID) ^ uint64(partner)*0x9e3779b97f4a7c15
+func (t *transactions) hash(partner int64, trxID string) uint32 {
+	h := maphash.String(t.seed, trxID) ^ uint64(partner)*0x9e3779b97f4a7c15
+	return uint32(h ^ h>>32)
 }
 
 // lookupTrxID returns the record of the partner's partner_trx_id; h is
 // t.hash(partner, trxID).
-func (t *transactions) lookupTrxID(h uint64, partner int64, trxID string) (uint32, bool) {
-	if i, ok := t.byTrxID[h]; ok && t.holds(i, partner, trxID) {
+func (t *transactions) lookupTrxID(h uint32, partner int64, trxID string) (uint32, bool) {
+	i, ok := t.byTrxID[h]
+	if !ok {
+		return 0, false // a key goes to collided only when its hash is taken
+	}
+	if t.holds(i, partner, trxID) {
 		return i, true
 	}
-	if len(t.collided) == 0 {
-		return 0, false
-	}
-	i, ok := t.collided[partnerKey{partner, trxID}]
+	i, ok = t.collided[partnerKey{partner, trxID}]
 	return i, ok
 }
 
@@ -188,7 +190,7 @@ func (t *transactions) holds(i uint32, partner int64, trxID string) bool {
 
 // indexTrxID makes record i the one of the partner's partner_trx_id (the
 // latest one wins when the key is reused, FaultDuplicateTrxAccepted).
-func (t *transactions) indexTrxID(h uint64, partner int64, trxID string, i uint32) {
+func (t *transactions) indexTrxID(h uint32, partner int64, trxID string, i uint32) {
 	if j, ok := t.byTrxID[h]; ok && !t.holds(j, partner, trxID) {
 		t.collided[partnerKey{partner, trxID}] = i
 		return

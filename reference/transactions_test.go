@@ -42,7 +42,7 @@ func TestStoredDataHoldsNoPointers(t *testing.T) {
 	t.Parallel()
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[txRecord](), reflect.TypeFor[arenaRef](), reflect.TypeFor[[recordChunk]txRecord](),
-		reflect.TypeFor[[seqChunk]uint32](), reflect.TypeFor[map[uint64]uint32]().Key(), reflect.TypeFor[map[uint64]uint32]().Elem(),
+		reflect.TypeFor[[seqChunk]uint32](), reflect.TypeFor[map[uint32]uint32]().Key(), reflect.TypeFor[map[uint32]uint32]().Elem(),
 	} {
 		assert.False(t, hasPointers(typ), "%v holds a pointer", typ)
 	}
