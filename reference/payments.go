@@ -16,7 +16,7 @@ type Amount struct {
 
 // Transaction is a copy of a transaction with its state evaluated at the
 // time of the read. Product, Operator and Method describe immutable catalog
-// entries.
+// entries; CreatedAt and UpdatedAt are in WIB.
 type Transaction struct {
 	ID              int64
 	Number          string
