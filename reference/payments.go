@@ -2,6 +2,7 @@ package reference
 
 import (
 	"crypto/rand"
+	"strings"
 	"time"
 )
 
@@ -302,7 +303,7 @@ func (s *Store) newTransaction(c Caller, in CreatePaymentInput, product uint32, 
 			e.promotionID = &id
 		}
 		if in.ShiftCode != nil {
-			sc := *in.ShiftCode
+			sc := strings.Clone(*in.ShiftCode)
 			e.shiftCode = &sc
 		}
 	}

@@ -192,7 +192,7 @@ func (t *transactions) holds(i uint32, partner int64, trxID string) bool {
 // latest one wins when the key is reused, FaultDuplicateTrxAccepted).
 func (t *transactions) indexTrxID(h uint32, partner int64, trxID string, i uint32) {
 	if j, ok := t.byTrxID[h]; ok && !t.holds(j, partner, trxID) {
-		t.collided[partnerKey{partner, trxID}] = i
+		t.collided[partnerKey{partner, strings.Clone(trxID)}] = i // the store owns its keys
 		return
 	}
 	t.byTrxID[h] = i
