@@ -182,11 +182,13 @@ func (cl *client) do(ctx context.Context, c call) response {
 	req := &http.Request{Method: c.method, URL: u, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: cl.header(c.auth, c.body != nil), Host: u.Host}
 	if c.body != nil {
+		// A NopCloser around a bytes.Reader, which net/http knows to be in
+		// memory: headers and body go out in one write.
 		req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
 	}
 	resp, err := cl.tr.RoundTrip(req.WithContext(ctx))
 	if err != nil {
-		return response{err: &url.Error{Op: c.method[:1] + strings.ToLower(c.method[1:]), URL: c.url, Err: err}}
+		return response{err: &url.Error{Op: urlErrorOp(c.method), URL: c.url, Err: err}}
 	}
 	defer resp.Body.Close()
 	buf := bodies.Get().(*[]byte)
@@ -196,6 +198,15 @@ func (cl *client) do(ctx context.Context, c call) response {
 		out.body, out.err = b[:maxBodyBytes], errTooLarge
 	}
 	return out
+}
+
+// urlErrorOp is the Op of the *url.Error http.Client returns for method:
+// "Post" for POST, "Get" for GET (an empty method is GET).
+func urlErrorOp(method string) string {
+	if method == "" {
+		return "Get"
+	}
+	return method[:1] + strings.ToLower(method[1:])
 }
 
 // readBody appends r to buf, up to one byte past maxBodyBytes.

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -558,4 +559,25 @@ func TestChunkedKeepsOrderAcrossChunks(t *testing.T) {
 			require.Equal(t, i, v, "first chunk %d", first)
 		}
 	}
+}
+
+// TestTransportErrorsReadAsHTTPClientErrors: a request the transport could
+// not send is reported as http.Client would report it ("Post: dial tcp ...")
+// and a timeout as "timeout", whatever the method.
+func TestTransportErrorsReadAsHTTPClientErrors(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "Post", urlErrorOp("POST"))
+	assert.Equal(t, "Get", urlErrorOp("GET"))
+	assert.Equal(t, "Get", urlErrorOp(""))
+	cl, err := newClient(profiles.Reference("http://127.0.0.1:1"), 0, time.Second) // nothing listens on port 1
+	require.NoError(t, err)
+	defer cl.close()
+	for _, c := range []call{{op: OpCreate, method: "POST", url: cl.createURL, body: []byte(`{}`)}, {op: OpList, url: cl.base + "/client/v2/product/list"}} {
+		resp := cl.do(context.Background(), c)
+		require.Error(t, resp.err)
+		assert.True(t, strings.HasPrefix(errorText(resp.err), urlErrorOp(c.method)+": dial tcp"), errorText(resp.err))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 0)
+	defer cancel()
+	assert.Equal(t, "timeout", errorText(cl.do(ctx, call{op: OpList, url: cl.base + "/"}).err))
 }
