@@ -26,7 +26,6 @@ type engine struct {
 
 	sent, done, late, workerWaits, connWaits atomic.Int64
 	inFlight, peakInFlight, maxLate          atomic.Int64
-	busy                                     atomic.Int64 // jobs handed to workers and not finished
 	unexpected, violations                   atomic.Int64
 	workers                                  int64
 	planned                                  int64
@@ -111,7 +110,6 @@ func (e *engine) attack(ctx context.Context) {
 					j = c.sc.jobs(e.plan, d.n, buf[:0])[0]
 				}
 				e.send(j, d.scheduled, client, results)
-				e.busy.Add(-1)
 			}
 		}()
 	}
@@ -131,32 +129,28 @@ func (e *engine) attack(ctx context.Context) {
 		ended = end.C
 	}
 	send := func(d dispatched) bool {
-		e.busy.Add(1) // counted by the pacer, so that a job handed over is busy at once
 		select {
 		case jobs <- d:
 			return true
 		default:
 		}
-		switch {
-		case e.busy.Load()-1 < e.workers:
-			// A worker has finished its job and is on its way back: wait for
-			// it rather than start another. On a starved CPU workers are
-			// slow to come back, and starting one each time (as vegeta does)
-			// piles up workers, connections and their stacks, which starves
-			// it further.
-		case c.maxWorkers == 0 || e.workers < int64(c.maxWorkers):
+		// No worker is waiting: start one, as vegeta does, unless at the
+		// cap. (Waiting instead for a worker on its way back, to keep a
+		// starved CPU from piling up workers, was tried: it did not prevent
+		// the pile-ups and made more sends late at 7,500/s.)
+		if c.maxWorkers == 0 || e.workers < int64(c.maxWorkers) {
 			spawn()
-		default:
+		} else {
 			e.workerWaits.Add(1)
 		}
 		select {
 		case jobs <- d:
 			return true
 		case <-ended:
+			return false
 		case <-ctx.Done():
+			return false
 		}
-		e.busy.Add(-1)
-		return false
 	}
 
 	// The loop counts the hits the schedule puts within the duration; when
