@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -87,6 +88,11 @@ func (e *engine) attack(ctx context.Context) {
 		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
 	}
 	e.resultChunks.cur, e.ledgerChunks.cur = make([]Result, 0, size), make([]Payment, 0, size)
+	// The collector's next cycle must scan these (they hold pointers): run
+	// it now, before the schedule starts, rather than in its first tens of
+	// milliseconds, where its assists made sends late (44 ms of assist CPU
+	// at 5,000/s for 5 s, 36 sends late in the first 100 ms).
+	runtime.GC()
 	jobs := make(chan dispatched)
 	var wg sync.WaitGroup
 	collected := make(chan struct{})
