@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,6 +64,9 @@ func (r GeneratorRun) CPUPerRequest() time.Duration {
 	}
 	return r.CPU / time.Duration(r.Sent)
 }
+
+// late is the number of late sends.
+func (r GeneratorRun) late() int64 { return int64(math.Round(r.LatePct * float64(r.Sent) / 100)) }
 
 // Clean reports whether the run meets the open-model criteria.
 func (r GeneratorRun) Clean() bool {
@@ -181,9 +185,9 @@ func Generators(ctx context.Context, cfg GeneratorConfig) (GeneratorResult, erro
 				if err != nil {
 					return res, fmt.Errorf("%s at %s: %w", g.name(), rateName(rate), err)
 				}
-				log("round %d, %s at %s: sent %d (%.0f/s), p99 %s corrected, %s from send, %.1f%% late, %.1f µs CPU per request",
+				log("round %d, %s at %s: sent %d (%.0f/s), p99 %s corrected, %s from send, %d late (%.2f%%), %.1f µs CPU per request",
 					round+1, g.name(), rateName(rate), run.Sent, run.Achieved, run.P99Corrected.Round(10*time.Microsecond),
-					run.P99Send.Round(10*time.Microsecond), run.LatePct, float64(run.CPUPerRequest())/1e3)
+					run.P99Send.Round(10*time.Microsecond), run.late(), run.LatePct, float64(run.CPUPerRequest())/1e3)
 				f := figures(g)
 				if rate == 0 {
 					f.MaxRate = append(f.MaxRate, run)
