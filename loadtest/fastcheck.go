@@ -250,7 +250,7 @@ func (s *jscan) str() (raw []byte, plain, ok bool) {
 
 func hex4(b []byte) bool {
 	for _, c := range b {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
 			return false
 		}
 	}
@@ -358,19 +358,19 @@ func (s *jscan) digits() int {
 
 // skip reads one value of any kind.
 func (s *jscan) skip() bool {
-	switch c := s.peek(); {
-	case c == '{':
+	switch s.peek() {
+	case '{':
 		return s.members(false, func([]byte) bool { return s.skip() })
-	case c == '[':
+	case '[':
 		return s.elements()
-	case c == '"':
+	case '"':
 		_, _, ok := s.str()
 		return ok
-	case c == 't':
+	case 't':
 		return s.literal("true")
-	case c == 'f':
+	case 'f':
 		return s.literal("false")
-	case c == 'n':
+	case 'n':
 		return s.literal("null")
 	}
 	return s.number()

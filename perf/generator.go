@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -153,7 +154,7 @@ func Generators(ctx context.Context, cfg GeneratorConfig) (GeneratorResult, erro
 	}
 	gens := []generator{ours{bin: cfg.Loadtest}}
 	if cfg.Vegeta == "" {
-		log("vegeta CLI not installed: measuring the load tester alone (GOBIN=/tmp/gobin go install github.com/tsenart/vegeta/v12@v12.12.0)")
+		log("vegeta CLI not installed: measuring the load tester alone (go install github.com/tsenart/vegeta/v12@v12.12.0)")
 	} else {
 		gens = append(gens, vegetaCLI{bin: cfg.Vegeta})
 		res.Vegeta = &GeneratorFigures{Name: "vegeta", ByRate: map[float64][]GeneratorRun{}}
@@ -296,7 +297,7 @@ func (v vegetaCLI) run(ctx context.Context, url, dir string, rate float64, worke
 	if err != nil {
 		return GeneratorRun{}, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	return vegetaFigures(f, rate, d, cpu)
 }
 
@@ -380,7 +381,7 @@ func runChild(ctx context.Context, bin string, args []string, okStatus int) (tim
 	cmd.Stdout, cmd.Stderr = io.Discard, errs
 	err := cmd.Run()
 	var exit *exec.ExitError
-	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == okStatus) {
+	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != okStatus) {
 		return 0, fmt.Errorf("%s: %w: %s", filepath.Base(bin), err, errs)
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -390,14 +391,28 @@ func runChild(ctx context.Context, bin string, args []string, okStatus int) (tim
 	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)), nil
 }
 
-// FindVegeta returns the vegeta CLI: on PATH, or where the issue's setup
-// installs it (/tmp/gobin/vegeta); "" when neither.
+// FindVegeta returns the vegeta CLI: on PATH, or where `go install` puts
+// it ($GOBIN, else $GOPATH/bin, else ~/go/bin); "" when none has it.
 func FindVegeta() string {
 	if p, err := exec.LookPath("vegeta"); err == nil {
 		return p
 	}
-	if st, err := os.Stat("/tmp/gobin/vegeta"); err == nil && !st.IsDir() {
-		return "/tmp/gobin/vegeta"
+	var dirs []string
+	if d := os.Getenv("GOBIN"); d != "" {
+		dirs = append(dirs, d)
+	}
+	if gp := os.Getenv("GOPATH"); gp != "" {
+		for d := range strings.SplitSeq(gp, string(os.PathListSeparator)) {
+			dirs = append(dirs, filepath.Join(d, "bin"))
+		}
+	} else if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "vegeta")
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
 	}
 	return ""
 }

@@ -2,6 +2,8 @@ package perf
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +142,24 @@ func TestGeneratorRowsMarkTheGoals(t *testing.T) {
 	GeneratorResult{Reference: 5000, Workers: 64, Ours: slow, Vegeta: &slow}.WriteRows(&b)
 	assert.Contains(t, b.String(), "| none vs none |")
 	assert.Contains(t, strings.Split(b.String(), "\n")[0], "| no |", "no clean rate is no goal met")
+}
+
+func TestFindVegetaLooksWhereGoInstallPutsIt(t *testing.T) {
+	bin := t.TempDir()
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("GOBIN", bin)
+	t.Setenv("GOPATH", t.TempDir())
+	assert.Empty(t, FindVegeta(), "not installed anywhere")
+
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "vegeta"), []byte("#!/bin/sh\n"), 0o755))
+	assert.Equal(t, filepath.Join(bin, "vegeta"), FindVegeta())
+
+	t.Setenv("GOBIN", "")
+	gopath := t.TempDir()
+	t.Setenv("GOPATH", gopath)
+	require.NoError(t, os.MkdirAll(filepath.Join(gopath, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(gopath, "bin", "vegeta"), []byte("#!/bin/sh\n"), 0o644))
+	assert.Empty(t, FindVegeta(), "a file that is not executable is not the CLI")
+	require.NoError(t, os.Chmod(filepath.Join(gopath, "bin", "vegeta"), 0o755))
+	assert.Equal(t, filepath.Join(gopath, "bin", "vegeta"), FindVegeta())
 }

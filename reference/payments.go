@@ -403,7 +403,7 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 		if found && i != j {
 			return Transaction{}, ErrTrxNotFound
 		}
-		i, found = j, true
+		i = j
 	}
 	r := s.txs.at(i)
 	if r.flags&flagFormed == 0 {

@@ -249,7 +249,7 @@ func generators(ctx context.Context, self, loadtestBin, vegetaBin, rates string,
 	if err != nil {
 		return perf.GeneratorResult{}, err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }()
 	return perf.Generators(ctx, perf.GeneratorConfig{
 		Target: perf.Launcher{Name: "target", Argv: []string{self, "serve", "target"}}, Loadtest: loadtestBin, Vegeta: vegetaBin,
 		Rates: rs, Reference: ref, Workers: workers, Duration: d, Rounds: rounds, Dir: dir, Log: log})
