@@ -109,9 +109,9 @@ func TestDeadPaymentEndpointFailsTheRun(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			_, rep := run(t, referenceExcept(t, create), loadtest.WithScenario(loadtest.ScenarioMixed),
-				loadtest.WithLoad(constant(50, 400*time.Millisecond)), loadtest.WithTimeout(500*time.Millisecond),
+				loadtest.WithLoad(constant(50, 400*time.Millisecond)), loadtest.WithTimeout(2*time.Second),
 				loadtest.WithCatalog(referenceCatalog), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
-				loadtest.WithReconcile(false), loadtest.WithDrain(time.Second))
+				loadtest.WithReconcile(false), loadtest.WithDrain(3*time.Second))
 			require.Positive(t, rep.Ops[loadtest.OpCreate].Requests)
 			require.Positive(t, rep.Ops[loadtest.OpList].Allowed+rep.Ops[loadtest.OpSync].Allowed, "the reads still answer")
 			assert.False(t, rep.Passed)
