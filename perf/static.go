@@ -31,15 +31,10 @@ func paymentBody(id string) string {
 // referenceAnswer is the body the embedded reference answers to one
 // payment: the static handler's body, so that both write the same bytes.
 func referenceAnswer() ([]byte, error) {
-	ds, err := reference.DefaultDataset()
+	h, err := referenceHandler()
 	if err != nil {
 		return nil, err
 	}
-	st, err := reference.NewStore(ds)
-	if err != nil {
-		return nil, err
-	}
-	h := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 	req := httptest.NewRequestWithContext(context.Background(), http.MethodPost, paymentPath, strings.NewReader(paymentBody("perf-static-0000000001")))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-SECRET-KEY", paymentSecret)
@@ -50,6 +45,19 @@ func referenceAnswer() ([]byte, error) {
 		return nil, fmt.Errorf("the reference answered the perf payment with %d: %s", rec.Code, rec.Body)
 	}
 	return bytes.Clone(rec.Body.Bytes()), nil
+}
+
+// referenceHandler is the embedded reference, in process, its logs discarded.
+func referenceHandler() (http.Handler, error) {
+	ds, err := reference.DefaultDataset()
+	if err != nil {
+		return nil, err
+	}
+	st, err := reference.NewStore(ds)
+	if err != nil {
+		return nil, err
+	}
+	return httpapi.NewServer(slog.New(slog.DiscardHandler), st), nil
 }
 
 // StaticHandler is the baseline of the server ratio: a net/http handler that

@@ -6,15 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"sync"
 	"sync/atomic"
-
-	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // TargetHandler is the cheap target both load generators are measured
@@ -38,15 +34,11 @@ func TargetHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := reference.DefaultDataset()
+	ref, err := referenceHandler()
 	if err != nil {
 		return nil, err
 	}
-	st, err := reference.NewStore(ds)
-	if err != nil {
-		return nil, err
-	}
-	return &target{tpl: tpl, ref: httpapi.NewServer(slog.New(slog.DiscardHandler), st)}, nil
+	return &target{tpl: tpl, ref: ref}, nil
 }
 
 type target struct {
