@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -240,4 +241,30 @@ func TestLauncherReportsAServerThatExits(t *testing.T) {
 	assert.Contains(t, err.Error(), "told to exit before listening")
 	_, err = Launcher{Name: "none", Argv: []string{"/nonexistent/server"}}.Start(t.Context())
 	assert.Error(t, err)
+}
+
+// scripted answers each Run with the next of its rates (one request per
+// payment a second, over a one-second window).
+type scripted struct {
+	rates []float64
+	n     int
+}
+
+func (s *scripted) Name() string { return "scripted" }
+
+func (s *scripted) Run(context.Context, string, time.Duration) (Rate, error) {
+	r := s.rates[s.n%len(s.rates)]
+	s.n++
+	return Rate{Requests: int64(r), Seconds: 1}, nil
+}
+
+func TestStoredTakesTheMedianOfItsWindows(t *testing.T) {
+	c := &scripted{rates: []float64{100, 900, 300, 200, 250}}
+	res, err := Stored(t.Context(), StoredConfig{
+		Reference: child(t, "reference"), Client: c, Checkpoints: []int{0}, Window: time.Second, Windows: 5,
+	})
+	require.NoError(t, err)
+	require.Len(t, res.Checkpoints, 1)
+	assert.Equal(t, 5, c.n)
+	assert.InDelta(t, 250, res.Checkpoints[0].Rate, 0, "the median, not the first window nor the mean")
 }

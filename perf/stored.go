@@ -9,13 +9,16 @@ import (
 )
 
 // StoredConfig measures one reference process as payments accumulate: at
-// each checkpoint, its resident memory and the payment rate of one window.
+// each checkpoint, its resident memory and the median payment rate of a few
+// windows (one window would mix in whatever the machine did at that moment,
+// and the first one a fresh process's warm-up).
 type StoredConfig struct {
 	Reference   Launcher
 	Client      Client        // measures each window
 	Fill        int           // connections of the Go client that fills the store between checkpoints
 	Checkpoints []int         // stored payments at which to measure, ascending
 	Window      time.Duration // of each rate measurement
+	Windows     int           // measured at each checkpoint; the median counts (default 1)
 	Log         func(format string, args ...any)
 }
 
@@ -23,7 +26,7 @@ type StoredConfig struct {
 type Checkpoint struct {
 	Stored int64   // payments stored when the window began
 	RSS    int64   // bytes resident before the window
-	Rate   float64 // payments per second in the window
+	Rate   float64 // payments per second: the median of the windows
 }
 
 // StoredResult is the checkpoints of one run.
@@ -89,16 +92,23 @@ func Stored(ctx context.Context, cfg StoredConfig) (StoredResult, error) {
 		if err != nil {
 			return res, err
 		}
-		r, err := cfg.Client.Run(ctx, p.URL, cfg.Window)
-		if err != nil {
-			return res, err
+		at := stored
+		var rates Rounds
+		for range max(1, cfg.Windows) {
+			r, err := cfg.Client.Run(ctx, p.URL, cfg.Window)
+			if err != nil {
+				return res, err
+			}
+			if err := r.check(cfg.Reference.Name); err != nil {
+				return res, err
+			}
+			rates.Values = append(rates.Values, r.PerSecond())
+			stored += r.Requests
 		}
-		if err := r.check(cfg.Reference.Name); err != nil {
-			return res, err
-		}
-		res.Checkpoints = append(res.Checkpoints, Checkpoint{Stored: stored, RSS: rss, Rate: r.PerSecond()})
-		logf(cfg.Log, "at %d stored payments: %d MiB resident, %.0f payments/s", stored, rss>>20, r.PerSecond())
-		stored += r.Requests
+		lo, hi := rates.Range()
+		res.Checkpoints = append(res.Checkpoints, Checkpoint{Stored: at, RSS: rss, Rate: rates.Median()})
+		logf(cfg.Log, "at %d stored payments: %d MiB resident, %.0f payments/s (median of %d windows, %.0f to %.0f)",
+			at, rss>>20, rates.Median(), len(rates.Values), lo, hi)
 	}
 	return res, nil
 }

@@ -63,7 +63,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	window := fs.Duration("window", 5*time.Second, "measured time per server per round")
 	warmup := fs.Duration("warmup", time.Second, "time sent to each fresh server before its window")
 	stored := fs.String("stored", "0,100000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement")
-	storedWindow := fs.Duration("stored-window", 3*time.Second, "measured time at each checkpoint")
+	storedWindow := fs.Duration("stored-window", time.Second, "measured time of each window at a checkpoint")
+	storedWindows := fs.Int("stored-windows", 5, "windows at each checkpoint; their median is the checkpoint's rate")
 	fill := fs.Int("fill", 32, "connections of the Go client that fills the store between checkpoints")
 	loadtestBin := fs.String("loadtest", "bin/loadtest", "the load tester binary compared with the vegeta CLI (make perf builds it)")
 	vegetaBin := fs.String("vegeta", perf.FindVegeta(), "the vegeta CLI (\"\": not installed, the load tester is measured alone)")
@@ -98,8 +99,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 {
-		return errors.New("--rounds, --connections, --threads and --fill must be at least 1, --window at least 1s")
+	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
+		return errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
 	}
 	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["stored"]) {
 		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
@@ -127,7 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if what["stored"] {
 		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
-			Checkpoints: checkpoints, Window: *storedWindow, Log: log})
+			Checkpoints: checkpoints, Window: *storedWindow, Windows: *storedWindows, Log: log})
 		if err != nil {
 			return fmt.Errorf("stored payments: %w", err)
 		}

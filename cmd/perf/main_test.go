@@ -53,6 +53,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{[]string{"--stored", "0,500,100"}, "ascending"},
 		{[]string{"--stored", "x"}, "ascending"},
 		{[]string{"--rounds", "0"}, "at least 1"},
+		{[]string{"--stored-windows", "0"}, "at least 1"},
 		{[]string{"--window", "10ms"}, "at least 1s"},
 		{[]string{"--reference", "/nonexistent/reference"}, "make perf builds bin/reference"},
 		{[]string{"--reference", self, "--client", "curl"}, `"curl" is not wrk, go or auto`},
@@ -77,7 +78,7 @@ func TestRunPrintsTheRatioTable(t *testing.T) {
 	t.Setenv("PERF_FAKE_REFERENCE", "1")
 	var out, errb bytes.Buffer
 	err = run(t.Context(), []string{"--only", "ratio,stored", "--reference", self, "--client", "go", "--connections", "2",
-		"--rounds", "1", "--window", "1s", "--warmup", "0s", "--stored", "0,2000", "--stored-window", "1s", "--fill", "2"}, &out, &errb)
+		"--rounds", "1", "--window", "1s", "--warmup", "0s", "--stored", "0,2000", "--stored-window", "1s", "--stored-windows", "1", "--fill", "2"}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	got := out.String()
 	assert.Contains(t, got, "Client: Go client, 2 connections.")
