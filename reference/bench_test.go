@@ -9,12 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // BenchmarkCreatePaymentDomain creates payments on the Store directly.
 func BenchmarkCreatePaymentDomain(b *testing.B) {
 	store, _ := newTestStore(b)
-	c := caller(b, store, keyNusantara, "tok-nusantara-load-2")
+	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
 	var seq atomic.Int64
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -105,7 +107,7 @@ func benchmarkInterleaved(b *testing.B) {
 		n := min(interleavedBatch, (b.N-done+1)/2)
 		b.StopTimer()
 		fresh, _ := newTestStore(b)
-		freshCaller := caller(b, fresh, keyNusantara, "tok-nusantara-funded")
+		freshCaller := caller(b, fresh, referencetest.KeyNusantara, "tok-nusantara-funded")
 		b.StartTimer()
 		var atBig, atZero cost
 		if round%2 == 0 {
@@ -161,7 +163,7 @@ func filledStore(b *testing.B, stored int) *filled {
 	lastFilled.f = nil
 	before := heapInUse()
 	store, _ := newTestStore(b)
-	f := &filled{store: store, caller: caller(b, store, keyNusantara, "tok-nusantara-funded")}
+	f := &filled{store: store, caller: caller(b, store, referencetest.KeyNusantara, "tok-nusantara-funded")}
 	gc0 := readGCCPU()
 	for i := range stored {
 		createStored(b, store, f.caller, "fill-"+strconv.Itoa(i))

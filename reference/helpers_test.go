@@ -9,22 +9,6 @@ import (
 	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
-// Credentials of the embedded data set.
-const (
-	keyNusantara = "sk-nusantara-7f3a9c"
-	keyWarung    = "sk-warung-41d2e8"
-	keyNonaktif  = "sk-nonaktif-9b0c11"
-
-	tokMain     = "tok-nusantara-main"
-	tokFunded   = "tok-nusantara-funded"
-	tokSplit    = "tok-nusantara-split"
-	tokEmpty    = "tok-nusantara-empty"
-	tokBroken   = "tok-nusantara-broken-wallet"
-	tokWarung   = "tok-warung-main"
-	tokWarungC  = "tok-warung-funded"
-	tokNonaktif = "tok-nonaktif-main"
-)
-
 // t0 is the fake clock's start: 2026-11-22 08:30:00 WIB.
 var t0 = time.Date(2026, 11, 22, 8, 30, 0, 0, wib)
 

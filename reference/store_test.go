@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 func TestNewStoreOptions(t *testing.T) {
@@ -46,13 +48,13 @@ func TestAuthErrorsWordedPerGroup(t *testing.T) {
 		want       string
 	}{
 		{GroupProducts, "nope", "", "Secret Key tidak valid."},
-		{GroupProducts, keyNusantara, "", "Token wajib diisi."},
-		{GroupProducts, keyNusantara, "tok-x", "Token tidak valid atau sudah kedaluwarsa."},
+		{GroupProducts, referencetest.KeyNusantara, "", "Token wajib diisi."},
+		{GroupProducts, referencetest.KeyNusantara, "tok-x", "Token tidak valid atau sudah kedaluwarsa."},
 		{GroupCustomers, "nope", "", "Akses ditolak. Secret Key tidak valid."},
-		{GroupCustomers, keyNusantara, "", "Token wajib diisi."},
-		{GroupCustomers, keyNusantara, "tok-x", "Token tidak valid."},
+		{GroupCustomers, referencetest.KeyNusantara, "", "Token wajib diisi."},
+		{GroupCustomers, referencetest.KeyNusantara, "tok-x", "Token tidak valid."},
 		{GroupPayments, "nope", "", "Akses ditolak. Secret Key tidak valid."},
-		{GroupPayments, keyNusantara, "tok-x", "Token tidak valid."},
+		{GroupPayments, referencetest.KeyNusantara, "tok-x", "Token tidak valid."},
 	}
 	for _, tc := range cases {
 		_, err := s.Authenticate(tc.key, tc.token, Access{Group: tc.group, Token: true})
@@ -71,16 +73,16 @@ func TestAuthenticate(t *testing.T) {
 		want   Caller
 		err    error
 	}{
-		{"customer", keyNusantara, tokFunded, Access{Token: true}, Caller{PartnerID: 1, AccountID: 11}, nil},
-		{"main", keyNusantara, tokMain, Access{Token: true, MainOnly: true}, Caller{PartnerID: 1, AccountID: 1, Main: true}, nil},
-		{"key only", keyWarung, "", Access{}, Caller{PartnerID: 2}, nil},
-		{"key only ignores a bad token", keyWarung, "garbage", Access{}, Caller{PartnerID: 2}, nil},
-		{"missing key", "", tokFunded, Access{Token: true}, Caller{}, ErrSecretKeyInvalid},
+		{"customer", referencetest.KeyNusantara, referencetest.TokFunded, Access{Token: true}, Caller{PartnerID: 1, AccountID: 11}, nil},
+		{"main", referencetest.KeyNusantara, referencetest.TokMain, Access{Token: true, MainOnly: true}, Caller{PartnerID: 1, AccountID: 1, Main: true}, nil},
+		{"key only", referencetest.KeyWarung, "", Access{}, Caller{PartnerID: 2}, nil},
+		{"key only ignores a bad token", referencetest.KeyWarung, "garbage", Access{}, Caller{PartnerID: 2}, nil},
+		{"missing key", "", referencetest.TokFunded, Access{Token: true}, Caller{}, ErrSecretKeyInvalid},
 		{"wrong key first", "nope", "", Access{Token: true}, Caller{}, ErrSecretKeyInvalid},
-		{"missing token", keyNusantara, "", Access{Token: true}, Caller{}, ErrTokenMissing},
-		{"unknown token", keyNusantara, "tok-x", Access{Token: true}, Caller{}, ErrTokenInvalid},
-		{"token of other partner", keyWarung, tokFunded, Access{Token: true}, Caller{}, ErrTokenInvalid},
-		{"customer on main-only", keyNusantara, tokFunded, Access{Token: true, MainOnly: true}, Caller{}, ErrSyncMainOnly},
+		{"missing token", referencetest.KeyNusantara, "", Access{Token: true}, Caller{}, ErrTokenMissing},
+		{"unknown token", referencetest.KeyNusantara, "tok-x", Access{Token: true}, Caller{}, ErrTokenInvalid},
+		{"token of other partner", referencetest.KeyWarung, referencetest.TokFunded, Access{Token: true}, Caller{}, ErrTokenInvalid},
+		{"customer on main-only", referencetest.KeyNusantara, referencetest.TokFunded, Access{Token: true, MainOnly: true}, Caller{}, ErrSyncMainOnly},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,8 +110,8 @@ func TestFinalPrice(t *testing.T) {
 func TestListProducts(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestStore(t)
-	c := caller(t, s, keyNusantara, tokFunded)
-	warung := caller(t, s, keyWarung, tokWarungC)
+	c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	warung := caller(t, s, referencetest.KeyWarung, referencetest.TokWarungC)
 
 	t.Run("prefix selects operator, only active, partner price", func(t *testing.T) {
 		for prefix, op := range map[string]string{"0811": "Telkomsel", "0853": "Telkomsel", "0814": "Indosat", "0858": "Indosat",
@@ -159,7 +161,7 @@ func TestListProducts(t *testing.T) {
 		assert.ErrorIs(t, err, ErrListQueryEmpty)
 		_, err = s.ListProducts(c, ListQuery{PhoneNumber: "bad", SubCategory: "unknown"})
 		assert.ErrorIs(t, err, ErrPhoneInvalid)
-		nonaktif := caller(t, s, keyNonaktif, tokNonaktif)
+		nonaktif := caller(t, s, referencetest.KeyNonaktif, referencetest.TokNonaktif)
 		_, err = s.ListProducts(nonaktif, ListQuery{PhoneNumber: "bad", SubCategory: "prabayar"})
 		assert.ErrorIs(t, err, ErrPhoneInvalid)
 		_, err = s.ListProducts(nonaktif, ListQuery{PhoneNumber: "081234567890", SubCategory: "unknown"})
@@ -176,7 +178,7 @@ func TestListProducts(t *testing.T) {
 func TestSyncProducts(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestStore(t)
-	c := caller(t, s, keyNusantara, tokMain)
+	c := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
 
 	page, err := s.SyncProducts(c, SyncQuery{SubCategory: "paket-data", Page: ptr(3), PageSize: ptr(25)})
 	require.NoError(t, err)
@@ -253,7 +255,7 @@ func TestProvision(t *testing.T) {
 	assert.True(t, res.Created)
 	assert.True(t, strings.HasPrefix(res.Token, "tok-"))
 
-	c := caller(t, s, keyNusantara, res.Token)
+	c := caller(t, s, referencetest.KeyNusantara, res.Token)
 	prof, err := s.Profile(c)
 	require.NoError(t, err)
 	assert.Equal(t, res.CustomerID, prof.ID)
@@ -308,13 +310,13 @@ func TestProvision(t *testing.T) {
 func TestProfile(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestStore(t)
-	p, err := s.Profile(caller(t, s, keyNusantara, tokMain))
+	p, err := s.Profile(caller(t, s, referencetest.KeyNusantara, referencetest.TokMain))
 	require.NoError(t, err)
 	assert.Equal(t, int64(levelMain), p.Level)
 	require.NotNil(t, p.IdentityNumber)
 	assert.Equal(t, p.Coins/2, p.CoinValue)
 
-	_, err = s.Profile(caller(t, s, keyNusantara, tokBroken))
+	_, err = s.Profile(caller(t, s, referencetest.KeyNusantara, referencetest.TokBroken))
 	assert.ErrorIs(t, err, ErrProfileUnavailable)
 }
 
@@ -334,7 +336,7 @@ func TestCreatePayment(t *testing.T) {
 
 	t.Run("balance first, coins untouched when balance suffices", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		c := caller(t, s, keyNusantara, tokFunded)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
 		b0, c0 := wallet(s, 11)
 		tx, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "a", true, true))
 		require.NoError(t, err)
@@ -353,7 +355,7 @@ func TestCreatePayment(t *testing.T) {
 	})
 	t.Run("split customer: balance then coins in pairs", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		c := caller(t, s, keyNusantara, tokSplit)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit)
 		tx, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "a", true, true))
 		require.NoError(t, err)
 		assert.Equal(t, Amount{Total: 11550, BalanceUsed: 1500, CoinUsed: 20100, CoinValueUsed: 10050}, tx.Amount)
@@ -363,7 +365,7 @@ func TestCreatePayment(t *testing.T) {
 	})
 	t.Run("remainder to the gateway with fee", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		c := caller(t, s, keyNusantara, tokSplit)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit)
 		// 1.000.000 regular Telkomsel: 1002500 * 1.05 = 1052625; coins 5.000.000 rupiah cover it, so use coins off.
 		tx, err := s.CreatePayment(c, payIn(1018, "081234567890", 3, "a", true, false))
 		require.NoError(t, err)
@@ -378,7 +380,7 @@ func TestCreatePayment(t *testing.T) {
 	})
 	t.Run("gateway method fully covered shows the internal method", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		tx, err := s.CreatePayment(caller(t, s, keyNusantara, tokFunded), payIn(1002, "081234567890", 2, "a", true, false))
+		tx, err := s.CreatePayment(caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 2, "a", true, false))
 		require.NoError(t, err)
 		assert.Equal(t, internalMethod, tx.Method)
 		assert.False(t, tx.PaymentRequired)
@@ -387,7 +389,7 @@ func TestCreatePayment(t *testing.T) {
 	})
 	t.Run("refusals debit nothing and reserve nothing", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		c := caller(t, s, keyNusantara, tokSplit)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit)
 		_, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "x", true, false))
 		assert.ErrorIs(t, err, ErrInsufficientFunds)
 		// 6300 - 1500 balance leaves 4800 for BCA VA, whose minimum is 10000.
@@ -401,7 +403,7 @@ func TestCreatePayment(t *testing.T) {
 	})
 	t.Run("order of checks", func(t *testing.T) {
 		s, _ := newTestStore(t)
-		c := caller(t, s, keyNusantara, tokFunded)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
 		_, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "dup", true, false))
 		require.NoError(t, err)
 		cases := []struct {
@@ -434,7 +436,7 @@ func TestCreatePayment(t *testing.T) {
 			}
 			assert.ErrorIs(t, err, tc.err, tc.name)
 		}
-		nonaktif := caller(t, s, keyNonaktif, tokNonaktif)
+		nonaktif := caller(t, s, referencetest.KeyNonaktif, referencetest.TokNonaktif)
 		_, err = s.CreatePayment(nonaktif, payIn(1002, "081234567890", 0, "n7", true, false))
 		require.Error(t, err)
 		assert.Equal(t, pricePlanMessage("Kemitraan"), err.Error())
@@ -443,21 +445,21 @@ func TestCreatePayment(t *testing.T) {
 		s, _ := newTestStore(t)
 		promo := s.cat.products[1008] // Telkomsel 50.000 has a promotion
 		require.NotNil(t, promo.Promotion)
-		tx, err := s.CreatePayment(caller(t, s, keyNusantara, tokFunded), CreatePaymentInput{
+		tx, err := s.CreatePayment(caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded), CreatePaymentInput{
 			ProductID: 1008, Msisdn: "081234567890", PaymentMethodID: ptr(int64(0)), UseBalance: true,
 			PartnerTrxID: "promo", PromotionID: ptr(int64(77)), Parts: map[string]any{"x": 1},
 		})
 		require.NoError(t, err)
 		assert.Equal(t, finalPrice(promo.BasePrice, 500, promo.Promotion), tx.Amount.Total)
-		tx2, err := s.CreatePayment(caller(t, s, keyWarung, tokWarungC), payIn(1008, "081234567890", 0, "promo", true, false))
+		tx2, err := s.CreatePayment(caller(t, s, referencetest.KeyWarung, referencetest.TokWarungC), payIn(1008, "081234567890", 0, "promo", true, false))
 		require.NoError(t, err)
 		assert.Equal(t, finalPrice(promo.BasePrice, 200, promo.Promotion), tx2.Amount.Total)
 		assert.Equal(t, "INV/20261122/P2/00000001", tx2.Number)
 	})
 	t.Run("transitions through status", func(t *testing.T) {
 		s, clock := newTestStore(t, WithSettleAfter(5*time.Second), WithExpireAfter(time.Minute))
-		c := caller(t, s, keyNusantara, tokFunded)
-		empty := caller(t, s, keyNusantara, tokEmpty)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+		empty := caller(t, s, referencetest.KeyNusantara, referencetest.TokEmpty)
 		_, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "ok", true, false))
 		require.NoError(t, err)
 		_, err = s.CreatePayment(c, payIn(9002, "081534567890", 0, "fail", true, false))
@@ -500,9 +502,9 @@ func TestCreatePayment(t *testing.T) {
 func TestPaymentStatus(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestStore(t)
-	c := caller(t, s, keyNusantara, tokFunded)
-	mainC := caller(t, s, keyNusantara, tokMain)
-	other := caller(t, s, keyWarung, tokWarung)
+	c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	mainC := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+	other := caller(t, s, referencetest.KeyWarung, referencetest.TokWarung)
 	tx, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "st", true, false))
 	require.NoError(t, err)
 

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // hasPointers reports whether values of t hold a pointer the garbage
@@ -174,7 +176,7 @@ func TestTransactionNumbers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s, clock := newTestStore(t, tc.opts...)
-			c := caller(t, s, keyNusantara, tokFunded)
+			c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
 			first, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, "first", true, true))
 			require.NoError(t, err)
 			assert.Equal(t, tc.first, first.Number)
@@ -209,7 +211,7 @@ func TestTransactionNumbers(t *testing.T) {
 func TestStoredPaymentReadBack(t *testing.T) {
 	t.Parallel()
 	s, _ := newTestStore(t)
-	c := caller(t, s, keyNusantara, tokSplit)
+	c := caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit)
 	trxID := "ümlaut/Ω-" + strings.Repeat("z", 30)
 	made, err := s.CreatePayment(c, CreatePaymentInput{
 		ProductID: 1018, Msisdn: "0812345678901", PaymentMethodID: ptr(int64(3)), UseBalance: true,
@@ -279,10 +281,10 @@ func FuzzTransactionNumber(f *testing.F) {
 			opts = append(opts, WithFaults(FaultTrxNumberWithoutSlash))
 		}
 		s, clock := newTestStore(f, opts...)
-		for i, tok := range []string{tokFunded, tokFunded, tokWarungC} {
-			key := keyNusantara
-			if tok == tokWarungC {
-				key = keyWarung
+		for i, tok := range []string{referencetest.TokFunded, referencetest.TokFunded, referencetest.TokWarungC} {
+			key := referencetest.KeyNusantara
+			if tok == referencetest.TokWarungC {
+				key = referencetest.KeyWarung
 			}
 			tx, err := s.CreatePayment(caller(f, s, key, tok), payIn(1002, "081234567890", 0, "fz-"+strconv.Itoa(i), true, true))
 			require.NoError(f, err)
@@ -320,7 +322,7 @@ func FuzzPartnerTrxID(f *testing.F) {
 	f.Fuzz(func(t *testing.T, first, second string) {
 		s, err := NewStore(ds)
 		require.NoError(t, err)
-		c := caller(t, s, keyNusantara, tokFunded)
+		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
 		for _, id := range []string{first, second} {
 			tx, err := s.CreatePayment(c, payIn(1002, "081234567890", 0, id, true, true))
 			if err != nil {

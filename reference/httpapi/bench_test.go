@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // benchPaymentBody is the load test's create-payment body with a unique
@@ -26,7 +28,7 @@ func benchPaymentBody(id int64) string {
 func servePayment(ctx context.Context, h http.Handler, id int64) error {
 	req := httptest.NewRequestWithContext(ctx, http.MethodPost, "/client/v2/payment", strings.NewReader(benchPaymentBody(id)))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-SECRET-KEY", keyNusantara)
+	req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
 	req.Header.Set("Authorization", "Bearer tok-nusantara-load-1")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
@@ -45,7 +47,7 @@ func staticPaymentHandler(tb testing.TB) http.Handler {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequestWithContext(tb.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(benchPaymentBody(0)))
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-SECRET-KEY", keyNusantara)
+	req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
 	req.Header.Set("Authorization", "Bearer tok-nusantara-load-1")
 	NewServer(nil, store).ServeHTTP(rec, req)
 	if rec.Code != http.StatusOK {

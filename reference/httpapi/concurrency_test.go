@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // TestConcurrentDuplicateTrxID sends one partner_trx_id from 100 goroutines:
@@ -55,7 +57,7 @@ func TestConcurrentPaymentsOneAccount(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			replies[i] = e.pay(creds{keyNusantara, tokSplit}, payBody(1002, "081234567890", 0, fmt.Sprintf("many-%d", i), true, true))
+			replies[i] = e.pay(creds{referencetest.KeyNusantara, referencetest.TokSplit}, payBody(1002, "081234567890", 0, fmt.Sprintf("many-%d", i), true, true))
 		})
 	}
 	close(start)

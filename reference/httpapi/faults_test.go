@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // barrier returns a yield function that holds the first n callers until
@@ -44,7 +45,7 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, "Pembayaran berhasil diproses", r.message())
 	},
 	reference.FaultProvisionCreatedAs200: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990001","email":"n@toko.id"}`)
+		r := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"n","phone_number":"081299990001","email":"n@toko.id"}`)
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
 	reference.FaultCoinsBeforeBalance: func(t assert.TestingT, e *testEnv) bool {
@@ -53,7 +54,7 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 			assert.Zero(t, r.num("data", "transaction", "amount", "balance_used"))
 	},
 	reference.FaultCoinValueNotHalved: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/customer/profile", creds{keyNusantara, tokSplit}, "")
+		r := e.do("GET", "/client/v2/customer/profile", creds{referencetest.KeyNusantara, referencetest.TokSplit}, "")
 		return assert.Equal(t, r.num("data", "coin", "available"), r.num("data", "coin", "available_value"))
 	},
 	reference.FaultDuplicateTrxAccepted: func(t assert.TestingT, e *testEnv) bool {
@@ -90,11 +91,11 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
 	reference.FaultStatusCrossPartner: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", creds{keyWarung, tokWarung}, "")
+		r := e.do("GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", creds{referencetest.KeyWarung, referencetest.TokWarung}, "")
 		return assert.Equal(t, "Transaksi payment belum terbentuk.", r.message())
 	},
 	reference.FaultTokenAcrossPartners: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/customer/profile", creds{keyWarung, tokFunded}, "")
+		r := e.do("GET", "/client/v2/customer/profile", creds{referencetest.KeyWarung, referencetest.TokFunded}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
 	reference.FaultProductWithoutLogo: func(t assert.TestingT, e *testEnv) bool {
@@ -136,16 +137,16 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 	},
 	reference.FaultProvisionNewIDOnSync: func(t assert.TestingT, e *testEnv) bool {
 		body := `{"name":"n","phone_number":"081299990002","email":"n2@toko.id"}`
-		a := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
-		b := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
+		a := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, body)
+		b := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, body)
 		return assert.NotEqual(t, a.num("data", "customer_id"), b.num("data", "customer_id"))
 	},
 	reference.FaultDuplicateEmailAccepted: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990003","email":"menteng@tokonusantara.example"}`)
+		r := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"n","phone_number":"081299990003","email":"menteng@tokonusantara.example"}`)
 		return assert.Equal(t, http.StatusCreated, r.Status)
 	},
 	reference.FaultProductTokenMessage: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNusantara, "tok-nope"}, "")
+		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNusantara, "tok-nope"}, "")
 		return assert.Equal(t, "Token tidak valid.", r.message())
 	},
 	reference.FaultStatusEmptyAs404: func(t assert.TestingT, e *testEnv) bool {
@@ -171,13 +172,13 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, "OK", r.message())
 	},
 	reference.FaultGatewayRemainderHidden: func(t assert.TestingT, e *testEnv) bool {
-		r := e.pay(creds{keyNusantara, tokEmpty}, payBody(1002, "081234567890", 1, "hidden", true, true))
+		r := e.pay(creds{referencetest.KeyNusantara, referencetest.TokEmpty}, payBody(1002, "081234567890", 1, "hidden", true, true))
 		return assert.Equal(t, http.StatusOK, r.Status) &&
 			assert.Zero(t, r.num("data", "transaction", "amount", "gateway_payment")) &&
 			assert.Equal(t, false, r.get("data", "payment", "is_required"))
 	},
 	reference.FaultPricePlanIgnored: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNonaktif, tokNonaktif}, "")
+		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)
 	},
 	reference.FaultPageSizeIgnored: func(t assert.TestingT, e *testEnv) bool {
@@ -185,7 +186,7 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.NotEqual(t, int64(7), r.num("pagination", "perPage"))
 	},
 	reference.FaultEmailNotValidated: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"n","phone_number":"081299990004","email":"bukan-email"}`)
+		r := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"n","phone_number":"081299990004","email":"bukan-email"}`)
 		return assert.Equal(t, http.StatusCreated, r.Status)
 	},
 	reference.FaultInactiveProductSold: func(t assert.TestingT, e *testEnv) bool {
@@ -198,8 +199,8 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 	},
 	reference.FaultAccountsAcrossPartners: func(t assert.TestingT, e *testEnv) bool {
 		body := `{"name":"n","phone_number":"081299990005","email":"n5@toko.id"}`
-		a := e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
-		b := e.do("POST", "/client/v2/customer/provision_account", creds{keyWarung, ""}, body)
+		a := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, body)
+		b := e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyWarung, ""}, body)
 		return assert.Equal(t, http.StatusCreated, a.Status) && assert.Equal(t, http.StatusBadRequest, b.Status)
 	},
 	reference.FaultNullOptionalRefused: func(t assert.TestingT, e *testEnv) bool {
@@ -257,7 +258,7 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.NotEqual(t, http.StatusOK, r.Status) && assert.Less(t, after, before)
 	},
 	reference.FaultZeroPageSizeCrashes: func(t assert.TestingT, e *testEnv) bool {
-		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=0", creds{keyNusantara, tokMain}, "")
+		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=0", creds{referencetest.KeyNusantara, referencetest.TokMain}, "")
 		return assert.Equal(t, http.StatusInternalServerError, r.Status)
 	},
 	reference.FaultStaleWalletTakesCoins: func(t assert.TestingT, e *testEnv) bool {
@@ -275,7 +276,7 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, int64(1003), r.num("data", "product", "id"))
 	},
 	reference.FaultReprovisionResetsWallet: func(t assert.TestingT, e *testEnv) bool {
-		e.do("POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""},
+		e.do("POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""},
 			`{"name":"Cabang Menteng","phone_number":"081200000011","email":"menteng@tokonusantara.example"}`)
 		r := e.do("GET", "/client/v2/customer/profile", funded, "")
 		return assert.Zero(t, r.num("data", "balance", "available"))

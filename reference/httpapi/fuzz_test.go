@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // FuzzCreatePaymentRequest sends arbitrary bodies to POST /client/v2/payment
@@ -30,8 +32,8 @@ func FuzzCreatePaymentRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-SECRET-KEY", keyNusantara)
-		req.Header.Set("Authorization", "Bearer "+tokFunded)
+		req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
+		req.Header.Set("Authorization", "Bearer "+referencetest.TokFunded)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 
@@ -76,7 +78,7 @@ func FuzzRequestLine(f *testing.F) {
 	h := NewServer(slog.New(slog.DiscardHandler), store)
 	f.Fuzz(func(t *testing.T, method, target, name, value string) {
 		raw := method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-			"X-SECRET-KEY: " + keyNusantara + "\r\nAuthorization: Bearer " + tokFunded + "\r\n" +
+			"X-SECRET-KEY: " + referencetest.KeyNusantara + "\r\nAuthorization: Bearer " + referencetest.TokFunded + "\r\n" +
 			name + ": " + value + "\r\nContent-Length: 2\r\n\r\n{}"
 		req, err := http.ReadRequest(bufio.NewReader(strings.NewReader(raw)))
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // TestEncodedPathsAnswerJSON: an escaped slash (or any escape) in the path
@@ -164,7 +165,7 @@ func TestStrictProvisionBodies(t *testing.T) {
 		"wrong-case email":       `{"name":"a","phone_number":"081299991113","EMAIL":"d2@toko.id"}`,
 		"lone surrogate name":    `{"name":"\udc00","phone_number":"081299991114","email":"d3@toko.id"}`,
 	} {
-		r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
+		r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, name)
 		assert.Equal(t, "Format permintaan tidak valid.", r.message(), name)
 	}
@@ -173,11 +174,11 @@ func TestStrictProvisionBodies(t *testing.T) {
 		"control in name":   `{"name":"a\u0001","phone_number":"081299991116","email":"d5@toko.id"}`,
 		"control in device": `{"name":"a","phone_number":"081299991117","email":"d6@toko.id","device_id":"x\u001b"}`,
 	} {
-		r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{keyNusantara, ""}, body)
+		r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, body)
 		assert.Equal(t, http.StatusBadRequest, r.Status, name)
 		assert.Equal(t, "Data tidak lengkap.", r.message(), name)
 	}
-	r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"Toko \u00e9","phone_number":"081299991118","email":"d7@toko.id"}`)
+	r := e.do(http.MethodPost, "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"Toko \u00e9","phone_number":"081299991118","email":"d7@toko.id"}`)
 	assert.Equal(t, http.StatusCreated, r.Status, "%s", r.Raw)
 }
 

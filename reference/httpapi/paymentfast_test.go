@@ -17,6 +17,7 @@ import (
 
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 // paymentRequest is one create-payment request as a test sends it.
@@ -43,7 +44,7 @@ func (p paymentRequest) build(tb testing.TB) *http.Request {
 	if p.contentType != "" {
 		req.Header.Set("Content-Type", p.contentType)
 	}
-	req.Header.Set("X-SECRET-KEY", keyNusantara)
+	req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
 	req.Header.Set("Authorization", "Bearer "+p.token)
 	return req
 }
@@ -84,7 +85,7 @@ func TestPaymentFastPathAnswersAsGeneralPath(t *testing.T) {
 		p := paymentRequest{
 			body:        rapid.OneOf(realisticPaymentBodyGen(), paymentBodyGen()).Draw(rt, "body"),
 			contentType: rapid.SampledFrom([]string{"application/json", "application/json", "", "application/json; charset=utf-8", "application/json;charset=UTF-8", "application/json; charset=latin1", "APPLICATION/JSON", "text/plain", "application/json;;"}).Draw(rt, "content type"),
-			token:       rapid.SampledFrom([]string{"tok-nusantara-load-1", "tok-nusantara-load-1", tokFunded, tokSplit, tokEmpty, tokBroken, "tok-unknown"}).Draw(rt, "token"),
+			token:       rapid.SampledFrom([]string{"tok-nusantara-load-1", "tok-nusantara-load-1", referencetest.TokFunded, referencetest.TokSplit, referencetest.TokEmpty, referencetest.TokBroken, "tok-unknown"}).Draw(rt, "token"),
 		}
 		switch rapid.IntRange(0, 9).Draw(rt, "length") {
 		case 0:

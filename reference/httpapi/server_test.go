@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 const (
@@ -47,22 +48,22 @@ func TestHTTPRules(t *testing.T) {
 		{"wrong method on get route", "POST", "/client/v2/customer/profile", funded, "{}", 405, "Metode HTTP tidak didukung.", false},
 
 		// Authentication, products group.
-		{"list no key", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{"", tokFunded}, "", 401, "Secret Key tidak valid.", false},
-		{"list wrong key", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{"sk-wrong", tokFunded}, "", 401, "Secret Key tidak valid.", false},
+		{"list no key", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{"", referencetest.TokFunded}, "", 401, "Secret Key tidak valid.", false},
+		{"list wrong key", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{"sk-wrong", referencetest.TokFunded}, "", 401, "Secret Key tidak valid.", false},
 		{"list wrong key and no token", "GET", "/client/v2/product/list", creds{"sk-wrong", ""}, "", 401, "Secret Key tidak valid.", false},
-		{"list no token", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNusantara, ""}, "", 401, "Token wajib diisi.", false},
-		{"list bad token", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNusantara, "tok-nope"}, "", 401, "Token tidak valid atau sudah kedaluwarsa.", false},
-		{"list token of other partner", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyWarung, tokFunded}, "", 401, "Token tidak valid atau sudah kedaluwarsa.", false},
-		{"auth before params", "GET", "/client/v2/product/list", creds{keyNusantara, ""}, "", 401, "Token wajib diisi.", false},
+		{"list no token", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNusantara, ""}, "", 401, "Token wajib diisi.", false},
+		{"list bad token", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNusantara, "tok-nope"}, "", 401, "Token tidak valid atau sudah kedaluwarsa.", false},
+		{"list token of other partner", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyWarung, referencetest.TokFunded}, "", 401, "Token tidak valid atau sudah kedaluwarsa.", false},
+		{"auth before params", "GET", "/client/v2/product/list", creds{referencetest.KeyNusantara, ""}, "", 401, "Token wajib diisi.", false},
 		// Authentication, customer and payment groups.
-		{"profile wrong key", "GET", "/client/v2/customer/profile", creds{"sk-wrong", tokFunded}, "", 401, "Akses ditolak. Secret Key tidak valid.", false},
-		{"profile no token", "GET", "/client/v2/customer/profile", creds{keyNusantara, ""}, "", 401, "Token wajib diisi.", false},
-		{"profile bad token", "GET", "/client/v2/customer/profile", creds{keyNusantara, "tok-nope"}, "", 401, "Token tidak valid.", false},
-		{"profile token of other partner", "GET", "/client/v2/customer/profile", creds{keyNusantara, tokWarungC}, "", 401, "Token tidak valid.", false},
+		{"profile wrong key", "GET", "/client/v2/customer/profile", creds{"sk-wrong", referencetest.TokFunded}, "", 401, "Akses ditolak. Secret Key tidak valid.", false},
+		{"profile no token", "GET", "/client/v2/customer/profile", creds{referencetest.KeyNusantara, ""}, "", 401, "Token wajib diisi.", false},
+		{"profile bad token", "GET", "/client/v2/customer/profile", creds{referencetest.KeyNusantara, "tok-nope"}, "", 401, "Token tidak valid.", false},
+		{"profile token of other partner", "GET", "/client/v2/customer/profile", creds{referencetest.KeyNusantara, referencetest.TokWarungC}, "", 401, "Token tidak valid.", false},
 		{"provision wrong key", "POST", "/client/v2/customer/provision_account", creds{"sk-wrong", ""}, `{"name":"a","phone_number":"081277770000","email":"x@y.id"}`, 401, "Akses ditolak. Secret Key tidak valid.", false},
-		{"methods no key", "GET", "/client/v2/payment/methods", creds{"", tokFunded}, "", 401, "Akses ditolak. Secret Key tidak valid.", false},
-		{"pay bad token", "POST", "/client/v2/payment", creds{keyNusantara, "tok-nope"}, "{", 401, "Token tidak valid.", false},
-		{"status no token", "GET", "/client/v2/payment/status?partner_trx_id=x", creds{keyNusantara, ""}, "", 401, "Token wajib diisi.", false},
+		{"methods no key", "GET", "/client/v2/payment/methods", creds{"", referencetest.TokFunded}, "", 401, "Akses ditolak. Secret Key tidak valid.", false},
+		{"pay bad token", "POST", "/client/v2/payment", creds{referencetest.KeyNusantara, "tok-nope"}, "{", 401, "Token tidak valid.", false},
+		{"status no token", "GET", "/client/v2/payment/status?partner_trx_id=x", creds{referencetest.KeyNusantara, ""}, "", 401, "Token wajib diisi.", false},
 
 		// Product list.
 		{"list ok", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", funded, "", 200, "OK", true},
@@ -76,7 +77,7 @@ func TestHTTPRules(t *testing.T) {
 		{"list sms phone checked", "GET", "/client/v2/product/list?phone_number=0812&sub_category=paket-sms", funded, "", 400, msgPhoneInvalid, false},
 		{"list unknown sub", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=voucher-game", funded, "", 200, "Subkategori tidak ditemukan.", false},
 		{"list inactive sub", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=paket-sms", funded, "", 200, "Subkategori belum tersedia.", false},
-		{"list price plan inactive", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{keyNonaktif, tokNonaktif}, "", 400, msgPricePlan, false},
+		{"list price plan inactive", "GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 400, msgPricePlan, false},
 
 		// Product sync.
 		{"sync ok", "GET", "/client/v2/product/sync?sub_category=prabayar", main1, "", 200, "OK", true},
@@ -92,30 +93,30 @@ func TestHTTPRules(t *testing.T) {
 		{"sync page size not int", "GET", "/client/v2/product/sync?sub_category=prabayar&pageSize=1.5", main1, "", 400, "Parameter tidak valid: pageSize.", false},
 		{"sync unknown sub", "GET", "/client/v2/product/sync?sub_category=voucher-game", main1, "", 200, "Subkategori tidak ditemukan.", false},
 		{"sync inactive sub", "GET", "/client/v2/product/sync?sub_category=paket-sms", main1, "", 200, "Subkategori belum tersedia.", false},
-		{"sync price plan inactive", "GET", "/client/v2/product/sync?sub_category=prabayar", creds{keyNonaktif, tokNonaktif}, "", 400, msgPricePlan, false},
+		{"sync price plan inactive", "GET", "/client/v2/product/sync?sub_category=prabayar", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 400, msgPricePlan, false},
 		{"sync page past last", "GET", "/client/v2/product/sync?sub_category=prabayar&page=999", main1, "", 200, "OK", true},
 
 		// Customer.
 		{"profile ok", "GET", "/client/v2/customer/profile", funded, "", 200, "OK", true},
 		{"profile main", "GET", "/client/v2/customer/profile", main1, "", 200, "OK", true},
-		{"profile price plan inactive unaffected", "GET", "/client/v2/customer/profile", creds{keyNonaktif, tokNonaktif}, "", 200, "OK", true},
-		{"profile broken wallet", "GET", "/client/v2/customer/profile", creds{keyNusantara, tokBroken}, "", 500, "Profil belum dapat dimuat. Silakan coba lagi nanti.", false},
-		{"provision new", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"Toko Baru","phone_number":"081277770001","email":"baru@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
-		{"provision existing", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"Cabang Menteng","phone_number":"081200000011","email":"menteng@tokonusantara.example"}`, 200, "Akun berhasil disinkronisasi.", true},
-		{"provision ignores token", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, "tok-nope"}, `{"name":"Toko Baru 2","phone_number":"081277770002","email":"baru2@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
-		{"provision email taken", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"x","phone_number":"081277770003","email":"MENTENG@tokonusantara.example"}`, 400, "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.", false},
-		{"provision email free in other partner", "POST", "/client/v2/customer/provision_account", creds{keyWarung, ""}, `{"name":"x","phone_number":"081277770004","email":"menteng@tokonusantara.example"}`, 201, "Akun berhasil disinkronisasi.", true},
-		{"provision name missing", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"phone_number":"081277770005","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
-		{"provision email invalid", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"x","phone_number":"081277770005","email":"not-an-email"}`, 400, "Data tidak lengkap.", false},
-		{"provision phone invalid", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":"x","phone_number":"12345","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
-		{"provision wrong type", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":1,"phone_number":"081277770005","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
-		{"provision malformed", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, `{"name":`, 400, "Data tidak lengkap.", false},
-		{"provision empty body", "POST", "/client/v2/customer/provision_account", creds{keyNusantara, ""}, "", 400, "Data tidak lengkap.", false},
-		{"provision inactive plan unaffected", "POST", "/client/v2/customer/provision_account", creds{keyNonaktif, ""}, `{"name":"x","phone_number":"081277770006","email":"d@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
+		{"profile price plan inactive unaffected", "GET", "/client/v2/customer/profile", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 200, "OK", true},
+		{"profile broken wallet", "GET", "/client/v2/customer/profile", creds{referencetest.KeyNusantara, referencetest.TokBroken}, "", 500, "Profil belum dapat dimuat. Silakan coba lagi nanti.", false},
+		{"provision new", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"Toko Baru","phone_number":"081277770001","email":"baru@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
+		{"provision existing", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"Cabang Menteng","phone_number":"081200000011","email":"menteng@tokonusantara.example"}`, 200, "Akun berhasil disinkronisasi.", true},
+		{"provision ignores token", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, "tok-nope"}, `{"name":"Toko Baru 2","phone_number":"081277770002","email":"baru2@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
+		{"provision email taken", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"x","phone_number":"081277770003","email":"MENTENG@tokonusantara.example"}`, 400, "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.", false},
+		{"provision email free in other partner", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyWarung, ""}, `{"name":"x","phone_number":"081277770004","email":"menteng@tokonusantara.example"}`, 201, "Akun berhasil disinkronisasi.", true},
+		{"provision name missing", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"phone_number":"081277770005","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
+		{"provision email invalid", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"x","phone_number":"081277770005","email":"not-an-email"}`, 400, "Data tidak lengkap.", false},
+		{"provision phone invalid", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":"x","phone_number":"12345","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
+		{"provision wrong type", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":1,"phone_number":"081277770005","email":"c@toko.id"}`, 400, "Data tidak lengkap.", false},
+		{"provision malformed", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":`, 400, "Data tidak lengkap.", false},
+		{"provision empty body", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, "", 400, "Data tidak lengkap.", false},
+		{"provision inactive plan unaffected", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNonaktif, ""}, `{"name":"x","phone_number":"081277770006","email":"d@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
 
 		// Payment methods.
 		{"methods ok", "GET", "/client/v2/payment/methods", funded, "", 200, "OK", true},
-		{"methods price plan inactive unaffected", "GET", "/client/v2/payment/methods", creds{keyNonaktif, tokNonaktif}, "", 200, "OK", true},
+		{"methods price plan inactive unaffected", "GET", "/client/v2/payment/methods", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 200, "OK", true},
 		{"pay operator of number not checked", "POST", "/client/v2/payment", funded, payBody(2001, "081712345678", 0, "p-xl-number", true, false), 200, "Pembayaran berhasil diproses.", true},
 
 		// Create payment: fields in the documented order.
@@ -145,11 +146,11 @@ func TestHTTPRules(t *testing.T) {
 		{"pay product inactive", "POST", "/client/v2/payment", funded, payBody(1017, "081234567890", 0, "p-inactive", true, false), 422, "Produk sedang tidak tersedia.", false},
 		{"pay sub category inactive", "POST", "/client/v2/payment", funded, payBody(3001, "081234567890", 0, "p-sms", true, false), 422, "Produk sedang tidak tersedia.", false},
 		{"pay unprocessable", "POST", "/client/v2/payment", funded, payBody(9001, "081234567890", 0, "p-9001", true, false), 422, "Produk sedang gangguan, pembayaran belum dapat diproses.", false},
-		{"pay insufficient", "POST", "/client/v2/payment", creds{keyNusantara, tokEmpty}, payBody(1002, "081234567890", 0, "p-empty", true, true), 422, "Saldo dan koin tidak mencukupi.", false},
-		{"pay below minimum", "POST", "/client/v2/payment", creds{keyNusantara, tokEmpty}, payBody(1001, "081234567890", 2, "p-min", true, true), 422, "Nominal pembayaran kurang dari minimum metode pembayaran.", false},
-		{"pay price plan inactive", "POST", "/client/v2/payment", creds{keyNonaktif, tokNonaktif}, payBody(1002, "081234567890", 0, "p-plan", true, false), 400, msgPricePlan, false},
+		{"pay insufficient", "POST", "/client/v2/payment", creds{referencetest.KeyNusantara, referencetest.TokEmpty}, payBody(1002, "081234567890", 0, "p-empty", true, true), 422, "Saldo dan koin tidak mencukupi.", false},
+		{"pay below minimum", "POST", "/client/v2/payment", creds{referencetest.KeyNusantara, referencetest.TokEmpty}, payBody(1001, "081234567890", 2, "p-min", true, true), 422, "Nominal pembayaran kurang dari minimum metode pembayaran.", false},
+		{"pay price plan inactive", "POST", "/client/v2/payment", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, payBody(1002, "081234567890", 0, "p-plan", true, false), 400, msgPricePlan, false},
 		{"pay ok", "POST", "/client/v2/payment", funded, payBody(1002, "081234567890", 0, "p-ok", true, false), 200, "Pembayaran berhasil diproses.", true},
-		{"pay same id other partner", "POST", "/client/v2/payment", creds{keyWarung, tokWarungC}, payBody(1002, "081234567890", 0, "http-paid", true, false), 200, "Pembayaran berhasil diproses.", true},
+		{"pay same id other partner", "POST", "/client/v2/payment", creds{referencetest.KeyWarung, referencetest.TokWarungC}, payBody(1002, "081234567890", 0, "http-paid", true, false), 200, "Pembayaran berhasil diproses.", true},
 
 		// Payment status.
 		{"status by trx id", "GET", "/client/v2/payment/status?partner_trx_id=http-paid", funded, "", 200, "OK", true},
@@ -159,10 +160,10 @@ func TestHTTPRules(t *testing.T) {
 		{"status unknown number", "GET", "/client/v2/payment/status?transaction_number=INV/20990101/P1/99999999", funded, "", 404, "Transaksi tidak ditemukan.", false},
 		{"status unformed", "GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", funded, "", 404, "Transaksi payment belum terbentuk.", false},
 		{"status unformed by number", "GET", "/client/v2/payment/status?transaction_number=" + url.QueryEscape("INV/20261101/P1/00000001"), funded, "", 404, "Transaksi payment belum terbentuk.", false},
-		{"status other partner", "GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", creds{keyWarung, tokWarung}, "", 404, "Transaksi tidak ditemukan.", false},
+		{"status other partner", "GET", "/client/v2/payment/status?partner_trx_id=seed-unformed-0001", creds{referencetest.KeyWarung, referencetest.TokWarung}, "", 404, "Transaksi tidak ditemukan.", false},
 		{"status both mismatch", "GET", "/client/v2/payment/status?partner_trx_id=http-paid&transaction_number=" + url.QueryEscape("INV/20261101/P1/00000001"), funded, "", 404, "Transaksi tidak ditemukan.", false},
 		{"status by main account", "GET", "/client/v2/payment/status?partner_trx_id=http-paid", main1, "", 200, "OK", true},
-		{"status price plan inactive unaffected", "GET", "/client/v2/payment/status?partner_trx_id=x", creds{keyNonaktif, tokNonaktif}, "", 404, "Transaksi tidak ditemukan.", false},
+		{"status price plan inactive unaffected", "GET", "/client/v2/payment/status?partner_trx_id=x", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 404, "Transaksi tidak ditemukan.", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -178,10 +179,10 @@ func TestHTTPRules(t *testing.T) {
 func TestHTTPAuthorizationScheme(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, h := range []string{"Basic " + tokFunded, tokFunded, "Bearer ", "Bearer"} {
+	for _, h := range []string{"Basic " + referencetest.TokFunded, referencetest.TokFunded, "Bearer ", "Bearer"} {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, e.srv.URL+"/client/v2/customer/profile", nil)
 		require.NoError(t, err)
-		req.Header.Set("X-SECRET-KEY", keyNusantara)
+		req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
 		req.Header.Set("Authorization", h)
 		resp, err := e.Do(req)
 		require.NoError(t, err)
@@ -221,8 +222,8 @@ func TestHTTPPanicRecovered(t *testing.T) {
 	h := NewServer(slog.New(slog.NewTextHandler(&logs, nil)), store)
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequestWithContext(t.Context(), http.MethodPost, "/client/v2/payment", strings.NewReader(payBody(1002, "081234567890", 0, "boom", true, false)))
-	req.Header.Set("X-SECRET-KEY", keyNusantara)
-	req.Header.Set("Authorization", "Bearer "+tokFunded)
+	req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
+	req.Header.Set("Authorization", "Bearer "+referencetest.TokFunded)
 	h.ServeHTTP(rec, req)
 	assert.Equal(t, http.StatusInternalServerError, rec.Code)
 	assert.Equal(t, "application/json", rec.Header().Get("Content-Type"))
@@ -290,7 +291,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		assert.Equal(t, 1, inactive, "product 1017 (750.000) is inactive")
 	})
 	t.Run("profile", func(t *testing.T) {
-		resp, err := e.client.GetCustomerProfileWithResponse(ctx, creds{keyNusantara, tokSplit}.edit)
+		resp, err := e.client.GetCustomerProfileWithResponse(ctx, creds{referencetest.KeyNusantara, referencetest.TokSplit}.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200)
 		d := resp.JSON200.Data
@@ -304,18 +305,18 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		assert.Equal(t, "2026-04-01 08:05:00", d.Customer.RegisteredAt)
 	})
 	t.Run("provisioned token works at once", func(t *testing.T) {
-		resp, err := e.client.ProvisionAccountWithResponse(ctx, api.ProvisionAccountRequest{Name: "Kasir Sore", PhoneNumber: "081288880001", Email: "sore@toko.id"}, creds{keyNusantara, ""}.edit)
+		resp, err := e.client.ProvisionAccountWithResponse(ctx, api.ProvisionAccountRequest{Name: "Kasir Sore", PhoneNumber: "081288880001", Email: "sore@toko.id"}, creds{referencetest.KeyNusantara, ""}.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON201)
 		tok := resp.JSON201.Data.Token
-		prof, err := e.client.GetCustomerProfileWithResponse(ctx, creds{keyNusantara, tok}.edit)
+		prof, err := e.client.GetCustomerProfileWithResponse(ctx, creds{referencetest.KeyNusantara, tok}.edit)
 		require.NoError(t, err)
 		require.NotNil(t, prof.JSON200)
 		assert.Equal(t, resp.JSON201.Data.CustomerId, prof.JSON200.Data.Customer.Id)
 		assert.Equal(t, "sore@toko.id", prof.JSON200.Data.Customer.Email)
 		assert.Equal(t, int64(0), prof.JSON200.Data.Balance.Available)
 		// With another partner's key the token is refused.
-		prof, err = e.client.GetCustomerProfileWithResponse(ctx, creds{keyWarung, tok}.edit)
+		prof, err = e.client.GetCustomerProfileWithResponse(ctx, creds{referencetest.KeyWarung, tok}.edit)
 		require.NoError(t, err)
 		assert.Equal(t, 401, prof.StatusCode())
 	})
@@ -372,7 +373,7 @@ func TestHTTPSuccessBodies(t *testing.T) {
 	t.Run("payment with a gateway remainder", func(t *testing.T) {
 		resp, err := e.client.CreatePaymentWithResponse(ctx, api.CreatePaymentRequest{
 			ProductId: 1002, Msisdn: "081234567890", PaymentMethodId: ptr(int64(2)), PartnerTrxId: "body-2", UseBalance: ptr(true), UseCoin: ptr(true),
-		}, creds{keyNusantara, tokEmpty}.edit)
+		}, creds{referencetest.KeyNusantara, referencetest.TokEmpty}.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200, "%s", resp.Body)
 		d := resp.JSON200.Data
