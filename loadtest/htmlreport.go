@@ -308,7 +308,7 @@ func shardRows(results []Result, shards []Shard) []htmlShard {
 		if secs := last[s.Index].Sub(first[s.Index]).Seconds(); secs > 0 {
 			row.Rate = float64(len(ds)) / secs
 		}
-		row.P99 = summarize(ds).P99
+		row.P99 = Summarize(ds).P99
 		out = append(out, row)
 	}
 	return out

@@ -18,8 +18,9 @@ type Latencies struct {
 	Max   time.Duration `json:"max"`
 }
 
-// summarize computes exact percentiles (nearest rank) of ds; it sorts ds.
-func summarize(ds []time.Duration) Latencies {
+// Summarize computes exact percentiles (nearest rank) of ds, as every
+// report of the load tester does; it sorts ds.
+func Summarize(ds []time.Duration) Latencies {
 	if len(ds) == 0 {
 		return Latencies{}
 	}

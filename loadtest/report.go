@@ -231,10 +231,10 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
 	for name, ds := range perOp {
 		op := rep.Ops[name]
-		op.Corrected = summarize(ds)
+		op.Corrected = Summarize(ds)
 		rep.Ops[name] = op
 	}
-	rep.Corrected, rep.Raw = summarize(corrected), summarize(raw)
+	rep.Corrected, rep.Raw = Summarize(corrected), Summarize(raw)
 	if rep.Requests > 0 {
 		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
 		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)

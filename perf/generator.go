@@ -18,6 +18,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/loadtest"
 )
 
 // The open-model criteria of issue 14: a rate is clean when the p99 latency
@@ -102,31 +104,28 @@ func (f GeneratorFigures) HighestClean() float64 {
 // the send and the late percentage.
 func (f GeneratorFigures) At(rate float64) (corrected, send time.Duration, latePct float64) {
 	runs := f.ByRate[rate]
-	return medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Corrected) }).dur(),
-		medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Send) }).dur(),
-		float64(medianOf(runs, func(r GeneratorRun) float64 { return r.LatePct }))
+	return time.Duration(medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Corrected) })),
+		time.Duration(medianOf(runs, func(r GeneratorRun) float64 { return float64(r.P99Send) })),
+		medianOf(runs, func(r GeneratorRun) float64 { return r.LatePct })
 }
 
 // MaxRateAchieved is the median rate of the max-rate runs.
 func (f GeneratorFigures) MaxRateAchieved() float64 {
-	return float64(medianOf(f.MaxRate, func(r GeneratorRun) float64 { return r.Achieved }))
+	return medianOf(f.MaxRate, func(r GeneratorRun) float64 { return r.Achieved })
 }
 
 // CPUPerRequest is the median CPU per request of the max-rate runs.
 func (f GeneratorFigures) CPUPerRequest() time.Duration {
-	return medianOf(f.MaxRate, func(r GeneratorRun) float64 { return float64(r.CPUPerRequest()) }).dur()
+	return time.Duration(medianOf(f.MaxRate, func(r GeneratorRun) float64 { return float64(r.CPUPerRequest()) }))
 }
 
-type median float64
-
-func (m median) dur() time.Duration { return time.Duration(m) }
-
-func medianOf(runs []GeneratorRun, f func(GeneratorRun) float64) median {
+// medianOf is the median of f over runs.
+func medianOf(runs []GeneratorRun, f func(GeneratorRun) float64) float64 {
 	r := Rounds{}
 	for _, run := range runs {
 		r.Values = append(r.Values, f(run))
 	}
-	return median(r.Median())
+	return r.Median()
 }
 
 // GeneratorResult is the comparison: our load tester, and vegeta when it
@@ -353,17 +352,10 @@ func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration
 			}
 		}
 	}
-	run.P99Send, run.P99Corrected = p99(send), p99(corrected)
+	run.P99Send, run.P99Corrected = loadtest.Summarize(send).P99, loadtest.Summarize(corrected).P99
 	run.LatePct = 100 * float64(late) / float64(len(rs))
 	run.Achieved = float64(len(rs)) / max(d, last.Sub(t0)).Seconds()
 	return run, nil
-}
-
-// p99 is the nearest-rank 99th percentile, as the load tester computes it.
-func p99(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	i := int(0.99*float64(len(ds))+0.999999999) - 1
-	return ds[max(0, min(i, len(ds)-1))]
 }
 
 // generatorTimeout bounds one generator run past its duration (set-up,
