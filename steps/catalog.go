@@ -6,6 +6,8 @@ package steps
 import (
 	"context"
 	"sort"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // product is one product of a catalog, with its money as int64.
@@ -93,7 +95,7 @@ func activeByPrice(ps []product) []product {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		ki, kj := operatorPrefixes(out[i].Operator) != nil, operatorPrefixes(out[j].Operator) != nil
+		ki, kj := contract.OperatorPrefixes(out[i].Operator) != nil, contract.OperatorPrefixes(out[j].Operator) != nil
 		if ki != kj {
 			return ki
 		}

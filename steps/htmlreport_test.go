@@ -21,6 +21,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // maxReportBytes is issue 13's size limit of a full run's page.
@@ -99,7 +100,7 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &sum))
 	var row *steps.MatrixRow
 	for i, r := range sum.Section7 {
-		if r.Status == 409 && strings.EqualFold(r.Operation, "createPayment") {
+		if r.Status == 409 && r.Operation == contract.OpCreatePayment {
 			row = &sum.Section7[i]
 		}
 	}
