@@ -18,10 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // maxReportBytes is issue 13's size limit of a full run's page.
