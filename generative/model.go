@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 )
 
@@ -255,6 +256,12 @@ func (m *machine) sync(t *rapid.T) {
 	if list, _ := dig(d, "data", "products").([]any); len(list) > size {
 		m.fail(t, "a page of size %d carries %d products (§4.2: pageSize, records per page)", size, len(list))
 	}
+	if page == 1 {
+		pg := func(k string) int64 { return integer(dig(d, "pagination", k)) }
+		if err := contract.CheckTotalPages(pg("total"), pg("perPage"), pg("totalPages")); err != nil {
+			m.fail(t, "%v", err)
+		}
+	}
 }
 
 // payable draws an active product with a price.
@@ -334,15 +341,18 @@ func (m *machine) pay(t *rapid.T) {
 func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useBalance, useCoin bool) {
 	total, bu, cu, cv, gw := am["total"], am["balance_used"], am["coin_used"], am["coin_value_used"], am["gateway_payment"]
 	wl := ma.wallet
+	amt := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
 	switch {
+	case contract.CheckWalletWithinTotal(amt) != nil:
+		m.fail(t, "%v", contract.CheckWalletWithinTotal(amt))
+	case !useCoin && contract.CheckCoinsOnlyWhenAsked(amt) != nil:
+		m.fail(t, "%v", contract.CheckCoinsOnlyWhenAsked(amt))
 	case bu+cv+gw != total:
 		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d (§4.6 rule 4)", bu, cv, gw, total)
 	case cu != contract.CoinsFor(cv):
 		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
 	case !useBalance && bu != 0:
 		m.fail(t, "balance_used is %d although use_balance was off", bu)
-	case !useCoin && cu != 0:
-		m.fail(t, "coin_used is %d although use_coin was off", cu)
 	case bu < 0 || cu < 0 || gw < 0:
 		m.fail(t, "a negative amount: %v", am)
 	case bu > wl.Balance || cu > wl.Coins:
