@@ -110,18 +110,24 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 // marks its scenario as aborted instead of counting.
 func (r *recorder) noAnswer(err error) error {
 	h := r.s.h
+	if h.interrupted() {
+		r.s.interrupted = true
+		return fmt.Errorf("the run was %s", h.interruption())
+	}
+	described := TransportError(err, h.timeout)
 	if h.abortCtx != nil {
 		if h.abortCtx.Err() != nil {
 			r.s.aborted = true
 			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
 		}
-		h.noAnswer(err)
+		r.s.unansweredAt = time.Now()
+		h.noAnswer(described, r.s.unansweredAt)
 	}
-	return transportError(err, h.timeout)
+	return described
 }
 
-// transportError turns a client failure into a sentence a partner understands.
-func transportError(err error, timeout time.Duration) error {
+// TransportError turns a client failure into a sentence a partner understands.
+func TransportError(err error, timeout time.Duration) error {
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
