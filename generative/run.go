@@ -15,8 +15,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/steps"
 )
 
 // Options configure one generated run.
@@ -44,7 +44,8 @@ type Options struct {
 	ShrinkTime time.Duration
 	// HTTPClient sends the requests (default a new client).
 	HTTPClient *http.Client
-	// Only, when set, runs only the properties whose name contains it.
+	// Only, when set, runs only the properties whose name contains it (in
+	// any case).
 	Only string
 	// Done, when set, receives each property's result as it ends.
 	Done func(PropertyResult)
@@ -53,9 +54,9 @@ type Options struct {
 // The outcome of a property. A property the run's interruption left
 // unfinished or unstarted is skipped, never failed.
 const (
-	StatusPassed  = steps.StatusPassed
-	StatusFailed  = steps.StatusFailed
-	StatusSkipped = steps.StatusSkipped
+	StatusPassed  = contract.StatusPassed
+	StatusFailed  = contract.StatusFailed
+	StatusSkipped = contract.StatusSkipped
 )
 
 // PropertyResult is the outcome of one generated property.
@@ -76,8 +77,8 @@ type PropertyResult struct {
 	Reproduction string `json:"reproduction,omitempty"`
 	// Command runs the property again against the same target with the
 	// same seed (set on a failure).
-	Command  string          `json:"command,omitempty"`
-	Warnings []steps.Warning `json:"warnings,omitempty"`
+	Command  string             `json:"command,omitempty"`
+	Warnings []contract.Warning `json:"warnings,omitempty"`
 }
 
 // Name is "operation: property".
@@ -129,7 +130,7 @@ func (r Result) Warned() int {
 var ErrUsage = errors.New("generative: usage")
 
 // ErrInterrupted marks a run interrupted before it could start.
-var ErrInterrupted = steps.ErrInterrupted
+var ErrInterrupted = errors.New("interrupted")
 
 // Run runs every property against the profile's target and returns what
 // happened. It returns an error only when the run could not take place.
@@ -173,7 +174,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	deadline := start.Add(opts.Duration)
 	res := Result{Seed: opts.Seed}
 	for _, p := range w.properties(opts) {
-		if opts.Only != "" && !strings.Contains(p.result.Name(), opts.Only) {
+		if opts.Only != "" && !strings.Contains(strings.ToLower(p.result.Name()), strings.ToLower(opts.Only)) {
 			continue
 		}
 		var pr PropertyResult
@@ -216,7 +217,7 @@ type record struct {
 	// command reruns the property with the run's target, profile and seed.
 	command  string
 	mu       sync.Mutex
-	warnings map[string]steps.Warning
+	warnings map[string]contract.Warning
 	order    []string
 	repro    string
 	failure  string
@@ -225,7 +226,7 @@ type record struct {
 // warn grades a failed reading: a warning, or in a strict run a failure.
 // request is what earned it (a curl line, or the steps of a sequence); a
 // warning keeps the first request that earned it.
-func (r *record) warn(t *rapid.T, rd steps.Reading, detail, request string) {
+func (r *record) warn(t *rapid.T, rd contract.Reading, detail, request string) {
 	if r.strict {
 		r.fail(t, request, "reading %s (strict run): %s", rd.ID, detail)
 	}
@@ -236,12 +237,12 @@ func (r *record) warn(t *rapid.T, rd steps.Reading, detail, request string) {
 		return
 	}
 	if r.warnings == nil {
-		r.warnings = map[string]steps.Warning{}
+		r.warnings = map[string]contract.Warning{}
 	}
 	if len(r.order) >= 10 {
 		return
 	}
-	r.warnings[key] = steps.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail + "\nthe request that earned it:\n" + strings.TrimRight(request, "\n")}
+	r.warnings[key] = contract.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail + "\nthe request that earned it:\n" + strings.TrimRight(request, "\n")}
 	r.order = append(r.order, key)
 }
 

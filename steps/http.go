@@ -3,14 +3,14 @@ package steps
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // maxResponseBody is the largest response body the harness reads. A larger
@@ -98,7 +98,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
 	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
-	ex.Operation, ex.Invalid = h.validator.validate(ctx, vreq, resp.StatusCode, resp.Header, data)
+	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
 	h.coverage.exercised(ex.Operation, resp.StatusCode)
 
 	resp.Body = io.NopCloser(bytes.NewReader(data))
@@ -114,7 +114,7 @@ func (r *recorder) noAnswer(err error) error {
 		r.s.interrupted = true
 		return fmt.Errorf("the run was %s", h.interruption())
 	}
-	described := TransportError(err, h.timeout)
+	described := contract.TransportError(err, h.timeout)
 	if h.abortCtx != nil {
 		if h.abortCtx.Err() != nil {
 			r.s.aborted = true
@@ -124,26 +124,6 @@ func (r *recorder) noAnswer(err error) error {
 		h.noAnswer(described, r.s.unansweredAt)
 	}
 	return described
-}
-
-// TransportError turns a client failure into a sentence a partner understands.
-func TransportError(err error, timeout time.Duration) error {
-	var ne net.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		return fmt.Errorf("no complete answer within the request timeout of %s: %w", timeout, err)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("the run was cancelled: %w", err)
-	case isConnRefused(err):
-		return fmt.Errorf("the target refused the connection (is the server running at that address?): %w", err)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "connection reset"):
-		return fmt.Errorf("the target closed the connection without a complete answer: %w", err)
-	}
-	return fmt.Errorf("the request could not be completed: %w", err)
-}
-
-func isConnRefused(err error) bool {
-	return strings.Contains(err.Error(), "connection refused")
 }
 
 // secretHeaders are masked in reports.
