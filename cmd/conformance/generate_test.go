@@ -44,7 +44,7 @@ func TestGenerate(t *testing.T) {
 		assert.Contains(t, out.String(), "shift_code of 51 multi-byte characters")
 		assert.Contains(t, out.String(), "curl -sS -X POST")
 		assert.Contains(t, out.String(), "conformance generate --target "+url+" --profile ")
-		assert.Contains(t, out.String(), " --seed 5 --only 'CreatePayment: requests that break the schema in one place'")
+		assert.Contains(t, out.String(), " --seed 5 --only 'createPayment: requests that break the schema in one place'")
 	})
 	t.Run("usage errors exit 2", func(t *testing.T) {
 		for _, args := range [][]string{
