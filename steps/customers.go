@@ -243,6 +243,9 @@ func (s *scenario) provisionIncomplete(ctx context.Context, field, how string) e
 		body[key] = ""
 	}
 	_, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, body)
+	if how == "missing" {
+		s.restsOn = "required-field-missing-is-empty"
+	}
 	return err
 }
 

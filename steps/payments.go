@@ -194,6 +194,7 @@ func (s *scenario) payIncomplete(ctx context.Context, actor, field, how string) 
 		"payment method": "payment_method_id", "partner transaction id": "partner_trx_id"}[field]
 	if how == "missing" {
 		delete(body, key)
+		s.restsOn = "required-field-missing-is-empty"
 	} else {
 		body[key] = ""
 	}
@@ -221,6 +222,7 @@ func (s *scenario) payUnofferedMethod(ctx context.Context, actor string) error {
 		return err
 	}
 	_, err = s.pay(ctx, a, p, s.baseBody(p, max+1000, true, true))
+	s.restsOn = "unlisted-method-not-available"
 	return err
 }
 
@@ -237,6 +239,7 @@ func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice st
 	if strings.HasPrefix(choice, "neither") {
 		delete(body, "use_balance")
 		delete(body, "use_coin")
+		s.restsOn = "use-flags-left-out-are-off"
 	}
 	_, err = s.pay(ctx, a, p, body)
 	return err
@@ -326,7 +329,7 @@ func (s *scenario) payInactive(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause("the prabayar catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
+	return s.skipBecause("the catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
 }
 
 // notCreated checks that the last payment was not created: section 4.6
@@ -402,7 +405,7 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause(fmt.Sprintf("profile split_customer: no active prabayar product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
+	return s.skipBecause(fmt.Sprintf("profile split_customer: no active product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
 		w.balance, w.balance+contract.CoinValue(w.coins)))
 }
 
@@ -677,9 +680,17 @@ func (s *scenario) remainderDue() error {
 	}
 	a := pm.res.Amount
 	want := a.Total - a.BalanceUsed - a.CoinValueUsed
-	if a.GatewayPayment != want || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
-		return s.failure(pm.ex, secRemainder+" "+secIsRequired,
-			fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0, payment.is_required true, payment.amount > 0", want),
+	// How a gateway method's fee is charged is not written (§2.4
+	// service_fee, §2.7): gateway_payment is the remainder, or the
+	// remainder plus the fee of the method paid through.
+	wants := fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0", want)
+	remainder := a.GatewayPayment == want
+	if pm.via != nil && pm.via.ServiceFee > 0 {
+		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+pm.via.ServiceFee, pm.via.ID)
+		remainder = remainder || a.GatewayPayment == want+pm.via.ServiceFee
+	}
+	if !remainder || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
+		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
 	}
 	return nil

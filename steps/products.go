@@ -73,6 +73,9 @@ func (s *scenario) listProducts(ctx context.Context, actor, sub, number string) 
 	_, err = s.send(func() (*http.Response, error) {
 		return s.api().ListProducts(ctx, &api.ListProductsParams{PhoneNumber: number, SubCategory: sub}, a.creds())
 	})
+	if (sub == "") != (number == "") {
+		s.restsOn = "query-empty-either-parameter"
+	}
 	return err
 }
 

@@ -48,6 +48,10 @@ type scenario struct {
 	pages []syncPage
 	// catalogs are the partners' catalogs read so far, by partner label.
 	catalogs map[string]catalogRead
+	// restsOn is the id of the reading the next expected answer rests on,
+	// set by the step that sent a request whose answer only a reading fixes
+	// (see expectAnswer); empty when the document fixes it.
+	restsOn string
 	// groupEndpoint is the endpoint a credential check called, and
 	// authProblem what was wrong with its credentials.
 	groupEndpoint string
@@ -230,7 +234,12 @@ func (s *scenario) lastEnvelope() (*exchange, contract.Envelope, error) {
 // expectAnswer checks the status code and the exact message of the last
 // answer against the section 7 row of the message.
 func (s *scenario) expectAnswer(code int, msg string) error {
-	return s.expectAnswerCiting(code, msg, messageRow(msg))
+	err := s.expectAnswerCiting(code, msg, messageRow(msg))
+	if id := s.restsOn; id != "" {
+		s.restsOn = ""
+		return s.reading(readingByID(id), err)
+	}
+	return err
 }
 
 // expectAnswerCiting checks the status code and the exact message of the

@@ -45,7 +45,6 @@ const (
 	secAuth           = "§5: Failures return HTTP 401 (messages in section 7)."
 	secPageSizeMax    = "§8: pageSize maximum — product sync — 100."
 	secWallet         = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\""
-	secMethodsFixture = "§2.4/§4.5: payment methods carry minimum_payment in rupiah."
 	secCatalogFixture = "§4.2: Synchronizes the catalog to the partner system."
 	secProfileLoaded  = "§4.3: Returns the profile of the account that owns the token."
 	secNotFound       = "§7 Payment: 404 status, \"Transaction not found\" — Transaksi tidak ditemukan."
