@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -370,21 +371,33 @@ func feeOnTop() Variant {
 	}
 }
 
+// gatewayNotYet refuses every payment that leaves a remainder to a gateway
+// with 422, and takes nothing: the reference's own refusal of a remainder
+// below the method's minimum does it, with minima no price reaches, while
+// the methods list shows the data set's minima.
 func gatewayNotYet() Variant {
+	shown := map[int64]int64{}
 	return Variant{
 		Name: "a payment gateway that cannot process payments yet",
 		Why:  "§7 Payment: 422 create, \"Payment cannot be processed yet\"; the document does not say when",
+		Data: func(ds *reference.Dataset) {
+			for i, m := range ds.PaymentMethods {
+				shown[m.ID] = m.MinimumPayment
+				ds.PaymentMethods[i].MinimumPayment = math.MaxInt64 / 4
+			}
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
-				var req struct {
-					MethodID int64 `json:"payment_method_id"`
-				}
-				if r.URL.Path != pathPayment || *status != http.StatusOK || json.Unmarshal(reqBody, &req) != nil || req.MethodID == 0 {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				list, _ := body["data"].([]any)
+				if r.URL.Path != pathMethods || *status != http.StatusOK {
 					return
 				}
-				*status = http.StatusUnprocessableEntity
-				body["status"], body["message"] = false, "Pembayaran belum dapat diproses melalui gateway."
-				delete(body, "data")
+				for _, m := range list {
+					if m, ok := m.(map[string]any); ok {
+						id, _ := integer(m["id"])
+						m["minimum_payment"] = shown[id]
+					}
+				}
 			})
 		},
 		Skips: "cannot process a payment through gateway method",
