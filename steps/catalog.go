@@ -111,7 +111,7 @@ func activeByPrice(ps []product) []product {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		ki, kj := operatorPrefixes(out[i].Operator) != nil, operatorPrefixes(out[j].Operator) != nil
+		ki, kj := contract.OperatorPrefixes(out[i].Operator) != nil, contract.OperatorPrefixes(out[j].Operator) != nil
 		if ki != kj {
 			return ki
 		}

@@ -170,7 +170,7 @@ func (s *scenario) created() (*payment, error) {
 	pm := s.payment
 	if pm == nil {
 		if s.attempt != nil {
-			return nil, s.failure(s.attempt.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+			return nil, s.failure(s.attempt.ex, secCreated, "a created payment", "the payment was not created")
 		}
 		return nil, fmt.Errorf("no payment was created before this check")
 	}
@@ -384,7 +384,7 @@ func (s *scenario) payCheapest(ctx context.Context, actor, tense, how string) er
 		return err
 	}
 	if tense == "paid" && pm.res == nil {
-		return s.failure(pm.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+		return s.failure(pm.ex, secCreated, "a created payment", "the payment was not created")
 	}
 	return nil
 }
@@ -497,7 +497,7 @@ func (s *scenario) paid() error {
 			"payment_status %s and status %s", pm.res.PaymentStatus, pm.res.Status)
 	}
 	if pm.res.Status != "PROCESSING" {
-		return s.reading(readingByID("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.Status))
+		return s.reading(contract.MustReading("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.Status))
 	}
 	return nil
 }
@@ -530,7 +530,7 @@ func (s *scenario) chargedFinalPrice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.reading(readingByID("charged-final-price"), s.checkCharged(pm, c))
+	return s.reading(contract.MustReading("charged-final-price"), s.checkCharged(pm, c))
 }
 
 func (s *scenario) checkCharged(pm *payment, c catalogRead) error {
@@ -568,7 +568,7 @@ func (s *scenario) noGateway() error {
 		problem = s.failure(pm.ex, secRemainder, fmt.Sprintf("balance_used + coin_value_used = total %d", a.Total),
 			"balance_used %d + coin_value_used %d", a.BalanceUsed, a.CoinValueUsed)
 	}
-	return s.reading(readingByID("no-remainder-fields"), problem)
+	return s.reading(contract.MustReading("no-remainder-fields"), problem)
 }
 
 func (s *scenario) developerNotes() error {
@@ -626,7 +626,7 @@ func (s *scenario) coinsOnly() error {
 			"coin_used %d, coin_value_used %d", a.CoinUsed, a.CoinValueUsed)
 	}
 	if a.BalanceUsed != 0 || a.CoinValueUsed+a.GatewayPayment != a.Total {
-		return s.reading(readingByID("coins-only-no-balance"), s.failure(pm.ex, secCoinValue,
+		return s.reading(contract.MustReading("coins-only-no-balance"), s.failure(pm.ex, secCoinValue,
 			fmt.Sprintf("balance_used 0 and coin_value_used + gateway_payment = total %d", a.Total),
 			"balance_used %d, coin_value_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.GatewayPayment))
 	}
@@ -642,7 +642,7 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, c
 	}
 	want := wallet{balance: pm.before.balance - balanceDrop, coins: pm.before.coins - coinDrop}
 	if after != want {
-		return s.reading(readingByID(id), s.failure(pm.ex, section,
+		return s.reading(contract.MustReading(id), s.failure(pm.ex, section,
 			fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.balance, pm.before.coins, want.coins),
 			"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
 	}

@@ -171,8 +171,8 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 	}
 	// Only a Content-Type that is the answer's sole departure is a reading;
 	// joined with another (a body that is not JSON, say) it is not unwrapped.
-	if ct, ok := ex.Invalid.(*contentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
-		return ex, s.reading(readingByID("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
+	if ct, ok := ex.Invalid.(*contract.ContentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
+		return ex, s.reading(contract.MustReading("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
 	}
 	if ex.Invalid != nil {
 		return ex, s.failure(ex, "openapi.yaml (the contract of sections 2 to 7)", "a response matching openapi.yaml", "%v", ex.Invalid)
@@ -234,10 +234,10 @@ func (s *scenario) lastEnvelope() (*exchange, contract.Envelope, error) {
 // expectAnswer checks the status code and the exact message of the last
 // answer against the section 7 row of the message.
 func (s *scenario) expectAnswer(code int, msg string) error {
-	err := s.expectAnswerCiting(code, msg, messageRow(msg))
+	err := s.expectAnswerCiting(code, msg, contract.MessageRow(msg))
 	if id := s.restsOn; id != "" {
 		s.restsOn = ""
-		return s.reading(readingByID(id), err)
+		return s.reading(contract.MustReading(id), err)
 	}
 	return err
 }
