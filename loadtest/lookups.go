@@ -9,18 +9,18 @@ import (
 	"time"
 )
 
-// lookups checks every created id through payment status, with a few
+// lookups checks every created id of ledger through payment status, with a few
 // workers, until ctx is done. It fills Payment.Lookup of the first created
 // request of each id, and returns how many ids it did not get to (their
 // Lookup stays nil, which reconciliation reports).
-func (e *engine) lookups(ctx context.Context, accounts []Account) int {
+func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payment) int {
 	auths := map[string]string{}
 	for _, a := range accounts {
 		auths[a.Key] = a.auth
 	}
 	first := map[string]*Payment{}
-	for i := range e.ledger {
-		p := &e.ledger[i]
+	for i := range ledger {
+		p := &ledger[i]
 		if p.Outcome == OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != OutcomeCreated) {
 			first[p.ID] = p
 		}
@@ -28,8 +28,8 @@ func (e *engine) lookups(ctx context.Context, accounts []Account) int {
 	// An id no request was answered "created" for, but whose answer was
 	// lost (or that a retry found used), is resolved through payment status
 	// too: created once, or never created.
-	for i := range e.ledger {
-		p := &e.ledger[i]
+	for i := range ledger {
+		p := &ledger[i]
 		if first[p.ID] == nil && (p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
 			first[p.ID] = p
 		}
