@@ -49,7 +49,7 @@ func exhaustion(o *Outcome) *Exhaustion {
 	messages := map[string]int{}
 	for i := range o.Ledger {
 		p := &o.Ledger[i]
-		if p.Kind == KindGateway || p.Outcome == OutcomeUncertain {
+		if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered {
 			continue
 		}
 		x.Answered++
