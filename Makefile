@@ -88,13 +88,13 @@ fuzz: ## Fuzz each target for FUZZTIME (default 30s).
 	done
 
 .PHONY: generate
-generate: ## Regenerate api/ from openapi.yaml and docs/conformance-readings.md from steps/readings.go.
+generate: ## Regenerate api/ from openapi.yaml and docs/conformance-readings.md from internal/contract/readings.go.
 	$(GO) generate ./...
 
 .PHONY: check-generate
 check-generate: generate ## Fail when regenerating api/ or docs/conformance-readings.md changes anything.
 	@git diff --exit-code -- api/ || (echo "api/ is out of sync with openapi.yaml: run make generate and commit" >&2; exit 1)
-	@git diff --exit-code -- docs/conformance-readings.md || (echo "docs/conformance-readings.md is out of sync with steps/readings.go: run make generate and commit" >&2; exit 1)
+	@git diff --exit-code -- docs/conformance-readings.md || (echo "docs/conformance-readings.md is out of sync with internal/contract/readings.go: run make generate and commit" >&2; exit 1)
 	@test -z "$$(git status --porcelain -- api/)" || (git status --porcelain -- api/; echo "untracked generated files" >&2; exit 1)
 
 .PHONY: lint

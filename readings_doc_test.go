@@ -13,16 +13,15 @@ import (
 )
 
 // TestReadingsDocIsGenerated: docs/conformance-readings.md is the readings of
-// the suite (steps/readings.go and the @reading:<id> tags) and of the
-// generated mode (generative/readings.go) rendered, so the list cannot drift
-// from the code. It lives here because only this package sees both.
+// the suite (internal/contract/readings.go and the @reading:<id> tags) and of
+// the generated mode rendered, so the list cannot drift from the code.
 func TestReadingsDocIsGenerated(t *testing.T) {
-	want, err := steps.ReadingsDoc(features.FS, generative.Readings())
+	want, err := steps.ReadingsDoc(features.FS)
 	require.NoError(t, err)
 	got, err := os.ReadFile("docs/conformance-readings.md")
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got),
-		"docs/conformance-readings.md differs from the readings in code: run go generate ./steps/ (or make generate) and commit")
+		"docs/conformance-readings.md differs from the readings in code: run go generate ./internal/contract/ (or make generate) and commit")
 	for _, r := range generative.Readings() {
 		assert.Contains(t, string(got), "`"+r.ID+"`", "the generated mode's reading %s is listed", r.ID)
 	}

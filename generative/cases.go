@@ -6,10 +6,11 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
-	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"pgregory.net/rapid"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // operation is one operation of openapi.yaml, as the generator needs it.
@@ -65,7 +66,7 @@ func (o operation) defects() []defect {
 
 // declared reports whether openapi.yaml names status for the operation.
 func (o operation) declared(status int) bool {
-	return o.Op.Responses.Value(strconv.Itoa(status)) != nil
+	return contract.MustOperation(o.ID).Documents(status)
 }
 
 // properties lists the schema properties (two per operation) and the

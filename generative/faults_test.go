@@ -22,11 +22,11 @@ var generatedFaults = []struct {
 	property string
 	shows    string // in the failure or its reproduction
 }{
-	{reference.FaultMultiByteShiftCodePanics, "CreatePayment: requests that break", "shift_code of 51 multi-byte characters"},
-	{reference.FaultPromotionZeroCrashes, "CreatePayment: valid requests", `"promotion_id":0`},
-	{reference.FaultEmptyPartsCrashes, "CreatePayment: valid requests", `"parts":{}`},
-	{reference.FaultInactiveProductDebitKept, "CreatePayment: valid requests", "a refused payment"},
-	{reference.FaultZeroPageSizeCrashes, "SyncProducts: requests that break", "pageSize=0"},
+	{reference.FaultMultiByteShiftCodePanics, "createPayment: requests that break", "shift_code of 51 multi-byte characters"},
+	{reference.FaultPromotionZeroCrashes, "createPayment: valid requests", `"promotion_id":0`},
+	{reference.FaultEmptyPartsCrashes, "createPayment: valid requests", `"parts":{}`},
+	{reference.FaultInactiveProductDebitKept, "createPayment: valid requests", "a refused payment"},
+	{reference.FaultZeroPageSizeCrashes, "syncProducts: requests that break", "pageSize=0"},
 	{reference.FaultStaleWalletTakesCoins, "sequences", "Scenario:"},
 	{reference.FaultDuplicateOverwritesProduct, "sequences", "pays again with the partner transaction id"},
 	{reference.FaultReprovisionResetsWallet, "sequences", "provisions the phone number of the funded customer again"},

@@ -82,7 +82,7 @@ func TestReadingsAreWarnings(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		res, err := generative.Run(context.Background(), generative.Options{
 			Profile: profiles.Reference(srv.URL), Examples: 10, Seed: 2, Strict: strict,
-			Only: "ProvisionAccount: requests that break", ShrinkTime: 2 * time.Second,
+			Only: "provisionAccount: requests that break", ShrinkTime: 2 * time.Second,
 		})
 		require.NoError(t, err)
 		require.Len(t, res.Properties, 1)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -15,7 +14,7 @@ import (
 // The exact messages the model asserts (section 7).
 const (
 	msgTrxIDUsed        = contract.MsgDuplicate
-	msgInternalNoFunds  = "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
+	msgInternalNoFunds  = contract.MsgInternalMethodFlag
 	pathProvision       = "/client/v2/customer/provision_account"
 	pathPayment         = "/client/v2/payment"
 	pathStatus          = "/client/v2/payment/status"
@@ -28,8 +27,6 @@ const (
 	statusBadRequest    = http.StatusBadRequest
 	provisionedNewLabel = "cashier %d"
 )
-
-var nationalPhone = regexp.MustCompile(`^08[0-9]{8,11}$`)
 
 // mAccount is an account of the model with the wallet the document
 // guarantees it holds.
@@ -193,7 +190,7 @@ func (m *machine) provisionNew(t *rapid.T, line string) {
 func (m *machine) reprovision(t *rapid.T) {
 	ma := m.pick(t, "account")
 	acc := ma.acc
-	if !nationalPhone.MatchString(acc.Phone) || acc.Name == "" || acc.Email == "" {
+	if !contract.ValidMsisdn(acc.Phone) || acc.Name == "" || acc.Email == "" {
 		t.Skip("the profile does not give a phone number in the form the document requires for provisioning")
 	}
 	m.say("When the partner provisions the phone number of %s again with the same name and email", acc.Label)
@@ -229,7 +226,7 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 		m.fail(t, "%s holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (§2.7 the amounts taken)",
 			ma.acc.Label, got.Balance, got.Coins, ma.wallet.Balance, ma.wallet.Coins)
 	}
-	if v := integer(dig(d, "data", "coin", "available_value")); v != got.Coins/2 {
+	if v := integer(dig(d, "data", "coin", "available_value")); v != contract.CoinValue(got.Coins) {
 		m.fail(t, "%s's coin.available_value is %d for %d coins (§2.3: coins / 2)", ma.acc.Label, v, got.Coins)
 	}
 }
@@ -340,7 +337,7 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useB
 	switch {
 	case bu+cv+gw != total:
 		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d (§4.6 rule 4)", bu, cv, gw, total)
-	case cv != cu/2:
+	case cu != contract.CoinsFor(cv):
 		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
 	case !useBalance && bu != 0:
 		m.fail(t, "balance_used is %d although use_balance was off", bu)
@@ -356,7 +353,7 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useB
 		m.fail(t, "%d coins were taken although the balance %d covers the total %d (§4.6 rule 1)", cu, wl.Balance, total)
 	}
 	if useCoin {
-		if want := min(wl.Coins/2, total-bu); cv != want {
+		if want := min(contract.CoinValue(wl.Coins), total-bu); cv != want {
 			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total))
 		}
 	}

@@ -15,8 +15,8 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/steps"
 )
 
 // Options configure one generated run.
@@ -41,14 +41,15 @@ type Options struct {
 	ShrinkTime time.Duration
 	// HTTPClient sends the requests (default a new client).
 	HTTPClient *http.Client
-	// Only, when set, runs only the properties whose name contains it.
+	// Only, when set, runs only the properties whose name contains it (in
+	// any case).
 	Only string
 }
 
 // The outcome of a property.
 const (
-	StatusPassed = steps.StatusPassed
-	StatusFailed = steps.StatusFailed
+	StatusPassed = contract.StatusPassed
+	StatusFailed = contract.StatusFailed
 )
 
 // PropertyResult is the outcome of one generated property.
@@ -64,8 +65,8 @@ type PropertyResult struct {
 	Failure string `json:"failure,omitempty"`
 	// Reproduction is the shrunk example: a curl line (schema properties)
 	// or a Gherkin scenario (sequences).
-	Reproduction string          `json:"reproduction,omitempty"`
-	Warnings     []steps.Warning `json:"warnings,omitempty"`
+	Reproduction string             `json:"reproduction,omitempty"`
+	Warnings     []contract.Warning `json:"warnings,omitempty"`
 }
 
 // Name is "operation: property".
@@ -142,7 +143,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	deadline := start.Add(opts.Duration)
 	res := Result{Seed: opts.Seed}
 	for _, p := range w.properties(opts) {
-		if opts.Only != "" && !strings.Contains(p.result.Name(), opts.Only) {
+		if opts.Only != "" && !strings.Contains(strings.ToLower(p.result.Name()), strings.ToLower(opts.Only)) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -173,14 +174,14 @@ type property struct {
 type record struct {
 	strict   bool
 	mu       sync.Mutex
-	warnings map[string]steps.Warning
+	warnings map[string]contract.Warning
 	order    []string
 	repro    string
 	failure  string
 }
 
 // warn grades a failed reading: a warning, or in a strict run a failure.
-func (r *record) warn(t *rapid.T, rd steps.Reading, detail string) {
+func (r *record) warn(t *rapid.T, rd contract.Reading, detail string) {
 	if r.strict {
 		t.Fatalf("reading %s (strict run): %s", rd.ID, detail)
 	}
@@ -191,12 +192,12 @@ func (r *record) warn(t *rapid.T, rd steps.Reading, detail string) {
 		return
 	}
 	if r.warnings == nil {
-		r.warnings = map[string]steps.Warning{}
+		r.warnings = map[string]contract.Warning{}
 	}
 	if len(r.order) >= 10 {
 		return
 	}
-	r.warnings[key] = steps.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail}
+	r.warnings[key] = contract.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail}
 	r.order = append(r.order, key)
 }
 

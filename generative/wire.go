@@ -13,8 +13,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/partnercommerce/conformance/api"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // maxAnswer is the largest answer body read; no answer of the API is larger.
@@ -52,20 +51,20 @@ type client struct {
 	base      string
 	http      *http.Client
 	timeout   time.Duration
-	validator *steps.Validator
+	validator *contract.Validator
 	doc       *openapi3.T
 	sent      atomic.Int64
 }
 
 func newClient(base string, hc *http.Client, timeout time.Duration) (*client, error) {
-	v, err := steps.NewValidator(base)
+	v, err := contract.NewValidator(base)
 	if err != nil {
 		return nil, err
 	}
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	doc, err := api.GetSpec()
+	doc, err := contract.Spec()
 	if err != nil {
 		return nil, err
 	}

@@ -8,30 +8,18 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"pgregory.net/rapid"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
 // subCategories are the sub category codes of the document's table (4.1).
-var subCategories = []string{"prabayar", "paket-data", "paket-sms"}
-
-// operatorPrefixes are real Indonesian mobile prefixes by operator name, so
-// that a destination number fits the product's operator. Unknown operators
-// get a Telkomsel number.
-var operatorPrefixes = map[string][]string{
-	"telkomsel": {"0812", "0813", "0852"},
-	"indosat":   {"0857", "0815", "0856"},
-	"xl":        {"0878", "0817", "0819"},
-	"axis":      {"0838", "0831"},
-	"tri":       {"0896", "0898"},
-	"smartfren": {"0881", "0888"},
-}
+var subCategories = contract.SubCategories()
 
 type product struct {
 	ID       int64
@@ -110,7 +98,7 @@ func (w *world) uniquePhone() string {
 	}
 	n := w.phoneCount
 	w.phoneCount++
-	prefixes := []string{"0812", "0857", "0878", "0838", "0896"}
+	prefixes := contract.AllPrefixes()
 	return fmt.Sprintf("%s%s%04d", prefixes[n%len(prefixes)], w.phoneBlock, n)
 }
 
@@ -144,11 +132,7 @@ func (w *world) knownTrxs() []trxRef {
 
 // msisdnFor draws a destination number that fits the operator.
 func msisdnFor(t *rapid.T, operator string) string {
-	prefixes, ok := operatorPrefixes[strings.ToLower(operator)]
-	if !ok {
-		prefixes = operatorPrefixes["telkomsel"]
-	}
-	p := rapid.SampledFrom(prefixes).Draw(t, "prefix")
+	p := rapid.SampledFrom(contract.PrefixesOrDefault(operator)).Draw(t, "prefix")
 	return p + rapid.StringOfN(rapid.RuneFrom([]rune("0123456789")), 8, 8, -1).Draw(t, "digits")
 }
 

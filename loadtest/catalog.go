@@ -8,10 +8,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // DefaultSubCategories are the sub category codes the document lists (§4.1).
-var DefaultSubCategories = []string{"prabayar", "paket-data", "paket-sms"}
+var DefaultSubCategories = contract.SubCategories()
 
 // Product is an active product of the target's catalog.
 type Product struct {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // The invariants a run checks after the load.
@@ -488,7 +490,7 @@ func deref(a *Amount) Amount {
 
 // msgTrxNotFound is the document's message of a status look-up of an
 // unknown transaction (section 7, Payment, 404).
-const msgTrxNotFound = "Transaksi tidak ditemukan."
+const msgTrxNotFound = contract.MsgNotFound
 
 // resolvedCreated reports whether look-up l found the payment.
 func resolvedCreated(l *Lookup) bool {

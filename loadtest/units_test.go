@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -440,17 +440,16 @@ func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 
 func TestOperatorNumber(t *testing.T) {
 	t.Parallel()
-	format := regexp.MustCompile(`^08[0-9]{8,11}$`) // section 4.1: starting with 08, 10 to 13 digits
-	for _, op := range operatorPrefixes {
+	for _, op := range contract.Operators() {
 		for h := range uint64(200) {
-			n := operatorNumber(strings.ToUpper(op.name), mix64(h))
-			require.Regexp(t, format, n)
-			assert.Contains(t, op.prefixes, n[:4], "%s got %s", op.name, n)
+			n := operatorNumber(strings.ToUpper(op.Names[0]), mix64(h))
+			require.True(t, contract.ValidMsisdn(n), n)
+			assert.Contains(t, op.Prefixes, n[:4], "%s got %s", op.Names[0], n)
 			assert.Equal(t, fmt.Sprintf("%08d", (mix64(h)>>8)%100_000_000), n[4:], "the 8 digits chosen by h")
 		}
 	}
-	assert.Contains(t, operatorPrefixes[0].prefixes, operatorNumber("Unknown Operator", 7)[:4])
-	assert.Contains(t, operatorPrefixes[1].prefixes, operatorNumber("Indosat Ooredoo", 7)[:4])
+	assert.Contains(t, contract.Operators()[0].Prefixes, operatorNumber("Unknown Operator", 7)[:4])
+	assert.Contains(t, contract.Operators()[1].Prefixes, operatorNumber("Indosat Ooredoo", 7)[:4])
 }
 
 // TestPaymentsGoToTheProductsOperator: the destination number of a payment
@@ -466,7 +465,7 @@ func TestPaymentsGoToTheProductsOperator(t *testing.T) {
 	p, err := newPlanner(createScenario{}, &client{}, ids, SingleShard, []Account{{Key: "a", Funded: true}}, cat,
 		Weights{KindBalance: 1}, DefaultOpMix, 0)
 	require.NoError(t, err)
-	want := map[int64][]string{1: operatorPrefixes[2].prefixes, 2: operatorPrefixes[4].prefixes}
+	want := map[int64][]string{1: contract.OperatorPrefixes("XL"), 2: contract.OperatorPrefixes("Tri")}
 	for n := range uint64(50) {
 		j := createScenario{}.jobs(p, n, nil)[0]
 		var body api.CreatePaymentRequest

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // endpoints a credential step can call, by the name the features use.
@@ -35,7 +36,7 @@ func (s *scenario) registerAuth(sc stepper) {
 	})
 	sc.Step(`^the other partner's secret key gets no answer of the cashier's account$`, s.nothingShown)
 	sc.Step(`^by the suite's reading the request is refused with status 401 and a message of its endpoint group$`, func() error {
-		return s.reading(readingByID("cross-partner-token-401"), s.refusedByGroup())
+		return s.reading(contract.MustReading("cross-partner-token-401"), s.refusedByGroup())
 	})
 }
 
@@ -123,18 +124,18 @@ func (s *scenario) refusedByGroup() error {
 	var ok bool
 	var want string
 	if products {
-		ok = slices.Contains(productAuthMessages, msg)
-		want = fmt.Sprintf("status 401 and one of %q", productAuthMessages)
+		ok = slices.Contains(contract.ProductAuthMessages, msg)
+		want = fmt.Sprintf("status 401 and one of %q", contract.ProductAuthMessages)
 	} else {
-		ok = slices.Contains(accessAuthMessages, msg) || strings.HasPrefix(msg, accessDeniedPrefix)
-		want = fmt.Sprintf("status 401 and a message beginning %q or one of %q", accessDeniedPrefix, accessAuthMessages)
+		ok = slices.Contains(contract.AccessAuthMessages, msg) || strings.HasPrefix(msg, contract.AccessDeniedPrefix)
+		want = fmt.Sprintf("status 401 and a message beginning %q or one of %q", contract.AccessDeniedPrefix, contract.AccessAuthMessages)
 	}
 	section := secAuth + " " + secAuthRows
 	if s.groupEndpoint == "the product sync" && (s.authProblem == "no token" || s.authProblem == "an invalid token") {
-		if ex.Status == http.StatusForbidden && msg == syncForbiddenMessage {
-			return s.reading(readingByID("sync-token-401"), s.failure(ex, secSyncToken, want, "got status 403 and the message %q", msg))
+		if ex.Status == http.StatusForbidden && msg == contract.MsgSyncForbidden {
+			return s.reading(contract.MustReading("sync-token-401"), s.failure(ex, secSyncToken, want, "got status 403 and the message %q", msg))
 		}
-		want += fmt.Sprintf(", or status 403 and %q", syncForbiddenMessage)
+		want += fmt.Sprintf(", or status 403 and %q", contract.MsgSyncForbidden)
 		section = secSyncToken + " " + section
 	}
 	if ex.Status != http.StatusUnauthorized || !ok {
@@ -156,7 +157,7 @@ func (s *scenario) readingMessage(msg string, prefix bool) error {
 		if prefix {
 			how = "a message beginning"
 		}
-		return s.reading(readingByID("auth-message-per-condition"), s.failure(ex, secAuthRows,
+		return s.reading(contract.MustReading("auth-message-per-condition"), s.failure(ex, secAuthRows,
 			fmt.Sprintf("%s %q for %s", how, msg, s.authProblem), "got status %d and the message %q", ex.Status, env.Message))
 	}
 	s.h.coverage.asserted(ex, msg)

@@ -1,11 +1,15 @@
 package steps
 
-// The catalog fixture: a partner's prabayar catalog read through product
-// sync, from which payment scenarios choose their products.
+// The catalog fixture: a partner's catalog of every active sub category,
+// read through product sync, from which payment scenarios choose their
+// products.
 
 import (
 	"context"
+	"net/http"
 	"sort"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // product is one product of a catalog, with its money as int64.
@@ -16,9 +20,11 @@ type product struct {
 	FinalPrice int64
 	// Operator is the operator.name the catalog shows.
 	Operator string
+	// SubCategory is the sub category the product was synchronized from.
+	SubCategory string
 }
 
-// catalogRead is a partner's whole "prabayar" catalog as read by sync.
+// catalogRead is a partner's whole catalog as read by sync.
 type catalogRead struct {
 	products []product
 	ex       *exchange // the last page read, for failure reports
@@ -27,29 +33,49 @@ type catalogRead struct {
 // maxSyncPages bounds every walk through the pages of product sync.
 const maxSyncPages = 1000
 
-// catalog reads every product of the partner's "prabayar" catalog with the
-// partner's main account. The first read of a scenario is validated and
-// recorded like any other exchange, then kept for the rest of the scenario.
+// catalog reads every product of the partner's catalog with the partner's
+// main account, in every sub category of section 4.1 that is active: a
+// fixture (a product a gateway method fits, an inactive product) may be in
+// any of them. A sub category the target answers with another message than
+// OK (not found, not yet available) holds no fixture. The first read of a
+// scenario is validated and recorded like any other exchange, then kept for
+// the rest of the scenario.
 func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) {
 	if c, ok := s.catalogs[p.label]; ok {
 		return c, nil
 	}
 	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
-	size := 100
 	var out catalogRead
-	for page := 1; page <= maxSyncPages; page++ {
-		pg := page
-		sp, err := s.syncPage(ctx, main, "prabayar", &pg, &size)
-		if err != nil {
+	for _, sub := range contract.SubCategories() {
+		if err := s.readSubCategory(ctx, main, sub, &out); err != nil {
 			return catalogRead{}, err
 		}
+	}
+	if s.catalogs == nil {
+		s.catalogs = map[string]catalogRead{}
+	}
+	s.catalogs[p.label] = out
+	return out, nil
+}
+
+// readSubCategory adds every product of one sub category to out.
+func (s *scenario) readSubCategory(ctx context.Context, main *account, sub string, out *catalogRead) error {
+	size := 100
+	for page := 1; page <= maxSyncPages; page++ {
+		pg := page
+		sp, err := s.syncPage(ctx, main, sub, &pg, &size)
+		if err != nil {
+			return err
+		}
+		if env, err := s.envelope(sp.ex); page == 1 && err == nil && sp.ex.Status == http.StatusOK && env.Message != contract.MsgOK {
+			return nil
+		}
 		if err := s.okPage(sp); err != nil {
-			return catalogRead{}, err
+			return err
 		}
 		out.ex = sp.ex
 		for _, m := range sp.products {
-			var pr product
-			ok := true
+			pr := product{SubCategory: sub}
 			for _, f := range []struct {
 				path string
 				dst  *int64
@@ -57,13 +83,9 @@ func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) 
 				v, _ := lookup(m, f.path)
 				n, isInt := integer(v)
 				if !isInt {
-					ok = false
-					break
+					return s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
 				}
 				*f.dst = n
-			}
-			if !ok {
-				return catalogRead{}, s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
 			}
 			pr.Status, _ = m["status"].(string)
 			if op, ok := lookup(m, "operator.name"); ok {
@@ -75,11 +97,7 @@ func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) 
 			break
 		}
 	}
-	if s.catalogs == nil {
-		s.catalogs = map[string]catalogRead{}
-	}
-	s.catalogs[p.label] = out
-	return out, nil
+	return nil
 }
 
 // activeByPrice returns the active products, those of an operator whose
@@ -93,7 +111,7 @@ func activeByPrice(ps []product) []product {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
-		ki, kj := operatorPrefixes(out[i].Operator) != nil, operatorPrefixes(out[j].Operator) != nil
+		ki, kj := contract.OperatorPrefixes(out[i].Operator) != nil, contract.OperatorPrefixes(out[j].Operator) != nil
 		if ki != kj {
 			return ki
 		}
@@ -110,7 +128,7 @@ func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
 	}
 	act := activeByPrice(c.products)
 	if len(act) == 0 {
-		return product{}, s.skipBecause("the prabayar catalog of " + p.label + " has no active product to pay for")
+		return product{}, s.skipBecause("the catalog of " + p.label + " has no active product to pay for")
 	}
 	return act[0], nil
 }

@@ -117,7 +117,7 @@ func (s *scenario) cashierOf(ctx context.Context, actor string, p partner) error
 		// "may" answer with the price plan message; the scenario then acts
 		// as that partner's main account.
 		if env, err := s.envelope(pv.ex); err == nil && p.mainToken != "" &&
-			env.Message == strings.ReplaceAll(pricePlanMessage, "<operator_team>", s.h.profile.OperatorTeam) {
+			env.Message == strings.ReplaceAll(contract.MsgPricePlan, "<operator_team>", s.h.profile.OperatorTeam) {
 			s.addAccount(&account{actor: actor, partner: p, token: p.mainToken})
 			return nil
 		}
@@ -243,6 +243,9 @@ func (s *scenario) provisionIncomplete(ctx context.Context, field, how string) e
 		body[key] = ""
 	}
 	_, err := s.provision(ctx, s.mainPartner(), s.mainPartner().secretKey, body)
+	if how == "missing" {
+		s.restsOn = "required-field-missing-is-empty"
+	}
 	return err
 }
 
@@ -308,7 +311,7 @@ func (s *scenario) profileShowsProvided() error {
 			"customer.phone_number is %v (national form %q)", pb.Data.Customer["phone_number"], nationalPhone(got))
 	}
 	if id, _ := pb.Data.Customer["id"].(json.Number); id.String() != fmt.Sprint(a.id) {
-		return s.reading(readingByID("profile-customer-id"), s.failure(s.last, secTokenProfile,
+		return s.reading(contract.MustReading("profile-customer-id"), s.failure(s.last, secTokenProfile,
 			fmt.Sprintf("customer.id %d, the customer_id provisioning returned", a.id), "customer.id is %v", pb.Data.Customer["id"]))
 	}
 	return nil
@@ -347,16 +350,16 @@ func (s *scenario) coinValueHalf() error {
 	if !ok1 || !ok2 {
 		return s.failure(s.last, secProfile, "integer coin.available and coin.available_value", "coin is %v", pb.Data.Coin)
 	}
-	if value != coins/2 && (coins%2 == 0 || value != coins/2+1) {
+	if !contract.CoinValueDocumented(coins, value) {
 		return s.failure(s.last, secCoinAvailValue,
-			fmt.Sprintf("available_value %d for %d coins (coins / 2)", coins/2, coins), "available_value is %d", value)
+			fmt.Sprintf("available_value %d for %d coins (coins / 2)", contract.CoinValue(coins), coins), "available_value is %d", value)
 	}
 	var rounding error
-	if value != coins/2 {
+	if value != contract.CoinValue(coins) {
 		rounding = s.failure(s.last, secCoinRounding,
-			fmt.Sprintf("available_value %d for %d coins", coins/2, coins), "available_value is %d", value)
+			fmt.Sprintf("available_value %d for %d coins", contract.CoinValue(coins), coins), "available_value is %d", value)
 	}
-	return s.reading(readingByID("coin-value-rounds-down"), rounding)
+	return s.reading(contract.MustReading("coin-value-rounds-down"), rounding)
 }
 
 // walletOf reads the balance and coins of an account from its profile.

@@ -35,7 +35,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultProductWithoutLogo, "@products", "The main account synchronizes the catalog with every documented product field", false},
 		{reference.FaultCustomerIDAsString, "@customers", "A new token works at once and shows the account's own profile", false},
 		{reference.FaultPaginationOffByOne, "@products", "Paging through the catalog yields every product exactly once", true},
-		{reference.FaultInternalMethodWithoutFunds, "@payments", "The balance and coin method needs balance or coins to be chosen (nothing chosen)", false},
+		{reference.FaultInternalMethodWithoutFunds, "@payments", "The balance and coin method needs balance or coins to be chosen (both turned off)", false},
 		{reference.FaultNoTrxIDLimit, "@limits", "A partner transaction id over 50 characters is refused", false},
 		{reference.FaultNoShiftCodeLimit, "@limits", "A shift code over 50 characters is refused", false},
 		{reference.FaultNoPageSizeLimit, "@limits", "A page size over 100 is refused", false},

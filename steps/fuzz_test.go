@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // hasEnvelope is the independent oracle of §1: body is one JSON object with
@@ -101,7 +103,7 @@ func FuzzValidateResponse(f *testing.F) {
 	f.Add(uint8(1), uint16(204), "", []byte(nil))
 	f.Add(uint8(3), uint16(999), "application/problem+json", []byte(`{"status":false}`))
 
-	v, err := newValidator("http://target.test")
+	v, err := contract.NewValidator("http://target.test")
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, op uint8, code uint16, contentType string, body []byte) {
 		r := validatedRequests[int(op)%len(validatedRequests)]
@@ -116,7 +118,7 @@ func FuzzValidateResponse(f *testing.F) {
 		header := http.Header{}
 		header.Set("Content-Type", contentType)
 
-		opID, err := v.validate(t.Context(), req, status, header, body)
+		opID, err := v.Validate(t.Context(), req, status, header, body)
 		require.NotEmpty(t, opID)
 		if !strings.HasPrefix(strings.ToLower(contentType), "application/json") {
 			require.Error(t, err, "content type %q accepted", contentType)

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
@@ -99,7 +100,7 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	require.NoError(t, json.Unmarshal(raw, &sum))
 	var row *steps.MatrixRow
 	for i, r := range sum.Section7 {
-		if r.Status == 409 && strings.EqualFold(r.Operation, "createPayment") {
+		if r.Status == 409 && r.Operation == contract.OpCreatePayment {
 			row = &sum.Section7[i]
 		}
 	}

@@ -98,7 +98,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
 	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
-	ex.Operation, ex.Invalid = h.validator.validate(ctx, vreq, resp.StatusCode, resp.Header, data)
+	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
 	h.coverage.exercised(ex.Operation, resp.StatusCode)
 
 	resp.Body = io.NopCloser(bytes.NewReader(data))

@@ -170,7 +170,7 @@ func (s *scenario) created() (*payment, error) {
 	pm := s.payment
 	if pm == nil {
 		if s.attempt != nil {
-			return nil, s.failure(s.attempt.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+			return nil, s.failure(s.attempt.ex, secCreated, "a created payment", "the payment was not created")
 		}
 		return nil, fmt.Errorf("no payment was created before this check")
 	}
@@ -194,6 +194,7 @@ func (s *scenario) payIncomplete(ctx context.Context, actor, field, how string) 
 		"payment method": "payment_method_id", "partner transaction id": "partner_trx_id"}[field]
 	if how == "missing" {
 		delete(body, key)
+		s.restsOn = "required-field-missing-is-empty"
 	} else {
 		body[key] = ""
 	}
@@ -221,6 +222,7 @@ func (s *scenario) payUnofferedMethod(ctx context.Context, actor string) error {
 		return err
 	}
 	_, err = s.pay(ctx, a, p, s.baseBody(p, max+1000, true, true))
+	s.restsOn = "unlisted-method-not-available"
 	return err
 }
 
@@ -237,6 +239,7 @@ func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice st
 	if strings.HasPrefix(choice, "neither") {
 		delete(body, "use_balance")
 		delete(body, "use_coin")
+		s.restsOn = "use-flags-left-out-are-off"
 	}
 	_, err = s.pay(ctx, a, p, body)
 	return err
@@ -326,7 +329,7 @@ func (s *scenario) payInactive(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause("the prabayar catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
+	return s.skipBecause("the catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
 }
 
 // notCreated checks that the last payment was not created: section 4.6
@@ -381,7 +384,7 @@ func (s *scenario) payCheapest(ctx context.Context, actor, tense, how string) er
 		return err
 	}
 	if tense == "paid" && pm.res == nil {
-		return s.failure(pm.ex, "§4.6 rule 3: Success: HTTP 200, message Pembayaran berhasil diproses.", "a created payment", "the payment was not created")
+		return s.failure(pm.ex, secCreated, "a created payment", "the payment was not created")
 	}
 	return nil
 }
@@ -402,7 +405,7 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause(fmt.Sprintf("profile split_customer: no active prabayar product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
+	return s.skipBecause(fmt.Sprintf("profile split_customer: no active product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
 		w.balance, w.balance+contract.CoinValue(w.coins)))
 }
 
@@ -494,7 +497,7 @@ func (s *scenario) paid() error {
 			"payment_status %s and status %s", pm.res.PaymentStatus, pm.res.Status)
 	}
 	if pm.res.Status != "PROCESSING" {
-		return s.reading(readingByID("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.Status))
+		return s.reading(contract.MustReading("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.Status))
 	}
 	return nil
 }
@@ -527,7 +530,7 @@ func (s *scenario) chargedFinalPrice(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.reading(readingByID("charged-final-price"), s.checkCharged(pm, c))
+	return s.reading(contract.MustReading("charged-final-price"), s.checkCharged(pm, c))
 }
 
 func (s *scenario) checkCharged(pm *payment, c catalogRead) error {
@@ -565,7 +568,7 @@ func (s *scenario) noGateway() error {
 		problem = s.failure(pm.ex, secRemainder, fmt.Sprintf("balance_used + coin_value_used = total %d", a.Total),
 			"balance_used %d + coin_value_used %d", a.BalanceUsed, a.CoinValueUsed)
 	}
-	return s.reading(readingByID("no-remainder-fields"), problem)
+	return s.reading(contract.MustReading("no-remainder-fields"), problem)
 }
 
 func (s *scenario) developerNotes() error {
@@ -623,7 +626,7 @@ func (s *scenario) coinsOnly() error {
 			"coin_used %d, coin_value_used %d", a.CoinUsed, a.CoinValueUsed)
 	}
 	if a.BalanceUsed != 0 || a.CoinValueUsed+a.GatewayPayment != a.Total {
-		return s.reading(readingByID("coins-only-no-balance"), s.failure(pm.ex, secCoinValue,
+		return s.reading(contract.MustReading("coins-only-no-balance"), s.failure(pm.ex, secCoinValue,
 			fmt.Sprintf("balance_used 0 and coin_value_used + gateway_payment = total %d", a.Total),
 			"balance_used %d, coin_value_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.GatewayPayment))
 	}
@@ -639,7 +642,7 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, c
 	}
 	want := wallet{balance: pm.before.balance - balanceDrop, coins: pm.before.coins - coinDrop}
 	if after != want {
-		return s.reading(readingByID(id), s.failure(pm.ex, section,
+		return s.reading(contract.MustReading(id), s.failure(pm.ex, section,
 			fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.balance, pm.before.coins, want.coins),
 			"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
 	}
@@ -677,9 +680,17 @@ func (s *scenario) remainderDue() error {
 	}
 	a := pm.res.Amount
 	want := a.Total - a.BalanceUsed - a.CoinValueUsed
-	if a.GatewayPayment != want || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
-		return s.failure(pm.ex, secRemainder+" "+secIsRequired,
-			fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0, payment.is_required true, payment.amount > 0", want),
+	// How a gateway method's fee is charged is not written (§2.4
+	// service_fee, §2.7): gateway_payment is the remainder, or the
+	// remainder plus the fee of the method paid through.
+	wants := fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0", want)
+	remainder := a.GatewayPayment == want
+	if pm.via != nil && pm.via.ServiceFee > 0 {
+		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+pm.via.ServiceFee, pm.via.ID)
+		remainder = remainder || a.GatewayPayment == want+pm.via.ServiceFee
+	}
+	if !remainder || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
+		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
 	}
 	return nil

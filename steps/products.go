@@ -73,6 +73,9 @@ func (s *scenario) listProducts(ctx context.Context, actor, sub, number string) 
 	_, err = s.send(func() (*http.Response, error) {
 		return s.api().ListProducts(ctx, &api.ListProductsParams{PhoneNumber: number, SubCategory: sub}, a.creds())
 	})
+	if (sub == "") != (number == "") {
+		s.restsOn = "query-empty-either-parameter"
+	}
 	return err
 }
 
@@ -195,7 +198,7 @@ func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
 	case int64(len(pg.products)) > p.PerPage:
 		return s.failure(pg.ex, secPagination, fmt.Sprintf("at most perPage = %d products", p.PerPage), "the page holds %d products", len(pg.products))
 	}
-	return s.reading(readingByID("paging-arithmetic"), s.pageArithmetic(pg, wantPage))
+	return s.reading(contract.MustReading("paging-arithmetic"), s.pageArithmetic(pg, wantPage))
 }
 
 // pageArithmetic checks totalPages and the size of the page.
@@ -257,7 +260,7 @@ func (s *scenario) isFirstPage(ctx context.Context) error {
 		same = s.failure(first.ex, "§4.2/§8: page — Default 1.", "the same products as without a page number: ["+got+"]",
 			"page 1 holds [%s]", want)
 	}
-	return s.reading(readingByID("sync-default-page-is-page-1"), same)
+	return s.reading(contract.MustReading("sync-default-page-is-page-1"), same)
 }
 
 func (s *scenario) pageThrough(ctx context.Context, actor, sub string, size int) error {
@@ -292,7 +295,7 @@ func (s *scenario) everyPageConsistent() error {
 			return err
 		}
 		if pg.pagination.Total != first.Total || pg.pagination.PerPage != first.PerPage {
-			return s.reading(readingByID("paging-arithmetic"), s.failure(pg.ex, secPagingReading, fmt.Sprintf("the total %d and perPage %d of page 1", first.Total, first.PerPage),
+			return s.reading(contract.MustReading("paging-arithmetic"), s.failure(pg.ex, secPagingReading, fmt.Sprintf("the total %d and perPage %d of page 1", first.Total, first.PerPage),
 				"page %d reports total %d and perPage %d", i+1, pg.pagination.Total, pg.pagination.PerPage))
 		}
 	}
@@ -317,7 +320,7 @@ func (s *scenario) everyProductOnce() error {
 	total := s.pages[0].pagination.Total
 	if len(dups) > 0 || int64(len(seen)) != total {
 		sort.Strings(dups)
-		return s.reading(readingByID("paging-arithmetic"), s.failure(last.ex, secPagingReading,
+		return s.reading(contract.MustReading("paging-arithmetic"), s.failure(last.ex, secPagingReading,
 			fmt.Sprintf("%d distinct products over %d pages", total, len(s.pages)),
 			"saw %d distinct products; repeated: %v", len(seen), dups))
 	}
@@ -349,8 +352,8 @@ func (s *scenario) okOrNotYetAvailable() error {
 	if err != nil {
 		return err
 	}
-	if ex.Status != http.StatusOK || (env.Message != contract.MsgOK && env.Message != "Subkategori belum tersedia.") {
-		return s.failure(ex, secSubCategories, "status 200 and the message \"OK\" or \"Subkategori belum tersedia.\"",
+	if ex.Status != http.StatusOK || (env.Message != contract.MsgOK && env.Message != contract.MsgSubCategoryInactive) {
+		return s.failure(ex, secSubCategories, fmt.Sprintf("status 200 and the message %q or %q", contract.MsgOK, contract.MsgSubCategoryInactive),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	if env.Message == contract.MsgOK && !env.Status {
@@ -400,18 +403,18 @@ func (s *scenario) carriesPricePlanMessage(template string) error {
 	if err != nil {
 		return err
 	}
-	if template != pricePlanMessage {
-		return fmt.Errorf("the feature names %q, not the price plan message of section 1 %q", template, pricePlanMessage)
+	if template != contract.MsgPricePlan {
+		return fmt.Errorf("the feature names %q, not the price plan message of section 1 %q", template, contract.MsgPricePlan)
 	}
 	want := strings.ReplaceAll(template, "<operator_team>", s.h.profile.OperatorTeam)
 	if env.Message == want {
 		s.h.coverage.asserted(ex, template)
 		return nil
 	}
-	if strings.HasPrefix(env.Message, pricePlanPrefix) {
+	if strings.HasPrefix(env.Message, contract.PricePlanPrefix) {
 		return s.failure(ex, secPricePlan, fmt.Sprintf("the message %q, byte for byte", want),
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
-	return s.reading(readingByID("price-plan-message"), s.failure(ex, secPricePlan, fmt.Sprintf("a failure with the message %q (any status)", want),
+	return s.reading(contract.MustReading("price-plan-message"), s.failure(ex, secPricePlan, fmt.Sprintf("a failure with the message %q (any status)", want),
 		"got status %d and the message %q", ex.Status, env.Message))
 }

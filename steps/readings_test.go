@@ -10,22 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
-
-// TestReadingsRegistry: every reading has an id, a sentence and a text, and
-// its id is unique.
-func TestReadingsRegistry(t *testing.T) {
-	t.Parallel()
-	require.NotEmpty(t, readings)
-	seen := map[string]bool{}
-	for _, r := range readings {
-		assert.Regexp(t, `^[a-z0-9]+(-[a-z0-9]+)*$`, r.ID)
-		assert.False(t, seen[r.ID], "reading %s registered twice", r.ID)
-		seen[r.ID] = true
-		assert.Contains(t, r.Sentence, "§", "reading %s: the sentence names its section", r.ID)
-		assert.NotEmpty(t, r.Text, "reading %s", r.ID)
-	}
-}
 
 // TestReadingTagsNameReadings: a @reading:<id> tag names a registered
 // reading; every reading is applied by a scenario; an advisory (@reading)
@@ -40,8 +26,8 @@ func TestReadingTagsNameReadings(t *testing.T) {
 		var ids []string
 		for _, tag := range sc.Tags {
 			if id, ok := strings.CutPrefix(tag, readingTagPrefix); ok {
-				_, known := lookupReading(id)
-				assert.True(t, known, "%s: %s: the tag @%s names no reading of steps/readings.go", sc.Feature, sc.Name, tag)
+				_, known := contract.LookupReading(id)
+				assert.True(t, known, "%s: %s: the tag @%s names no reading of internal/contract/readings.go", sc.Feature, sc.Name, tag)
 				tagged[id] = true
 				ids = append(ids, id)
 			}
@@ -50,7 +36,7 @@ func TestReadingTagsNameReadings(t *testing.T) {
 			assert.NotEmpty(t, ids, "%s: %s: an advisory @reading scenario names its readings with @reading:<id>", sc.Feature, sc.Name)
 		}
 	}
-	for _, r := range readings {
+	for _, r := range contract.Readings() {
 		assert.True(t, tagged[r.ID], "no scenario applies the reading %s: tag the scenarios that do with @reading:%s", r.ID, r.ID)
 	}
 }
@@ -82,10 +68,10 @@ Feature: Y
   Scenario: Does not
     Given a step
 `)}}
-	doc, err := ReadingsDoc(fsys, nil)
+	doc, err := ReadingsDoc(fsys)
 	require.NoError(t, err)
 	text := string(doc)
-	r := readingByID("coin-value-rounds-down")
+	r := contract.MustReading("coin-value-rounds-down")
 	section := text[strings.Index(text, "## `"+r.ID+"`"):]
 	section, _, _ = strings.Cut(section[4:], "\n## ")
 	assert.Contains(t, section, markdownText(r.Sentence))
@@ -96,5 +82,5 @@ Feature: Y
 	assert.Contains(t, section, "  - y.feature: every scenario\n")
 	assert.NotContains(t, section, "*One*", "a feature-wide tag lists the feature once")
 	assert.Equal(t, 1, strings.Count(section, "Rests on it"), "an outline is listed once")
-	assert.Contains(t, text, "## `"+readings[0].ID+"`")
+	assert.Contains(t, text, "## `"+contract.Readings()[0].ID+"`")
 }

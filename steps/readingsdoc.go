@@ -10,6 +10,8 @@ import (
 
 	gherkin "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // taggedScenario is a scenario of a feature file with every tag that
@@ -76,8 +78,8 @@ func readTaggedScenarios(fsys fs.FS) ([]taggedScenario, error) {
 // readingsDocHeader opens docs/conformance-readings.md.
 const readingsDocHeader = `# Where the conformance suite reads the API document
 
-<!-- Generated from the readings registry (steps/readings.go) and the
-@reading:<id> tags of features/*.feature by ` + "`go generate ./steps/`" + `.
+<!-- Generated from the readings registry (internal/contract/readings.go) and
+the @reading:<id> tags of features/*.feature by ` + "`go generate ./internal/contract/`" + `.
 Do not edit: a test fails when this file and the registry differ. -->
 
 The suite asserts what the Partner Commerce API v2 document says. In a few
@@ -102,17 +104,18 @@ chose in those places.
 `
 
 // ReadingsDoc renders docs/conformance-readings.md: every reading of the
-// registry with the scenarios of the feature files in fsys that apply it
-// (tag @reading:<id>), then the readings of the generated mode (package
-// generative, which imports this one and so passes them in).
-func ReadingsDoc(fsys fs.FS, generated []Reading) ([]byte, error) {
+// suite (contract.Readings) with the scenarios of the feature files in fsys
+// that apply it (tag @reading:<id>), then the readings of the generated mode
+// (contract.GeneratedReadings).
+func ReadingsDoc(fsys fs.FS) ([]byte, error) {
+	generated := contract.GeneratedReadings()
 	scenarios, err := readTaggedScenarios(fsys)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
 	b.WriteString(readingsDocHeader)
-	for _, r := range readings {
+	for _, r := range contract.Readings() {
 		fmt.Fprintf(&b, "\n## `%s`\n\n", r.ID)
 		fmt.Fprintf(&b, "- **Sentence:** %s\n", markdownText(r.Sentence))
 		fmt.Fprintf(&b, "- **Reading:** %s\n", markdownText(r.Text))

@@ -11,17 +11,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
-// The status of a scenario.
+// The status of a scenario (written in internal/contract, which the
+// generated mode shares).
 const (
-	StatusPassed    = "passed"
-	StatusFailed    = "failed"
-	StatusSkipped   = "skipped"
-	StatusUndefined = "undefined"
+	StatusPassed    = contract.StatusPassed
+	StatusFailed    = contract.StatusFailed
+	StatusSkipped   = contract.StatusSkipped
+	StatusUndefined = contract.StatusUndefined
 )
+
+// Warning is a reading a scenario's server did not follow.
+type Warning = contract.Warning
 
 // ScenarioResult is the outcome of one scenario.
 type ScenarioResult struct {
@@ -186,25 +191,6 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 // areaTags are the tags of the areas of the document.
 var areaTags = []string{"products", "customers", "payment-methods", "payments", "payment-status", "authentication", "limits"}
 
-// documentedStatuses lists the status codes of every operation of openapi.yaml.
-func documentedStatuses(v *validator) map[string][]int {
-	out := map[string][]int{}
-	for _, item := range v.doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			var codes []int
-			for code := range op.Responses.Map() {
-				var n int
-				if _, err := fmt.Sscanf(code, "%d", &n); err == nil {
-					codes = append(codes, n)
-				}
-			}
-			sort.Ints(codes)
-			out[op.OperationID] = codes
-		}
-	}
-	return out
-}
-
 func (h *harness) result(target string, start time.Time, elapsed time.Duration) Result {
 	h.mu.Lock()
 	results := append([]ScenarioResult(nil), h.results...)
@@ -250,7 +236,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 	sum.Coverage.Operations = map[string]OperationCoverage{}
 	h.coverage.mu.Lock()
-	for op, codes := range documentedStatuses(h.validator) {
+	for op, codes := range contract.DocumentedStatuses() {
 		var got []int
 		for code := range h.coverage.statuses[op] {
 			got = append(got, code)

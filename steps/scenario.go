@@ -48,6 +48,10 @@ type scenario struct {
 	pages []syncPage
 	// catalogs are the partners' catalogs read so far, by partner label.
 	catalogs map[string]catalogRead
+	// restsOn is the id of the reading the next expected answer rests on,
+	// set by the step that sent a request whose answer only a reading fixes
+	// (see expectAnswer); empty when the document fixes it.
+	restsOn string
 	// groupEndpoint is the endpoint a credential check called, and
 	// authProblem what was wrong with its credentials.
 	groupEndpoint string
@@ -167,8 +171,8 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 	}
 	// Only a Content-Type that is the answer's sole departure is a reading;
 	// joined with another (a body that is not JSON, say) it is not unwrapped.
-	if ct, ok := ex.Invalid.(*contentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
-		return ex, s.reading(readingByID("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
+	if ct, ok := ex.Invalid.(*contract.ContentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
+		return ex, s.reading(contract.MustReading("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
 	}
 	if ex.Invalid != nil {
 		return ex, s.failure(ex, "openapi.yaml (the contract of sections 2 to 7)", "a response matching openapi.yaml", "%v", ex.Invalid)
@@ -230,7 +234,12 @@ func (s *scenario) lastEnvelope() (*exchange, contract.Envelope, error) {
 // expectAnswer checks the status code and the exact message of the last
 // answer against the section 7 row of the message.
 func (s *scenario) expectAnswer(code int, msg string) error {
-	return s.expectAnswerCiting(code, msg, messageRow(msg))
+	err := s.expectAnswerCiting(code, msg, contract.MessageRow(msg))
+	if id := s.restsOn; id != "" {
+		s.restsOn = ""
+		return s.reading(contract.MustReading(id), err)
+	}
+	return err
 }
 
 // expectAnswerCiting checks the status code and the exact message of the

@@ -10,7 +10,7 @@ const (
 	secEveryJSON      = "§1: Every response is JSON and carries status (boolean) and message (string)."
 	secPartnerAccount = "§1: \"A partner creates or synchronizes customer accounts (shop, outlet, branch, cashier, child-partner) under the partner and obtains a token per account.\""
 	secChargedPrice   = "§1: Products and prices shown follow the partner's own commercial configuration. The transaction value is recalculated by the service when the payment is created, using the partner's commercial configuration. Reading: amount.total (§2.7 \"Total in rupiah\") is the pricing.final_price (§2.1) of the payer's catalog; through a gateway method it may also include that method's service_fee.amount (§2.4), on which the document is silent."
-	secPricePlan      = "§1: When that configuration is not active, endpoints may answer with the message: Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut. §7: When the commercial price configuration is inactive, product list and payment creation may fail with the message given in section 1."
+	secPricePlan      = "§1: When that configuration is not active, endpoints may answer with the message: " + contract.MsgPricePlan + " §7: When the commercial price configuration is inactive, product list and payment creation may fail with the message given in section 1."
 	secProduct        = "§2.1 Product: id, code, name, description, pricing.base_price, pricing.final_price, promotion (object or null), status (active or inactive), operator.id, operator.name, operator.logo."
 	secPagination     = "§2.2 Pagination object (product sync): total, page, perPage, totalPages (integers). §4.2: page \"Page number. Default 1.\"; pageSize \"Records per page. Maximum 100.\""
 	secPagingReading  = secPagination + " Reading: totalPages = ceil(total / perPage); every page but the last holds perPage products; total and perPage are the same on every page; paging through pages 1 to totalPages yields each of the total products exactly once."
@@ -23,12 +23,13 @@ const (
 	secStatusRecord   = "§2.6 Payment status record: partner_trx_id, transaction_number, product, operator, payment_status, transaction_status, amount, payment_method, created_at and updated_at (YYYY-MM-DD HH:MM:SS)."
 	secCoinValue      = "§2.7: coin_value_used — \"Rupiah value of the coins taken (2 coins = 1 rupiah).\""
 	secPaid           = "§3: payment_status PAID — \"Payment finished.\" transaction_status is one of WAITING_PAYMENT, PROCESSING, SUCCESS, FAILED."
-	secAuthRows       = "§7 Products: 401 all — \"Secret Key tidak valid., Token wajib diisi., or Token tidak valid atau sudah kedaluwarsa.\" §7 Customer/Payment: 401 all — \"A message beginning Akses ditolak, or Token wajib diisi., or Token tidak valid.\""
+	secAuthRows       = "§7 Products: 401 all — \"" + contract.MsgSecretKeyInvalid + ", " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalidExpired +
+		"\" §7 Customer/Payment: 401 all — \"A message beginning " + contract.AccessDeniedPrefix + ", or " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalid + "\""
 	secSyncToken      = "§5: \"Product sync accepts only the token of the main partner account; any other token gets 403.\""
 	secInactive       = "§3: Product status inactive — \"Not available for sale\"."
 	secInternalMethod = "§2.4: \"The internal balance/coin method (id 0) is returned in a payment with code BALANCE, gateway SALDO, type COIN.\""
 	secPerPage        = "§4.2: pageSize — \"Records per page. Maximum 100.\" §2.2: perPage."
-	secSubCategories  = "§4.1: sub_category values prabayar, paket-data, paket-sms. §7 Products: 200 list \"Loaded\" OK; 200 all \"Sub category exists but inactive\" Subkategori belum tersedia."
+	secSubCategories  = "§4.1: sub_category values prabayar, paket-data, paket-sms. §7 Products: 200 list \"Loaded\" OK; 200 all \"Sub category exists but inactive\" " + contract.MsgSubCategoryInactive
 	secEmailValid     = "§4.4: email — \"Valid and unique per partner.\""
 	secPerPartner     = "§4.4: phone_number — \"unique per partner\"; email — \"Valid and unique per partner.\" §7 Customer: 201 provision, New account created."
 	secObserved       = "§3: \"Observed combination: a payment fully covered by balance/coins is returned with payment_status PAID and transaction status PROCESSING.\""
@@ -45,10 +46,10 @@ const (
 	secAuth           = "§5: Failures return HTTP 401 (messages in section 7)."
 	secPageSizeMax    = "§8: pageSize maximum — product sync — 100."
 	secWallet         = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\""
-	secMethodsFixture = "§2.4/§4.5: payment methods carry minimum_payment in rupiah."
 	secCatalogFixture = "§4.2: Synchronizes the catalog to the partner system."
 	secProfileLoaded  = "§4.3: Returns the profile of the account that owns the token."
-	secNotFound       = "§7 Payment: 404 status, \"Transaction not found\" — Transaksi tidak ditemukan."
+	secNotFound       = contract.SecNotFound
+	secCreated        = "§4.6 rule 3: Success: HTTP 200, message " + contract.MsgCreated
 
 	// The checks below rest on the isolation of partners and on nothing
 	// being lost or charged twice; the document implies them. Their exact
@@ -63,61 +64,3 @@ const (
 		" Reading: a payment refused with 422 takes nothing from the balance or coins."
 	secWalletDebited = secWallet + " Reading: the profile's balance.available and coin.available then drop by exactly these amounts."
 )
-
-// pricePlanMessage is the message of section 1, with the operator team's name
-// still a placeholder.
-const pricePlanMessage = "Price plan API mitra belum dikonfigurasi, hubungi tim <operator_team> untuk informasi lebih lanjut."
-
-// pricePlanPrefix is how the price plan message begins, whatever the team.
-const pricePlanPrefix = "Price plan API mitra"
-
-// messageRows maps every exact message of section 7 to its row, for reports.
-var messageRows = map[string]string{
-	contract.MsgOK:                               "§7: 200 Loaded, message OK",
-	"Subkategori tidak ditemukan.":               "§7 Products: 200 sync, Sub category not found",
-	"Subkategori belum tersedia.":                "§7 Products: 200 all, Sub category exists but inactive",
-	"phone_number dan sub_category wajib diisi.": "§7 Products: 400 list, \"Query empty\" (reading: phone_number or sub_category, or both, missing or empty)",
-	"Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka.": "§7 Products: 400 list, Invalid destination number (§4.1: starting with 08, 10 to 13 digits)",
-	"sub_category wajib diisi.":                               "§7 Products: 400 sync, sub_category empty",
-	"pageSize maksimal 100.":                                  "§7 Products: 400 sync, pageSize over 100",
-	"Secret Key tidak valid.":                                 "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers a wrong or missing secret key)",
-	"Token wajib diisi.":                                      "§7: 401 all, \"Wrong secret key or token\" (reading: this message answers a missing token)",
-	"Token tidak valid atau sudah kedaluwarsa.":               "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
-	"Token tidak valid.":                                      "§7 Customer/Payment: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
-	"Product sync hanya dapat diakses oleh akun mitra utama.": "§7 Products: 403 sync, Token is not the main partner account",
-	contract.MsgSynced:                                        "§7 Customer: 200/201 provision, account synchronized (200) or created (201)",
-	"Data tidak lengkap.":                                     "§7 Customer: 400 provision, \"Required field empty\" (reading: a required field missing or empty)",
-	"Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda.": "§7 Customer: 400 provision, Email used by another account",
-	"Profil belum dapat dimuat. Silakan coba lagi nanti.":                                      "§7 Customer: 500 profile, Balance/coins cannot be loaded",
-	contract.MsgCreated:                                                        "§4.6 rule 3 / §7 Payment: 200 create, Payment created",
-	"Produk wajib dipilih.":                                                    "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
-	"Nomor tujuan wajib diisi.":                                                "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
-	"Metode pembayaran wajib dipilih.":                                         "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
-	"ID transaksi mitra wajib diisi.":                                          "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
-	"ID transaksi mitra maksimal 50 karakter.":                                 "§7 Payment: 400 create, partner_trx_id over 50 characters",
-	"Kode shift maksimal 50 karakter.":                                         "§7 Payment: 400 create, shift_code over 50 characters",
-	"Metode pembayaran tidak tersedia.":                                        "§7 Payment: 400 create, Method not available",
-	"Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.": "§4.6 rule 2 / §7 Payment: 400 create, balance/coin method chosen without enabling balance or coins",
-	"partner_trx_id atau transaction_number wajib diisi.":                      "§7 Payment: 400 status, Lookup parameters empty",
-	"Transaksi tidak ditemukan.":                                               secNotFound,
-	"Transaksi payment belum terbentuk.":                                       "§7 Payment: 404 status, Payment not yet formed",
-	contract.MsgDuplicate:                                                      "§7 Payment: 409 create, partner_trx_id already used",
-}
-
-// messageRow returns the section 7 row of an exact message.
-func messageRow(msg string) string {
-	if row, ok := messageRows[msg]; ok {
-		return row
-	}
-	return "§7 (message " + msg + ")"
-}
-
-// The 401 messages of the two endpoint groups (section 7).
-var (
-	productAuthMessages = []string{"Secret Key tidak valid.", "Token wajib diisi.", "Token tidak valid atau sudah kedaluwarsa."}
-	accessAuthMessages  = []string{"Token wajib diisi.", "Token tidak valid."}
-	accessDeniedPrefix  = "Akses ditolak"
-)
-
-// syncForbiddenMessage is the 403 message of product sync (section 7).
-const syncForbiddenMessage = "Product sync hanya dapat diakses oleh akun mitra utama."

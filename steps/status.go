@@ -7,6 +7,7 @@ import (
 	"regexp"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 func (s *scenario) registerStatus(sc stepper) {
@@ -18,7 +19,7 @@ func (s *scenario) registerStatus(sc stepper) {
 	sc.Step(`^`+actorRE+` looks up the transaction whose payment is not yet formed$`, s.lookUpUnformed)
 	sc.Step(`^the other partner is not shown the cashier's transaction$`, s.notShown)
 	sc.Step(`^by the suite's reading the other partner is answered as for an unknown transaction, with status (\d+) and the message "([^"]*)"$`, func(code int, msg string) error {
-		return s.reading(readingByID("cross-partner-status-404"), s.expectAnswerCiting(code, msg, secStatusOtherPartner))
+		return s.reading(contract.MustReading("cross-partner-status-404"), s.expectAnswerCiting(code, msg, secStatusOtherPartner))
 	})
 	sc.Step(`^the record matches the payment that was created$`, s.recordMatches)
 	sc.Step(`^the record's creation and update times have the form YYYY-MM-DD HH:MM:SS$`, s.recordTimes)
@@ -116,7 +117,7 @@ func (s *scenario) recordMatches() error {
 		{"amount.coin_used", a.CoinUsed}, {"amount.coin_value_used", a.CoinValueUsed}, {"amount.gateway_payment", a.GatewayPayment},
 	} {
 		if got, _ := lookup(rec, f.path); fmt.Sprint(got) != fmt.Sprint(f.want) {
-			return s.reading(readingByID("status-record-amounts"), s.failure(s.last, secStatusLookup+" "+secStatusRecord,
+			return s.reading(contract.MustReading("status-record-amounts"), s.failure(s.last, secStatusLookup+" "+secStatusRecord,
 				fmt.Sprintf("%s %d, as in the answer that created the payment", f.path, f.want), "%s is %v", f.path, got))
 		}
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -149,7 +150,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			return Result{}, err
 		}
 	}
-	val, err := newValidator(prof.BaseURL)
+	val, err := contract.NewValidator(prof.BaseURL)
 	if err != nil {
 		return Result{}, err
 	}
@@ -315,7 +316,7 @@ type harness struct {
 	profile   *profiles.Profile
 	http      *http.Client
 	timeout   time.Duration
-	validator *validator
+	validator *contract.Validator
 	runID     string
 	counter   atomic.Int64
 	coverage  *coverage

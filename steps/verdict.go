@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // The verdict of a run has two levels. A document check follows from the
@@ -118,7 +120,7 @@ func (s *scenario) advisory(err error) error {
 		return fmt.Errorf("advisory scenario resting on reading %s (strict run): %w", strings.Join(ids, ", "), err)
 	}
 	for _, id := range ids {
-		r, ok := lookupReading(id)
+		r, ok := contract.LookupReading(id)
 		if !ok {
 			return fmt.Errorf("the advisory scenario names the unknown reading %q: %w", id, err)
 		}

@@ -37,7 +37,7 @@ func TestGenerate(t *testing.T) {
 		url := faultyReference(t, reference.FaultNoShiftCodeLimit)
 		var out, errOut bytes.Buffer
 		code := run(context.Background(), []string{"--generate", "--target", url, "--profile", writeFile(t, referenceProfile(t)),
-			"--examples", "100", "--seed", "5", "--only", "CreatePayment: requests that break"}, noEnv, &out, &errOut)
+			"--examples", "100", "--seed", "5", "--only", "createPayment: requests that break"}, noEnv, &out, &errOut)
 		require.Equal(t, exitFail, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 		assert.Contains(t, out.String(), "shift_code of 51 multi-byte characters")
 		assert.Contains(t, out.String(), "curl -sS -X POST")

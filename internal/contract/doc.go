@@ -1,11 +1,20 @@
-// Package contract is the one oracle the conformance suite (steps/) and the
-// load tester (loadtest/) share: what the API document fixes for every
-// response (the status and message envelope, section 1), the exact messages
-// both check, the coin rate and the amount arithmetic (sections 2.3, 2.7 and
-// 8), and the operations with their method, path and documented status codes,
-// derived from the embedded OpenAPI document (api.GetSpec) rather than
-// written again.
+// Package contract is the API document written as code, once: the law every
+// judge of the project grades a server by. The hand-written suite (steps/),
+// the generated mode (generative/) and the load tester (loadtest/) all call
+// it; none writes a rule of the document again (law_test.go fails naming the
+// file and line that does).
 //
-// The reference server does not import it: the reference and the suite stay
-// independent oracles of the document (a test keeps it so).
+// It holds the operations with their method, path and documented status
+// codes, and the rows of section 7 with their messages, read once from the
+// embedded OpenAPI document (Spec, Operations, Rows); the exact messages
+// (messages.go); the status and message envelope (section 1); money: the
+// coin rate and the amount arithmetic (sections 2.3, 2.7 and 8); the
+// destination number format and the one table of operator prefixes
+// (msisdn.go); the sub categories (section 4.1); the readings registry
+// (Reading, Warning, readings.go), from which docs/conformance-readings.md
+// is generated; and the response validator (validator.go).
+//
+// The reference server does not import it: the reference is one
+// implementation of the document, the contract is the judge (a test keeps
+// it so).
 package contract

@@ -14,6 +14,13 @@ const CoinsPerRupiah = 2
 // an odd coin is worth nothing).
 func CoinValue(coins int64) int64 { return coins / CoinsPerRupiah }
 
+// CoinValueDocumented reports whether value is the rupiah value of coins as
+// section 2.3 fixes it: coins / 2, an odd coin rounded either way (that it
+// rounds down is the reading coin-value-rounds-down).
+func CoinValueDocumented(coins, value int64) bool {
+	return value == CoinValue(coins) || coins%CoinsPerRupiah != 0 && value == CoinValue(coins)+1
+}
+
 // CoinsFor is the number of coins worth rupiah.
 func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 

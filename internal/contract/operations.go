@@ -3,10 +3,7 @@ package contract
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
-
-	"github.com/partnercommerce/conformance/api"
 )
 
 // The operations of the document, by their operationId in openapi.yaml.
@@ -46,9 +43,9 @@ var (
 // operationId, read once.
 func Operations() (map[string]Operation, error) {
 	operationsOnce.Do(func() {
-		spec, err := api.GetSpec()
+		spec, err := Spec()
 		if err != nil {
-			operationsErr = fmt.Errorf("openapi: %w", err)
+			operationsErr = err
 			return
 		}
 		out := map[string]Operation{}
@@ -64,14 +61,7 @@ func Operations() (map[string]Operation, error) {
 						codes[c] = true
 					}
 				}
-				// The embedded spec capitalises operationIds (oapi-codegen's
-				// Go names): key them as openapi.yaml spells them.
 				id := op.OperationID
-				for _, known := range operationIDs {
-					if strings.EqualFold(id, known) {
-						id = known
-					}
-				}
 				out[id] = Operation{ID: id, Method: method, Path: path, Codes: codes}
 			}
 		}

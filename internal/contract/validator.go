@@ -1,4 +1,4 @@
-package steps
+package contract
 
 import (
 	"bytes"
@@ -14,34 +14,39 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
-
-	"github.com/partnercommerce/conformance/api"
 )
 
-// validator checks every response against openapi.yaml: the status code is
-// declared for the operation (or covered by its default response), the
-// content type is application/json, and the body matches the schema.
-type validator struct {
+// Validator checks answers against openapi.yaml, for every judge alike: the
+// status code is declared for the operation (or covered by its default
+// response), the content type is application/json, and the body matches
+// the schema.
+type Validator struct {
 	doc    *openapi3.T
 	router routers.Router
 }
 
-func newValidator(baseURL string) (*validator, error) {
-	doc, err := api.GetSpec()
+// NewValidator returns a validator for the server at baseURL.
+func NewValidator(baseURL string) (*Validator, error) {
+	doc, err := Spec()
 	if err != nil {
-		return nil, fmt.Errorf("loading the embedded openapi.yaml: %w", err)
+		return nil, err
 	}
 	doc.Servers = openapi3.Servers{{URL: strings.TrimRight(baseURL, "/")}}
 	router, err := gorillamux.NewRouter(doc)
 	if err != nil {
 		return nil, fmt.Errorf("routing openapi.yaml for %s: %w", baseURL, err)
 	}
-	return &validator{doc: doc, router: router}, nil
+	return &Validator{doc: doc, router: router}, nil
 }
 
-// validate returns the operation id of the request and the response's
-// departures from the contract.
-func (v *validator) validate(ctx context.Context, req *http.Request, status int, header http.Header, body []byte) (string, error) {
+// Doc is the validator's copy of openapi.yaml (operationIds as the
+// document spells them); it must not be changed.
+func (v *Validator) Doc() *openapi3.T { return v.doc }
+
+// Validate returns the operation id of req (as openapi.yaml spells it) and
+// the answer's departures from openapi.yaml, if any. req's body must be
+// readable (or nil).
+func (v *Validator) Validate(ctx context.Context, req *http.Request, status int, header http.Header, body []byte) (string, error) {
 	route, params, err := v.router.FindRoute(req)
 	if err != nil {
 		return "", fmt.Errorf("openapi.yaml has no operation %s %s: %w", req.Method, req.URL.Path, err)
@@ -60,7 +65,7 @@ func (v *validator) validate(ctx context.Context, req *http.Request, status int,
 	if ct := header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/json") {
 		// The content type rests on a reading (content-type-json); the body
 		// is still validated as the JSON it must be.
-		ctErr = &contentTypeError{ct: ct}
+		ctErr = &ContentTypeError{ContentType: ct}
 		in.Header = header.Clone()
 		in.Header.Set("Content-Type", "application/json")
 	}
@@ -74,12 +79,12 @@ func (v *validator) validate(ctx context.Context, req *http.Request, status int,
 	return route.Operation.OperationID, ctErr
 }
 
-// contentTypeError is a response whose Content-Type is not
+// ContentTypeError is a response whose Content-Type is not
 // application/json, its only departure from openapi.yaml.
-type contentTypeError struct{ ct string }
+type ContentTypeError struct{ ContentType string }
 
-func (e *contentTypeError) Error() string {
-	return fmt.Sprintf("Content-Type is %q, not application/json", e.ct)
+func (e *ContentTypeError) Error() string {
+	return fmt.Sprintf("Content-Type is %q, not application/json", e.ContentType)
 }
 
 // flatten renders a (multi) validation error on a few lines.

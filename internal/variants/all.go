@@ -1,0 +1,517 @@
+package variants
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// All returns every variant, each built afresh.
+func All() []Variant {
+	return []Variant{
+		settlesAtOnce(), checksOperator(), other401Messages(), sync403(), pricePlanEverywhere(),
+		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
+		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
+		feeOnTop(), listsMethodZero(), methodRuleFirst(),
+	}
+}
+
+const (
+	pathPayment   = "/client/v2/payment"
+	pathStatus    = "/client/v2/payment/status"
+	pathMethods   = "/client/v2/payment/methods"
+	pathSync      = "/client/v2/product/sync"
+	pathList      = "/client/v2/product/list"
+	pathProvision = "/client/v2/customer/provision_account"
+	pathProfile   = "/client/v2/customer/profile"
+)
+
+func settlesAtOnce() Variant {
+	return Variant{
+		Name: "settles at once",
+		Why:  "§3: transitions are not shown; PAID/PROCESSING is only an observed combination",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, _ *int, body map[string]any) {
+				data, _ := body["data"].(map[string]any)
+				switch r.URL.Path {
+				case pathPayment:
+					if tx, ok := data["transaction"].(map[string]any); ok && tx["payment_status"] == "PAID" {
+						tx["status"] = "SUCCESS"
+					}
+				case pathStatus:
+					if data != nil && data["payment_status"] == "PAID" {
+						data["transaction_status"] = "SUCCESS"
+						if data["serial_number"] == "" || data["serial_number"] == nil {
+							data["serial_number"] = "SN-8811223344"
+						}
+					}
+				}
+			})
+		},
+		Warns: []string{"paid-processing"},
+	}
+}
+
+func checksOperator() Variant {
+	return Variant{
+		Name: "checks the destination number against the product's operator",
+		Why:  "§4.6: msisdn is the destination number of the transaction; the document does not forbid the check",
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			prefixes := map[int64][]string{}
+			for _, o := range ds.Operators {
+				for _, p := range ds.Products {
+					if p.OperatorID == o.ID {
+						prefixes[p.ID] = o.Prefixes
+					}
+				}
+			}
+			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
+				if r.URL.Path != pathPayment {
+					return false
+				}
+				n, isInt := integer(body["product_id"])
+				msisdn, _ := body["msisdn"].(string)
+				ps, known := prefixes[n]
+				if !isInt || len(msisdn) < 4 || !known || slices.Contains(ps, msisdn[:4]) {
+					return false
+				}
+				writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak sesuai dengan operator produk.")
+				return true
+			})
+		},
+	}
+}
+
+func other401Messages() Variant {
+	return Variant{
+		Name: "maps the 401 messages differently within each row",
+		Why:  "§7: each 401 row joins its messages with \"or\"",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if *status != http.StatusUnauthorized {
+					return
+				}
+				if strings.HasPrefix(r.URL.Path, "/client/v2/product/") {
+					body["message"] = "Secret Key tidak valid."
+				} else {
+					body["message"] = "Akses ditolak: kredensial tidak dikenali."
+				}
+			})
+		},
+		Warns: []string{"auth-message-per-condition"},
+	}
+}
+
+func sync403() Variant {
+	return Variant{
+		Name: "answers 403 to a missing or invalid token on product sync",
+		Why:  "§5: product sync accepts only the main partner account's token; any other token gets 403",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != "Secret Key tidak valid." {
+					*status = http.StatusForbidden
+					body["message"] = "Product sync hanya dapat diakses oleh akun mitra utama."
+				}
+			})
+		},
+		Warns: []string{"sync-token-401", "auth-message-per-condition"},
+	}
+}
+
+func pricePlanEverywhere() Variant {
+	return Variant{
+		Name: "answers the price plan message on every endpoint of the unconfigured partner",
+		Why:  "§1: when the configuration is not active, endpoints may answer with the message",
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			inactive := map[int64]bool{}
+			for _, p := range ds.PricePlans {
+				inactive[p.ID] = !p.Active
+			}
+			var keys []string
+			for _, p := range ds.Partners {
+				if inactive[p.PricePlanID] {
+					keys = append(keys, p.SecretKey)
+				}
+			}
+			msg := "Price plan API mitra belum dikonfigurasi, hubungi tim " + ds.OperatorTeam + " untuk informasi lebih lanjut."
+			return before(next, func(w http.ResponseWriter, r *http.Request, _ map[string]any) bool {
+				if !slices.Contains(keys, r.Header.Get("X-SECRET-KEY")) {
+					return false
+				}
+				writeEnvelope(w, http.StatusBadRequest, msg)
+				return true
+			})
+		},
+	}
+}
+
+func refusesUnknownPrefixes() Variant {
+	return Variant{
+		Name: "refuses phone numbers of no operator",
+		Why:  "§2.3 and §4.1: Indonesian format; a server may know which prefixes exist",
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			var real []string
+			for _, o := range ds.Operators {
+				real = append(real, o.Prefixes...)
+			}
+			unreal := func(n string) bool { return len(n) >= 4 && strings.HasPrefix(n, "08") && !slices.Contains(real, n[:4]) }
+			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
+				switch r.URL.Path {
+				case pathProvision:
+					if n, _ := body["phone_number"].(string); unreal(n) {
+						writeEnvelope(w, http.StatusBadRequest, "Nomor telepon tidak valid.")
+						return true
+					}
+				case pathPayment:
+					if n, _ := body["msisdn"].(string); unreal(n) {
+						writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak valid.")
+						return true
+					}
+				case pathList:
+					if unreal(r.URL.Query().Get("phone_number")) {
+						writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka.")
+						return true
+					}
+				}
+				return false
+			})
+		},
+	}
+}
+
+func walletFirst() Variant {
+	return Variant{
+		Name: "checks the wallet before the other fields",
+		Why:  "§7: the document gives no order of checks",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
+				if r.URL.Path != pathPayment || r.Method != http.MethodPost {
+					return false
+				}
+				if id, ok := integer(body["payment_method_id"]); !ok || id != 0 {
+					return false
+				}
+				useBalance, _ := body["use_balance"].(bool)
+				useCoin, _ := body["use_coin"].(bool)
+				if !useBalance && !useCoin {
+					return false
+				}
+				req := httptest.NewRequestWithContext(r.Context(), http.MethodGet, pathProfile, nil)
+				req.Header = r.Header.Clone()
+				rec := httptest.NewRecorder()
+				next.ServeHTTP(rec, req)
+				var profile struct {
+					Data struct {
+						Balance struct{ Available int64 } `json:"balance"`
+						Coin    struct {
+							Value int64 `json:"available_value"`
+						} `json:"coin"`
+					} `json:"data"`
+				}
+				if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &profile) != nil {
+					return false
+				}
+				funds := int64(0)
+				if useBalance {
+					funds += profile.Data.Balance.Available
+				}
+				if useCoin {
+					funds += profile.Data.Coin.Value
+				}
+				if funds > 0 {
+					return false
+				}
+				writeEnvelope(w, http.StatusUnprocessableEntity, "Saldo dan koin tidak mencukupi.")
+				return true
+			})
+		},
+	}
+}
+
+func emptyPaketData() Variant {
+	return Variant{
+		Name: "an empty paket-data catalog with totalPages 1",
+		Why:  "§2.2: the document gives no arithmetic of totalPages",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if r.URL.Path != pathSync || r.URL.Query().Get("sub_category") != "paket-data" || *status != http.StatusOK {
+					return
+				}
+				if data, ok := body["data"].(map[string]any); ok {
+					data["products"] = []any{}
+				}
+				if p, ok := body["pagination"].(map[string]any); ok {
+					p["total"], p["totalPages"] = 0, 1
+				}
+			})
+		},
+	}
+}
+
+func idsAcrossPartners() Variant {
+	return Variant{
+		Name: "partner transaction ids unique across partners",
+		Why:  "§4.6: partner_trx_id is unique; the document does not say within what",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			var mu sync.Mutex
+			owner := map[string]string{}
+			inner := rewriteJSON(next, func(r *http.Request, reqBody []byte, status *int, _ map[string]any) {
+				var req struct {
+					ID string `json:"partner_trx_id"`
+				}
+				if r.URL.Path == pathPayment && *status == http.StatusOK && json.Unmarshal(reqBody, &req) == nil {
+					mu.Lock()
+					owner[req.ID] = r.Header.Get("X-SECRET-KEY")
+					mu.Unlock()
+				}
+			})
+			return before(inner, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
+				id, _ := body["partner_trx_id"].(string)
+				if r.URL.Path != pathPayment || id == "" {
+					return false
+				}
+				mu.Lock()
+				key, used := owner[id]
+				mu.Unlock()
+				if !used || key == r.Header.Get("X-SECRET-KEY") {
+					return false
+				}
+				writeEnvelope(w, http.StatusConflict, "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.")
+				return true
+			})
+		},
+	}
+}
+
+// addFees adds each gateway method's service fee to the fields of a
+// created payment's amount object, and to the same fields of its status
+// record later.
+func addFees(ds *reference.Dataset, next http.Handler, fields ...string) http.Handler {
+	fees := map[int64]int64{}
+	for _, m := range ds.PaymentMethods {
+		fees[m.ID] = m.FeeAmount
+	}
+	var mu sync.Mutex
+	byTrx := map[string]int64{} // secret key + partner_trx_id
+	add := func(amount map[string]any, fee int64) {
+		for _, k := range fields {
+			n, _ := integer(amount[k])
+			amount[k] = n + fee
+		}
+	}
+	return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+		data, _ := body["data"].(map[string]any)
+		if *status != http.StatusOK || data == nil {
+			return
+		}
+		switch r.URL.Path {
+		case pathPayment:
+			tx, _ := data["transaction"].(map[string]any)
+			pm, _ := data["payment_method"].(map[string]any)
+			id, _ := integer(pm["id"])
+			amount, _ := tx["amount"].(map[string]any)
+			fee := fees[id]
+			if id == 0 || fee == 0 || amount == nil {
+				return
+			}
+			add(amount, fee)
+			trx, _ := tx["partner_trx_id"].(string)
+			mu.Lock()
+			byTrx[r.Header.Get("X-SECRET-KEY")+"\x00"+trx] = fee
+			mu.Unlock()
+		case pathStatus:
+			trx, _ := data["partner_trx_id"].(string)
+			mu.Lock()
+			fee := byTrx[r.Header.Get("X-SECRET-KEY")+"\x00"+trx]
+			mu.Unlock()
+			if amount, ok := data["amount"].(map[string]any); ok && fee > 0 {
+				add(amount, fee)
+			}
+		}
+	})
+}
+
+// everyMethodCharges gives every gateway method a service fee, so that a
+// variant about the fee shows in every gateway payment.
+func everyMethodCharges(ds *reference.Dataset) {
+	for i := range ds.PaymentMethods {
+		ds.PaymentMethods[i].FeeAmount = max(ds.PaymentMethods[i].FeeAmount, 2500)
+	}
+}
+
+func feeInTotal() Variant {
+	return Variant{
+		Data: everyMethodCharges,
+		Name: "the gateway fee is part of the total",
+		Why:  "§2.4 service_fee and §2.7 total: the document does not say whether the fee is in the total",
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			return addFees(ds, next, "total", "gateway_payment")
+		},
+	}
+}
+
+func feeOnTop() Variant {
+	return Variant{
+		Name: "the gateway fee is charged on top of the total",
+		Why: "§2.7: total is \"Total in rupiah.\" and gateway_payment \"Rupiah to be paid through a payment gateway\"; " +
+			"the document does not say whether the fee is in the total, in gateway_payment, or both",
+		Data: everyMethodCharges,
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			return addFees(ds, next, "gateway_payment")
+		},
+	}
+}
+
+func gatewayNotYet() Variant {
+	return Variant{
+		Name: "a payment gateway that cannot process payments yet",
+		Why:  "§7 Payment: 422 create, \"Payment cannot be processed yet\"; the document does not say when",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
+				var req struct {
+					MethodID int64 `json:"payment_method_id"`
+				}
+				if r.URL.Path != pathPayment || *status != http.StatusOK || json.Unmarshal(reqBody, &req) != nil || req.MethodID == 0 {
+					return
+				}
+				*status = http.StatusUnprocessableEntity
+				body["status"], body["message"] = false, "Pembayaran belum dapat diproses melalui gateway."
+				delete(body, "data")
+			})
+		},
+		Skips: "cannot process a payment through gateway method",
+	}
+}
+
+// highMinimum is the minimum_payment of every gateway method of the
+// highMinimumPayment variant: above every prabayar price it keeps, below
+// some paket-data prices.
+const highMinimum = 30000
+
+func highMinimumPayment() Variant {
+	return Variant{
+		Name: "every gateway method has a minimum_payment of 30,000",
+		Why: "§2.4 minimum_payment: \"Rupiah.\", its values not shown; §1: the products and prices follow the " +
+			"partner's configuration (here no prabayar product reaches the minimum, some paket-data products do)",
+		Data: func(ds *reference.Dataset) {
+			for i := range ds.PaymentMethods {
+				ds.PaymentMethods[i].MinimumPayment = highMinimum
+			}
+			// The dearest price plan marks up by 5%: keep the prabayar
+			// products whose final price stays below the minimum.
+			ds.Products = slices.DeleteFunc(ds.Products, func(p reference.Product) bool {
+				return p.SubCategory == "prabayar" && p.BasePrice*105/100 >= highMinimum
+			})
+		},
+	}
+}
+
+func perPageCountsRecords() Variant {
+	return Variant{
+		Name: "pagination.perPage is the number of records on the page",
+		Why:  "§2.2: perPage is an integer; that it echoes pageSize is not written",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if r.URL.Path != pathSync || *status != http.StatusOK {
+					return
+				}
+				data, _ := body["data"].(map[string]any)
+				products, isList := data["products"].([]any)
+				if p, ok := body["pagination"].(map[string]any); ok && isList {
+					p["perPage"] = len(products)
+				}
+			})
+		},
+		Warns: []string{"paging-arithmetic"},
+	}
+}
+
+func useBalanceDefaultsTrue() Variant {
+	return Variant{
+		Name: "an omitted use_balance defaults to true",
+		Why:  "§4.6: use_balance is optional (\"Use the customer's balance.\"); its default is not shown",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == pathPayment && r.Method == http.MethodPost {
+					raw, _ := io.ReadAll(r.Body)
+					if body, ok := decodeObject(raw); ok {
+						if _, given := body["use_balance"]; !given {
+							body["use_balance"] = true
+							if out, err := json.Marshal(body); err == nil {
+								raw = out
+							}
+						}
+					}
+					r.Body = io.NopCloser(bytes.NewReader(raw))
+					r.ContentLength = int64(len(raw))
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		Warns: []string{"use-flags-left-out-are-off"},
+	}
+}
+
+func listsMethodZero() Variant {
+	return Variant{
+		Name: "the methods list includes the internal id 0",
+		Why:  "§4.5: payment_method_id 0 \"is not required to be in the list\"; nothing forbids listing it",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			zero := map[string]any{
+				"id": 0, "code": "BALANCE", "name": "Saldo & Koin", "group": "BALANCE", "payment_gateway": "SALDO",
+				"payment_type": "COIN", "image": "balance.png", "minimum_payment": 0,
+				"service_fee": map[string]any{"type": "Rp", "amount": 0},
+			}
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if r.URL.Path != pathMethods || *status != http.StatusOK {
+					return
+				}
+				if list, ok := body["data"].([]any); ok {
+					body["data"] = append([]any{zero}, list...)
+				}
+			})
+		},
+	}
+}
+
+func methodRuleFirst() Variant {
+	return Variant{
+		Name: "the method rule is checked before the duplicate partner_trx_id",
+		Why:  "§4.6 rule 2 and §7: the document gives no order of checks",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
+				if r.URL.Path != pathPayment || r.Method != http.MethodPost || !fieldsGiven(body) {
+					return false
+				}
+				if id, ok := integer(body["payment_method_id"]); !ok || id != 0 {
+					return false
+				}
+				if body["use_balance"] == true || body["use_coin"] == true {
+					return false
+				}
+				writeEnvelope(w, http.StatusBadRequest, "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.")
+				return true
+			})
+		},
+	}
+}
+
+// fieldsGiven reports whether a payment request passes the rules of its
+// fields (required, lengths): the checks the methodRuleFirst variant keeps
+// before its own.
+func fieldsGiven(body map[string]any) bool {
+	product, okProduct := integer(body["product_id"])
+	msisdn, _ := body["msisdn"].(string)
+	trx, _ := body["partner_trx_id"].(string)
+	shift, _ := body["shift_code"].(string)
+	n := utf8.RuneCountInString
+	return okProduct && product != 0 && msisdn != "" && trx != "" && n(trx) <= 50 && n(shift) <= 50
+}
