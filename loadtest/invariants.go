@@ -176,15 +176,23 @@ type idGroup struct {
 	n            int
 }
 
-// Reconcile checks the ledger and the account snapshots. final is true when
-// the ledger holds every shard of the run (a merge, or a single-shard run):
-// only then are accounts shared between shards reconciled.
+// Reconcile checks a ledger held in memory and the account snapshots (see
+// ReconcileFrom).
 func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Reconciliation {
-	r := &Reconciliation{Requests: len(payments)}
+	r, _ := ReconcileFrom(Payments(payments), snapshots, final) // reading memory cannot fail
+	return r
+}
+
+// ReconcileFrom checks the ledger read from src and the account snapshots.
+// final is true when the ledger holds every shard of the run (a merge, or
+// a single-shard run): only then are accounts shared between shards
+// reconciled. It fails only when the ledger cannot be read.
+func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*Reconciliation, error) {
+	r := &Reconciliation{}
 	groups := map[string]*idGroup{}
 	var order []string
-	for i := range payments {
-		p := &payments[i]
+	err := src.EachPayment(func(p *Payment) error {
+		r.Requests++
 		g := groups[p.ID]
 		if g == nil {
 			g = &idGroup{id: p.ID, account: p.Account, wave: p.Wave}
@@ -221,6 +229,10 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 			}
 			g.refusals[fmt.Sprintf("HTTP %d: %s", p.Code, p.Message)]++
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	sort.Strings(order)
 	r.IDs = len(order)
@@ -396,7 +408,7 @@ func Reconcile(payments []Payment, snapshots []AccountSnapshot, final bool) *Rec
 		}
 		r.Accounts = append(r.Accounts, ac)
 	}
-	return r
+	return r, nil
 }
 
 func upTo(hi, lo int64, uncertain int) string {

@@ -41,18 +41,18 @@ func (e *engine) reconcileProgress(done *atomic.Int64, total int) func() {
 	return func() { close(stop); <-finished }
 }
 
-// lookups checks every created id through payment status, with a few
+// lookups checks every created id of ledger through payment status, with a few
 // workers, until ctx is done. It fills Payment.Lookup of the first created
 // request of each id, and returns how many ids it did not get to (their
 // Lookup stays nil, which reconciliation reports).
-func (e *engine) lookups(ctx context.Context, accounts []Account) int {
+func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payment) int {
 	auths := map[string]string{}
 	for _, a := range accounts {
 		auths[a.Key] = a.auth
 	}
 	first := map[string]*Payment{}
-	for i := range e.ledger {
-		p := &e.ledger[i]
+	for i := range ledger {
+		p := &ledger[i]
 		if p.Outcome == OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != OutcomeCreated) {
 			first[p.ID] = p
 		}
@@ -63,8 +63,8 @@ func (e *engine) lookups(ctx context.Context, accounts []Account) int {
 	// Under faults every id is looked up: one refused, or never
 	// delivered, that payment status finds was resurrected.
 	everyID := len(e.cfg.nemesis) > 0
-	for i := range e.ledger {
-		p := &e.ledger[i]
+	for i := range ledger {
+		p := &ledger[i]
 		if first[p.ID] == nil && (everyID || p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
 			first[p.ID] = p
 		}

@@ -73,13 +73,31 @@ type Outcome struct {
 	Accounts  []AccountSnapshot `json:"accounts"`
 	// Funds is the plan of what the run spends against what the accounts
 	// hold; nil when the wallets are not known.
-	Funds   *FundsPlan `json:"funds,omitempty"`
-	Results []Result   `json:"-"`
-	Ledger  []Payment  `json:"-"`
+	Funds *FundsPlan `json:"funds,omitempty"`
+	// Results and Ledger are what was kept in memory: everything when the
+	// run had no record directory (WithRecordDir), nothing of the results
+	// and only a reconciled run's ledger when it streamed them to its
+	// files, which resultFiles and ledgerFiles name (for a merge, the
+	// shards' files). Tally counts them all.
+	Results     []Result  `json:"-"`
+	Ledger      []Payment `json:"-"`
+	resultFiles []recordFile
+	ledgerFiles []recordFile
+	// Tally is what the reports read; nil for an outcome built by hand,
+	// whose Results and Ledger are counted when it is reported.
+	Tally *Tally `json:"-"`
 	// Reconciliation is nil when the run was not reconciled.
 	Reconciliation *Reconciliation `json:"-"`
 	// History holds every operation of a run with the history check, and
 	// HistoryCheck its verdict; both nil without it.
 	History      []Operation   `json:"-"`
 	HistoryCheck *HistoryCheck `json:"-"`
+}
+
+// tally returns o's tally, counting its results and ledger if o has none.
+func (o *Outcome) tally() (*Tally, error) {
+	if o.Tally != nil {
+		return o.Tally, nil
+	}
+	return tallyOf(o)
 }

@@ -68,9 +68,6 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 				return
 			}
 			r := &hr.r
-			if hr.pay != nil {
-				e.ledgerChunks.add(hr.pay)
-			}
 			e.done.Add(1)
 			if !r.Expected {
 				e.unexpected.Add(1)
@@ -81,7 +78,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 			if tick != nil { // the window is only read by progress reports
 				window = append(window, r.Corrected())
 			}
-			e.resultChunks.add(r)
+			e.rec.add(&hr)
 		case now := <-tick:
 			report(now, false)
 		}

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -86,9 +87,12 @@ type Report struct {
 
 	// Corrected latency runs from the scheduled send time; Raw from the
 	// actual send time (what vegeta reports).
-	Corrected Latencies       `json:"latency_corrected"`
-	Raw       Latencies       `json:"latency_raw"`
-	Vegeta    *vegeta.Metrics `json:"vegeta"`
+	Corrected Latencies `json:"latency_corrected"`
+	Raw       Latencies `json:"latency_raw"`
+	// Percentiles says how the percentiles were computed
+	// (PercentileMethods); each Latencies names its method.
+	Percentiles string          `json:"percentiles"`
+	Vegeta      *vegeta.Metrics `json:"vegeta"`
 
 	Contract       ContractSummary   `json:"contract"`
 	Reconciliation *Reconciliation   `json:"reconciliation,omitempty"`
@@ -199,7 +203,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep := &Report{
 		Units: reportUnits,
 		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
-		Began: o.Meta.Began, Ended: o.Meta.Ended, Requests: len(o.Results),
+		Began: o.Meta.Began, Ended: o.Meta.Ended,
 		Ops:            map[string]Op{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: o.Reconciliation,
@@ -210,61 +214,35 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	if len(o.Meta.Merged) > 0 {
 		rep.Shards = o.Meta.Merged
 	}
-	corrected := make([]time.Duration, 0, len(o.Results))
-	raw := make([]time.Duration, 0, len(o.Results))
-	perOp := map[string][]time.Duration{}
-	for i := range o.Results {
-		r := &o.Results[i]
-		vr := r.Result
-		rep.Vegeta.Add(&vr)
-		corrected = append(corrected, r.Corrected())
-		raw = append(raw, r.Latency)
-		perOp[r.Op] = append(perOp[r.Op], r.Corrected())
-		op := rep.Ops[r.Op]
-		op.Requests++
-		if r.Expected {
-			op.Expected++
-			rep.Expected++
-		}
-		if r.Allowed {
-			op.Allowed++
-			rep.Allowed++
-		}
-		if r.serverError() {
-			op.ServerErrors++
-			rep.ServerErrors++
-		}
-		if r.Uncertain {
-			op.Uncertain++
-			rep.Uncertain++
-		}
-		if r.NotDelivered {
-			op.NotDelivered++
-			rep.NotDelivered++
-		}
-		if r.Violation != "" {
-			op.Violations++
-			rep.Contract.Violations++
-			rep.Contract.ByRule[r.Violation]++
-		}
-		rep.Ops[r.Op] = op
+	t, err := o.tally()
+	if err != nil {
+		// The results file could not be read: nothing below is known.
+		t = newTally(o.Meta.Began, 0, false)
+		t.close()
+		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
 	}
-	rep.Vegeta.Close()
+	rep.Requests = t.requests
+	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = t.expected, t.allowed, t.serverErrors, t.uncertain
+	rep.NotDelivered = t.notDelivered
+	rep.Contract.Violations = t.violations
+	maps.Copy(rep.Contract.ByRule, t.byRule)
+	*rep.Vegeta = *t.vegeta
 	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
-	for name, ds := range perOp {
-		op := rep.Ops[name]
-		op.Corrected = Summarize(ds)
+	for name, ot := range t.ops {
+		op := ot.Op
+		op.Corrected = ot.corrected.summary()
 		rep.Ops[name] = op
 	}
-	rep.Corrected, rep.Raw = Summarize(corrected), Summarize(raw)
+	rep.Corrected, rep.Raw = t.corrected.summary(), t.raw.summary()
+	rep.Percentiles = PercentileMethods()
 	if rep.Requests > 0 {
 		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
 		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
 		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
 	}
 	rep.Interrupted = o.Generator.InterruptedAfter > 0
-	rep.Errors = errorSet(o.Results, o.Ledger)
-	rep.Exhaustion = exhaustion(o)
+	rep.Errors = t.errors.set()
+	rep.Exhaustion = exhaustion(o, &t.refusals)
 	rep.Funds = o.Funds
 	rep.Generator = assess(o.Generator, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
@@ -377,6 +355,15 @@ func (rep *Report) finish(thresholds []Threshold) {
 	rep.Passed = len(rep.Failures) == 0
 }
 
+// PercentileMethod says how the run's percentiles were computed.
+func (rep *Report) PercentileMethod() string {
+	if rep.Corrected.Method == MethodExact {
+		return fmt.Sprintf("exact (nearest rank over all %d latencies)", rep.Corrected.Count)
+	}
+	return fmt.Sprintf("from an HDR histogram of %d significant digits, each within %.1f%% of the exact nearest rank (count, min, mean and max exact; runs of at most %d requests are exact)",
+		HDRDigits, 100*HDRPrecision, ExactUpTo)
+}
+
 // WriteText writes the human summary of rep.
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
@@ -436,6 +423,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		row("  "+k+" corrected", rep.Ops[k].Corrected)
 	}
 	_ = tw.Flush()
+	fmt.Fprintf(&b, "Percentiles %s\n", rep.PercentileMethod())
 
 	fmt.Fprintf(&b, "\nOperations\n")
 	for _, k := range ops {

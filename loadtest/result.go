@@ -30,6 +30,13 @@ type Result struct {
 	Violation string `json:"violation,omitempty"`
 	// Shard is the index of the shard that sent the request (set by Merge).
 	Shard int `json:"-"`
+	// TrxID is the partner_trx_id of a payment, for the error set's
+	// example; the results file keeps it for unexpected answers only.
+	TrxID string `json:"-"`
+	// order numbers the results of one operation in the order they were
+	// sent: their sequence number in the results file, as vegeta's plot
+	// wants it.
+	order uint64
 }
 
 // Corrected is the latency from the scheduled send time to the end of the

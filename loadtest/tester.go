@@ -146,7 +146,22 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
 
-	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist}
+	// The results and the ledger kept in memory are sized for the schedule
+	// up front; past that (a max-rate run has no schedule), they grow by
+	// chunks, never copying what was collected while the attack runs.
+	size := chunkSize
+	if !c.load.Unbounded() {
+		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
+	}
+	if c.recordDir != "" {
+		size = chunkSize
+	}
+	span := c.load.Duration + min(time.Second, c.load.Duration/10) + c.drain
+	rec, err := newRecorder(c.recordDir, c.reconcile, newTally(time.Now(), span, false), size)
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist, rec: rec}
 	var faults *nemesis.Run
 	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
@@ -155,7 +170,10 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	}
 	out.Meta.Began = e.began.UTC()    // the schedule's origin
 	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
-	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
+	out.Generator = e.generator()
+	if err := rec.close(out); err != nil {
+		return nil, err
+	}
 
 	if c.reconcile {
 		// Reconciliation runs even when ctx was cancelled, bounded by its
@@ -168,7 +186,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			out.Meta.ReconcileStopped = dead
 			cancel() // nothing more is looked up or read
 		}
-		missed := e.lookups(post, accounts)
+		missed := e.lookups(post, accounts, out.Ledger)
 		switch dead := e.deadAt.Load(); {
 		case dead != nil:
 			out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
@@ -189,7 +207,9 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			snaps[i].After = &w
 		}
 		out.Accounts = snaps
-		out.Reconciliation = Reconcile(out.Ledger, out.Accounts, c.shard.Count == 1)
+		if out.Reconciliation, err = ReconcileFrom(out, out.Accounts, c.shard.Count == 1); err != nil {
+			return nil, err
+		}
 	}
 	if hist != nil {
 		out.History = hist.Operations()

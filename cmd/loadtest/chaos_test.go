@@ -112,7 +112,9 @@ func chaosRun(t *testing.T, bin string, durable bool, load chaosLoad, out string
 	err := run(context.Background(), []string{
 		"--target", "http://" + addr, "--scenario", "retry", "--quiet",
 		"--rate", strconv.Itoa(load.rate), "--duration", load.duration.String(),
-		"--retries", "8", "--retry-backoff", "50ms", "--max-uncertain", "5",
+		// Answers lost to a kill are the point: the run judges what was
+		// lost or doubled, not how many answers were.
+		"--retries", "8", "--retry-timeout", "1s", "--retry-backoff", "50ms", "--max-uncertain", "100",
 		"--nemesis", fmt.Sprintf(load.nemesis, pidFile), "--out", out,
 	}, func(string) string { return "" }, &stdout, &stderr)
 	return stdout.String() + stderr.String(), err

@@ -278,7 +278,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
 		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
 		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
-		loadtest.WithRetry(*retries, *retryTO, *backoff),
+		loadtest.WithRetry(*retries, *retryTO, *backoff), loadtest.WithRecordDir(dir),
 	}
 	if len(faults) > 0 {
 		log, closeLog, err := nemesisLog(dir)
