@@ -68,8 +68,12 @@ bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 .PHONY: perf
-perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, memory and rate at 1M payments, load tester vs vegeta CLI.
+perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, reference --state vs in memory (and bytes on disk per payment), memory and rate at 1M payments, load tester vs vegeta CLI.
 	@$(GO) build -o bin/reference ./cmd/reference && $(GO) build -o bin/loadtest ./cmd/loadtest && $(GO) build -o bin/perf ./cmd/perf && bin/perf --reference bin/reference --loadtest bin/loadtest $(ARGS)
+
+.PHONY: chaos
+chaos: ## About 30 s on loopback: the reference SIGKILLed every 4 s under retried payments, with --state (nothing lost or doubled) and without (the lost writes named); reports in reports/chaos/.
+	$(GO) test -count=1 -run '^TestChaos$$' -v ./cmd/loadtest/ -chaos -chaos-out $(CURDIR)/reports/chaos
 
 .PHONY: hardening
 hardening: ## Loopback attack on a built reference server: malformed requests, header flood (RSS), 30,000 concurrent payments.

@@ -118,7 +118,7 @@ func (m *machine) say(format string, args ...any) {
 func (m *machine) fail(t *rapid.T, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Found by the generated mode: go run ./cmd/conformance --generate --seed %d --only sequences\n", m.w.seed)
+	fmt.Fprintf(&b, "# Found by the generated mode: %s\n", m.rec.command)
 	b.WriteString("@generated\n")
 	fmt.Fprintf(&b, "Scenario: %s\n", firstLine(msg))
 	for _, l := range m.lines {
@@ -330,25 +330,27 @@ func (m *machine) pay(t *rapid.T) {
 		m.fail(t, "the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
 	}
 	am := amountOf(dig(tx, "amount"))
-	m.checkSplit(t, ma, am, useBalance, useCoin)
+	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
 	ma.wallet.Balance -= am["balance_used"]
 	ma.wallet.Coins -= am["coin_used"]
 	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
 }
 
-// checkSplit checks the amounts of a payment against the wallet the model
-// holds (section 4.6 rules 1 and 4, section 2.7).
-func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useBalance, useCoin bool) {
+// checkSplit checks the amounts of a payment through a method whose
+// service fee is fee against the wallet the model holds (section 4.6 rules
+// 1 and 4, section 2.7).
+func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee int64, useBalance, useCoin bool) {
 	total, bu, cu, cv, gw := am["total"], am["balance_used"], am["coin_used"], am["coin_value_used"], am["gateway_payment"]
 	wl := ma.wallet
-	amt := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
+	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
 	switch {
-	case contract.CheckWalletWithinTotal(amt) != nil:
-		m.fail(t, "%v", contract.CheckWalletWithinTotal(amt))
-	case !useCoin && contract.CheckCoinsOnlyWhenAsked(amt) != nil:
-		m.fail(t, "%v", contract.CheckCoinsOnlyWhenAsked(amt))
-	case bu+cv+gw != total:
-		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d (§4.6 rule 4)", bu, cv, gw, total)
+	case contract.CheckWalletWithinTotal(amount) != nil:
+		m.fail(t, "%v", contract.CheckWalletWithinTotal(amount))
+	case !useCoin && contract.CheckCoinsOnlyWhenAsked(amount) != nil:
+		m.fail(t, "%v", contract.CheckCoinsOnlyWhenAsked(amount))
+	case !contract.GatewayPaymentDocumented(amount, fee):
+		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d, nor is gateway_payment the remainder plus the method's fee %d (§4.6 rule 4)",
+			bu, cv, gw, total, fee)
 	case cu != contract.CoinsFor(cv):
 		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
 	case !useBalance && bu != 0:
@@ -364,7 +366,8 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useB
 	}
 	if useCoin {
 		if want := min(contract.CoinValue(wl.Coins), total-bu); cv != want {
-			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total))
+			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total),
+				strings.Join(m.lines, "\n"))
 		}
 	}
 }
@@ -376,14 +379,11 @@ func (m *machine) payAgain(t *rapid.T) {
 	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
 	ma := m.pick(t, "payer")
 	p := m.product(t)
-	// Exactly one defect: the rest of the request could be paid.
-	var gateway []method
-	for _, me := range m.w.methods {
-		if me.Min <= p.Price {
-			gateway = append(gateway, me)
-		}
-	}
-	methodID, useBalance := int64(0), false
+	// Exactly one defect: the rest of the request could be paid, through a
+	// gateway method (never the internal one, even when listed) or from
+	// the balance.
+	gateway := m.w.fitting(p.Price)
+	methodID, useBalance := int64(contract.InternalMethodID), false
 	switch {
 	case len(gateway) > 0:
 		methodID = rapid.SampledFrom(gateway).Draw(t, "method").ID

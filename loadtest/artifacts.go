@@ -32,6 +32,7 @@ const (
 	headerScheduled = "X-Loadtest-Scheduled" // scheduled send time, Unix nanoseconds
 	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | unexpected | uncertain
 	headerViolation = "X-Loadtest-Violation"
+	headerTrxID     = "X-Loadtest-Trx-Id" // the partner_trx_id of an unexpected payment answer, for the error set
 )
 
 // Vegeta returns r as a vegeta result for the results file.
@@ -41,6 +42,8 @@ func (r *Result) Vegeta() vegeta.Result {
 	switch {
 	case r.Uncertain:
 		v.Headers[headerVerdict] = []string{"uncertain"}
+	case r.NotDelivered:
+		v.Headers[headerVerdict] = []string{"not-delivered"}
 	case r.Expected:
 		v.Headers[headerVerdict] = []string{"expected"}
 	case r.Allowed:
@@ -50,6 +53,9 @@ func (r *Result) Vegeta() vegeta.Result {
 	}
 	if r.Violation != "" {
 		v.Headers[headerViolation] = []string{r.Violation}
+	}
+	if r.TrxID != "" && !r.Expected {
+		v.Headers[headerTrxID] = []string{r.TrxID}
 	}
 	return v
 }
@@ -73,12 +79,15 @@ func FromVegeta(v vegeta.Result) Result {
 		r.Allowed = true
 	case "uncertain":
 		r.Uncertain = true
+	case "not-delivered":
+		r.NotDelivered = true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""
 		r.Allowed = r.Expected
 	}
 	r.Violation = h.Get(headerViolation)
+	r.TrxID = h.Get(headerTrxID)
 	return r
 }
 
@@ -115,9 +124,13 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		}
 		return nil
 	}
+	t, err := o.tally()
+	if err != nil {
+		return err
+	}
 	return errors.Join(
-		write(FileResults, func(w io.Writer) error { return WriteResults(w, o.Results) }),
-		write(FileLedger, func(w io.Writer) error { return WriteLedger(w, o.Ledger) }),
+		writeRecord(dir, FileResults, o.Results == nil, o.resultFiles, write, func(w io.Writer) error { return writeResults(w, o) }),
+		writeRecord(dir, FileLedger, o.Ledger == nil, o.ledgerFiles, write, func(w io.Writer) error { return writeLedger(w, o) }),
 		write(FileShard, func(w io.Writer) error {
 			return writeJSON(w, shardFile{Meta: o.Meta, Generator: o.Generator, Catalog: o.Catalog, Accounts: o.Accounts})
 		}),
@@ -125,10 +138,50 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		write(FileText, rep.WriteText),
 		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, o, rep) }),
 		write(FilePlot, func(w io.Writer) error {
-			return WritePlot(w, o.Results, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
+			return writePlotSample(w, t.plot.points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
 		writeHistory(dir, o, write),
+		writeViolations(o, write),
 	)
+}
+
+// writeRecord writes the results or ledger file name into dir, unless the
+// run already streamed it there (streamed, from that one file).
+func writeRecord(dir, name string, streamed bool, from []recordFile, write func(string, func(io.Writer) error) error, fn func(io.Writer) error) error {
+	if streamed && len(from) == 1 && sameFile(from[0].path, filepath.Join(dir, name)) {
+		return nil
+	}
+	return write(name, fn)
+}
+
+func sameFile(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// writeResults writes the results of o: those in memory sorted as
+// WriteResults sorts them, those of files (a merge of shards) in the
+// files' order, each operation's sequence numbers renumbered 0, 1, 2, ...
+// in the order written.
+func writeResults(w io.Writer, o *Outcome) error {
+	if len(o.resultFiles) == 0 {
+		return WriteResults(w, o.Results)
+	}
+	seq := map[string]uint64{}
+	enc := vegeta.NewEncoder(w)
+	return o.EachResult(func(r *Result) error {
+		v := r.Vegeta()
+		v.Seq = seq[v.Attack]
+		seq[v.Attack]++
+		return enc.Encode(&v)
+	})
+}
+
+// writeLedger writes the ledger of o, from memory and its files.
+func writeLedger(w io.Writer, o *Outcome) error {
+	enc := json.NewEncoder(w)
+	return o.EachPayment(func(p *Payment) error { return enc.Encode(p) })
 }
 
 // WriteResults writes results as a vegeta results file that `vegeta plot`,
@@ -162,35 +215,50 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// WritePlot writes an HTML latency plot (vegeta's lib/plot) with two
-// series: corrected latency at the scheduled time, raw latency at the send
-// time; each split into OK and ERROR points.
+// WritePlot writes an HTML latency plot (vegeta's lib/plot) of results,
+// at most 2·plotPoints of them evenly spread (see writePlotSample).
 func WritePlot(w io.Writer, results []Result, title string) error {
+	var s plotSample
+	for i := range results {
+		s.add(&results[i])
+	}
+	return writePlotSample(w, s.points, title)
+}
+
+// writePlotSample writes an HTML latency plot (vegeta's lib/plot) of a
+// sample of a run's results with two series: corrected latency at the
+// scheduled time, raw latency at the send time; each split into OK and
+// ERROR points. A sample keeps the page's size and the memory of a long run
+// bounded; the page's charts count every result.
+func writePlotSample(w io.Writer, points []plotPoint, title string) error {
 	p := plot.New(plot.Title(title), plot.Downsample(4000), plot.Label(func(r *vegeta.Result) string {
 		if r.Error != "" || r.Code == 0 {
 			return r.Attack + " ERROR"
 		}
 		return r.Attack + " OK"
 	}))
-	add := func(name string, at func(*Result) time.Time, lat func(*Result) time.Duration) error {
-		idx := make([]int, len(results))
+	add := func(name string, at func(*plotPoint) time.Time, lat func(*plotPoint) time.Duration) error {
+		idx := make([]int, len(points))
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.SliceStable(idx, func(a, b int) bool { return at(&results[idx[a]]).Before(at(&results[idx[b]])) })
+		sort.SliceStable(idx, func(a, b int) bool { return at(&points[idx[a]]).Before(at(&points[idx[b]])) })
 		for seq, i := range idx {
-			r := &results[i]
-			v := vegeta.Result{Attack: name, Seq: uint64(seq), Code: r.Code, Timestamp: at(r), Latency: lat(r), Error: r.Error}
+			pt := &points[i]
+			v := vegeta.Result{Attack: name, Seq: uint64(seq), Code: pt.code, Timestamp: at(pt), Latency: lat(pt)}
+			if pt.failed {
+				v.Error = "error"
+			}
 			if err := p.Add(&v); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := add("corrected", func(r *Result) time.Time { return r.Scheduled }, (*Result).Corrected); err != nil {
+	if err := add("corrected", func(p *plotPoint) time.Time { return p.scheduled }, func(p *plotPoint) time.Duration { return p.corrected }); err != nil {
 		return err
 	}
-	if err := add("raw", func(r *Result) time.Time { return r.Timestamp }, func(r *Result) time.Duration { return r.Latency }); err != nil {
+	if err := add("raw", func(p *plotPoint) time.Time { return p.sent }, func(p *plotPoint) time.Duration { return p.latency }); err != nil {
 		return err
 	}
 	p.Close()
@@ -198,8 +266,9 @@ func WritePlot(w io.Writer, results []Result, title string) error {
 	return err
 }
 
-// ReadArtifacts reads the outcome a run wrote into dir (results, ledger and
-// shard.json), for merging.
+// ReadArtifacts reads the outcome a run wrote into dir (shard.json): its
+// results and ledger stay in their files, which merging, reports and
+// reconciliation read one entry at a time.
 func ReadArtifacts(dir string) (*Outcome, error) {
 	var sf shardFile
 	b, err := os.ReadFile(filepath.Join(dir, FileShard))
@@ -212,43 +281,29 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 	if err := sf.Meta.Shard.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileShard), err)
 	}
-	o := &Outcome{Meta: sf.Meta, Generator: sf.Generator, Catalog: sf.Catalog, Accounts: sf.Accounts}
-
-	f, err := os.Open(filepath.Join(dir, FileResults))
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }() // opened read-only
-	dec := vegeta.NewDecoder(bufio.NewReader(f))
-	for {
-		var v vegeta.Result
-		if err := dec.Decode(&v); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileResults), err)
+	o := &Outcome{Meta: sf.Meta, Generator: sf.Generator, Catalog: sf.Catalog, Accounts: sf.Accounts,
+		resultFiles: []recordFile{{filepath.Join(dir, FileResults), sf.Meta.Shard.Index}},
+		ledgerFiles: []recordFile{{filepath.Join(dir, FileLedger), sf.Meta.Shard.Index}}}
+	for _, f := range []string{FileResults, FileLedger} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return nil, err
 		}
-		// Latency is computed from the send time, which the results file
-		// stores in Unix nanoseconds: a time outside their range (a result
-		// without a timestamp) would come back as another time.
-		if !v.Timestamp.Equal(time.Unix(0, v.Timestamp.UnixNano())) {
-			return nil, fmt.Errorf("%s: result %d: timestamp %s is out of range", filepath.Join(dir, FileResults), len(o.Results)+1, v.Timestamp)
-		}
-		o.Results = append(o.Results, FromVegeta(v))
-	}
-
-	lf, err := os.Open(filepath.Join(dir, FileLedger))
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = lf.Close() }() // opened read-only
-	if o.Ledger, err = ReadLedger(bufio.NewReader(lf)); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileLedger), err)
 	}
 	if o.Meta.Reconciled {
-		o.Reconciliation = Reconcile(o.Ledger, o.Accounts, o.Meta.Shard.Count == 1 || len(o.Meta.Merged) > 0)
+		if o.Reconciliation, err = ReconcileFrom(o, o.Accounts, o.Meta.Shard.Count == 1 || len(o.Meta.Merged) > 0); err != nil {
+			return nil, err
+		}
 	}
 	return o, nil
+}
+
+// writeViolations writes violations.jsonl when the reconciliation has
+// anything to list.
+func writeViolations(o *Outcome, write func(string, func(io.Writer) error) error) error {
+	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
+		return write(FileViolations, func(w io.Writer) error { return WriteViolations(w, r) })
+	}
+	return nil
 }
 
 // writeHistory writes the history of a run with the history check and,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,11 +18,15 @@ import (
 
 // engine runs the attack of one Tester.Run.
 type engine struct {
-	cfg   *config
-	cl    *client
-	plan  *planner
-	codes map[string]map[int]bool
-	hist  *History // nil without the history check
+	cfg    *config
+	cl     *client
+	plan   *planner
+	codes  map[string]map[int]bool
+	hist   *History               // nil without the history check
+	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
+	// onBegin, when set, is called as the attack begins (the nemesis
+	// starts its schedule there).
+	onBegin func(began time.Time)
 
 	reqCtx context.Context // parent of every request; cancelled at the drain timeout
 
@@ -38,12 +41,10 @@ type engine struct {
 	began                                    time.Time     // when the attack began
 	sending                                  time.Duration // from the start to the end of the sending loop
 
-	results []Result
-	ledger  []Payment
-	// The collector's results and ledger, gathered into results and ledger
-	// when the attack ends.
-	resultChunks chunked[Result]
-	ledgerChunks chunked[Payment]
+	rec *recorder // what the collector gathers, counted and streamed or kept
+	// order numbers each operation's sends (Result.order), for the
+	// results file; one counter per operation, set before the attack.
+	order map[string]*atomic.Uint64
 }
 
 func (e *engine) generator() Generator {
@@ -82,24 +83,25 @@ func (e *engine) attack(ctx context.Context) {
 	e.reqCtx = reqCtx
 
 	results := make(chan hitResult, 4096)
-	// The results and the ledger are sized for the schedule up front; past
-	// that (a max-rate run has no schedule), they grow by chunks, never
-	// copying what was collected while the attack runs.
-	size := chunkSize
-	if !unbounded {
-		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
+	e.order = map[string]*atomic.Uint64{}
+	for _, op := range []string{OpCreate, OpStatus, OpList, OpSync, OpProfile, OpMethods, OpProvision} {
+		e.order[op] = &atomic.Uint64{}
 	}
-	e.resultChunks.cur, e.ledgerChunks.cur = make([]Result, 0, size), make([]Payment, 0, size)
-	// The collector's next cycle must scan these (they hold pointers): run
-	// it now, before the schedule starts, rather than in its first tens of
-	// milliseconds, where its assists made sends late (44 ms of assist CPU
-	// at 5,000/s for 5 s, 36 sends late in the first 100 ms).
+	// The collector's next cycle must scan what the recorder allocated (it
+	// holds pointers): run it now, before the schedule starts, rather than
+	// in its first tens of milliseconds, where its assists made sends late
+	// (44 ms of assist CPU at 5,000/s for 5 s, 36 sends late in the first
+	// 100 ms).
 	runtime.GC()
 	jobs := make(chan dispatched)
 	var wg sync.WaitGroup
 	collected := make(chan struct{})
 	began := time.Now()
 	e.began = began
+	e.rec.tally.timeline.start = began
+	if e.onBegin != nil {
+		e.onBegin(began)
+	}
 	go e.collect(results, began, collected)
 	stopReads := e.startReads()
 
@@ -238,9 +240,6 @@ loop:
 	}
 	close(results)
 	<-collected
-	e.results, e.ledger = e.resultChunks.all(), e.ledgerChunks.all()
-	sort.Slice(e.results, func(i, j int) bool { return e.results[i].Seq < e.results[j].Seq })
-	sort.Slice(e.ledger, func(i, j int) bool { return e.ledger[i].Seq < e.ledger[j].Seq })
 }
 
 // ranDry reports whether an account ran dry under --when-dry stop.
@@ -256,6 +255,7 @@ func (e *engine) ranDry() bool {
 // hit sends job d, scheduled at scheduled, and checks its response.
 func (e *engine) hit(d job, scheduled time.Time) Result {
 	sent := time.Now()
+	order := e.order[d.call.op].Add(1) - 1
 	e.sent.Add(1)
 	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)
@@ -282,19 +282,28 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
 			Method: d.call.method, URL: d.call.url,
 		},
-		Scheduled: scheduled, Op: d.call.op,
+		Scheduled: scheduled, Op: d.call.op, order: order,
 	}
 	if resp.err != nil {
 		// No answer, or one too long to read: what the server did with a
 		// payment is not known. An answer cut at the size limit keeps its
-		// status code, but is not an answer the checks can read.
-		r.Uncertain = !errors.Is(resp.err, errTooLarge)
-		if r.Uncertain {
+		// status code, but is not an answer the checks can read. A request
+		// that never had a connection (refused, no route) reached nothing:
+		// it was certainly not processed.
+		r.NotDelivered = notDelivered(resp.err)
+		r.Uncertain = !r.NotDelivered && !errors.Is(resp.err, errTooLarge)
+		if r.Uncertain || r.NotDelivered {
 			r.Code = 0
 		}
 		r.Error = errorText(resp.err)
 		if d.pay != nil {
 			d.pay.Outcome = OutcomeUncertain
+			if r.NotDelivered {
+				d.pay.Outcome = OutcomeNotDelivered
+				if d.wallet != nil && d.pay.Attempt == 0 { // a retry keeps its reservation for its next send
+					d.wallet.settle(d.pay)
+				}
+			}
 			d.pay.Message = r.Error
 		}
 		return r

@@ -18,50 +18,73 @@ type ErrorEntry struct {
 	Example string `json:"example"`
 }
 
-// maxErrorEntries bounds the error set.
+// maxErrorEntries bounds the error set of a report.
 const maxErrorEntries = 20
 
-// errorSet gathers the distinct unexpected answers of results, most
-// frequent first (at most maxErrorEntries). ledger names the payments.
-func errorSet(results []Result, ledger []Payment) []ErrorEntry {
-	ids := map[int64]string{} // send time → partner_trx_id
-	for i := range ledger {
-		if !ledger[i].At.IsZero() {
-			ids[ledger[i].At.UnixNano()] = ledger[i].ID
-		}
+// maxTrackedErrors bounds the distinct unexpected answers a run counts one
+// by one; answers first seen after that many are counted together (a
+// server whose every error message differs would otherwise grow the set
+// with the run).
+const maxTrackedErrors = 1000
+
+// errorKey identifies a distinct unexpected answer.
+type errorKey struct {
+	op   string
+	code uint16
+	err  string
+}
+
+// errorTally counts the distinct unexpected answers of a run, in memory
+// bounded by maxTrackedErrors.
+type errorTally struct {
+	at      map[errorKey]int
+	entries []ErrorEntry
+	// others counts the unexpected answers not among the tracked ones.
+	others int
+}
+
+// add counts result r if it is unexpected.
+func (t *errorTally) add(r *Result) {
+	if r.Expected {
+		return
 	}
-	type key struct {
-		op   string
-		code uint16
-		err  string
+	text := r.Error
+	if text == "" {
+		text = "unexpected HTTP " + fmt.Sprint(r.Code)
 	}
-	at := map[key]int{}
-	var out []ErrorEntry
-	for i := range results {
-		r := &results[i]
-		if r.Expected {
-			continue
+	k := errorKey{r.Op, r.Code, text}
+	j, ok := t.at[k]
+	if !ok {
+		if len(t.entries) >= maxTrackedErrors {
+			t.others++
+			return
 		}
-		text := r.Error
-		if text == "" {
-			text = "unexpected HTTP " + fmt.Sprint(r.Code)
+		if t.at == nil {
+			t.at = map[errorKey]int{}
 		}
-		k := key{r.Op, r.Code, text}
-		j, ok := at[k]
-		if !ok {
-			j = len(out)
-			at[k] = j
-			example := fmt.Sprintf("request %d: %s %s", r.Seq, r.Method, r.URL)
-			if id, ok := ids[r.Timestamp.UnixNano()]; ok && r.Op == OpCreate {
-				example = fmt.Sprintf("partner_trx_id %s: %s %s", id, r.Method, r.URL)
-			}
-			out = append(out, ErrorEntry{Op: r.Op, Code: r.Code, Error: text, Example: example})
+		j = len(t.entries)
+		t.at[k] = j
+		example := fmt.Sprintf("request %d: %s %s", r.Seq, r.Method, r.URL)
+		if r.TrxID != "" && r.Op == OpCreate {
+			example = fmt.Sprintf("partner_trx_id %s: %s %s", r.TrxID, r.Method, r.URL)
 		}
-		out[j].Count++
+		t.entries = append(t.entries, ErrorEntry{Op: r.Op, Code: r.Code, Error: text, Example: example})
 	}
+	t.entries[j].Count++
+}
+
+// set returns the error set: the most frequent answers first, at most
+// maxErrorEntries, and a last entry for the answers past
+// maxTrackedErrors, if any.
+func (t *errorTally) set() []ErrorEntry {
+	out := append([]ErrorEntry(nil), t.entries...)
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Count > out[b].Count })
 	if len(out) > maxErrorEntries {
 		out = out[:maxErrorEntries]
+	}
+	if t.others > 0 {
+		out = append(out, ErrorEntry{Op: "*", Count: t.others,
+			Error: fmt.Sprintf("other unexpected answers, first seen after %d distinct ones were counted", maxTrackedErrors)})
 	}
 	return out
 }

@@ -41,36 +41,19 @@ func (x *Exhaustion) String() string {
 		what, x.After.Round(100*time.Millisecond), x.RefusedPct, x.Refused, x.Answered, x.Message)
 }
 
-// exhaustion finds the 422 refusals of balance and coin payments in o's
-// ledger; nil when there are none.
-func exhaustion(o *Outcome) *Exhaustion {
-	x := &Exhaustion{}
-	var first time.Time
-	messages := map[string]int{}
-	for i := range o.Ledger {
-		p := &o.Ledger[i]
-		if p.Kind == KindGateway || p.Outcome == OutcomeUncertain {
-			continue
-		}
-		x.Answered++
-		if p.Outcome != OutcomeRefused || p.Code != 422 {
-			continue
-		}
-		x.Refused++
-		messages[p.Message]++
-		if !p.At.IsZero() && (first.IsZero() || p.At.Before(first)) {
-			first = p.At
-		}
-	}
-	if x.Refused == 0 {
+// exhaustion describes the 422 refusals of balance and coin payments
+// counted in x, with o's catalog and wallets; nil when there are none.
+func exhaustion(o *Outcome, x0 *refusalTally) *Exhaustion {
+	if x0.refused == 0 {
 		return nil
 	}
+	x := &Exhaustion{Refused: x0.refused, Answered: x0.answered}
 	x.RefusedPct = 100 * float64(x.Refused) / float64(x.Answered)
-	if !first.IsZero() {
-		x.After = first.Sub(o.Meta.Began)
+	if !x0.first.IsZero() {
+		x.After = x0.first.Sub(o.Meta.Began)
 	}
 	best := -1
-	for m, n := range messages {
+	for m, n := range x0.messages {
 		if n > best || (n == best && m < x.Message) {
 			x.Message, best = m, n
 		}

@@ -16,6 +16,9 @@ type Latencies struct {
 	P99   time.Duration `json:"p99"`
 	P999  time.Duration `json:"p999"`
 	Max   time.Duration `json:"max"`
+	// Method names how the percentiles were computed: MethodExact or
+	// MethodHDR (see PercentileMethods).
+	Method string `json:"method,omitempty"`
 }
 
 // Summarize computes exact percentiles (nearest rank) of ds, as every
@@ -30,7 +33,7 @@ func Summarize(ds []time.Duration) Latencies {
 		sum += d
 	}
 	return Latencies{
-		Count: len(ds), Min: ds[0], Max: ds[len(ds)-1], Mean: sum / time.Duration(len(ds)),
+		Method: MethodExact, Count: len(ds), Min: ds[0], Max: ds[len(ds)-1], Mean: sum / time.Duration(len(ds)),
 		P50: quantile(ds, 0.50), P90: quantile(ds, 0.90), P95: quantile(ds, 0.95),
 		P99: quantile(ds, 0.99), P999: quantile(ds, 0.999),
 	}

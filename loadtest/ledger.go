@@ -21,6 +21,9 @@ const (
 	OutcomeDuplicate = "duplicate" // HTTP 409
 	OutcomeRefused   = "refused"   // any other HTTP 4xx: nothing may be debited
 	OutcomeUncertain = "uncertain" // no response (timeout, transport error) or 5xx
+	// OutcomeNotDelivered: no connection could be made, so no byte of the
+	// request reached the server: certainly not processed.
+	OutcomeNotDelivered = "not-delivered"
 )
 
 // Payment is one create-payment request and what became of it. The ledger
@@ -63,6 +66,7 @@ type Lookup struct {
 	Error             string  `json:"error,omitempty"`
 	TransactionNumber string  `json:"transaction_number,omitempty"`
 	Amount            *Amount `json:"amount,omitempty"`
+	transport         bool    // no answer: Error is the transport's
 }
 
 // WriteLedger writes payments as JSON lines.
@@ -79,17 +83,50 @@ func WriteLedger(w io.Writer, payments []Payment) error {
 
 // ReadLedger reads JSON lines written by WriteLedger.
 func ReadLedger(r io.Reader) ([]Payment, error) {
-	dec := json.NewDecoder(r)
 	var out []Payment
-	for {
+	err := eachLedgerEntry(r, func(p *Payment) error { out = append(out, *p); return nil })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachLedgerEntry calls fn with each entry of JSON lines written by
+// WriteLedger, one at a time.
+func eachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
+	dec := json.NewDecoder(r)
+	for n := 1; ; n++ {
 		var p Payment
 		err := dec.Decode(&p)
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("ledger entry %d: %w", len(out)+1, err)
+			return fmt.Errorf("ledger entry %d: %w", n, err)
 		}
-		out = append(out, p)
+		if err := fn(&p); err != nil {
+			return err
+		}
 	}
+}
+
+// LedgerSource is a ledger as reconciliation reads it: one entry at a
+// time, from memory (Payments) or from the ledger.jsonl files of a run or
+// of the shards of a merge (an Outcome), so that a long run's ledger need
+// not be held in memory to be read.
+type LedgerSource interface {
+	EachPayment(fn func(*Payment) error) error
+}
+
+// Payments is a ledger held in memory.
+type Payments []Payment
+
+// EachPayment calls fn with each entry, in order.
+func (ps Payments) EachPayment(fn func(*Payment) error) error {
+	for i := range ps {
+		if err := fn(&ps[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -7,10 +7,11 @@ import (
 )
 
 // Merge combines the outcomes of the shards of one distributed run into
-// one outcome: results and ledgers are concatenated, generator counters
-// added, and the ledger is reconciled globally (accounts shared between
-// shards included). Percentiles are recomputed from the raw results by
-// BuildReport. Every shard 0..n-1 must be present exactly once, unless
+// one outcome: results and ledgers are read in turn from memory or from
+// the shards' files (never gathered in memory), generator counters added,
+// and the ledger is reconciled globally (accounts shared between shards
+// included). The merged Tally counts every shard's results, so its
+// percentiles are those of one run over the same results. Every shard 0..n-1 must be present exactly once, unless
 // partial is true.
 func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 	if len(outcomes) == 0 {
@@ -71,6 +72,10 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 			m.Results = append(m.Results, r)
 		}
 		m.Ledger = append(m.Ledger, o.Ledger...)
+		for _, f := range o.resultFiles {
+			m.resultFiles = append(m.resultFiles, recordFile{f.path, mt.Shard.Index})
+		}
+		m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
 		m.Accounts = append(m.Accounts, o.Accounts...)
 	}
 	if !partial && len(seen) != first.Shard.Count {
@@ -86,7 +91,18 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].Scheduled.Before(m.Results[j].Scheduled) })
 	m.Meta.Reconciled = reconciled
 	if reconciled {
-		m.Reconciliation = Reconcile(m.Ledger, m.Accounts, !partial)
+		var err error
+		if m.Reconciliation, err = ReconcileFrom(m, m.Accounts, !partial); err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
 	}
+	// The shards' results are counted again, together: the histograms of
+	// the shards would merge exactly, but vegeta's metrics and the charts'
+	// buckets, which begin at the first shard's start, would not.
+	t, err := tallyOf(m)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	m.Tally = t
 	return m, nil
 }

@@ -67,7 +67,7 @@ func TestTwoShardsMerge(t *testing.T) {
 	ids := map[string]int{}
 	accts := map[string]int{}
 	for _, o := range outs {
-		for _, p := range o.Ledger {
+		for _, p := range ledgerOf(t, o) {
 			prev, dup := ids[p.ID]
 			assert.False(t, dup, "%s in shards %d and %d", p.ID, prev, o.Meta.Shard.Index)
 			ids[p.ID] = o.Meta.Shard.Index
@@ -85,14 +85,14 @@ func TestTwoShardsMerge(t *testing.T) {
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	assert.Len(t, rep.Shards, 2)
-	assert.Equal(t, len(outs[0].Results)+len(outs[1].Results), rep.Requests)
+	assert.Equal(t, len(resultsOf(t, outs[0]))+len(resultsOf(t, outs[1])), rep.Requests)
 	assert.Equal(t, outs[0].Generator.Sent+outs[1].Generator.Sent, rep.Generator.Sent)
 	assert.Len(t, m.Reconciliation.Accounts, 4)
 	// Percentiles are recomputed from the raw results, not averaged.
 	var all []time.Duration
 	for _, o := range outs {
-		for i := range o.Results {
-			all = append(all, o.Results[i].Latency)
+		for _, r := range resultsOf(t, o) {
+			all = append(all, r.Latency)
 		}
 	}
 	assert.Equal(t, maxOf(all), rep.Raw.Max)
@@ -152,4 +152,20 @@ func maxOf(ds []time.Duration) time.Duration {
 		m = max(m, d)
 	}
 	return m
+}
+
+// resultsOf reads every result of o, from memory or its results file.
+func resultsOf(tb testing.TB, o *loadtest.Outcome) []loadtest.Result {
+	tb.Helper()
+	var out []loadtest.Result
+	require.NoError(tb, o.EachResult(func(r *loadtest.Result) error { out = append(out, *r); return nil }))
+	return out
+}
+
+// ledgerOf reads every ledger entry of o, from memory or its ledger file.
+func ledgerOf(tb testing.TB, o *loadtest.Outcome) []loadtest.Payment {
+	tb.Helper()
+	var out []loadtest.Payment
+	require.NoError(tb, o.EachPayment(func(p *loadtest.Payment) error { out = append(out, *p); return nil }))
+	return out
 }

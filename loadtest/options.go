@@ -3,9 +3,12 @@ package loadtest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strconv"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Defaults of a run. The worker and connection caps default to none
@@ -50,6 +53,7 @@ type config struct {
 	progress         func(Progress)
 	progressEvery    time.Duration
 	logger           *slog.Logger
+	recordDir        string // where results and ledger stream; "" keeps them in memory
 	lookupWorkers    int
 	provisionCount   int
 
@@ -59,6 +63,9 @@ type config struct {
 	retries          int // the retry scenario (retry.go)
 	retryTimeout     time.Duration
 	retryBackoff     time.Duration
+
+	nemesis    nemesis.Schedule // faults run during the attack (faults.go)
+	nemesisLog io.Writer
 }
 
 // WithScenario sets the scenario (create, idempotency or mixed).
@@ -123,6 +130,15 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
 }
 
+// WithRecordDir streams the run's results and ledger, as they arrive, to
+// results.bin and ledger.jsonl in dir (created if missing), through
+// buffered writers, instead of keeping them in memory: the memory of a run
+// then does not grow with its length (only a reconciled run keeps its
+// ledger, for the look-ups after the attack). The reports read the
+// Outcome's Tally; WriteArtifacts into the same dir leaves the two files
+// as they are (the ledger is written again with the look-ups).
+func WithRecordDir(dir string) Option { return func(c *config) { c.recordDir = dir } }
+
 // WithLogger sets the logger for setup and reconciliation events.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
@@ -163,6 +179,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, DryContinue, DryGateway, DryStop)
 	}
 	if err := c.checkHistoryConfig(); err != nil {
+		return err
+	}
+	if err := c.checkNemesis(); err != nil {
 		return err
 	}
 	if c.runID == "" {

@@ -1,6 +1,10 @@
 package loadtest
 
-import "time"
+import (
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+)
 
 // Meta describes a run (one shard).
 type Meta struct {
@@ -19,8 +23,16 @@ type Meta struct {
 	Drain          time.Duration `json:"drain"`
 	LateAfter      time.Duration `json:"late_after"`
 	Began          time.Time     `json:"began"`
-	Ended          time.Time     `json:"ended"`
-	Reconciled     bool          `json:"reconciled"`
+	// Ended is the end of the attack (the drain included); ReconciledIn is
+	// how long the reconciliation after it took.
+	Ended        time.Time     `json:"ended"`
+	Reconciled   bool          `json:"reconciled"`
+	ReconciledIn time.Duration `json:"reconciled_in,omitempty"`
+	// ReconcileStopped says why the reconciliation stopped before its end
+	// (the target did not answer); empty when it did not.
+	ReconcileStopped string `json:"reconcile_stopped,omitempty"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
 	// Merged lists the shards combined by Merge; empty for one shard's run.
 	Merged []Shard `json:"merged_shards,omitempty"`
 }
@@ -61,13 +73,31 @@ type Outcome struct {
 	Accounts  []AccountSnapshot `json:"accounts"`
 	// Funds is the plan of what the run spends against what the accounts
 	// hold; nil when the wallets are not known.
-	Funds   *FundsPlan `json:"funds,omitempty"`
-	Results []Result   `json:"-"`
-	Ledger  []Payment  `json:"-"`
+	Funds *FundsPlan `json:"funds,omitempty"`
+	// Results and Ledger are what was kept in memory: everything when the
+	// run had no record directory (WithRecordDir), nothing of the results
+	// and only a reconciled run's ledger when it streamed them to its
+	// files, which resultFiles and ledgerFiles name (for a merge, the
+	// shards' files). Tally counts them all.
+	Results     []Result  `json:"-"`
+	Ledger      []Payment `json:"-"`
+	resultFiles []recordFile
+	ledgerFiles []recordFile
+	// Tally is what the reports read; nil for an outcome built by hand,
+	// whose Results and Ledger are counted when it is reported.
+	Tally *Tally `json:"-"`
 	// Reconciliation is nil when the run was not reconciled.
 	Reconciliation *Reconciliation `json:"-"`
 	// History holds every operation of a run with the history check, and
 	// HistoryCheck its verdict; both nil without it.
 	History      []Operation   `json:"-"`
 	HistoryCheck *HistoryCheck `json:"-"`
+}
+
+// tally returns o's tally, counting its results and ledger if o has none.
+func (o *Outcome) tally() (*Tally, error) {
+	if o.Tally != nil {
+		return o.Tally, nil
+	}
+	return tallyOf(o)
 }

@@ -3,12 +3,15 @@ package loadtest
 import (
 	"fmt"
 	"io"
+	"maps"
 	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Generator health limits: below these the report says the generator, not
@@ -37,9 +40,20 @@ type Report struct {
 	Load     string    `json:"load"`
 	Began    time.Time `json:"began"`
 	Ended    time.Time `json:"ended"`
+	// ReconciledIn is how long the reconciliation after the attack took;
+	// ReconcileStopped says why it stopped early (the target did not answer).
+	ReconciledIn     time.Duration `json:"reconciled_in,omitempty"`
+	ReconcileStopped string        `json:"reconcile_stopped,omitempty"`
 	// Interrupted is true when the run was stopped before its duration
 	// (a signal): it is never a pass.
 	Interrupted bool `json:"interrupted"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
+	// Verdict sums up what went wrong by class, in the order the reports
+	// lead with (lost writes, resurrected payments, duplicate debits,
+	// wallet mismatches, uncertain requests, not reconciled, contract
+	// violations, other invariants); violations.jsonl lists every id.
+	Verdict []ClassLine `json:"verdict,omitempty"`
 
 	Requests int `json:"requests"`
 	// Expected counts the answers the scenario expects (a created payment;
@@ -49,14 +63,18 @@ type Report struct {
 	// Allowed counts the answers the document allows: the expected ones and
 	// documented refusals (such as 422 for an empty wallet). ServerErrors
 	// counts 5xx answers and requests without a readable answer.
-	Allowed         int            `json:"allowed"`
-	AllowedPct      float64        `json:"allowed_pct"`
-	ServerErrors    int            `json:"server_errors"`
-	ServerErrorsPct float64        `json:"server_errors_pct"`
-	Uncertain       int            `json:"uncertain"`
-	UncertainPct    float64        `json:"uncertain_pct"`
-	StatusCodes     map[string]int `json:"status_codes"`
-	Ops             map[string]Op  `json:"ops"`
+	Allowed         int     `json:"allowed"`
+	AllowedPct      float64 `json:"allowed_pct"`
+	ServerErrors    int     `json:"server_errors"`
+	ServerErrorsPct float64 `json:"server_errors_pct"`
+	Uncertain       int     `json:"uncertain"`
+	UncertainPct    float64 `json:"uncertain_pct"`
+	// NotDelivered counts requests that never reached the server (no
+	// connection could be made): certainly not processed, so never
+	// uncertain; they are server errors all the same.
+	NotDelivered int            `json:"not_delivered"`
+	StatusCodes  map[string]int `json:"status_codes"`
+	Ops          map[string]Op  `json:"ops"`
 	// Errors is the error set: each distinct unexpected answer with its
 	// count and an example request, most frequent first.
 	Errors []ErrorEntry `json:"errors"`
@@ -69,9 +87,12 @@ type Report struct {
 
 	// Corrected latency runs from the scheduled send time; Raw from the
 	// actual send time (what vegeta reports).
-	Corrected Latencies       `json:"latency_corrected"`
-	Raw       Latencies       `json:"latency_raw"`
-	Vegeta    *vegeta.Metrics `json:"vegeta"`
+	Corrected Latencies `json:"latency_corrected"`
+	Raw       Latencies `json:"latency_raw"`
+	// Percentiles says how the percentiles were computed
+	// (PercentileMethods); each Latencies names its method.
+	Percentiles string          `json:"percentiles"`
+	Vegeta      *vegeta.Metrics `json:"vegeta"`
 
 	Contract       ContractSummary   `json:"contract"`
 	Reconciliation *Reconciliation   `json:"reconciliation,omitempty"`
@@ -109,6 +130,7 @@ type Op struct {
 	ServerErrors int       `json:"server_errors"`
 	Violations   int       `json:"contract_violations"`
 	Uncertain    int       `json:"uncertain"`
+	NotDelivered int       `json:"not_delivered"`
 	Corrected    Latencies `json:"latency_corrected"`
 }
 
@@ -181,7 +203,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep := &Report{
 		Units: reportUnits,
 		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
-		Began: o.Meta.Began, Ended: o.Meta.Ended, Requests: len(o.Results),
+		Began: o.Meta.Began, Ended: o.Meta.Ended,
 		Ops:            map[string]Op{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: o.Reconciliation,
@@ -192,60 +214,40 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	if len(o.Meta.Merged) > 0 {
 		rep.Shards = o.Meta.Merged
 	}
-	corrected := make([]time.Duration, 0, len(o.Results))
-	raw := make([]time.Duration, 0, len(o.Results))
-	perOp := map[string][]time.Duration{}
-	for i := range o.Results {
-		r := &o.Results[i]
-		vr := r.Result
-		rep.Vegeta.Add(&vr)
-		corrected = append(corrected, r.Corrected())
-		raw = append(raw, r.Latency)
-		perOp[r.Op] = append(perOp[r.Op], r.Corrected())
-		op := rep.Ops[r.Op]
-		op.Requests++
-		if r.Expected {
-			op.Expected++
-			rep.Expected++
-		}
-		if r.Allowed {
-			op.Allowed++
-			rep.Allowed++
-		}
-		if r.serverError() {
-			op.ServerErrors++
-			rep.ServerErrors++
-		}
-		if r.Uncertain {
-			op.Uncertain++
-			rep.Uncertain++
-		}
-		if r.Violation != "" {
-			op.Violations++
-			rep.Contract.Violations++
-			rep.Contract.ByRule[r.Violation]++
-		}
-		rep.Ops[r.Op] = op
+	t, err := o.tally()
+	if err != nil {
+		// The results file could not be read: nothing below is known.
+		t = newTally(o.Meta.Began, 0, false)
+		t.close()
+		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
 	}
-	rep.Vegeta.Close()
+	rep.Requests = t.requests
+	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = t.expected, t.allowed, t.serverErrors, t.uncertain
+	rep.NotDelivered = t.notDelivered
+	rep.Contract.Violations = t.violations
+	maps.Copy(rep.Contract.ByRule, t.byRule)
+	*rep.Vegeta = *t.vegeta
 	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
-	for name, ds := range perOp {
-		op := rep.Ops[name]
-		op.Corrected = Summarize(ds)
+	for name, ot := range t.ops {
+		op := ot.Op
+		op.Corrected = ot.corrected.summary()
 		rep.Ops[name] = op
 	}
-	rep.Corrected, rep.Raw = Summarize(corrected), Summarize(raw)
+	rep.Corrected, rep.Raw = t.corrected.summary(), t.raw.summary()
+	rep.Percentiles = PercentileMethods()
 	if rep.Requests > 0 {
 		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
 		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
 		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
 	}
 	rep.Interrupted = o.Generator.InterruptedAfter > 0
-	rep.Errors = errorSet(o.Results, o.Ledger)
-	rep.Exhaustion = exhaustion(o)
+	rep.Errors = t.errors.set()
+	rep.Exhaustion = exhaustion(o, &t.refusals)
 	rep.Funds = o.Funds
 	rep.Generator = assess(o.Generator, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
+	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
+	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)
 	rep.finish(thresholds)
 	return rep
 }
@@ -308,8 +310,27 @@ func (rep *Report) finish(thresholds []Threshold) {
 	if rep.Contract.Violations > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
 	}
+	if rep.ReconcileStopped != "" {
+		rep.Failures = append(rep.Failures, rep.ReconcileStopped)
+	}
 	if r := rep.Reconciliation; r != nil && !r.Passed() {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+		// The invariants fail by class; the uncertain requests and the
+		// contract have their own rules.
+		n := len(rep.Failures)
+		for _, l := range rep.Verdict {
+			if l.Class != ClassUncertain && l.Class != ClassContract {
+				rep.Failures = append(rep.Failures, l.Text)
+			}
+		}
+		if len(rep.Failures) == n {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+		}
+	}
+	for _, f := range rep.Faults {
+		if f.Error != "" {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("fault %s at %s did not go as scheduled (%s; see %s): the run did not test what was asked",
+				f.Name, readable(f.Start.Sub(rep.Began)), f.Error, FileNemesisLog))
+		}
 	}
 	if h := rep.History; h != nil && !h.Passed() {
 		rep.Failures = append(rep.Failures, h.String())
@@ -334,6 +355,15 @@ func (rep *Report) finish(thresholds []Threshold) {
 	rep.Passed = len(rep.Failures) == 0
 }
 
+// PercentileMethod says how the run's percentiles were computed.
+func (rep *Report) PercentileMethod() string {
+	if rep.Corrected.Method == MethodExact {
+		return fmt.Sprintf("exact (nearest rank over all %d latencies)", rep.Corrected.Count)
+	}
+	return fmt.Sprintf("from an HDR histogram of %d significant digits, each within %.1f%% of the exact nearest rank (count, min, mean and max exact; runs of at most %d requests are exact)",
+		HDRDigits, 100*HDRPrecision, ExactUpTo)
+}
+
 // WriteText writes the human summary of rep.
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
@@ -342,8 +372,10 @@ func (rep *Report) WriteText(w io.Writer) error {
 		shards[i] = s.String()
 	}
 	fmt.Fprintf(&b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
-	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s\n", rep.Load, strings.Join(shards, " "),
-		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339))
+	rep.writeLead(&b)
+	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
+		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())
+	rep.writeFaults(&b)
 	g := rep.Generator
 	if g.Planned > 0 {
 		fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
@@ -351,8 +383,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
-	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %.3f%% allowed by the document (%d); %d server errors (5xx or no readable answer), of which %d uncertain (no answer within the timeout, %.3f%%)\n",
-		rep.SuccessPct, rep.Expected, rep.Requests, rep.AllowedPct, rep.Allowed, rep.ServerErrors, rep.Uncertain, rep.UncertainPct)
+	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
+		rep.SuccessPct, thousands(rep.Expected), thousands(rep.Requests), rep.AllowedPct, thousands(rep.Allowed), thousands(rep.ServerErrors),
+		thousands(rep.Uncertain), rep.UncertainPct, rep.notDeliveredText())
 	if rep.Funds != nil {
 		fmt.Fprintf(&b, "Funds     %s\n", rep.Funds)
 	}
@@ -390,6 +423,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 		row("  "+k+" corrected", rep.Ops[k].Corrected)
 	}
 	_ = tw.Flush()
+	fmt.Fprintf(&b, "Percentiles %s\n", rep.PercentileMethod())
 
 	fmt.Fprintf(&b, "\nOperations\n")
 	for _, k := range ops {
@@ -481,13 +515,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	switch {
 	case rep.Passed:
-		fmt.Fprintf(&b, "\nPASS\n")
+		fmt.Fprintf(&b, "\n%s\n", rep.headline())
 	default:
-		verdict := "FAIL"
-		if rep.Interrupted {
-			verdict = "INTERRUPTED"
-		}
-		fmt.Fprintf(&b, "\n%s\n", verdict)
+		fmt.Fprintf(&b, "\n%s\n", rep.headline())
 		for _, f := range rep.Failures {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}

@@ -20,12 +20,23 @@ type Result struct {
 	// operation: expected, or a documented refusal (such as a 422 for an
 	// empty wallet); never a 5xx, a contract violation or no answer.
 	Allowed bool `json:"allowed"`
-	// Uncertain is true when no response came back (timeout, transport error).
+	// Uncertain is true when no response came back (timeout, transport
+	// error) to a request that may have reached the server.
 	Uncertain bool `json:"uncertain"`
+	// NotDelivered is true when the request never reached the server: no
+	// connection could be made (refused, no route, the dial timed out).
+	NotDelivered bool `json:"not_delivered,omitempty"`
 	// Violation names the contract rule the response broke, if any.
 	Violation string `json:"violation,omitempty"`
 	// Shard is the index of the shard that sent the request (set by Merge).
 	Shard int `json:"-"`
+	// TrxID is the partner_trx_id of a payment, for the error set's
+	// example; the results file keeps it for unexpected answers only.
+	TrxID string `json:"-"`
+	// order numbers the results of one operation in the order they were
+	// sent: their sequence number in the results file, as vegeta's plot
+	// wants it.
+	order uint64
 }
 
 // Corrected is the latency from the scheduled send time to the end of the

@@ -2,9 +2,11 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -144,10 +146,34 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
 
-	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist}
+	// The results and the ledger kept in memory are sized for the schedule
+	// up front; past that (a max-rate run has no schedule), they grow by
+	// chunks, never copying what was collected while the attack runs.
+	size := chunkSize
+	if !c.load.Unbounded() {
+		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
+	}
+	if c.recordDir != "" {
+		size = chunkSize
+	}
+	span := c.load.Duration + min(time.Second, c.load.Duration/10) + c.drain
+	rec, err := newRecorder(c.recordDir, c.reconcile, newTally(time.Now(), span, false), size)
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist, rec: rec}
+	var faults *nemesis.Run
+	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
-	out.Meta.Began = e.began.UTC() // the schedule's origin
-	out.Results, out.Ledger, out.Generator = e.results, e.ledger, e.generator()
+	if faults != nil {
+		out.Meta.Faults = faults.Stop()
+	}
+	out.Meta.Began = e.began.UTC()    // the schedule's origin
+	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
+	out.Generator = e.generator()
+	if err := rec.close(out); err != nil {
+		return nil, err
+	}
 
 	if c.reconcile {
 		// Reconciliation runs even when ctx was cancelled, bounded by its
@@ -155,7 +181,18 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		// reconciled, which is a violation.
 		post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
 		defer cancel()
-		if missed := e.lookups(post, accounts); missed > 0 {
+		if dead := e.awaitTarget(post, accounts[0].auth, c.targetWait()); dead != "" {
+			c.logger.Warn(dead)
+			out.Meta.ReconcileStopped = dead
+			cancel() // nothing more is looked up or read
+		}
+		missed := e.lookups(post, accounts, out.Ledger)
+		switch dead := e.deadAt.Load(); {
+		case dead != nil:
+			out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
+			c.logger.Warn(out.Meta.ReconcileStopped)
+			cancel()
+		case missed > 0 && out.Meta.ReconcileStopped == "":
 			c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
 		}
 		for i, a := range accounts {
@@ -170,12 +207,16 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			snaps[i].After = &w
 		}
 		out.Accounts = snaps
-		out.Reconciliation = Reconcile(out.Ledger, out.Accounts, c.shard.Count == 1)
+		if out.Reconciliation, err = ReconcileFrom(out, out.Accounts, c.shard.Count == 1); err != nil {
+			return nil, err
+		}
 	}
 	if hist != nil {
 		out.History = hist.Operations()
 		out.HistoryCheck = CheckHistory(out.History, c.historyTimeout)
 	}
-	out.Meta.Ended = time.Now().UTC()
+	if c.reconcile {
+		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
+	}
 	return out, nil
 }

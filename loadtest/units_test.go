@@ -243,7 +243,7 @@ func TestCheckResponse(t *testing.T) {
 		{"duplicate other message", OpCreate, 409, `{"status":false,"message":"sudah dipakai"}`, "duplicate"},
 		{"wrong success message", OpCreate, 200, strings.Replace(ok, "diproses.", "diproses", 1), "message"},
 		{"wrong echo", OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "echo"},
-		{"bad arithmetic", OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "cover the total"},
+		{"bad arithmetic", OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "add up"},
 		{"coins not halved", OpCreate, 200, strings.Replace(ok, `"coin_used":80`, `"coin_used":40`, 1), "twice"},
 	}
 	for _, tc := range cases {

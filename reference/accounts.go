@@ -101,7 +101,15 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 	now := s.now()
 
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	res, err := s.provision(c, name, phone, email, device, now)
+	if derr := s.durable(s.release()); derr != nil {
+		return ProvisionResult{}, derr
+	}
+	return res, err
+}
+
+// provision is Provision under s.mu, with the fields trimmed and checked.
+func (s *Store) provision(c Caller, name, phone, email, device string, now time.Time) (ProvisionResult, error) {
 	existing := s.byPhone[partnerKey{c.PartnerID, phone}]
 	owner := s.byEmail[partnerKey{c.PartnerID, lowerEmail(email)}]
 	if owner != nil && owner != existing && s.policy.uniqueEmail {
@@ -124,6 +132,9 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 			existing.id = s.nextAccountID
 		}
 		s.index(existing)
+		if s.journal != nil {
+			s.journal.append(s.accountRecord(existing))
+		}
 		return ProvisionResult{CustomerID: existing.id, Token: existing.token}, nil
 	}
 	token := newToken()
@@ -134,6 +145,9 @@ func (s *Store) Provision(c Caller, in ProvisionInput) (ProvisionResult, error) 
 		referralCode: fmt.Sprintf("REF%06d", s.nextAccountID), registeredAt: now,
 	}
 	s.index(a)
+	if s.journal != nil {
+		s.journal.append(s.accountRecord(a))
+	}
 	return ProvisionResult{CustomerID: a.id, Token: a.token, Created: true}, nil
 }
 
@@ -176,7 +190,15 @@ type Profile struct {
 // Profile returns the profile of the caller's account.
 func (s *Store) Profile(c Caller) (Profile, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	p, err := s.profile(c)
+	if derr := s.durable(s.release()); derr != nil {
+		return Profile{}, derr
+	}
+	return p, err
+}
+
+// profile is Profile under s.mu.
+func (s *Store) profile(c Caller) (Profile, error) {
 	a := s.accounts[c.AccountID]
 	if a == nil {
 		return Profile{}, authError(GroupCustomers, ErrTokenInvalid)

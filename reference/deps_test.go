@@ -33,6 +33,20 @@ func forbiddenDeps(deps []string) []string {
 	return bad
 }
 
+// TestReferenceImportsNoContract keeps the reference one implementation
+// among others: neither the domain, nor its HTTP glue, nor its command
+// depends on internal/contract, the judge.
+func TestReferenceImportsNoContract(t *testing.T) {
+	t.Parallel()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-deps", ".", "./httpapi", "../cmd/reference").Output()
+	require.NoError(t, err, "go list -deps")
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "github.com/partnercommerce/conformance/reference/httpapi", "go list listed the wrong packages")
+	assert.NotContains(t, deps, contractPackage)
+}
+
+const contractPackage = "github.com/partnercommerce/conformance/internal/contract"
+
 // TestForbiddenDepsCanFail proves the check above can fail.
 func TestForbiddenDepsCanFail(t *testing.T) {
 	t.Parallel()

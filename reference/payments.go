@@ -209,8 +209,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 			a.balance -= r.amount.BalanceUsed
 			a.coins -= r.amount.CoinUsed
 		}
-		s.mu.Unlock()
-		return Transaction{}, ErrTrxIDUsed
+		return Transaction{}, s.refuse(ErrTrxIDUsed)
 	}
 	if !s.policy.checkAndInsertAtomically {
 		s.gap()
@@ -219,13 +218,11 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		if s.policy.debitRefusedProduct && lateErr == ErrProductUnavailable { //nolint:errorlint // a sentinel of this package
 			s.debitRefused(c, in, plan)
 		}
-		s.mu.Unlock()
-		return Transaction{}, lateErr
+		return Transaction{}, s.refuse(lateErr)
 	}
 	a := s.accounts[c.AccountID]
 	if a == nil {
-		s.mu.Unlock()
-		return Transaction{}, authError(GroupPayments, ErrTokenInvalid)
+		return Transaction{}, s.refuse(authError(GroupPayments, ErrTokenInvalid))
 	}
 	splitter := s.policy.split
 	a.paymentsSinceProfile++
@@ -234,12 +231,10 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	}
 	split := splitter.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && method.ID == 0 {
-		s.mu.Unlock()
-		return Transaction{}, ErrInsufficientFunds
+		return Transaction{}, s.refuse(ErrInsufficientFunds)
 	}
 	if split.Gateway > 0 && split.Gateway < method.MinimumPayment {
-		s.mu.Unlock()
-		return Transaction{}, ErrBelowMinimumPayment
+		return Transaction{}, s.refuse(ErrBelowMinimumPayment)
 	}
 	balance, coins := a.balance, a.coins
 	if !s.policy.debitAtomically {
@@ -267,8 +262,22 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	s.txs.indexTrxID(h, c.PartnerID, in.PartnerTrxID, i)
 	s.txs.indexNumber(i)
 	view := s.view(i, in.PartnerTrxID, in.Msisdn, now)
-	s.mu.Unlock()
+	if s.journal != nil {
+		s.journal.append(s.paymentRecord(i, recPayment))
+	}
+	if err := s.durable(s.release()); err != nil {
+		return Transaction{}, err
+	}
 	return view, nil
+}
+
+// refuse releases s.mu and returns err once the state it was decided on is
+// durable, or ErrInternal when that state was lost. The caller holds s.mu.
+func (s *Store) refuse(err error) error {
+	if derr := s.durable(s.release()); derr != nil {
+		return derr
+	}
+	return err
 }
 
 // debitRefused debits the price of a payment refused for its product
@@ -368,16 +377,23 @@ func (s *Store) PaymentStatus(c Caller, q StatusQuery) (Transaction, error) {
 	if !hasTrxID && !hasNumber {
 		return Transaction{}, s.policy.errStatusEmpty
 	}
-	crossPartner := !s.policy.ownTransactionsOnly
 	now := s.now()
 
 	var h uint32
 	if hasTrxID {
 		h = s.txs.hash(c.PartnerID, trxID)
 	}
-
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	v, err := s.lookup(c, h, trxID, hasTrxID, number, hasNumber, now)
+	if derr := s.durable(s.release()); derr != nil {
+		return Transaction{}, derr
+	}
+	return v, err
+}
+
+// lookup is PaymentStatus under s.mu.
+func (s *Store) lookup(c Caller, h uint32, trxID string, hasTrxID bool, number string, hasNumber bool, now time.Time) (Transaction, error) {
+	crossPartner := !s.policy.ownTransactionsOnly
 	var (
 		i     uint32
 		found bool

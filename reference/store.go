@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -46,6 +47,18 @@ type Store struct {
 	policy policy
 	// yield runs in the gap a racy policy opens in a lock hold (see gap).
 	yield func()
+	// The data set's accounts and transactions, which the state starts
+	// from (again when a failed write rolls it back).
+	seedAccounts []AccountSeed
+	seedTxs      []TransactionSeed
+
+	// The state directory (WithState): stateDir is empty and journal nil
+	// without one (state.go).
+	stateDir  string
+	openFile  OpenFunc
+	header    []byte
+	unlockDir func()
+	journal   *journal
 
 	mu            sync.Mutex
 	accounts      map[int64]*account      // by id
@@ -55,6 +68,9 @@ type Store struct {
 	txs           transactions
 	nextAccountID int64
 	stale         map[int64]staleWallet // by account id; only with FaultStaleProfile
+	scratch       []byte                // where journal records are encoded
+	// replayed counts the records the start replayed (state.go).
+	replayed struct{ accounts, payments int }
 }
 
 // partnerKey scopes a string to one partner.
@@ -96,8 +112,21 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 	}
 	s.policy = policyWith(s.faults)
 	s.txs = newTransactions(s.policy.trxNumberSep)
-	for _, a := range ds.Accounts {
-		reg, _ := parseDateTime(a.RegisteredAt) // validated above
+	s.seedAccounts, s.seedTxs = slices.Clone(ds.Accounts), slices.Clone(ds.Transactions)
+	s.loadSeed()
+	if s.stateDir != "" {
+		if err := s.openState(ds); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// loadSeed adds the data set's accounts and transactions to empty state.
+// The caller owns s or holds s.mu.
+func (s *Store) loadSeed() {
+	for _, a := range s.seedAccounts {
+		reg, _ := parseDateTime(a.RegisteredAt) // validated by NewStore
 		acc := &account{
 			id: a.ID, partner: a.Partner, name: a.Name, email: a.Email, phone: a.Phone,
 			deviceID: a.DeviceID, token: a.Token, main: a.Main, level: a.Level,
@@ -111,10 +140,44 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		s.index(acc)
 		s.nextAccountID = max(s.nextAccountID, a.ID)
 	}
-	for _, t := range ds.Transactions {
+	for _, t := range s.seedTxs {
 		s.seedTransaction(t)
 	}
-	return s, nil
+}
+
+// resetState empties the accounts and the transactions and loads the data
+// set's again. The caller holds s.mu.
+func (s *Store) resetState() {
+	s.accounts, s.byToken = map[int64]*account{}, map[string]*account{}
+	s.byPhone, s.byEmail = map[partnerKey]*account{}, map[partnerKey]*account{}
+	s.txs.reset()
+	s.nextAccountID, s.stale = 0, nil
+	s.loadSeed()
+}
+
+// release unlocks s.mu and returns the end of the journal's records, which
+// the state the caller read or changed includes (0 without a journal). The
+// caller holds s.mu.
+func (s *Store) release() uint64 {
+	var end uint64
+	if s.journal != nil {
+		end = s.journal.appended
+	}
+	s.mu.Unlock()
+	return end
+}
+
+// durable waits until the journal's records up to end are on disk, so an
+// answer never shows a change that a crash could still lose; ErrInternal
+// when a failed write dropped them. The caller does not hold s.mu.
+func (s *Store) durable(end uint64) error {
+	if s.journal == nil {
+		return nil
+	}
+	if err := s.journal.wait(end); err != nil {
+		return ErrInternal
+	}
+	return nil
 }
 
 // seedTransaction stores a transaction of the data set (validated): its payment was

@@ -131,6 +131,16 @@ func newTransactions(numberSep string) transactions {
 	}
 }
 
+// reset empties the table. The hash seed is kept, and not even written:
+// requests hash their partner_trx_id before they take Store.mu.
+func (t *transactions) reset() {
+	t.chunks, t.n, t.text = nil, 0, arena{cur: -1}
+	t.byTrxID, t.collided = map[uint32]uint32{}, map[partnerKey]uint32{}
+	t.bySeq, t.seededNumbers = map[int64]*seqIndex{}, map[string]uint32{}
+	t.extras = map[uint32]*txExtra{}
+	t.lastID, t.lastSeq = 0, map[int64]int64{}
+}
+
 // add appends a zero record and returns its index and the record. Indexes
 // are 32 bits: 2^32 records would take 512 GiB.
 func (t *transactions) add() (uint32, *txRecord) {

@@ -625,6 +625,9 @@ func (s *scenario) balanceFirst() error {
 	return nil
 }
 
+// splitArithmetic checks a payment of a short balance: all of it is used
+// and coins cover the rest (reading short-balance-all-used, which rule 1's
+// "Balance is used first" does not fix).
 func (s *scenario) splitArithmetic() error {
 	pm, err := s.created()
 	if err != nil {
@@ -633,9 +636,9 @@ func (s *scenario) splitArithmetic() error {
 	a, b := pm.res.Amount, pm.before.balance
 	rest := a.Total - b
 	if a.BalanceUsed != b || a.CoinValueUsed != rest || a.CoinUsed != contract.CoinsFor(rest) || a.GatewayPayment != 0 {
-		return s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
+		return s.reading(contract.MustReading("short-balance-all-used"), s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
 			fmt.Sprintf("balance_used %d (the whole balance), coin_value_used %d, coin_used %d, gateway_payment 0 for a total of %d", b, rest, contract.CoinsFor(rest), a.Total),
-			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment)
+			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment))
 	}
 	return nil
 }
@@ -751,16 +754,15 @@ func (s *scenario) remainderDue() error {
 	}
 	a := pm.res.Amount
 	want := a.Total - a.BalanceUsed - a.CoinValueUsed
-	// How a gateway method's fee is charged is not written (§2.4
-	// service_fee, §2.7): gateway_payment is the remainder, or the
-	// remainder plus the fee of the method paid through.
 	wants := fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0", want)
-	remainder := a.GatewayPayment == want
+	fee := int64(0)
 	if pm.via != nil && pm.via.ServiceFee > 0 {
-		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+pm.via.ServiceFee, pm.via.ID)
-		remainder = remainder || a.GatewayPayment == want+pm.via.ServiceFee
+		fee = pm.via.ServiceFee
+		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+fee, pm.via.ID)
 	}
-	if !remainder || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
+	documented := contract.GatewayPaymentDocumented(api.Amount{Total: a.Total, BalanceUsed: a.BalanceUsed,
+		CoinUsed: a.CoinUsed, CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment}, fee)
+	if !documented || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
 		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
 	}

@@ -1,6 +1,7 @@
 // Command perf measures, on loopback and in bounded time, what issue 14's
 // table asks: payment creation on the reference server against a
-// static-JSON net/http handler, the reference's memory and payment rate as
+// static-JSON net/http handler and, with --state, against itself in
+// memory (with the journal's bytes per payment), the reference's memory and payment rate as
 // payments accumulate to a million, and the load tester against the vegeta
 // CLI. It prints ratios taken in alternating rounds of one run, with the
 // load average, as a Markdown table (docs/performance.md).
@@ -55,10 +56,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
-	only := fs.String("only", "ratio,stored,generators", "measurements to run, comma-separated: ratio, stored, generators")
+	only := fs.String("only", "ratio,durable,stored,generators", "measurements to run, comma-separated: ratio, durable, stored, generators")
 	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
 	conns := fs.Int("connections", 32, "connections of the client")
 	threads := fs.Int("threads", 1, "wrk threads")
+	durableConns := fs.Int("durable-connections", 128, "connections of the client in the durable ratio (both sides): with --state a payment waits for an fsync, so its rate is the connections over that latency")
 	rounds := fs.Int("rounds", 5, "alternating rounds of the server ratio")
 	window := fs.Duration("window", 5*time.Second, "measured time per server per round")
 	warmup := fs.Duration("warmup", time.Second, "time sent to each fresh server before its window")
@@ -99,10 +101,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
-		return errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
+	if *rounds < 1 || *window < time.Second || *conns < 1 || *durableConns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
+		return errors.New("--rounds, --connections, --durable-connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
 	}
-	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["stored"]) {
+	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
 		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
 	}
 	client, err := pickClient(*clientName, *threads, *conns)
@@ -125,6 +127,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("server ratio: %w", err)
 		}
 		rep.Ratio = &res
+	}
+	if what["durable"] {
+		dclient, err := pickClient(*clientName, *threads, *durableConns)
+		if err != nil {
+			return err
+		}
+		res, err := perf.Durable(ctx, perf.DurableConfig{Client: dclient, Connections: *durableConns, Reference: ref,
+			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
+		if err != nil {
+			return fmt.Errorf("durable ratio: %w", err)
+		}
+		rep.Durable = &res
 	}
 	if what["stored"] {
 		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
@@ -150,10 +164,10 @@ func parseOnly(s string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for f := range strings.SplitSeq(s, ",") {
 		switch f = strings.TrimSpace(f); f {
-		case "ratio", "stored", "generators":
+		case "ratio", "durable", "stored", "generators":
 			out[f] = true
 		default:
-			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, stored, generators)", f)
+			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, durable, stored, generators)", f)
 		}
 	}
 	return out, nil

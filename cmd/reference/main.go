@@ -1,7 +1,7 @@
-// Command reference serves the in-memory reference server of the Partner
-// Commerce API v2 on 127.0.0.1:8080, with the embedded data set or --seed.
-// All state (accounts, wallets, transactions) is kept in memory and lost
-// when the process stops.
+// Command reference serves the reference server of the Partner Commerce API
+// v2 on 127.0.0.1:8080, with the embedded data set or --seed. The state
+// (accounts, wallets, transactions) is kept in memory and lost when the
+// process stops, unless --state DIR keeps it in a journal there.
 package main
 
 import (
@@ -44,13 +44,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	settle := fs.Duration("settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
 	expire := fs.Duration("expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	stateDir := fs.String("state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
 	maxConns := fs.Int("max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
 			"Serves the Partner Commerce API v2 reference. All state (accounts, wallets,\n"+
 			"transactions) is kept in memory only and is lost when the server stops or\n"+
-			"restarts; every start begins from the data set.\n\nEnvironment: REFERENCE_ADDR (default of --addr), REFERENCE_LOG_LEVEL (default of --log-level).\n\n")
+			"restarts, and every start begins from the data set, unless --state DIR is\n"+
+			"given: then every change is fsynced to DIR's journal before it is answered,\n"+
+			"and a restart over DIR (with the same data set and transition times)\n"+
+			"serves the state it had acknowledged.\n\nEnvironment: REFERENCE_ADDR (default of --addr), REFERENCE_LOG_LEVEL (default of --log-level).\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -76,17 +80,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	store, err := reference.NewStore(ds, reference.WithSettleAfter(*settle), reference.WithExpireAfter(*expire))
+	opts := []reference.Option{reference.WithSettleAfter(*settle), reference.WithExpireAfter(*expire)}
+	if *stateDir != "" {
+		opts = append(opts, reference.WithState(*stateDir))
+	}
+	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
 	}
+	defer func() { _ = store.Close() }()
 	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", *addr)
 	if err != nil {
 		return err
 	}
 	ln = httpapi.LimitListener(ln, *maxConns)
 	srv := httpapi.NewHTTPServer(logger, store)
-	logger.Info("listening", "addr", ln.Addr().String())
+	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(*stateDir))
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 
 	serveErr := make(chan error, 1)
@@ -113,6 +122,13 @@ func loadDataset(path string) (*reference.Dataset, error) {
 		return reference.DefaultDataset()
 	}
 	return reference.LoadDataset(path)
+}
+
+func stateOrMemory(dir string) string {
+	if dir == "" {
+		return "memory only"
+	}
+	return dir
 }
 
 func envOr(getenv func(string) string, key, def string) string {

@@ -50,7 +50,12 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	require.NoError(t, resp.Body.Close())
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "OK", body["message"])
+	stop(t, cancel, done)
+}
 
+// stop cancels a run started by start and checks that it returns cleanly.
+func stop(t *testing.T, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
 	cancel()
 	select {
 	case err := <-done:
@@ -123,4 +128,37 @@ func TestHelpSaysStateIsInMemory(t *testing.T) {
 	require.NoError(t, run(context.Background(), []string{"--help"}, func(string) string { return "" }, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "kept in memory only and is lost when the server stops")
 	assert.Contains(t, stderr.String(), "-max-conns")
+}
+
+// TestRunStateSurvivesRestart pays once with --state, stops, starts again
+// over the same directory and finds the payment.
+func TestRunStateSurvivesRestart(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "state")
+	do := func(base, method, path, body string) (int, map[string]any) {
+		req, err := http.NewRequestWithContext(t.Context(), method, base+path, strings.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+		req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer func() { _ = resp.Body.Close() }()
+		var m map[string]any
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+		return resp.StatusCode, m
+	}
+	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--state", dir)
+	code, _ := do(base, http.MethodPost, "/client/v2/payment",
+		`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"run-state-1"}`)
+	require.Equal(t, http.StatusOK, code)
+	_, profile := do(base, http.MethodGet, "/client/v2/customer/profile", "")
+	stop(t, cancel, done)
+
+	base, cancel, done = start(t, "--addr", "127.0.0.1:0", "--state", dir)
+	defer stop(t, cancel, done)
+	code, status := do(base, http.MethodGet, "/client/v2/payment/status?partner_trx_id=run-state-1", "")
+	assert.Equal(t, http.StatusOK, code, "%v", status)
+	_, again := do(base, http.MethodGet, "/client/v2/customer/profile", "")
+	assert.Equal(t, profile, again, "the wallet after the restart")
 }

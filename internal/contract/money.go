@@ -27,23 +27,23 @@ func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 // The ways an amount object (section 2.7) can break its arithmetic.
 var (
 	ErrAmountNegative = errors.New("amount has a negative part")
-	ErrAmountSum      = errors.New("balance, coins and gateway payment do not cover the total")
+	ErrAmountSum      = errors.New("amount parts do not add up to total (gateway_payment is the remainder, or the remainder plus a fee)")
 	ErrAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
 )
 
 // CheckAmount verifies the arithmetic of an amount object (section 2.7 and
 // section 4.6 rule 4): nothing is negative; balance and coins pay at most
-// the total (CheckWalletWithinTotal); the remainder is reported, so
-// balance_used + coin_value_used + gateway_payment is at least the total
-// (more only by a gateway method's fee, whose charging the document leaves
-// open); and coin_used is worth coin_value_used at 2 coins a rupiah.
+// the total (CheckWalletWithinTotal); gateway_payment reports what
+// balance_used and coin_value_used leave of the total
+// (GatewayPaymentDocumented, a fee of the method allowed on top); and
+// coin_used is worth coin_value_used at 2 coins a rupiah.
 func CheckAmount(a api.Amount) error {
 	switch {
 	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
 		return ErrAmountNegative
 	case a.BalanceUsed+a.CoinValueUsed > a.Total:
 		return CheckWalletWithinTotal(a)
-	case a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment < a.Total:
+	case !GatewayPaymentDocumented(a, UnknownFee):
 		return ErrAmountSum
 	case a.CoinUsed != CoinsFor(a.CoinValueUsed):
 		return ErrAmountCoinRate

@@ -1,0 +1,271 @@
+package reference
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+)
+
+// The journal's file is a sequence of frames, each one write and one fsync:
+//
+//	"PCJ1"  body length (uint32 LE)  CRC-32C of the body (uint32 LE)  body
+//
+// and a body is a sequence of records, each its length (uint32 LE, type
+// byte and payload), its type byte and its payload (state.go encodes them).
+// A frame is checked as a whole: its records were acknowledged together, so
+// a frame whose write was torn by a crash is dropped whole.
+const (
+	frameMagic  = "PCJ1"
+	frameHeader = 12
+	// maxFrame bounds a frame's body, so the write a crash can tear is at
+	// most this long (a single larger record still gets a frame of its own).
+	maxFrame = 1 << 20
+	// maxFrameRead is the longest body the reader accepts: longer is damage.
+	maxFrameRead = 64 << 20
+	recordHeader = 5
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// StateFile is an open file of a state directory; *os.File is one. Tests
+// wrap it to make a write or an fsync fail.
+type StateFile interface {
+	ReadAt(p []byte, off int64) (int, error)
+	Write(p []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Stat() (fs.FileInfo, error)
+	Close() error
+}
+
+// errNotDurable is the outcome of a request whose records (or the records
+// whose effects it read) were not made durable.
+var errNotDurable = errors.New("reference: the journal could not make the change durable")
+
+// journal is the write-ahead journal of a Store with a state directory. The
+// store appends a record under Store.mu for every change it makes, in the
+// order it makes them, then releases Store.mu and waits (wait) until the
+// record is on disk before it answers. Group commit: one goroutine (run)
+// writes every record appended so far as one frame and fsyncs it, while
+// the requests wait; records appended meanwhile go in the next frame, which
+// it writes as soon as the fsync returns. So one fsync serves every request
+// that arrived during the previous one, and no request has to be woken to
+// start the next write.
+//
+// Positions are logical: the count of record bytes appended since the
+// journal was opened, never reused, so a waiter compares its record's end
+// with the durable position.
+//
+// Lock order: Store.mu, then journal.mu.
+type journal struct {
+	path string
+	file StateFile
+	// rollback rebuilds the store's state from the file's first size bytes
+	// (Store.rebuild); it runs with Store.mu and journal.mu held.
+	rollback func(size int64) error
+	storeMu  *sync.Mutex
+
+	// durable is the end of the records on disk; failures counts the
+	// failed flushes. Both are written under mu and read without it by the
+	// fast path of wait.
+	durable  atomic.Uint64
+	failures atomic.Int32
+
+	mu sync.Mutex
+	// cond wakes the waiters when a flush ends; kick wakes run when there
+	// is something to flush or the journal closes.
+	cond, kick sync.Cond
+	closing    bool
+	stopped    chan struct{}
+	// pending holds the records appended since the last flush began,
+	// behind frameHeader bytes reserved for their frame's header;
+	// pendingAt is the position of its first record.
+	pending   []byte
+	pendingAt uint64
+	spare     []byte
+	// appended is the end of the last record appended. Appenders hold
+	// Store.mu and mu, so either lock suffices to read it.
+	appended uint64
+	// size is the file's length after the last durable frame.
+	size int64
+	// lost are the spans of records a failed flush dropped.
+	lost []span
+	// broken, once set, fails every request: the state in memory could not
+	// be brought back to what is on disk.
+	broken error
+}
+
+// span is the records whose end is in (from, to].
+type span struct{ from, to uint64 }
+
+func newJournal(path string, f StateFile, size int64, storeMu *sync.Mutex, rollback func(int64) error) *journal {
+	j := &journal{path: path, file: f, size: size, storeMu: storeMu, rollback: rollback,
+		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{})}
+	j.cond.L, j.kick.L = &j.mu, &j.mu
+	go j.run()
+	return j
+}
+
+// run flushes the pending records whenever there are some, until the
+// journal closes.
+func (j *journal) run() {
+	defer close(j.stopped)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for {
+		for len(j.pending) == frameHeader && !j.closing {
+			j.kick.Wait()
+		}
+		if j.closing {
+			return
+		}
+		j.flush()
+	}
+}
+
+// append adds a record (recordHeader bytes then its payload) and returns
+// its end. The caller holds Store.mu.
+func (j *journal) append(rec []byte) uint64 {
+	j.mu.Lock()
+	if j.broken != nil { // every wait fails: keep nothing
+		j.mu.Unlock()
+		return j.appended
+	}
+	j.pending = append(j.pending, rec...)
+	j.appended += uint64(len(rec))
+	end := j.appended
+	j.mu.Unlock()
+	return end
+}
+
+// wait returns when every record up to end is on disk, or errNotDurable
+// when a failed flush dropped one of them. The caller does not hold
+// Store.mu.
+func (j *journal) wait(end uint64) error {
+	if end <= j.durable.Load() && j.failures.Load() == 0 {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for {
+		if j.broken != nil {
+			return j.broken
+		}
+		for _, l := range j.lost {
+			if end > l.from && end <= l.to {
+				return errNotDurable
+			}
+		}
+		if end <= j.durable.Load() {
+			return nil
+		}
+		j.kick.Signal()
+		j.cond.Wait()
+	}
+}
+
+// flush writes the pending records as one frame and fsyncs it. The caller
+// (run) holds j.mu; j.mu is released during the write.
+func (j *journal) flush() {
+	body := j.pending[frameHeader:]
+	k := frameCut(body)
+	frame := j.pending[:frameHeader+k]
+	if k == len(body) {
+		j.pending = j.spare[:0]
+		if cap(j.pending) < frameHeader {
+			j.pending = make([]byte, 0, 64<<10)
+		}
+		j.pending = j.pending[:frameHeader]
+	} else {
+		rest := body[k:]
+		j.pending = append(make([]byte, frameHeader, frameHeader+len(rest)), rest...)
+	}
+	j.spare = nil
+	end := j.pendingAt + uint64(k)
+	j.pendingAt = end
+	j.mu.Unlock()
+
+	err := writeFrame(j.file, frame)
+	if err == nil {
+		err = j.file.Sync()
+	}
+
+	j.mu.Lock()
+	if err == nil {
+		j.size += int64(len(frame))
+		j.durable.Store(end)
+		if cap(frame) <= 4*maxFrame {
+			j.spare = frame[:0]
+		}
+		j.cond.Broadcast()
+		return
+	}
+	j.fail(err)
+}
+
+// frameCut returns how many bytes of body, whole records, make the next
+// frame: all of them up to maxFrame, and at least one record.
+func frameCut(body []byte) int {
+	if len(body) <= maxFrame {
+		return len(body)
+	}
+	k := 0
+	for k < len(body) {
+		n := recordHeader - 1 + int(binary.LittleEndian.Uint32(body[k:]))
+		if k > 0 && k+n > maxFrame {
+			break
+		}
+		k += n
+	}
+	return k
+}
+
+// fail handles a failed write or fsync: every record not yet durable is
+// dropped (its request answers 500), the file is cut back to its durable
+// length and the store's state is rebuilt from it, so the memory keeps
+// nothing the disk does not. If that fails too the journal is broken and
+// every later request fails. The caller holds j.mu; fail takes Store.mu
+// first, in the lock order, and returns with j.mu held.
+func (j *journal) fail(cause error) {
+	j.mu.Unlock()
+	j.storeMu.Lock()
+	j.mu.Lock()
+	j.lost = append(j.lost, span{from: j.durable.Load(), to: j.appended})
+	j.failures.Add(1)
+	// The state rebuilt below is the disk's: it is durable, at a position
+	// past the lost span, so what is read from it is not taken for lost.
+	j.appended++
+	j.durable.Store(j.appended)
+	j.pending = j.pending[:frameHeader]
+	j.pendingAt = j.appended
+	if err := j.file.Truncate(j.size); err != nil {
+		j.broken = errors.Join(errNotDurable, cause, err)
+	} else if err := j.rollback(j.size); err != nil {
+		j.broken = errors.Join(errNotDurable, cause, err)
+	}
+	j.cond.Broadcast()
+	j.mu.Unlock()
+	j.storeMu.Unlock()
+	j.mu.Lock()
+}
+
+// close stops run once its flush (if any) ends, fails every later wait and
+// closes the file.
+func (j *journal) close() error {
+	j.mu.Lock()
+	j.closing = true
+	j.kick.Signal()
+	j.mu.Unlock()
+	<-j.stopped
+	j.mu.Lock()
+	if j.broken == nil {
+		j.broken = errors.New("reference: the store is closed")
+	}
+	j.failures.Add(1)
+	j.cond.Broadcast()
+	j.mu.Unlock()
+	return j.file.Close()
+}

@@ -1,0 +1,732 @@
+package reference
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// OpenFunc opens a file of a state directory (os.OpenFile's signature).
+type OpenFunc func(name string, flag int, perm fs.FileMode) (StateFile, error)
+
+// WithState keeps the store's state in directory dir: every change is
+// written to a journal there and fsynced before the request that made it is
+// answered, and a store built over the same directory (with the same data
+// set and transition times) starts with the state the journal holds.
+// The directory is created 0700 and its files 0600: they hold tokens.
+func WithState(dir string) Option { return func(s *Store) { s.stateDir = dir } }
+
+// WithStateFiles sets how the store opens the files of its state directory
+// (default os.OpenFile). Tests wrap the files to make a write or an fsync
+// fail.
+func WithStateFiles(open OpenFunc) Option { return func(s *Store) { s.openFile = open } }
+
+// JournalName is the journal's file name in a state directory.
+const JournalName = "journal"
+
+// The record types of the journal.
+const (
+	recHeader  byte = 'H' // the journal's first record: what its state depends on
+	recAccount byte = 'A' // an account as it is after a change (absolute)
+	recPayment byte = 'P' // a payment, whose amount debits its account's wallet
+	recStored  byte = 'S' // a payment whose debit its account's record holds (compaction)
+)
+
+// compactAfter is how many superseded account records a journal must hold,
+// and more than it holds payments, before a start compacts it.
+const compactAfter = 1000
+
+// journalVersion is the format version the header records.
+const journalVersion = 1
+
+// CorruptError is a journal damaged before its end: the store refuses to
+// start rather than serve the state before the damage.
+type CorruptError struct {
+	Path   string
+	Offset int64
+	Reason string
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("state journal %s is damaged at offset %d (%s); it holds acknowledged changes after that point, so the reference refuses to start rather than serve part of its state: restore the file from a copy or start with another --state directory",
+		e.Path, e.Offset, e.Reason)
+}
+
+func defaultOpen(name string, flag int, perm fs.FileMode) (StateFile, error) {
+	return os.OpenFile(name, flag, perm) //nolint:gosec // the path is the operator's --state directory
+}
+
+// openState opens (or creates) the state directory, replays its journal
+// into the store, which holds the data set's state, and starts the
+// journal. The caller owns s.
+func (s *Store) openState(ds *Dataset) error {
+	dir := s.stateDir
+	if len(s.faults) > 0 {
+		return errors.New("reference: faults are not combined with a state directory (the journal records only the document's changes)")
+	}
+	if s.openFile == nil {
+		s.openFile = defaultOpen
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return stateDirError(dir, err)
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return err
+	}
+	s.unlockDir = unlock
+	path := filepath.Join(dir, JournalName)
+	f, err := s.openFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		unlock()
+		return stateDirError(dir, err)
+	}
+	fail := func(err error) error {
+		_ = f.Close()
+		unlock()
+		return err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return fail(fmt.Errorf("state journal %s: %w", path, err))
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(path, 0o600); err != nil {
+			return fail(fmt.Errorf("state journal %s: %w", path, err))
+		}
+	}
+	s.header = s.headerRecord(ds)
+	size := info.Size()
+	if size == 0 {
+		if err := writeHeader(f, s.header); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		if err := syncDir(dir, s.openFile); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		size = frameHeader + int64(len(s.header))
+	} else {
+		good, err := s.replay(path, f, size)
+		if err != nil {
+			return fail(err)
+		}
+		if good < size {
+			// A torn last frame: its write never completed, so none of its
+			// requests was answered.
+			if err := f.Truncate(good); err != nil {
+				return fail(fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err))
+			}
+			if err := f.Sync(); err != nil {
+				return fail(fmt.Errorf("state journal %s: %w", path, err))
+			}
+			size = good
+		}
+		if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+			if err := f.Close(); err != nil {
+				return fail(fmt.Errorf("state journal %s: %w", path, err))
+			}
+			if f, size, err = s.compact(dir, path); err != nil {
+				unlock()
+				return err
+			}
+		}
+	}
+	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
+	return nil
+}
+
+// compact rewrites the journal as the state it holds: the header, every
+// account as it is (its wallet included) and every payment as a record
+// that debits nothing. The new journal is written beside the old one,
+// fsynced and renamed over it, so a crash leaves one or the other whole.
+// It returns the new journal, open for appending, and its size. The caller
+// owns s.
+func (s *Store) compact(dir, path string) (StateFile, int64, error) {
+	tmp := path + ".compact"
+	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, 0, stateDirError(dir, err)
+	}
+	size, err := s.writeCompacted(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err == nil {
+		err = syncDir(dir, s.openFile)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, 0, fmt.Errorf("state journal %s: compacting: %w", path, err)
+	}
+	return f, size, nil
+}
+
+// writeCompacted writes the journal of the current state to f in frames
+// of at most maxFrame bytes and returns its length.
+func (s *Store) writeCompacted(f StateFile) (int64, error) {
+	if err := writeHeader(f, s.header); err != nil {
+		return 0, err
+	}
+	size := int64(frameHeader + len(s.header))
+	frame := make([]byte, frameHeader, frameHeader+maxFrame)
+	var werr error
+	add := func(rec []byte) {
+		if len(frame)+len(rec) > frameHeader+maxFrame && len(frame) > frameHeader {
+			werr = errors.Join(werr, writeFrame(f, frame))
+			size += int64(len(frame))
+			frame = frame[:frameHeader]
+		}
+		frame = append(frame, rec...)
+	}
+	ids := make([]int64, 0, len(s.accounts))
+	for id := range s.accounts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		add(s.accountRecord(s.accounts[id]))
+	}
+	for i := uint32(len(s.seedTxs)); i < s.txs.n; i++ {
+		add(s.paymentRecord(i, recStored))
+	}
+	if len(frame) > frameHeader {
+		werr = errors.Join(werr, writeFrame(f, frame))
+		size += int64(len(frame))
+	}
+	return size, werr
+}
+
+// stateDirError words a failure to use the state directory, naming it.
+func stateDirError(dir string, err error) error {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+		return fmt.Errorf("state directory %s is not writable: %w", dir, err)
+	}
+	return fmt.Errorf("state directory %s: %w", dir, err)
+}
+
+func writeHeader(f StateFile, header []byte) error {
+	frame := append(make([]byte, frameHeader, frameHeader+len(header)), header...)
+	if err := writeFrame(f, frame); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// writeFrame fills in the header of frame, which begins with frameHeader
+// reserved bytes, and writes it.
+func writeFrame(f StateFile, frame []byte) error {
+	copy(frame, frameMagic)
+	binary.LittleEndian.PutUint32(frame[4:], uint32(len(frame)-frameHeader))
+	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[frameHeader:], castagnoli))
+	n, err := f.Write(frame)
+	if err == nil && n < len(frame) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+// syncDir fsyncs a directory, so a file created in it survives a crash.
+func syncDir(dir string, open OpenFunc) error {
+	d, err := open(dir, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// headerRecord is the journal's first record: the format version, the
+// SHA-256 of the data set and the transition times. A journal is replayed
+// only over the same three: its records refer to the data set's accounts
+// and products, and a payment's status is derived from its creation time
+// and the transition times.
+func (s *Store) headerRecord(ds *Dataset) []byte {
+	sum := datasetSum(ds)
+	b := make([]byte, recordHeader, 64)
+	b = append(b, journalVersion)
+	b = append(b, sum[:]...)
+	b = binary.AppendVarint(b, int64(s.rules.settleAfter))
+	b = binary.AppendVarint(b, int64(s.rules.expireAfter))
+	return sealRecord(b, recHeader)
+}
+
+// datasetSum is the SHA-256 of a data set's JSON encoding (struct fields in
+// order, so the same data set always gives the same sum).
+func datasetSum(ds *Dataset) [32]byte {
+	data, err := json.Marshal(ds)
+	if err != nil {
+		return [32]byte{} // a data set of plain values always encodes
+	}
+	return sha256.Sum256(data)
+}
+
+// sealRecord fills in the record header of b, which begins with
+// recordHeader reserved bytes.
+func sealRecord(b []byte, typ byte) []byte {
+	binary.LittleEndian.PutUint32(b, uint32(len(b)-recordHeader+1))
+	b[4] = typ
+	return b
+}
+
+// replay applies the journal's frames in [0, size) to the store and
+// returns the length of the good prefix: size, or the offset of a torn last
+// frame. Damage before the end is a *CorruptError; the header must match
+// the store's.
+func (s *Store) replay(path string, f StateFile, size int64) (int64, error) {
+	r := io.NewSectionReader(f, 0, size)
+	var hdr [frameHeader]byte
+	var body []byte
+	off := int64(0)
+	for off < size {
+		reason := ""
+		if size-off < frameHeader {
+			reason = "incomplete frame header"
+		} else if _, err := r.ReadAt(hdr[:], off); err != nil {
+			return 0, fmt.Errorf("state journal %s: %w", path, err)
+		}
+		n := int64(binary.LittleEndian.Uint32(hdr[4:]))
+		switch {
+		case reason != "":
+		case string(hdr[:4]) != frameMagic:
+			reason = "no frame starts here"
+		case n > maxFrameRead:
+			reason = "impossible frame length"
+		case off+frameHeader+n > size:
+			reason = "incomplete frame"
+		}
+		if reason == "" {
+			if int64(cap(body)) < n {
+				body = make([]byte, n)
+			}
+			body = body[:n]
+			if _, err := r.ReadAt(body, off+frameHeader); err != nil {
+				return 0, fmt.Errorf("state journal %s: %w", path, err)
+			}
+			if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
+				reason = "checksum mismatch"
+			}
+		}
+		if reason != "" {
+			torn, err := tornTail(r, off, size)
+			if err != nil {
+				return 0, fmt.Errorf("state journal %s: %w", path, err)
+			}
+			if torn {
+				return off, nil
+			}
+			return 0, &CorruptError{Path: path, Offset: off, Reason: reason}
+		}
+		if err := s.applyFrame(body, off == 0); errors.Is(err, errStateMismatch) {
+			return 0, fmt.Errorf("state journal %s: %w", path, err)
+		} else if err != nil {
+			return 0, &CorruptError{Path: path, Offset: off, Reason: err.Error()}
+		}
+		off += frameHeader + n
+	}
+	return off, nil
+}
+
+// tornTail reports whether the damage at off is a torn last write: it lies
+// within the last maxFrame bytes of the file and no intact frame follows
+// it. A crash tears at most the last write (one frame); damage with an
+// intact frame after it, or further from the end, is not a torn write.
+func tornTail(r io.ReaderAt, off, size int64) (bool, error) {
+	if size-off > frameHeader+maxFrame {
+		return false, nil
+	}
+	tail := make([]byte, size-off)
+	if _, err := r.ReadAt(tail, off); err != nil {
+		return false, err
+	}
+	for p := 1; p+frameHeader <= len(tail); p++ {
+		i := bytes.Index(tail[p:], []byte(frameMagic))
+		if i < 0 {
+			break
+		}
+		p += i
+		if p+frameHeader > len(tail) {
+			break
+		}
+		n := int(binary.LittleEndian.Uint32(tail[p+4:]))
+		if n <= len(tail)-p-frameHeader &&
+			crc32.Checksum(tail[p+frameHeader:p+frameHeader+n], castagnoli) == binary.LittleEndian.Uint32(tail[p+8:]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// applyFrame applies a frame's records; header says the frame must be the
+// journal's header.
+func (s *Store) applyFrame(body []byte, header bool) error {
+	for len(body) > 0 {
+		if len(body) < recordHeader {
+			return errors.New("a record header is cut")
+		}
+		n := int(binary.LittleEndian.Uint32(body))
+		if n < 1 || n > len(body)-recordHeader+1 {
+			return errors.New("a record's length exceeds its frame")
+		}
+		typ, payload := body[4], body[recordHeader:recordHeader+n-1]
+		body = body[recordHeader+n-1:]
+		if header != (typ == recHeader) {
+			return errors.New("the journal does not begin with its header")
+		}
+		var err error
+		switch typ {
+		case recHeader:
+			err = s.checkHeader(payload)
+		case recAccount:
+			err = s.applyAccount(payload)
+		case recPayment, recStored:
+			err = s.applyPayment(payload, typ == recPayment)
+		default:
+			err = fmt.Errorf("unknown record type %q", typ)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errStateMismatch is a journal written with another data set or other
+// transition times.
+var errStateMismatch = errors.New("the state directory was written")
+
+func (s *Store) checkHeader(payload []byte) error {
+	want := s.header[recordHeader:]
+	if bytes.Equal(payload, want) {
+		return nil
+	}
+	d := decoder{b: payload}
+	if d.byte() != journalVersion {
+		return fmt.Errorf("%w by another version of the reference (journal format %d, this one reads %d)", errStateMismatch, payload[0], journalVersion)
+	}
+	if !bytes.Equal(d.bytes(sha256.Size), want[1:1+sha256.Size]) {
+		return fmt.Errorf("%w with another data set (--seed); start with the same data set or another --state directory", errStateMismatch)
+	}
+	settle, expire := time.Duration(d.varint()), time.Duration(d.varint())
+	return fmt.Errorf("%w with --settle-after %s --expire-after %s (this start: %s and %s); payment statuses depend on them, so start with the same values or another --state directory",
+		errStateMismatch, settle, expire, s.rules.settleAfter, s.rules.expireAfter)
+}
+
+// rebuild brings the state in memory back to the journal's first size
+// bytes: the data set's state, then every record. The caller holds s.mu.
+func (s *Store) rebuild(size int64) error {
+	s.resetState()
+	_, err := s.replay(s.journal.path, s.journal.file, size)
+	return err
+}
+
+// Close releases the state directory: later requests fail. Without a state
+// directory it does nothing.
+func (s *Store) Close() error {
+	if s.journal == nil {
+		return nil
+	}
+	err := s.journal.close()
+	s.unlockDir()
+	return err
+}
+
+// accountRecord encodes account a as it is now. The caller holds s.mu.
+func (s *Store) accountRecord(a *account) []byte {
+	b := append(s.scratch[:0], 0, 0, 0, 0, 0)
+	b = binary.AppendUvarint(b, uint64(a.id))
+	b = binary.AppendUvarint(b, uint64(a.partner))
+	b = appendString(b, a.name)
+	b = appendString(b, a.email)
+	b = appendString(b, a.phone)
+	b = appendString(b, a.deviceID)
+	b = appendString(b, a.token)
+	b = appendBool(b, a.main)
+	b = binary.AppendVarint(b, a.level)
+	b = appendString(b, a.referralCode)
+	b = appendBool(b, a.identityNumber != nil)
+	if a.identityNumber != nil {
+		b = appendString(b, *a.identityNumber)
+	}
+	b = binary.AppendVarint(b, a.registeredAt.UnixNano())
+	b = binary.AppendVarint(b, a.balance)
+	b = binary.AppendVarint(b, a.coins)
+	b = appendBool(b, a.walletUnavailable)
+	s.scratch = b
+	return sealRecord(b, recAccount)
+}
+
+// applyAccount replays an account record: the account with its token is
+// replaced, or created. The caller owns s or holds s.mu.
+func (s *Store) applyAccount(p []byte) error {
+	d := decoder{b: p}
+	a := &account{}
+	a.id, a.partner = int64(d.uvarint()), int64(d.uvarint())
+	a.name, a.email, a.phone, a.deviceID, a.token = d.string(), d.string(), d.string(), d.string(), d.string()
+	a.main, a.level, a.referralCode = d.bool(), d.varint(), d.string()
+	if d.bool() {
+		id := d.string()
+		a.identityNumber = &id
+	}
+	a.registeredAt = time.Unix(0, d.varint()).In(wib)
+	a.balance, a.coins, a.walletUnavailable = d.varint(), d.varint(), d.bool()
+	if err := d.done(); err != nil {
+		return fmt.Errorf("account record: %w", err)
+	}
+	if s.cat.partners[a.partner] == nil {
+		return fmt.Errorf("account record: partner %d is not in the data set", a.partner)
+	}
+	if old := s.byToken[a.token]; old != nil {
+		delete(s.accounts, old.id)
+		if k := (partnerKey{old.partner, lowerEmail(old.email)}); s.byEmail[k] == old {
+			delete(s.byEmail, k)
+		}
+		if k := (partnerKey{old.partner, old.phone}); s.byPhone[k] == old {
+			delete(s.byPhone, k)
+		}
+		*old = *a
+		a = old
+	}
+	s.index(a)
+	s.nextAccountID = max(s.nextAccountID, a.id)
+	s.replayed.accounts++
+	return nil
+}
+
+// paymentRecord encodes transaction i as a record of type typ (recPayment
+// or recStored). The caller holds s.mu.
+func (s *Store) paymentRecord(i uint32, typ byte) []byte {
+	r := s.txs.at(i)
+	b := append(s.scratch[:0], 0, 0, 0, 0, 0)
+	b = binary.AppendUvarint(b, uint64(r.id))
+	b = binary.AppendVarint(b, r.created)
+	b = binary.AppendUvarint(b, uint64(r.partner))
+	b = binary.AppendUvarint(b, uint64(r.account))
+	b = binary.AppendUvarint(b, r.msisdn)
+	b = append(b, r.msisdnLen)
+	b = binary.AppendVarint(b, r.amount.Total)
+	b = binary.AppendVarint(b, r.amount.BalanceUsed)
+	b = binary.AppendVarint(b, r.amount.CoinUsed)
+	b = binary.AppendVarint(b, r.amount.CoinValueUsed)
+	b = binary.AppendVarint(b, r.amount.GatewayPayment)
+	b = binary.AppendUvarint(b, uint64(r.seq))
+	b = binary.AppendUvarint(b, uint64(s.cat.productAt[r.product].ID))
+	b = binary.AppendUvarint(b, uint64(s.cat.methodAt[r.method].ID))
+	b = append(b, r.paymentStatus, r.status, r.flags&^flagExtra)
+	if r.flags&flagToken != 0 {
+		b = append(b, r.token[:]...)
+	}
+	b = appendString(b, string(s.txs.text.bytes(r.trxID)))
+	var e *txExtra
+	if r.flags&flagExtra != 0 {
+		e = s.txs.extras[i]
+	}
+	b = appendExtra(b, e)
+	s.scratch = b
+	return sealRecord(b, typ)
+}
+
+// The parts of a payment's extra a record carries.
+const (
+	extraPromotion = 1 << iota
+	extraShiftCode
+	extraParts
+)
+
+func appendExtra(b []byte, e *txExtra) []byte {
+	var mask byte
+	if e != nil {
+		if e.promotionID != nil {
+			mask |= extraPromotion
+		}
+		if e.shiftCode != nil {
+			mask |= extraShiftCode
+		}
+		if e.parts != nil {
+			mask |= extraParts
+		}
+	}
+	b = append(b, mask)
+	if mask&extraPromotion != 0 {
+		b = binary.AppendVarint(b, *e.promotionID)
+	}
+	if mask&extraShiftCode != 0 {
+		b = appendString(b, *e.shiftCode)
+	}
+	if mask&extraParts != 0 {
+		parts, err := json.Marshal(e.parts)
+		if err != nil {
+			parts = []byte("{}") // parts come from a JSON body, so they encode
+		}
+		b = appendString(b, string(parts))
+	}
+	return b
+}
+
+// applyPayment replays a payment record: the transaction is stored and,
+// with debit, its amount debited from its account's wallet. The caller owns
+// s or holds s.mu.
+func (s *Store) applyPayment(p []byte, debit bool) error {
+	d := decoder{b: p}
+	var r txRecord
+	r.id, r.created = int64(d.uvarint()), d.varint()
+	r.partner, r.account = int64(d.uvarint()), int64(d.uvarint())
+	r.msisdn, r.msisdnLen = d.uvarint(), d.byte()
+	r.amount = Amount{Total: d.varint(), BalanceUsed: d.varint(), CoinUsed: d.varint(), CoinValueUsed: d.varint(), GatewayPayment: d.varint()}
+	r.seq = uint32(d.uvarint())
+	productID, methodID := int64(d.uvarint()), int64(d.uvarint())
+	r.paymentStatus, r.status, r.flags = d.byte(), d.byte(), d.byte()
+	if r.flags&flagToken != 0 {
+		copy(r.token[:], d.bytes(len(r.token)))
+	}
+	trxID := d.string()
+	mask := d.byte()
+	var e txExtra
+	if mask&extraPromotion != 0 {
+		id := d.varint()
+		e.promotionID = &id
+	}
+	if mask&extraShiftCode != 0 {
+		sc := d.string()
+		e.shiftCode = &sc
+	}
+	if mask&extraParts != 0 {
+		if err := json.Unmarshal([]byte(d.string()), &e.parts); err != nil {
+			return fmt.Errorf("payment record: parts: %w", err)
+		}
+	}
+	if err := d.done(); err != nil {
+		return fmt.Errorf("payment record: %w", err)
+	}
+	a := s.accounts[r.account]
+	product, ok := s.cat.productIndex[productID]
+	method, mok := s.cat.methodIndex[methodID]
+	switch {
+	case a == nil:
+		return fmt.Errorf("payment record %d: account %d does not exist", r.id, r.account)
+	case !ok || (methodID != 0 && !mok):
+		return fmt.Errorf("payment record %d: product %d or method %d is not in the data set", r.id, productID, methodID)
+	case int(r.paymentStatus) >= len(paymentStatuses) || int(r.status) >= len(transactionStatuses) || r.msisdnLen > 19:
+		return fmt.Errorf("payment record %d: a status or the destination number is out of range", r.id)
+	}
+	i, rec := s.txs.add()
+	*rec = r
+	rec.product, rec.method = product, method
+	rec.trxID = s.txs.text.add(trxID)
+	if mask != 0 {
+		x := s.txs.extra(i, true)
+		x.promotionID, x.shiftCode, x.parts = e.promotionID, e.shiftCode, e.parts
+	}
+	s.txs.indexTrxID(s.txs.hash(r.partner, trxID), r.partner, trxID, i)
+	s.txs.indexNumber(i)
+	s.txs.lastID = max(s.txs.lastID, r.id)
+	s.txs.lastSeq[r.partner] = max(s.txs.lastSeq[r.partner], int64(r.seq))
+	if debit {
+		a.balance -= r.amount.BalanceUsed
+		a.coins -= r.amount.CoinUsed
+	}
+	s.replayed.payments++
+	return nil
+}
+
+func appendString(b []byte, v string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(v)))
+	return append(b, v...)
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// decoder reads a record's payload; the first error sticks and the reads
+// after it return zero values.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+var errShortRecord = errors.New("record ends early")
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) byte() byte {
+	if len(d.b) < 1 {
+		d.fail()
+		return 0
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *decoder) bool() bool { return d.byte() != 0 }
+
+func (d *decoder) bytes(n int) []byte {
+	if n < 0 || len(d.b) < n {
+		d.fail()
+		return make([]byte, max(n, 0))
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	return string(d.bytes(int(n)))
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errShortRecord
+	}
+	d.b = nil
+}
+
+func (d *decoder) done() error {
+	if d.err == nil && len(d.b) > 0 {
+		return errors.New("record has trailing bytes")
+	}
+	return d.err
+}

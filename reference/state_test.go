@@ -1,0 +1,464 @@
+package reference
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
+)
+
+// openStateStore builds a store over the embedded data set, the fake clock
+// and the state directory dir.
+func openStateStore(tb testing.TB, dir string, clock *fakeClock, opts ...Option) (*Store, error) {
+	tb.Helper()
+	ds, err := DefaultDataset()
+	require.NoError(tb, err)
+	return NewStore(ds, append([]Option{WithClock(clock.Now), WithState(dir)}, opts...)...)
+}
+
+func mustOpenState(tb testing.TB, dir string, clock *fakeClock, opts ...Option) *Store {
+	tb.Helper()
+	s, err := openStateStore(tb, dir, clock, opts...)
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// snapshot is what a client can read of a store: the wallets of the given
+// tokens and the transactions of the given partner_trx_ids (partner 1).
+type snapshot struct {
+	Profiles map[string]Profile
+	Txs      map[string]Transaction
+	Missing  []string
+}
+
+func takeSnapshot(tb testing.TB, s *Store, tokens, trxIDs []string) snapshot {
+	tb.Helper()
+	snap := snapshot{Profiles: map[string]Profile{}, Txs: map[string]Transaction{}}
+	for _, tok := range tokens {
+		c := caller(tb, s, referencetest.KeyNusantara, tok)
+		p, err := s.Profile(c)
+		require.NoError(tb, err)
+		snap.Profiles[tok] = p
+	}
+	c := caller(tb, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	for _, id := range trxIDs {
+		v, err := s.PaymentStatus(c, StatusQuery{PartnerTrxID: ptr(id)})
+		if errors.Is(err, ErrTrxNotFound) {
+			snap.Missing = append(snap.Missing, id)
+			continue
+		}
+		require.NoError(tb, err, id)
+		snap.Txs[id] = v
+	}
+	return snap
+}
+
+// someChanges provisions an account and makes payments of every shape: paid
+// from balance, through a gateway (with its token), with promotion, shift
+// code and parts. It returns the tokens and partner_trx_ids to read back.
+func someChanges(tb testing.TB, s *Store) (tokens, trxIDs []string) {
+	tb.Helper()
+	main := caller(tb, s, referencetest.KeyNusantara, referencetest.TokMain)
+	res, err := s.Provision(main, ProvisionInput{Name: "Cabang Baru", PhoneNumber: "081299990001", Email: "baru@example.com"})
+	require.NoError(tb, err)
+	_, err = s.Provision(main, ProvisionInput{Name: "Cabang Baru Lagi", PhoneNumber: "081299990001", Email: "lagi@example.com", DeviceID: ptr("pos-7")})
+	require.NoError(tb, err)
+	funded := caller(tb, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	split := caller(tb, s, referencetest.KeyNusantara, referencetest.TokSplit)
+	ins := []struct {
+		c  Caller
+		in CreatePaymentInput
+	}{
+		{funded, payIn(1002, "081234567890", 0, "st-balance", true, false)},
+		{funded, payIn(1002, "081234567891", 1, "st-gateway", false, false)},
+		{split, payIn(1002, "081234567892", 0, "st-coins", true, true)},
+		{funded, CreatePaymentInput{ProductID: 1002, Msisdn: "0812345678", PaymentMethodID: ptr(int64(2)), PartnerTrxID: "st-extra",
+			PromotionID: ptr(int64(7)), ShiftCode: ptr("pagi"), Parts: map[string]any{"k": "v", "n": []any{1.0, "x"}}}},
+	}
+	for _, x := range ins {
+		_, err := s.CreatePayment(x.c, x.in)
+		require.NoError(tb, err, x.in.PartnerTrxID)
+		trxIDs = append(trxIDs, x.in.PartnerTrxID)
+	}
+	return []string{referencetest.TokFunded, referencetest.TokSplit, res.Token}, trxIDs
+}
+
+func TestStateSurvivesReopen(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "state")
+	clock := newFakeClock()
+	s := mustOpenState(t, dir, clock)
+	tokens, trxIDs := someChanges(t, s)
+	before := takeSnapshot(t, s, tokens, trxIDs)
+	extra := s.txs.extras[s.txs.n-1]
+	require.NoError(t, s.Close())
+
+	r := mustOpenState(t, dir, clock)
+	after := takeSnapshot(t, r, tokens, trxIDs)
+	assert.Equal(t, before, after)
+	assert.Equal(t, extra, r.txs.extras[r.txs.n-1], "promotion, shift code and parts are kept")
+	assert.Empty(t, after.Missing)
+
+	// A payment after the restart continues the ids and numbers.
+	v, err := r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 0, "st-next", true, false))
+	require.NoError(t, err)
+	assert.Equal(t, before.Txs["st-extra"].ID+1, v.ID)
+	_, err = r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 0, "st-balance", true, false))
+	require.ErrorIs(t, err, ErrTrxIDUsed, "a partner_trx_id used before the restart stays used")
+
+	info, err := os.Stat(dir)
+	require.NoError(t, err)
+	assert.Equal(t, fs.FileMode(0o700), info.Mode().Perm(), "the directory")
+	for _, name := range []string{JournalName, "lock"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.Equal(t, fs.FileMode(0o600), info.Mode().Perm(), name)
+	}
+}
+
+// frameOffsets lists the offsets of the journal's frames.
+func frameOffsets(tb testing.TB, path string) []int64 {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(tb, err)
+	var offs []int64
+	for off := 0; off+frameHeader <= len(data); {
+		offs = append(offs, int64(off))
+		off += frameHeader + int(binary.LittleEndian.Uint32(data[off+4:]))
+	}
+	return offs
+}
+
+func TestStateTornTailDropped(t *testing.T) {
+	t.Parallel()
+	damages := map[string]func(data []byte, last int64) []byte{
+		"last frame cut short":  func(data []byte, last int64) []byte { return data[:last+frameHeader+3] },
+		"last frame header cut": func(data []byte, last int64) []byte { return data[:last+5] },
+		"last frame's bytes wrong": func(data []byte, last int64) []byte {
+			data[len(data)-2] ^= 0xff
+			return data
+		},
+		"zeros after the last frame": func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+	}
+	for name, damage := range damages {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir, clock, tokens, trxIDs := closedJournal(t)
+			path := filepath.Join(dir, JournalName)
+			offs := frameOffsets(t, path)
+			last := offs[len(offs)-1]
+
+			// The state without the last frame (the last payment).
+			want := takeSnapshot(t, replayPrefix(t, dir, last, clock), tokens, trxIDs)
+			if name == "zeros after the last frame" {
+				want = takeSnapshot(t, replayPrefix(t, dir, -1, clock), tokens, trxIDs)
+			}
+
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, damage(data, last), 0o600))
+			r := mustOpenState(t, dir, clock)
+			assert.Equal(t, want, takeSnapshot(t, r, tokens, trxIDs))
+			if name != "zeros after the last frame" {
+				assert.Equal(t, []string{"st-extra"}, want.Missing, "the torn frame held the last payment")
+			}
+			info, err := os.Stat(path)
+			require.NoError(t, err)
+			if name == "zeros after the last frame" {
+				assert.Equal(t, int64(len(data)), info.Size(), "the zeros are cut off")
+			} else {
+				assert.Equal(t, last, info.Size(), "the torn frame is cut off")
+			}
+		})
+	}
+}
+
+// replayPrefix opens a copy of dir's journal cut at size (the whole file
+// for -1).
+func replayPrefix(tb testing.TB, dir string, size int64, clock *fakeClock) *Store {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, JournalName))
+	require.NoError(tb, err)
+	if size >= 0 {
+		data = data[:size]
+	}
+	cp := tb.(interface{ TempDir() string }).TempDir()
+	require.NoError(tb, os.WriteFile(filepath.Join(cp, JournalName), data, 0o600))
+	return mustOpenState(tb, cp, clock)
+}
+
+// closedJournal makes someChanges in a state directory and closes it.
+func closedJournal(t *testing.T) (dir string, clock *fakeClock, tokens, trxIDs []string) {
+	t.Helper()
+	dir, clock = t.TempDir(), newFakeClock()
+	s := mustOpenState(t, dir, clock)
+	tokens, trxIDs = someChanges(t, s)
+	require.NoError(t, s.Close())
+	return dir, clock, tokens, trxIDs
+}
+
+func TestStateCorruptMiddleRefusesToStart(t *testing.T) {
+	t.Parallel()
+	dir, clock, _, _ := closedJournal(t)
+	path := filepath.Join(dir, JournalName)
+	offs := frameOffsets(t, path)
+	require.Greater(t, len(offs), 4)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	for name, at := range map[string]int64{"a record's byte": offs[2] + frameHeader + 6, "a frame's length": offs[2] + 5} {
+		t.Run(name, func(t *testing.T) {
+			bad := append([]byte(nil), data...)
+			bad[at] ^= 0x40
+			cp := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(cp, JournalName), bad, 0o600))
+			_, err := openStateStore(t, cp, clock)
+			var corrupt *CorruptError
+			require.ErrorAs(t, err, &corrupt)
+			assert.Equal(t, filepath.Join(cp, JournalName), corrupt.Path)
+			assert.Equal(t, offs[2], corrupt.Offset)
+			assert.Contains(t, err.Error(), fmt.Sprintf("%s is damaged at offset %d", corrupt.Path, offs[2]))
+		})
+	}
+}
+
+func TestStateRefusesAnotherDatasetOrTimes(t *testing.T) {
+	t.Parallel()
+	dir, clock, _, _ := closedJournal(t)
+
+	_, err := openStateStore(t, dir, clock, WithSettleAfter(time.Minute))
+	require.ErrorIs(t, err, errStateMismatch)
+	assert.Contains(t, err.Error(), "--settle-after 3s --expire-after 15m0s (this start: 1m0s")
+
+	ds, err := DefaultDataset()
+	require.NoError(t, err)
+	ds.Accounts[0].Balance++
+	_, err = NewStore(ds, WithClock(clock.Now), WithState(dir))
+	require.ErrorIs(t, err, errStateMismatch)
+	assert.Contains(t, err.Error(), "another data set")
+
+	_, err = openStateStore(t, t.TempDir(), clock, WithFaults(FaultMessageTypo))
+	require.Error(t, err, "faults are not journaled")
+}
+
+func TestStateDirectoryInUseRefuses(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clock := newFakeClock()
+	s := mustOpenState(t, dir, clock)
+	_, err := openStateStore(t, dir, clock)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "in use by another reference server")
+	require.NoError(t, s.Close())
+	mustOpenState(t, dir, clock)
+}
+
+func TestStateReadOnlyDirectoryRefuses(t *testing.T) {
+	t.Parallel()
+	// The operating system's answer to a write in a read-only directory or
+	// file system: root is refused only by a read-only mount, so the files
+	// layer gives that answer here.
+	readOnly := func(name string, flag int, perm fs.FileMode) (StateFile, error) {
+		if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) != 0 {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EROFS}
+		}
+		return defaultOpen(name, flag, perm)
+	}
+	dir := t.TempDir()
+	_, err := openStateStore(t, dir, newFakeClock(), WithStateFiles(readOnly))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "state directory "+dir+" is not writable")
+	assert.ErrorIs(t, err, syscall.EROFS)
+
+	if os.Geteuid() != 0 {
+		ro := t.TempDir()
+		require.NoError(t, os.Chmod(ro, 0o500))
+		t.Cleanup(func() { _ = os.Chmod(ro, 0o700) })
+		_, err := openStateStore(t, ro, newFakeClock())
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "state directory "+ro+" is not writable")
+	}
+}
+
+// faultyFile is a journal file whose writes or fsyncs fail while failing is
+// set: a write writes half its bytes and fails with ENOSPC (a full disk),
+// an fsync fails with EIO.
+type faultyFile struct {
+	StateFile
+	failWrite, failSync *atomic.Bool
+}
+
+func (f faultyFile) Write(p []byte) (int, error) {
+	if f.failWrite.Load() {
+		n, _ := f.StateFile.Write(p[:len(p)/2])
+		return n, syscall.ENOSPC
+	}
+	return f.StateFile.Write(p)
+}
+
+func (f faultyFile) Sync() error {
+	if f.failSync.Load() {
+		return syscall.EIO
+	}
+	return f.StateFile.Sync()
+}
+
+func TestStateFailedWriteAcknowledgesNothing(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []string{"fsync fails", "disk full"} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			var failWrite, failSync atomic.Bool
+			open := func(name string, flag int, perm fs.FileMode) (StateFile, error) {
+				f, err := defaultOpen(name, flag, perm)
+				if err != nil || filepath.Base(name) != JournalName {
+					return f, err
+				}
+				return faultyFile{StateFile: f, failWrite: &failWrite, failSync: &failSync}, nil
+			}
+			dir := t.TempDir()
+			clock := newFakeClock()
+			s := mustOpenState(t, dir, clock, WithStateFiles(open))
+			tokens, trxIDs := someChanges(t, s)
+			var failed []string
+			for i := range 20 {
+				failed = append(failed, fmt.Sprintf("st-failed-%d", i))
+			}
+			before := takeSnapshot(t, s, tokens, append(trxIDs, failed...))
+			require.Len(t, before.Missing, len(failed))
+
+			if fault == "fsync fails" {
+				failSync.Store(true)
+			} else {
+				failWrite.Store(true)
+			}
+			funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+			main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+			var wg sync.WaitGroup
+			errs := make([]error, len(failed)+1)
+			for i, id := range failed {
+				wg.Go(func() { _, errs[i] = s.CreatePayment(funded, payIn(1002, "081234567890", 0, id, true, false)) })
+			}
+			wg.Go(func() {
+				_, errs[len(failed)] = s.Provision(main, ProvisionInput{Name: "Gagal", PhoneNumber: "081299990002", Email: "gagal@example.com"})
+			})
+			wg.Wait()
+			for i, err := range errs {
+				require.ErrorIs(t, err, ErrInternal, "request %d answers 500", i)
+			}
+			failWrite.Store(false)
+			failSync.Store(false)
+			assert.Equal(t, before, takeSnapshot(t, s, tokens, append(trxIDs, failed...)), "the wallets and payments are as before")
+
+			// The store goes on, and a restart sees the same.
+			_, err := s.CreatePayment(funded, payIn(1002, "081234567890", 0, failed[0], true, false))
+			require.NoError(t, err)
+			after := takeSnapshot(t, s, tokens, append(trxIDs, failed...))
+			require.NoError(t, s.Close())
+			r := mustOpenState(t, dir, clock)
+			assert.Equal(t, after, takeSnapshot(t, r, tokens, append(trxIDs, failed...)))
+			_, err = r.Provision(main, ProvisionInput{Name: "Gagal", PhoneNumber: "081299990002", Email: "gagal@example.com"})
+			require.NoError(t, err)
+		})
+	}
+}
+
+// TestStateConcurrentWriters hammers a store with a state directory from
+// many goroutines (payments, provisioning, reads) and checks that the
+// wallet is exact and that a restart serves the same.
+func TestStateConcurrentWriters(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clock := newFakeClock()
+	s := mustOpenState(t, dir, clock)
+	funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+	balance0, _ := wallet(s, funded.AccountID)
+	const workers, each = 8, 25
+	var wg sync.WaitGroup
+	var trxIDs []string
+	var mu sync.Mutex
+	for w := range workers {
+		wg.Go(func() {
+			for n := range each {
+				id := fmt.Sprintf("cw-%d-%d", w, n)
+				v, err := s.CreatePayment(funded, payIn(1002, "081234567890", 0, id, true, false))
+				assert.NoError(t, err)
+				assert.Equal(t, int64(11550), v.Amount.BalanceUsed)
+				_, err = s.Provision(main, ProvisionInput{Name: "C", PhoneNumber: fmt.Sprintf("0813%04d%04d", w, n), Email: fmt.Sprintf("c%d-%d@example.com", w, n)})
+				assert.NoError(t, err)
+				_, err = s.Profile(funded)
+				assert.NoError(t, err)
+				mu.Lock()
+				trxIDs = append(trxIDs, id)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	balance, _ := wallet(s, funded.AccountID)
+	assert.Equal(t, balance0-workers*each*11550, balance)
+	before := takeSnapshot(t, s, []string{referencetest.TokFunded}, trxIDs)
+	require.NoError(t, s.Close())
+	r := mustOpenState(t, dir, clock)
+	assert.Equal(t, before, takeSnapshot(t, r, []string{referencetest.TokFunded}, trxIDs))
+	assert.Len(t, r.accounts, len(s.accounts))
+}
+
+// TestStateCompactsSupersededAccounts syncs one account more than
+// compactAfter times: the next start rewrites the journal as the state it
+// holds (smaller), and the start after that serves the same state.
+func TestStateCompactsSupersededAccounts(t *testing.T) {
+	t.Parallel()
+	dir, clock, tokens, trxIDs := closedJournal(t)
+	s := mustOpenState(t, dir, clock)
+	main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for n := range compactAfter/16 + 2 {
+				_, err := s.Provision(main, ProvisionInput{Name: fmt.Sprintf("Nama %d %d", g, n), PhoneNumber: "081299990001", Email: "baru@example.com"})
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+	_, err := s.CreatePayment(caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit), payIn(1002, "081234567893", 0, "st-after-syncs", true, true))
+	require.NoError(t, err)
+	trxIDs = append(trxIDs, "st-after-syncs")
+	before := takeSnapshot(t, s, tokens, trxIDs)
+	require.NoError(t, s.Close())
+	path := filepath.Join(dir, JournalName)
+	long := fileSize(t, path)
+
+	r := mustOpenState(t, dir, clock)
+	assert.Equal(t, before, takeSnapshot(t, r, tokens, trxIDs))
+	require.NoError(t, r.Close())
+	short := fileSize(t, path)
+	assert.Less(t, short, long/10, "the journal is compacted")
+	assert.NoFileExists(t, path+".compact")
+
+	r = mustOpenState(t, dir, clock)
+	assert.Equal(t, before, takeSnapshot(t, r, tokens, trxIDs), "the compacted journal replays to the same state")
+	_, err = r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokSplit), payIn(1002, "081234567893", 0, "st-after-compaction", true, true))
+	require.NoError(t, err)
+	require.NoError(t, r.Close())
+	grown := fileSize(t, path)
+	require.Greater(t, grown, short)
+	r = mustOpenState(t, dir, clock)
+	require.NoError(t, r.Close())
+	assert.Equal(t, grown, fileSize(t, path), "a start below the threshold does not compact")
+}
