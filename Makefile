@@ -70,12 +70,16 @@ bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 .PHONY: perf
-perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, memory and rate at 1M payments, load tester vs vegeta CLI (rate, CPU, memory growth per request).
+perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, reference --state vs in memory (and bytes on disk per payment), memory and rate at 1M payments, load tester vs vegeta CLI (rate, CPU, memory growth per request).
 	@$(GO) build -o bin/reference ./cmd/reference && $(GO) build -o bin/loadtest ./cmd/loadtest && $(GO) build -o bin/perf ./cmd/perf && bin/perf --reference bin/reference --loadtest bin/loadtest $(ARGS)
 
 .PHONY: soak
 soak: ## The load tester's resident memory over a long run at 5,000/s (bounded: SOAK, default 3m): prints it as it runs and the slope extrapolated to an hour.
 	@$(GO) build -o bin/loadtest ./cmd/loadtest && $(GO) build -o bin/perf ./cmd/perf && bin/perf --only soak --loadtest bin/loadtest --soak-duration $(SOAK) $(ARGS)
+
+.PHONY: chaos
+chaos: ## About 30 s on loopback: the reference SIGKILLed every 4 s under retried payments, with --state (nothing lost or doubled) and without (the lost writes named); reports in reports/chaos/.
+	$(GO) test -count=1 -run '^TestChaos$$' -v ./cmd/loadtest/ -chaos -chaos-out $(CURDIR)/reports/chaos
 
 .PHONY: hardening
 hardening: ## Loopback attack on a built reference server: malformed requests, header flood (RSS), 30,000 concurrent payments.

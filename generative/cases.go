@@ -143,6 +143,22 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		r.Token = payer.Token
 	}
 
+	// A payment may move money: read the payer's wallet (and, below, the
+	// record of the transaction it names) before and after.
+	var before wallet
+	var beforeOK bool
+	if op.Pays && !op.SecretOnly {
+		before, _, beforeOK = w.walletOf(payer.Token)
+		if beforeOK && !payer.spendable(before, w.maxPrice) {
+			payer = w.cashier // the funded customer keeps what the scenarios need
+			r.Token = payer.Token
+			before, _, beforeOK = w.walletOf(payer.Token)
+		}
+		if withDefect {
+			w.makePayable(t, body, payer)
+		}
+	}
+
 	var d *defect
 	if withDefect {
 		ds := op.defects()
@@ -171,20 +187,9 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 	}
 	repro += "\n" + r.curl(w.c.base)
 
-	// A payment may move money: read the payer's wallet and the record of
-	// the transaction it names before and after.
-	var before wallet
-	var beforeOK bool
 	var trxBefore any
 	trxID, _ := body["partner_trx_id"].(string)
 	if op.Pays && !op.SecretOnly {
-		before, _, beforeOK = w.walletOf(payer.Token)
-		if beforeOK && !payer.spendable(before, w.maxPrice) {
-			payer = w.cashier // the funded customer keeps what the scenarios need
-			r.Token = payer.Token
-			repro = "# " + op.ID + "\n" + r.curl(w.c.base)
-			before, _, beforeOK = w.walletOf(payer.Token)
-		}
 		trxBefore = w.record(trxID)
 	}
 
@@ -226,6 +231,40 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 	}
 	num := str(dig(decode(a.Body), "data", "transaction", "transaction_number"))
 	w.addTrx(trxRef{TrxID: trxID, Number: num})
+}
+
+// makePayable makes a payment body (drawn from the API: an active
+// product, a fresh partner_trx_id) one the server could accept from payer,
+// so that the one defect applied after it is the request's only one: the
+// destination number is of the product's operator, no promotion is named,
+// and it pays from a funded payer's balance (method 0), or through a
+// gateway method whose minimum the price reaches with balance and coins off.
+func (w *world) makePayable(t *rapid.T, body map[string]any, payer *account) {
+	id, _ := body["product_id"].(int64)
+	var p *product
+	for i := range w.products {
+		if w.products[i].ID == id && w.products[i].Active {
+			p = &w.products[i]
+		}
+	}
+	if p == nil {
+		t.Skip("the product drawn is not an active product of the catalog")
+		return
+	}
+	body["msisdn"] = msisdnFor(t, p.Operator)
+	delete(body, "promotion_id")
+	fits := w.fitting(p.Price)
+	if payer.Funded && (len(fits) == 0 || rapid.Bool().Draw(t, "pays from balance?")) {
+		body["payment_method_id"] = int64(contract.InternalMethodID)
+		body["use_balance"], body["use_coin"] = true, rapid.Bool().Draw(t, "use_coin")
+		return
+	}
+	if len(fits) == 0 {
+		t.Skip("no gateway method's minimum is reached by the product's price")
+		return
+	}
+	body["payment_method_id"] = rapid.SampledFrom(fits).Draw(t, "gateway method").ID
+	body["use_balance"], body["use_coin"] = false, false
 }
 
 // record is the status record of a partner_trx_id of the partner, or nil.

@@ -8,6 +8,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 )
 
@@ -323,20 +324,23 @@ func (m *machine) pay(t *rapid.T) {
 		m.fail(t, "the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
 	}
 	am := amountOf(dig(tx, "amount"))
-	m.checkSplit(t, ma, am, useBalance, useCoin)
+	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
 	ma.wallet.Balance -= am["balance_used"]
 	ma.wallet.Coins -= am["coin_used"]
 	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
 }
 
-// checkSplit checks the amounts of a payment against the wallet the model
-// holds (section 4.6 rules 1 and 4, section 2.7).
-func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, useBalance, useCoin bool) {
+// checkSplit checks the amounts of a payment through a method whose
+// service fee is fee against the wallet the model holds (section 4.6 rules
+// 1 and 4, section 2.7).
+func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee int64, useBalance, useCoin bool) {
 	total, bu, cu, cv, gw := am["total"], am["balance_used"], am["coin_used"], am["coin_value_used"], am["gateway_payment"]
 	wl := ma.wallet
+	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
 	switch {
-	case bu+cv+gw != total:
-		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d (§4.6 rule 4)", bu, cv, gw, total)
+	case !contract.GatewayPaymentDocumented(amount, fee):
+		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d, nor is gateway_payment the remainder plus the method's fee %d (§4.6 rule 4)",
+			bu, cv, gw, total, fee)
 	case cu != contract.CoinsFor(cv):
 		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
 	case !useBalance && bu != 0:
@@ -366,14 +370,11 @@ func (m *machine) payAgain(t *rapid.T) {
 	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
 	ma := m.pick(t, "payer")
 	p := m.product(t)
-	// Exactly one defect: the rest of the request could be paid.
-	var gateway []method
-	for _, me := range m.w.methods {
-		if me.Min <= p.Price {
-			gateway = append(gateway, me)
-		}
-	}
-	methodID, useBalance := int64(0), false
+	// Exactly one defect: the rest of the request could be paid, through a
+	// gateway method (never the internal one, even when listed) or from
+	// the balance.
+	gateway := m.w.fitting(p.Price)
+	methodID, useBalance := int64(contract.InternalMethodID), false
 	switch {
 	case len(gateway) > 0:
 		methodID = rapid.SampledFrom(gateway).Draw(t, "method").ID

@@ -28,6 +28,8 @@ type product struct {
 	Price    int64
 }
 
+// method is a gateway payment method of the list: the internal
+// balance/coin method, which the list may include, is never one.
 type method struct {
 	ID, Min, Fee int64
 }
@@ -176,7 +178,11 @@ func (w *world) setup() error {
 	list, _ := dig(decode(a.Body), "data").([]any)
 	for _, it := range list {
 		m, _ := it.(map[string]any)
-		w.methods = append(w.methods, method{ID: integer(dig(m, "id")), Min: integer(dig(m, "minimum_payment")), Fee: integer(dig(m, "service_fee", "amount"))})
+		id := integer(dig(m, "id"))
+		if !contract.IsGatewayMethod(id, str(dig(m, "payment_gateway")), str(dig(m, "payment_type"))) {
+			continue
+		}
+		w.methods = append(w.methods, method{ID: id, Min: integer(dig(m, "minimum_payment")), Fee: integer(dig(m, "service_fee", "amount"))})
 	}
 	if f := w.prof.FundedCustomer; f != nil && f.Token != "" {
 		a := w.get("/client/v2/customer/profile", "", f.Token)
@@ -215,6 +221,29 @@ func (w *world) walletOf(token string) (wallet, answer, bool) {
 	}
 	d := dig(decode(a.Body), "data")
 	return wallet{Balance: integer(dig(d, "balance", "available")), Coins: integer(dig(d, "coin", "available"))}, a, true
+}
+
+// fitting returns the gateway methods whose minimum_payment the price
+// reaches: a payment of that price through one of them, balance and coins
+// off, is payable.
+func (w *world) fitting(price int64) []method {
+	var out []method
+	for _, m := range w.methods {
+		if m.Min <= price {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// fee is the service fee of gateway method id (0 for any other id).
+func (w *world) fee(id int64) int64 {
+	for _, m := range w.methods {
+		if m.ID == id {
+			return m.Fee
+		}
+	}
+	return 0
 }
 
 // spendable reports whether acc may pay up to price without going below
@@ -271,7 +300,7 @@ func (w *world) hints() map[string]hint {
 			return msisdnFor(t, rapid.SampledFrom(w.products).Draw(t, "operator of").Operator)
 		}}
 	}
-	ids := []int64{0}
+	ids := []int64{contract.InternalMethodID}
 	for _, m := range w.methods {
 		ids = append(ids, m.ID)
 	}

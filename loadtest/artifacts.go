@@ -42,6 +42,8 @@ func (r *Result) Vegeta() vegeta.Result {
 	switch {
 	case r.Uncertain:
 		v.Headers[headerVerdict] = []string{"uncertain"}
+	case r.NotDelivered:
+		v.Headers[headerVerdict] = []string{"not-delivered"}
 	case r.Expected:
 		v.Headers[headerVerdict] = []string{"expected"}
 	case r.Allowed:
@@ -77,6 +79,8 @@ func FromVegeta(v vegeta.Result) Result {
 		r.Allowed = true
 	case "uncertain":
 		r.Uncertain = true
+	case "not-delivered":
+		r.NotDelivered = true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""
@@ -137,6 +141,7 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 			return writePlotSample(w, t.plot.points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
 		writeHistory(dir, o, write),
+		writeViolations(o, write),
 	)
 }
 
@@ -290,6 +295,15 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 		}
 	}
 	return o, nil
+}
+
+// writeViolations writes violations.jsonl when the reconciliation has
+// anything to list.
+func writeViolations(o *Outcome, write func(string, func(io.Writer) error) error) error {
+	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
+		return write(FileViolations, func(w io.Writer) error { return WriteViolations(w, r) })
+	}
+	return nil
 }
 
 // writeHistory writes the history of a run with the history check and,

@@ -62,7 +62,7 @@ func (b *budget) settle(p *Payment) {
 			b.balance.Add(p.MaxBalance - p.Amount.BalanceUsed)
 			b.coins.Add(p.MaxCoins - p.Amount.CoinUsed)
 		}
-	case OutcomeRefused, OutcomeDuplicate:
+	case OutcomeRefused, OutcomeDuplicate, OutcomeNotDelivered:
 		b.balance.Add(p.MaxBalance)
 		b.coins.Add(p.MaxCoins)
 	}

@@ -234,6 +234,13 @@ func (cl *client) doTimed(ctx context.Context, c call) response {
 	return cl.do(ctx, c)
 }
 
+// notDelivered reports whether err is a failure to connect (refused, no
+// route, the dial timed out): no byte of the request reached the server.
+func notDelivered(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
 // errorText shortens a transport error: the URL (which may hold an id) is
 // dropped so that vegeta's list of distinct errors stays short.
 func errorText(err error) string {

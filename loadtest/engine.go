@@ -16,11 +16,15 @@ import (
 
 // engine runs the attack of one Tester.Run.
 type engine struct {
-	cfg   *config
-	cl    *client
-	plan  *planner
-	codes map[string]map[int]bool
-	hist  *History // nil without the history check
+	cfg    *config
+	cl     *client
+	plan   *planner
+	codes  map[string]map[int]bool
+	hist   *History               // nil without the history check
+	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
+	// onBegin, when set, is called as the attack begins (the nemesis
+	// starts its schedule there).
+	onBegin func(began time.Time)
 
 	reqCtx context.Context // parent of every request; cancelled at the drain timeout
 
@@ -93,6 +97,9 @@ func (e *engine) attack(ctx context.Context) {
 	began := time.Now()
 	e.began = began
 	e.rec.tally.timeline.start = began
+	if e.onBegin != nil {
+		e.onBegin(began)
+	}
 	go e.collect(results, began, collected)
 	stopReads := e.startReads()
 
@@ -278,14 +285,23 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 	if resp.err != nil {
 		// No answer, or one too long to read: what the server did with a
 		// payment is not known. An answer cut at the size limit keeps its
-		// status code, but is not an answer the checks can read.
-		r.Uncertain = !errors.Is(resp.err, errTooLarge)
-		if r.Uncertain {
+		// status code, but is not an answer the checks can read. A request
+		// that never had a connection (refused, no route) reached nothing:
+		// it was certainly not processed.
+		r.NotDelivered = notDelivered(resp.err)
+		r.Uncertain = !r.NotDelivered && !errors.Is(resp.err, errTooLarge)
+		if r.Uncertain || r.NotDelivered {
 			r.Code = 0
 		}
 		r.Error = errorText(resp.err)
 		if d.pay != nil {
 			d.pay.Outcome = OutcomeUncertain
+			if r.NotDelivered {
+				d.pay.Outcome = OutcomeNotDelivered
+				if d.wallet != nil && d.pay.Attempt == 0 { // a retry keeps its reservation for its next send
+					d.wallet.settle(d.pay)
+				}
+			}
 			d.pay.Message = r.Error
 		}
 		return r

@@ -3,6 +3,8 @@ package loadtest
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 )
@@ -13,6 +15,8 @@ const (
 	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
 	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, every other answer a 409 or one same refusal
 	InvLookup      = "status-lookup"     // every created id is found with the same amounts
+	InvLost        = "lost-write"        // an acknowledged (created) id is still found after the run
+	InvResurrected = "resurrected"       // an id refused, or never delivered, is not found created after the run
 	InvBalance     = "balance"           // balance change = debits of created payments
 	InvCoins       = "coins"             // coin change = coins of created payments
 )
@@ -75,6 +79,54 @@ type Reconciliation struct {
 	Violations []Violation `json:"violations"`
 	// Counts counts violations per invariant, listed or not.
 	Counts map[string]int `json:"counts,omitempty"`
+	// Entries is the per-id list behind the verdict (violations.jsonl):
+	// every id lost, resurrected, created twice, not reconciled or
+	// uncertain, and every account that does not reconcile; in full, up to
+	// maxEntries.
+	Entries []Entry `json:"-"`
+}
+
+// maxEntries bounds Reconciliation.Entries.
+const maxEntries = 1 << 20
+
+// Entry is one id (or account) of a run's verdict: its class, what
+// happened, when it was sent, and, for an uncertain id, how payment status
+// resolved it.
+type Entry struct {
+	Class      string    `json:"class"`
+	ID         string    `json:"id"`
+	Account    string    `json:"account,omitempty"`
+	Detail     string    `json:"detail"`
+	At         time.Time `json:"at,omitzero"`
+	Resolution string    `json:"resolution,omitempty"`
+	// Fault is the fault (from 1, in the run's order) under way when the
+	// id was sent or, for an id sent between faults, the next one; 0 when
+	// none ran at or after it.
+	Fault int `json:"fault,omitempty"`
+}
+
+// Classes of Entry, in the order a failed run's verdict leads with them.
+const (
+	ClassLost           = "lost-write"         // acknowledged, then not found
+	ClassResurrected    = "resurrected"        // refused or never delivered, then found
+	ClassDuplicate      = "duplicate-debit"    // created more than once
+	ClassWalletMismatch = "wallet-mismatch"    // an account's balance or coins do not reconcile
+	ClassUncertain      = "uncertain"          // no definite answer; Resolution says what payment status found
+	ClassNotReconciled  = "not-reconciled"     // created, but not looked up (or the look-up failed or differed)
+	ClassContract       = "contract-violation" // an answer broke the contract
+)
+
+// Resolutions of an uncertain id.
+const (
+	ResolvedCreated      = "created"       // payment status found it
+	ResolvedNeverCreated = "never-created" // payment status answered "Transaksi tidak ditemukan."
+	Unresolved           = "unresolved"    // no look-up, or it failed
+)
+
+func (r *Reconciliation) entry(e Entry) {
+	if len(r.Entries) < maxEntries {
+		r.Entries = append(r.Entries, e)
+	}
 }
 
 // Passed reports whether no invariant was violated.
@@ -114,11 +166,14 @@ type idGroup struct {
 	refused   int
 	refusals  map[string]int // distinct refusals ("HTTP 422: message") and their counts
 	uncertain int
-	maxBal    int64
-	maxCoins  int64
-	resolved  *Lookup // the payment status look-up made after the run
-	lost      bool    // a retry scenario's attempt got no answer
-	n         int
+	// notDelivered counts requests that never reached the server.
+	notDelivered int
+	maxBal       int64
+	maxCoins     int64
+	at           time.Time // the first send
+	resolved     *Lookup   // the payment status look-up made after the run
+	lost         bool      // a retry scenario's attempt got no answer
+	n            int
 }
 
 // Reconcile checks a ledger held in memory and the account snapshots (see
@@ -145,6 +200,9 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			order = append(order, p.ID)
 		}
 		g.n++
+		if g.at.IsZero() || (!p.At.IsZero() && p.At.Before(g.at)) {
+			g.at = p.At
+		}
 		if p.Lookup != nil && (g.resolved == nil || p.Outcome == OutcomeCreated) {
 			g.resolved = p.Lookup
 		}
@@ -156,6 +214,8 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			}
 		case OutcomeDuplicate:
 			g.duplicate++
+		case OutcomeNotDelivered:
+			g.notDelivered++
 		case OutcomeUncertain:
 			g.lost = g.lost || p.Attempt > 0
 			g.uncertain++
@@ -183,6 +243,14 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 		retried                          []retriedID // created ids whose first answer was lost
 	}
 	perAccount := map[string]*bounds{}
+	// debit adds one payment's debit to an account's bounds: the contract
+	// allows one per id, whatever else the server did.
+	debit := func(b *bounds, a *Amount) {
+		b.balMin += a.BalanceUsed
+		b.balMax += a.BalanceUsed
+		b.coinMin += a.CoinUsed
+		b.coinMax += a.CoinUsed
+	}
 	for _, id := range order {
 		g := groups[id]
 		b := perAccount[g.account]
@@ -193,6 +261,7 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 		if g.created > 1 {
 			r.Duplicates += g.created - 1
 			r.add(InvUniqueID, "%s was created %d times", id, g.created)
+			r.entry(Entry{Class: ClassDuplicate, ID: id, Account: g.account, At: g.first.At, Detail: fmt.Sprintf("created %d times", g.created)})
 		}
 		if g.wave > 0 {
 			r.Waves++
@@ -207,12 +276,17 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 				r.add(InvLookup, "%s: created without an amount in the ledger", id)
 				break
 			}
-			// The contract allows one debit per id, whatever else the server did.
-			b.balMin += a.BalanceUsed
-			b.balMax += a.BalanceUsed
-			b.coinMin += a.CoinUsed
-			b.coinMax += a.CoinUsed
+			debit(b, a)
 			checkLookup(r, g.first)
+		case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
+			// Refused, or never delivered, every time: yet it exists (and
+			// debited what payment status says).
+			r.Created++
+			b.created++
+			a := g.resolved.Amount
+			debit(b, a)
+			r.add(InvResurrected, "%s: answered %s, yet payment status finds it created", id, g.answers())
+			r.entry(Entry{Class: ClassResurrected, ID: id, Account: g.account, At: g.at, Detail: "answered " + g.answers() + ", then found created"})
 		case resolvedCreated(g.resolved):
 			// Every answer was lost (or a retry found the id used):
 			// payment status says it was created, with these amounts.
@@ -220,10 +294,7 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			r.Resolved++
 			b.created++
 			a := g.resolved.Amount
-			b.balMin += a.BalanceUsed
-			b.balMax += a.BalanceUsed
-			b.coinMin += a.CoinUsed
-			b.coinMax += a.CoinUsed
+			debit(b, a)
 		case resolvedMissing(g.resolved):
 			r.NeverCreated++
 		case g.uncertain > 0:
@@ -231,6 +302,17 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			b.uncertain++
 			b.balMax += g.maxBal
 			b.coinMax += g.maxCoins
+		}
+		if g.uncertain > 0 && g.created == 0 {
+			res := Unresolved
+			switch {
+			case resolvedCreated(g.resolved):
+				res = ResolvedCreated
+			case resolvedMissing(g.resolved):
+				res = ResolvedNeverCreated
+			}
+			r.entry(Entry{Class: ClassUncertain, ID: id, Account: g.account, At: g.at, Resolution: res,
+				Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)})
 		}
 		if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
 			var a *Amount
@@ -298,6 +380,7 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			if b.created > 0 && c != nil && (!c.shared || final) {
 				// Debits happened but cannot be checked: that is a failure to reconcile.
 				r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
+				r.entry(Entry{Class: ClassNotReconciled, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
 			} else {
 				ac.OK = true
 			}
@@ -319,6 +402,10 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 				k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain),
 				createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
 		}
+		if !ac.OK {
+			r.entry(Entry{Class: ClassWalletMismatch, ID: k, Account: k, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
+				thousands(ac.BalanceChange), span(ac.BalanceMin, ac.BalanceMax), thousands(ac.CoinChange), span(ac.CoinMin, ac.CoinMax))})
+		}
 		r.Accounts = append(r.Accounts, ac)
 	}
 	return r, nil
@@ -329,6 +416,20 @@ func upTo(hi, lo int64, uncertain int) string {
 		return ""
 	}
 	return fmt.Sprintf(" (up to %d with %d uncertain ids)", hi, uncertain)
+}
+
+// answers lists the answers of an id that was never created: its
+// refusals and the sends that never reached the server.
+func (g *idGroup) answers() string {
+	var parts []string
+	for k, c := range g.refusals {
+		parts = append(parts, fmt.Sprintf("%d × %s", c, k))
+	}
+	sort.Strings(parts)
+	if g.notDelivered > 0 {
+		parts = append(parts, fmt.Sprintf("%d × not delivered", g.notDelivered))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // checkWave verifies an idempotency wave of N requests with one
@@ -360,20 +461,35 @@ func checkWave(r *Reconciliation, g *idGroup) {
 // status with the same transaction number and amounts.
 func checkLookup(r *Reconciliation, p *Payment) {
 	l := p.Lookup
+	var detail string
+	defer func() {
+		if detail != "" {
+			r.entry(Entry{Class: ClassNotReconciled, ID: p.ID, Account: p.Account, At: p.At, Detail: detail})
+		}
+	}()
 	if l == nil {
-		r.add(InvLookup, "%s: created but not looked up", p.ID)
+		detail = "created but not looked up"
+		r.add(InvLookup, "%s: %s", p.ID, detail)
 		return
 	}
 	r.LookedUp++
 	switch {
 	case l.Error != "":
-		r.add(InvLookup, "%s: status lookup failed: %s", p.ID, l.Error)
+		detail = "status lookup failed: " + l.Error
+	case l.Code == 404:
+		r.add(InvLost, "%s: created (transaction %s), then payment status answers HTTP 404 %q", p.ID, p.TransactionNumber, l.Message)
+		r.entry(Entry{Class: ClassLost, ID: p.ID, Account: p.Account, At: p.At,
+			Detail: fmt.Sprintf("created (transaction %s), then payment status answers HTTP 404 %q", p.TransactionNumber, l.Message)})
+		return
 	case l.Code != 200:
-		r.add(InvLookup, "%s: created but status answers HTTP %d", p.ID, l.Code)
+		detail = fmt.Sprintf("created but status answers HTTP %d", l.Code)
 	case l.Amount == nil || *l.Amount != *p.Amount:
-		r.add(InvLookup, "%s: status amounts %+v differ from creation %+v", p.ID, deref(l.Amount), *p.Amount)
+		detail = fmt.Sprintf("status amounts %+v differ from creation %+v", deref(l.Amount), *p.Amount)
 	case l.TransactionNumber != p.TransactionNumber:
-		r.add(InvLookup, "%s: status transaction_number %q differs from creation %q", p.ID, l.TransactionNumber, p.TransactionNumber)
+		detail = fmt.Sprintf("status transaction_number %q differs from creation %q", l.TransactionNumber, p.TransactionNumber)
+	}
+	if detail != "" {
+		r.add(InvLookup, "%s: %s", p.ID, detail)
 	}
 }
 

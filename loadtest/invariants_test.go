@@ -173,7 +173,7 @@ func TestReconcile(t *testing.T) {
 			}(),
 			snaps:     []AccountSnapshot{snap("A", 0, 1000, 0, 900, 0)},
 			final:     true,
-			invariant: InvLookup,
+			invariant: InvLost,
 		},
 		{
 			name: "status amounts differ",

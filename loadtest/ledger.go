@@ -21,6 +21,9 @@ const (
 	OutcomeDuplicate = "duplicate" // HTTP 409
 	OutcomeRefused   = "refused"   // any other HTTP 4xx: nothing may be debited
 	OutcomeUncertain = "uncertain" // no response (timeout, transport error) or 5xx
+	// OutcomeNotDelivered: no connection could be made, so no byte of the
+	// request reached the server: certainly not processed.
+	OutcomeNotDelivered = "not-delivered"
 )
 
 // Payment is one create-payment request and what became of it. The ledger
@@ -63,6 +66,7 @@ type Lookup struct {
 	Error             string  `json:"error,omitempty"`
 	TransactionNumber string  `json:"transaction_number,omitempty"`
 	Amount            *Amount `json:"amount,omitempty"`
+	transport         bool    // no answer: Error is the transport's
 }
 
 // WriteLedger writes payments as JSON lines.

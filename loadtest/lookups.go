@@ -6,8 +6,40 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// deadAfter is how many look-ups in a row may get no answer at all before
+// the reconciliation stops: the target is gone, and waiting out every
+// look-up's timeout would only delay the report.
+const deadAfter = 16
+
+// reconcileProgress reports the look-ups made every progress interval
+// until the returned function is called.
+func (e *engine) reconcileProgress(done *atomic.Int64, total int) func() {
+	c := e.cfg
+	if c.progress == nil || c.progressEvery <= 0 || total == 0 {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	began := time.Now()
+	go func() {
+		defer close(finished)
+		tk := time.NewTicker(c.progressEvery)
+		defer tk.Stop()
+		for {
+			select {
+			case <-tk.C:
+				c.progress(Progress{Phase: PhaseReconcile, Elapsed: time.Since(began), LookedUp: done.Load(), ToLookUp: int64(total)})
+			case <-stop:
+				return
+			}
+		}
+	}()
+	return func() { close(stop); <-finished }
+}
 
 // lookups checks every created id of ledger through payment status, with a few
 // workers, until ctx is done. It fills Payment.Lookup of the first created
@@ -28,14 +60,22 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payme
 	// An id no request was answered "created" for, but whose answer was
 	// lost (or that a retry found used), is resolved through payment status
 	// too: created once, or never created.
+	// Under faults every id is looked up: one refused, or never
+	// delivered, that payment status finds was resurrected.
+	everyID := len(e.cfg.nemesis) > 0
 	for i := range ledger {
 		p := &ledger[i]
-		if first[p.ID] == nil && (p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
+		if first[p.ID] == nil && (everyID || p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
 			first[p.ID] = p
 		}
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	work := make(chan *Payment)
 	var wg sync.WaitGroup
+	var done, failing atomic.Int64 // look-ups made; transport failures in a row
+	stopProgress := e.reconcileProgress(&done, len(first))
+	defer stopProgress()
 	for range e.cfg.lookupWorkers {
 		wg.Add(1)
 		go func() {
@@ -45,7 +85,14 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payme
 				if l.Error != "" && ctx.Err() != nil {
 					continue // cut off by the deadline: not looked up
 				}
+				done.Add(1)
 				p.Lookup = l
+				if !l.transport {
+					failing.Store(0)
+				} else if failing.Add(1) == deadAfter {
+					e.deadAt.Store(&l.Error)
+					stop() // the target stopped answering: stop trying
+				}
 			}
 		}()
 	}
@@ -75,7 +122,7 @@ func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
 	defer func() { e.hist.add(op) }()
 	if r.err != nil {
 		op.Error = errorText(r.err)
-		return &Lookup{Error: errorText(r.err)}
+		return &Lookup{Error: errorText(r.err), transport: true}
 	}
 	op.Return, op.Code = stamp(time.Now()), r.code
 	l := &Lookup{Code: r.code}

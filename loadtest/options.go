@@ -3,9 +3,12 @@ package loadtest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strconv"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Defaults of a run. The worker and connection caps default to none
@@ -60,6 +63,9 @@ type config struct {
 	retries          int // the retry scenario (retry.go)
 	retryTimeout     time.Duration
 	retryBackoff     time.Duration
+
+	nemesis    nemesis.Schedule // faults run during the attack (faults.go)
+	nemesisLog io.Writer
 }
 
 // WithScenario sets the scenario (create, idempotency or mixed).
@@ -173,6 +179,9 @@ func (c *config) validate() error {
 		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, DryContinue, DryGateway, DryStop)
 	}
 	if err := c.checkHistoryConfig(); err != nil {
+		return err
+	}
+	if err := c.checkNemesis(); err != nil {
 		return err
 	}
 	if c.runID == "" {

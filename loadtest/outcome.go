@@ -1,6 +1,10 @@
 package loadtest
 
-import "time"
+import (
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+)
 
 // Meta describes a run (one shard).
 type Meta struct {
@@ -19,8 +23,16 @@ type Meta struct {
 	Drain          time.Duration `json:"drain"`
 	LateAfter      time.Duration `json:"late_after"`
 	Began          time.Time     `json:"began"`
-	Ended          time.Time     `json:"ended"`
-	Reconciled     bool          `json:"reconciled"`
+	// Ended is the end of the attack (the drain included); ReconciledIn is
+	// how long the reconciliation after it took.
+	Ended        time.Time     `json:"ended"`
+	Reconciled   bool          `json:"reconciled"`
+	ReconciledIn time.Duration `json:"reconciled_in,omitempty"`
+	// ReconcileStopped says why the reconciliation stopped before its end
+	// (the target did not answer); empty when it did not.
+	ReconcileStopped string `json:"reconcile_stopped,omitempty"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
 	// Merged lists the shards combined by Merge; empty for one shard's run.
 	Merged []Shard `json:"merged_shards,omitempty"`
 }

@@ -12,6 +12,8 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"gopkg.in/yaml.v3"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Pacing shapes: constant, linear ramp and sine, each one of vegeta's pacers.
@@ -59,6 +61,9 @@ type LoadProfile struct {
 	// Stages, with pacing "stages", are run one after the other; Duration
 	// is then their sum.
 	Stages []LoadProfile `yaml:"stages,omitempty" json:"stages,omitempty"`
+	// Nemesis is the fault schedule run during the attack (see
+	// loadtest/nemesis and WithNemesis); only a file's top level has one.
+	Nemesis nemesis.Schedule `yaml:"nemesis,omitempty" json:"-"`
 }
 
 // MaxDuration bounds every run.

@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// PhaseReconcile is the Phase of the progress of the look-ups after the attack.
+const PhaseReconcile = "reconcile"
+
 // Progress is a snapshot of a running attack, delivered every interval and
 // once more, with Final set, when the attack ends.
 type Progress struct {
@@ -17,6 +20,11 @@ type Progress struct {
 	P50, P99   time.Duration // corrected latency over the last interval
 	Unexpected int64         // responses other than expected, so far
 	Violations int64         // contract violations, so far
+	// Phase is PhaseReconcile while the ids are looked up after the
+	// attack, with LookedUp of ToLookUp done and Elapsed since it began;
+	// empty during the attack.
+	Phase              string
+	LookedUp, ToLookUp int64
 }
 
 // collect gathers results and delivers progress.

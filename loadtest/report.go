@@ -10,6 +10,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Generator health limits: below these the report says the generator, not
@@ -38,9 +40,20 @@ type Report struct {
 	Load     string    `json:"load"`
 	Began    time.Time `json:"began"`
 	Ended    time.Time `json:"ended"`
+	// ReconciledIn is how long the reconciliation after the attack took;
+	// ReconcileStopped says why it stopped early (the target did not answer).
+	ReconciledIn     time.Duration `json:"reconciled_in,omitempty"`
+	ReconcileStopped string        `json:"reconcile_stopped,omitempty"`
 	// Interrupted is true when the run was stopped before its duration
 	// (a signal): it is never a pass.
 	Interrupted bool `json:"interrupted"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
+	// Verdict sums up what went wrong by class, in the order the reports
+	// lead with (lost writes, resurrected payments, duplicate debits,
+	// wallet mismatches, uncertain requests, not reconciled, contract
+	// violations, other invariants); violations.jsonl lists every id.
+	Verdict []ClassLine `json:"verdict,omitempty"`
 
 	Requests int `json:"requests"`
 	// Expected counts the answers the scenario expects (a created payment;
@@ -50,14 +63,18 @@ type Report struct {
 	// Allowed counts the answers the document allows: the expected ones and
 	// documented refusals (such as 422 for an empty wallet). ServerErrors
 	// counts 5xx answers and requests without a readable answer.
-	Allowed         int            `json:"allowed"`
-	AllowedPct      float64        `json:"allowed_pct"`
-	ServerErrors    int            `json:"server_errors"`
-	ServerErrorsPct float64        `json:"server_errors_pct"`
-	Uncertain       int            `json:"uncertain"`
-	UncertainPct    float64        `json:"uncertain_pct"`
-	StatusCodes     map[string]int `json:"status_codes"`
-	Ops             map[string]Op  `json:"ops"`
+	Allowed         int     `json:"allowed"`
+	AllowedPct      float64 `json:"allowed_pct"`
+	ServerErrors    int     `json:"server_errors"`
+	ServerErrorsPct float64 `json:"server_errors_pct"`
+	Uncertain       int     `json:"uncertain"`
+	UncertainPct    float64 `json:"uncertain_pct"`
+	// NotDelivered counts requests that never reached the server (no
+	// connection could be made): certainly not processed, so never
+	// uncertain; they are server errors all the same.
+	NotDelivered int            `json:"not_delivered"`
+	StatusCodes  map[string]int `json:"status_codes"`
+	Ops          map[string]Op  `json:"ops"`
 	// Errors is the error set: each distinct unexpected answer with its
 	// count and an example request, most frequent first.
 	Errors []ErrorEntry `json:"errors"`
@@ -113,6 +130,7 @@ type Op struct {
 	ServerErrors int       `json:"server_errors"`
 	Violations   int       `json:"contract_violations"`
 	Uncertain    int       `json:"uncertain"`
+	NotDelivered int       `json:"not_delivered"`
 	Corrected    Latencies `json:"latency_corrected"`
 }
 
@@ -205,6 +223,7 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	}
 	rep.Requests = t.requests
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = t.expected, t.allowed, t.serverErrors, t.uncertain
+	rep.NotDelivered = t.notDelivered
 	rep.Contract.Violations = t.violations
 	maps.Copy(rep.Contract.ByRule, t.byRule)
 	*rep.Vegeta = *t.vegeta
@@ -227,6 +246,8 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 	rep.Funds = o.Funds
 	rep.Generator = assess(o.Generator, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
+	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
+	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)
 	rep.finish(thresholds)
 	return rep
 }
@@ -289,8 +310,27 @@ func (rep *Report) finish(thresholds []Threshold) {
 	if rep.Contract.Violations > 0 {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
 	}
+	if rep.ReconcileStopped != "" {
+		rep.Failures = append(rep.Failures, rep.ReconcileStopped)
+	}
 	if r := rep.Reconciliation; r != nil && !r.Passed() {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+		// The invariants fail by class; the uncertain requests and the
+		// contract have their own rules.
+		n := len(rep.Failures)
+		for _, l := range rep.Verdict {
+			if l.Class != ClassUncertain && l.Class != ClassContract {
+				rep.Failures = append(rep.Failures, l.Text)
+			}
+		}
+		if len(rep.Failures) == n {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+		}
+	}
+	for _, f := range rep.Faults {
+		if f.Error != "" {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("fault %s at %s did not go as scheduled (%s; see %s): the run did not test what was asked",
+				f.Name, readable(f.Start.Sub(rep.Began)), f.Error, FileNemesisLog))
+		}
 	}
 	if h := rep.History; h != nil && !h.Passed() {
 		rep.Failures = append(rep.Failures, h.String())
@@ -332,8 +372,10 @@ func (rep *Report) WriteText(w io.Writer) error {
 		shards[i] = s.String()
 	}
 	fmt.Fprintf(&b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
-	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s\n", rep.Load, strings.Join(shards, " "),
-		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339))
+	rep.writeLead(&b)
+	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
+		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())
+	rep.writeFaults(&b)
 	g := rep.Generator
 	if g.Planned > 0 {
 		fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
@@ -341,8 +383,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
-	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%d of %d); %.3f%% allowed by the document (%d); %d server errors (5xx or no readable answer), of which %d uncertain (no answer within the timeout, %.3f%%)\n",
-		rep.SuccessPct, rep.Expected, rep.Requests, rep.AllowedPct, rep.Allowed, rep.ServerErrors, rep.Uncertain, rep.UncertainPct)
+	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
+		rep.SuccessPct, thousands(rep.Expected), thousands(rep.Requests), rep.AllowedPct, thousands(rep.Allowed), thousands(rep.ServerErrors),
+		thousands(rep.Uncertain), rep.UncertainPct, rep.notDeliveredText())
 	if rep.Funds != nil {
 		fmt.Fprintf(&b, "Funds     %s\n", rep.Funds)
 	}
@@ -472,13 +515,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	switch {
 	case rep.Passed:
-		fmt.Fprintf(&b, "\nPASS\n")
+		fmt.Fprintf(&b, "\n%s\n", rep.headline())
 	default:
-		verdict := "FAIL"
-		if rep.Interrupted {
-			verdict = "INTERRUPTED"
-		}
-		fmt.Fprintf(&b, "\n%s\n", verdict)
+		fmt.Fprintf(&b, "\n%s\n", rep.headline())
 		for _, f := range rep.Failures {
 			fmt.Fprintf(&b, "  - %s\n", f)
 		}

@@ -20,8 +20,12 @@ type Result struct {
 	// operation: expected, or a documented refusal (such as a 422 for an
 	// empty wallet); never a 5xx, a contract violation or no answer.
 	Allowed bool `json:"allowed"`
-	// Uncertain is true when no response came back (timeout, transport error).
+	// Uncertain is true when no response came back (timeout, transport
+	// error) to a request that may have reached the server.
 	Uncertain bool `json:"uncertain"`
+	// NotDelivered is true when the request never reached the server: no
+	// connection could be made (refused, no route, the dial timed out).
+	NotDelivered bool `json:"not_delivered,omitempty"`
 	// Violation names the contract rule the response broke, if any.
 	Violation string `json:"violation,omitempty"`
 	// Shard is the index of the shard that sent the request (set by Merge).

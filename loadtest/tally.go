@@ -14,6 +14,7 @@ import (
 // and shards are few), so a run can last hours; the reports read it.
 type Tally struct {
 	requests, expected, allowed, serverErrors, uncertain int
+	notDelivered                                         int
 
 	ops       map[string]*opTally
 	corrected histogram // from the scheduled send
@@ -89,6 +90,10 @@ func (t *Tally) add(r *Result) {
 		op.Uncertain++
 		t.uncertain++
 	}
+	if r.NotDelivered {
+		op.NotDelivered++
+		t.notDelivered++
+	}
 	if r.Violation != "" {
 		op.Violations++
 		t.violations++
@@ -138,7 +143,7 @@ type refusalTally struct {
 const maxRefusalMessages = 100
 
 func (x *refusalTally) add(p *Payment) {
-	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain {
+	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered {
 		return
 	}
 	x.answered++

@@ -2,9 +2,11 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -160,8 +162,14 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist, rec: rec}
+	var faults *nemesis.Run
+	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
-	out.Meta.Began = e.began.UTC() // the schedule's origin
+	if faults != nil {
+		out.Meta.Faults = faults.Stop()
+	}
+	out.Meta.Began = e.began.UTC()    // the schedule's origin
+	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
 	out.Generator = e.generator()
 	if err := rec.close(out); err != nil {
 		return nil, err
@@ -173,7 +181,18 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		// reconciled, which is a violation.
 		post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
 		defer cancel()
-		if missed := e.lookups(post, accounts, out.Ledger); missed > 0 {
+		if dead := e.awaitTarget(post, accounts[0].auth, c.targetWait()); dead != "" {
+			c.logger.Warn(dead)
+			out.Meta.ReconcileStopped = dead
+			cancel() // nothing more is looked up or read
+		}
+		missed := e.lookups(post, accounts, out.Ledger)
+		switch dead := e.deadAt.Load(); {
+		case dead != nil:
+			out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
+			c.logger.Warn(out.Meta.ReconcileStopped)
+			cancel()
+		case missed > 0 && out.Meta.ReconcileStopped == "":
 			c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
 		}
 		for i, a := range accounts {
@@ -196,6 +215,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		out.History = hist.Operations()
 		out.HistoryCheck = CheckHistory(out.History, c.historyTimeout)
 	}
-	out.Meta.Ended = time.Now().UTC()
+	if c.reconcile {
+		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
+	}
 	return out, nil
 }

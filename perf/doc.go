@@ -4,7 +4,8 @@
 // from machine to machine where absolute figures do not.
 //
 // It compares POST /client/v2/payment on the reference with a static-JSON
-// net/http handler (static.go), measures the process memory and throughput
+// net/http handler (static.go) and the reference with --state with itself
+// in memory (durable.go), measures the process memory and throughput
 // of the reference as payments accumulate (stored.go), and drives our load
 // tester and the vegeta CLI against the same cheap target (target.go,
 // generator.go). Servers run as child processes (process.go); the client is

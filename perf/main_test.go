@@ -35,8 +35,12 @@ func serveForTest(kind string) error {
 	case "reference":
 		var ds *reference.Dataset
 		if ds, err = reference.DefaultDataset(); err == nil {
+			var opts []reference.Option
+			if n := len(os.Args); n >= 3 && os.Args[n-2] == "--state" { // appended by Durable
+				opts = append(opts, reference.WithState(os.Args[n-1]))
+			}
 			var st *reference.Store
-			if st, err = reference.NewStore(ds); err == nil {
+			if st, err = reference.NewStore(ds, opts...); err == nil {
 				h = httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 			}
 		}

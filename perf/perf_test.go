@@ -268,3 +268,26 @@ func TestStoredTakesTheMedianOfItsWindows(t *testing.T) {
 	assert.Equal(t, 5, c.n)
 	assert.InDelta(t, 250, res.Checkpoints[0].Rate, 0, "the median, not the first window nor the mean")
 }
+
+func TestDurableComparesStateWithMemory(t *testing.T) {
+	var order []string
+	res, err := Durable(t.Context(), DurableConfig{
+		Client: &GoClient{Connections: 4, Prefix: "d-"}, Reference: child(t, "reference"),
+		Rounds: 2, Window: time.Second,
+		Log: func(format string, args ...any) { order = append(order, args[1].(string)) },
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"in memory", "with --state", "with --state", "in memory"}, order)
+	require.Len(t, res.Ratio.Values, 2)
+	for i, v := range res.Ratio.Values {
+		assert.InDelta(t, res.Durable.Values[i]/res.Memory.Values[i], v, 1e-9)
+		// A journal record of a payment is tens of bytes; nothing on disk
+		// (the state not kept) or a whole answer per payment is wrong.
+		assert.Greater(t, res.DiskBytes.Values[i], 30.0)
+		assert.Less(t, res.DiskBytes.Values[i], 200.0)
+	}
+	var out strings.Builder
+	res.WriteRows(&out)
+	assert.Contains(t, out.String(), "| POST payment, reference --state / in memory |")
+	assert.Contains(t, out.String(), "| Bytes on disk per payment (--state) |")
+}

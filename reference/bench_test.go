@@ -2,13 +2,18 @@ package reference
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference/referencetest"
 )
@@ -228,4 +233,65 @@ func (now gcCPU) shareSince(then gcCPU) float64 {
 		return 0
 	}
 	return (now.gc - then.gc) / (now.total - then.total)
+}
+
+// BenchmarkCreatePaymentState is BenchmarkCreatePaymentDomain with a state
+// directory: every payment is fsynced to the journal before it returns,
+// and 64 goroutines per CPU share the fsyncs (group commit), as concurrent
+// requests do. disk-B/payment is the journal's growth per payment.
+func BenchmarkCreatePaymentState(b *testing.B) {
+	dir := b.TempDir()
+	store, _ := newTestStore(b, WithState(dir))
+	b.Cleanup(func() { _ = store.Close() })
+	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
+	size0 := fileSize(b, filepath.Join(dir, JournalName))
+	var seq atomic.Int64
+	b.ReportAllocs()
+	b.SetParallelism(64)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			in := payIn(1002, "081234567890", 0, "bench-state-"+strconv.FormatInt(seq.Add(1), 10), true, true)
+			if _, err := store.CreatePayment(c, in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(fileSize(b, filepath.Join(dir, JournalName))-size0)/float64(b.N), "disk-B/payment")
+}
+
+// BenchmarkStateReplay measures a start over a journal of 100k payments:
+// ns/op is one start, ns/payment its share per payment.
+func BenchmarkStateReplay(b *testing.B) {
+	const payments = 100_000
+	dir := b.TempDir()
+	store, _ := newTestStore(b, WithState(dir))
+	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
+	var wg sync.WaitGroup
+	for g := range 64 {
+		wg.Go(func() {
+			for n := g; n < payments; n += 64 {
+				if _, err := store.CreatePayment(c, payIn(1002, "081234567890", 0, "replay-"+strconv.Itoa(n), true, true)); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	require.NoError(b, store.Close())
+	b.ResetTimer()
+	for range b.N {
+		s, _ := newTestStore(b, WithState(dir))
+		require.NoError(b, s.Close())
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/payments, "ns/payment")
+}
+
+func fileSize(tb testing.TB, path string) int64 {
+	tb.Helper()
+	info, err := os.Stat(path)
+	require.NoError(tb, err)
+	return info.Size()
 }

@@ -166,10 +166,10 @@ func (j *journal) flush() {
 	j.pendingAt = end
 	j.mu.Unlock()
 
-	copy(frame, frameMagic)
-	binary.LittleEndian.PutUint32(frame[4:], uint32(k))
-	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[frameHeader:], castagnoli))
-	err := j.writeFrame(frame)
+	err := writeFrame(j.file, frame)
+	if err == nil {
+		err = j.file.Sync()
+	}
 
 	j.mu.Lock()
 	if err == nil {
@@ -200,17 +200,6 @@ func frameCut(body []byte) int {
 		k += n
 	}
 	return k
-}
-
-func (j *journal) writeFrame(frame []byte) error {
-	n, err := j.file.Write(frame)
-	if err == nil && n < len(frame) {
-		err = errors.New("short write")
-	}
-	if err != nil {
-		return err
-	}
-	return j.file.Sync()
 }
 
 // fail handles a failed write or fsync: every record not yet durable is

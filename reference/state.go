@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -39,7 +40,12 @@ const (
 	recHeader  byte = 'H' // the journal's first record: what its state depends on
 	recAccount byte = 'A' // an account as it is after a change (absolute)
 	recPayment byte = 'P' // a payment, whose amount debits its account's wallet
+	recStored  byte = 'S' // a payment whose debit its account's record holds (compaction)
 )
+
+// compactAfter is how many superseded account records a journal must hold,
+// and more than it holds payments, before a start compacts it.
+const compactAfter = 1000
 
 // journalVersion is the format version the header records.
 const journalVersion = 1
@@ -126,9 +132,82 @@ func (s *Store) openState(ds *Dataset) error {
 			}
 			size = good
 		}
+		if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+			if err := f.Close(); err != nil {
+				return fail(fmt.Errorf("state journal %s: %w", path, err))
+			}
+			if f, size, err = s.compact(dir, path); err != nil {
+				unlock()
+				return err
+			}
+		}
 	}
 	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
 	return nil
+}
+
+// compact rewrites the journal as the state it holds: the header, every
+// account as it is (its wallet included) and every payment as a record
+// that debits nothing. The new journal is written beside the old one,
+// fsynced and renamed over it, so a crash leaves one or the other whole.
+// It returns the new journal, open for appending, and its size. The caller
+// owns s.
+func (s *Store) compact(dir, path string) (StateFile, int64, error) {
+	tmp := path + ".compact"
+	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, 0, stateDirError(dir, err)
+	}
+	size, err := s.writeCompacted(f)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err == nil {
+		err = syncDir(dir, s.openFile)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, 0, fmt.Errorf("state journal %s: compacting: %w", path, err)
+	}
+	return f, size, nil
+}
+
+// writeCompacted writes the journal of the current state to f in frames
+// of at most maxFrame bytes and returns its length.
+func (s *Store) writeCompacted(f StateFile) (int64, error) {
+	if err := writeHeader(f, s.header); err != nil {
+		return 0, err
+	}
+	size := int64(frameHeader + len(s.header))
+	frame := make([]byte, frameHeader, frameHeader+maxFrame)
+	var werr error
+	add := func(rec []byte) {
+		if len(frame)+len(rec) > frameHeader+maxFrame && len(frame) > frameHeader {
+			werr = errors.Join(werr, writeFrame(f, frame))
+			size += int64(len(frame))
+			frame = frame[:frameHeader]
+		}
+		frame = append(frame, rec...)
+	}
+	ids := make([]int64, 0, len(s.accounts))
+	for id := range s.accounts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		add(s.accountRecord(s.accounts[id]))
+	}
+	for i := uint32(len(s.seedTxs)); i < s.txs.n; i++ {
+		add(s.paymentRecord(i, recStored))
+	}
+	if len(frame) > frameHeader {
+		werr = errors.Join(werr, writeFrame(f, frame))
+		size += int64(len(frame))
+	}
+	return size, werr
 }
 
 // stateDirError words a failure to use the state directory, naming it.
@@ -140,15 +219,24 @@ func stateDirError(dir string, err error) error {
 }
 
 func writeHeader(f StateFile, header []byte) error {
-	frame := make([]byte, frameHeader, frameHeader+len(header))
-	frame = append(frame, header...)
-	copy(frame, frameMagic)
-	binary.LittleEndian.PutUint32(frame[4:], uint32(len(header)))
-	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(header, castagnoli))
-	if _, err := f.Write(frame); err != nil {
+	frame := append(make([]byte, frameHeader, frameHeader+len(header)), header...)
+	if err := writeFrame(f, frame); err != nil {
 		return err
 	}
 	return f.Sync()
+}
+
+// writeFrame fills in the header of frame, which begins with frameHeader
+// reserved bytes, and writes it.
+func writeFrame(f StateFile, frame []byte) error {
+	copy(frame, frameMagic)
+	binary.LittleEndian.PutUint32(frame[4:], uint32(len(frame)-frameHeader))
+	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[frameHeader:], castagnoli))
+	n, err := f.Write(frame)
+	if err == nil && n < len(frame) {
+		err = io.ErrShortWrite
+	}
+	return err
 }
 
 // syncDir fsyncs a directory, so a file created in it survives a crash.
@@ -307,8 +395,8 @@ func (s *Store) applyFrame(body []byte, header bool) error {
 			err = s.checkHeader(payload)
 		case recAccount:
 			err = s.applyAccount(payload)
-		case recPayment:
-			err = s.applyPayment(payload)
+		case recPayment, recStored:
+			err = s.applyPayment(payload, typ == recPayment)
 		default:
 			err = fmt.Errorf("unknown record type %q", typ)
 		}
@@ -417,11 +505,13 @@ func (s *Store) applyAccount(p []byte) error {
 	}
 	s.index(a)
 	s.nextAccountID = max(s.nextAccountID, a.id)
+	s.replayed.accounts++
 	return nil
 }
 
-// paymentRecord encodes transaction i. The caller holds s.mu.
-func (s *Store) paymentRecord(i uint32) []byte {
+// paymentRecord encodes transaction i as a record of type typ (recPayment
+// or recStored). The caller holds s.mu.
+func (s *Store) paymentRecord(i uint32, typ byte) []byte {
 	r := s.txs.at(i)
 	b := append(s.scratch[:0], 0, 0, 0, 0, 0)
 	b = binary.AppendUvarint(b, uint64(r.id))
@@ -449,7 +539,7 @@ func (s *Store) paymentRecord(i uint32) []byte {
 	}
 	b = appendExtra(b, e)
 	s.scratch = b
-	return sealRecord(b, recPayment)
+	return sealRecord(b, typ)
 }
 
 // The parts of a payment's extra a record carries.
@@ -489,9 +579,10 @@ func appendExtra(b []byte, e *txExtra) []byte {
 	return b
 }
 
-// applyPayment replays a payment record: the transaction is stored and its
-// amount debited from its account's wallet. The caller owns s or holds s.mu.
-func (s *Store) applyPayment(p []byte) error {
+// applyPayment replays a payment record: the transaction is stored and,
+// with debit, its amount debited from its account's wallet. The caller owns
+// s or holds s.mu.
+func (s *Store) applyPayment(p []byte, debit bool) error {
 	d := decoder{b: p}
 	var r txRecord
 	r.id, r.created = int64(d.uvarint()), d.varint()
@@ -546,8 +637,11 @@ func (s *Store) applyPayment(p []byte) error {
 	s.txs.indexNumber(i)
 	s.txs.lastID = max(s.txs.lastID, r.id)
 	s.txs.lastSeq[r.partner] = max(s.txs.lastSeq[r.partner], int64(r.seq))
-	a.balance -= r.amount.BalanceUsed
-	a.coins -= r.amount.CoinUsed
+	if debit {
+		a.balance -= r.amount.BalanceUsed
+		a.coins -= r.amount.CoinUsed
+	}
+	s.replayed.payments++
 	return nil
 }
 

@@ -417,3 +417,48 @@ func TestStateConcurrentWriters(t *testing.T) {
 	assert.Equal(t, before, takeSnapshot(t, r, []string{referencetest.TokFunded}, trxIDs))
 	assert.Len(t, r.accounts, len(s.accounts))
 }
+
+// TestStateCompactsSupersededAccounts syncs one account more than
+// compactAfter times: the next start rewrites the journal as the state it
+// holds (smaller), and the start after that serves the same state.
+func TestStateCompactsSupersededAccounts(t *testing.T) {
+	t.Parallel()
+	dir, clock, tokens, trxIDs := closedJournal(t)
+	s := mustOpenState(t, dir, clock)
+	main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Go(func() {
+			for n := range compactAfter/16 + 2 {
+				_, err := s.Provision(main, ProvisionInput{Name: fmt.Sprintf("Nama %d %d", g, n), PhoneNumber: "081299990001", Email: "baru@example.com"})
+				assert.NoError(t, err)
+			}
+		})
+	}
+	wg.Wait()
+	_, err := s.CreatePayment(caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit), payIn(1002, "081234567893", 0, "st-after-syncs", true, true))
+	require.NoError(t, err)
+	trxIDs = append(trxIDs, "st-after-syncs")
+	before := takeSnapshot(t, s, tokens, trxIDs)
+	require.NoError(t, s.Close())
+	path := filepath.Join(dir, JournalName)
+	long := fileSize(t, path)
+
+	r := mustOpenState(t, dir, clock)
+	assert.Equal(t, before, takeSnapshot(t, r, tokens, trxIDs))
+	require.NoError(t, r.Close())
+	short := fileSize(t, path)
+	assert.Less(t, short, long/10, "the journal is compacted")
+	assert.NoFileExists(t, path+".compact")
+
+	r = mustOpenState(t, dir, clock)
+	assert.Equal(t, before, takeSnapshot(t, r, tokens, trxIDs), "the compacted journal replays to the same state")
+	_, err = r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokSplit), payIn(1002, "081234567893", 0, "st-after-compaction", true, true))
+	require.NoError(t, err)
+	require.NoError(t, r.Close())
+	grown := fileSize(t, path)
+	require.Greater(t, grown, short)
+	r = mustOpenState(t, dir, clock)
+	require.NoError(t, r.Close())
+	assert.Equal(t, grown, fileSize(t, path), "a start below the threshold does not compact")
+}

@@ -69,6 +69,8 @@ type Store struct {
 	nextAccountID int64
 	stale         map[int64]staleWallet // by account id; only with FaultStaleProfile
 	scratch       []byte                // where journal records are encoded
+	// replayed counts the records the start replayed (state.go).
+	replayed struct{ accounts, payments int }
 }
 
 // partnerKey scopes a string to one partner.

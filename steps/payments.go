@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 )
 
@@ -680,16 +681,15 @@ func (s *scenario) remainderDue() error {
 	}
 	a := pm.res.Amount
 	want := a.Total - a.BalanceUsed - a.CoinValueUsed
-	// How a gateway method's fee is charged is not written (§2.4
-	// service_fee, §2.7): gateway_payment is the remainder, or the
-	// remainder plus the fee of the method paid through.
 	wants := fmt.Sprintf("gateway_payment = total − balance_used − coin_value_used = %d > 0", want)
-	remainder := a.GatewayPayment == want
+	fee := int64(0)
 	if pm.via != nil && pm.via.ServiceFee > 0 {
-		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+pm.via.ServiceFee, pm.via.ID)
-		remainder = remainder || a.GatewayPayment == want+pm.via.ServiceFee
+		fee = pm.via.ServiceFee
+		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+fee, pm.via.ID)
 	}
-	if !remainder || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
+	documented := contract.GatewayPaymentDocumented(api.Amount{Total: a.Total, BalanceUsed: a.BalanceUsed,
+		CoinUsed: a.CoinUsed, CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment}, fee)
+	if !documented || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
 		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)
 	}

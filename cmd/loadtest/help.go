@@ -22,6 +22,7 @@ var runGroups = []flagGroup{
 	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry", "retries", "retry-timeout", "retry-backoff"}},
 	{"Thresholds (the run fails when one fails; latencies are corrected for coordinated omission unless raw)", thresholdNames},
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads"}},
+	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
 	{"Output", []string{"out", "quiet", "log-level"}},
 }

@@ -23,6 +23,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -33,6 +34,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )
@@ -164,6 +166,17 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		historyRead = fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)")
 	)
 	ths := thresholdFlags(fs)
+	var faults nemesis.Schedule
+	fs.Func("nemesis", "a fault run during the attack, repeatable: WHEN: COMMAND, e.g. 'every 5s from 2s: systemctl restart payments', "+
+		"'at 3s for 2s: kill -STOP 4242 ;; kill -CONT 4242' (the command after ;; ends the fault); before the colon also until T, timeout D "+
+		"(default 10s), shell (run with sh -c), name NAME; commands run without a shell unless asked, their output in nemesis.log; "+
+		"the load profile's nemesis: list is added", func(v string) error {
+		st, err := nemesis.ParseStep(v)
+		if err == nil {
+			faults = append(faults, st)
+		}
+		return err
+	})
 	fs.Usage = groupedUsage(fs, stderr, runHelpIntro, runGroups, runHelpExamples)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -195,11 +208,17 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		override(&fromFile, lp, set)
 		lp = fromFile
+		faults = append(lp.Nemesis, faults...)
+		lp.Nemesis = nil
 	}
 	if lp.Pacing != loadtest.PacingSine {
 		lp.Period, lp.StartAt = 0, ""
 	}
 	if err := lp.Validate(); err != nil {
+		return err
+	}
+	// A bad schedule stops the run before anything starts or is written.
+	if err := faults.Validate(lp.Duration, exec.LookPath); err != nil {
 		return err
 	}
 	shard, err := loadtest.ParseShard(*shardFlag)
@@ -261,6 +280,14 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
 		loadtest.WithRetry(*retries, *retryTO, *backoff), loadtest.WithRecordDir(dir),
 	}
+	if len(faults) > 0 {
+		log, closeLog, err := nemesisLog(dir)
+		if err != nil {
+			return err
+		}
+		defer closeLog()
+		opts = append(opts, loadtest.WithNemesis(faults, log))
+	}
 	switch *check {
 	case "":
 	case "history":
@@ -297,6 +324,12 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
 		loadtest.FileHTML, loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
+	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
+		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, loadtest.FileViolations))
+	}
+	if len(o.Meta.Faults) > 0 {
+		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, loadtest.FileNemesisLog))
+	}
 	if h := o.HistoryCheck; h != nil {
 		fmt.Fprintf(stdout, "History in %s: %s", dir, loadtest.FileHistory)
 		if !h.Passed() && h.Verdict == loadtest.HistoryIllegal {
@@ -311,6 +344,19 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 		return errFailed
 	}
 	return nil
+}
+
+// nemesisLog creates the run directory and opens its nemesis log, where
+// the fault commands write their output.
+func nemesisLog(dir string) (*os.File, func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, loadtest.FileNemesisLog), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("nemesis log: %w", err)
+	}
+	return f, func() { _ = f.Close() }, nil
 }
 
 // override copies into dst the fields of flags whose flag was set explicitly.
@@ -348,6 +394,15 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 		}
 	}
 	return func(p loadtest.Progress) {
+		if p.Phase == loadtest.PhaseReconcile {
+			line := fmt.Sprintf("[%5.1fs] reconciling: %d of %d ids looked up", p.Elapsed.Seconds(), p.LookedUp, p.ToLookUp)
+			if tty {
+				fmt.Fprintf(w, "\r\033[K%s", line)
+			} else {
+				fmt.Fprintln(w, line)
+			}
+			return
+		}
 		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
 			p.Unexpected, p.Violations, p.InFlight)

@@ -1,6 +1,7 @@
 // Command perf measures, on loopback and in bounded time, what issue 14's
 // table asks: payment creation on the reference server against a
-// static-JSON net/http handler, the reference's memory and payment rate as
+// static-JSON net/http handler and, with --state, against itself in
+// memory (with the journal's bytes per payment), the reference's memory and payment rate as
 // payments accumulate to a million, and the load tester against the vegeta
 // CLI. It prints ratios taken in alternating rounds of one run, with the
 // load average, as a Markdown table (docs/performance.md).
@@ -55,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
-	only := fs.String("only", "ratio,stored,generators,memory", "measurements to run, comma-separated: ratio, stored, generators, memory, soak (soak is long: make soak)")
+	only := fs.String("only", "ratio,durable,stored,generators,memory", "measurements to run, comma-separated: ratio, durable, stored, generators, memory, soak (soak is long: make soak)")
 	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
 	conns := fs.Int("connections", 32, "connections of the client")
 	threads := fs.Int("threads", 1, "wrk threads")
@@ -109,7 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
 		return errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
 	}
-	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["stored"]) {
+	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
 		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
 	}
 	client, err := pickClient(*clientName, *threads, *conns)
@@ -132,6 +133,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("server ratio: %w", err)
 		}
 		rep.Ratio = &res
+	}
+	if what["durable"] {
+		res, err := perf.Durable(ctx, perf.DurableConfig{Client: client, Reference: ref,
+			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
+		if err != nil {
+			return fmt.Errorf("durable ratio: %w", err)
+		}
+		rep.Durable = &res
 	}
 	if what["stored"] {
 		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
@@ -165,10 +174,10 @@ func parseOnly(s string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for f := range strings.SplitSeq(s, ",") {
 		switch f = strings.TrimSpace(f); f {
-		case "ratio", "stored", "generators", "memory", "soak":
+		case "ratio", "durable", "stored", "generators", "memory", "soak":
 			out[f] = true
 		default:
-			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, stored, generators, memory, soak)", f)
+			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, durable, stored, generators, memory, soak)", f)
 		}
 	}
 	return out, nil

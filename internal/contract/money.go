@@ -27,18 +27,20 @@ func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 // The ways an amount object (section 2.7) can break its arithmetic.
 var (
 	ErrAmountNegative = errors.New("amount has a negative part")
-	ErrAmountSum      = errors.New("amount parts do not add up to total")
+	ErrAmountSum      = errors.New("amount parts do not add up to total (gateway_payment is the remainder, or the remainder plus a fee)")
 	ErrAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
 )
 
 // CheckAmount verifies the arithmetic of an amount object (section 2.7):
-// nothing is negative, balance_used + coin_value_used + gateway_payment =
-// total, and coin_used is worth coin_value_used at 2 coins a rupiah.
+// nothing is negative, gateway_payment reports what balance_used and
+// coin_value_used leave of the total (GatewayPaymentDocumented, a fee of
+// the method allowed on top), and coin_used is worth coin_value_used at 2
+// coins a rupiah.
 func CheckAmount(a api.Amount) error {
 	switch {
 	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
 		return ErrAmountNegative
-	case a.BalanceUsed+a.CoinValueUsed+a.GatewayPayment != a.Total:
+	case !GatewayPaymentDocumented(a, UnknownFee):
 		return ErrAmountSum
 	case a.CoinUsed != CoinsFor(a.CoinValueUsed):
 		return ErrAmountCoinRate

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -20,7 +21,7 @@ func All() []Variant {
 		settlesAtOnce(), checksOperator(), other401Messages(), sync403(), pricePlanEverywhere(),
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
-		feeOnTop(), listsMethodZero(), methodRuleFirst(),
+		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(),
 	}
 }
 
@@ -370,21 +371,33 @@ func feeOnTop() Variant {
 	}
 }
 
+// gatewayNotYet refuses every payment that leaves a remainder to a gateway
+// with 422, and takes nothing: the reference's own refusal of a remainder
+// below the method's minimum does it, with minima no price reaches, while
+// the methods list shows the data set's minima.
 func gatewayNotYet() Variant {
+	shown := map[int64]int64{}
 	return Variant{
 		Name: "a payment gateway that cannot process payments yet",
 		Why:  "§7 Payment: 422 create, \"Payment cannot be processed yet\"; the document does not say when",
+		Data: func(ds *reference.Dataset) {
+			for i, m := range ds.PaymentMethods {
+				shown[m.ID] = m.MinimumPayment
+				ds.PaymentMethods[i].MinimumPayment = math.MaxInt64 / 4
+			}
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
-				var req struct {
-					MethodID int64 `json:"payment_method_id"`
-				}
-				if r.URL.Path != pathPayment || *status != http.StatusOK || json.Unmarshal(reqBody, &req) != nil || req.MethodID == 0 {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				list, _ := body["data"].([]any)
+				if r.URL.Path != pathMethods || *status != http.StatusOK {
 					return
 				}
-				*status = http.StatusUnprocessableEntity
-				body["status"], body["message"] = false, "Pembayaran belum dapat diproses melalui gateway."
-				delete(body, "data")
+				for _, m := range list {
+					if m, ok := m.(map[string]any); ok {
+						id, _ := integer(m["id"])
+						m["minimum_payment"] = shown[id]
+					}
+				}
 			})
 		},
 		Skips: "cannot process a payment through gateway method",
@@ -464,22 +477,40 @@ func listsMethodZero() Variant {
 	return Variant{
 		Name: "the methods list includes the internal id 0",
 		Why:  "§4.5: payment_method_id 0 \"is not required to be in the list\"; nothing forbids listing it",
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			zero := map[string]any{
-				"id": 0, "code": "BALANCE", "name": "Saldo & Koin", "group": "BALANCE", "payment_gateway": "SALDO",
-				"payment_type": "COIN", "image": "balance.png", "minimum_payment": 0,
-				"service_fee": map[string]any{"type": "Rp", "amount": 0},
-			}
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path != pathMethods || *status != http.StatusOK {
-					return
-				}
-				if list, ok := body["data"].([]any); ok {
-					body["data"] = append([]any{zero}, list...)
-				}
-			})
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler { return listingZero(next) },
+	}
+}
+
+// listsZeroRuleFirst is both listsMethodZero and methodRuleFirst: a judge
+// that takes every listed method for a gateway sends method 0 with balance
+// and coins off, a second defect, and meets the method rule first.
+func listsZeroRuleFirst() Variant {
+	rule, zero := methodRuleFirst(), listsMethodZero()
+	return Variant{
+		Name: "the methods list includes id 0, and the method rule is checked before the duplicate partner_trx_id",
+		Why:  zero.Why + "; " + rule.Why,
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			return zero.Wrap(ds, rule.Wrap(ds, next))
 		},
 	}
+}
+
+// listingZero lists the internal method (§2.4: code BALANCE, gateway
+// SALDO, type COIN) first in every methods list next answers.
+func listingZero(next http.Handler) http.Handler {
+	zero := map[string]any{
+		"id": 0, "code": "BALANCE", "name": "Saldo & Koin", "group": "BALANCE", "payment_gateway": "SALDO",
+		"payment_type": "COIN", "image": "balance.png", "minimum_payment": 0,
+		"service_fee": map[string]any{"type": "Rp", "amount": 0},
+	}
+	return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+		if r.URL.Path != pathMethods || *status != http.StatusOK {
+			return
+		}
+		if list, ok := body["data"].([]any); ok {
+			body["data"] = append([]any{zero}, list...)
+		}
+	})
 }
 
 func methodRuleFirst() Variant {

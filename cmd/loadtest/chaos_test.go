@@ -1,0 +1,244 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The long chaos run (make chaos): 25 s of retried payments against a
+// reference SIGKILLed every few seconds, with and without --state.
+var (
+	chaos    = flag.Bool("chaos", false, "run the full chaos test (make chaos): about 30 s")
+	chaosOut = flag.String("chaos-out", "", "with -chaos: keep the two runs' reports in DIR/durable and DIR/in-memory")
+)
+
+// TestChaosOneKill is the short version of make chaos that every `make
+// test` runs: one SIGKILL of the reference mid-run. With --state nothing
+// acknowledged may be lost or doubled; without it (everything in memory)
+// the run must fail and its verdict must lead with the lost writes.
+func TestChaosOneKill(t *testing.T) {
+	t.Parallel()
+	bin := buildReference(t)
+	load := chaosLoad{rate: 100, duration: 3 * time.Second, nemesis: "at 1500ms shell name kill-9: kill -KILL $(cat %s)"}
+	t.Run("in memory: lost writes named", func(t *testing.T) {
+		t.Parallel()
+		out, err := chaosRun(t, bin, false, load, t.TempDir())
+		require.ErrorIs(t, err, errFailed, out)
+		lead := leadingLines(out)
+		require.NotEmpty(t, lead, out)
+		assert.Regexp(t, `^  - [0-9,]+ lost writes: acknowledged as created, then not found by payment status; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5 s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
+		assert.Contains(t, out, "wallet mismatches", out)
+	})
+	t.Run("with --state: nothing lost or doubled", func(t *testing.T) {
+		t.Parallel()
+		requireStateFlag(t, bin)
+		out, err := chaosRun(t, bin, true, load, t.TempDir())
+		require.NoError(t, err, out)
+		assert.Contains(t, out, "\nPASS\n", out)
+		assert.Regexp(t, `Faults +1 `, out)
+	})
+}
+
+// TestChaos is make chaos: the reference killed every 4 s for 25 s.
+func TestChaos(t *testing.T) {
+	if !*chaos {
+		t.Skip("the full chaos run takes about 30 s: make chaos (go test -run '^TestChaos$' ./cmd/loadtest/ -chaos)")
+	}
+	bin := buildReference(t)
+	load := chaosLoad{rate: 200, duration: 25 * time.Second, nemesis: "every 4s from 2s shell name kill-9: kill -KILL $(cat %s)"}
+	dir := func(name string) string {
+		if *chaosOut == "" {
+			return t.TempDir()
+		}
+		return filepath.Join(*chaosOut, name)
+	}
+	t.Run("with --state", func(t *testing.T) {
+		t.Parallel()
+		requireStateFlag(t, bin)
+		out, err := chaosRun(t, bin, true, load, dir("durable"))
+		t.Logf("with --state:\n%s", head(out, 12))
+		require.NoError(t, err, out)
+	})
+	t.Run("in memory", func(t *testing.T) {
+		t.Parallel()
+		out, err := chaosRun(t, bin, false, load, dir("in-memory"))
+		t.Logf("in memory:\n%s", head(out, 12))
+		require.ErrorIs(t, err, errFailed, out)
+		assert.Contains(t, leadingLines(out)[0], "lost writes", out)
+	})
+}
+
+type chaosLoad struct {
+	rate     int
+	duration time.Duration
+	nemesis  string // with %s for the file holding the reference's pid
+}
+
+// chaosRun runs the reference under a supervisor that restarts it
+// whenever it dies, and a retry load test against it whose nemesis kills
+// it; it returns the load test's report and error.
+func chaosRun(t *testing.T, bin string, durable bool, load chaosLoad, out string) (string, error) {
+	t.Helper()
+	work := t.TempDir()
+	pidFile := filepath.Join(work, "reference.pid")
+	addr := freeAddr(t)
+	args := []string{"--addr", addr, "--log-level", "error"}
+	if durable {
+		args = append(args, "--state", filepath.Join(work, "state"))
+	}
+	stop := supervise(t, bin, args, pidFile)
+	defer stop()
+	waitListening(t, addr)
+
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{
+		"--target", "http://" + addr, "--scenario", "retry", "--quiet",
+		"--rate", strconv.Itoa(load.rate), "--duration", load.duration.String(),
+		// Answers lost to a kill are the point: the run judges what was
+		// lost or doubled, not how many answers were.
+		"--retries", "8", "--retry-timeout", "1s", "--retry-backoff", "50ms", "--max-uncertain", "100",
+		"--nemesis", fmt.Sprintf(load.nemesis, pidFile), "--out", out,
+	}, func(string) string { return "" }, &stdout, &stderr)
+	return stdout.String() + stderr.String(), err
+}
+
+// supervise starts bin with args and starts it again each time it exits,
+// writing the running process's pid to pidFile, until the returned
+// function is called.
+func supervise(t *testing.T, bin string, args []string, pidFile string) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	started := make(chan error, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		first := true
+		for ctx.Err() == nil {
+			cmd := exec.CommandContext(ctx, bin, args...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Start()
+			if err == nil {
+				err = os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o600)
+			}
+			if first {
+				started <- err
+				first = false
+			}
+			if err != nil {
+				return
+			}
+			_ = cmd.Wait()
+			if ctx.Err() == nil && stderr.Len() > 0 {
+				t.Logf("reference exited: %s", strings.TrimSpace(stderr.String()))
+			}
+		}
+	}()
+	require.NoError(t, <-started)
+	return func() { cancel(); wg.Wait() }
+}
+
+// buildReference builds cmd/reference once per test binary.
+func buildReference(t *testing.T) string {
+	t.Helper()
+	referenceOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "chaos-reference-")
+		if err != nil {
+			referenceErr = err
+			return
+		}
+		referenceBin = filepath.Join(dir, "reference")
+		goBin, err := exec.LookPath("go")
+		if err != nil {
+			goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+		}
+		cmd := exec.Command(goBin, "build", "-o", referenceBin, "github.com/partnercommerce/conformance/cmd/reference")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			referenceErr = fmt.Errorf("go build cmd/reference: %w\n%s", err, out)
+		}
+	})
+	require.NoError(t, referenceErr)
+	return referenceBin
+}
+
+var (
+	referenceOnce sync.Once
+	referenceBin  string
+	referenceErr  error
+)
+
+// requireStateFlag fails at once, with the reason, when the reference has
+// lost its --state flag (rather than failing on its usage later).
+func requireStateFlag(t *testing.T, bin string) {
+	t.Helper()
+	out, _ := exec.Command(bin, "--help").CombinedOutput()
+	require.Contains(t, string(out), "-state", "the reference has no --state flag")
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	return addr
+}
+
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			_ = c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the reference does not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// leadingLines are the class lines a failed report leads with.
+func leadingLines(report string) []string {
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(report))
+	lead := false
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "Load test "):
+			lead = true
+		case lead && strings.HasPrefix(l, "  - "):
+			lines = append(lines, l)
+		case lead && l != "FAIL":
+			return lines
+		}
+	}
+	return lines
+}
+
+func head(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}

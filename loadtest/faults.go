@@ -1,0 +1,83 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+)
+
+// FileNemesisLog is where the fault commands' output goes.
+const FileNemesisLog = "nemesis.log"
+
+// WithNemesis runs schedule s during the attack (restarts, pauses, network
+// rules: whatever commands it gives), the commands' output going to log.
+// Each fault is recorded in Meta.Faults with its start and end; the
+// schedule is checked (times within the run, every program found) before
+// anything is sent.
+func WithNemesis(s nemesis.Schedule, log io.Writer) Option {
+	return func(c *config) { c.nemesis, c.nemesisLog = s, log }
+}
+
+func (c *config) checkNemesis() error {
+	if len(c.nemesis) == 0 {
+		return nil
+	}
+	if c.nemesisLog == nil {
+		c.nemesisLog = io.Discard
+	}
+	return c.nemesis.Validate(c.load.Duration, exec.LookPath)
+}
+
+// startNemesis is the engine's hook at the attack's start: the schedule's
+// times count from there.
+func (t *Tester) startNemesis(ctx context.Context, run **nemesis.Run) func(time.Time) {
+	c := &t.cfg
+	if len(c.nemesis) == 0 {
+		return nil
+	}
+	return func(began time.Time) {
+		*run = nemesis.Start(ctx, c.nemesis, began, c.load.Duration, c.nemesisLog)
+	}
+}
+
+// awaitTarget waits, up to wait, for the target to answer anything at all
+// (a payment status of an id no run uses): after a fault, a restarted
+// server may take a moment to listen again. It returns "" once the target
+// answers, and otherwise one line saying it does not, which stops the
+// reconciliation rather than spending its whole timeout on look-ups that
+// cannot succeed.
+func (e *engine) awaitTarget(ctx context.Context, auth string, wait time.Duration) string {
+	start := time.Now()
+	deadline := start.Add(wait)
+	probe := e.cl.paymentStatus(auth, "probe-"+e.cfg.runID)
+	for {
+		r := e.cl.doTimed(ctx, probe)
+		r.release()
+		if r.err == nil {
+			return ""
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return fmt.Sprintf("the target did not answer at reconciliation time (%s, tried for %s): nothing was looked up or read",
+				errorText(r.err), readable(time.Since(start)))
+		}
+		t := time.NewTimer(200 * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+}
+
+// targetWait is how long reconciliation waits for the target to answer:
+// long enough for a server restarted by the last fault to come back.
+func (c *config) targetWait() time.Duration {
+	if len(c.nemesis) > 0 {
+		return min(30*time.Second, c.reconcileTimeout)
+	}
+	return min(2*time.Second, c.reconcileTimeout)
+}
