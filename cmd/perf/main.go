@@ -60,6 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
 	conns := fs.Int("connections", 32, "connections of the client")
 	threads := fs.Int("threads", 1, "wrk threads")
+	durableConns := fs.Int("durable-connections", 128, "connections of the client in the durable ratio (both sides): with --state a payment waits for an fsync, so its rate is the connections over that latency")
 	rounds := fs.Int("rounds", 5, "alternating rounds of the server ratio")
 	window := fs.Duration("window", 5*time.Second, "measured time per server per round")
 	warmup := fs.Duration("warmup", time.Second, "time sent to each fresh server before its window")
@@ -107,8 +108,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *rounds < 1 || *window < time.Second || *conns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
-		return errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
+	if *rounds < 1 || *window < time.Second || *conns < 1 || *durableConns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
+		return errors.New("--rounds, --connections, --durable-connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
 	}
 	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
 		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
@@ -135,7 +136,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rep.Ratio = &res
 	}
 	if what["durable"] {
-		res, err := perf.Durable(ctx, perf.DurableConfig{Client: client, Reference: ref,
+		dclient, err := pickClient(*clientName, *threads, *durableConns)
+		if err != nil {
+			return err
+		}
+		res, err := perf.Durable(ctx, perf.DurableConfig{Client: dclient, Connections: *durableConns, Reference: ref,
 			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
 		if err != nil {
 			return fmt.Errorf("durable ratio: %w", err)
