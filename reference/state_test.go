@@ -152,7 +152,7 @@ func TestStateTornTailDropped(t *testing.T) {
 			data[len(data)-2] ^= 0xff
 			return data
 		},
-		"zeros after the last frame": func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+		"zeros after the last frame":   func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
 		"the header's frame cut short": func(data []byte, _ int64) []byte { return data[:frameHeader+3] },
 	}
 	for name, damage := range damages {
