@@ -201,7 +201,7 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		case stated:
 			rec.fail(t, repro, "%s with %s was answered %d: the document refuses it (no 2xx)", op.ID, d.Name, a.Status)
 		case read:
-			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status))
+			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status), repro)
 		}
 	}
 	if !refused && trxBefore != nil {
@@ -301,7 +301,7 @@ func (w *world) common(t *rapid.T, rec *record, repro string, op operation, a an
 	if a.Status/100 == 4 {
 		m := decode(a.Body)
 		if m["status"] != false || str(m["message"]) == "" {
-			rec.warn(t, ReadingRefusalShape, fmt.Sprintf("%s answered %d with %s", op.ID, a.Status, cut(a.Body)))
+			rec.warn(t, ReadingRefusalShape, fmt.Sprintf("%s answered %d with %s", op.ID, a.Status, cut(a.Body)), repro)
 		}
 	}
 }

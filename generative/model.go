@@ -118,7 +118,7 @@ func (m *machine) say(format string, args ...any) {
 func (m *machine) fail(t *rapid.T, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Found by the generated mode: go run ./cmd/conformance --generate --seed %d --only sequences\n", m.w.seed)
+	fmt.Fprintf(&b, "# Found by the generated mode: %s\n", m.rec.command)
 	b.WriteString("@generated\n")
 	fmt.Fprintf(&b, "Scenario: %s\n", firstLine(msg))
 	for _, l := range m.lines {
@@ -358,7 +358,8 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee 
 	}
 	if useCoin {
 		if want := min(contract.CoinValue(wl.Coins), total-bu); cv != want {
-			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total))
+			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total),
+				strings.Join(m.lines, "\n"))
 		}
 	}
 }

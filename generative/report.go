@@ -17,33 +17,61 @@ const (
 	JUnitFile   = "generated-junit.xml"
 )
 
-// Print writes the outcome of every property and the summary line.
+// Print writes the outcome of every property and the summary.
 func Print(w io.Writer, res Result) {
-	failed := 0
 	for _, p := range res.Properties {
-		mark := "ok  "
-		if p.Status != StatusPassed {
-			mark = "FAIL"
-			failed++
-		} else if len(p.Warnings) > 0 {
-			mark = "warn"
-		}
-		fmt.Fprintf(w, "%s %s (%d examples)\n", mark, p.Name(), p.Examples)
-		for _, wn := range p.Warnings {
-			fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
-		}
-		if p.Status != StatusPassed {
-			fmt.Fprintf(w, "     %s\n     shrunk reproduction:\n", p.Failure)
-			for _, l := range strings.Split(strings.TrimRight(p.Reproduction, "\n"), "\n") {
-				fmt.Fprintf(w, "       %s\n", l)
-			}
+		PrintProperty(w, p)
+	}
+	PrintSummary(w, res)
+}
+
+// PrintProperty writes the outcome of one property: its warnings, each with
+// the request that earned it, or its failure and shrunk reproduction.
+func PrintProperty(w io.Writer, p PropertyResult) {
+	mark := "ok  "
+	switch {
+	case p.Status == StatusSkipped:
+		mark = "skip"
+	case p.Status != StatusPassed:
+		mark = "FAIL"
+	case len(p.Warnings) > 0:
+		mark = "warn"
+	}
+	fmt.Fprintf(w, "%s %s (%d examples)\n", mark, p.Name(), p.Examples)
+	for _, wn := range p.Warnings {
+		fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
+	}
+	switch p.Status {
+	case StatusPassed:
+	case StatusSkipped:
+		fmt.Fprintf(w, "     %s\n", p.Reason)
+	default:
+		fmt.Fprintf(w, "     %s\n     shrunk reproduction:\n", p.Failure)
+		for _, l := range strings.Split(strings.TrimRight(p.Reproduction, "\n"), "\n") {
+			fmt.Fprintf(w, "       %s\n", l)
 		}
 	}
-	passed := len(res.Properties) - failed
-	fmt.Fprintf(w, "\n%d properties: %d passed (%d with warnings), %d failed; %d requests in %.1fs; seed %d\n",
-		len(res.Properties), passed, res.Warned(), failed, res.Requests, res.Seconds, res.Seed)
-	if failed > 0 {
-		fmt.Fprintf(w, "reproduce with --seed %d\n", res.Seed)
+}
+
+// PrintSummary writes the counts of a run, the interruption if any, and the
+// command that reproduces each failed property.
+func PrintSummary(w io.Writer, res Result) {
+	failed, skipped := res.Failed(), 0
+	for _, p := range res.Properties {
+		if p.Status == StatusSkipped {
+			skipped++
+		}
+	}
+	passed := len(res.Properties) - failed - skipped
+	fmt.Fprintf(w, "\n%d properties: %d passed (%d with warnings), %d failed, %d not run; %d requests in %.1fs; seed %d\n",
+		len(res.Properties), passed, res.Warned(), failed, skipped, res.Requests, res.Seconds, res.Seed)
+	if res.Interrupted != "" {
+		fmt.Fprintf(w, "INTERRUPTED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Interrupted)
+	}
+	for _, p := range res.Properties {
+		if p.Status == StatusFailed && p.Command != "" {
+			fmt.Fprintf(w, "reproduce %q with:\n  %s\n", p.Name(), p.Command)
+		}
 	}
 }
 
@@ -75,6 +103,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Time     string      `xml:"time,attr"`
 	Props    []junitProp `xml:"properties>property,omitempty"`
 	Cases    []junitCase `xml:"testcase"`
@@ -89,7 +118,12 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitFailure struct {
@@ -107,7 +141,10 @@ func writeJUnit(path string, res Result) error {
 			out = append(out, w.String())
 		}
 		c.SystemOut = strings.Join(out, "\n")
-		if p.Status != StatusPassed {
+		if p.Status == StatusSkipped {
+			s.Skipped++
+			c.Skipped = &junitSkipped{Message: p.Reason}
+		} else if p.Status != StatusPassed {
 			s.Failures++
 			c.Failure = &junitFailure{Message: p.Failure, Text: p.Reproduction}
 		}

@@ -23,6 +23,9 @@ import (
 type Options struct {
 	// Profile holds the target's base URL and credentials. Required.
 	Profile *profiles.Profile
+	// ProfilePath is the file Profile was read from, for the reproduction
+	// command a failure prints; empty means the embedded reference.
+	ProfilePath string
 	// Examples is the number of examples of each schema property
 	// (default 100); the stateful property runs Examples/2 sequences.
 	Examples int
@@ -44,12 +47,16 @@ type Options struct {
 	// Only, when set, runs only the properties whose name contains it (in
 	// any case).
 	Only string
+	// Done, when set, receives each property's result as it ends.
+	Done func(PropertyResult)
 }
 
-// The outcome of a property.
+// The outcome of a property. A property the run's interruption left
+// unfinished or unstarted is skipped, never failed.
 const (
-	StatusPassed = contract.StatusPassed
-	StatusFailed = contract.StatusFailed
+	StatusPassed  = contract.StatusPassed
+	StatusFailed  = contract.StatusFailed
+	StatusSkipped = contract.StatusSkipped
 )
 
 // PropertyResult is the outcome of one generated property.
@@ -63,10 +70,15 @@ type PropertyResult struct {
 	Examples int `json:"examples"`
 	// Failure says which check failed on the shrunk example.
 	Failure string `json:"failure,omitempty"`
+	// Reason says why a skipped property did not run to its end.
+	Reason string `json:"reason,omitempty"`
 	// Reproduction is the shrunk example: a curl line (schema properties)
 	// or a Gherkin scenario (sequences).
-	Reproduction string             `json:"reproduction,omitempty"`
-	Warnings     []contract.Warning `json:"warnings,omitempty"`
+	Reproduction string `json:"reproduction,omitempty"`
+	// Command runs the property again against the same target with the
+	// same seed (set on a failure).
+	Command  string             `json:"command,omitempty"`
+	Warnings []contract.Warning `json:"warnings,omitempty"`
 }
 
 // Name is "operation: property".
@@ -78,6 +90,8 @@ type Result struct {
 	Requests   int64            `json:"requests"`
 	Seconds    float64          `json:"seconds"`
 	Properties []PropertyResult `json:"properties"`
+	// Interrupted says why the run was interrupted (a signal), if it was.
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // OK reports whether every property passed.
@@ -88,6 +102,17 @@ func (r Result) OK() bool {
 		}
 	}
 	return true
+}
+
+// Failed counts the properties that failed.
+func (r Result) Failed() int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == StatusFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // Warned counts the properties that passed with warnings.
@@ -103,6 +128,9 @@ func (r Result) Warned() int {
 
 // ErrUsage marks a run that could not start because of its options.
 var ErrUsage = errors.New("generative: usage")
+
+// ErrInterrupted marks a run interrupted before it could start.
+var ErrInterrupted = errors.New("interrupted")
 
 // Run runs every property against the profile's target and returns what
 // happened. It returns an error only when the run could not take place.
@@ -138,6 +166,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	start := time.Now()
 	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, runID: newRunID()}
 	if err := w.setup(); err != nil {
+		if ctx.Err() != nil {
+			return Result{}, fmt.Errorf("%w while preparing the generated run: %w", ErrInterrupted, context.Cause(ctx))
+		}
 		return Result{}, fmt.Errorf("preparing the generated run: %w", err)
 	}
 	deadline := start.Add(opts.Duration)
@@ -146,10 +177,20 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if opts.Only != "" && !strings.Contains(strings.ToLower(p.result.Name()), strings.ToLower(opts.Only)) {
 			continue
 		}
+		var pr PropertyResult
 		if ctx.Err() != nil {
-			break
+			pr = p.result
+			pr.Status, pr.Reason = StatusSkipped, "not run: "+interruption(ctx)
+		} else {
+			pr = p.check(ctx, opts, deadline)
 		}
-		res.Properties = append(res.Properties, p.check(ctx, opts, deadline))
+		if opts.Done != nil {
+			opts.Done(pr)
+		}
+		res.Properties = append(res.Properties, pr)
+	}
+	if ctx.Err() != nil {
+		res.Interrupted = interruption(ctx)
 	}
 	res.Requests = c.sent.Load()
 	res.Seconds = time.Since(start).Seconds()
@@ -172,7 +213,9 @@ type property struct {
 // reproduction of the last failing example (rapid runs the shrunk example
 // last).
 type record struct {
-	strict   bool
+	strict bool
+	// command reruns the property with the run's target, profile and seed.
+	command  string
 	mu       sync.Mutex
 	warnings map[string]contract.Warning
 	order    []string
@@ -181,9 +224,11 @@ type record struct {
 }
 
 // warn grades a failed reading: a warning, or in a strict run a failure.
-func (r *record) warn(t *rapid.T, rd contract.Reading, detail string) {
+// request is what earned it (a curl line, or the steps of a sequence); a
+// warning keeps the first request that earned it.
+func (r *record) warn(t *rapid.T, rd contract.Reading, detail, request string) {
 	if r.strict {
-		t.Fatalf("reading %s (strict run): %s", rd.ID, detail)
+		r.fail(t, request, "reading %s (strict run): %s", rd.ID, detail)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -197,7 +242,7 @@ func (r *record) warn(t *rapid.T, rd contract.Reading, detail string) {
 	if len(r.order) >= 10 {
 		return
 	}
-	r.warnings[key] = contract.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail}
+	r.warnings[key] = contract.Warning{Reading: rd.ID, Sentence: rd.Sentence, Detail: detail + "\nthe request that earned it:\n" + strings.TrimRight(request, "\n")}
 	r.order = append(r.order, key)
 }
 
@@ -248,7 +293,7 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(p.result.Name()))
 	base := opts.Seed ^ h.Sum64()
-	rec := &record{strict: opts.Strict}
+	rec := &record{strict: opts.Strict, command: opts.command(p.result.Name())}
 	res := p.result
 	variants := max(p.variants, 1)
 	per := (p.examples + variants - 1) / variants
@@ -269,6 +314,11 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 			rapid.Check(tb, func(t *rapid.T) { p.body(t, rec, v) })
 			done += n
 			res.Examples += n
+			if ctx.Err() != nil {
+				// What failed after the interruption failed because of it.
+				res.Status, res.Reason = StatusSkipped, "not run to its end: "+interruption(ctx)
+				break
+			}
 			if tb.failed {
 				res.Status = StatusFailed
 				res.Failure = rec.failure
@@ -276,9 +326,13 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 					res.Failure = tb.firstError()
 				}
 				res.Reproduction = rec.repro
+				res.Command = rec.command
 				break
 			}
 		}
+	}
+	if res.Status == "" && ctx.Err() != nil {
+		res.Status, res.Reason = StatusSkipped, "not run to its end: "+interruption(ctx)
 	}
 	if res.Status == "" {
 		res.Status = StatusPassed
@@ -287,6 +341,34 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 		res.Warnings = append(res.Warnings, rec.warnings[k])
 	}
 	return res
+}
+
+// command is the command line that runs the property named name again
+// (the --only filter) against the same target with the same seed.
+func (o Options) command(name string) string {
+	var b strings.Builder
+	b.WriteString("conformance generate")
+	if o.ProfilePath != "" {
+		fmt.Fprintf(&b, " --target %s --profile %s", shellWord(o.Profile.BaseURL), shellWord(o.ProfilePath))
+	}
+	fmt.Fprintf(&b, " --seed %d --only %s", o.Seed, shellWord(name))
+	return b.String()
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return shellQuote(s)
+}
+
+// interruption describes why ctx ended: "interrupted (interrupt signal received)".
+func interruption(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && cause.Error() != context.Canceled.Error() {
+		return "interrupted (" + cause.Error() + ")"
+	}
+	return "interrupted"
 }
 
 // captureTB is the rapid.TB of a run outside `go test`: it records what

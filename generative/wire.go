@@ -111,7 +111,7 @@ func (c *client) do(ctx context.Context, r request) answer {
 	c.sent.Add(1)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return answer{Err: fmt.Errorf("no complete answer within %s: %w", c.timeout, err)}
+		return answer{Err: contract.TransportError(err, c.timeout)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))

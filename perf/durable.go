@@ -18,17 +18,19 @@ const GoalDurableRatio = 0.5
 // with --state (a fresh state directory each round) over the reference in
 // memory, both measured by one client in alternating rounds.
 type DurableConfig struct {
-	Client    Client
-	Reference Launcher // started as is for memory, with --state DIR appended for the durable side
-	Rounds    int
-	Window    time.Duration // measured per server per round
-	Warmup    time.Duration // sent to each fresh server before its window
-	Log       func(format string, args ...any)
+	Client      Client
+	Connections int      // the client's, for the report
+	Reference   Launcher // started as is for memory, with --state DIR appended for the durable side
+	Rounds      int
+	Window      time.Duration // measured per server per round
+	Warmup      time.Duration // sent to each fresh server before its window
+	Log         func(format string, args ...any)
 }
 
 // DurableResult holds the rates of each side, their ratio and the journal's
 // bytes per payment, per round.
 type DurableResult struct {
+	Connections     int
 	Memory, Durable Rounds // answers per second
 	Ratio           Rounds // durable / memory, per round
 	DiskBytes       Rounds // journal bytes per payment answered (warm-up and window)
@@ -42,7 +44,7 @@ const journalName = "journal"
 // Durable runs the rounds: memory first in odd rounds, durable first in
 // even ones.
 func Durable(ctx context.Context, cfg DurableConfig) (DurableResult, error) {
-	var res DurableResult
+	res := DurableResult{Connections: cfg.Connections}
 	for round := range cfg.Rounds {
 		sides := []bool{false, true} // durable?
 		if round%2 == 1 {
@@ -117,8 +119,8 @@ func measureDurable(ctx context.Context, cfg DurableConfig) (float64, float64, e
 // WriteRows writes the durable ratio's rows of the table.
 func (r DurableResult) WriteRows(w io.Writer) {
 	lo, hi := r.Ratio.Range()
-	fmt.Fprintf(w, "| POST payment, reference --state / in memory | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s; every payment fsynced before its answer | at least %.2f | %s |\n",
-		r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), GoalDurableRatio, met(r.Ratio.Median() >= GoalDurableRatio))
+	fmt.Fprintf(w, "| POST payment, reference --state / in memory | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s; %d connections, every payment fsynced before its answer | at least %.2f | %s |\n",
+		r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), r.Connections, GoalDurableRatio, met(r.Ratio.Median() >= GoalDurableRatio))
 	dlo, dhi := r.DiskBytes.Range()
 	fmt.Fprintf(w, "| Bytes on disk per payment (--state) | %.0f B | the journal's length over the payments answered, %.0f to %.0f B | (none) | - |\n",
 		r.DiskBytes.Median(), dlo, dhi)

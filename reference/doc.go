@@ -1,6 +1,6 @@
-// Package reference is the domain of the in-memory reference server of the
-// Partner Commerce API v2: every rule of the API document and of
-// docs/reference-choices.md, and the state they govern.
+// Package reference is the domain of the reference server of the Partner
+// Commerce API v2: every rule of the API document and of
+// docs/reference-choices.md, and the state they govern, in memory.
 //
 // The data set (dataset.go) builds an immutable catalog (catalog.go); the
 // Store (store.go) holds the accounts and their wallets (accounts.go,
@@ -8,6 +8,11 @@
 // under one mutex. The rules read their limits and switches from a policy
 // fixed at construction (policy.go), which the test-only faults bend
 // (faults.go). Domain errors carry the contract's messages (errors.go).
+//
+// With a state directory (WithState) every change is also appended to a
+// journal and fsynced before the request that made it returns, many
+// requests sharing one fsync (journal.go); a store built over the same
+// directory replays it (state.go).
 //
 // The package knows nothing of HTTP: it imports neither net/http nor the
 // generated api package (TestDomainImportsNoHTTP keeps it so). The HTTP glue

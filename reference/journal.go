@@ -48,11 +48,12 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 // journal is the write-ahead journal of a Store with a state directory. The
 // store appends a record under Store.mu for every change it makes, in the
 // order it makes them, then releases Store.mu and waits (wait) until the
-// record is on disk before it answers. Group commit: whichever waiter finds
-// no write under way writes every record appended so far as one frame and
-// fsyncs it, while the others wait; records appended meanwhile go in the
-// next frame. So one fsync serves every request that arrived during the
-// previous one.
+// record is on disk before it answers. Group commit: one goroutine (run)
+// writes every record appended so far as one frame and fsyncs it, while
+// the requests wait; records appended meanwhile go in the next frame, which
+// it writes as soon as the fsync returns. So one fsync serves every request
+// that arrived during the previous one, and no request has to be woken to
+// start the next write.
 //
 // Positions are logical: the count of record bytes appended since the
 // journal was opened, never reused, so a waiter compares its record's end
@@ -73,8 +74,12 @@ type journal struct {
 	durable  atomic.Uint64
 	failures atomic.Int32
 
-	mu   sync.Mutex
-	cond sync.Cond
+	mu sync.Mutex
+	// cond wakes the waiters when a flush ends; kick wakes run when there
+	// is something to flush or the journal closes.
+	cond, kick sync.Cond
+	closing    bool
+	stopped    chan struct{}
 	// pending holds the records appended since the last flush began,
 	// behind frameHeader bytes reserved for their frame's header;
 	// pendingAt is the position of its first record.
@@ -84,7 +89,6 @@ type journal struct {
 	// appended is the end of the last record appended. Appenders hold
 	// Store.mu and mu, so either lock suffices to read it.
 	appended uint64
-	flushing bool
 	// size is the file's length after the last durable frame.
 	size int64
 	// lost are the spans of records a failed flush dropped.
@@ -99,15 +103,37 @@ type span struct{ from, to uint64 }
 
 func newJournal(path string, f StateFile, size int64, storeMu *sync.Mutex, rollback func(int64) error) *journal {
 	j := &journal{path: path, file: f, size: size, storeMu: storeMu, rollback: rollback,
-		pending: make([]byte, frameHeader, 64<<10)}
-	j.cond.L = &j.mu
+		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{})}
+	j.cond.L, j.kick.L = &j.mu, &j.mu
+	go j.run()
 	return j
+}
+
+// run flushes the pending records whenever there are some, until the
+// journal closes.
+func (j *journal) run() {
+	defer close(j.stopped)
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for {
+		for len(j.pending) == frameHeader && !j.closing {
+			j.kick.Wait()
+		}
+		if j.closing {
+			return
+		}
+		j.flush()
+	}
 }
 
 // append adds a record (recordHeader bytes then its payload) and returns
 // its end. The caller holds Store.mu.
 func (j *journal) append(rec []byte) uint64 {
 	j.mu.Lock()
+	if j.broken != nil { // every wait fails: keep nothing
+		j.mu.Unlock()
+		return j.appended
+	}
 	j.pending = append(j.pending, rec...)
 	j.appended += uint64(len(rec))
 	end := j.appended
@@ -136,18 +162,14 @@ func (j *journal) wait(end uint64) error {
 		if end <= j.durable.Load() {
 			return nil
 		}
-		if j.flushing {
-			j.cond.Wait()
-		} else {
-			j.flush()
-		}
+		j.kick.Signal()
+		j.cond.Wait()
 	}
 }
 
 // flush writes the pending records as one frame and fsyncs it. The caller
-// holds j.mu and no flush is under way; j.mu is released during the write.
+// (run) holds j.mu; j.mu is released during the write.
 func (j *journal) flush() {
-	j.flushing = true
 	body := j.pending[frameHeader:]
 	k := frameCut(body)
 	frame := j.pending[:frameHeader+k]
@@ -178,7 +200,6 @@ func (j *journal) flush() {
 		if cap(frame) <= 4*maxFrame {
 			j.spare = frame[:0]
 		}
-		j.flushing = false
 		j.cond.Broadcast()
 		return
 	}
@@ -225,19 +246,21 @@ func (j *journal) fail(cause error) {
 	} else if err := j.rollback(j.size); err != nil {
 		j.broken = errors.Join(errNotDurable, cause, err)
 	}
-	j.flushing = false
 	j.cond.Broadcast()
 	j.mu.Unlock()
 	j.storeMu.Unlock()
 	j.mu.Lock()
 }
 
-// close fails every later wait and closes the file.
+// close stops run once its flush (if any) ends, fails every later wait and
+// closes the file.
 func (j *journal) close() error {
 	j.mu.Lock()
-	for j.flushing {
-		j.cond.Wait()
-	}
+	j.closing = true
+	j.kick.Signal()
+	j.mu.Unlock()
+	<-j.stopped
+	j.mu.Lock()
 	if j.broken == nil {
 		j.broken = errors.New("reference: the store is closed")
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -461,4 +462,57 @@ func TestStateCompactsSupersededAccounts(t *testing.T) {
 	r = mustOpenState(t, dir, clock)
 	require.NoError(t, r.Close())
 	assert.Equal(t, grown, fileSize(t, path), "a start below the threshold does not compact")
+}
+
+// FuzzStateJournal starts a store over a journal of arbitrary bytes after
+// a valid header: it starts or refuses, and never panics or serves a
+// payment it could not read whole.
+func FuzzStateJournal(f *testing.F) {
+	dir, clock := f.TempDir(), newFakeClock()
+	s, err := openStateStore(f, dir, clock)
+	require.NoError(f, err)
+	someChanges(f, s)
+	require.NoError(f, s.Close())
+	data, err := os.ReadFile(filepath.Join(dir, JournalName))
+	require.NoError(f, err)
+	offs := frameOffsets(f, filepath.Join(dir, JournalName))
+	header := data[:offs[1]]
+	f.Add(data[offs[1]:])
+	f.Add(data[offs[3]:])
+	f.Add([]byte{})
+	f.Add(append([]byte(frameMagic), 0xff, 0xff, 0xff, 0x00))
+	f.Fuzz(func(t *testing.T, tail []byte) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, JournalName), append(slices.Clone(header), tail...), 0o600))
+		s, err := openStateStore(t, dir, clock)
+		if err != nil {
+			return
+		}
+		defer func() { _ = s.Close() }()
+		// What started is usable: a new payment is numbered after the others.
+		funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+		v, err := s.CreatePayment(funded, payIn(1002, "081234567890", 0, "fuzz-after", true, false))
+		if errors.Is(err, ErrTrxIDUsed) || errors.Is(err, ErrInsufficientFunds) {
+			return
+		}
+		require.NoError(t, err)
+		assert.Equal(t, int64(s.txs.n), v.ID)
+	})
+}
+
+func TestFrameCutKeepsWholeRecordsUpToMaxFrame(t *testing.T) {
+	t.Parallel()
+	rec := func(n int) []byte { // a record of n type and payload bytes
+		b := make([]byte, recordHeader-1+n)
+		binary.LittleEndian.PutUint32(b, uint32(n))
+		return b
+	}
+	half := rec(maxFrame / 2)
+	three := slices.Concat(half, half, half)
+	assert.Equal(t, len(half), frameCut(three), "two halves and their headers exceed maxFrame")
+	small := rec(10)
+	assert.Equal(t, 2*len(small), frameCut(slices.Concat(small, small)), "all of a short body")
+	big := rec(2 * maxFrame)
+	assert.Equal(t, len(big), frameCut(slices.Concat(big, small)), "a larger record is a frame of its own")
+	assert.Equal(t, len(half)+len(small), frameCut(slices.Concat(half, small, half)))
 }

@@ -141,16 +141,23 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// finish ends the console output of a run.
-// With the progress format, each failed scenario is written whole, once,
-// after the marks.
+// finish ends the console output of a run: the scenarios whose last
+// request got no answer, held back until the run knew whether the target
+// had stopped answering. With the progress format, each failed scenario is
+// written whole, once, after the marks.
 func (c *console) finish(res Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	var b strings.Builder
 	if c.format != "progress" {
+		for _, r := range res.Summary.Scenarios {
+			if r.noAnswer() {
+				c.render(&b, r)
+			}
+		}
+		_, _ = io.WriteString(c.w, b.String())
 		return
 	}
-	var b strings.Builder
 	if c.n%60 != 0 {
 		b.WriteString("\n")
 	}

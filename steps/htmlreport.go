@@ -47,6 +47,7 @@ type htmlPage struct {
 	Scenarios    int
 	Verdict      string
 	VerdictClass string
+	Stopped      *Stopped
 	Failed       []htmlLink
 	Areas        []htmlArea
 	Matrix       []htmlMatrixRow
@@ -172,6 +173,9 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	}
 
 	switch {
+	case sum != nil && sum.Stopped != nil:
+		page.Stopped = sum.Stopped
+		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
 	case !page.Ran:
 		page.Verdict, page.VerdictClass = "Living documentation: not run against a server", "notrun"
 		page.Outcomes = []string{outcomeNotRun}

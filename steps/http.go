@@ -3,14 +3,14 @@ package steps
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // maxResponseBody is the largest response body the harness reads. A larger
@@ -110,34 +110,20 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 // marks its scenario as aborted instead of counting.
 func (r *recorder) noAnswer(err error) error {
 	h := r.s.h
+	if h.interrupted() {
+		r.s.interrupted = true
+		return fmt.Errorf("the run was %s", h.interruption())
+	}
+	described := contract.TransportError(err, h.timeout)
 	if h.abortCtx != nil {
 		if h.abortCtx.Err() != nil {
 			r.s.aborted = true
 			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
 		}
-		h.noAnswer(err)
+		r.s.unansweredAt = time.Now()
+		h.noAnswer(described, r.s.unansweredAt)
 	}
-	return transportError(err, h.timeout)
-}
-
-// transportError turns a client failure into a sentence a partner understands.
-func transportError(err error, timeout time.Duration) error {
-	var ne net.Error
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		return fmt.Errorf("no complete answer within the request timeout of %s: %w", timeout, err)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("the run was cancelled: %w", err)
-	case isConnRefused(err):
-		return fmt.Errorf("the target refused the connection (is the server running at that address?): %w", err)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || strings.Contains(err.Error(), "connection reset"):
-		return fmt.Errorf("the target closed the connection without a complete answer: %w", err)
-	}
-	return fmt.Errorf("the request could not be completed: %w", err)
-}
-
-func isConnRefused(err error) bool {
-	return strings.Contains(err.Error(), "connection refused")
+	return described
 }
 
 // secretHeaders are masked in reports.

@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 func (s *scenario) registerPaymentMethods(sc stepper) {
@@ -18,6 +20,8 @@ type method struct {
 	ID             int64
 	MinimumPayment int64
 	ServiceFee     int64
+	// Gateway and Type are its payment_gateway and payment_type.
+	Gateway, Type string
 }
 
 // methods lists the payment methods the account may use.
@@ -44,7 +48,9 @@ func (s *scenario) methods(ctx context.Context, a *account) ([]method, error) {
 		if !ok1 || !ok2 || !ok3 {
 			return nil, s.failure(ex, secMethod, "integer id, minimum_payment and service_fee.amount", "method %v", m)
 		}
-		out = append(out, method{ID: id, MinimumPayment: min, ServiceFee: amount})
+		gateway, _ := m["payment_gateway"].(string)
+		typ, _ := m["payment_type"].(string)
+		out = append(out, method{ID: id, MinimumPayment: min, ServiceFee: amount, Gateway: gateway, Type: typ})
 	}
 	return out, nil
 }
@@ -87,7 +93,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 	var bestP product
 	found := false
 	for _, m := range ms {
-		if m.ID == 0 {
+		if !contract.IsGatewayMethod(m.ID, m.Gateway, m.Type) {
 			continue
 		}
 		for _, p := range active {

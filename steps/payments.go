@@ -601,6 +601,9 @@ func (s *scenario) balanceFirst() error {
 	return nil
 }
 
+// splitArithmetic checks a payment of a short balance: all of it is used
+// and coins cover the rest (reading short-balance-all-used, which rule 1's
+// "Balance is used first" does not fix).
 func (s *scenario) splitArithmetic() error {
 	pm, err := s.created()
 	if err != nil {
@@ -609,9 +612,9 @@ func (s *scenario) splitArithmetic() error {
 	a, b := pm.res.Amount, pm.before.balance
 	rest := a.Total - b
 	if a.BalanceUsed != b || a.CoinValueUsed != rest || a.CoinUsed != contract.CoinsFor(rest) || a.GatewayPayment != 0 {
-		return s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
+		return s.reading(contract.MustReading("short-balance-all-used"), s.failure(pm.ex, secBalanceFirst+" "+secCoinValue,
 			fmt.Sprintf("balance_used %d (the whole balance), coin_value_used %d, coin_used %d, gateway_payment 0 for a total of %d", b, rest, contract.CoinsFor(rest), a.Total),
-			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment)
+			"balance_used %d, coin_value_used %d, coin_used %d, gateway_payment %d", a.BalanceUsed, a.CoinValueUsed, a.CoinUsed, a.GatewayPayment))
 	}
 	return nil
 }

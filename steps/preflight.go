@@ -48,12 +48,12 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 	req.Header.Set("Authorization", "Bearer "+prof.MainToken)
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, transportError(err, timeout))
+		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
 	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, transportError(err, timeout))
+		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
 	}
 	env, _, err := contract.Decode(body)
 	if err != nil {

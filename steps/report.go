@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -53,6 +54,10 @@ type ScenarioResult struct {
 	steps []stepRecord
 	// entry is the scenario in the catalog, or nil.
 	entry *entry
+	// notRun marks a skipped scenario the run's stop left unfinished or
+	// unstarted; unansweredAt is when its last request got no answer.
+	notRun       bool
+	unansweredAt time.Time
 }
 
 // stepRecord is one step as it ran.
@@ -60,6 +65,12 @@ type stepRecord struct {
 	text   string
 	status string
 	err    error
+}
+
+// noAnswer reports whether the scenario failed, or was not run to its end,
+// because its last request got no answer.
+func (r ScenarioResult) noAnswer() bool {
+	return !r.unansweredAt.IsZero() && (r.Status == StatusFailed || r.notRun)
 }
 
 // outcomeWarned is how reports show a passed scenario that carries
@@ -142,6 +153,9 @@ type Summary struct {
 	Scenarios []ScenarioResult  `json:"scenarios"`
 	// Section7 is the error tables of section 7, row by row, as exercised.
 	Section7 []MatrixRow `json:"section7"`
+	// Stopped is set when the run ended before its scenarios did: the
+	// target stopped answering, or the run was interrupted.
+	Stopped *Stopped `json:"stopped,omitempty"`
 }
 
 // Levels counts the findings of a run by level: failed scenarios (a
@@ -212,6 +226,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		Capabilities: map[string]CapabilityReport{},
 		Scenarios:    results,
 	}
+	sum.Stopped = h.settleStop(results)
 	for _, c := range profiles.Capabilities() {
 		miss := h.profile.Missing(c)
 		sum.Capabilities[string(c)] = CapabilityReport{Available: len(miss) == 0, Missing: miss}
@@ -311,6 +326,9 @@ func printSummary(w io.Writer, r Result) {
 			}
 			fmt.Fprintf(&b, "  %s: %s — %s\n", strings.ToUpper(sc.Status), loc, sc.Name)
 		case StatusSkipped:
+			if sc.notRun {
+				continue // counted once, in the stop's banner
+			}
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
@@ -319,6 +337,19 @@ func printSummary(w io.Writer, r Result) {
 	verdict := "PASS"
 	if !r.OK() {
 		verdict = "FAIL"
+	}
+	if st := s.Stopped; st != nil {
+		fmt.Fprintf(&b, "\n%s\n", st.Banner())
+		if st.LastTransportError != "" {
+			fmt.Fprintf(&b, "  last transport error: %s\n", st.LastTransportError)
+		}
+		verdict = "STOPPED"
+		if st.Cause == StopInterrupted {
+			verdict = "INTERRUPTED"
+		}
+		if r.Failed > 0 {
+			verdict += " (with failures)"
+		}
 	}
 	fmt.Fprintf(&b, "\nRESULT: %s: %s\n", verdict, summaryLine(r))
 	_, _ = io.WriteString(w, b.String())
@@ -364,4 +395,17 @@ func writeSlowest(b *strings.Builder, results []ScenarioResult, n int) {
 		}
 		fmt.Fprintf(b, "  %6.2fs  %s  %s\n", r.Seconds, loc, r.Name)
 	}
+}
+
+// printReportFiles ends the console with where the reports went.
+func printReportFiles(w io.Writer, dir string) {
+	if dir == "" {
+		_, _ = io.WriteString(w, "reports: none written (--report-dir DIR writes report.html, junit.xml, cucumber.json, summary.json and rerun.txt)\n")
+		return
+	}
+	page := filepath.Join(dir, FileHTMLReport)
+	if abs, err := filepath.Abs(page); err == nil {
+		page = abs
+	}
+	fmt.Fprintf(w, "reports: %s (open it in a browser); %s: junit.xml, cucumber.json, summary.json, %s\n", page, dir, RerunFile)
 }

@@ -32,6 +32,13 @@ type scenario struct {
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool
+	// interrupted is set when a request of the scenario was cancelled
+	// because the run was interrupted; notRun when the scenario was not
+	// started because the run had stopped.
+	interrupted bool
+	notRun      bool
+	// unansweredAt is when a request of the scenario last got no answer.
+	unansweredAt time.Time
 
 	client *api.ClientWithResponses
 	last   *exchange

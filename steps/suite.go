@@ -147,6 +147,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	if !opts.NoPreflight {
 		if err := Preflight(ctx, &prof, hc, opts.RequestTimeout); err != nil {
+			if ctx.Err() != nil {
+				return Result{}, fmt.Errorf("%w during the preflight check: %w", ErrInterrupted, context.Cause(ctx))
+			}
 			return Result{}, err
 		}
 	}
@@ -166,6 +169,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
 		catalog:   cat,
 		selection: sel,
+		runCtx:    ctx,
 	}
 	if opts.Format == "pretty" || opts.Format == "progress" {
 		h.console = newConsole(opts.Output, opts.Format, opts.Color)
@@ -218,6 +222,9 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 
 	res := h.result(prof.BaseURL, start, elapsed)
 	aborted := context.Cause(h.abortCtx)
+	if st := res.Summary.Stopped; st != nil && st.Cause == StopInterrupted {
+		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
+	}
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
@@ -236,6 +243,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		h.console.finish(res)
 	}
 	printSummary(opts.Summary, res)
+	printReportFiles(opts.Summary, opts.ReportDir)
 	if aborted != nil {
 		return res, aborted
 	}
@@ -289,26 +297,6 @@ func writeFile(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// deadTargetFailures is the least number of requests in a row, across
-// scenarios, that must get no answer before the run stops (issue 10.3).
-const deadTargetFailures = 5
-
-// noAnswer counts a request that got no answer. After deadAfter of them in
-// a row, with no answer in between, the run is aborted: the requests in
-// flight are cancelled and the scenarios not yet started are not run.
-func (h *harness) noAnswer(err error) {
-	if h.abortCtx.Err() != nil {
-		return
-	}
-	if n := h.consecutive.Add(1); n >= int64(h.deadAfter) {
-		h.abort(fmt.Errorf("%w: stopped early: %d requests in a row, across scenarios, got no answer from the target (last: %w); the remaining scenarios were not run",
-			ErrTarget, n, err))
-	}
-}
-
-// answered resets the count of requests in a row that got no answer.
-func (h *harness) answered() { h.consecutive.Store(0) }
-
 // harness is the state shared by the scenarios of one run: configuration,
 // the run's unique id, counters, the locks of shared fixture accounts, and
 // the results. Scenarios share no data through it.
@@ -322,9 +310,14 @@ type harness struct {
 	coverage  *coverage
 	strict    bool
 
+	// runCtx is the caller's context: its cancellation interrupts the run.
+	runCtx context.Context
 	// deadAfter requests in a row without an answer abort the run (abortCtx).
 	deadAfter   int
 	consecutive atomic.Int64
+	// streakStart is when the current streak of requests without an answer
+	// began (Unix nanoseconds).
+	streakStart atomic.Int64
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
 
@@ -333,9 +326,11 @@ type harness struct {
 	regexps   sync.Map // step expression → *regexp.Regexp
 	console   *console // nil for the junit and cucumber formats
 
-	mu      sync.Mutex // guards locks and results
-	locks   map[string]*sync.Mutex
-	results []ScenarioResult
+	mu        sync.Mutex // guards locks, results and stopped
+	locks     map[string]*sync.Mutex
+	results   []ScenarioResult
+	stopped   *Stopped // the target stopped answering, at stoppedAt
+	stoppedAt time.Time
 }
 
 // newRunID returns 6 random decimal digits: phone numbers, emails and
@@ -419,8 +414,8 @@ func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Cont
 	for _, t := range sc.Tags {
 		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
 	}
-	if h := s.h; h.abortCtx.Err() != nil {
-		s.skip = "not run: " + context.Cause(h.abortCtx).Error()
+	if reason := s.h.notStarted(); reason != "" {
+		s.skip, s.notRun = reason, true
 		return ctx, fmt.Errorf("%w: %s", godog.ErrSkip, s.skip)
 	}
 	var missing []string
@@ -463,18 +458,22 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	s.mu.Lock()
 	r.steps = slices.Clone(s.steps)
 	s.mu.Unlock()
+	notRun := s.notRunReason(err)
 	switch {
 	case s.skip != "":
-		r.Status, r.Reason = StatusSkipped, s.skip
-	case err != nil && s.aborted:
-		r.Status, r.Reason = StatusSkipped, "not run to its end: "+context.Cause(s.h.abortCtx).Error()
+		r.Status, r.Reason, r.notRun = StatusSkipped, s.skip, s.notRun
+	case notRun != "":
+		r.Status, r.Reason, r.notRun = StatusSkipped, notRun, true
 	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
 		r.Status, r.Reason = StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
-		r.Status, r.Reason = StatusFailed, err.Error()
+		r.Status, r.Reason, r.unansweredAt = StatusFailed, err.Error(), s.unansweredAt
 	}
 	s.h.addResult(r)
-	if s.h.console != nil {
+	// A failure for want of an answer waits for the end of the run: if the
+	// target stopped answering, it is not the server's failure but a
+	// scenario not run to its end.
+	if s.h.console != nil && !r.noAnswer() {
 		s.h.console.scenario(r)
 	}
 	return ctx, nil

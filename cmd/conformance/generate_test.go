@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,7 +43,8 @@ func TestGenerate(t *testing.T) {
 		require.Equal(t, exitFail, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 		assert.Contains(t, out.String(), "shift_code of 51 multi-byte characters")
 		assert.Contains(t, out.String(), "curl -sS -X POST")
-		assert.Contains(t, out.String(), "reproduce with --seed 5")
+		assert.Contains(t, out.String(), "conformance generate --target "+url+" --profile ")
+		assert.Contains(t, out.String(), " --seed 5 --only 'createPayment: requests that break the schema in one place'")
 	})
 	t.Run("usage errors exit 2", func(t *testing.T) {
 		for _, args := range [][]string{
@@ -53,4 +56,32 @@ func TestGenerate(t *testing.T) {
 			assert.Equal(t, exitUsage, run(context.Background(), args, noEnv, &out, &errOut), "%q", args)
 		}
 	})
+}
+
+// TestGeneratePreflight: generate checks its target first, as the suite
+// does. Nothing listening, or credentials the target refuses, is exit 2 at
+// once with the transport's own reason or the refusal, not a failed
+// property.
+func TestGeneratePreflight(t *testing.T) {
+	t.Parallel()
+	ref := referenceProfile(t)
+	closed := "http://127.0.0.1:1"
+	for _, tc := range []struct {
+		name, target, profile, says string
+	}{
+		{"closed port", closed, ref, "refused the connection"},
+		{"wrong secret key", faultyReference(t), strings.Replace(ref, "sk-nusantara-7f3a9c", "sk-wrong", 1), "refused the profile's secret_key and main_token with 401"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var out, errOut bytes.Buffer
+			start := time.Now()
+			code := run(context.Background(), []string{"generate", "--target", tc.target, "--profile", writeFile(t, tc.profile)}, noEnv, &out, &errOut)
+			assert.Equal(t, exitUsage, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+			assert.Contains(t, errOut.String(), "preflight")
+			assert.Contains(t, errOut.String(), tc.says)
+			assert.NotContains(t, out.String(), "FAIL")
+			assert.Less(t, time.Since(start), 5*time.Second, "it fails at once")
+		})
+	}
 }

@@ -7,7 +7,9 @@
 // reading of the document the target did not follow; --strict makes it a
 // failure), 1 a scenario failed, 2 usage or
 // profile error, or a target that cannot be tested (preflight failed, or the
-// target stopped answering during the run).
+// target stopped answering during the run), 130 interrupted by SIGINT
+// (Ctrl-C), 143 by SIGTERM: an interrupted run reports the scenarios it
+// did not finish as not run, and no failure for them.
 package main
 
 import (
@@ -31,6 +33,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal cancels ctx and the run winds down, writing its
+	// reports; restoring the default handling lets a second one end the
+	// process at once.
+	go func() { <-ctx.Done(); stop() }()
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -44,7 +50,8 @@ const (
 )
 
 const usageText = `usage: conformance [--target URL --profile FILE] [flags] [FILE[:LINE] ...]
-       conformance docs --out DIR   (the features as an HTML page, nothing run)
+       conformance generate [--target URL --profile FILE] [--seed N] [flags]   (generated requests and sequences)
+       conformance docs --out DIR [--summary FILE]   (living documentation for partners, nothing run)
 
 Runs the Partner Commerce API v2 conformance suite. With no --target it starts
 the embedded reference server and tests it with the reference profile.
@@ -55,7 +62,9 @@ FILE[:LINE] runs the scenarios of a feature file, or the one at LINE, as in
 Exit codes: 0 every scenario passed, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
 scenario failed, 2 usage or profile error, or a target that cannot be tested
-(preflight, or it stopped answering).
+(preflight, or it stopped answering), 130 interrupted (Ctrl-C, SIGINT), 143
+terminated (SIGTERM, as CI cancels a job); an interrupted run reports the
+scenarios it did not finish as not run, never as failed.
 
 Environment:
   CONFORMANCE_TARGET   default of --target
@@ -169,6 +178,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		if errors.Is(err, steps.ErrInterrupted) {
+			return interrupted(ctx, human)
+		}
 		if errors.Is(err, steps.ErrUsage) || errors.Is(err, steps.ErrTarget) {
 			return exitUsage
 		}

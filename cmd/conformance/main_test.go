@@ -114,7 +114,7 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	stdout.Reset()
 	require.Equal(t, exitPass, run(context.Background(), []string{"--help"}, noEnv, &stdout, &stderr))
-	for _, part := range []string{"CONFORMANCE_TARGET", "CONFORMANCE_PROFILE", "NO_COLOR", "-no-preflight", "Exit codes"} {
+	for _, part := range []string{"CONFORMANCE_TARGET", "CONFORMANCE_PROFILE", "NO_COLOR", "-no-preflight", "Exit codes", "conformance generate", "130", "143"} {
 		assert.Contains(t, stderr.String(), part)
 	}
 }
@@ -137,5 +137,5 @@ func TestPreflightFailureIsOneMessageAndExit2(t *testing.T) {
 	code = run(context.Background(), []string{"--target", "http://127.0.0.1:1", "--profile", profile, "--no-preflight", "--format", "progress"}, noEnv, &stdout, &stderr)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr.String(), "in a row")
-	assert.Contains(t, stdout.String(), "RESULT: FAIL")
+	assert.Contains(t, stdout.String(), "RESULT: STOPPED: 0 passed (0 with warnings), 0 failed")
 }

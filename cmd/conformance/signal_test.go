@@ -1,0 +1,186 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/steps"
+)
+
+// TestMainProcess is not a test: the signal tests run the test binary again
+// with CONFORMANCE_MAIN_ARGS set, and this calls main with those arguments.
+func TestMainProcess(t *testing.T) {
+	args := os.Getenv("CONFORMANCE_MAIN_ARGS")
+	if args == "" {
+		t.Skip("helper process for the signal tests")
+	}
+	os.Args = append([]string{"conformance"}, strings.Fields(args)...)
+	main()
+	os.Exit(0)
+}
+
+// slowReference serves the reference, each answer delay late, so that a
+// run is still going when the test interrupts it.
+func slowReference(t *testing.T, delay time.Duration) string {
+	t.Helper()
+	ref := httpapitest.NewServer(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(delay):
+		case <-r.Context().Done():
+			return
+		}
+		ref.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// startMain runs main with args in a child process and returns its exit
+// channel once a line of its stdout contains ready (with ready empty, after
+// three seconds).
+func startMain(t *testing.T, args, ready string) (*exec.Cmd, *strings.Builder, <-chan error) {
+	t.Helper()
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMainProcess$")
+	cmd.Env = append(os.Environ(), "CONFORMANCE_MAIN_ARGS="+args, "NO_COLOR=1")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	require.NoError(t, cmd.Start())
+	var mu sync.Mutex
+	out := &strings.Builder{}
+	seen := make(chan struct{})
+	exited := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		once := false
+		for sc.Scan() {
+			mu.Lock()
+			out.WriteString(sc.Text() + "\n")
+			mu.Unlock()
+			if !once && ready != "" && strings.Contains(sc.Text(), ready) {
+				once = true
+				close(seen)
+			}
+		}
+		exited <- cmd.Wait()
+	}()
+	wait := time.After(60 * time.Second)
+	if ready == "" {
+		wait = time.After(3 * time.Second)
+	}
+	select {
+	case <-seen:
+	case <-wait:
+		if ready != "" {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no %q within 60s", ready)
+		}
+	case err := <-exited:
+		t.Fatalf("the run ended before %q: %v\nstdout:\n%s\nstderr:\n%s", ready, err, out.String(), errOut.String())
+	}
+	return cmd, out, exited
+}
+
+// exitCode waits for the child and returns its exit code.
+func exitCode(t *testing.T, exited <-chan error) int {
+	t.Helper()
+	select {
+	case err := <-exited:
+		if err == nil {
+			return 0
+		}
+		var ee *exec.ExitError
+		require.True(t, errors.As(err, &ee), "%v", err)
+		return ee.ExitCode()
+	case <-time.After(30 * time.Second):
+		t.Fatal("the interrupted run did not end within 30s")
+		return -1
+	}
+}
+
+// TestInterruptIsNotAFailure: Ctrl-C (SIGINT) or a CI system's SIGTERM in
+// the middle of a run against a healthy server ends it with 130 or 143,
+// prints INTERRUPTED, reports the unfinished scenarios as not run, and
+// writes no failure into junit.xml or rerun.txt.
+func TestInterruptIsNotAFailure(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			prof := writeFile(t, referenceProfile(t))
+			cmd, out, exited := startMain(t, "--target "+slowReference(t, 150*time.Millisecond)+" --profile "+prof+" --concurrency 4 --report-dir "+dir, "PASSED")
+			require.NoError(t, cmd.Process.Signal(tc.sig))
+			code := exitCode(t, exited)
+			stdout := out.String()
+			assert.Equal(t, tc.code, code, stdout)
+			assert.Contains(t, stdout, "\nINTERRUPTED\n")
+			assert.NotContains(t, stdout, "FAILED", "nothing failed")
+			assert.NotContains(t, stdout, "in a row", "an interruption is not a dead target")
+
+			junit, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+			require.NoError(t, err)
+			assert.NotContains(t, string(junit), "<failure")
+			assert.NotContains(t, string(junit), "<error")
+			assert.Contains(t, string(junit), "not run")
+			rerun, err := os.ReadFile(filepath.Join(dir, steps.RerunFile))
+			require.NoError(t, err)
+			assert.Empty(t, strings.TrimSpace(string(rerun)))
+
+			var sum steps.Summary
+			raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(raw, &sum))
+			require.NotNil(t, sum.Stopped)
+			assert.Equal(t, steps.StopInterrupted, sum.Stopped.Cause)
+			assert.Positive(t, sum.Stopped.NotRun)
+			assert.Zero(t, sum.Totals.Failed)
+			page, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+			require.NoError(t, err)
+			assert.Contains(t, string(page), "INTERRUPTED after")
+		})
+	}
+}
+
+// TestGenerateInterrupt: the generated mode, terminated mid-run, exits 143
+// with INTERRUPTED and fails no property.
+func TestGenerateInterrupt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	prof := writeFile(t, referenceProfile(t))
+	cmd, out, exited := startMain(t, "generate --target "+slowReference(t, 20*time.Millisecond)+" --profile "+prof+" --seed 7 --examples 20 --report-dir "+dir, "ok  ")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	code := exitCode(t, exited)
+	stdout := out.String()
+	assert.Equal(t, exitTerminated, code, stdout)
+	assert.Contains(t, stdout, "\nINTERRUPTED\n")
+	assert.Contains(t, stdout, "skip ")
+	assert.Contains(t, stdout, " 0 failed, ")
+	assert.NotContains(t, stdout, "FAIL ")
+	junit, err := os.ReadFile(filepath.Join(dir, "generated-junit.xml"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(junit), "<failure")
+	assert.Contains(t, string(junit), "<skipped")
+}

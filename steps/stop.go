@@ -1,0 +1,167 @@
+package steps
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A run can end before its scenarios do, for two reasons that are neither
+// the target's failure nor its pass: the target stopped answering (the run
+// cannot go on), or the run was interrupted (Ctrl-C, or CI cancelling the
+// job with SIGTERM). Either way the scenarios not run to their end are
+// reported as skipped, "not run", and never as failed: a failure in a
+// report is something the server did.
+
+// ErrInterrupted marks a run that was interrupted by its context (a signal).
+var ErrInterrupted = errors.New("interrupted")
+
+// The causes of a stopped run (Stopped.Cause).
+const (
+	StopTarget      = "target-stopped-answering"
+	StopInterrupted = "interrupted"
+)
+
+// Stopped says why a run ended before its scenarios did (summary.json's
+// "stopped").
+type Stopped struct {
+	// Cause is StopTarget or StopInterrupted.
+	Cause string `json:"cause"`
+	// Reason is one sentence: what happened.
+	Reason string `json:"reason"`
+	// AfterScenarios counts the scenarios that had ended when the run stopped.
+	AfterScenarios int `json:"after_scenarios"`
+	// NotRun counts the scenarios not run, or not run to their end, because of it.
+	NotRun int `json:"not_run"`
+	// LastTransportError is the failure of the last request that got no
+	// answer (StopTarget).
+	LastTransportError string `json:"last_transport_error,omitempty"`
+}
+
+// Banner is the one line the console and the page lead with.
+func (s *Stopped) Banner() string {
+	word := "STOPPED"
+	if s.Cause == StopInterrupted {
+		word = "INTERRUPTED"
+	}
+	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
+}
+
+// deadTargetFailures is the least number of requests in a row, across
+// scenarios, that must get no answer before the run stops.
+const deadTargetFailures = 5
+
+// noAnswer counts a request that got no answer at a time (described: the
+// sentence of TransportError). After deadAfter of them in a row, with no answer in
+// between, the run is aborted: the requests in flight are cancelled and the
+// scenarios not yet started are not run.
+func (h *harness) noAnswer(described error, at time.Time) {
+	if h.abortCtx.Err() != nil {
+		return
+	}
+	n := h.consecutive.Add(1)
+	if n == 1 {
+		h.streakStart.Store(at.UnixNano())
+	}
+	if n < int64(h.deadAfter) {
+		return
+	}
+	h.mu.Lock()
+	if h.stopped == nil {
+		h.stoppedAt = time.Now()
+		h.stopped = &Stopped{Cause: StopTarget, AfterScenarios: len(h.results), LastTransportError: described.Error(),
+			Reason: fmt.Sprintf("the target stopped answering: %d requests in a row, across scenarios, got no answer", n)}
+	}
+	h.mu.Unlock()
+	h.abort(fmt.Errorf("%w: stopped early: %d requests in a row, across scenarios, got no answer from the target (last: %w); the remaining scenarios were not run",
+		ErrTarget, n, described))
+}
+
+// answered resets the count of requests in a row that got no answer.
+func (h *harness) answered() { h.consecutive.Store(0) }
+
+// interrupted reports whether the run's own context was cancelled.
+func (h *harness) interrupted() bool { return h.runCtx != nil && h.runCtx.Err() != nil }
+
+// interruption describes the interruption: "interrupted (interrupt signal received)".
+func (h *harness) interruption() string {
+	cause := context.Cause(h.runCtx)
+	if cause == nil || errors.Is(cause, context.Canceled) && cause.Error() == context.Canceled.Error() {
+		return "interrupted"
+	}
+	return "interrupted (" + cause.Error() + ")"
+}
+
+// settleStop reclassifies, once every scenario has ended, what the stop
+// caused: a scenario whose last request got no answer during the streak
+// that stopped the run, or within one request timeout before the stop (it
+// may have been in flight when the target died), did not fail because of
+// the server's answers, so it is reported as not run to its end. It returns
+// the stop, if any, with its counts.
+func (h *harness) settleStop(results []ScenarioResult) *Stopped {
+	h.mu.Lock()
+	var stop *Stopped
+	if h.stopped != nil {
+		s := *h.stopped
+		stop = &s
+	}
+	stoppedAt := h.stoppedAt
+	h.mu.Unlock()
+	notRun := 0
+	for _, r := range results {
+		if r.Status == StatusSkipped && r.notRun {
+			notRun++
+		}
+	}
+	if stop == nil && h.interrupted() && notRun > 0 {
+		ended := len(results) - notRun
+		stop = &Stopped{Cause: StopInterrupted, Reason: h.interruption(), AfterScenarios: ended}
+	}
+	if stop == nil {
+		return nil
+	}
+	if stop.Cause == StopTarget {
+		since := time.Unix(0, h.streakStart.Load())
+		if early := stoppedAt.Add(-h.timeout); early.Before(since) {
+			since = early
+		}
+		for i := range results {
+			r := &results[i]
+			if r.Status == StatusFailed && !r.unansweredAt.IsZero() && !r.unansweredAt.Before(since) {
+				r.Status, r.notRun = StatusSkipped, true
+				r.Reason = "not run to its end: " + stop.Reason + "; its last request got no answer:\n" + r.Reason
+				notRun++
+			}
+		}
+	}
+	stop.NotRun = notRun
+	return stop
+}
+
+// notRunReason is the reason of a scenario the stop left unfinished, or "".
+func (s *scenario) notRunReason(err error) string {
+	h := s.h
+	switch {
+	case s.interrupted || (err != nil && errors.Is(err, context.Canceled) && h.interrupted()):
+		return "not run to its end: " + h.interruption()
+	case err != nil && s.aborted:
+		return "not run to its end: " + context.Cause(h.abortCtx).Error()
+	}
+	return ""
+}
+
+// notStarted is the reason a scenario is not started, or "".
+func (h *harness) notStarted() string {
+	switch {
+	case h.interrupted():
+		return "not run: " + h.interruption()
+	case h.abortCtx.Err() != nil:
+		return "not run: " + context.Cause(h.abortCtx).Error()
+	}
+	return ""
+}
+
+// isNotRun reports whether a skip reason is one of a stopped run's.
+func isNotRun(reason string) bool { return strings.HasPrefix(reason, "not run") }
