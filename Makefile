@@ -59,9 +59,17 @@ load: ## Run a load test (short demo against the embedded reference, or TARGET=u
 run: ## Serve the embedded reference data set on 127.0.0.1:8080.
 	$(GO) run ./cmd/reference $(ARGS)
 
+# Browser tests skip without Chromium; each appends "TestName: reason" to
+# $$CONFORMANCE_SKIP_LOG, so that the recipe can say how many were skipped
+# and why without -v.
 .PHONY: test
-test: ## Run every test with the race detector (fuzz seeds included).
-	$(GO) test -race -count=1 ./...
+test: ## Run every test with the race detector (fuzz seeds included); says which browser tests were skipped and why.
+	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 ./...; code=$$?; \
+	if [ -s $$log ]; then \
+	  echo "$$(wc -l < $$log | tr -d ' ') browser tests skipped: $$(cut -d: -f1 $$log | sort | paste -sd, - | sed 's/,/, /g')"; \
+	  echo "  why: $$(cut -d: -f2- $$log | sort -u | head -1 | sed 's/^ //')"; \
+	else echo "no browser test skipped"; fi; \
+	rm -f $$log; exit $$code
 
 .PHONY: bench
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).
