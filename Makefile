@@ -47,6 +47,15 @@ fuzz-target: bin/conformance ## Generated mode: schema-driven and stateful cases
 	  *) echo "conformance generate exit code $$code: usage, profile or target error (make itself exits 2)" >&2 ;; \
 	esac; exit $$code
 
+# VERSION names a release (a git tag, v1.2.0); by default git describe's.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+# DIST_TARGETS restricts make dist to some platforms, e.g. DIST_TARGETS=linux/amd64.
+DIST_TARGETS ?=
+
+.PHONY: dist
+dist: ## Static binaries of conformance, loadtest, reference for linux/darwin/windows, amd64/arm64, in dist/ (GoReleaser's names, checksums file).
+	$(GO) run ./cmd/dist --version $(VERSION) --out dist $(if $(DIST_TARGETS),--targets $(DIST_TARGETS))
+
 .PHONY: bin/conformance
 bin/conformance: ## Build the conformance runner (run it directly for its exact exit code).
 	@$(GO) build -o bin/conformance ./cmd/conformance
