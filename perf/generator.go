@@ -58,6 +58,7 @@ type GeneratorRun struct {
 	P99Send, P99Corrected time.Duration
 	LatePct               float64       // sends more than LateAfter behind their schedule
 	CPU                   time.Duration // user + system time of the generator's process
+	PeakRSS               int64         // the generator process's peak resident memory, bytes
 }
 
 // CPUPerRequest is the generator's CPU time per request sent.
@@ -226,7 +227,7 @@ func (o ours) run(ctx context.Context, url, dir string, rate float64, workers in
 	if rate == 0 {
 		args = append(args, "--max-workers", strconv.Itoa(workers))
 	}
-	cpu, err := runChild(ctx, o.bin, args, 1) // 1: a threshold failed, which is a finished run
+	use, err := runChild(ctx, o.bin, args, 1) // 1: a threshold failed, which is a finished run
 	if err != nil {
 		return GeneratorRun{}, err
 	}
@@ -234,7 +235,9 @@ func (o ours) run(ctx context.Context, url, dir string, rate float64, workers in
 	if err != nil {
 		return GeneratorRun{}, err
 	}
-	return parseReport(b, rate, cpu)
+	run, err := parseReport(b, rate, use.cpu)
+	run.PeakRSS = use.peakRSS
+	return run, err
 }
 
 // parseReport reads the figures of one run from the load tester's
@@ -288,7 +291,7 @@ func (v vegetaCLI) run(ctx context.Context, url, dir string, rate float64, worke
 	} else {
 		args = append(args, "-rate", strconv.FormatFloat(rate, 'f', -1, 64)+"/1s")
 	}
-	cpu, err := runChild(ctx, v.bin, args, 0)
+	use, err := runChild(ctx, v.bin, args, 0)
 	if err != nil {
 		return GeneratorRun{}, err
 	}
@@ -297,7 +300,9 @@ func (v vegetaCLI) run(ctx context.Context, url, dir string, rate float64, worke
 		return GeneratorRun{}, err
 	}
 	defer func() { _ = f.Close() }()
-	return vegetaFigures(f, rate, d, cpu)
+	run, err := vegetaFigures(f, rate, d, use.cpu)
+	run.PeakRSS = use.peakRSS
+	return run, err
 }
 
 // vegetaFigures computes a run's figures from vegeta's results. vegeta
@@ -362,25 +367,58 @@ func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration
 // drain, writing its files).
 const generatorTimeout = 2 * time.Minute
 
-// runChild runs a generator to its end and returns the CPU time (user and
-// system) its process used. Exit status okStatus (besides 0) is a
-// finished run too.
-func runChild(ctx context.Context, bin string, args []string, okStatus int) (time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, generatorTimeout)
+// usage is what a child process used: CPU time (user and system) and its
+// peak resident memory in bytes.
+type usage struct {
+	cpu     time.Duration
+	peakRSS int64
+}
+
+// runChild runs a generator to its end and returns what its process used.
+// Exit status okStatus (besides 0) is a finished run too.
+func runChild(ctx context.Context, bin string, args []string, okStatus int) (usage, error) {
+	return runWatched(ctx, bin, args, okStatus, generatorTimeout, 0, nil)
+}
+
+// runWatched runs a child to its end, within timeout, calling watch with
+// its process id every interval while it runs (never when interval is 0).
+func runWatched(ctx context.Context, bin string, args []string, okStatus int, timeout, interval time.Duration, watch func(pid int)) (usage, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...) //nolint:gosec // the generators the comparison drives
 	errs := &tail{max: 4096}
 	cmd.Stdout, cmd.Stderr = io.Discard, errs
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return usage{}, fmt.Errorf("%s: %w", filepath.Base(bin), err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var tick <-chan time.Time
+	if interval > 0 && watch != nil {
+		tk := time.NewTicker(interval)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	var err error
+wait:
+	for {
+		select {
+		case err = <-done:
+			break wait
+		case <-tick:
+			watch(cmd.Process.Pid)
+		}
+	}
 	var exit *exec.ExitError
 	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != okStatus) {
-		return 0, fmt.Errorf("%s: %w: %s", filepath.Base(bin), err, errs)
+		return usage{}, fmt.Errorf("%s: %w: %s", filepath.Base(bin), err, errs)
 	}
 	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if !ok {
-		return 0, errors.New("no resource usage of the child process")
+		return usage{}, errors.New("no resource usage of the child process")
 	}
-	return time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)), nil
+	return usage{cpu: time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)),
+		peakRSS: ru.Maxrss * 1024}, nil // Linux counts Maxrss in KiB
 }
 
 // FindVegeta returns the vegeta CLI: on PATH, or where `go install` puts

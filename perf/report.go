@@ -23,6 +23,7 @@ type Report struct {
 	Durable    *DurableResult
 	Stored     *StoredResult
 	Generators *GeneratorResult
+	Memory     *MemoryResult // the generators' memory growth, and the soak's slope
 }
 
 // LoadAverage is the first three fields of /proc/loadavg, or "unknown".
@@ -63,6 +64,11 @@ func (r Report) WriteMarkdown(w io.Writer) {
 	}
 	if g := r.Generators; g != nil {
 		g.WriteRows(w)
+	}
+	if m := r.Memory; m != nil && len(m.Ours.Long) > 0 {
+		m.WriteRows(w)
+	} else if m != nil && m.Soak != nil {
+		m.Soak.WriteRow(w)
 	}
 	if s := r.Stored; stored {
 		fmt.Fprintln(w)

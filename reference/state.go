@@ -108,15 +108,7 @@ func (s *Store) openState(ds *Dataset) error {
 	}
 	s.header = s.headerRecord(ds)
 	size := info.Size()
-	if size == 0 {
-		if err := writeHeader(f, s.header); err != nil {
-			return fail(stateDirError(dir, err))
-		}
-		if err := syncDir(dir, s.openFile); err != nil {
-			return fail(stateDirError(dir, err))
-		}
-		size = frameHeader + int64(len(s.header))
-	} else {
+	if size > 0 {
 		good, err := s.replay(path, f, size)
 		if err != nil {
 			return fail(err)
@@ -132,14 +124,23 @@ func (s *Store) openState(ds *Dataset) error {
 			}
 			size = good
 		}
-		if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
-			if err := f.Close(); err != nil {
-				return fail(fmt.Errorf("state journal %s: %w", path, err))
-			}
-			if f, size, err = s.compact(dir, path); err != nil {
-				unlock()
-				return err
-			}
+	}
+	if size == 0 { // a new journal, or one whose header's write was torn
+		if err := writeHeader(f, s.header); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		if err := syncDir(dir, s.openFile); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		size = frameHeader + int64(len(s.header))
+	}
+	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+		if err := f.Close(); err != nil {
+			return fail(fmt.Errorf("state journal %s: %w", path, err))
+		}
+		if f, size, err = s.compact(dir, path); err != nil {
+			unlock()
+			return err
 		}
 	}
 	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
@@ -492,6 +493,9 @@ func (s *Store) applyAccount(p []byte) error {
 	if s.cat.partners[a.partner] == nil {
 		return fmt.Errorf("account record: partner %d is not in the data set", a.partner)
 	}
+	if other := s.accounts[a.id]; a.id <= 0 || (other != nil && other.token != a.token) {
+		return fmt.Errorf("account record: id %d is another account's", a.id)
+	}
 	if old := s.byToken[a.token]; old != nil {
 		delete(s.accounts, old.id)
 		if k := (partnerKey{old.partner, lowerEmail(old.email)}); s.byEmail[k] == old {
@@ -624,6 +628,9 @@ func (s *Store) applyPayment(p []byte, debit bool) error {
 		return fmt.Errorf("payment record %d: product %d or method %d is not in the data set", r.id, productID, methodID)
 	case int(r.paymentStatus) >= len(paymentStatuses) || int(r.status) >= len(transactionStatuses) || r.msisdnLen > 19:
 		return fmt.Errorf("payment record %d: a status or the destination number is out of range", r.id)
+	case r.id != s.txs.lastID+1 || int64(r.seq) != s.txs.lastSeq[r.partner]+1:
+		// The store numbers payments in the order it journals them.
+		return fmt.Errorf("payment record %d (sequence %d of partner %d) is out of order", r.id, r.seq, r.partner)
 	}
 	i, rec := s.txs.add()
 	*rec = r

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -151,7 +152,8 @@ func TestStateTornTailDropped(t *testing.T) {
 			data[len(data)-2] ^= 0xff
 			return data
 		},
-		"zeros after the last frame": func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+		"zeros after the last frame":   func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+		"the header's frame cut short": func(data []byte, _ int64) []byte { return data[:frameHeader+3] },
 	}
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
@@ -163,8 +165,12 @@ func TestStateTornTailDropped(t *testing.T) {
 
 			// The state without the last frame (the last payment).
 			want := takeSnapshot(t, replayPrefix(t, dir, last, clock), tokens, trxIDs)
-			if name == "zeros after the last frame" {
+			switch name {
+			case "zeros after the last frame":
 				want = takeSnapshot(t, replayPrefix(t, dir, -1, clock), tokens, trxIDs)
+			case "the header's frame cut short": // the data set's state, and a journal that works
+				want, last = takeSnapshot(t, replayPrefix(t, dir, 0, clock), tokens[:2], trxIDs), offs[1]
+				tokens = tokens[:2]
 			}
 
 			data, err := os.ReadFile(path)
@@ -172,7 +178,7 @@ func TestStateTornTailDropped(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, damage(data, last), 0o600))
 			r := mustOpenState(t, dir, clock)
 			assert.Equal(t, want, takeSnapshot(t, r, tokens, trxIDs))
-			if name != "zeros after the last frame" {
+			if name != "zeros after the last frame" && name != "the header's frame cut short" {
 				assert.Equal(t, []string{"st-extra"}, want.Missing, "the torn frame held the last payment")
 			}
 			info, err := os.Stat(path)
@@ -182,6 +188,13 @@ func TestStateTornTailDropped(t *testing.T) {
 			} else {
 				assert.Equal(t, last, info.Size(), "the torn frame is cut off")
 			}
+			// The journal goes on: a payment after the start is there after
+			// the next.
+			_, err = r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 0, "st-after-torn", true, false))
+			require.NoError(t, err)
+			want = takeSnapshot(t, r, tokens, append(trxIDs, "st-after-torn"))
+			require.NoError(t, r.Close())
+			assert.Equal(t, want, takeSnapshot(t, mustOpenState(t, dir, clock), tokens, append(trxIDs, "st-after-torn")), "and the journal opens again")
 		})
 	}
 }
@@ -461,4 +474,57 @@ func TestStateCompactsSupersededAccounts(t *testing.T) {
 	r = mustOpenState(t, dir, clock)
 	require.NoError(t, r.Close())
 	assert.Equal(t, grown, fileSize(t, path), "a start below the threshold does not compact")
+}
+
+// FuzzStateJournal starts a store over a journal of arbitrary bytes after
+// a valid header: it starts or refuses, and never panics or serves a
+// payment it could not read whole.
+func FuzzStateJournal(f *testing.F) {
+	dir, clock := f.TempDir(), newFakeClock()
+	s, err := openStateStore(f, dir, clock)
+	require.NoError(f, err)
+	someChanges(f, s)
+	require.NoError(f, s.Close())
+	data, err := os.ReadFile(filepath.Join(dir, JournalName))
+	require.NoError(f, err)
+	offs := frameOffsets(f, filepath.Join(dir, JournalName))
+	header := data[:offs[1]]
+	f.Add(data[offs[1]:])
+	f.Add(data[offs[3]:])
+	f.Add([]byte{})
+	f.Add(append([]byte(frameMagic), 0xff, 0xff, 0xff, 0x00))
+	f.Fuzz(func(t *testing.T, tail []byte) {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, JournalName), append(slices.Clone(header), tail...), 0o600))
+		s, err := openStateStore(t, dir, clock)
+		if err != nil {
+			return
+		}
+		defer func() { _ = s.Close() }()
+		// What started is usable: a new payment is numbered after the others.
+		funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+		v, err := s.CreatePayment(funded, payIn(1002, "081234567890", 0, "fuzz-after", true, false))
+		if errors.Is(err, ErrTrxIDUsed) || errors.Is(err, ErrInsufficientFunds) {
+			return
+		}
+		require.NoError(t, err)
+		assert.Equal(t, int64(s.txs.n), v.ID)
+	})
+}
+
+func TestFrameCutKeepsWholeRecordsUpToMaxFrame(t *testing.T) {
+	t.Parallel()
+	rec := func(n int) []byte { // a record of n type and payload bytes
+		b := make([]byte, recordHeader-1+n)
+		binary.LittleEndian.PutUint32(b, uint32(n))
+		return b
+	}
+	half := rec(maxFrame / 2)
+	three := slices.Concat(half, half, half)
+	assert.Equal(t, len(half), frameCut(three), "two halves and their headers exceed maxFrame")
+	small := rec(10)
+	assert.Equal(t, 2*len(small), frameCut(slices.Concat(small, small)), "all of a short body")
+	big := rec(2 * maxFrame)
+	assert.Equal(t, len(big), frameCut(slices.Concat(big, small)), "a larger record is a frame of its own")
+	assert.Equal(t, len(half)+len(small), frameCut(slices.Concat(half, small, half)))
 }

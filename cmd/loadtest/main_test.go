@@ -206,6 +206,19 @@ func TestStagedLoadProfileExample(t *testing.T) {
 	assert.Contains(t, err.Error(), "in stages")
 }
 
+// TestSoakLoadProfile: the soak profile is an hour, a ramp to 5,000/s and a
+// hold at it.
+func TestSoakLoadProfile(t *testing.T) {
+	t.Parallel()
+	lp, err := loadtest.LoadLoadProfile(filepath.Join("..", "..", "profiles", "load", "soak.yaml"))
+	require.NoError(t, err)
+	assert.Equal(t, time.Hour, lp.Duration)
+	require.Len(t, lp.Stages, 2)
+	assert.Equal(t, loadtest.PacingLinear, lp.Stages[0].Pacing)
+	assert.InDelta(t, 5000, lp.Stages[0].EndRate, 0)
+	assert.InDelta(t, 5000, lp.Stages[1].Rate, 0)
+}
+
 // cancelOn is a writer that cancels when text is written to it.
 type cancelOn struct {
 	mu     sync.Mutex

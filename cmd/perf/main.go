@@ -56,7 +56,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
-	only := fs.String("only", "ratio,durable,stored,generators", "measurements to run, comma-separated: ratio, durable, stored, generators")
+	only := fs.String("only", "ratio,durable,stored,generators,memory", "measurements to run, comma-separated: ratio, durable, stored, generators, memory, soak (soak is long: make soak)")
 	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
 	conns := fs.Int("connections", 32, "connections of the client")
 	threads := fs.Int("threads", 1, "wrk threads")
@@ -75,6 +75,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	genDuration := fs.Duration("gen-duration", 5*time.Second, "duration of each generator run")
 	genRounds := fs.Int("gen-rounds", 3, "alternating rounds of the generator comparison")
 	genWorkers := fs.Int("gen-workers", 64, "worker cap of the generators' max-rate runs")
+	memRate := fs.Float64("mem-rate", 5000, "rate (requests per second) of the generators' memory runs")
+	memShort := fs.Duration("mem-short", 5*time.Second, "the short memory run")
+	memLong := fs.Duration("mem-long", 20*time.Second, "the long memory run")
+	memRounds := fs.Int("mem-rounds", 2, "alternating rounds of the memory runs")
+	soakRate := fs.Float64("soak-rate", 5000, "rate (requests per second) of the soak run")
+	soakDuration := fs.Duration("soak-duration", 10*time.Minute, "duration of the soak run, whose memory slope is extrapolated to an hour")
+	soakEvery := fs.Duration("soak-every", 5*time.Second, "how often the soak run's resident memory is read")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: perf [flags]\n\n"+
@@ -155,6 +162,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		rep.Generators = &res
 	}
+	if what["memory"] || what["soak"] {
+		res, err := memory(ctx, self, *loadtestBin, *vegetaBin, what, *memRate, *memShort, *memLong, *memRounds,
+			perf.SoakConfig{Rate: *soakRate, Duration: *soakDuration, Every: *soakEvery}, log)
+		if err != nil {
+			return fmt.Errorf("memory: %w", err)
+		}
+		rep.Memory = &res
+	}
 	rep.LoadAfter = perf.LoadAverage()
 	rep.WriteMarkdown(stdout)
 	return nil
@@ -164,10 +179,10 @@ func parseOnly(s string) (map[string]bool, error) {
 	out := map[string]bool{}
 	for f := range strings.SplitSeq(s, ",") {
 		switch f = strings.TrimSpace(f); f {
-		case "ratio", "durable", "stored", "generators":
+		case "ratio", "durable", "stored", "generators", "memory", "soak":
 			out[f] = true
 		default:
-			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, durable, stored, generators)", f)
+			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, durable, stored, generators, memory, soak)", f)
 		}
 	}
 	return out, nil
@@ -268,4 +283,35 @@ func generators(ctx context.Context, self, loadtestBin, vegetaBin, rates string,
 	return perf.Generators(ctx, perf.GeneratorConfig{
 		Target: perf.Launcher{Name: "target", Argv: []string{self, "serve", "target"}}, Loadtest: loadtestBin, Vegeta: vegetaBin,
 		Rates: rs, Reference: ref, Workers: workers, Duration: d, Rounds: rounds, Dir: dir, Log: log})
+}
+
+// memory measures the generators' memory growth from a short run to a long
+// one (what["memory"]) and the load tester's soak slope (what["soak"]).
+func memory(ctx context.Context, self, loadtestBin, vegetaBin string, what map[string]bool, rate float64, short, long time.Duration,
+	rounds int, soak perf.SoakConfig, log func(string, ...any)) (perf.MemoryResult, error) {
+	if _, err := os.Stat(loadtestBin); err != nil {
+		return perf.MemoryResult{}, fmt.Errorf("--loadtest: %w (make perf builds bin/loadtest)", err)
+	}
+	dir, err := os.MkdirTemp("", "perf-memory-")
+	if err != nil {
+		return perf.MemoryResult{}, err
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	target := perf.Launcher{Name: "target", Argv: []string{self, "serve", "target"}}
+	var res perf.MemoryResult
+	if what["memory"] {
+		if res, err = perf.Memory(ctx, perf.MemoryConfig{Target: target, Loadtest: loadtestBin, Vegeta: vegetaBin,
+			Rate: rate, Short: short, Long: long, Rounds: rounds, Dir: dir, Log: log}); err != nil {
+			return res, err
+		}
+	}
+	if what["soak"] {
+		soak.Target, soak.Loadtest, soak.Dir, soak.Log = target, loadtestBin, dir, log
+		s, err := perf.Soak(ctx, soak)
+		if err != nil {
+			return res, fmt.Errorf("soak: %w", err)
+		}
+		res.Soak = &s
+	}
+	return res, nil
 }
