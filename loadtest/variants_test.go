@@ -1,6 +1,7 @@
 package loadtest_test
 
 import (
+	"context"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -15,37 +16,55 @@ import (
 )
 
 // startVariant serves a variant, with the given reference faults, on
-// 127.0.0.1 and returns its profile.
-func startVariant(tb testing.TB, v variants.Variant, faults ...reference.Fault) *profiles.Profile {
+// 127.0.0.1 and returns its profile; with lose above 0, one payment answer
+// in lose is lost (loseAnswers).
+func startVariant(tb testing.TB, v variants.Variant, lose int64, faults ...reference.Fault) *profiles.Profile {
 	tb.Helper()
 	h, err := v.Handler(faults...)
 	require.NoError(tb, err)
+	if lose > 0 {
+		h = loseAnswers(h, lose)
+	}
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
 	return profiles.Reference(srv.URL)
 }
 
-// TestLoadTesterPassesVariantServers runs a short mixed attack and a short
-// idempotency attack (reused partner_trx_ids in waves), a few hundred
-// requests in all, against each variant (a server that differs from the
-// reference only where the document allows it): the contract checks, the
-// create and retry checks and the reconciliation find no violation.
+// TestLoadTesterPassesVariantServers runs a short mixed attack, a short
+// idempotency attack (reused partner_trx_ids in waves) and a short retry
+// attack (one payment answer in ten lost, retried with the same id; the
+// history check on), a few hundred requests in all, against each variant
+// (a server that differs from the reference only where the document allows
+// it): the contract checks, the create and retry checks, the history check
+// and the reconciliation find no violation.
 func TestLoadTesterPassesVariantServers(t *testing.T) {
 	t.Parallel()
 	for _, v := range variants.All() {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
-			for _, opts := range [][]loadtest.Option{
-				{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(150, time.Second))},
-				{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(120, time.Second))},
+			for _, tc := range []struct {
+				lose int64
+				opts []loadtest.Option
+			}{
+				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(100, time.Second))}},
+				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(80, time.Second))}},
+				{10, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, time.Second, 20*time.Millisecond),
+					loadtest.WithLoad(constant(60, time.Second)), loadtest.WithHistory(true)}},
 			} {
-				o, rep := run(t, startVariant(t, v), opts...)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				o, err := loadtest.New(startVariant(t, v, tc.lose), tc.opts...).Run(ctx)
+				cancel()
+				require.NoError(t, err)
+				rep := loadtest.BuildReport(o, lossyThresholds)
 				out := text(t, rep)
 				require.True(t, rep.Passed, "%s\n%s", v.Why, out)
 				assert.Equal(t, 0, rep.Contract.Violations, out)
 				require.NotNil(t, o.Reconciliation)
 				for id, n := range o.Reconciliation.Counts {
 					assert.Zero(t, n, "invariant %s: %s", id, out)
+				}
+				if o.HistoryCheck != nil {
+					assert.True(t, o.HistoryCheck.Passed(), o.HistoryCheck.String())
 				}
 			}
 		})
@@ -59,7 +78,7 @@ func TestLoadTesterCatchesAWrongVariant(t *testing.T) {
 	t.Parallel()
 	v, ok := variants.Named("the methods list includes the internal id 0")
 	require.True(t, ok)
-	p := startVariant(t, v, reference.FaultRetryDebitsAgain)
+	p := startVariant(t, v, 0, reference.FaultRetryDebitsAgain)
 	p.LoadCustomers = p.LoadCustomers[:1]
 	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
 		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}), loadtest.WithLoad(constant(120, time.Second)))

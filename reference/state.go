@@ -108,15 +108,7 @@ func (s *Store) openState(ds *Dataset) error {
 	}
 	s.header = s.headerRecord(ds)
 	size := info.Size()
-	if size == 0 {
-		if err := writeHeader(f, s.header); err != nil {
-			return fail(stateDirError(dir, err))
-		}
-		if err := syncDir(dir, s.openFile); err != nil {
-			return fail(stateDirError(dir, err))
-		}
-		size = frameHeader + int64(len(s.header))
-	} else {
+	if size > 0 {
 		good, err := s.replay(path, f, size)
 		if err != nil {
 			return fail(err)
@@ -132,14 +124,23 @@ func (s *Store) openState(ds *Dataset) error {
 			}
 			size = good
 		}
-		if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
-			if err := f.Close(); err != nil {
-				return fail(fmt.Errorf("state journal %s: %w", path, err))
-			}
-			if f, size, err = s.compact(dir, path); err != nil {
-				unlock()
-				return err
-			}
+	}
+	if size == 0 { // a new journal, or one whose header's write was torn
+		if err := writeHeader(f, s.header); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		if err := syncDir(dir, s.openFile); err != nil {
+			return fail(stateDirError(dir, err))
+		}
+		size = frameHeader + int64(len(s.header))
+	}
+	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+		if err := f.Close(); err != nil {
+			return fail(fmt.Errorf("state journal %s: %w", path, err))
+		}
+		if f, size, err = s.compact(dir, path); err != nil {
+			unlock()
+			return err
 		}
 	}
 	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)

@@ -152,7 +152,8 @@ func TestStateTornTailDropped(t *testing.T) {
 			data[len(data)-2] ^= 0xff
 			return data
 		},
-		"zeros after the last frame": func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+		"zeros after the last frame":   func(data []byte, _ int64) []byte { return append(data, make([]byte, 4096)...) },
+		"the header's frame cut short": func(data []byte, _ int64) []byte { return data[:frameHeader+3] },
 	}
 	for name, damage := range damages {
 		t.Run(name, func(t *testing.T) {
@@ -164,8 +165,12 @@ func TestStateTornTailDropped(t *testing.T) {
 
 			// The state without the last frame (the last payment).
 			want := takeSnapshot(t, replayPrefix(t, dir, last, clock), tokens, trxIDs)
-			if name == "zeros after the last frame" {
+			switch name {
+			case "zeros after the last frame":
 				want = takeSnapshot(t, replayPrefix(t, dir, -1, clock), tokens, trxIDs)
+			case "the header's frame cut short": // the data set's state, and a journal that works
+				want, last = takeSnapshot(t, replayPrefix(t, dir, 0, clock), tokens[:2], trxIDs), offs[1]
+				tokens = tokens[:2]
 			}
 
 			data, err := os.ReadFile(path)
@@ -173,7 +178,7 @@ func TestStateTornTailDropped(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, damage(data, last), 0o600))
 			r := mustOpenState(t, dir, clock)
 			assert.Equal(t, want, takeSnapshot(t, r, tokens, trxIDs))
-			if name != "zeros after the last frame" {
+			if name != "zeros after the last frame" && name != "the header's frame cut short" {
 				assert.Equal(t, []string{"st-extra"}, want.Missing, "the torn frame held the last payment")
 			}
 			info, err := os.Stat(path)
@@ -183,6 +188,13 @@ func TestStateTornTailDropped(t *testing.T) {
 			} else {
 				assert.Equal(t, last, info.Size(), "the torn frame is cut off")
 			}
+			// The journal goes on: a payment after the start is there after
+			// the next.
+			_, err = r.CreatePayment(caller(t, r, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 0, "st-after-torn", true, false))
+			require.NoError(t, err)
+			want = takeSnapshot(t, r, tokens, append(trxIDs, "st-after-torn"))
+			require.NoError(t, r.Close())
+			assert.Equal(t, want, takeSnapshot(t, mustOpenState(t, dir, clock), tokens, append(trxIDs, "st-after-torn")), "and the journal opens again")
 		})
 	}
 }

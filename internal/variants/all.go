@@ -21,7 +21,7 @@ func All() []Variant {
 		settlesAtOnce(), checksOperator(), other401Messages(), sync403(), pricePlanEverywhere(),
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
-		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(),
+		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
 	}
 }
 
@@ -424,6 +424,24 @@ func highMinimumPayment() Variant {
 				return p.SubCategory == "prabayar" && p.BasePrice*105/100 >= highMinimum
 			})
 		},
+	}
+}
+
+func minimumAboveEveryPrice() Variant {
+	return Variant{
+		Name: "no product reaches any gateway method's minimum_payment",
+		Why:  "§2.4 minimum_payment: \"Rupiah.\", its values not shown: a server may offer gateways for no product of the catalog",
+		Data: func(ds *reference.Dataset) {
+			var dearest int64
+			for _, p := range ds.Products {
+				dearest = max(dearest, p.BasePrice)
+			}
+			for i := range ds.PaymentMethods {
+				// Twice the dearest base price is above every final price.
+				ds.PaymentMethods[i].MinimumPayment = 2 * dearest
+			}
+		},
+		Skips: "no gateway payment method's minimum_payment is reached",
 	}
 }
 
