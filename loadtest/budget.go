@@ -92,8 +92,9 @@ type FundsPlan struct {
 
 // String states the plan in one line, with a warning when it is short.
 func (f *FundsPlan) String() string {
-	s := fmt.Sprintf("%d balance payments need about Rp %d, the accounts hold Rp %d; %d coin payments need about %d coins, they hold %d (%s; mean price Rp %d)",
-		f.BalancePayments, f.BalanceNeeded, f.BalanceHeld, f.CoinPayments, f.CoinsNeeded, f.CoinsHeld, f.Source, f.MeanPrice)
+	s := fmt.Sprintf("%s balance payments need about Rp %s, the accounts hold Rp %s; %s coin payments need about %s coins, they hold %s (%s; mean price Rp %s)",
+		thousands(f.BalancePayments), thousands(f.BalanceNeeded), thousands(f.BalanceHeld), thousands(f.CoinPayments),
+		thousands(f.CoinsNeeded), thousands(f.CoinsHeld), f.Source, thousands(f.MeanPrice))
 	if f.Short {
 		s += fmt.Sprintf(" — WARNING: the accounts run dry after about %s; then --when-dry %s", f.DryAfter.Round(100*time.Millisecond), f.WhenDry)
 		switch f.WhenDry {

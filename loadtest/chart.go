@@ -23,6 +23,15 @@ type chart struct {
 	YUnit  string
 	Bucket float64 // seconds per bucket
 	Lines  []series
+	// Marks are spans of time shaded behind the lines: the run's faults.
+	Marks []mark
+}
+
+// mark is a span of a chart's time, in seconds from its start, with a
+// short label drawn on the chart and a longer title shown on hover.
+type mark struct {
+	From, To     float64
+	Label, Title string
 }
 
 // palette colours the lines of a chart (colour-blind friendly).
@@ -98,6 +107,21 @@ func (c chart) SVG() template.HTML {
 			x(idx), h-bottom+18, trimFloat(float64(idx)*c.Bucket))
 	}
 	fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#57606a"/>`, left, w-right, top+ph, top+ph)
+	// Marks, behind the lines: a shaded span (at least 3 px wide) per
+	// fault, labelled at the top.
+	for _, m := range c.Marks {
+		at := func(secs float64) float64 {
+			if n <= 1 || c.Bucket <= 0 {
+				return left
+			}
+			return min(max(left+pw*(secs/c.Bucket)/float64(n-1), left), w-right)
+		}
+		x0, x1 := at(m.From), at(m.To)
+		fmt.Fprintf(&b, `<g class="fault"><title>%s</title><rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#cf222e" fill-opacity="0.14"/>`+
+			`<line x1="%.1f" x2="%.1f" y1="%g" y2="%g" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="3 3"/>`+
+			`<text x="%.1f" y="%g" font-size="11" fill="#cf222e">%s</text></g>`,
+			template.HTMLEscapeString(m.Title), x0, top, max(x1-x0, 3), ph, x0, x0, top, top+ph, x0+3, top+10, template.HTMLEscapeString(m.Label))
+	}
 	// Lines: a path per run of consecutive values.
 	for _, s := range c.Lines {
 		dash := ""

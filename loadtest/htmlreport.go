@@ -24,6 +24,9 @@ var htmlReport = template.Must(template.New("load").Funcs(template.FuncMap{
 	},
 	"pct": func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) },
 	"num": func(v float64) string { return trimFloat(v) },
+	"n":   count,
+	"dur": readable,
+	"cap": capText,
 }).Parse(htmlReportTemplate))
 
 type htmlLoadPage struct {
@@ -38,6 +41,12 @@ type htmlLoadPage struct {
 	Merged     bool
 	Recon      *Reconciliation
 	Bucket     string
+	// The verdict: the caveat of a pass, the classes of a failure with
+	// their ids, and the faults (also marked on the charts).
+	Caveat   string
+	Classes  []htmlClass
+	Failures []string // the failures the class lines do not already say
+	Faults   []htmlFault
 }
 
 type htmlThreshold struct {
@@ -91,15 +100,18 @@ func WriteHTML(w io.Writer, o *Outcome, rep *Report) error {
 	}
 	add("shards", shards)
 	add("began", m.Began.UTC().Format(time.RFC3339))
-	add("ended", m.Ended.UTC().Format(time.RFC3339))
+	add("ended (the attack)", m.Ended.UTC().Format(time.RFC3339))
+	if m.ReconciledIn > 0 {
+		add("reconciled in", readable(m.ReconciledIn))
+	}
 	add("wave size", strconv.Itoa(m.WaveSize))
 	add("payment mix", m.PaymentMix)
 	add("operation mix", m.OpMix)
 	add("max workers", capText(m.MaxWorkers))
 	add("max connections", capText(m.MaxConnections))
-	add("request timeout", m.Timeout.String())
-	add("drain", m.Drain.String())
-	add("late after", m.LateAfter.String())
+	add("request timeout", readable(m.Timeout))
+	add("drain", readable(m.Drain))
+	add("late after", readable(m.LateAfter))
 	add("reconciled", strconv.FormatBool(m.Reconciled))
 
 	for _, t := range rep.Thresholds {
@@ -126,6 +138,7 @@ func WriteHTML(w io.Writer, o *Outcome, rep *Report) error {
 	tl := t.timeline
 	page.Bucket = trimFloat(tl.bucket.Seconds()) + " s"
 	page.Charts = tl.charts(page.Merged)
+	page.verdictPage(rep, tl.start)
 	if page.Merged {
 		page.Shards = shardRows(t, o.Meta.Merged)
 	}

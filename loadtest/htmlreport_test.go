@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
 	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // pageHas checks that page holds s, without printing the whole page.
@@ -63,7 +64,7 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
 	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10ms</td><td><span class="bad">fail</span></td>`)
 	pageHas(t, page, `<td><code>errors&lt;=1</code></td><td class="n">1</td><td><span class="ok">pass</span></td>`)
-	pageHas(t, page, `<td><code>tok-load-1</code></td><td class="n">3000</td><td class="n">2000 – 2000</td>`)
+	pageHas(t, page, `<td><code>tok-load-1</code></td><td class="n">3,000</td><td class="n">2,000 – 2,000</td>`)
 	pageHas(t, page, `<span class="bad">mismatch</span>`)
 	pageHas(t, page, "tok-load-1 was debited 3000, the ledger allows 2000")
 	pageHas(t, page, "500 Internal Server Error")
@@ -73,6 +74,36 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 	pageHas(t, page, `data-series="500"`)
 	assert.NotContains(t, page, "<script")
 	assert.NotContains(t, page, "sent by shard", "one shard: no line per shard")
+}
+
+// TestHTMLShowsFaultsAndClasses: the faults of a nemesis in their table
+// and shaded on every chart, the verdict's class lines in the banner, and
+// the ids of each class folded beneath its line.
+func TestHTMLShowsFaultsAndClasses(t *testing.T) {
+	t.Parallel()
+	o := syntheticOutcome()
+	start := o.Meta.Began
+	o.Meta.Faults = []nemesis.Fault{
+		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},
+		{Step: 1, Name: "kill-9", Command: "kill -KILL 4243", Start: start.Add(700 * time.Millisecond), End: start.Add(710 * time.Millisecond), Error: "exit status 1"},
+	}
+	o.Reconciliation.Entries = []loadtest.Entry{
+		{Class: loadtest.ClassLost, ID: "run1-0-1", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(100 * time.Millisecond), Fault: 1},
+		{Class: loadtest.ClassLost, ID: "run1-0-2", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(200 * time.Millisecond), Fault: 1},
+	}
+	rep := loadtest.BuildReport(o, nil)
+	require.False(t, rep.Passed)
+	var b bytes.Buffer
+	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
+	page := b.String()
+	assert.Equal(t, 3*2, strings.Count(page, `<g class="fault">`), "each fault shaded on each of the three charts")
+	pageHas(t, page, `<title>fault 1: kill-9, 300 ms to 320 ms</title>`)
+	pageHas(t, page, `<td class="n">F2</td><td>kill-9</td><td><code>kill -KILL 4243</code></td><td class="n">700 ms</td><td class="n">710 ms</td><td><span class="bad">exit status 1</span></td>`)
+	pageHas(t, page, `<ul id="verdict-classes"><li class="bad">2 lost writes: acknowledged as created, then not found by payment status; 2 before or during fault 1 (kill-9 at 300 ms) (e.g. run1-0-1, run1-0-2)</li>`)
+	pageHas(t, page, `<details class="id-class" data-class="lost-write"><summary><b>lost-write</b>: 2</summary>`)
+	pageHas(t, page, `<td><code>run1-0-2</code></td><td><code>tok-load-1</code></td><td>created, then not found</td><td>F1</td>`)
+	assert.NotContains(t, page, "<details open", "folded")
+	pageHas(t, page, "fault kill-9 at 700 ms did not go as scheduled (exit status 1; see nemesis.log): the run did not test what was asked")
 }
 
 // TestHTMLOfAMergedRunInABrowser (issue 13.2 and 13.3): two shards run

@@ -36,6 +36,9 @@ func span(lo, hi int64) string {
 // readable rounds d to three significant digits in its unit: 83.1 ms,
 // 1.25 s, 512 µs, 2m3s for two minutes and more.
 func readable(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
 	abs := d
 	if abs < 0 {
 		abs = -abs

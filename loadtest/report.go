@@ -378,8 +378,8 @@ func (rep *Report) WriteText(w io.Writer) error {
 	rep.writeFaults(&b)
 	g := rep.Generator
 	if g.Planned > 0 {
-		fmt.Fprintf(&b, "Requests  %d sent of %d scheduled; target %.1f/s, achieved %.1f/s; %d late (> %s)\n",
-			g.Sent, g.Planned, g.TargetRate, g.AchievedRate, g.Late, g.LateAfter)
+		fmt.Fprintf(&b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s)\n",
+			thousands(g.Sent), thousands(g.Planned), g.TargetRate, g.AchievedRate, thousands(g.Late), readable(g.LateAfter))
 	} else {
 		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
@@ -409,7 +409,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "latency\tmean\tp50\tp90\tp95\tp99\tp99.9\tmax\t")
 	row := func(name string, l Latencies) {
-		r := func(d time.Duration) string { return d.Round(10 * time.Microsecond).String() }
+		r := readable
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, r(l.Mean), r(l.P50), r(l.P90), r(l.P95), r(l.P99), r(l.P999), r(l.Max))
 	}
 	row("corrected (from schedule)", rep.Corrected)
@@ -449,8 +449,8 @@ func (rep *Report) WriteText(w io.Writer) error {
 		}
 	}
 	if r := rep.Reconciliation; r != nil {
-		fmt.Fprintf(&b, "\nReconciliation: %d create requests, %d ids, %d created, %d looked up, %d duplicate debits, %d uncertain requests (%d ids)\n",
-			r.Requests, r.IDs, r.Created, r.LookedUp, r.Duplicates, r.Uncertain, r.UncertainIDs)
+		fmt.Fprintf(&b, "\nReconciliation: %s create requests, %s ids, %s created, %s looked up, %s duplicate debits, %s uncertain requests (%s ids)\n",
+			thousands(r.Requests), thousands(r.IDs), thousands(r.Created), thousands(r.LookedUp), thousands(r.Duplicates), thousands(r.Uncertain), thousands(r.UncertainIDs))
 		if r.Waves > 0 {
 			fmt.Fprintf(&b, "  idempotency waves: %d\n", r.Waves)
 		}
@@ -466,8 +466,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 			if !a.OK {
 				mark = "MISMATCH"
 			}
-			fmt.Fprintf(&b, "  %-22s balance −%d in [%d, %d]; coins −%d in [%d, %d]; %d created, %d uncertain ids  %s\n",
-				a.Account, a.BalanceChange, a.BalanceMin, a.BalanceMax, a.CoinChange, a.CoinMin, a.CoinMax, a.Created, a.Uncertain, mark)
+			fmt.Fprintf(&b, "  %-22s balance −Rp %s, expected %s; coins −%s, expected %s; %s created, %s uncertain ids  %s\n",
+				a.Account, thousands(a.BalanceChange), span(a.BalanceMin, a.BalanceMax), thousands(a.CoinChange), span(a.CoinMin, a.CoinMax),
+				thousands(a.Created), thousands(a.Uncertain), mark)
 		}
 		if len(r.Violations) > 0 {
 			fmt.Fprintf(&b, "  Invariant violations:\n")

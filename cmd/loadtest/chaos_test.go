@@ -21,6 +21,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/browsertest"
+	"github.com/partnercommerce/conformance/loadtest"
 )
 
 // The long chaos run (make chaos): 25 s of retried payments against a
@@ -44,7 +47,7 @@ func TestChaosOneKill(t *testing.T) {
 		require.ErrorIs(t, err, errFailed, out)
 		lead := leadingLines(out)
 		require.NotEmpty(t, lead, out)
-		assert.Regexp(t, `^  - [0-9,]+ lost writes: acknowledged as created, then not found by payment status; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5 s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
+		assert.Regexp(t, `^  - [0-9,]+ lost writes: acknowledged as created, then not found by payment status; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5\d* s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
 		assert.Contains(t, out, "wallet mismatches", out)
 	})
 	t.Run("with --state: nothing lost or doubled", func(t *testing.T) {
@@ -241,4 +244,35 @@ func leadingLines(report string) []string {
 func head(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// TestChaosPageInABrowser: the page of a run whose in-memory reference was
+// killed twice shows, in headless Chromium, the faults shaded on every
+// chart and listed in their table, leads with the lost writes, and folds
+// the ids of each class. Its screenshot is the README's (refreshed with
+// $CONFORMANCE_SCREENSHOTS).
+func TestChaosPageInABrowser(t *testing.T) {
+	t.Parallel()
+	if browsertest.Find() == "" {
+		t.Skip("no Chromium: install Debian's chromium package to run the browser test")
+	}
+	bin := buildReference(t)
+	out := t.TempDir()
+	load := chaosLoad{rate: 100, duration: 5 * time.Second, nemesis: "every 2s from 1500ms shell name kill-9: kill -KILL $(cat %s)"}
+	report, err := chaosRun(t, bin, false, load, out)
+	require.ErrorIs(t, err, errFailed, report)
+
+	bp := browsertest.Open(t, filepath.Join(out, loadtest.FileHTML))
+	assert.Empty(t, bp.Errors(), "console errors")
+	faults := browsertest.Eval[int](t, bp, `document.querySelectorAll("#fault-table tr").length - 1`)
+	assert.Equal(t, 2, faults, "two kills")
+	for _, id := range []string{"chart-rate", "chart-latency", "chart-status"} {
+		assert.Equal(t, faults, browsertest.Eval[int](t, bp, `document.querySelectorAll("#`+id+` g.fault").length`), "%s shades each fault", id)
+	}
+	assert.Contains(t, browsertest.Eval[string](t, bp, `document.querySelector("#verdict-classes li").innerText`), "lost writes: acknowledged as created, then not found")
+	assert.Positive(t, browsertest.Eval[int](t, bp, `document.querySelectorAll("details.id-class").length`))
+	assert.Zero(t, browsertest.Eval[int](t, bp, `document.querySelectorAll("details.id-class[open]").length`), "the ids are folded")
+
+	png := browsertest.Screenshot(t, bp, "load-chaos.png", true)
+	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "load-chaos.png"), png)
 }
