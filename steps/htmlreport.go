@@ -29,7 +29,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"join":   strings.Join,
 	"report": reportHTML,
 	"code":   codeHTML,
-	"short": func(s string) string { return s[:min(12, len(s))] },
+	"short":  func(s string) string { return s[:min(12, len(s))] },
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome in the page of a scenario the run did not
@@ -51,14 +51,14 @@ type htmlPage struct {
 	VerdictClass string
 	Stopped      *Stopped
 	// Warnings are the readings the target did not follow.
-	Warnings []ReadingWarnings
-	Failed       []htmlLink
-	Areas        []htmlArea
-	Matrix       []htmlMatrixRow
-	Exercised    int
-	Coverage     []htmlOperation
-	Outcomes     []string
-	Tags         []string
+	Warnings  []ReadingWarnings
+	Failed    []htmlLink
+	Areas     []htmlArea
+	Matrix    []htmlMatrixRow
+	Exercised int
+	Coverage  []htmlOperation
+	Outcomes  []string
+	Tags      []string
 }
 
 type htmlCapability struct {
