@@ -49,6 +49,15 @@ fuzz-target: bin/conformance ## Generated mode: schema-driven and stateful cases
 	  *) echo "conformance generate exit code $$code: usage, profile or target error (make itself exits 2)" >&2 ;; \
 	esac; exit $$code
 
+# VERSION names a release (a git tag, v1.2.0); by default git describe's.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.0.0-dev)
+# DIST_TARGETS restricts make dist to some platforms, e.g. DIST_TARGETS=linux/amd64.
+DIST_TARGETS ?=
+
+.PHONY: dist
+dist: ## Static binaries of conformance, loadtest, reference for linux/darwin/windows, amd64/arm64, in dist/ (GoReleaser's names, checksums file).
+	$(GO) run ./cmd/dist --version $(VERSION) --out dist $(if $(DIST_TARGETS),--targets $(DIST_TARGETS))
+
 .PHONY: bin/conformance
 bin/conformance: ## Build the conformance runner (run it directly for its exact exit code).
 	@$(GO) build -o bin/conformance ./cmd/conformance
@@ -61,9 +70,17 @@ load: ## Run a load test (short demo against the embedded reference, or TARGET=u
 run: ## Serve the embedded reference data set on 127.0.0.1:8080.
 	$(GO) run ./cmd/reference $(ARGS)
 
+# Browser tests skip without Chromium; each appends "TestName: reason" to
+# $$CONFORMANCE_SKIP_LOG, so that the recipe can say how many were skipped
+# and why without -v.
 .PHONY: test
-test: ## Run every test with the race detector (fuzz seeds included).
-	$(GO) test -race -count=1 ./...
+test: ## Run every test with the race detector (fuzz seeds included); says which browser tests were skipped and why.
+	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 ./...; code=$$?; \
+	if [ -s $$log ]; then \
+	  echo "$$(wc -l < $$log | tr -d ' ') browser tests skipped: $$(cut -d: -f1 $$log | sort | paste -sd, - | sed 's/,/, /g')"; \
+	  echo "  why: $$(cut -d: -f2- $$log | sort -u | head -1 | sed 's/^ //')"; \
+	else echo "no browser test skipped"; fi; \
+	rm -f $$log; exit $$code
 
 .PHONY: bench
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).

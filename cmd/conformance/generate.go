@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -55,14 +56,16 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprint(stderr, generateUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := cli.Parse(fs, args, "conformance generate", usageLine(generateUsage))
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitPass
 		}
+		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "conformance generate: unexpected arguments %q\n", fs.Args())
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "conformance generate: unexpected arguments %q\n%s\n", rest, usageLine(generateUsage))
 		return exitUsage
 	}
 	if *examples < 1 || *stepsFlag < 1 || *duration <= 0 || *timeout <= 0 {

@@ -26,6 +26,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
@@ -100,10 +101,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	locations, err := cli.Parse(fs, args, "conformance", usageLine(usageText))
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitPass
 		}
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
 	if *showVersion {
@@ -115,7 +118,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if *format == "junit" || *format == "cucumber" {
 		human = stderr
 	}
-	locations := fs.Args()
 	if *rerunFailed {
 		if *reportDir == "" {
 			fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
@@ -190,6 +192,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFail
 	}
 	return exitPass
+}
+
+// usageLine is the first line of a help text.
+func usageLine(help string) string {
+	line, _, _ := strings.Cut(help, "\n")
+	return line
 }
 
 // colorOn decides the console's colour: on a terminal, unless --no-color

@@ -139,3 +139,27 @@ func TestPreflightFailureIsOneMessageAndExit2(t *testing.T) {
 	assert.Contains(t, stderr.String(), "in a row")
 	assert.Contains(t, stdout.String(), "RESULT: STOPPED: 0 passed (0 with warnings), 0 failed")
 }
+
+// TestFlagsAfterLocationAndBadFlags: flags may follow FILE:LINE; a bad flag
+// is the error, the usage line and "see --help", not the whole help.
+func TestFlagsAfterLocationAndBadFlags(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"features/payment_methods.feature:7", "--format", "progress", "--concurrency", "1"}, noEnv, &stdout, &stderr)
+	require.Equal(t, exitPass, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	assert.Contains(t, stdout.String(), "RESULT: PASS: 1 passed")
+
+	for _, args := range [][]string{
+		{"features/payment_methods.feature:7", "--stirct"},
+		{"generate", "--seeed", "3"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		assert.Equal(t, exitUsage, run(context.Background(), args, noEnv, &stdout, &stderr), "%q", args)
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		require.Len(t, lines, 3, stderr.String())
+		assert.Contains(t, lines[0], "flag provided but not defined")
+		assert.True(t, strings.HasPrefix(lines[1], "usage: conformance"), lines[1])
+		assert.Contains(t, lines[2], "--help")
+	}
+}

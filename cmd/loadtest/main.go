@@ -32,6 +32,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
@@ -178,11 +179,12 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	})
 	fs.Usage = groupedUsage(fs, stderr, runHelpIntro, runGroups, runHelpExamples)
-	if err := fs.Parse(args); err != nil {
+	rest, err := cli.Parse(fs, args, "loadtest", "usage: loadtest [flags]   (loadtest merge [flags] SHARD-DIR... merges shards)")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	if len(rest) > 0 {
+		return fmt.Errorf("unexpected arguments: %v (see loadtest --help)", rest)
 	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -428,15 +430,16 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
 	ths := thresholdFlags(fs)
 	fs.Usage = groupedUsage(fs, stderr, mergeHelpIntro, mergeGroups, mergeHelpExamples)
-	if err := fs.Parse(args); err != nil {
+	const usage = "usage: loadtest merge [flags] SHARD-DIR..."
+	dirs, err := cli.Parse(fs, args, "loadtest merge", usage)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return errors.New("merge: no shard directory given")
+	if len(dirs) == 0 {
+		return errors.New("merge: no shard directory given\n" + usage + "\nsee loadtest merge --help for every flag")
 	}
 	var outs []*loadtest.Outcome
-	for _, d := range fs.Args() {
+	for _, d := range dirs {
 		o, err := loadtest.ReadArtifacts(d)
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", d, err)

@@ -262,3 +262,18 @@ func TestProductsAndWhenDryFlags(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "when dry")
 }
+
+// TestBadFlagIsShort: a bad flag is the error, the usage line and where the
+// help is, not the whole help.
+func TestBadFlagIsShort(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--rtae", "5"}, {"merge", "--outt", "x"}} {
+		_, stderr, err := runCLI(t, args...)
+		require.Error(t, err)
+		msg := err.Error()
+		assert.Contains(t, msg, "flag provided but not defined")
+		assert.Contains(t, msg, "usage: loadtest")
+		assert.Contains(t, msg, "see loadtest")
+		assert.Less(t, strings.Count(msg+stderr, "\n"), 4, msg+stderr)
+	}
+}

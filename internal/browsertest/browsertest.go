@@ -6,6 +6,7 @@ package browsertest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +23,23 @@ const EnvBrowser = "CONFORMANCE_BROWSER"
 // EnvScreenshots, set to a non-empty value, asks the browser tests to save
 // the screenshots shown by the README under docs/.
 const EnvScreenshots = "CONFORMANCE_SCREENSHOTS"
+
+// EnvSkipLog names a file each skipped browser test appends a line to
+// ("TestName: reason"), so that `make test` can say, without -v, how many
+// were skipped and why.
+const EnvSkipLog = "CONFORMANCE_SKIP_LOG"
+
+// skip skips the test, recording it in $CONFORMANCE_SKIP_LOG when set.
+func skip(tb testing.TB, reason string) {
+	tb.Helper()
+	if path := os.Getenv(EnvSkipLog); path != "" {
+		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644); err == nil {
+			_, _ = fmt.Fprintf(f, "%s: %s\n", tb.Name(), reason)
+			_ = f.Close() // a lost line only shortens make test's note
+		}
+	}
+	tb.Skip(reason)
+}
 
 // timeout bounds everything a test does with one browser.
 const timeout = 90 * time.Second
@@ -53,7 +71,7 @@ func Open(tb testing.TB, path string) *Page {
 	tb.Helper()
 	bin := Find()
 	if bin == "" {
-		tb.Skipf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser)
+		skip(tb, fmt.Sprintf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser))
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {

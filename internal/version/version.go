@@ -17,6 +17,29 @@ import (
 // Suite is the version of the scenarios and their step definitions.
 const Suite = "1.0.0"
 
+// Stamped is the release version `make dist` stamps into the binaries
+// (-ldflags "-X github.com/partnercommerce/conformance/internal/version.Stamped=v1.2.0").
+var Stamped = ""
+
+// Release is the version the binary was released as: the one make dist
+// stamped, or the module version go install put in the build information
+// (go install .../cmd/conformance@v1.2.0), or "devel" for a build from a
+// work tree.
+func Release() string {
+	bi, ok := debug.ReadBuildInfo()
+	return release(Stamped, bi, ok)
+}
+
+func release(stamped string, bi *debug.BuildInfo, ok bool) string {
+	switch {
+	case stamped != "":
+		return stamped
+	case ok && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)":
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
 // SpecSHA256 is the hex SHA-256 of openapi.yaml, as sha256sum prints it.
 func SpecSHA256() string {
 	sum := sha256.Sum256(conformance.OpenAPI)
@@ -55,6 +78,6 @@ func commit(bi *debug.BuildInfo, ok bool) string {
 
 // String is what --version prints for the program name.
 func String(program string) string {
-	return fmt.Sprintf("%s (Partner Commerce API v2)\nsuite version: %s\nspec sha256:   %s\ncommit:        %s\ngo:            %s %s/%s\n",
-		program, Suite, SpecSHA256(), Commit(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("%s %s (Partner Commerce API v2)\nsuite version: %s\nspec sha256:   %s\ncommit:        %s\ngo:            %s %s/%s\n",
+		program, Release(), Suite, SpecSHA256(), Commit(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

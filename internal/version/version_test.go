@@ -58,3 +58,13 @@ func TestStringNamesEveryPart(t *testing.T) {
 	}
 	assert.Len(t, SpecSHA256(), 64)
 }
+
+func TestRelease(t *testing.T) {
+	t.Parallel()
+	installed := &debug.BuildInfo{Main: debug.Module{Path: "github.com/partnercommerce/conformance", Version: "v1.2.0"}}
+	devel := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}
+	assert.Equal(t, "v1.3.0", release("v1.3.0", installed, true), "make dist's stamp wins")
+	assert.Equal(t, "v1.2.0", release("", installed, true), "go install @v1.2.0")
+	assert.Equal(t, "devel", release("", devel, true))
+	assert.Equal(t, "devel", release("", nil, false))
+}
