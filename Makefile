@@ -37,8 +37,8 @@ conformance: bin/conformance ## Run the conformance suite (embedded reference, o
 	esac; exit $$code
 
 .PHONY: living-docs
-living-docs: ## Render features/ as the HTML living documentation, nothing run (reports/docs/report.html).
-	$(GO) run ./cmd/conformance docs --out reports/docs
+living-docs: ## Render features/ as the living documentation for partners, nothing run (reports/docs/living-docs.html; SUMMARY=summary.json overlays a run).
+	$(GO) run ./cmd/conformance docs --out reports/docs $(if $(SUMMARY),--summary $(SUMMARY))
 
 .PHONY: fuzz-target
 fuzz-target: bin/conformance ## Generated mode: schema-driven and stateful cases (embedded reference, or TARGET=url PROFILE=file; SEED=n EXAMPLES=n).

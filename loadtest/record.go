@@ -2,10 +2,10 @@ package loadtest
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,8 +37,9 @@ type recorder struct {
 	resultsF, ledgerF *os.File
 	resultsW, ledgerW *bufio.Writer
 	resultsEnc        vegeta.Encoder
-	ledgerEnc         *json.Encoder
-	err               error // the first write error
+	headers           http.Header // reused for every result written
+	line              []byte      // reused for every ledger line
+	err               error       // the first write error
 	resultsFile       string
 	ledgerFile        string
 }
@@ -70,7 +71,7 @@ func newRecorder(dir string, keepLedger bool, tally *Tally, size int) (*recorder
 		return nil, err
 	}
 	rc.resultsW, rc.ledgerW = bufio.NewWriterSize(rc.resultsF, recordBuffer), bufio.NewWriterSize(rc.ledgerF, recordBuffer)
-	rc.resultsEnc, rc.ledgerEnc = vegeta.NewEncoder(rc.resultsW), json.NewEncoder(rc.ledgerW)
+	rc.resultsEnc, rc.headers = vegeta.NewEncoder(rc.resultsW), http.Header{}
 	return rc, nil
 }
 
@@ -83,8 +84,10 @@ func (rc *recorder) add(hr *hitResult) {
 		if rc.keepLedger {
 			rc.ledger.add(hr.pay)
 		}
-		if rc.ledgerEnc != nil && rc.err == nil {
-			rc.err = rc.ledgerEnc.Encode(hr.pay)
+		if rc.ledgerW != nil && rc.err == nil {
+			if rc.line, rc.err = appendPayment(rc.line[:0], hr.pay); rc.err == nil {
+				_, rc.err = rc.ledgerW.Write(rc.line)
+			}
 		}
 	}
 	rc.tally.add(r)
@@ -93,7 +96,7 @@ func (rc *recorder) add(hr *hitResult) {
 		return
 	}
 	if rc.err == nil {
-		v := r.Vegeta()
+		v := r.vegeta(rc.headers)
 		v.Seq = r.order
 		rc.err = rc.resultsEnc.Encode(&v)
 	}

@@ -75,3 +75,27 @@ func BenchmarkRecorderRetained(b *testing.B) {
 	}
 	b.ReportMetric(per/float64(b.N), "retained-B/result")
 }
+
+// BenchmarkRecorderAdd is the collector's cost per create result and its
+// ledger entry, streamed to files: counted, encoded, written.
+func BenchmarkRecorderAdd(b *testing.B) {
+	at := time.Now()
+	rec, err := newRecorder(b.TempDir(), false, newTally(at, time.Minute, false), chunkSize)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(21, 5))
+	rs := syntheticResults(rng, at, 4096, 0, 5000)
+	ps := make([]Payment, len(rs))
+	for i := range ps {
+		ps[i] = Payment{ID: "run-0-" + itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
+			MaxBalance: 5000, At: rs[i].Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + itoa(i),
+			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		k := i % len(rs)
+		rec.add(&hitResult{rs[k], &ps[k]})
+	}
+	b.StopTimer()
+	require.NoError(b, rec.close(&Outcome{}))
+}

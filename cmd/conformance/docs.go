@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,31 +11,57 @@ import (
 	"path/filepath"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// runDocs renders the feature files as the living documentation page,
-// report.html in --out, without running anything.
+const docsUsage = `usage: conformance docs --out DIR [--summary FILE]
+
+Renders the feature files as the living documentation a partner reads
+(DIR/` + steps.FileLivingDocs + `), without running anything: the document's
+areas and endpoints, each rule with its examples, the section 7 tables with
+the rules proving each row. With --summary (a run's summary.json) the
+outcome of that run is overlaid.
+
+Flags:
+`
+
+// runDocs renders the living documentation.
 func runDocs(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance docs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "directory that receives report.html (required)")
+	out := fs.String("out", "", "directory that receives "+steps.FileLivingDocs+" (required)")
+	summary := fs.String("summary", "", "a run's summary.json whose outcomes to overlay (optional)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: conformance docs --out DIR\n\nRenders the feature files as one HTML page (the living documentation), without running anything.\n\nFlags:\n")
+		fmt.Fprint(stderr, docsUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	rest, err := cli.Parse(fs, args, "conformance docs", usageLine(docsUsage))
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitPass
 		}
+		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage
 	}
-	if *out == "" || fs.NArg() > 0 {
-		fs.Usage()
+	if *out == "" || len(rest) > 0 {
+		fmt.Fprintf(stderr, "conformance docs: --out DIR is required, and nothing else\n%s\n", usageLine(docsUsage))
 		return exitUsage
+	}
+	var sum *steps.Summary
+	if *summary != "" {
+		data, err := os.ReadFile(*summary)
+		if err == nil {
+			sum = &steps.Summary{}
+			err = json.Unmarshal(data, sum)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "conformance docs: --summary: %v\n", err)
+			return exitUsage
+		}
 	}
 	var page bytes.Buffer
-	if err := steps.WriteHTMLReport(&page, features.FS, nil, nil); err != nil {
+	if err := steps.WriteLivingDocs(&page, features.FS, sum); err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitFail
 	}
@@ -42,7 +69,7 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage
 	}
-	path := filepath.Join(*out, steps.FileHTMLReport)
+	path := filepath.Join(*out, steps.FileLivingDocs)
 	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage

@@ -13,23 +13,28 @@ import (
 )
 
 // TestDocsWritesTheLivingDocumentation: `conformance docs --out DIR` writes
-// report.html from the features without a server; bad usage exits 2.
+// the living documentation from the features without a server: its own
+// title, no run badge or outcome filter; bad usage exits 2.
 func TestDocsWritesTheLivingDocumentation(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "docs")
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitPass, run(context.Background(), []string{"docs", "--out", dir}, noEnv, &stdout, &stderr), stderr.String())
-	data, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	data, err := os.ReadFile(filepath.Join(dir, "living-docs.html"))
 	require.NoError(t, err)
 	page := string(data)
-	assert.True(t, strings.Contains(page, "Living documentation: not run against a server"), "the page says nothing ran")
-	assert.Greater(t, strings.Count(page, `<article class="scenario not-run"`), 80)
-	assert.Contains(t, stdout.String(), "report.html")
+	assert.Contains(t, page, "<title>Partner Commerce API v2 — living documentation</title>")
+	assert.Greater(t, strings.Count(page, `<article class="rule"`), 40)
+	assert.NotContains(t, page, "not-run")
+	assert.NotContains(t, page, "f-outcome")
+	assert.Equal(t, 1, strings.Count(page, `id="readings-box"`))
+	assert.Contains(t, stdout.String(), "living-docs.html")
 
 	for name, args := range map[string][]string{
 		"no --out":       {"docs"},
 		"extra argument": {"docs", "--out", dir, "more"},
 		"unknown flag":   {"docs", "--target", "http://127.0.0.1:1"},
+		"no summary":     {"docs", "--out", dir, "--summary", filepath.Join(dir, "missing.json")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

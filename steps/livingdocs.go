@@ -1,0 +1,439 @@
+package steps
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	gherkin "github.com/cucumber/gherkin/go/v26"
+	messages "github.com/cucumber/messages/go/v21"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/version"
+)
+
+// The living documentation is the page a partner reads to learn what the
+// API document requires, after the tools partners know (Pickles, Serenity
+// BDD's living documentation, Relish): the feature files organised by the
+// document's sections and endpoints, each rule (a scenario, or a scenario
+// outline with its examples table) with what is sent and what comes back,
+// exact messages as code, and the section 7 tables with the rules proving
+// each row. It is not a run report: no outcome badges and no outcome
+// filter, unless a run's summary is overlaid.
+
+//go:embed livingdocs.tmpl
+var livingDocsTemplate string
+
+var livingDocs = template.Must(template.New("docs").Funcs(template.FuncMap{
+	"join": strings.Join,
+}).Parse(livingDocsTemplate))
+
+// FileLivingDocs is the name of the living documentation page.
+const FileLivingDocs = "living-docs.html"
+
+// ReadingsDocURL is where the readings are explained, for a page that is
+// read away from the repository.
+const ReadingsDocURL = "https://github.com/partnercommerce/conformance/blob/main/docs/conformance-readings.md"
+
+type docsPage struct {
+	SuiteVersion, SpecSHA256, Date string
+	ReadingsURL                    string
+	Features                       []docsFeature
+	Endpoints                      []docsEndpoint
+	Tables                         []docsTable
+	Rules, Examples                int
+	// Run is the overlaid run, or nil.
+	Run *docsRun
+}
+
+type docsRun struct {
+	Target, Date string
+	Totals       Counts
+}
+
+type docsFeature struct {
+	ID, Name, File, Description, Sections string
+	Readings                              []docsReading
+	Endpoints                             []docsEndpoint
+	Rules                                 []*docsRule
+}
+
+type docsEndpoint struct {
+	ID, Operation, Method, Path, Summary string
+	Rows                                 []docsRow
+}
+
+type docsRule struct {
+	ID, Name, Location string
+	Tags               []string
+	Readings           []docsReading
+	Background         []docsStep
+	Steps              []docsStep
+	Examples           *docsExamples
+	// Outcome is the overlaid run's outcome, when a run is overlaid.
+	Outcome string
+}
+
+type docsStep struct {
+	Keyword string
+	Text    template.HTML
+	Kind    string // given, when or then: the setting, the request, the answer
+}
+
+type docsExamples struct {
+	Header []string
+	Rows   []docsExampleRow
+}
+
+type docsExampleRow struct {
+	Cells   []string
+	Outcome string
+}
+
+type docsReading struct{ ID, Sentence, Text string }
+
+type docsTable struct {
+	Name string
+	Rows []docsRow
+}
+
+type docsRow struct {
+	contract.Row
+	Method, Path string
+	Proofs       []docsLink
+	Outcome      string
+}
+
+type docsLink struct{ ID, Name string }
+
+// WriteLivingDocs writes the living documentation of the feature files of
+// fsys. With sum, the outcome of that run is overlaid on each rule, example
+// and section 7 row.
+func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
+	page := docsPage{SuiteVersion: SuiteVersion, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
+		Date: time.Now().UTC().Format("2006-01-02")}
+	outcomes := map[string]string{}
+	if sum != nil {
+		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
+		for _, r := range sum.Scenarios {
+			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
+		}
+	}
+	ops, err := contract.Operations()
+	if err != nil {
+		return err
+	}
+	spec, err := contract.Spec()
+	if err != nil {
+		return err
+	}
+	summaries := map[string]string{}
+	for _, item := range spec.Paths.Map() {
+		for _, op := range item.Operations() {
+			summaries[op.OperationID] = op.Summary
+		}
+	}
+
+	// byPickle finds the rule of each scenario as it runs (an outline row
+	// included), by feature file and name.
+	byPickle := map[string]*docsRule{}
+	var pickles []pickleText
+	for _, name := range featureFiles(fsys) {
+		f, picks, err := readDocsFeature(fsys, name, byPickle, outcomes)
+		if err != nil {
+			return err
+		}
+		pickles = append(pickles, picks...)
+		page.Features = append(page.Features, f)
+	}
+	rank := func(f docsFeature) int {
+		if i := slices.IndexFunc(areaTags, func(a string) bool { return "area-"+a == f.ID }); i >= 0 {
+			return i
+		}
+		return len(areaTags)
+	}
+	sort.SliceStable(page.Features, func(i, j int) bool { return rank(page.Features[i]) < rank(page.Features[j]) })
+
+	var results []ScenarioResult
+	if sum != nil {
+		results = sum.Scenarios
+	}
+	matrix := section7(nil, nil, pickles, results)
+	if sum != nil && sum.Section7 != nil {
+		matrix = sum.Section7
+	}
+	endpoints := map[string]*docsEndpoint{}
+	for _, id := range slices.SortedFunc(func(yield func(string) bool) {
+		for id := range ops {
+			if !yield(id) {
+				return
+			}
+		}
+	}, func(a, b string) int { return contract.OperationRank(a) - contract.OperationRank(b) }) {
+		op := ops[id]
+		page.Endpoints = append(page.Endpoints, docsEndpoint{ID: "op-" + slug(id), Operation: id, Method: op.Method, Path: op.Path, Summary: summaries[id]})
+	}
+	for i := range page.Endpoints {
+		endpoints[page.Endpoints[i].Operation] = &page.Endpoints[i]
+	}
+	tables := map[string]int{}
+	usedBy := map[string]map[string]bool{} // feature ID → operations its rules prove
+	for _, m := range matrix {
+		op := ops[m.Operation]
+		row := docsRow{Row: m.Row, Method: op.Method, Path: op.Path}
+		if sum != nil {
+			row.Outcome = m.Outcome
+		}
+		seen := map[string]bool{}
+		for _, name := range m.Scenarios {
+			for _, key := range pickleKeysNamed(byPickle, name) {
+				rule := byPickle[key]
+				if seen[rule.ID] {
+					continue
+				}
+				seen[rule.ID] = true
+				row.Proofs = append(row.Proofs, docsLink{ID: rule.ID, Name: rule.Name})
+				fid := featureOf(page.Features, rule)
+				if usedBy[fid] == nil {
+					usedBy[fid] = map[string]bool{}
+				}
+				usedBy[fid][m.Operation] = true
+			}
+		}
+		if e := endpoints[m.Operation]; e != nil {
+			e.Rows = append(e.Rows, row)
+		}
+		i, ok := tables[m.Table]
+		if !ok {
+			i = len(page.Tables)
+			tables[m.Table] = i
+			page.Tables = append(page.Tables, docsTable{Name: m.Table})
+		}
+		page.Tables[i].Rows = append(page.Tables[i].Rows, row)
+	}
+	for i := range page.Features {
+		f := &page.Features[i]
+		for _, e := range page.Endpoints {
+			area := strings.TrimPrefix(f.ID, "area-")
+			if slices.Contains(operationAreas[e.Operation], area) || usedBy[f.ID][e.Operation] {
+				f.Endpoints = append(f.Endpoints, e)
+			}
+		}
+		page.Rules += len(f.Rules)
+		for _, r := range f.Rules {
+			if r.Examples != nil {
+				page.Examples += len(r.Examples.Rows)
+			} else {
+				page.Examples++
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := livingDocs.Execute(&buf, page); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// featureFiles lists the feature files of fsys.
+func featureFiles(fsys fs.FS) []string {
+	names, _ := fs.Glob(fsys, "*.feature") // the pattern is valid
+	return names
+}
+
+// pickleKeysNamed returns the keys of byPickle whose scenario is named name.
+func pickleKeysNamed(byPickle map[string]*docsRule, name string) []string {
+	var keys []string
+	for k := range byPickle {
+		if strings.HasSuffix(k, "\x00"+name) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// featureOf returns the ID of the feature holding rule.
+func featureOf(features []docsFeature, rule *docsRule) string {
+	for _, f := range features {
+		if slices.Contains(f.Rules, rule) {
+			return f.ID
+		}
+	}
+	return ""
+}
+
+// readDocsFeature reads one feature file: its rules (scenarios and
+// outlines with their examples) and the scenarios as they run, each
+// registered in byPickle under its rule.
+func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, outcomes map[string]string) (docsFeature, []pickleText, error) {
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return docsFeature{}, nil, err
+	}
+	newID := (&messages.Incrementing{}).NewId
+	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), newID)
+	if err != nil {
+		return docsFeature{}, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	uri := path.Base(name)
+	f := docsFeature{File: uri, ID: "area-" + slug(strings.TrimSuffix(uri, ".feature"))}
+	if doc.Feature == nil {
+		return f, nil, nil
+	}
+	fd := toFeatureDoc(uri, doc, newID)
+	f.Name, f.Description, f.Sections = fd.Name, fd.Description, fd.Sections()
+	if fd.Area != "" {
+		f.ID = "area-" + fd.Area
+	}
+	var featureReadings []string
+	for _, t := range fd.Tags {
+		if id, ok := strings.CutPrefix(t, readingTagPrefix); ok {
+			featureReadings = append(featureReadings, id)
+		}
+	}
+	f.Readings = readingsOf(featureReadings)
+
+	var background []docsStep
+	rules := map[string]*docsRule{} // scenario AST id → rule
+	rowIndex := map[string]int{}    // example row AST id → index
+	addScenario := func(sc *messages.Scenario, bg []docsStep) {
+		r := &docsRule{ID: "rule-" + slug(uri+" "+sc.Name), Name: sc.Name, Location: fmt.Sprintf("%s:%d", uri, sc.Location.Line), Background: bg}
+		var ids []string
+		for _, t := range sc.Tags {
+			tag := strings.TrimPrefix(t.Name, "@")
+			if id, ok := strings.CutPrefix(tag, readingTagPrefix); ok {
+				ids = append(ids, id)
+			} else if tag != advisoryTag {
+				r.Tags = append(r.Tags, tag)
+			}
+		}
+		r.Readings = readingsOf(ids)
+		r.Steps = docsSteps(sc.Steps)
+		for _, ex := range sc.Examples {
+			if ex.TableHeader == nil {
+				continue
+			}
+			if r.Examples == nil {
+				r.Examples = &docsExamples{}
+				for _, c := range ex.TableHeader.Cells {
+					r.Examples.Header = append(r.Examples.Header, c.Value)
+				}
+			}
+			for _, row := range ex.TableBody {
+				var cells []string
+				for _, c := range row.Cells {
+					cells = append(cells, c.Value)
+				}
+				rowIndex[row.Id] = len(r.Examples.Rows)
+				r.Examples.Rows = append(r.Examples.Rows, docsExampleRow{Cells: cells})
+			}
+		}
+		rules[sc.Id] = r
+		f.Rules = append(f.Rules, r)
+	}
+	for _, ch := range doc.Feature.Children {
+		switch {
+		case ch.Background != nil:
+			background = docsSteps(ch.Background.Steps)
+		case ch.Scenario != nil:
+			addScenario(ch.Scenario, background)
+		case ch.Rule != nil:
+			ruleBg := background
+			for _, rc := range ch.Rule.Children {
+				if rc.Background != nil {
+					ruleBg = append(slices.Clone(background), docsSteps(rc.Background.Steps)...)
+				}
+				if rc.Scenario != nil {
+					addScenario(rc.Scenario, ruleBg)
+				}
+			}
+		}
+	}
+	for _, p := range gherkin.Pickles(*doc, uri, newID) {
+		r := rules[p.AstNodeIds[0]]
+		if r == nil {
+			continue
+		}
+		byPickle[uri+"\x00"+p.Name] = r
+		outcome, ran := outcomes[resultKey(uri, p.Name)]
+		if !ran {
+			continue
+		}
+		if len(p.AstNodeIds) > 1 && r.Examples != nil {
+			r.Examples.Rows[rowIndex[p.AstNodeIds[1]]].Outcome = outcome
+		}
+		r.Outcome = worstOutcome(r.Outcome, outcome)
+	}
+	return f, fd.Scenarios, nil
+}
+
+// worstOutcome combines the outcomes of a rule's examples.
+func worstOutcome(a, b string) string {
+	order := []string{"", StatusPassed, StatusSkipped, outcomeWarned, StatusUndefined, StatusFailed}
+	if slices.Index(order, b) > slices.Index(order, a) {
+		return b
+	}
+	return a
+}
+
+func readingsOf(ids []string) []docsReading {
+	var out []docsReading
+	for _, id := range ids {
+		r, ok := contract.LookupReading(id)
+		if !ok {
+			out = append(out, docsReading{ID: id})
+			continue
+		}
+		out = append(out, docsReading{ID: id, Sentence: r.Sentence, Text: r.Text})
+	}
+	return out
+}
+
+// quotedRe finds the quoted values of a step (exact messages, numbers) and
+// the placeholders of an outline.
+var quotedRe = regexp.MustCompile(`"[^"]*"|<[^>]+>`)
+
+// docsSteps renders steps with their quoted values as code and outline
+// placeholders as variables; each is the setting (Given), the request
+// (When) or the answer (Then).
+func docsSteps(steps []*messages.Step) []docsStep {
+	var out []docsStep
+	kind := "given"
+	for _, st := range steps {
+		kw := strings.TrimSpace(st.Keyword)
+		switch kw {
+		case "Given":
+			kind = "given"
+		case "When":
+			kind = "when"
+		case "Then":
+			kind = "then"
+		}
+		var b strings.Builder
+		last := 0
+		for _, m := range quotedRe.FindAllStringIndex(st.Text, -1) {
+			b.WriteString(template.HTMLEscapeString(st.Text[last:m[0]]))
+			v := st.Text[m[0]:m[1]]
+			if strings.HasPrefix(v, "<") {
+				fmt.Fprintf(&b, "<var>%s</var>", template.HTMLEscapeString(v))
+			} else {
+				fmt.Fprintf(&b, "<code>%s</code>", template.HTMLEscapeString(strings.Trim(v, `"`)))
+			}
+			last = m[1]
+		}
+		b.WriteString(template.HTMLEscapeString(st.Text[last:]))
+		out = append(out, docsStep{Keyword: kw, Text: template.HTML(b.String()), Kind: kind}) //nolint:gosec // built from escaped parts
+	}
+	return out
+}
