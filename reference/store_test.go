@@ -376,6 +376,11 @@ func TestCreatePayment(t *testing.T) {
 		assert.Zero(t, tx.PaymentAmount)
 		assert.Empty(t, tx.GatewayToken)
 	})
+}
+
+func TestCreatePaymentRefusals(t *testing.T) {
+	t.Parallel()
+
 	t.Run("refusals debit nothing and reserve nothing", func(t *testing.T) {
 		s, _ := newTestStore(t)
 		c := caller(t, s, referencetest.KeyNusantara, referencetest.TokSplit)
@@ -430,6 +435,11 @@ func TestCreatePayment(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, pricePlanMessage("Kemitraan"), err.Error())
 	})
+}
+
+func TestCreatePaymentPriceAndStatus(t *testing.T) {
+	t.Parallel()
+
 	t.Run("price recalculated from plan and promotion", func(t *testing.T) {
 		s, _ := newTestStore(t)
 		promo := s.cat.products[1008] // Telkomsel 50.000 has a promotion
