@@ -43,7 +43,7 @@ func operations(doc *openapi3.T) []operation {
 					}
 				}
 			}
-			o.MainOnly = op.Responses.Value("403") != nil
+			o.MainOnly = contract.MustOperation(op.OperationID).Documents(http.StatusForbidden)
 			if o.Body != nil {
 				_, hasProduct := o.Body.Properties["product_id"]
 				_, hasMethod := o.Body.Properties["payment_method_id"]
