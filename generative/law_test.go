@@ -25,6 +25,7 @@ var documentFaults = []struct {
 	{reference.FaultTotalPagesRoundedDown, "sequences", "totalPages"},
 	{reference.FaultCoinsBeyondTotal, "sequences", "balance and coins pay more than the total"},
 	{reference.FaultCoinsWithoutUseCoin, "sequences", "use_coin was false"},
+	{reference.FaultRetryDebitsAgain, "sequences", "the payments reported leave"},
 }
 
 func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
