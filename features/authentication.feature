@@ -1,4 +1,4 @@
-@authentication @reading:content-type-json
+@authentication
 Feature: Authentication
   Every call carries the partner's secret key; every call except account
   provisioning also carries the bearer token of one account. Failures answer

@@ -1,4 +1,4 @@
-@customers @reading:content-type-json
+@customers
 Feature: Customer accounts
   A partner creates or synchronizes the customer accounts under it (shops,
   outlets, branches, cashiers) and obtains one token per account; each account

@@ -1,4 +1,4 @@
-@limits @reading:content-type-json
+@limits
 Feature: Limits
   The limits of section 8 of the document: the page size of the catalog
   synchronization, the length of the partner transaction id and of the shift

@@ -1,4 +1,4 @@
-@payment-status @reading:content-type-json
+@payment-status
 Feature: Payment status
   A partner looks up one transaction by its partner transaction id or by the
   service's transaction number (sections 2.6, 3, 4.7 and 7 of the document).

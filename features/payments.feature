@@ -1,4 +1,4 @@
-@payments @reading:content-type-json
+@payments
 Feature: Payments
   A customer account pays for a product and a destination number from its
   balance and coins and/or through a payment gateway. The service recalculates
@@ -45,7 +45,7 @@ Feature: Payments
     When the cashier pays again with the same partner transaction id for another product and number
     Then the payment is refused with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
 
-  @funded @reading:nothing-after-409
+  @funded
   Scenario: A reused partner transaction id never debits the wallet twice
     Given the funded customer of the partner
     And the funded customer paid for the cheapest product from balance and coins
@@ -80,8 +80,16 @@ Feature: Payments
     Given the split-payment customer of the partner
     When the split-payment customer pays for a product dearer than its balance from balance and coins
     Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
+    And balance and coins together pay no more than the total
     And the whole balance is used and coins make up the rest
     And the wallet is debited by exactly the amounts reported
+
+  @funded
+  Scenario: Coins are spent only when the cashier asks for them
+    Given the funded customer of the partner
+    When the funded customer pays for a product through a payment gateway without balance or coins
+    Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
+    And no coins are taken
 
   @reading:charged-final-price @reading:gateway-remainder-is-created
   Scenario: A remainder not covered by balance or coins goes to the payment gateway
@@ -110,7 +118,7 @@ Feature: Payments
       | parts        |
       | shift code   |
 
-  @unprocessable-payment @funded @reading:nothing-after-422 @reading:unprocessable-any-message
+  @unprocessable-payment @funded @reading:unprocessable-any-message
   Scenario: A payment that cannot be processed yet takes nothing from the wallet
     Given the funded customer of the partner
     When the funded customer pays for the product that cannot be processed yet

@@ -1,4 +1,4 @@
-@products @reading:content-type-json
+@products
 Feature: Product catalog
   A partner reads the catalog of products available to it: the product list
   for a destination number, and the catalog synchronization that only the
@@ -83,6 +83,17 @@ Feature: Product catalog
       | size |
       | 1    |
       | 7    |
+      | 100  |
+
+  Scenario Outline: The page count counts a last page that is not full (<size> per page)
+    Given the partner's main account
+    When the main account synchronizes the "prabayar" catalog with <size> products per page
+    Then the answer comes back with status 200 and the message "OK"
+    And the number of pages counts every product, the last page full or not
+
+    Examples:
+      | size |
+      | 3    |
       | 100  |
 
   @reading:paging-arithmetic @reading:sync-default-page-is-page-1

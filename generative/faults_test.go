@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
@@ -39,20 +38,7 @@ var generatedFaults = []struct {
 func TestGeneratedModeFindsItsFaults(t *testing.T) {
 	for _, tc := range generatedFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			srv := newReference(t, tc.fault)
-			res, err := generative.Run(context.Background(), generative.Options{
-				Profile: profiles.Reference(srv.URL), Seed: 1, Only: tc.property,
-				Duration: 2 * time.Minute, ShrinkTime: 3 * time.Second,
-			})
-			require.NoError(t, err)
-			require.NotEmpty(t, res.Properties)
-			var failed []generative.PropertyResult
-			for _, p := range res.Properties {
-				if p.Status == generative.StatusFailed {
-					failed = append(failed, p)
-				}
-			}
-			require.NotEmpty(t, failed, "the fault %s went unnoticed by %q", tc.fault, tc.property)
+			failed := failedProperties(t, tc.fault, tc.property, 2*time.Minute, 3*time.Second)
 			p := failed[0]
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)

@@ -256,6 +256,12 @@ func (m *machine) sync(t *rapid.T) {
 	if list, _ := dig(d, "data", "products").([]any); len(list) > size {
 		m.fail(t, "a page of size %d carries %d products (§4.2: pageSize, records per page)", size, len(list))
 	}
+	if page == 1 {
+		pg := func(k string) int64 { return integer(dig(d, "pagination", k)) }
+		if err := contract.CheckTotalPages(pg("total"), pg("perPage"), pg("totalPages")); err != nil {
+			m.fail(t, "%v", err)
+		}
+	}
 }
 
 // payable draws an active product with a price.
@@ -338,6 +344,10 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee 
 	wl := ma.wallet
 	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
 	switch {
+	case contract.CheckWalletWithinTotal(amount) != nil:
+		m.fail(t, "%v", contract.CheckWalletWithinTotal(amount))
+	case !useCoin && contract.CheckCoinsOnlyWhenAsked(amount) != nil:
+		m.fail(t, "%v", contract.CheckCoinsOnlyWhenAsked(amount))
 	case !contract.GatewayPaymentDocumented(amount, fee):
 		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d, nor is gateway_payment the remainder plus the method's fee %d (§4.6 rule 4)",
 			bu, cv, gw, total, fee)
@@ -345,8 +355,6 @@ func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee 
 		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
 	case !useBalance && bu != 0:
 		m.fail(t, "balance_used is %d although use_balance was off", bu)
-	case !useCoin && cu != 0:
-		m.fail(t, "coin_used is %d although use_coin was off", cu)
 	case bu < 0 || cu < 0 || gw < 0:
 		m.fail(t, "a negative amount: %v", am)
 	case bu > wl.Balance || cu > wl.Coins:

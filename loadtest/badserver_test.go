@@ -8,6 +8,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 // hangingTarget never answers until the client gives up.
@@ -282,4 +284,27 @@ func TestMaxRateRunNeedsAWorkerCap(t *testing.T) {
 		loadtest.WithLoad(constant(0, 100*time.Millisecond))).Run(context.Background())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--max-workers")
+}
+
+// TestDeadTargetAtReconciliation: a target gone when the attack ends is
+// said in one line, and the reconciliation stops at once instead of
+// waiting out a look-up timeout per created id.
+func TestDeadTargetAtReconciliation(t *testing.T) {
+	t.Parallel()
+	srv := httpapitest.NewServer(t)
+	var once sync.Once
+	kill := func(p loadtest.Progress) {
+		if p.Final {
+			once.Do(func() { _ = srv.Listener.Close(); srv.CloseClientConnections() })
+		}
+	}
+	start := time.Now()
+	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
+		loadtest.WithProgress(time.Hour, kill), loadtest.WithTimeout(5*time.Second))
+	assert.Less(t, time.Since(start), 15*time.Second, "not one timeout per created id")
+	assert.Contains(t, o.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
+	assert.False(t, rep.Passed)
+	txt := text(t, rep)
+	assert.Equal(t, 2, strings.Count(txt, "the target did not answer at reconciliation time"), "once where the run is described, once among the failures:\n%s", txt)
+	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, txt)
 }

@@ -62,7 +62,9 @@ type syncEnvelope struct {
 		} `json:"products"`
 	} `json:"data"`
 	Pagination *struct {
+		Total      int64 `json:"total"`
 		Page       int64 `json:"page"`
+		PerPage    int64 `json:"perPage"`
 		TotalPages int64 `json:"totalPages"`
 	} `json:"pagination"`
 }
@@ -101,6 +103,13 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 				break // "Subkategori tidak ditemukan." or "belum tersedia."
 			}
 			found = true
+			if pg := env.Pagination; page == 1 {
+				// A page count short of the catalog would hide products
+				// from the run: a document-level rule, checked once.
+				if err := contract.CheckTotalPages(pg.Total, pg.PerPage, pg.TotalPages); err != nil {
+					return nil, fmt.Errorf("catalog: sync %s: %w", sc, err)
+				}
+			}
 			for _, p := range env.Data.Products {
 				if p.Status != "active" || exclude[p.ID] || p.Pricing.FinalPrice <= 0 {
 					continue

@@ -109,9 +109,10 @@ type call struct {
 
 // response is what came back for a call.
 type response struct {
-	code  int
-	body  []byte
-	bytes uint64
+	code        int
+	contentType string
+	body        []byte
+	bytes       uint64
 	// err is a transport error or a timeout (no answer, or an answer cut
 	// off), or errTooLarge (an answer too long to read).
 	err error
@@ -193,7 +194,7 @@ func (cl *client) do(ctx context.Context, c call) response {
 	defer resp.Body.Close()
 	buf := bodies.Get().(*[]byte)
 	b, err := readBody(resp.Body, (*buf)[:0])
-	out := response{code: resp.StatusCode, body: b, bytes: uint64(len(b)), buf: buf, err: err}
+	out := response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b, bytes: uint64(len(b)), buf: buf, err: err}
 	if err == nil && len(b) > maxBodyBytes {
 		out.body, out.err = b[:maxBodyBytes], errTooLarge
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // engine runs the attack of one Tester.Run.
@@ -311,6 +313,10 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 		trxID = d.pay.ID
 	}
 	ck, ce := checkResponse(e.codes, d.call.op, resp.code, resp.body, trxID)
+	if ck.violation == "" && contract.CheckContentType(resp.contentType) != nil {
+		ck.violation = fmt.Sprintf("%s: HTTP %d: Content-Type %q is not application/json (§4: JSON bodies use Content-Type: application/json)",
+			d.call.op, resp.code, resp.contentType)
+	}
 	r.Violation = ck.violation
 	if r.Violation != "" {
 		r.Error = "contract: " + r.Violation

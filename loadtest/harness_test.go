@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
@@ -191,4 +194,54 @@ func TestAuthorizationHeaders(t *testing.T) {
 		"/client/v2/product/sync", "/client/v2/customer/profile", "/client/v2/payment/methods"} {
 		assert.NotEmpty(t, seen[path], path)
 	}
+}
+
+// TestCoinsBeyondTotalIsDetected: a server whose balance and coins pay more
+// than a payment's total breaks a document-level rule (contract.CheckAmount,
+// section 4.6 rule 4); the load tester counts it as a contract violation.
+func TestCoinsBeyondTotalIsDetected(t *testing.T) {
+	t.Parallel()
+	p := startReference(t, reference.FaultCoinsBeyondTotal)
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithReconcile(false),
+		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindCoins: 1}), loadtest.WithLoad(constant(50, 500*time.Millisecond)))
+	out := text(t, rep)
+	require.False(t, rep.Passed, out)
+	assert.Positive(t, rep.Contract.Violations, out)
+	assert.Contains(t, out, "balance and coins pay more than the total", out)
+}
+
+// TestJSONLabelledTextIsDetected: an answer whose JSON body is labelled
+// text/plain breaks section 4 ("JSON bodies use Content-Type:
+// application/json"); the load tester counts it as a contract violation.
+func TestJSONLabelledTextIsDetected(t *testing.T) {
+	t.Parallel()
+	ref := startReference(t)
+	target, err := url.Parse(ref.BaseURL)
+	require.NoError(t, err)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(r *http.Response) error {
+		r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		return nil
+	}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	p := profiles.Reference(srv.URL)
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(50, 500*time.Millisecond)))
+	out := text(t, rep)
+	require.False(t, rep.Passed, out)
+	assert.Positive(t, rep.Contract.Violations, out)
+	assert.Contains(t, out, "is not application/json", out)
+}
+
+// TestTotalPagesRoundedDownIsDetected: a catalog whose page count leaves
+// out its last page breaks a document-level rule (contract.CheckTotalPages);
+// the load tester refuses to run on the catalog it would misread.
+func TestTotalPagesRoundedDownIsDetected(t *testing.T) {
+	t.Parallel()
+	p := startReference(t, reference.FaultTotalPagesRoundedDown)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := loadtest.New(p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(10, 100*time.Millisecond))).Run(ctx)
+	require.ErrorIs(t, err, contract.ErrTotalPages)
 }

@@ -72,12 +72,16 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 			m.Results = append(m.Results, r)
 		}
 		m.Ledger = append(m.Ledger, o.Ledger...)
+		if len(m.Meta.Merged) > 1 { // the first shard's are in m.Meta already
+			m.Meta.Faults = append(m.Meta.Faults, mt.Faults...)
+		}
 		for _, f := range o.resultFiles {
 			m.resultFiles = append(m.resultFiles, recordFile{f.path, mt.Shard.Index})
 		}
 		m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
 		m.Accounts = append(m.Accounts, o.Accounts...)
 	}
+	sort.SliceStable(m.Meta.Faults, func(i, j int) bool { return m.Meta.Faults[i].Start.Before(m.Meta.Faults[j].Start) })
 	if !partial && len(seen) != first.Shard.Count {
 		var missing []string
 		for i := range first.Shard.Count {

@@ -206,6 +206,7 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
 		case "/client/v2/payment":
 			w.WriteHeader(http.StatusUnprocessableEntity)

@@ -71,3 +71,7 @@ func readable(d time.Duration) string {
 	}
 	return s + " " + unit
 }
+
+// Count writes a count with thousands separators (1,234,567), as the
+// reports do.
+func Count(n int64) string { return thousands(n) }

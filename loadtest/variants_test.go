@@ -32,7 +32,7 @@ func startVariant(tb testing.TB, v variants.Variant, lose int64, faults ...refer
 
 // TestLoadTesterPassesVariantServers runs a short mixed attack, a short
 // idempotency attack (reused partner_trx_ids in waves) and a short retry
-// attack (one payment answer in ten lost, retried with the same id; the
+// attack (one payment answer in eight lost, retried with the same id; the
 // history check on), a few hundred requests in all, against each variant
 // (a server that differs from the reference only where the document allows
 // it): the contract checks, the create and retry checks, the history check
@@ -46,10 +46,10 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 				lose int64
 				opts []loadtest.Option
 			}{
-				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(100, time.Second))}},
-				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(80, time.Second))}},
-				{10, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, time.Second, 20*time.Millisecond),
-					loadtest.WithLoad(constant(60, time.Second)), loadtest.WithHistory(true)}},
+				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(80, time.Second))}},
+				{0, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(48, time.Second))}},
+				{8, []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, 500*time.Millisecond, 20*time.Millisecond),
+					loadtest.WithLoad(constant(40, time.Second)), loadtest.WithHistory(true)}},
 			} {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				o, err := loadtest.New(startVariant(t, v, tc.lose), tc.opts...).Run(ctx)

@@ -340,7 +340,7 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 	}
 	total := len(all)
 	pages := total / size
-	if total%size != 0 {
+	if total%size != 0 && !s.policy.pagesRoundDown {
 		pages++
 	}
 	return ProductPage{Products: out, Total: total, Page: page, PerPage: size, TotalPages: pages}, nil

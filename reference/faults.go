@@ -118,6 +118,19 @@ const (
 	// "object or null", "string or null"). A request fault: package httpapi
 	// refuses the request before the domain sees it.
 	FaultNullOptionalRefused Fault = "null-optional-refused"
+	// FaultJSONLabelledText labels the JSON list of payment methods
+	// Content-Type text/plain (§4: JSON bodies use application/json).
+	FaultJSONLabelledText Fault = "json-labelled-text"
+	// FaultTotalPagesRoundedDown counts the pages of product sync rounding
+	// down, so a last page that is not full is not counted (§2.2 totalPages).
+	FaultTotalPagesRoundedDown Fault = "total-pages-rounded-down"
+	// FaultCoinsBeyondTotal takes all of a customer's coins when coins are
+	// used, though fewer cover the total (§4.6 rule 4: balance and coins
+	// cover the total or a part of it, never more).
+	FaultCoinsBeyondTotal Fault = "coins-beyond-total"
+	// FaultCoinsWithoutUseCoin spends coins after balance although use_coin
+	// is false (§4.6 use_coin: "Use coins after balance.").
+	FaultCoinsWithoutUseCoin Fault = "coins-without-use-coin"
 
 	// The faults below are found by the load tester (loadtest/): the retry
 	// scenario and the history check.
@@ -181,6 +194,7 @@ func AllFaults() []Fault {
 		FaultPageSizeIgnored, FaultEmailNotValidated, FaultInactiveProductSold,
 		FaultInternalMethodMisnamed, FaultAccountsAcrossPartners, FaultLengthInBytes,
 		FaultListOnlyPrabayar, FaultNullOptionalRefused,
+		FaultJSONLabelledText, FaultTotalPagesRoundedDown, FaultCoinsBeyondTotal, FaultCoinsWithoutUseCoin,
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
@@ -221,6 +235,9 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultAccountsAcrossPartners:    func(p *policy) { p.accountsPerPartner = false },
 	FaultLengthInBytes:             func(p *policy) { p.length = func(s string) int { return len(s) } },
 	FaultListOnlyPrabayar:          func(p *policy) { p.listOnly = "prabayar" },
+	FaultTotalPagesRoundedDown:     func(p *policy) { p.pagesRoundDown = true },
+	FaultCoinsBeyondTotal:          func(p *policy) { p.split.allCoins = true },
+	FaultCoinsWithoutUseCoin:       func(p *policy) { p.split.ignoreUseCoin = true },
 
 	FaultMultiByteShiftCodePanics:   func(p *policy) { p.shiftCodeBufferBytes = 150 },
 	FaultPromotionZeroCrashes:       func(p *policy) { p.promotionZeroPanics = true },

@@ -22,6 +22,8 @@ type policy struct {
 	firstPage int
 	// honourPageSize pages product sync by the pageSize asked for.
 	honourPageSize bool
+	// pagesRoundDown counts totalPages as total / size rounded down.
+	pagesRoundDown bool
 	// listOnly, when set, is the one sub category whose product list is
 	// served; the others are refused as an invalid destination number.
 	listOnly string

@@ -85,66 +85,80 @@ func (s *Store) openState(ds *Dataset) error {
 	if err != nil {
 		return err
 	}
-	s.unlockDir = unlock
+	s.header = s.headerRecord(ds)
 	path := filepath.Join(dir, JournalName)
-	f, err := s.openFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, size, err := s.openJournal(dir, path)
 	if err != nil {
-		unlock()
-		return stateDirError(dir, err)
-	}
-	fail := func(err error) error {
-		_ = f.Close()
 		unlock()
 		return err
 	}
+	s.unlockDir = unlock
+	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
+	return nil
+}
+
+// openJournal opens the journal at path, replays it and compacts it if it
+// is due. It returns the journal open for appending and its length.
+func (s *Store) openJournal(dir, path string) (StateFile, int64, error) {
+	f, err := s.openFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, 0, stateDirError(dir, err)
+	}
+	size, err := s.recoverJournal(dir, path, f)
+	if err != nil {
+		_ = f.Close()
+		return nil, 0, err
+	}
+	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+		if err := f.Close(); err != nil {
+			return nil, 0, fmt.Errorf("state journal %s: %w", path, err)
+		}
+		return s.compact(dir, path)
+	}
+	return f, size, nil
+}
+
+// recoverJournal replays the journal f into the store, cuts off a torn
+// last frame, and writes the header of a new (or headless) journal. It
+// returns the journal's length.
+func (s *Store) recoverJournal(dir, path string, f StateFile) (int64, error) {
 	info, err := f.Stat()
 	if err != nil {
-		return fail(fmt.Errorf("state journal %s: %w", path, err))
+		return 0, fmt.Errorf("state journal %s: %w", path, err)
 	}
 	if info.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(path, 0o600); err != nil {
-			return fail(fmt.Errorf("state journal %s: %w", path, err))
+			return 0, fmt.Errorf("state journal %s: %w", path, err)
 		}
 	}
-	s.header = s.headerRecord(ds)
 	size := info.Size()
 	if size > 0 {
 		good, err := s.replay(path, f, size)
 		if err != nil {
-			return fail(err)
+			return 0, err
 		}
 		if good < size {
 			// A torn last frame: its write never completed, so none of its
 			// requests was answered.
 			if err := f.Truncate(good); err != nil {
-				return fail(fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err))
+				return 0, fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
 			}
 			if err := f.Sync(); err != nil {
-				return fail(fmt.Errorf("state journal %s: %w", path, err))
+				return 0, fmt.Errorf("state journal %s: %w", path, err)
 			}
 			size = good
 		}
 	}
 	if size == 0 { // a new journal, or one whose header's write was torn
 		if err := writeHeader(f, s.header); err != nil {
-			return fail(stateDirError(dir, err))
+			return 0, stateDirError(dir, err)
 		}
 		if err := syncDir(dir, s.openFile); err != nil {
-			return fail(stateDirError(dir, err))
+			return 0, stateDirError(dir, err)
 		}
 		size = frameHeader + int64(len(s.header))
 	}
-	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
-		if err := f.Close(); err != nil {
-			return fail(fmt.Errorf("state journal %s: %w", path, err))
-		}
-		if f, size, err = s.compact(dir, path); err != nil {
-			unlock()
-			return err
-		}
-	}
-	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
-	return nil
+	return size, nil
 }
 
 // compact rewrites the journal as the state it holds: the header, every

@@ -13,10 +13,14 @@ type Split struct {
 }
 
 // splitPolicy is the arithmetic of a split: coinsPerRupiah coins make one
-// rupiah (2), and balance is taken before coins unless coinsFirst.
+// rupiah (2), and balance is taken before coins unless coinsFirst. The other
+// switches only bend it for faults: allCoins takes every coin once coins are
+// needed, ignoreUseCoin takes coins whatever use_coin says.
 type splitPolicy struct {
 	coinsPerRupiah int64
 	coinsFirst     bool
+	allCoins       bool
+	ignoreUseCoin  bool
 }
 
 // SplitPayment divides total between balance and coins under the
@@ -39,10 +43,13 @@ func (p splitPolicy) split(total, balance, coins int64, useBalance, useCoin bool
 		}
 	}
 	fromCoins := func() {
-		if useCoin {
+		if (useCoin || p.ignoreUseCoin) && rem > 0 {
 			s.CoinValueUsed = min(coins/per, rem)
+			if p.allCoins {
+				s.CoinValueUsed = coins / per
+			}
 			s.CoinUsed = s.CoinValueUsed * per
-			rem -= s.CoinValueUsed
+			rem = max(rem-s.CoinValueUsed, 0)
 		}
 	}
 	if p.coinsFirst {

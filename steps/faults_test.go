@@ -60,6 +60,13 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultLengthInBytes, "@limits", "Lengths are counted in characters, not bytes (partner transaction id of 50 multi-byte characters)", false},
 		{reference.FaultListOnlyPrabayar, "@products", "A cashier lists the products of each sub category (paket-data)", false},
 		{reference.FaultNullOptionalRefused, "@payments", "Optional fields may be null (promotion id)", false},
+		// The document-level rules of internal/contract/rules.go: each has a
+		// fault its scenario fails on in a normal run, not only a warning.
+		{reference.FaultJSONLabelledText, "@payment-methods", "The payment methods come back as JSON, labelled application/json", false},
+		{reference.FaultTotalPagesRoundedDown, "@products", "The page count counts a last page that is not full (3 per page)", false},
+		{reference.FaultCoinsBeyondTotal, "@payments", "When the balance is short, all of it is used and coins make up the rest", false},
+		{reference.FaultRetryDebitsAgain, "@payments", "A reused partner transaction id never debits the wallet twice", false},
+		{reference.FaultCoinsWithoutUseCoin, "@payments", "Coins are spent only when the cashier asks for them", false},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {

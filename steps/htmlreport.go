@@ -26,8 +26,10 @@ const FileHTMLReport = "report.html"
 var htmlReportTemplate string
 
 var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join":  strings.Join,
-	"short": func(s string) string { return s[:min(12, len(s))] },
+	"join":   strings.Join,
+	"report": reportHTML,
+	"code":   codeHTML,
+	"short":  func(s string) string { return s[:min(12, len(s))] },
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome in the page of a scenario the run did not
@@ -48,13 +50,15 @@ type htmlPage struct {
 	Verdict      string
 	VerdictClass string
 	Stopped      *Stopped
-	Failed       []htmlLink
-	Areas        []htmlArea
-	Matrix       []htmlMatrixRow
-	Exercised    int
-	Coverage     []htmlOperation
-	Outcomes     []string
-	Tags         []string
+	// Warnings are the readings the target did not follow.
+	Warnings  []ReadingWarnings
+	Failed    []htmlLink
+	Areas     []htmlArea
+	Matrix    []htmlMatrixRow
+	Exercised int
+	Coverage  []htmlOperation
+	Outcomes  []string
+	Tags      []string
 }
 
 type htmlCapability struct {
@@ -78,9 +82,15 @@ type htmlScenario struct {
 	Location                string   // file:line, to run the scenario again
 	Readings                []string // readings the scenario applied
 	Tags                    []string
-	Steps                   []string
+	Steps                   []htmlStep
 	Reason                  string
 	Warnings                []Warning
+}
+
+// htmlStep is a step with its mark: passed, failed, skipped or not run (a
+// page without a run shows no mark).
+type htmlStep struct {
+	Text, Mark string
 }
 
 type htmlMatrixRow struct {
@@ -119,6 +129,7 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 		page.Date = sum.StartedAt.UTC().Format(time.RFC3339)
 		page.Seconds = fmt.Sprintf("%.1f", sum.Seconds)
 		page.Totals = sum.Totals
+		page.Warnings = sum.Warnings
 		results = sum.Scenarios
 		matrix = sum.Section7
 		for _, c := range profiles.Capabilities() {
@@ -262,7 +273,10 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 			a.Area = strings.TrimSuffix(d.URI, ".feature")
 		}
 		for _, p := range d.Scenarios {
-			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags, Steps: p.Steps, Outcome: outcomeNotRun}
+			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags, Outcome: outcomeNotRun}
+			for _, st := range p.Steps {
+				sc.Steps = append(sc.Steps, htmlStep{Text: st})
+			}
 			for _, t := range p.Tags {
 				tags[t] = true
 			}
@@ -272,6 +286,7 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 				pending[k] = q[1:]
 				sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
 				sc.Location, sc.Readings = r.Location, r.Readings
+				markSteps(sc.Steps, r)
 				a.Counts.add(r)
 			} else if ran {
 				continue // not selected by the run's tags
@@ -304,6 +319,36 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 	}
 	sort.Strings(tagList)
 	return areas, tagList
+}
+
+// The marks of the steps of a scenario that ran.
+const (
+	markPassed  = "passed"
+	markFailed  = "failed"
+	markSkipped = "skipped"
+	markNotRun  = "not run"
+)
+
+// markSteps gives each step the mark of how it ran, as the console does:
+// passed, failed, skipped (godog skipped it after a failure, or the
+// scenario was skipped), or not run (the scenario ended before it).
+func markSteps(steps []htmlStep, r ScenarioResult) {
+	for i := range steps {
+		switch {
+		case len(r.steps) == 0:
+			if r.Status == StatusSkipped {
+				steps[i].Mark = markSkipped
+			}
+		case i >= len(r.steps):
+			steps[i].Mark = markNotRun
+		case r.steps[i].status == "passed":
+			steps[i].Mark = markPassed
+		case r.steps[i].status == "failed" || r.steps[i].status == "undefined" || r.steps[i].status == "ambiguous":
+			steps[i].Mark = markFailed
+		default:
+			steps[i].Mark = markSkipped
+		}
+	}
 }
 
 func coverageRows(c Coverage) []htmlOperation {

@@ -91,6 +91,9 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 		contains(t, m[0], "request:")
 		contains(t, m[0], "response:")
 		contains(t, m[0], "X-Secret-Key: sk-n********")
+		contains(t, m[0], `<li class="step-failed"><span class="mark" title="failed">failed</span>`, "the failed step carries its mark")
+		contains(t, m[0], `<li class="step-passed"><span class="mark" title="passed">passed</span>`)
+		contains(t, m[0], "    body:\n      {\n", "JSON bodies are pretty-printed")
 	}
 	lacks(t, page, "sk-nusantara-7f3a9c")
 

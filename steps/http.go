@@ -176,10 +176,10 @@ func (ex *exchange) String() string {
 		fmt.Fprintf(&b, "    body: %s\n", cut(ex.ReqBody))
 	}
 	if ex.Status == 0 {
-		fmt.Fprintf(&b, "  response: none after %s (%v)\n", ex.Elapsed.Round(time.Millisecond), ex.Err)
+		fmt.Fprintf(&b, "  response: none after %s (%v)\n", readableDuration(ex.Elapsed), ex.Err)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), ex.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readableDuration(ex.Elapsed))
 	writeHeaders(&b, ex.RespHeader)
 	fmt.Fprintf(&b, "    body: %s\n", cut(ex.RespBody))
 	if ex.Err != nil {

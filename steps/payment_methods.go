@@ -13,6 +13,20 @@ import (
 func (s *scenario) registerPaymentMethods(sc stepper) {
 	sc.Step(`^`+actorRE+` lists the payment methods$`, s.listMethods)
 	sc.Step(`^every payment method has its documented fields$`, s.everyMethodDocumented)
+	sc.Step(`^the answer is JSON, labelled Content-Type application/json$`, s.labelledJSON)
+}
+
+// labelledJSON checks the last answer's Content-Type at document level
+// (contract.CheckContentType; every answer is also checked on arrival).
+func (s *scenario) labelledJSON() error {
+	ex := s.last
+	if ex == nil {
+		return fmt.Errorf("no answer was received before this check")
+	}
+	if err := contract.CheckContentType(ex.RespHeader.Get("Content-Type")); err != nil {
+		return s.failure(ex, contract.SentenceContentType, "Content-Type application/json", "%v", err)
+	}
+	return nil
 }
 
 // method is a payment method of section 2.4.

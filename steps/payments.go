@@ -39,10 +39,8 @@ type paymentResult struct {
 	GatewayNote       string
 }
 
-// amount is the amount object of section 2.7.
-type amount struct {
-	Total, BalanceUsed, CoinUsed, CoinValueUsed, GatewayPayment int64
-}
+// amount is the amount object of section 2.7, as the contract checks it.
+type amount = api.Amount
 
 func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` sends a payment with the (product|destination number|payment method|partner transaction id) (missing|empty)$`, s.payIncomplete)
@@ -50,6 +48,9 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` pays with the balance and coin method with (neither balance nor coins chosen|balance and coins both turned off)$`, s.payInternalWithoutFunds)
 	sc.Step(`^`+actorRE+` (pays|paid) for a product through a payment gateway$`, func(ctx context.Context, actor, tense string) error {
 		return s.payGateway(ctx, actor, tense == "paid", nil)
+	})
+	sc.Step(`^`+actorRE+` pays for a product through a payment gateway without balance or coins$`, func(ctx context.Context, actor string) error {
+		return s.payGateway(ctx, actor, true, func(body map[string]any) { body["use_balance"], body["use_coin"] = false, false })
 	})
 	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with a (partner transaction id|shift code) of (\d+) (characters|multi-byte characters)$`, s.payGatewayWithLength)
 	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with the (promotion id|parts|shift code) null$`, s.payGatewayWithNull)
@@ -78,6 +79,8 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^the wallet is debited by exactly the amounts reported$`, s.debitedAsReported)
 	sc.Step(`^the wallet was debited only once, by the first payment$`, s.debitedOnce)
 	sc.Step(`^nothing was taken from the wallet$`, s.nothingTaken)
+	sc.Step(`^no coins are taken$`, s.noCoinsTaken)
+	sc.Step(`^balance and coins together pay no more than the total$`, s.walletWithinTotal)
 	sc.Step(`^a remainder is due through the payment gateway$`, s.remainderDue)
 	sc.Step(`^the payment is refused with status (\d+) and a message$`, s.refusedWithAnyMessage)
 }
@@ -121,8 +124,29 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 		if s.payment == nil {
 			s.payment = pm
 		}
+		if err := s.paymentLawful(pm); err != nil {
+			return pm, err
+		}
 	}
 	return pm, nil
+}
+
+// paymentLawful checks the rules of the document every created payment
+// keeps, whatever the scenario: its amount arithmetic (§2.7, §4.6 rule 4:
+// balance and coins never pay more than the total) and, when use_coin was
+// sent false, that no coins were taken.
+func (s *scenario) paymentLawful(pm *payment) error {
+	a := pm.res.Amount
+	if err := contract.CheckAmount(a); err != nil {
+		return s.failure(pm.ex, contract.SentenceWalletWithinTotal+" "+secCoinValue, "an amount whose parts cover the total and no more from the wallet",
+			"%v: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d", err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+	}
+	if useCoin, sent := pm.body["use_coin"].(bool); sent && !useCoin {
+		if err := contract.CheckCoinsOnlyWhenAsked(a); err != nil {
+			return s.failure(pm.ex, contract.SentenceCoinsOnlyWhenAsked, "coin_used 0 and coin_value_used 0", "%v", err)
+		}
+	}
+	return nil
 }
 
 func (s *scenario) decodePayment(ex *exchange) (*paymentResult, error) {
@@ -637,6 +661,32 @@ func (s *scenario) coinsOnly() error {
 	return nil
 }
 
+// noCoinsTaken checks a payment sent with use_coin false at document level
+// (contract.CheckCoinsOnlyWhenAsked).
+func (s *scenario) noCoinsTaken() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	if err := contract.CheckCoinsOnlyWhenAsked(pm.res.Amount); err != nil {
+		return s.failure(pm.ex, contract.SentenceCoinsOnlyWhenAsked, "coin_used 0 and coin_value_used 0", "%v", err)
+	}
+	return nil
+}
+
+// walletWithinTotal checks at document level that balance and coins paid
+// no more than the total (contract.CheckWalletWithinTotal).
+func (s *scenario) walletWithinTotal() error {
+	pm, err := s.created()
+	if err != nil {
+		return err
+	}
+	if err := contract.CheckWalletWithinTotal(pm.res.Amount); err != nil {
+		return s.failure(pm.ex, contract.SentenceWalletWithinTotal, "balance_used + coin_value_used <= total", "%v", err)
+	}
+	return nil
+}
+
 // expectWallet reads the payer's wallet again and checks the drop; the check
 // rests on the reading id.
 func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, coinDrop int64, section, id string) error {
@@ -649,6 +699,26 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, c
 		return s.reading(contract.MustReading(id), s.failure(pm.ex, section,
 			fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.balance, pm.before.coins, want.coins),
 			"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
+	}
+	return nil
+}
+
+// refusalTookNothing reads the payer's wallet again after refused requests
+// and checks at document level (contract.CheckRefusalTakesNothing) that it
+// is the wallet before them: pm's wallet less what pm itself took, if it was
+// created.
+func (s *scenario) refusalTookNothing(ctx context.Context, pm *payment, section string) error {
+	after, err := s.walletOf(ctx, pm.by)
+	if err != nil {
+		return err
+	}
+	before := contract.Wallet{Balance: pm.before.balance, Coins: pm.before.coins}
+	if pm.res != nil {
+		before.Balance -= pm.res.Amount.BalanceUsed
+		before.Coins -= pm.res.Amount.CoinUsed
+	}
+	if err := contract.CheckRefusalTakesNothing(before, contract.Wallet{Balance: after.balance, Coins: after.coins}); err != nil {
+		return s.failure(pm.ex, section, fmt.Sprintf("balance %d and coins %d", before.Balance, before.Coins), "%v", err)
 	}
 	return nil
 }
@@ -666,7 +736,7 @@ func (s *scenario) debitedOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secNothingAfter409, "nothing-after-409")
+	return s.refusalTookNothing(ctx, pm, secNothingAfter409)
 }
 
 func (s *scenario) nothingTaken(ctx context.Context) error {
@@ -674,7 +744,7 @@ func (s *scenario) nothingTaken(ctx context.Context) error {
 	if pm == nil {
 		return fmt.Errorf("no payment was attempted before this check")
 	}
-	return s.expectWallet(ctx, pm, 0, 0, secNothingAfter422, "nothing-after-422")
+	return s.refusalTookNothing(ctx, pm, secNothingAfter422)
 }
 
 func (s *scenario) remainderDue() error {

@@ -57,6 +57,7 @@ func (s *scenario) registerProducts(sc stepper) {
 	sc.Step(`^the pagination is consistent with the total number of products$`, s.paginationConsistent)
 	sc.Step(`^the answer is page 1 of the catalog$`, s.isFirstPage)
 	sc.Step(`^every page is consistent with the total number of products$`, s.everyPageConsistent)
+	sc.Step(`^the number of pages counts every product, the last page full or not$`, s.pagesCountEveryProduct)
 	sc.Step(`^every product of the catalog was seen exactly once$`, s.everyProductOnce)
 	sc.Step(`^no more than (\d+) products are on the page$`, s.noMoreThan)
 	sc.Step(`^the pagination says (\d+) products per page, and no more than (\d+) are on the page$`, s.perPage)
@@ -177,12 +178,11 @@ func (s *scenario) everyProductDocumented() error {
 	return nil
 }
 
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
-
 // pageConsistent checks one page against its own pagination answer: the
-// page asked for, a perPage of at least 1 and at most perPage products at
-// document level; the arithmetic of totalPages and of the page's size rests
-// on the reading paging-arithmetic.
+// page asked for, a perPage of at least 1, at most perPage products and, on
+// the first page (a full page, whatever perPage counts), totalPages =
+// ceil(total / perPage) at document level; the rest of the arithmetic of
+// totalPages and of the page's size rests on the reading paging-arithmetic.
 func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
 	if err := s.okPage(pg); err != nil {
 		return err
@@ -198,13 +198,18 @@ func (s *scenario) pageConsistent(pg syncPage, wantPage int64) error {
 	case int64(len(pg.products)) > p.PerPage:
 		return s.failure(pg.ex, secPagination, fmt.Sprintf("at most perPage = %d products", p.PerPage), "the page holds %d products", len(pg.products))
 	}
+	if wantPage == 1 {
+		if err := contract.CheckTotalPages(p.Total, p.PerPage, p.TotalPages); err != nil {
+			return s.failure(pg.ex, contract.SentenceTotalPages, fmt.Sprintf("totalPages %d", contract.TotalPages(p.Total, p.PerPage)), "%v", err)
+		}
+	}
 	return s.reading(contract.MustReading("paging-arithmetic"), s.pageArithmetic(pg, wantPage))
 }
 
 // pageArithmetic checks totalPages and the size of the page.
 func (s *scenario) pageArithmetic(pg syncPage, wantPage int64) error {
 	p := pg.pagination
-	pages := ceilDiv(p.Total, p.PerPage)
+	pages := contract.TotalPages(p.Total, p.PerPage)
 	if p.TotalPages != pages && (p.Total != 0 || p.TotalPages != 1) {
 		return s.failure(pg.ex, secPagingReading, fmt.Sprintf("totalPages = ceil(total / perPage) = ceil(%d / %d) = %d", p.Total, p.PerPage, pages),
 			"pagination.totalPages is %d", p.TotalPages)
@@ -218,6 +223,23 @@ func (s *scenario) pageArithmetic(pg syncPage, wantPage int64) error {
 	if int64(len(pg.products)) != want {
 		return s.failure(pg.ex, secPagingReading, fmt.Sprintf("%d products on page %d of %d (perPage %d, total %d)", want, wantPage, pages, p.PerPage, p.Total),
 			"the page holds %d products", len(pg.products))
+	}
+	return nil
+}
+
+// pagesCountEveryProduct checks the page count of the last page read at
+// document level: totalPages = ceil(total / perPage).
+func (s *scenario) pagesCountEveryProduct() error {
+	pg, err := s.lastPage()
+	if err != nil {
+		return err
+	}
+	if err := s.okPage(pg); err != nil {
+		return err
+	}
+	p := pg.pagination
+	if err := contract.CheckTotalPages(p.Total, p.PerPage, p.TotalPages); err != nil {
+		return s.failure(pg.ex, contract.SentenceTotalPages, fmt.Sprintf("totalPages %d", contract.TotalPages(p.Total, p.PerPage)), "%v", err)
 	}
 	return nil
 }

@@ -176,10 +176,8 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		}
 		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
 	}
-	// Only a Content-Type that is the answer's sole departure is a reading;
-	// joined with another (a body that is not JSON, say) it is not unwrapped.
-	if ct, ok := ex.Invalid.(*contract.ContentTypeError); ok { //nolint:errorlint // the sole departure, never a wrapped one
-		return ex, s.reading(contract.MustReading("content-type-json"), s.failure(ex, "§4: JSON bodies use Content-Type: application/json.", "Content-Type application/json", "%v", ct))
+	if errors.Is(ex.Invalid, contract.ErrContentType) {
+		return ex, s.failure(ex, contract.SentenceContentType, "Content-Type application/json", "%v", ex.Invalid)
 	}
 	if ex.Invalid != nil {
 		return ex, s.failure(ex, "openapi.yaml (the contract of sections 2 to 7)", "a response matching openapi.yaml", "%v", ex.Invalid)

@@ -58,9 +58,8 @@ const (
 		" A token obtained under one partner, sent with another partner's secret key, is a wrong secret key or token."
 	secStatusOtherPartner = secStatusLookup + " " + secPartnerAccount +
 		" A transaction created by an account of one partner is not shown to another partner."
-	secNothingAfter409 = secUniqueTrx + " " + secWallet +
-		" Reading: a payment refused with 409 takes nothing, so the wallet is debited only by the first payment."
-	secNothingAfter422 = secUnprocessable + " " + secWallet +
-		" Reading: a payment refused with 422 takes nothing from the balance or coins."
-	secWalletDebited = secWallet + " Reading: the profile's balance.available and coin.available then drop by exactly these amounts."
+	secNothingAfter409 = secUniqueTrx + " " + contract.SentenceRefusalTakesNothing +
+		" So the wallet is debited only by the first payment."
+	secNothingAfter422 = secUnprocessable + " " + contract.SentenceRefusalTakesNothing
+	secWalletDebited   = secWallet + " Reading: the profile's balance.available and coin.available then drop by exactly these amounts."
 )

@@ -41,6 +41,11 @@ func TestWarningsInEveryOutput(t *testing.T) {
 	assert.Contains(t, out.String(), "PASSED WITH WARNINGS The profile values two coins at one rupiah")
 	assert.Contains(t, out.String(), "WARNING (reading "+reading+")")
 
+	page, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<div id="warnings-banner">`)
+	assert.Contains(t, string(page), "<li><b>"+reading+"</b>:", "the banner lists the reading not followed")
+
 	data, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
 	require.NoError(t, err)
 	var ju jTestsuites

@@ -410,7 +410,7 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 	}
 	return func(p loadtest.Progress) {
 		if p.Phase == loadtest.PhaseReconcile {
-			line := fmt.Sprintf("[%5.1fs] reconciling: %d of %d ids looked up", p.Elapsed.Seconds(), p.LookedUp, p.ToLookUp)
+			line := fmt.Sprintf("[%5.1fs] reconciling: %s of %s ids looked up", p.Elapsed.Seconds(), loadtest.Count(p.LookedUp), loadtest.Count(p.ToLookUp))
 			if tty {
 				fmt.Fprintf(w, "\r\033[K%s", line)
 			} else {

@@ -146,6 +146,10 @@ func TestProgressLine(t *testing.T) {
 	var b bytes.Buffer
 	progressPrinter(&b)(progressSample())
 	assert.True(t, strings.HasPrefix(b.String(), "[  2.0s] sent 10"), b.String())
+
+	b.Reset()
+	progressPrinter(&b)(loadtest.Progress{Phase: loadtest.PhaseReconcile, Elapsed: 3 * time.Second, LookedUp: 1200, ToLookUp: 5000})
+	assert.Equal(t, "[  3.0s] reconciling: 1,200 of 5,000 ids looked up\n", b.String())
 }
 
 // TestInterruptedRunExitsInterrupted: a run stopped by a signal (its

@@ -31,15 +31,18 @@ var (
 	ErrAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
 )
 
-// CheckAmount verifies the arithmetic of an amount object (section 2.7):
-// nothing is negative, gateway_payment reports what balance_used and
-// coin_value_used leave of the total (GatewayPaymentDocumented, a fee of
-// the method allowed on top), and coin_used is worth coin_value_used at 2
-// coins a rupiah.
+// CheckAmount verifies the arithmetic of an amount object (section 2.7 and
+// section 4.6 rule 4): nothing is negative; balance and coins pay at most
+// the total (CheckWalletWithinTotal); gateway_payment reports what
+// balance_used and coin_value_used leave of the total
+// (GatewayPaymentDocumented, a fee of the method allowed on top); and
+// coin_used is worth coin_value_used at 2 coins a rupiah.
 func CheckAmount(a api.Amount) error {
 	switch {
 	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
 		return ErrAmountNegative
+	case a.BalanceUsed+a.CoinValueUsed > a.Total:
+		return CheckWalletWithinTotal(a)
 	case !GatewayPaymentDocumented(a, UnknownFee):
 		return ErrAmountSum
 	case a.CoinUsed != CoinsFor(a.CoinValueUsed):

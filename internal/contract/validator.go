@@ -18,8 +18,8 @@ import (
 
 // Validator checks answers against openapi.yaml, for every judge alike: the
 // status code is declared for the operation (or covered by its default
-// response), the content type is application/json, and the body matches
-// the schema.
+// response), the content type is application/json (CheckContentType), and
+// the body matches the schema.
 type Validator struct {
 	doc    *openapi3.T
 	router routers.Router
@@ -61,11 +61,9 @@ func (v *Validator) Validate(ctx context.Context, req *http.Request, status int,
 		Body:    io.NopCloser(bytes.NewReader(body)),
 		Options: opts,
 	}
-	var ctErr error
-	if ct := header.Get("Content-Type"); !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		// The content type rests on a reading (content-type-json); the body
-		// is still validated as the JSON it must be.
-		ctErr = &ContentTypeError{ContentType: ct}
+	ctErr := CheckContentType(header.Get("Content-Type"))
+	if ctErr != nil {
+		// The body is still validated as the JSON it must be.
 		in.Header = header.Clone()
 		in.Header.Set("Content-Type", "application/json")
 	}
@@ -77,14 +75,6 @@ func (v *Validator) Validate(ctx context.Context, req *http.Request, status int,
 		return route.Operation.OperationID, errors.Join(ctErr, fmt.Errorf("openapi.yaml %s, response %d: %s", route.Operation.OperationID, status, flatten(err)))
 	}
 	return route.Operation.OperationID, ctErr
-}
-
-// ContentTypeError is a response whose Content-Type is not
-// application/json, its only departure from openapi.yaml.
-type ContentTypeError struct{ ContentType string }
-
-func (e *ContentTypeError) Error() string {
-	return fmt.Sprintf("Content-Type is %q, not application/json", e.ContentType)
 }
 
 // flatten renders a (multi) validation error on a few lines.

@@ -76,6 +76,11 @@ var wireFaults = map[reference.Fault]func(*wireResponse){
 			})
 		}
 	},
+	reference.FaultJSONLabelledText: func(r *wireResponse) {
+		if r.op == opListPaymentMethods && r.status == http.StatusOK {
+			r.header.Set("Content-Type", "text/plain; charset=utf-8")
+		}
+	},
 	reference.FaultErrorsAsText: func(r *wireResponse) {
 		var eb struct {
 			Status  *bool  `json:"status"`

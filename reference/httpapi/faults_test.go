@@ -231,6 +231,27 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		return assert.Equal(t, http.StatusOK, paid.Status) &&
 			assert.Equal(t, before.num("data", "balance", "available"), after.num("data", "balance", "available"), "the read missed the payment")
 	},
+	reference.FaultJSONLabelledText: func(t assert.TestingT, e *testEnv) bool {
+		e.skipValidation = true
+		r := e.do("GET", "/client/v2/payment/methods", funded, "")
+		return assert.Equal(t, http.StatusOK, r.Status) &&
+			assert.True(t, strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain"), r.Header.Get("Content-Type"))
+	},
+	reference.FaultTotalPagesRoundedDown: func(t assert.TestingT, e *testEnv) bool {
+		r := e.do("GET", "/client/v2/product/sync?sub_category=prabayar&page=1&pageSize=20", main1, "")
+		total, pages := r.num("pagination", "total"), r.num("pagination", "totalPages")
+		return assert.NotZero(t, total%20, "a last page that is not full") && assert.Equal(t, total/20, pages)
+	},
+	reference.FaultCoinsBeyondTotal: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(creds{referencetest.KeyNusantara, referencetest.TokSplit}, payBody(1002, "081234567890", 0, "all-coins", true, true))
+		return assert.Equal(t, http.StatusOK, r.Status) &&
+			assert.Greater(t, r.num("data", "transaction", "amount", "balance_used")+r.num("data", "transaction", "amount", "coin_value_used"),
+				r.num("data", "transaction", "amount", "total"))
+	},
+	reference.FaultCoinsWithoutUseCoin: func(t assert.TestingT, e *testEnv) bool {
+		r := e.pay(funded, payBody(1002, "081234567890", 1, "coins-unasked", false, false))
+		return assert.Equal(t, http.StatusOK, r.Status) && assert.Positive(t, r.num("data", "transaction", "amount", "coin_used"))
+	},
 	reference.FaultErrorsAsText: func(t assert.TestingT, e *testEnv) bool {
 		e.skipValidation = true
 		r := e.do("GET", "/client/v2/nope", funded, "")
@@ -315,7 +336,7 @@ func TestEveryFaultIsWired(t *testing.T) {
 		}
 		assert.Equal(t, 1, kinds, "%s must be exactly one of a rule fault, a wire fault or a request fault", f)
 	}
-	assert.Len(t, wireFaults, 7)
+	assert.Len(t, wireFaults, 8)
 	assert.Len(t, requestFaults, 1)
 }
 

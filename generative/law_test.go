@@ -1,0 +1,60 @@
+package generative_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+)
+
+// documentFaults break a document-level rule of internal/contract
+// (rules.go); the generated mode judges by the same rule as the suite, and
+// fails (never only warns) where its requests can see the fault.
+var documentFaults = []struct {
+	fault    reference.Fault
+	property string
+	shows    string // in the failure
+}{
+	{reference.FaultJSONLabelledText, "listPaymentMethods: valid requests", "Content-Type"},
+	{reference.FaultTotalPagesRoundedDown, "sequences", "totalPages"},
+	{reference.FaultCoinsBeyondTotal, "sequences", "balance and coins pay more than the total"},
+	{reference.FaultCoinsWithoutUseCoin, "sequences", "use_coin was false"},
+	{reference.FaultRetryDebitsAgain, "sequences", "the payments reported leave"},
+}
+
+func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
+	for _, tc := range documentFaults {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			failed := failedProperties(t, tc.fault, tc.property, time.Minute, 2*time.Second)
+			assert.Contains(t, failed[0].Failure, tc.shows)
+		})
+	}
+}
+
+// failedProperties runs the properties named property (seed 1) against a
+// reference with fault and returns the failed ones, of which there must be
+// at least one.
+func failedProperties(t *testing.T, fault reference.Fault, property string, budget, shrink time.Duration) []generative.PropertyResult {
+	t.Helper()
+	srv := newReference(t, fault)
+	res, err := generative.Run(context.Background(), generative.Options{
+		Profile: profiles.Reference(srv.URL), Seed: 1, Only: property,
+		Duration: budget, ShrinkTime: shrink,
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, res.Properties)
+	var failed []generative.PropertyResult
+	for _, p := range res.Properties {
+		if p.Status == generative.StatusFailed {
+			failed = append(failed, p)
+		}
+	}
+	require.NotEmpty(t, failed, "the fault %s went unnoticed by %q", fault, property)
+	return failed
+}

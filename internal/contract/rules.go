@@ -1,0 +1,126 @@
+package contract
+
+import (
+	"errors"
+	"fmt"
+	"mime"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+// The document-level rules below follow from the document's words, so a
+// server that breaks one fails every judge that can see it (never only a
+// warning). Each is written once, with the sentence it rests on.
+
+// SentenceContentType is the sentence CheckContentType rests on.
+const SentenceContentType = "§4: \"JSON bodies use `Content-Type: application/json`.\" §1: \"Every response is JSON\": " +
+	"a response body is a JSON body, so it is labelled application/json (a parameter such as charset may follow)."
+
+// ErrContentType is a JSON response not labelled application/json.
+var ErrContentType = errors.New("not application/json")
+
+// CheckContentType checks the Content-Type of a response with a JSON body:
+// the media type application/json, in any case, with any parameters.
+func CheckContentType(contentType string) error {
+	if contentType == "application/json" {
+		return nil // the common answer, without parsing: the load tester checks every one
+	}
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil || mt != "application/json" {
+		return fmt.Errorf("Content-Type %q is %w (%s)", contentType, ErrContentType, SentenceContentType)
+	}
+	return nil
+}
+
+// SentenceTotalPages is the sentence CheckTotalPages rests on.
+const SentenceTotalPages = "§2.2 Pagination: total, perPage, totalPages; §4.2: pageSize — \"Records per page.\" " +
+	"A catalog of total products at perPage a page has ceil(total / perPage) pages: the last page counts, full or not. " +
+	"Only the empty catalog is free (0 or 1 pages)."
+
+// ErrTotalPages is a totalPages that does not count every page.
+var ErrTotalPages = errors.New("totalPages does not count every page")
+
+// TotalPages is the number of pages of total products at perPage a page
+// (ceil(total / perPage); 0 for an empty catalog).
+func TotalPages(total, perPage int64) int64 {
+	if total <= 0 || perPage <= 0 {
+		return 0
+	}
+	return (total + perPage - 1) / perPage
+}
+
+// CheckTotalPages checks the page count of a catalog page whose perPage is
+// the number of products a full page holds (the first page, or any page
+// when perPage echoes pageSize).
+func CheckTotalPages(total, perPage, totalPages int64) error {
+	if perPage < 1 {
+		return nil // the caller refuses a perPage below 1 on its own
+	}
+	want := TotalPages(total, perPage)
+	if totalPages == want || total == 0 && totalPages == 1 {
+		return nil
+	}
+	return fmt.Errorf("%w: totalPages is %d, but %d products at %d a page are ceil(%d / %d) = %d pages (%s)",
+		ErrTotalPages, totalPages, total, perPage, total, perPage, want, SentenceTotalPages)
+}
+
+// SentenceWalletWithinTotal is the sentence CheckWalletWithinTotal rests on.
+const SentenceWalletWithinTotal = "§4.6 rule 4: \"Any remainder not covered by balance/coins is reported in transaction.amount.gateway_payment\": " +
+	"balance and coins cover the total or a part of it, never more, so balance_used + coin_value_used <= total."
+
+// ErrWalletOverTotal is a payment whose balance and coins pay more than its
+// total.
+var ErrWalletOverTotal = errors.New("balance and coins pay more than the total")
+
+// CheckWalletWithinTotal checks that a payment takes from the wallet at most
+// its total. How a gateway method's fee is charged (inside total, on top of
+// gateway_payment) is not written, so gateway_payment is not bounded here.
+func CheckWalletWithinTotal(a api.Amount) error {
+	if a.BalanceUsed+a.CoinValueUsed > a.Total {
+		return fmt.Errorf("%w: balance_used %d + coin_value_used %d > total %d (%s)",
+			ErrWalletOverTotal, a.BalanceUsed, a.CoinValueUsed, a.Total, SentenceWalletWithinTotal)
+	}
+	return nil
+}
+
+// SentenceRefusalTakesNothing is the sentence CheckRefusalTakesNothing
+// rests on.
+const SentenceRefusalTakesNothing = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" " +
+	"Every debit is reported in a transaction's amounts; a refused request (409, 422 or any other refusal) creates no transaction, " +
+	"so the wallet is unchanged."
+
+// ErrRefusalTook is a refused request that changed the wallet.
+var ErrRefusalTook = errors.New("a refused request took from the wallet")
+
+// Wallet is what a profile shows a customer holds (section 2.3).
+type Wallet struct {
+	Balance int64
+	Coins   int64
+}
+
+// CheckRefusalTakesNothing compares the wallet read before a refused
+// request with the one read after it.
+func CheckRefusalTakesNothing(before, after Wallet) error {
+	if before != after {
+		return fmt.Errorf("%w: balance %d → %d and coins %d → %d (%s)",
+			ErrRefusalTook, before.Balance, after.Balance, before.Coins, after.Coins, SentenceRefusalTakesNothing)
+	}
+	return nil
+}
+
+// SentenceCoinsOnlyWhenAsked is the sentence CheckCoinsOnlyWhenAsked rests
+// on.
+const SentenceCoinsOnlyWhenAsked = "§4.6: use_coin — \"Use coins after balance.\" A payment whose use_coin is false takes no coins."
+
+// ErrCoinsNotAsked is a payment that took coins although use_coin was false.
+var ErrCoinsNotAsked = errors.New("coins were taken although use_coin was false")
+
+// CheckCoinsOnlyWhenAsked checks the amounts of a payment sent with
+// use_coin false. (A use_coin left out is the reading
+// use-flags-left-out-are-off, not this rule.)
+func CheckCoinsOnlyWhenAsked(a api.Amount) error {
+	if a.CoinUsed != 0 || a.CoinValueUsed != 0 {
+		return fmt.Errorf("%w: coin_used %d, coin_value_used %d (%s)", ErrCoinsNotAsked, a.CoinUsed, a.CoinValueUsed, SentenceCoinsOnlyWhenAsked)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package contract
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/partnercommerce/conformance/api"
+)
+
+func TestCheckContentType(t *testing.T) {
+	t.Parallel()
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8"} {
+		assert.NoError(t, CheckContentType(ct), ct)
+	}
+	for _, ct := range []string{"", "text/plain", "text/plain; charset=utf-8", "application/json-seq", "application/problem+json", "text/html"} {
+		assert.ErrorIs(t, CheckContentType(ct), ErrContentType, ct)
+	}
+}
+
+func TestCheckTotalPages(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		total, perPage, pages int64
+		ok                    bool
+	}{
+		{266, 100, 3, true}, {266, 3, 89, true}, {9, 100, 1, true}, {9, 9, 1, true}, {300, 100, 3, true},
+		{0, 100, 0, true}, {0, 100, 1, true},
+		{266, 100, 2, false}, {266, 3, 88, false}, {9, 100, 0, false}, {300, 100, 4, false}, {0, 100, 2, false},
+	}
+	for _, tc := range cases {
+		err := CheckTotalPages(tc.total, tc.perPage, tc.pages)
+		if tc.ok {
+			assert.NoError(t, err, "%+v", tc)
+		} else {
+			assert.ErrorIs(t, err, ErrTotalPages, "%+v", tc)
+		}
+	}
+}
+
+func TestCheckWalletWithinTotal(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckWalletWithinTotal(api.Amount{Total: 11550, BalanceUsed: 1500, CoinUsed: 20100, CoinValueUsed: 10050}))
+	assert.NoError(t, CheckWalletWithinTotal(api.Amount{Total: 11550, GatewayPayment: 13650}), "a fee on top of the gateway payment is free")
+	err := CheckWalletWithinTotal(api.Amount{Total: 11550, BalanceUsed: 1500, CoinUsed: 10_000_000, CoinValueUsed: 5_000_000})
+	assert.ErrorIs(t, err, ErrWalletOverTotal)
+	assert.ErrorIs(t, CheckAmount(api.Amount{Total: 100, CoinUsed: 400, CoinValueUsed: 200}), ErrWalletOverTotal)
+	assert.NoError(t, CheckAmount(api.Amount{Total: 11150, GatewayPayment: 13650}), "a fee on top of the gateway payment is free")
+}
+
+func TestCheckRefusalTakesNothing(t *testing.T) {
+	t.Parallel()
+	w := Wallet{Balance: 1000, Coins: 40}
+	assert.NoError(t, CheckRefusalTakesNothing(w, w))
+	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 1000, Coins: 38}), ErrRefusalTook)
+	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 900, Coins: 40}), ErrRefusalTook)
+}
+
+func TestCheckCoinsOnlyWhenAsked(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, BalanceUsed: 40, GatewayPayment: 60}))
+	assert.ErrorIs(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, CoinUsed: 20, CoinValueUsed: 10, GatewayPayment: 90}), ErrCoinsNotAsked)
+}

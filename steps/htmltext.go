@@ -1,0 +1,86 @@
+package steps
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The conformance page renders text the suite wrote for the console (a
+// failure's report, a condition of section 7) as HTML: JSON bodies
+// pretty-printed and long ones folded, `code` spans as code.
+
+// foldLines is the number of lines of a pretty-printed body shown unfolded.
+const foldLines = 12
+
+// reportHTML renders a failure report: each "body: <json>" line becomes the
+// pretty-printed JSON, folded in a <details> when longer than foldLines.
+func reportHTML(report string) template.HTML {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(report, "\n") {
+		indent, rest, ok := cutBody(line)
+		if !ok {
+			b.WriteString(template.HTMLEscapeString(line))
+			continue
+		}
+		pretty, ok := prettyJSON(rest)
+		if !ok {
+			b.WriteString(template.HTMLEscapeString(line))
+			continue
+		}
+		n := strings.Count(pretty, "\n") + 1
+		body := template.HTMLEscapeString(indentLines(pretty, indent+"  "))
+		if n > foldLines {
+			fmt.Fprintf(&b, "%sbody: <details class=\"body\"><summary>JSON, %d lines</summary>%s\n</details>", indent, n, body)
+		} else {
+			fmt.Fprintf(&b, "%sbody:\n%s\n", indent, body)
+		}
+	}
+	return template.HTML(b.String()) //nolint:gosec // every part is escaped
+}
+
+// cutBody splits "    body: {...}\n" into its indent and the body.
+func cutBody(line string) (indent, body string, ok bool) {
+	trimmed := strings.TrimLeft(line, " ")
+	rest, ok := strings.CutPrefix(trimmed, "body: ")
+	if !ok {
+		return "", "", false
+	}
+	return line[:len(line)-len(trimmed)], strings.TrimRight(rest, "\n"), true
+}
+
+// prettyJSON indents a JSON value, keeping its numbers as written.
+func prettyJSON(s string) (string, bool) {
+	var buf bytes.Buffer
+	if !json.Valid([]byte(s)) || json.Indent(&buf, []byte(s), "", "  ") != nil {
+		return "", false
+	}
+	return buf.String(), true
+}
+
+func indentLines(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+var codeSpanRe = regexp.MustCompile("`([^`]+)`")
+
+// codeHTML renders `spans` of a sentence as code.
+func codeHTML(s string) template.HTML {
+	return template.HTML(codeSpanRe.ReplaceAllString(template.HTMLEscapeString(s), "<code>$1</code>")) //nolint:gosec // escaped first
+}
+
+// readableDuration is a duration as a reader wants it: "< 1 ms" below a
+// millisecond, else rounded to the millisecond (to 0.1 s from a second on).
+func readableDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "< 1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
