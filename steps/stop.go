@@ -31,7 +31,7 @@ type Stopped struct {
 	Cause string `json:"cause"`
 	// Reason is one sentence: what happened.
 	Reason string `json:"reason"`
-	// AfterScenarios counts the scenarios that had ended when the run stopped.
+	// AfterScenarios counts the scenarios run to their end before the stop.
 	AfterScenarios int `json:"after_scenarios"`
 	// NotRun counts the scenarios not run, or not run to their end, because of it.
 	NotRun int `json:"not_run"`
@@ -137,6 +137,7 @@ func (h *harness) settleStop(results []ScenarioResult) *Stopped {
 		}
 	}
 	stop.NotRun = notRun
+	stop.AfterScenarios = len(results) - notRun
 	return stop
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -60,7 +61,9 @@ func TestChaosOneKill(t *testing.T) {
 	})
 }
 
-// TestChaos is make chaos: the reference killed every 4 s for 25 s.
+// TestChaos is make chaos: the reference killed every 4 s for 25 s under
+// retried payments, with and without --state, and under payments sent
+// once (create) with --state.
 func TestChaos(t *testing.T) {
 	if !*chaos {
 		t.Skip("the full chaos run takes about 30 s: make chaos (go test -run '^TestChaos$' ./cmd/loadtest/ -chaos)")
@@ -80,6 +83,14 @@ func TestChaos(t *testing.T) {
 		t.Logf("with --state:\n%s", head(out, 12))
 		require.NoError(t, err, out)
 	})
+	t.Run("with --state, no retries", func(t *testing.T) {
+		t.Parallel()
+		create := load
+		create.scenario = "create"
+		out, err := chaosRun(t, bin, true, create, dir("durable-create"))
+		t.Logf("with --state, scenario create:\n%s", head(out, 12))
+		require.NoError(t, err, out)
+	})
 	t.Run("in memory", func(t *testing.T) {
 		t.Parallel()
 		out, err := chaosRun(t, bin, false, load, dir("in-memory"))
@@ -90,6 +101,7 @@ func TestChaos(t *testing.T) {
 }
 
 type chaosLoad struct {
+	scenario string // retry when empty
 	rate     int
 	duration time.Duration
 	nemesis  string // with %s for the file holding the reference's pid
@@ -113,7 +125,7 @@ func chaosRun(t *testing.T, bin string, durable bool, load chaosLoad, out string
 
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{
-		"--target", "http://" + addr, "--scenario", "retry", "--quiet",
+		"--target", "http://" + addr, "--scenario", cmp.Or(load.scenario, "retry"), "--quiet",
 		"--rate", strconv.Itoa(load.rate), "--duration", load.duration.String(),
 		// Answers lost to a kill are the point: the run judges what was
 		// lost or doubled, not how many answers were.

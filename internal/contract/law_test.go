@@ -231,14 +231,22 @@ func TestSubCategoriesWrittenOnce(t *testing.T) {
 }
 
 // TestSpecReadOnce: only the contract loads openapi.yaml for judging
-// (operations, documented statuses, section 7 rows, the validator); a judge
-// calls contract.Spec, contract.Operations or contract.Rows.
+// (operations, documented statuses, section 7 rows, the validator) and
+// reads an operation's statuses from it; a judge calls contract.Spec,
+// contract.Operations or contract.Rows.
 func TestSpecReadOnce(t *testing.T) {
 	t.Parallel()
 	for _, f := range judgeFiles(t) {
 		ast.Inspect(f.file, func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "GetSpec" {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if sel.Sel.Name == "GetSpec" {
 				t.Errorf("%s: reads openapi.yaml itself (api.GetSpec): use contract.Spec, Operations or Rows", f.at(sel))
+			}
+			if inner, ok := sel.X.(*ast.SelectorExpr); ok && inner.Sel.Name == "Responses" && (sel.Sel.Name == "Value" || sel.Sel.Name == "Map" || sel.Sel.Name == "Status") {
+				t.Errorf("%s: reads an operation's documented statuses from openapi.yaml itself: use contract.Operation.Documents or Rows", f.at(sel))
 			}
 			return true
 		})
