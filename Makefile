@@ -96,7 +96,7 @@ soak: ## The load tester's resident memory over a long run at 5,000/s (bounded: 
 
 .PHONY: chaos
 chaos: ## About 30 s on loopback: the reference SIGKILLed every 4 s under retried payments, with --state (nothing lost or doubled) and without (the lost writes named); reports in reports/chaos/.
-	$(GO) test -count=1 -run '^TestChaos$$' -v ./cmd/loadtest/ -chaos -chaos-out $(CURDIR)/reports/chaos
+	$(GO) test -count=1 -parallel 3 -run '^TestChaos$$' -v ./cmd/loadtest/ -chaos -chaos-out $(CURDIR)/reports/chaos
 
 .PHONY: hardening
 hardening: ## Loopback attack on a built reference server: malformed requests, header flood (RSS), 30,000 concurrent payments.

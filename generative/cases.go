@@ -199,6 +199,7 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 	if d != nil && !refused {
 		switch d.Class {
 		case stated:
+			rec.feature = w.feature(rec.command, op.ID+" with "+d.Name, r)
 			rec.fail(t, repro, "%s with %s was answered %d: the document refuses it (no 2xx)", op.ID, d.Name, a.Status)
 		case read:
 			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status), repro)

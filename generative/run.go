@@ -77,7 +77,10 @@ type PropertyResult struct {
 	Reproduction string `json:"reproduction,omitempty"`
 	// Command runs the property again against the same target with the
 	// same seed (set on a failure).
-	Command  string             `json:"command,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Feature is the failure as a feature file of the suite's replay steps
+	// (a schema property whose request the document refuses), or "".
+	Feature  string             `json:"feature,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
 }
 
@@ -221,6 +224,9 @@ type record struct {
 	order    []string
 	repro    string
 	failure  string
+	// feature is the feature file of the failure being reported (set just
+	// before fail), failFeature the one of the last failure.
+	feature, failFeature string
 }
 
 // warn grades a failed reading: a warning, or in a strict run a failure.
@@ -251,6 +257,7 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	r.mu.Lock()
 	r.repro, r.failure = repro, msg
+	r.failFeature, r.feature = r.feature, ""
 	r.mu.Unlock()
 	t.Fatal(msg)
 }
@@ -327,6 +334,7 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 				}
 				res.Reproduction = rec.repro
 				res.Command = rec.command
+				res.Feature = rec.failFeature
 				break
 			}
 		}

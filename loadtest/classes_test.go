@@ -187,3 +187,16 @@ func TestNotDeliveredIsNeverUncertain(t *testing.T) {
 	assert.Zero(t, r.UncertainIDs)
 	assert.Equal(t, 1, r.Counts[InvBalance], "a debit for a request that never arrived is a mismatch")
 }
+
+// TestVerdictSaysARunMeasuredRefusals: a pass whose balance and coin
+// payments were mostly refused because the wallets ran dry says so in its
+// verdict line, not only further down.
+func TestVerdictSaysARunMeasuredRefusals(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Passed: true, Exhaustion: &Exhaustion{Refused: 69, Answered: 100, RefusedPct: 69}}
+	assert.Equal(t, "PASS, but 69% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", rep.headline())
+	rep.Exhaustion.RefusedPct = 10
+	assert.Equal(t, "PASS", rep.headline())
+	rep.Passed = false
+	assert.Equal(t, "FAIL", rep.headline())
+}

@@ -11,7 +11,11 @@
 // to the server under test, whose catalog, accounts and wallets it reads
 // (catalog.go, accounts.go, wallet.go). Answers are checked against the
 // document through internal/contract (checks.go) and gathered as results,
-// progress and a ledger (result.go, progress.go, ledger.go); after the
+// progress and a ledger (result.go, progress.go, ledger.go) by a recorder
+// (record.go) that streams them to the run's files and counts them in a
+// Tally of fixed size (tally.go: histogram.go's latency histograms,
+// timeline.go's chart buckets, errorset.go's bounded error set), so that
+// a run's memory does not grow with its length; after the
 // attack the created payments are looked up (lookups.go) and reconciled
 // (invariants.go); history.go and historycheck.go record every operation
 // and check the history for linearizability. Reports, the error set, exhaustion, thresholds, merges
@@ -25,6 +29,7 @@
 // server cannot hide queueing delay (coordinated omission). Raw figures
 // (from the actual send) are reported next to the corrected ones.
 //
-// Every result is also a vegeta.Result, so the results file written by
-// WriteArtifacts can be read by `vegeta report` and `vegeta plot`.
+// Every result is also a vegeta.Result, so the results file the recorder
+// streams (or WriteArtifacts writes) can be read by `vegeta report` and
+// `vegeta plot`.
 package loadtest

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cucumber/godog"
+
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 )
@@ -299,6 +301,18 @@ func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed boo
 		// nothing of what the scenario checks, so it is skipped, not failed.
 		return s.skipBecause(fmt.Sprintf("the target cannot process a payment through gateway method %d yet (422), so the scenario cannot observe what it checks", m.ID))
 	}
+	if pm.res == nil && slices.Contains(s.taggedReadings(), readingGatewayCreated) && !s.documentedRefusal(pm.ex) {
+		// That a payment through a method whose minimum the price reaches
+		// is created is the reading; a refusal no row of section 7 names
+		// departs from it, not from the document, and leaves the rest of
+		// the scenario nothing to check.
+		err := s.reading(contract.MustReading(readingGatewayCreated), s.failure(pm.ex, secRemainder,
+			"a created payment through gateway method "+fmt.Sprint(m.ID), "got status %d", pm.ex.Status))
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: the gateway payment was refused (a warning of reading %s); the remaining steps are not run", godog.ErrSkip, readingGatewayCreated)
+	}
 	if mustSucceed && pm.res == nil {
 		// The document does not promise that a given gateway payment
 		// succeeds (422 "Payment cannot be processed yet"), so a scenario
@@ -306,6 +320,24 @@ func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed boo
 		return s.skipBecause(fmt.Sprintf("a payment through gateway method %d was not created (status %d), so the scenario cannot go on", m.ID, pm.ex.Status))
 	}
 	return nil
+}
+
+// readingGatewayCreated is the reading that a gateway payment is created.
+const readingGatewayCreated = "gateway-remainder-is-created"
+
+// documentedRefusal reports whether ex is a refusal of a payment that a
+// row of section 7 names: its status with one of the row's messages.
+func (s *scenario) documentedRefusal(ex *exchange) bool {
+	env, err := s.envelope(ex)
+	if err != nil {
+		return false
+	}
+	for _, r := range contract.RowsOf(contract.OpCreatePayment, ex.Status) {
+		if r.Allows(env.Message) {
+			return true
+		}
+	}
+	return false
 }
 
 // payGatewayWithLength pays with a partner_trx_id or shift_code of n
@@ -760,8 +792,7 @@ func (s *scenario) remainderDue() error {
 		fee = pm.via.ServiceFee
 		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+fee, pm.via.ID)
 	}
-	documented := contract.GatewayPaymentDocumented(api.Amount{Total: a.Total, BalanceUsed: a.BalanceUsed,
-		CoinUsed: a.CoinUsed, CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment}, fee)
+	documented := contract.GatewayPaymentDocumented(a, fee)
 	if !documented || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
 		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -31,7 +30,7 @@ type Stopped struct {
 	Cause string `json:"cause"`
 	// Reason is one sentence: what happened.
 	Reason string `json:"reason"`
-	// AfterScenarios counts the scenarios that had ended when the run stopped.
+	// AfterScenarios counts the scenarios run to their end before the stop.
 	AfterScenarios int `json:"after_scenarios"`
 	// NotRun counts the scenarios not run, or not run to their end, because of it.
 	NotRun int `json:"not_run"`
@@ -137,6 +136,7 @@ func (h *harness) settleStop(results []ScenarioResult) *Stopped {
 		}
 	}
 	stop.NotRun = notRun
+	stop.AfterScenarios = len(results) - notRun
 	return stop
 }
 
@@ -162,6 +162,3 @@ func (h *harness) notStarted() string {
 	}
 	return ""
 }
-
-// isNotRun reports whether a skip reason is one of a stopped run's.
-func isNotRun(reason string) bool { return strings.HasPrefix(reason, "not run") }

@@ -401,6 +401,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	s.registerPayments(g)
 	s.registerStatus(g)
 	s.registerAuth(g)
+	s.registerReplay(g)
 }
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/steps"
 )
 
 // TestDocsWritesTheLivingDocumentation: `conformance docs --out DIR` writes
@@ -41,4 +44,25 @@ func TestDocsWritesTheLivingDocumentation(t *testing.T) {
 			assert.Equal(t, exitUsage, run(context.Background(), args, noEnv, &stdout, &stderr))
 		})
 	}
+}
+
+// TestDocsOverlaysARun: with --summary, the living documentation shows the
+// outcome of that run on each rule.
+func TestDocsOverlaysARun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sum := steps.Summary{Target: "http://partner.example", Scenarios: []steps.ScenarioResult{
+		{Feature: "payment_methods.feature", Name: "A cashier lists the payment methods with every documented field", Status: steps.StatusFailed},
+	}}
+	raw, err := json.Marshal(sum)
+	require.NoError(t, err)
+	path := filepath.Join(dir, "summary.json")
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitPass, run(context.Background(), []string{"docs", "--out", dir, "--summary", path}, noEnv, &stdout, &stderr), stderr.String())
+	data, err := os.ReadFile(filepath.Join(dir, steps.FileLivingDocs))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `id="docs-run"`)
+	assert.Contains(t, string(data), "http://partner.example")
+	assert.Contains(t, string(data), `<span class="run failed">last run: failed</span>`)
 }

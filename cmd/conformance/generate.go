@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
@@ -121,6 +123,10 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		}
 		fmt.Fprintf(stdout, "reports: %s, %s in %s\n", generative.SummaryFile, generative.JUnitFile, *reportDir)
 	}
+	if err := writeFeatures(stdout, *reportDir, *profilePath, prof.BaseURL, embedded, res); err != nil {
+		fmt.Fprintf(stderr, "conformance generate: writing the reproduction features: %v\n", err)
+		return exitFail
+	}
 	if res.Interrupted != "" {
 		return interrupted(ctx, stdout)
 	}
@@ -128,4 +134,31 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		return exitFail
 	}
 	return exitPass
+}
+
+// writeFeatures writes each failure that has a feature file into dir
+// (generated-N.feature) and prints how to run it against the target;
+// without dir it says how to get the files.
+func writeFeatures(stdout io.Writer, dir, profilePath, target string, embedded bool, res generative.Result) error {
+	n := 0
+	for _, p := range res.Properties {
+		if p.Feature == "" {
+			continue
+		}
+		n++
+		if dir == "" {
+			fmt.Fprintf(stdout, "%q has a reproduction as a feature file: run again with --report-dir DIR to write it\n", p.Name())
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("generated-%d.feature", n))
+		if err := os.WriteFile(path, []byte(p.Feature), 0o644); err != nil {
+			return err
+		}
+		run := "conformance " + path
+		if !embedded {
+			run = fmt.Sprintf("conformance --target %s --profile %s %s", target, profilePath, path)
+		}
+		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", p.Name(), path, run)
+	}
+	return nil
 }

@@ -139,8 +139,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
+	featureFS, locations, err := featuresFor(locations)
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return exitUsage
+	}
 	// A bad selection is a usage error before any server is started.
-	if err := steps.CheckSelection(nil, *tags, locations); err != nil {
+	if err := steps.CheckSelection(featureFS, *tags, locations); err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
@@ -175,6 +180,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		NoPreflight:    *noPreflight,
 		Strict:         *strict,
 		Locations:      locations,
+		Features:       featureFS,
 		Color:          colorOn(*noColor, getenv, isTerminal(stdout)),
 		Summary:        human,
 	})

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -12,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,7 +60,9 @@ func TestChaosOneKill(t *testing.T) {
 	})
 }
 
-// TestChaos is make chaos: the reference killed every 4 s for 25 s.
+// TestChaos is make chaos: the reference killed every 4 s for 25 s under
+// retried payments, with and without --state, and under payments sent
+// once (create) with --state.
 func TestChaos(t *testing.T) {
 	if !*chaos {
 		t.Skip("the full chaos run takes about 30 s: make chaos (go test -run '^TestChaos$' ./cmd/loadtest/ -chaos)")
@@ -80,6 +82,14 @@ func TestChaos(t *testing.T) {
 		t.Logf("with --state:\n%s", head(out, 12))
 		require.NoError(t, err, out)
 	})
+	t.Run("with --state, no retries", func(t *testing.T) {
+		t.Parallel()
+		create := load
+		create.scenario = "create"
+		out, err := chaosRun(t, bin, true, create, dir("durable-create"))
+		t.Logf("with --state, scenario create:\n%s", head(out, 12))
+		require.NoError(t, err, out)
+	})
 	t.Run("in memory", func(t *testing.T) {
 		t.Parallel()
 		out, err := chaosRun(t, bin, false, load, dir("in-memory"))
@@ -90,6 +100,7 @@ func TestChaos(t *testing.T) {
 }
 
 type chaosLoad struct {
+	scenario string // retry when empty
 	rate     int
 	duration time.Duration
 	nemesis  string // with %s for the file holding the reference's pid
@@ -113,7 +124,7 @@ func chaosRun(t *testing.T, bin string, durable bool, load chaosLoad, out string
 
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{
-		"--target", "http://" + addr, "--scenario", "retry", "--quiet",
+		"--target", "http://" + addr, "--scenario", cmp.Or(load.scenario, "retry"), "--quiet",
 		"--rate", strconv.Itoa(load.rate), "--duration", load.duration.String(),
 		// Answers lost to a kill are the point: the run judges what was
 		// lost or doubled, not how many answers were.
@@ -172,9 +183,10 @@ func buildReference(t *testing.T) string {
 		referenceBin = filepath.Join(dir, "reference")
 		goBin, err := exec.LookPath("go")
 		if err != nil {
-			goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+			referenceErr = fmt.Errorf("the chaos test builds cmd/reference and needs go on PATH: %w", err)
+			return
 		}
-		cmd := exec.Command(goBin, "build", "-o", referenceBin, "github.com/partnercommerce/conformance/cmd/reference")
+		cmd := exec.CommandContext(context.Background(), goBin, "build", "-o", referenceBin, "github.com/partnercommerce/conformance/cmd/reference")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			referenceErr = fmt.Errorf("go build cmd/reference: %w\n%s", err, out)
 		}
@@ -193,13 +205,14 @@ var (
 // lost its --state flag (rather than failing on its usage later).
 func requireStateFlag(t *testing.T, bin string) {
 	t.Helper()
-	out, _ := exec.Command(bin, "--help").CombinedOutput()
+	out, _ := exec.CommandContext(t.Context(), bin, "--help").CombinedOutput()
 	require.Contains(t, string(out), "-state", "the reference has no --state flag")
 }
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
@@ -210,7 +223,8 @@ func waitListening(t *testing.T, addr string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
+		d := net.Dialer{Timeout: time.Second}
+		c, err := d.DialContext(t.Context(), "tcp", addr)
 		if err == nil {
 			_ = c.Close()
 			return

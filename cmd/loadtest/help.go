@@ -65,6 +65,12 @@ const runHelpExamples = `Examples:
   # Retries after lost answers, and a linearizability check of every account's history:
   loadtest --scenario retry --retry-timeout 100ms --check history --max-uncertain 100
 
+  # Faults during the attack (a nemesis): kill the server every 4 s (its supervisor
+  # restarts it), pause another for 2 s; the verdict names what was lost or doubled:
+  loadtest --scenario retry --duration 30s \
+    --nemesis 'every 4s from 2s shell name kill-9: kill -KILL $(cat server.pid)' \
+    --nemesis 'at 20s for 2s name pause: kill -STOP 4242 ;; kill -CONT 4242'
+
   # A multi-stage load (warm up, ramp, hold, as k6's stages); see the commented file:
   loadtest --load-profile profiles/load/stages.yaml --scenario mixed
 

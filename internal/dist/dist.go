@@ -81,10 +81,12 @@ type Builder func(ctx context.Context, cmd string, t Target, out string) error
 
 // GoBuild returns the Builder of a release: a static binary (CGO off),
 // paths trimmed, symbols stripped, the version stamped into ldflag (the
-// -X name=value of the version variable), built from the module in dir.
+// -X name=value of the version variable), built from the module in dir;
+// the commit is stamped when dir is a git work tree (-buildvcs=auto, over a
+// GOFLAGS that turns it off).
 func GoBuild(goCmd, dir, ldflag string) Builder {
 	return func(ctx context.Context, cmd string, t Target, out string) error {
-		c := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags", "-s -w -X "+ldflag, "-o", out, "./cmd/"+cmd)
+		c := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-buildvcs=auto", "-ldflags", "-s -w -X "+ldflag, "-o", out, "./cmd/"+cmd)
 		c.Dir = dir
 		c.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.OS, "GOARCH="+t.Arch)
 		if msg, err := c.CombinedOutput(); err != nil {

@@ -2,6 +2,7 @@ package nemesis
 
 import (
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,4 +107,31 @@ func TestValidateRefusesBadSchedules(t *testing.T) {
 		})
 	}
 	assert.NoError(t, Schedule{{Every: time.Second, Shell: true, Run: Command{"kill -9 $(cat pid)"}}}.Validate(10*time.Second, exec.LookPath))
+}
+
+// FuzzParseStep: any flag value is a step or an error, never a panic; a
+// step always has a command, and a recover command only after " ;; ".
+func FuzzParseStep(f *testing.F) {
+	for _, s := range []string{
+		"at 3s: systemctl restart payments",
+		"every 4s from 2s until 20s: kubectl delete pod -l 'app=pay ments'",
+		"at 5s for 2s name pause: kill -STOP 4242 ;; kill -CONT 4242",
+		"every 3s shell timeout 5s: kill -KILL $(cat server.pid)",
+		"at: ", "every -1s: x", "at 1s: \"unclosed", "name: x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, err := ParseStep(s)
+		if err != nil {
+			return
+		}
+		if len(st.Run) == 0 {
+			t.Fatalf("%q: a step without a command", s)
+		}
+		if len(st.Recover) > 0 && !strings.Contains(s, " ;; ") {
+			t.Fatalf("%q: a recover command without ;;", s)
+		}
+		_ = Schedule{st}.Validate(time.Minute, func(string) (string, error) { return "", nil })
+	})
 }
