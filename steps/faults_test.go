@@ -51,7 +51,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultGatewayRemainderHidden, "@payments", "A remainder not covered by balance or coins goes to the payment gateway", false},
 		{reference.FaultPricePlanIgnored, "@products", "The product list of a partner without an active price plan carries the price plan message", true},
 		{reference.FaultErrorsAsText, "@payment-status", "Looking up a payment without naming it is refused", false},
-		// Issue 7 part 4: each new document check has a fault only it detects.
+		// Each of these document checks has a fault only it detects.
 		{reference.FaultPageSizeIgnored, "@products", "A page size gives pages of that size (7 per page)", false},
 		{reference.FaultEmailNotValidated, "@customers", "An email address that is not valid creates no account (no at sign)", false},
 		{reference.FaultInactiveProductSold, "@payments", "A product that is not available for sale cannot be paid", false},

@@ -24,7 +24,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// maxReportBytes is issue 13's size limit of a full run's page.
+// maxReportBytes is the most a full run's page may weigh.
 const maxReportBytes = 1 << 20
 
 // TestHTMLReportOfAFullRun: the page of a full run against the reference is

@@ -114,7 +114,7 @@ var (
 	reportErr  error
 )
 
-// TestJUnitAgreesWithSummary (issue 9.1): every count of junit.xml, read as
+// TestJUnitAgreesWithSummary: every count of junit.xml, read as
 // CI systems read it, equals summary.json's; a skipped scenario is one
 // <skipped message>, a failure carries its report in message and body, every
 // testcase has a classname.
@@ -170,7 +170,7 @@ func TestJUnitAgreesWithSummary(t *testing.T) {
 	assert.Len(t, sum.Scenarios, cases)
 }
 
-// TestCucumberShowsSkips (issue 9.1): in cucumber.json a skipped scenario
+// TestCucumberShowsSkips: in cucumber.json a skipped scenario
 // has only skipped steps and says why; one feature per file.
 func TestCucumberShowsSkips(t *testing.T) {
 	t.Parallel()
@@ -259,7 +259,7 @@ func TestColorConsole(t *testing.T) {
 	assert.Contains(t, out.String(), "\x1b[32m")
 }
 
-// TestSelectByLocationAndRerun (issue 9.6): file:line runs one scenario,
+// TestSelectByLocationAndRerun: file:line runs one scenario,
 // the line of an example row that row only; rerun.txt lists the failures
 // of a run and running them again runs nothing else.
 func TestSelectByLocationAndRerun(t *testing.T) {
@@ -306,7 +306,7 @@ func TestSelectByLocationAndRerun(t *testing.T) {
 	assert.Contains(t, res.Summary.Scenarios[0].Name, "9 digits")
 }
 
-// TestSelectionErrors (issue 9.3): a malformed tag expression, a selection
+// TestSelectionErrors: a malformed tag expression, a selection
 // of nothing and an unknown file are usage errors before any request.
 func TestSelectionErrors(t *testing.T) {
 	t.Parallel()

@@ -18,7 +18,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// TestWarningsInEveryOutput (issue 7 §1, 9.1): a real run against a server
+// TestWarningsInEveryOutput: a real run against a server
 // that does not follow a reading shows the warning in the pretty console,
 // junit.xml (property and system-out of a passing testcase) and
 // cucumber.json (output of the last step), and exits as a pass.
