@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -71,7 +72,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
-			srv := newReference(t, tc.fault)
+			srv := httpapitest.NewServer(t, tc.fault)
 			res := runOpts(t, steps.Options{BaseURL: srv.URL, Tags: tc.tags, Strict: tc.strict, RequestTimeout: 5 * time.Second})
 			require.Positive(t, res.Failed, "the fault %s went unnoticed", tc.fault)
 			var names []string

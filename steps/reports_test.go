@@ -22,6 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -250,7 +251,7 @@ func TestPrettyConsole(t *testing.T) {
 // TestColorConsole: Options.Color paints the console.
 func TestColorConsole(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	var out bytes.Buffer
 	_, err := steps.Run(context.Background(), steps.Options{
 		Profile: profiles.Reference(srv.URL), Tags: "@payment-methods", Output: &out, Color: true,
@@ -273,7 +274,7 @@ func TestSelectByLocationAndRerun(t *testing.T) {
 		}
 	}
 	require.Positive(t, line)
-	srv := newReference(t, reference.FaultDuplicateTrxAccepted)
+	srv := httpapitest.NewServer(t, reference.FaultDuplicateTrxAccepted)
 	loc := "features/payments.feature:" + itoa(line)
 	dir := t.TempDir()
 	res, err := steps.Run(context.Background(), steps.Options{

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -24,7 +25,7 @@ import (
 // cucumber.json (output of the last step), and exits as a pass.
 func TestWarningsInEveryOutput(t *testing.T) {
 	t.Parallel()
-	ref := newReference(t)
+	ref := httpapitest.NewServer(t)
 	srv := httptest.NewServer(rewriteProfileCoins(t, ref.Config.Handler, oddCoinsRoundedUp))
 	t.Cleanup(srv.Close)
 	var out bytes.Buffer
