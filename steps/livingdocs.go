@@ -433,7 +433,7 @@ func docsSteps(steps []*messages.Step) []docsStep {
 			last = m[1]
 		}
 		b.WriteString(template.HTMLEscapeString(st.Text[last:]))
-		out = append(out, docsStep{Keyword: kw, Text: template.HTML(b.String()), Kind: kind}) //nolint:gosec // built from escaped parts
+		out = append(out, docsStep{Keyword: kw, Text: template.HTML(b.String()), Kind: kind}) // built from escaped parts
 	}
 	return out
 }

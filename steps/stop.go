@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -163,6 +162,3 @@ func (h *harness) notStarted() string {
 	}
 	return ""
 }
-
-// isNotRun reports whether a skip reason is one of a stopped run's.
-func isNotRun(reason string) bool { return strings.HasPrefix(reason, "not run") }
