@@ -74,7 +74,7 @@ func (e *engine) send(j job, scheduled time.Time, client int, results chan<- hit
 		e.record(client, j, &r)
 		results <- hitResult{r, j.pay}
 		p := j.pay
-		if p == nil || p.Attempt == 0 || !(r.Uncertain || r.NotDelivered) || p.Attempt > e.cfg.retries {
+		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered || p.Attempt > e.cfg.retries {
 			return
 		}
 		t := time.NewTimer(e.cfg.retryBackoff << (p.Attempt - 1))

@@ -792,8 +792,7 @@ func (s *scenario) remainderDue() error {
 		fee = pm.via.ServiceFee
 		wants += fmt.Sprintf(" (or %d, plus the service_fee.amount of payment method %d)", want+fee, pm.via.ID)
 	}
-	documented := contract.GatewayPaymentDocumented(api.Amount{Total: a.Total, BalanceUsed: a.BalanceUsed,
-		CoinUsed: a.CoinUsed, CoinValueUsed: a.CoinValueUsed, GatewayPayment: a.GatewayPayment}, fee)
+	documented := contract.GatewayPaymentDocumented(a, fee)
 	if !documented || want <= 0 || !pm.res.IsRequired || pm.res.PaymentAmount <= 0 {
 		return s.failure(pm.ex, secRemainder+" "+secIsRequired, wants+", payment.is_required true, payment.amount > 0",
 			"gateway_payment %d, is_required %v, payment.amount %d", a.GatewayPayment, pm.res.IsRequired, pm.res.PaymentAmount)

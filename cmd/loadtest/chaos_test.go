@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,9 +183,10 @@ func buildReference(t *testing.T) string {
 		referenceBin = filepath.Join(dir, "reference")
 		goBin, err := exec.LookPath("go")
 		if err != nil {
-			goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+			referenceErr = fmt.Errorf("the chaos test builds cmd/reference and needs go on PATH: %w", err)
+			return
 		}
-		cmd := exec.Command(goBin, "build", "-o", referenceBin, "github.com/partnercommerce/conformance/cmd/reference")
+		cmd := exec.CommandContext(context.Background(), goBin, "build", "-o", referenceBin, "github.com/partnercommerce/conformance/cmd/reference")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			referenceErr = fmt.Errorf("go build cmd/reference: %w\n%s", err, out)
 		}
@@ -205,13 +205,14 @@ var (
 // lost its --state flag (rather than failing on its usage later).
 func requireStateFlag(t *testing.T, bin string) {
 	t.Helper()
-	out, _ := exec.Command(bin, "--help").CombinedOutput()
+	out, _ := exec.CommandContext(t.Context(), bin, "--help").CombinedOutput()
 	require.Contains(t, string(out), "-state", "the reference has no --state flag")
 }
 
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	var lc net.ListenConfig
+	l, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
@@ -222,7 +223,8 @@ func waitListening(t *testing.T, addr string) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
+		d := net.Dialer{Timeout: time.Second}
+		c, err := d.DialContext(t.Context(), "tcp", addr)
 		if err == nil {
 			_ = c.Close()
 			return

@@ -29,7 +29,6 @@ type judgeFile struct {
 	path string
 	fset *token.FileSet
 	file *ast.File
-	src  []byte
 }
 
 func judgeFiles(t *testing.T) []judgeFile {
