@@ -100,11 +100,11 @@ func benchmarkInterleaved(b *testing.B) {
 	var wall, cpu []float64
 	type cost struct{ wall, cpu time.Duration }
 	batch := func(store *Store, c Caller, name string, n int) cost {
-		start, cpu0 := time.Now(), processCPU()
+		start, cpu0 := time.Now(), referencetest.ProcessCPU()
 		for range n {
 			createStored(b, store, c, name+strconv.FormatInt(big.next.Add(1), 10))
 		}
-		return cost{time.Since(start), processCPU() - cpu0}
+		return cost{time.Since(start), referencetest.ProcessCPU() - cpu0}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

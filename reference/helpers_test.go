@@ -2,27 +2,20 @@ package reference
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
-// t0 is the fake clock's start: 2026-11-22 08:30:00 WIB.
-var t0 = time.Date(2026, 11, 22, 8, 30, 0, 0, wib)
-
-// fakeClock is a clock tests move by hand.
-type fakeClock = referencetest.Clock
-
-func newFakeClock() *fakeClock { return referencetest.NewClock(t0) }
-
-// newTestStore builds a store over the embedded data set with a fake clock.
-func newTestStore(tb testing.TB, opts ...Option) (*Store, *fakeClock) {
+// newTestStore builds a store over the embedded data set with a clock at
+// referencetest.T0. httpapi's tests have their own: referencetest cannot
+// import reference while these tests are internal.
+func newTestStore(tb testing.TB, opts ...Option) (*Store, *referencetest.Clock) {
 	tb.Helper()
 	ds, err := DefaultDataset()
 	require.NoError(tb, err)
-	clock := newFakeClock()
+	clock := referencetest.NewClockAtT0()
 	s, err := NewStore(ds, append([]Option{WithClock(clock.Now)}, opts...)...)
 	require.NoError(tb, err)
 	return s, clock
@@ -34,6 +27,18 @@ func caller(tb testing.TB, s *Store, key, token string) Caller {
 	c, err := s.Authenticate(key, token, Access{Token: true})
 	require.NoError(tb, err)
 	return c
+}
+
+// wallet reads an account's wallet.
+func wallet(s *Store, id int64) (balance, coins int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.accounts[id].balance, s.accounts[id].coins
+}
+
+// payIn is a create payment input.
+func payIn(product int64, msisdn string, method int64, trxID string, useBalance, useCoin bool) CreatePaymentInput {
+	return CreatePaymentInput{ProductID: product, Msisdn: msisdn, PaymentMethodID: &method, PartnerTrxID: trxID, UseBalance: useBalance, UseCoin: useCoin}
 }
 
 // ptr returns a pointer to v.

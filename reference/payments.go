@@ -172,93 +172,37 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	if err != nil {
 		return Transaction{}, err
 	}
-	// The method and product rules read only the immutable catalog; they
-	// are evaluated here and reported after the duplicate check.
 	if !s.policy.internalNeedsFunds && *in.PaymentMethodID == 0 && !in.UseBalance && !in.UseCoin {
 		in.UseBalance, in.UseCoin = true, true // accepted, and paid as if both were enabled
 	}
-	method, lateErr := s.checkMethod(in)
-	var product *Product
-	if lateErr == nil {
-		product, lateErr = s.checkProduct(in)
-	}
-	var price int64
-	var token [12]byte
-	var productIdx uint32
-	if lateErr == nil {
-		price = finalPrice(product.BasePrice, plan.MarkupBPS, product.Promotion)
-		if s.policy.chargeBasePrice {
-			price = product.BasePrice
-		}
-		if method.ID != 0 {
-			// Made outside the lock; unused when balance and coins cover all.
-			token = newGatewayToken()
-		}
-		productIdx = s.cat.productIndex[product.ID]
-	}
+	q := s.quote(in, plan)
 	now := s.now()
 	h := s.txs.hash(c.PartnerID, in.PartnerTrxID)
 
 	s.mu.Lock()
 	if first, used := s.txs.lookupTrxID(h, c.PartnerID, in.PartnerTrxID); used && s.policy.uniqueTrxID {
-		r := s.txs.at(first)
-		if s.policy.duplicateRewritesProduct && product != nil {
-			r.product = productIdx
-		}
-		if a := s.accounts[c.AccountID]; a != nil && s.policy.debitUsedID {
-			a.balance -= r.amount.BalanceUsed
-			a.coins -= r.amount.CoinUsed
-		}
+		s.replayUsedTrxID(c, first, q)
 		return Transaction{}, s.refuse(ErrTrxIDUsed)
 	}
 	if !s.policy.checkAndInsertAtomically {
 		s.gap()
 	}
-	if lateErr != nil {
-		if s.policy.debitRefusedProduct && lateErr == ErrProductUnavailable { //nolint:errorlint // a sentinel of this package
+	if q.err != nil {
+		if s.policy.debitRefusedProduct && q.err == ErrProductUnavailable { //nolint:errorlint // a sentinel of this package
 			s.debitRefused(c, in, plan)
 		}
-		return Transaction{}, s.refuse(lateErr)
+		return Transaction{}, s.refuse(q.err)
 	}
 	a := s.accounts[c.AccountID]
 	if a == nil {
 		return Transaction{}, s.refuse(authError(GroupPayments, ErrTokenInvalid))
 	}
-	splitter := s.policy.split
-	a.paymentsSinceProfile++
-	if n := s.policy.staleWalletAfter; n > 0 && a.paymentsSinceProfile >= n {
-		splitter.coinsFirst = true
+	split, err := s.debit(a, in, q)
+	if err != nil {
+		return Transaction{}, s.refuse(err)
 	}
-	split := splitter.split(price, a.balance, a.coins, in.UseBalance, in.UseCoin)
-	if split.Gateway > 0 && method.ID == 0 {
-		return Transaction{}, s.refuse(ErrInsufficientFunds)
-	}
-	if split.Gateway > 0 && split.Gateway < method.MinimumPayment {
-		return Transaction{}, s.refuse(ErrBelowMinimumPayment)
-	}
-	balance, coins := a.balance, a.coins
-	if !s.policy.debitAtomically {
-		s.gap()
-	}
-	a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
-	i, r := s.newTransaction(c, in, productIdx, now)
-	r.amount = Amount{Total: price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
-		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
-	if split.Gateway == 0 {
-		r.method = 0 // the internal method
-		r.paymentStatus = paymentStatusIndex(s.policy.coveredPayment)
-		r.status = transactionStatusIndex(s.policy.coveredTransaction)
-	} else {
-		r.method = s.cat.methodIndex[method.ID]
-		r.paymentStatus = paymentStatusIndex(PaymentUnpaid)
-		r.status = transactionStatusIndex(TransactionWaitingPayment)
-		if s.policy.reportRemainder {
-			r.flags |= flagRequired | flagToken
-			r.token = token
-		} else {
-			r.amount.GatewayPayment = 0
-		}
-	}
+	i, r := s.newTransaction(c, in, q.productIdx, now)
+	s.fillPayment(r, q, split)
 	s.txs.indexTrxID(h, c.PartnerID, in.PartnerTrxID, i)
 	s.txs.indexNumber(i)
 	view := s.view(i, in.PartnerTrxID, in.Msisdn, now)
@@ -269,6 +213,100 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 		return Transaction{}, err
 	}
 	return view, nil
+}
+
+// paymentQuote is what CreatePayment decides before taking the lock: the
+// method and product rules read only the immutable catalog, so they are
+// evaluated outside it; their refusal (err) is reported only after the
+// duplicate check.
+type paymentQuote struct {
+	method     *PaymentMethod
+	product    *Product
+	productIdx uint32
+	price      int64
+	token      [12]byte // made outside the lock; unused when balance and coins cover all
+	err        error
+}
+
+func (s *Store) quote(in CreatePaymentInput, plan *PricePlan) paymentQuote {
+	var q paymentQuote
+	if q.method, q.err = s.checkMethod(in); q.err != nil {
+		return q
+	}
+	if q.product, q.err = s.checkProduct(in); q.err != nil {
+		return q
+	}
+	q.price = finalPrice(q.product.BasePrice, plan.MarkupBPS, q.product.Promotion)
+	if s.policy.chargeBasePrice {
+		q.price = q.product.BasePrice
+	}
+	if q.method.ID != 0 {
+		q.token = newGatewayToken()
+	}
+	q.productIdx = s.cat.productIndex[q.product.ID]
+	return q
+}
+
+// replayUsedTrxID applies what a policy does to state when a partner_trx_id
+// is used again (the faults that rewrite the first transaction or debit the
+// wallet a second time); the reference's own policy changes nothing. The
+// caller holds s.mu.
+func (s *Store) replayUsedTrxID(c Caller, first uint32, q paymentQuote) {
+	r := s.txs.at(first)
+	if s.policy.duplicateRewritesProduct && q.product != nil {
+		r.product = q.productIdx
+	}
+	if a := s.accounts[c.AccountID]; a != nil && s.policy.debitUsedID {
+		a.balance -= r.amount.BalanceUsed
+		a.coins -= r.amount.CoinUsed
+	}
+}
+
+// debit splits the price over the account's balance, coins and the gateway,
+// and takes the balance and coins; a split the method cannot carry is
+// refused and takes nothing. The caller holds s.mu.
+func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (Split, error) {
+	splitter := s.policy.split
+	a.paymentsSinceProfile++
+	if n := s.policy.staleWalletAfter; n > 0 && a.paymentsSinceProfile >= n {
+		splitter.coinsFirst = true
+	}
+	split := splitter.split(q.price, a.balance, a.coins, in.UseBalance, in.UseCoin)
+	if split.Gateway > 0 && q.method.ID == 0 {
+		return Split{}, ErrInsufficientFunds
+	}
+	if split.Gateway > 0 && split.Gateway < q.method.MinimumPayment {
+		return Split{}, ErrBelowMinimumPayment
+	}
+	balance, coins := a.balance, a.coins
+	if !s.policy.debitAtomically {
+		s.gap()
+	}
+	a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
+	return split, nil
+}
+
+// fillPayment records a new transaction's amount, method and statuses: a
+// payment covered by balance and coins is settled by the internal method,
+// one with a remainder waits for the gateway. The caller holds s.mu.
+func (s *Store) fillPayment(r *txRecord, q paymentQuote, split Split) {
+	r.amount = Amount{Total: q.price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
+		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
+	if split.Gateway == 0 {
+		r.method = 0 // the internal method
+		r.paymentStatus = paymentStatusIndex(s.policy.coveredPayment)
+		r.status = transactionStatusIndex(s.policy.coveredTransaction)
+		return
+	}
+	r.method = s.cat.methodIndex[q.method.ID]
+	r.paymentStatus = paymentStatusIndex(PaymentUnpaid)
+	r.status = transactionStatusIndex(TransactionWaitingPayment)
+	if s.policy.reportRemainder {
+		r.flags |= flagRequired | flagToken
+		r.token = q.token
+	} else {
+		r.amount.GatewayPayment = 0
+	}
 }
 
 // refuse releases s.mu and returns err once the state it was decided on is

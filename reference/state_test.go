@@ -22,14 +22,14 @@ import (
 
 // openStateStore builds a store over the embedded data set, the fake clock
 // and the state directory dir.
-func openStateStore(tb testing.TB, dir string, clock *fakeClock, opts ...Option) (*Store, error) {
+func openStateStore(tb testing.TB, dir string, clock *referencetest.Clock, opts ...Option) (*Store, error) {
 	tb.Helper()
 	ds, err := DefaultDataset()
 	require.NoError(tb, err)
 	return NewStore(ds, append([]Option{WithClock(clock.Now), WithState(dir)}, opts...)...)
 }
 
-func mustOpenState(tb testing.TB, dir string, clock *fakeClock, opts ...Option) *Store {
+func mustOpenState(tb testing.TB, dir string, clock *referencetest.Clock, opts ...Option) *Store {
 	tb.Helper()
 	s, err := openStateStore(tb, dir, clock, opts...)
 	require.NoError(tb, err)
@@ -100,7 +100,7 @@ func someChanges(tb testing.TB, s *Store) (tokens, trxIDs []string) {
 func TestStateSurvivesReopen(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state")
-	clock := newFakeClock()
+	clock := referencetest.NewClockAtT0()
 	s := mustOpenState(t, dir, clock)
 	tokens, trxIDs := someChanges(t, s)
 	before := takeSnapshot(t, s, tokens, trxIDs)
@@ -201,7 +201,7 @@ func TestStateTornTailDropped(t *testing.T) {
 
 // replayPrefix opens a copy of dir's journal cut at size (the whole file
 // for -1).
-func replayPrefix(tb testing.TB, dir string, size int64, clock *fakeClock) *Store {
+func replayPrefix(tb testing.TB, dir string, size int64, clock *referencetest.Clock) *Store {
 	tb.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, JournalName))
 	require.NoError(tb, err)
@@ -214,9 +214,9 @@ func replayPrefix(tb testing.TB, dir string, size int64, clock *fakeClock) *Stor
 }
 
 // closedJournal makes someChanges in a state directory and closes it.
-func closedJournal(t *testing.T) (dir string, clock *fakeClock, tokens, trxIDs []string) {
+func closedJournal(t *testing.T) (dir string, clock *referencetest.Clock, tokens, trxIDs []string) {
 	t.Helper()
-	dir, clock = t.TempDir(), newFakeClock()
+	dir, clock = t.TempDir(), referencetest.NewClockAtT0()
 	s := mustOpenState(t, dir, clock)
 	tokens, trxIDs = someChanges(t, s)
 	require.NoError(t, s.Close())
@@ -270,7 +270,7 @@ func TestStateRefusesAnotherDatasetOrTimes(t *testing.T) {
 func TestStateDirectoryInUseRefuses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	clock := newFakeClock()
+	clock := referencetest.NewClockAtT0()
 	s := mustOpenState(t, dir, clock)
 	_, err := openStateStore(t, dir, clock)
 	require.Error(t, err)
@@ -291,7 +291,7 @@ func TestStateReadOnlyDirectoryRefuses(t *testing.T) {
 		return defaultOpen(name, flag, perm)
 	}
 	dir := t.TempDir()
-	_, err := openStateStore(t, dir, newFakeClock(), WithStateFiles(readOnly))
+	_, err := openStateStore(t, dir, referencetest.NewClockAtT0(), WithStateFiles(readOnly))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "state directory "+dir+" is not writable")
 	assert.ErrorIs(t, err, syscall.EROFS)
@@ -300,7 +300,7 @@ func TestStateReadOnlyDirectoryRefuses(t *testing.T) {
 		ro := t.TempDir()
 		require.NoError(t, os.Chmod(ro, 0o500))
 		t.Cleanup(func() { _ = os.Chmod(ro, 0o700) })
-		_, err := openStateStore(t, ro, newFakeClock())
+		_, err := openStateStore(t, ro, referencetest.NewClockAtT0())
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "state directory "+ro+" is not writable")
 	}
@@ -343,7 +343,7 @@ func TestStateFailedWriteAcknowledgesNothing(t *testing.T) {
 				return faultyFile{StateFile: f, failWrite: &failWrite, failSync: &failSync}, nil
 			}
 			dir := t.TempDir()
-			clock := newFakeClock()
+			clock := referencetest.NewClockAtT0()
 			s := mustOpenState(t, dir, clock, WithStateFiles(open))
 			tokens, trxIDs := someChanges(t, s)
 			var failed []string
@@ -395,7 +395,7 @@ func TestStateFailedWriteAcknowledgesNothing(t *testing.T) {
 func TestStateConcurrentWriters(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	clock := newFakeClock()
+	clock := referencetest.NewClockAtT0()
 	s := mustOpenState(t, dir, clock)
 	funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
 	main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
@@ -480,7 +480,7 @@ func TestStateCompactsSupersededAccounts(t *testing.T) {
 // a valid header: it starts or refuses, and never panics or serves a
 // payment it could not read whole.
 func FuzzStateJournal(f *testing.F) {
-	dir, clock := f.TempDir(), newFakeClock()
+	dir, clock := f.TempDir(), referencetest.NewClockAtT0()
 	s, err := openStateStore(f, dir, clock)
 	require.NoError(f, err)
 	someChanges(f, s)

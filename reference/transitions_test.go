@@ -5,12 +5,14 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
 func TestAdvance(t *testing.T) {
 	t.Parallel()
 	rules := transitionRules{settleAfter: 3 * time.Second, expireAfter: 15 * time.Minute}
-	created := t0
+	created := referencetest.T0
 	paid := txState{Payment: PaymentPaid, Transaction: TransactionProcessing, UpdatedAt: created}
 	unpaid := txState{Payment: PaymentUnpaid, Transaction: TransactionWaitingPayment, UpdatedAt: created}
 	cases := []struct {

@@ -121,7 +121,7 @@ func benchVsStatic(b *testing.B, ref http.Handler) {
 	type cost struct{ wall, cpu time.Duration }
 	var staticCost, refCost cost
 	round := func(h http.Handler, into *cost) {
-		start, cpu0 := time.Now(), processCPU()
+		start, cpu0 := time.Now(), referencetest.ProcessCPU()
 		done := make(chan struct{})
 		for range workers {
 			go func() {
@@ -138,7 +138,7 @@ func benchVsStatic(b *testing.B, ref http.Handler) {
 			<-done
 		}
 		into.wall += time.Since(start)
-		into.cpu += processCPU() - cpu0
+		into.cpu += referencetest.ProcessCPU() - cpu0
 	}
 	b.ResetTimer()
 	for i := range b.N {

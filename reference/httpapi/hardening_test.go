@@ -51,20 +51,20 @@ func TestEncodedPathsAnswerJSON(t *testing.T) {
 }
 
 // rawExchange sends one raw HTTP/1.1 request to addr and returns the
-// response.
-func rawExchange(t *testing.T, addr, request string) (*http.Response, []byte) {
+// response's status, header and body (read and closed).
+func rawExchange(t *testing.T, addr, request string) (status int, header http.Header, body []byte) {
 	t.Helper()
 	conn, err := (&net.Dialer{Timeout: 2 * time.Second}).DialContext(t.Context(), "tcp", addr)
 	require.NoError(t, err)
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)))
 	_, err = io.WriteString(conn, request)
 	require.NoError(t, err)
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	require.NoError(t, err)
-	body, _ := io.ReadAll(resp.Body)
+	body, _ = io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
-	return resp, body
+	return resp.StatusCode, resp.Header, body
 }
 
 // serveHTTPServer serves NewHTTPServer on a loopback port.
@@ -84,9 +84,9 @@ func serveHTTPServer(t *testing.T) string {
 func TestOptionsStarAnswersJSON(t *testing.T) {
 	t.Parallel()
 	addr := serveHTTPServer(t)
-	resp, body := rawExchange(t, addr, "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
-	assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
+	status, header, body := rawExchange(t, addr, "OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+	assert.Equal(t, http.StatusNotFound, status)
+	assert.Equal(t, "application/json", header.Get("Content-Type"))
 	assert.JSONEq(t, `{"status":false,"message":"Endpoint tidak ditemukan."}`, string(body))
 }
 
@@ -242,10 +242,10 @@ func TestHeaderLimit(t *testing.T) {
 	t.Parallel()
 	addr := serveHTTPServer(t)
 	big := strings.Repeat("a", 100<<10)
-	resp, _ := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big+"\r\nConnection: close\r\n\r\n")
-	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, resp.StatusCode)
-	resp, body := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big[:32<<10]+"\r\nConnection: close\r\n\r\n")
-	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "%s", body)
+	status, _, _ := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big+"\r\nConnection: close\r\n\r\n")
+	assert.Equal(t, http.StatusRequestHeaderFieldsTooLarge, status)
+	status, _, body := rawExchange(t, addr, "GET /client/v2/payment/methods HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: "+big[:32<<10]+"\r\nConnection: close\r\n\r\n")
+	assert.Equal(t, http.StatusUnauthorized, status, "%s", body)
 }
 
 // TestHeldConnectionsDoNotStarveOthers holds 200 connections that send

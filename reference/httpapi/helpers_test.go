@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
@@ -22,20 +21,13 @@ import (
 	"github.com/partnercommerce/conformance/reference/referencetest"
 )
 
-// t0 is the fake clock's start: 2026-11-22 08:30:00 WIB.
-var t0 = time.Date(2026, 11, 22, 8, 30, 0, 0, time.FixedZone("WIB", 7*60*60))
-
-// fakeClock is a clock tests move by hand.
-type fakeClock = referencetest.Clock
-
-func newFakeClock() *fakeClock { return referencetest.NewClock(t0) }
-
-// newTestStore builds a store over the embedded data set with a fake clock.
-func newTestStore(tb testing.TB, opts ...reference.Option) (*reference.Store, *fakeClock) {
+// newTestStore builds a store over the embedded data set with a clock at
+// referencetest.T0 (reference's tests have their own: see referencetest).
+func newTestStore(tb testing.TB, opts ...reference.Option) (*reference.Store, *referencetest.Clock) {
 	tb.Helper()
 	ds, err := reference.DefaultDataset()
 	require.NoError(tb, err)
-	clock := newFakeClock()
+	clock := referencetest.NewClockAtT0()
 	s, err := reference.NewStore(ds, append([]reference.Option{reference.WithClock(clock.Now)}, opts...)...)
 	require.NoError(tb, err)
 	return s, clock
@@ -112,7 +104,7 @@ func (e errMissing) Error() string { return "error body without " + string(e) }
 type testEnv struct {
 	tb     testing.TB
 	store  *reference.Store
-	clock  *fakeClock
+	clock  *referencetest.Clock
 	srv    *httptest.Server
 	spec   *specValidator
 	client *api.ClientWithResponses

@@ -25,22 +25,39 @@ const (
 
 // TestHTTPRules drives every rule through the whole HTTP stack; each
 // response is validated against openapi.yaml by the test client.
+// httpRule is one request and the status, message and status field the
+// contract gives it.
+type httpRule struct {
+	name    string
+	method  string
+	path    string
+	creds   creds
+	body    string
+	status  int
+	message string
+	ok      bool // the body's status field
+}
+
+// checkHTTPRules sends the rules in order (later rows may rely on earlier
+// ones) through one server with a paid transaction "http-paid".
+func checkHTTPRules(t *testing.T, cases []httpRule) {
+	t.Helper()
+	e := newEnv(t)
+	require.Equal(t, http.StatusOK, e.pay(funded, payBody(1002, "081234567890", 0, "http-paid", true, false)).Status)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := e.do(tc.method, tc.path, tc.creds, tc.body)
+			assert.Equal(t, tc.status, r.Status, "body %s", r.Raw)
+			assert.Equal(t, tc.message, r.message())
+			assert.Equal(t, tc.ok, r.Body["status"])
+			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+		})
+	}
+}
+
 func TestHTTPRules(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	// Fixtures for the status rows.
-	require.Equal(t, http.StatusOK, e.pay(funded, payBody(1002, "081234567890", 0, "http-paid", true, false)).Status)
-
-	cases := []struct {
-		name    string
-		method  string
-		path    string
-		creds   creds
-		body    string
-		status  int
-		message string
-		ok      bool // the body's status field
-	}{
+	checkHTTPRules(t, []httpRule{
 		// Routing and limits.
 		{"unknown path", "GET", "/client/v2/nope", funded, "", 404, "Endpoint tidak ditemukan.", false},
 		{"unversioned path", "GET", "/client/v1/product/list", funded, "", 404, "Endpoint tidak ditemukan.", false},
@@ -113,7 +130,12 @@ func TestHTTPRules(t *testing.T) {
 		{"provision malformed", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, `{"name":`, 400, "Data tidak lengkap.", false},
 		{"provision empty body", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNusantara, ""}, "", 400, "Data tidak lengkap.", false},
 		{"provision inactive plan unaffected", "POST", "/client/v2/customer/provision_account", creds{referencetest.KeyNonaktif, ""}, `{"name":"x","phone_number":"081277770006","email":"d@toko.id"}`, 201, "Akun berhasil disinkronisasi.", true},
+	})
+}
 
+func TestHTTPPaymentRules(t *testing.T) {
+	t.Parallel()
+	checkHTTPRules(t, []httpRule{
 		// Payment methods.
 		{"methods ok", "GET", "/client/v2/payment/methods", funded, "", 200, "OK", true},
 		{"methods price plan inactive unaffected", "GET", "/client/v2/payment/methods", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 200, "OK", true},
@@ -164,16 +186,7 @@ func TestHTTPRules(t *testing.T) {
 		{"status both mismatch", "GET", "/client/v2/payment/status?partner_trx_id=http-paid&transaction_number=" + url.QueryEscape("INV/20261101/P1/00000001"), funded, "", 404, "Transaksi tidak ditemukan.", false},
 		{"status by main account", "GET", "/client/v2/payment/status?partner_trx_id=http-paid", main1, "", 200, "OK", true},
 		{"status price plan inactive unaffected", "GET", "/client/v2/payment/status?partner_trx_id=x", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "", 404, "Transaksi tidak ditemukan.", false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r := e.do(tc.method, tc.path, tc.creds, tc.body)
-			assert.Equal(t, tc.status, r.Status, "body %s", r.Raw)
-			assert.Equal(t, tc.message, r.message())
-			assert.Equal(t, tc.ok, r.Body["status"])
-			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
-		})
-	}
+	})
 }
 
 func TestHTTPAuthorizationScheme(t *testing.T) {
@@ -320,6 +333,13 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, 401, prof.StatusCode())
 	})
+}
+
+func TestHTTPPaymentBodies(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+
 	t.Run("methods", func(t *testing.T) {
 		resp, err := e.client.ListPaymentMethodsWithResponse(ctx, funded.edit)
 		require.NoError(t, err)

@@ -20,7 +20,9 @@ func TestNewServerServesTheEmbeddedDataSetWithItsFaults(t *testing.T) {
 		{[]reference.Fault{reference.FaultErrorsAsText}, http.StatusUnauthorized},
 	} {
 		srv := httpapitest.NewServer(t, tc.faults...)
-		resp, err := http.Get(srv.URL + "/client/v2/customer/profile")
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/client/v2/customer/profile", nil)
+		require.NoError(t, err)
+		resp, err := srv.Client().Do(req)
 		require.NoError(t, err)
 		ct := resp.Header.Get("Content-Type")
 		require.NoError(t, resp.Body.Close())

@@ -1,14 +1,15 @@
 //go:build unix
 
-package reference
+package referencetest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time the process has used, user and system.
-func processCPU() time.Duration {
+// ProcessCPU is the CPU time this process has used, user and system; the
+// benchmarks report it per request beside wall time.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
