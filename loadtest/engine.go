@@ -84,7 +84,7 @@ func (e *engine) attack(ctx context.Context) {
 
 	results := make(chan hitResult, 4096)
 	e.order = map[string]*atomic.Uint64{}
-	for _, op := range []string{OpCreate, OpStatus, OpList, OpSync, OpProfile, OpMethods, OpProvision} {
+	for _, op := range []string{"", OpCreate, OpStatus, OpList, OpSync, OpProfile, OpMethods, OpProvision} {
 		e.order[op] = &atomic.Uint64{}
 	}
 	// The collector's next cycle must scan what the recorder allocated (it
@@ -255,7 +255,11 @@ func (e *engine) ranDry() bool {
 // hit sends job d, scheduled at scheduled, and checks its response.
 func (e *engine) hit(d job, scheduled time.Time) Result {
 	sent := time.Now()
-	order := e.order[d.call.op].Add(1) - 1
+	counter := e.order[d.call.op]
+	if counter == nil { // an operation the engine did not number: share one counter
+		counter = e.order[""]
+	}
+	order := counter.Add(1) - 1
 	e.sent.Add(1)
 	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)

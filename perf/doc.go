@@ -8,6 +8,8 @@
 // in memory (durable.go), measures the process memory and throughput
 // of the reference as payments accumulate (stored.go), and drives our load
 // tester and the vegeta CLI against the same cheap target (target.go,
-// generator.go). Servers run as child processes (process.go); the client is
+// generator.go), for their rate, latency, CPU and the growth of their
+// memory with a run's length, and the load tester over a long soak
+// (memory.go). Servers run as child processes (process.go); the client is
 // wrk when it is installed and a Go client otherwise (client.go).
 package perf
