@@ -18,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -85,18 +86,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
-	profilePath := fs.String("profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
-	tags := fs.String("tags", "", `tag expression, Cucumber's ("@payments and not @funded") or godog's ("@payments && ~@funded")`)
-	concurrency := fs.Int("concurrency", 4, "scenarios run at once")
-	format := fs.String("format", "pretty", "console format: pretty, progress, junit or cucumber")
-	reportDir := fs.String("report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
-	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
-	strict := fs.Bool("strict", false, "count warnings (readings of the document the target did not follow) as failures")
-	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
-	noColor := fs.Bool("no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
-	rerunFailed := fs.Bool("rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+steps.RerunFile+")")
-	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	var f suiteFlags
+	f.register(fs, getenv)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usageText)
 		fs.PrintDefaults()
@@ -109,48 +100,34 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	if *showVersion {
+	if f.showVersion {
 		_, _ = io.WriteString(stdout, version.String("conformance"))
 		return exitPass
 	}
 	// Machine formats keep stdout parseable: everything for people goes to stderr.
 	human := stdout
-	if *format == "junit" || *format == "cucumber" {
+	if f.format == "junit" || f.format == "cucumber" {
 		human = stderr
 	}
-	if *rerunFailed {
-		if *reportDir == "" {
-			fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
-			return exitUsage
-		}
-		locs, err := steps.ReadRerun(filepath.Join(*reportDir, steps.RerunFile))
-		if err != nil {
-			fmt.Fprintf(stderr, "conformance: --rerun-failed: %v\n", err)
-			return exitUsage
-		}
-		if len(locs) == 0 {
-			fmt.Fprintln(stderr, "conformance: --rerun-failed: the last run had no failed scenario; nothing to run")
-			return exitPass
+	if f.rerunFailed {
+		locs, code, stop := rerunLocations(f.reportDir, stderr)
+		if stop {
+			return code
 		}
 		locations = append(locations, locs...)
 	}
-	if *concurrency < 1 || *timeout <= 0 {
+	if f.concurrency < 1 || f.timeout <= 0 {
 		fmt.Fprintln(stderr, "conformance: --concurrency must be at least 1 and --timeout positive")
 		return exitUsage
 	}
 
-	featureFS, locations, err := featuresFor(locations)
+	featureFS, locations, err := selection(locations, f.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	// A bad selection is a usage error before any server is started.
-	if err := steps.CheckSelection(featureFS, *tags, locations); err != nil {
-		fmt.Fprintf(stderr, "conformance: %v\n", err)
-		return exitUsage
-	}
 
-	prof, stopRef, embedded, err := resolveTarget(ctx, *profilePath, *target, slog.LevelWarn, stderr)
+	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelWarn, stderr)
 	defer stopRef()
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
@@ -163,27 +140,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	for _, c := range profiles.Capabilities() {
-		if miss := prof.Missing(c); len(miss) > 0 {
-			fmt.Fprintf(human, "capability %s is off: the profile lacks %s; its scenarios will be skipped\n", c, strings.Join(miss, ", "))
-		}
-	}
+	tellCapabilitiesOff(human, prof)
 
-	res, err := steps.Run(ctx, steps.Options{
-		Profile:        prof,
-		Tags:           *tags,
-		Concurrency:    *concurrency,
-		Format:         *format,
-		Output:         stdout,
-		ReportDir:      *reportDir,
-		RequestTimeout: *timeout,
-		NoPreflight:    *noPreflight,
-		Strict:         *strict,
-		Locations:      locations,
-		Features:       featureFS,
-		Color:          colorOn(*noColor, getenv, isTerminal(stdout)),
-		Summary:        human,
-	})
+	opts := f.options(prof, featureFS, locations)
+	opts.Output, opts.Summary = stdout, human
+	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
+	res, err := steps.Run(ctx, opts)
+	return suiteExit(ctx, res, err, human, stderr)
+}
+
+// suiteExit is the exit code of a suite run, with the error told on stderr.
+func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		if errors.Is(err, steps.ErrInterrupted) {
@@ -198,6 +165,89 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitFail
 	}
 	return exitPass
+}
+
+// selection is the feature files and the locations a run selects; a bad
+// selection is a usage error found before any server is started.
+func selection(locations []string, tags string) (fs.FS, []string, error) {
+	featureFS, locations, err := featuresFor(locations)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := steps.CheckSelection(featureFS, tags, locations); err != nil {
+		return nil, nil, err
+	}
+	return featureFS, locations, nil
+}
+
+// tellCapabilitiesOff names each capability the profile lacks, whose
+// scenarios will be skipped.
+func tellCapabilitiesOff(human io.Writer, prof *profiles.Profile) {
+	for _, c := range profiles.Capabilities() {
+		if miss := prof.Missing(c); len(miss) > 0 {
+			fmt.Fprintf(human, "capability %s is off: the profile lacks %s; its scenarios will be skipped\n", c, strings.Join(miss, ", "))
+		}
+	}
+}
+
+// suiteFlags are the flags of a suite run.
+type suiteFlags struct {
+	target, profilePath, tags, format, reportDir string
+	concurrency                                  int
+	timeout                                      time.Duration
+	strict, noPreflight, noColor                 bool
+	rerunFailed, showVersion                     bool
+}
+
+func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.target, "target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
+	fs.StringVar(&f.profilePath, "profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	fs.StringVar(&f.tags, "tags", "", `tag expression, Cucumber's ("@payments and not @funded") or godog's ("@payments && ~@funded")`)
+	fs.IntVar(&f.concurrency, "concurrency", 4, "scenarios run at once")
+	fs.StringVar(&f.format, "format", "pretty", "console format: pretty, progress, junit or cucumber")
+	fs.StringVar(&f.reportDir, "report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
+	fs.BoolVar(&f.strict, "strict", false, "count warnings (readings of the document the target did not follow) as failures")
+	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
+	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+steps.RerunFile+")")
+	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+}
+
+// options are the suite's options from the flags, for prof and a selection.
+func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations []string) steps.Options {
+	return steps.Options{
+		Profile:        prof,
+		Tags:           f.tags,
+		Concurrency:    f.concurrency,
+		Format:         f.format,
+		ReportDir:      f.reportDir,
+		RequestTimeout: f.timeout,
+		NoPreflight:    f.noPreflight,
+		Strict:         f.strict,
+		Locations:      locations,
+		Features:       featureFS,
+	}
+}
+
+// rerunLocations reads the scenarios that failed in the last run with
+// reportDir. stop says the run ends here, with code: a usage error, or
+// nothing failed last time.
+func rerunLocations(reportDir string, stderr io.Writer) (locs []string, code int, stop bool) {
+	if reportDir == "" {
+		fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
+		return nil, exitUsage, true
+	}
+	locs, err := steps.ReadRerun(filepath.Join(reportDir, steps.RerunFile))
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance: --rerun-failed: %v\n", err)
+		return nil, exitUsage, true
+	}
+	if len(locs) == 0 {
+		fmt.Fprintln(stderr, "conformance: --rerun-failed: the last run had no failed scenario; nothing to run")
+		return nil, exitPass, true
+	}
+	return locs, 0, false
 }
 
 // usageLine is the first line of a help text.
