@@ -122,19 +122,45 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 	page := docsPage{SuiteVersion: SuiteVersion, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
 		Date: time.Now().UTC().Format("2006-01-02")}
 	outcomes := map[string]string{}
+	var results []ScenarioResult
 	if sum != nil {
 		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
 		for _, r := range sum.Scenarios {
 			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
 		}
+		results = sum.Scenarios
 	}
 	ops, err := contract.Operations()
 	if err != nil {
 		return err
 	}
-	spec, err := contract.Spec()
+	if page.Endpoints, err = docsEndpoints(ops); err != nil {
+		return err
+	}
+	byPickle, pickles, err := page.readFeatures(fsys, outcomes)
 	if err != nil {
 		return err
+	}
+	matrix := section7(nil, nil, pickles, results)
+	if sum != nil && sum.Section7 != nil {
+		matrix = sum.Section7
+	}
+	usedBy := page.placeRows(matrix, ops, byPickle, sum != nil)
+	page.linkFeatures(usedBy)
+	var buf bytes.Buffer
+	if err := livingDocs.Execute(&buf, page); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// docsEndpoints are the contract's operations in the document's order, each
+// with its summary from openapi.yaml.
+func docsEndpoints(ops map[string]contract.Operation) ([]docsEndpoint, error) {
+	spec, err := contract.Spec()
+	if err != nil {
+		return nil, err
 	}
 	summaries := map[string]string{}
 	for _, item := range spec.Paths.Map() {
@@ -142,15 +168,30 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 			summaries[op.OperationID] = op.Summary
 		}
 	}
+	var endpoints []docsEndpoint
+	for _, id := range slices.SortedFunc(func(yield func(string) bool) {
+		for id := range ops {
+			if !yield(id) {
+				return
+			}
+		}
+	}, func(a, b string) int { return contract.OperationRank(a) - contract.OperationRank(b) }) {
+		op := ops[id]
+		endpoints = append(endpoints, docsEndpoint{ID: "op-" + slug(id), Operation: id, Method: op.Method, Path: op.Path, Summary: summaries[id]})
+	}
+	return endpoints, nil
+}
 
-	// byPickle finds the rule of each scenario as it runs (an outline row
-	// included), by feature file and name.
+// readFeatures adds the feature files of fsys to the page, ordered by area,
+// and returns the rule of each scenario as it runs (an outline row
+// included), keyed by feature file and name, and the scenarios' texts.
+func (page *docsPage) readFeatures(fsys fs.FS, outcomes map[string]string) (map[string]*docsRule, []pickleText, error) {
 	byPickle := map[string]*docsRule{}
 	var pickles []pickleText
 	for _, name := range featureFiles(fsys) {
 		f, picks, err := readDocsFeature(fsys, name, byPickle, outcomes)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		pickles = append(pickles, picks...)
 		page.Features = append(page.Features, f)
@@ -162,35 +203,23 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 		return len(areaTags)
 	}
 	sort.SliceStable(page.Features, func(i, j int) bool { return rank(page.Features[i]) < rank(page.Features[j]) })
+	return byPickle, pickles, nil
+}
 
-	var results []ScenarioResult
-	if sum != nil {
-		results = sum.Scenarios
-	}
-	matrix := section7(nil, nil, pickles, results)
-	if sum != nil && sum.Section7 != nil {
-		matrix = sum.Section7
-	}
+// placeRows puts each section 7 row under its endpoint and its table, with
+// the rules that prove it (and, withOutcome, the run's outcome). It returns,
+// per feature ID, the operations its rules prove.
+func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Operation, byPickle map[string]*docsRule, withOutcome bool) map[string]map[string]bool {
 	endpoints := map[string]*docsEndpoint{}
-	for _, id := range slices.SortedFunc(func(yield func(string) bool) {
-		for id := range ops {
-			if !yield(id) {
-				return
-			}
-		}
-	}, func(a, b string) int { return contract.OperationRank(a) - contract.OperationRank(b) }) {
-		op := ops[id]
-		page.Endpoints = append(page.Endpoints, docsEndpoint{ID: "op-" + slug(id), Operation: id, Method: op.Method, Path: op.Path, Summary: summaries[id]})
-	}
 	for i := range page.Endpoints {
 		endpoints[page.Endpoints[i].Operation] = &page.Endpoints[i]
 	}
 	tables := map[string]int{}
-	usedBy := map[string]map[string]bool{} // feature ID → operations its rules prove
+	usedBy := map[string]map[string]bool{}
 	for _, m := range matrix {
 		op := ops[m.Operation]
 		row := docsRow{Row: m.Row, Method: op.Method, Path: op.Path}
-		if sum != nil {
+		if withOutcome {
 			row.Outcome = m.Outcome
 		}
 		seen := map[string]bool{}
@@ -220,6 +249,12 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 		}
 		page.Tables[i].Rows = append(page.Tables[i].Rows, row)
 	}
+	return usedBy
+}
+
+// linkFeatures lists under each feature the endpoints of its area and those
+// its rules prove (usedBy), and counts the page's rules and examples.
+func (page *docsPage) linkFeatures(usedBy map[string]map[string]bool) {
 	for i := range page.Features {
 		f := &page.Features[i]
 		for _, e := range page.Endpoints {
@@ -237,12 +272,6 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := livingDocs.Execute(&buf, page); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
 }
 
 // featureFiles lists the feature files of fsys.
