@@ -114,34 +114,12 @@ func (w *world) properties(opts Options) []*property {
 // schemaCase draws one request of op (with one defect when withDefect),
 // sends it and checks the answer.
 func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, withDefect bool, variant int) {
-	var pairs [][2]string
-	for _, pr := range op.Op.Parameters {
-		p := pr.Value
-		if p == nil || p.In != openapi3.ParameterInQuery {
-			continue
-		}
-		if !p.Required && !rapid.Bool().Draw(t, p.Name+" present?") {
-			continue
-		}
-		pairs = append(pairs, [2]string{p.Name, fmt.Sprint(g.value(t, p.Name, p.Schema.Value))})
-	}
+	pairs := queryPairs(t, g, op)
 	var body map[string]any
 	if op.Body != nil {
 		body = g.object(t, "body", op.Body)
 	}
-
-	r := request{Method: op.Method, Path: op.Path, Secret: w.prof.SecretKey}
-	payer := w.cashier
-	switch {
-	case op.SecretOnly:
-	case op.MainOnly:
-		r.Token = w.prof.MainToken
-	default:
-		if w.funded != nil && rapid.Bool().Draw(t, "the funded customer?") {
-			payer = w.funded
-		}
-		r.Token = payer.Token
-	}
+	r, payer := w.requestAs(t, op)
 
 	// A payment may move money: read the payer's wallet (and, below, the
 	// record of the transaction it names) before and after.
@@ -163,24 +141,8 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 	if withDefect {
 		ds := op.defects()
 		d = &ds[variant%len(ds)]
-		if d.body != nil {
-			d.body(body)
-		}
-		if d.query != nil {
-			pairs = d.query(pairs)
-		}
 	}
-	r.Query = encodeQuery(pairs)
-	if op.Body != nil {
-		r.Body, _ = json.Marshal(body)
-		r.ContentType = "application/json"
-		if d != nil && d.raw != nil {
-			r.Body = d.raw(r.Body)
-		}
-		if d != nil && d.ctype != "" {
-			r.ContentType = d.ctype
-		}
-	}
+	r.encode(op, pairs, body, d)
 	repro := "# " + op.ID
 	if d != nil {
 		repro += ", with " + d.Name
@@ -208,14 +170,80 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 	if !refused && trxBefore != nil {
 		rec.fail(t, repro, "a payment with the used partner_trx_id %q was answered %d, not refused (§7: 409)", trxID, a.Status)
 	}
-	if !op.Pays || op.SecretOnly || !beforeOK {
+	if op.Pays && !op.SecretOnly && beforeOK {
+		w.checkPaymentEffects(t, rec, repro, payer, before, trxID, trxBefore, a)
+	}
+}
+
+// queryPairs draws op's query parameters: every required one, and each
+// optional one or not.
+func queryPairs(t *rapid.T, g *generator, op operation) [][2]string {
+	var pairs [][2]string
+	for _, pr := range op.Op.Parameters {
+		p := pr.Value
+		if p == nil || p.In != openapi3.ParameterInQuery {
+			continue
+		}
+		if !p.Required && !rapid.Bool().Draw(t, p.Name+" present?") {
+			continue
+		}
+		pairs = append(pairs, [2]string{p.Name, fmt.Sprint(g.value(t, p.Name, p.Schema.Value))})
+	}
+	return pairs
+}
+
+// requestAs starts a request of op with the credentials it needs, and
+// returns the account that pays when op pays: the run's cashier, or the
+// funded customer when drawn.
+func (w *world) requestAs(t *rapid.T, op operation) (request, *account) {
+	r := request{Method: op.Method, Path: op.Path, Secret: w.prof.SecretKey}
+	payer := w.cashier
+	switch {
+	case op.SecretOnly:
+	case op.MainOnly:
+		r.Token = w.prof.MainToken
+	default:
+		if w.funded != nil && rapid.Bool().Draw(t, "the funded customer?") {
+			payer = w.funded
+		}
+		r.Token = payer.Token
+	}
+	return r, payer
+}
+
+// encode puts the query and the JSON body in r, with the defect d (if any)
+// applied to them.
+func (r *request) encode(op operation, pairs [][2]string, body map[string]any, d *defect) {
+	if d != nil && d.body != nil {
+		d.body(body)
+	}
+	if d != nil && d.query != nil {
+		pairs = d.query(pairs)
+	}
+	r.Query = encodeQuery(pairs)
+	if op.Body == nil {
 		return
 	}
+	r.Body, _ = json.Marshal(body)
+	r.ContentType = "application/json"
+	if d != nil && d.raw != nil {
+		r.Body = d.raw(r.Body)
+	}
+	if d != nil && d.ctype != "" {
+		r.ContentType = d.ctype
+	}
+}
+
+// checkPaymentEffects checks what a payment did to the payer's wallet and to
+// the record of its partner_trx_id: a refused one changed neither; an
+// accepted one took exactly the balance and coins it reports.
+func (w *world) checkPaymentEffects(t *rapid.T, rec *record, repro string, payer *account, before wallet,
+	trxID string, trxBefore any, a answer) {
 	after, _, ok := w.walletOf(payer.Token)
 	if !ok {
 		rec.fail(t, repro, "the payer's profile could not be read after the payment")
 	}
-	if refused {
+	if a.Status/100 != 2 {
 		if after != before {
 			rec.fail(t, repro, "a refused payment (%d) changed the payer's wallet from %+v to %+v", a.Status, before, after)
 		}
