@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The tests below hold openapi.yaml to the API document's letter (issue 7,
-// part 3): bodies and requests the document allows validate, so that the
-// contract is never stricter than the document.
+// The tests below hold openapi.yaml to the API document's letter: bodies and
+// requests the document allows validate, so that the contract is never
+// stricter than the document.
 
 // exchangeCheck validates one request and its response against openapi.yaml.
 type exchangeCheck struct {

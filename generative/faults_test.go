@@ -11,6 +11,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -55,7 +56,7 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 	for _, tc := range generatedFaults {
 		faults = append(faults, tc.fault)
 	}
-	srv := newReference(t, faults...)
+	srv := httpapitest.NewServer(t, faults...)
 	res, err := steps.Run(context.Background(), steps.Options{
 		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Concurrency: 4,
 		Format: "progress", Output: io.Discard, RequestTimeout: 10 * time.Second,

@@ -14,16 +14,8 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
-
-// newReference starts the reference server with the given faults.
-func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
-	tb.Helper()
-	srv := httpapitest.NewServer(tb, faults...)
-	return srv
-}
 
 func run(tb testing.TB, url string, examples int, only string) generative.Result {
 	tb.Helper()
@@ -41,7 +33,7 @@ func run(tb testing.TB, url string, examples int, only string) generative.Result
 // TestReferencePasses runs the generated mode against the reference: every
 // property passes.
 func TestReferencePasses(t *testing.T) {
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	res := run(t, srv.URL, 30, "")
 	t.Logf("%d requests in %.1fs", res.Requests, res.Seconds)
 	for _, p := range res.Properties {
@@ -76,7 +68,7 @@ func refusalsSayTrue(h http.Handler) http.Handler {
 // TestReadingsAreWarnings proves the grading: a server that departs only
 // from a reading passes with a warning naming it, and fails a strict run.
 func TestReadingsAreWarnings(t *testing.T) {
-	ref := newReference(t)
+	ref := httpapitest.NewServer(t)
 	srv := httptest.NewServer(refusalsSayTrue(ref.Config.Handler))
 	t.Cleanup(srv.Close)
 	for _, strict := range []bool{false, true} {

@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 // documentFaults break a document-level rule of internal/contract
@@ -42,7 +43,7 @@ func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
 // at least one.
 func failedProperties(t *testing.T, fault reference.Fault, property string, budget, shrink time.Duration) []generative.PropertyResult {
 	t.Helper()
-	srv := newReference(t, fault)
+	srv := httpapitest.NewServer(t, fault)
 	res, err := generative.Run(context.Background(), generative.Options{
 		Profile: profiles.Reference(srv.URL), Seed: 1, Only: property,
 		Duration: budget, ShrinkTime: shrink,

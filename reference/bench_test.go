@@ -36,7 +36,7 @@ func BenchmarkCreatePaymentDomain(b *testing.B) {
 }
 
 // BenchmarkStoredPayments measures what payments cost as they accumulate
-// (issue 14): the heap each stored payment holds, the time to create one
+// toward a million: the heap each stored payment holds, the time to create one
 // more once the store holds 0, 100k, 500k or 1M payments, and what the
 // garbage collector pays for them. The store is filled before the timer
 // starts; each size gets its own store. Each payment also makes the

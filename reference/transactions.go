@@ -9,7 +9,7 @@ import (
 )
 
 // transactions is the store's table of transactions, guarded by Store.mu.
-// It is built for a million payments and more (issue 14): each transaction
+// It is built for a million payments and more: each transaction
 // is a pointer-free record of fixed size kept in chunks that never move, so
 // the garbage collector has nothing to scan in them and growth copies no
 // record; the variable strings live in a byte arena, the catalog entries

@@ -39,7 +39,7 @@ func hasPointers(t reflect.Type) bool {
 
 // TestStoredDataHoldsNoPointers keeps the records, the index entries and
 // the arena references free of pointers, so the collector does not scan a
-// million stored payments (issue 14).
+// million stored payments.
 func TestStoredDataHoldsNoPointers(t *testing.T) {
 	t.Parallel()
 	for _, typ := range []reflect.Type{

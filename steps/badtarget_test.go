@@ -18,7 +18,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// TestRunStopsEarlyOnDeadTarget (issue 10.3): against a target that gives
+// TestRunStopsEarlyOnDeadTarget: against a target that gives
 // no answer, the whole suite stops after a few requests in a row without an
 // answer, with ErrTarget (exit 2), instead of failing every scenario one
 // timeout after another; the scenarios not run are skipped, never failed.

@@ -19,6 +19,7 @@ import (
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -34,7 +35,7 @@ var (
 func fullRun(t *testing.T) steps.Result {
 	t.Helper()
 	fullOnce.Do(func() {
-		srv := newReference(t)
+		srv := httpapitest.NewServer(t)
 		dir, err := os.MkdirTemp("", "conformance-report-")
 		if err != nil {
 			fullErr = err

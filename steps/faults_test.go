@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -51,7 +52,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultGatewayRemainderHidden, "@payments", "A remainder not covered by balance or coins goes to the payment gateway", false},
 		{reference.FaultPricePlanIgnored, "@products", "The product list of a partner without an active price plan carries the price plan message", true},
 		{reference.FaultErrorsAsText, "@payment-status", "Looking up a payment without naming it is refused", false},
-		// Issue 7 part 4: each new document check has a fault only it detects.
+		// Each of these document checks has a fault only it detects.
 		{reference.FaultPageSizeIgnored, "@products", "A page size gives pages of that size (7 per page)", false},
 		{reference.FaultEmailNotValidated, "@customers", "An email address that is not valid creates no account (no at sign)", false},
 		{reference.FaultInactiveProductSold, "@payments", "A product that is not available for sale cannot be paid", false},
@@ -71,7 +72,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
-			srv := newReference(t, tc.fault)
+			srv := httpapitest.NewServer(t, tc.fault)
 			res := runOpts(t, steps.Options{BaseURL: srv.URL, Tags: tc.tags, Strict: tc.strict, RequestTimeout: 5 * time.Second})
 			require.Positive(t, res.Failed, "the fault %s went unnoticed", tc.fault)
 			var names []string

@@ -26,7 +26,7 @@ func setFilter(id, value string) string {
 		`; s.dispatchEvent(new Event("change")); return ` + visibleScenarios + `; })()`
 }
 
-// TestHTMLReportInABrowser (issue 13.3) opens the page of a full run in
+// TestHTMLReportInABrowser opens the page of a full run in
 // headless Chromium: no console error, the verdict, the counts and the
 // section 7 matrix are visible and equal to summary.json, and the filters
 // show exactly the scenarios they select. Screenshots are saved under the

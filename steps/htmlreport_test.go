@@ -21,10 +21,11 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// maxReportBytes is issue 13's size limit of a full run's page.
+// maxReportBytes is the most a full run's page may weigh.
 const maxReportBytes = 1 << 20
 
 // TestHTMLReportOfAFullRun: the page of a full run against the reference is
@@ -70,7 +71,7 @@ func TestHTMLReportOfAFullRun(t *testing.T) {
 // the response (secrets masked), and the section 7 row it checks as failed.
 func TestHTMLReportShowsAFailure(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t, reference.FaultDuplicateTrxAccepted)
+	srv := httpapitest.NewServer(t, reference.FaultDuplicateTrxAccepted)
 	dir := t.TempDir()
 	res, err := steps.Run(context.Background(), steps.Options{
 		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Tags: "@payments", Format: "progress",

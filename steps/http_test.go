@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestOversizedBodyKeepsOnlyTheReportPrefix (issue 10.4): an answer larger
+// TestOversizedBodyKeepsOnlyTheReportPrefix: an answer larger
 // than the read limit fails, and the exchange kept for the report holds a
 // copy of the report-sized prefix, not the 1 MiB read buffer.
 func TestOversizedBodyKeepsOnlyTheReportPrefix(t *testing.T) {

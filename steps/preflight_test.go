@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -46,7 +47,7 @@ func TestPreflight(t *testing.T) {
 		edit   func(p *profiles.Profile)
 		want   string // empty: preflight passes
 	}{
-		{"the reference", func(t *testing.T) string { return newReference(t).URL }, nil, ""},
+		{"the reference", func(t *testing.T) string { return httpapitest.NewServer(t).URL }, nil, ""},
 		{"closed port", func(t *testing.T) string { return closedURL(t) }, nil, "refused the connection"},
 		{"HTML server", func(t *testing.T) string {
 			return serveFunc(t, func(w http.ResponseWriter, _ *http.Request) {
@@ -54,9 +55,9 @@ func TestPreflight(t *testing.T) {
 				_, _ = w.Write([]byte("<html><body>It works!</body></html>"))
 			})
 		}, nil, "not a JSON object"},
-		{"wrong secret key", func(t *testing.T) string { return newReference(t).URL },
+		{"wrong secret key", func(t *testing.T) string { return httpapitest.NewServer(t).URL },
 			func(p *profiles.Profile) { p.SecretKey = "sk-wrong" }, "401"},
-		{"wrong main token", func(t *testing.T) string { return newReference(t).URL },
+		{"wrong main token", func(t *testing.T) string { return httpapitest.NewServer(t).URL },
 			func(p *profiles.Profile) { p.MainToken = "tok-wrong" }, "401"},
 		{"hangs", func(t *testing.T) string {
 			done := make(chan struct{})

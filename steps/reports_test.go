@@ -22,6 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -114,7 +115,7 @@ var (
 	reportErr  error
 )
 
-// TestJUnitAgreesWithSummary (issue 9.1): every count of junit.xml, read as
+// TestJUnitAgreesWithSummary: every count of junit.xml, read as
 // CI systems read it, equals summary.json's; a skipped scenario is one
 // <skipped message>, a failure carries its report in message and body, every
 // testcase has a classname.
@@ -170,7 +171,7 @@ func TestJUnitAgreesWithSummary(t *testing.T) {
 	assert.Len(t, sum.Scenarios, cases)
 }
 
-// TestCucumberShowsSkips (issue 9.1): in cucumber.json a skipped scenario
+// TestCucumberShowsSkips: in cucumber.json a skipped scenario
 // has only skipped steps and says why; one feature per file.
 func TestCucumberShowsSkips(t *testing.T) {
 	t.Parallel()
@@ -250,7 +251,7 @@ func TestPrettyConsole(t *testing.T) {
 // TestColorConsole: Options.Color paints the console.
 func TestColorConsole(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	var out bytes.Buffer
 	_, err := steps.Run(context.Background(), steps.Options{
 		Profile: profiles.Reference(srv.URL), Tags: "@payment-methods", Output: &out, Color: true,
@@ -259,7 +260,7 @@ func TestColorConsole(t *testing.T) {
 	assert.Contains(t, out.String(), "\x1b[32m")
 }
 
-// TestSelectByLocationAndRerun (issue 9.6): file:line runs one scenario,
+// TestSelectByLocationAndRerun: file:line runs one scenario,
 // the line of an example row that row only; rerun.txt lists the failures
 // of a run and running them again runs nothing else.
 func TestSelectByLocationAndRerun(t *testing.T) {
@@ -273,7 +274,7 @@ func TestSelectByLocationAndRerun(t *testing.T) {
 		}
 	}
 	require.Positive(t, line)
-	srv := newReference(t, reference.FaultDuplicateTrxAccepted)
+	srv := httpapitest.NewServer(t, reference.FaultDuplicateTrxAccepted)
 	loc := "features/payments.feature:" + itoa(line)
 	dir := t.TempDir()
 	res, err := steps.Run(context.Background(), steps.Options{
@@ -306,7 +307,7 @@ func TestSelectByLocationAndRerun(t *testing.T) {
 	assert.Contains(t, res.Summary.Scenarios[0].Name, "9 digits")
 }
 
-// TestSelectionErrors (issue 9.3): a malformed tag expression, a selection
+// TestSelectionErrors: a malformed tag expression, a selection
 // of nothing and an unknown file are usage errors before any request.
 func TestSelectionErrors(t *testing.T) {
 	t.Parallel()

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -28,7 +29,7 @@ import (
 // because of it, and junit.xml and rerun.txt hold no failure.
 func TestTargetKilledMidRun(t *testing.T) {
 	t.Parallel()
-	ref := newReference(t)
+	ref := httpapitest.NewServer(t)
 	var (
 		served atomic.Int64
 		once   sync.Once

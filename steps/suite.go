@@ -97,41 +97,12 @@ var ErrUsage = errors.New("usage error")
 // It returns an error (wrapping ErrUsage for bad options) only when the run
 // could not take place; failed scenarios are reported in the Result.
 func Run(ctx context.Context, opts Options) (Result, error) {
-	if opts.Profile == nil {
-		return Result{}, fmt.Errorf("%w: a profile is required", ErrUsage)
+	prof, err := opts.targetProfile()
+	if err != nil {
+		return Result{}, err
 	}
-	prof := *opts.Profile
-	if opts.BaseURL != "" {
-		prof.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	}
-	if err := prof.Validate(); err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
-	}
-	if opts.Concurrency <= 0 {
-		opts.Concurrency = 4
-	}
-	if opts.Format == "" {
-		opts.Format = "pretty"
-	}
-	switch opts.Format {
-	case "pretty", "progress", "junit", "cucumber":
-	default:
-		return Result{}, fmt.Errorf("%w: unknown format %q (pretty, progress, junit or cucumber)", ErrUsage, opts.Format)
-	}
-	if opts.Output == nil {
-		opts.Output = os.Stdout
-	}
-	if opts.Summary == nil {
-		opts.Summary = opts.Output
-		if opts.Format == "junit" || opts.Format == "cucumber" {
-			opts.Summary = os.Stderr
-		}
-	}
-	if opts.RequestTimeout <= 0 {
-		opts.RequestTimeout = 10 * time.Second
-	}
-	if opts.Features == nil {
-		opts.Features = features.FS
+	if opts, err = opts.withDefaults(); err != nil {
+		return Result{}, err
 	}
 	cat, err := loadCatalog(opts.Features)
 	if err != nil {
@@ -146,7 +117,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		hc = &http.Client{Timeout: opts.RequestTimeout}
 	}
 	if !opts.NoPreflight {
-		if err := Preflight(ctx, &prof, hc, opts.RequestTimeout); err != nil {
+		if err := Preflight(ctx, prof, hc, opts.RequestTimeout); err != nil {
 			if ctx.Err() != nil {
 				return Result{}, fmt.Errorf("%w during the preflight check: %w", ErrInterrupted, context.Cause(ctx))
 			}
@@ -158,7 +129,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	h := &harness{
-		profile:   &prof,
+		profile:   prof,
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,
@@ -179,30 +150,94 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	defer abort(nil)
 	h.abort = abort
 
-	// godog runs the scenarios; the console, junit.xml and summary.json are
-	// written from the suite's own results, and godog's cucumber.json is
-	// completed with them. godog's own console is discarded: it counts a
-	// skipped scenario as passed.
-	cucumberPath := ""
+	cucumberPath, cleanup, err := cucumberFile(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	defer cleanup()
+	start := time.Now()
+	status := runGodog(ctx, h, opts, sel.paths, cucumberPath)
+	res := h.result(prof.BaseURL, start, time.Since(start))
+	return h.finish(opts, status, cucumberPath, res)
+}
+
+// targetProfile is opts.Profile with opts.BaseURL, checked.
+func (opts Options) targetProfile() (*profiles.Profile, error) {
+	if opts.Profile == nil {
+		return nil, fmt.Errorf("%w: a profile is required", ErrUsage)
+	}
+	prof := *opts.Profile
+	if opts.BaseURL != "" {
+		prof.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	}
+	if err := prof.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	return &prof, nil
+}
+
+// withDefaults fills in what opts leaves out and refuses an unknown format.
+func (opts Options) withDefaults() (Options, error) {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = 4
+	}
+	if opts.Format == "" {
+		opts.Format = "pretty"
+	}
+	switch opts.Format {
+	case "pretty", "progress", "junit", "cucumber":
+	default:
+		return opts, fmt.Errorf("%w: unknown format %q (pretty, progress, junit or cucumber)", ErrUsage, opts.Format)
+	}
+	if opts.Output == nil {
+		opts.Output = os.Stdout
+	}
+	if opts.Summary == nil {
+		opts.Summary = opts.Output
+		if opts.Format == "junit" || opts.Format == "cucumber" {
+			opts.Summary = os.Stderr
+		}
+	}
+	if opts.RequestTimeout <= 0 {
+		opts.RequestTimeout = 10 * time.Second
+	}
+	if opts.Features == nil {
+		opts.Features = features.FS
+	}
+	return opts, nil
+}
+
+// cucumberFile is where godog writes cucumber.json: in the report directory,
+// or in a temporary one (removed by cleanup) when only the cucumber format
+// on Output needs it; "" when nothing does.
+func cucumberFile(opts Options) (path string, cleanup func(), err error) {
+	cleanup = func() {}
 	if opts.ReportDir != "" {
 		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
-			return Result{}, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
+			return "", cleanup, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
 		}
-		cucumberPath = filepath.Join(opts.ReportDir, "cucumber.json")
-	} else if opts.Format == "cucumber" {
-		tmp, err := os.MkdirTemp("", "conformance-")
-		if err != nil {
-			return Result{}, err
-		}
-		defer func() { _ = os.RemoveAll(tmp) }() // a temporary file; nothing to report
-		cucumberPath = filepath.Join(tmp, "cucumber.json")
+		return filepath.Join(opts.ReportDir, "cucumber.json"), cleanup, nil
 	}
+	if opts.Format != "cucumber" {
+		return "", cleanup, nil
+	}
+	tmp, err := os.MkdirTemp("", "conformance-")
+	if err != nil {
+		return "", cleanup, err
+	}
+	cleanup = func() { _ = os.RemoveAll(tmp) } // a temporary file; nothing to report
+	return filepath.Join(tmp, "cucumber.json"), cleanup, nil
+}
+
+// runGodog runs the selected scenarios and returns godog's status. The
+// console, junit.xml and summary.json are written from the suite's own
+// results, and godog's cucumber.json is completed with them. godog's own
+// console is discarded: it counts a skipped scenario as passed.
+func runGodog(ctx context.Context, h *harness, opts Options, paths []string, cucumberPath string) int {
 	format := "progress"
 	if cucumberPath != "" {
 		format += ",cucumber:" + cucumberPath
 	}
-
-	start := time.Now()
 	suite := godog.TestSuite{
 		Name:                "conformance",
 		ScenarioInitializer: h.initScenario,
@@ -213,14 +248,17 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			Strict:         true,
 			NoColors:       true,
 			FS:             opts.Features,
-			Paths:          sel.paths,
+			Paths:          paths,
 			DefaultContext: ctx,
 		},
 	}
-	status := suite.Run()
-	elapsed := time.Since(start)
+	return suite.Run()
+}
 
-	res := h.result(prof.BaseURL, start, elapsed)
+// finish judges godog's status, completes res with the section 7 matrix,
+// writes the reports and the summary, and returns the run's error: an
+// interruption or abort, or godog failing to run the features at all.
+func (h *harness) finish(opts Options, status int, cucumberPath string, res Result) (Result, error) {
 	aborted := context.Cause(h.abortCtx)
 	if st := res.Summary.Stopped; st != nil && st.Cause == StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
@@ -228,6 +266,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
+	var err error
 	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
 		return res, err
 	}
@@ -235,7 +274,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return res, err
 	}
 	if opts.ReportDir != "" {
-		if err := writeHTMLReport(filepath.Join(opts.ReportDir, FileHTMLReport), opts.Features, res.Summary, &prof); err != nil {
+		if err := writeHTMLReport(filepath.Join(opts.ReportDir, FileHTMLReport), opts.Features, res.Summary, h.profile); err != nil {
 			return res, err
 		}
 	}
@@ -244,10 +283,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	printSummary(opts.Summary, res)
 	printReportFiles(opts.Summary, opts.ReportDir)
-	if aborted != nil {
-		return res, aborted
-	}
-	return res, nil
+	return res, aborted
 }
 
 // writeReports writes the report files and the machine formats on Output.

@@ -3,7 +3,6 @@ package steps_test
 import (
 	"context"
 	"io"
-	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -12,17 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
-
-// newReference starts the reference server with the given faults.
-func newReference(tb testing.TB, faults ...reference.Fault) *httptest.Server {
-	tb.Helper()
-	srv := httpapitest.NewServer(tb, faults...)
-	return srv
-}
 
 // runOpts runs the suite with opts, completed with the reference profile of
 // opts.BaseURL, 4 scenarios at once and the progress format.
@@ -69,7 +60,7 @@ func TestSuiteAgainstReference(t *testing.T) {
 // failed nor passed.
 func TestCapabilitiesMissingFromTheProfileSkip(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	prof := profiles.Reference(srv.URL)
 	prof.FundedCustomer = nil
 	prof.InactiveSubCategory = ""

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestTagExpressions (issue 9.3): Cucumber's and godog's syntaxes select
+// TestTagExpressions: Cucumber's and godog's syntaxes select
 // the same scenarios; precedence is not > comma > and > or.
 func TestTagExpressions(t *testing.T) {
 	t.Parallel()

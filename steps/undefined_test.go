@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -17,7 +18,7 @@ import (
 // silently passed (godog Strict).
 func TestUndefinedStepsFailTheRun(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	fsys := fstest.MapFS{"x.feature": {Data: []byte(`@products
 Feature: x
   Scenario: a step nobody wrote

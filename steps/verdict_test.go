@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -138,7 +139,7 @@ func TestVerdictGradesReadingsApart(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ref := newReference(t)
+			ref := httpapitest.NewServer(t)
 			srv := ref
 			if tc.rewrite != nil {
 				srv = httptest.NewServer(rewriteProfileCoins(t, ref.Config.Handler, tc.rewrite))
@@ -202,7 +203,7 @@ func TestAppliedReadingsAreTagged(t *testing.T) {
 // one, not the wrapper's.
 func TestCucumberNamesWhereEachStepIsDefined(t *testing.T) {
 	t.Parallel()
-	srv := newReference(t)
+	srv := httpapitest.NewServer(t)
 	dir := t.TempDir()
 	_, err := steps.Run(context.Background(), steps.Options{
 		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: coinScenario(""),

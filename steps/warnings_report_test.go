@@ -15,16 +15,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// TestWarningsInEveryOutput (issue 7 §1, 9.1): a real run against a server
+// TestWarningsInEveryOutput: a real run against a server
 // that does not follow a reading shows the warning in the pretty console,
 // junit.xml (property and system-out of a passing testcase) and
 // cucumber.json (output of the last step), and exits as a pass.
 func TestWarningsInEveryOutput(t *testing.T) {
 	t.Parallel()
-	ref := newReference(t)
+	ref := httpapitest.NewServer(t)
 	srv := httptest.NewServer(rewriteProfileCoins(t, ref.Config.Handler, oddCoinsRoundedUp))
 	t.Cleanup(srv.Close)
 	var out bytes.Buffer

@@ -28,7 +28,7 @@ func warned() Summary {
 	}
 }
 
-// TestJUnitShowsWarnings (issue 7 §1, 9.1): a warning is a property and
+// TestJUnitShowsWarnings: a warning is a property and
 // system-out of a passing testcase, not a failure.
 func TestJUnitShowsWarnings(t *testing.T) {
 	t.Parallel()

@@ -102,7 +102,7 @@ func TestRunWritesReports(t *testing.T) {
 	}
 }
 
-// TestVersionAndHelp (issue 9.7): --version prints the suite version, the
+// TestVersionAndHelp: --version prints the suite version, the
 // spec digest, the commit and the Go version; --help exits 0 and names the
 // environment variables.
 func TestVersionAndHelp(t *testing.T) {
@@ -119,9 +119,9 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 }
 
-// TestPreflightFailureIsOneMessageAndExit2 (issue 9.4): a closed port is one
+// TestPreflightFailureIsOneMessageAndExit2: a closed port is one
 // line on stderr and exit 2, at once; --no-preflight runs the scenarios,
-// which stop early on the dead target (issue 10.3), also exit 2.
+// which stop early on the dead target, also exit 2.
 func TestPreflightFailureIsOneMessageAndExit2(t *testing.T) {
 	t.Parallel()
 	profile := writeFile(t, referenceProfile(t))

@@ -21,7 +21,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 )
 
-// TestMachineFormatsOnStdoutParse (issue 9.2): with --format junit or
+// TestMachineFormatsOnStdoutParse: with --format junit or
 // cucumber, stdout is the report and nothing else; the human summary is on
 // stderr.
 func TestMachineFormatsOnStdoutParse(t *testing.T) {
@@ -56,7 +56,7 @@ func TestMachineFormatsOnStdoutParse(t *testing.T) {
 	}
 }
 
-// TestRerunFailed (issue 9.6): --rerun-failed runs exactly the scenarios
+// TestRerunFailed: --rerun-failed runs exactly the scenarios
 // the last run with the same --report-dir failed.
 func TestRerunFailed(t *testing.T) {
 	t.Parallel()
@@ -84,7 +84,7 @@ func TestRerunFailed(t *testing.T) {
 	assert.Equal(t, exitUsage, code, "--rerun-failed needs --report-dir")
 }
 
-// TestLocationArguments (issue 9.6): a FILE:LINE argument runs that
+// TestLocationArguments: a FILE:LINE argument runs that
 // scenario only; an unknown file is exit 2.
 func TestLocationArguments(t *testing.T) {
 	t.Parallel()
@@ -98,7 +98,7 @@ func TestLocationArguments(t *testing.T) {
 	assert.Contains(t, stderr.String(), "nope.feature")
 }
 
-// TestTagExpressionErrorsExit2 (issue 9.3): never a panic; exit 2 naming
+// TestTagExpressionErrorsExit2: never a panic; exit 2 naming
 // the expression, or "no scenario matches".
 func TestTagExpressionErrorsExit2(t *testing.T) {
 	t.Parallel()
@@ -120,7 +120,7 @@ func TestTagExpressionErrorsExit2(t *testing.T) {
 	}
 }
 
-// TestNoColorWhenNotATerminal (issue 9.5): colour needs a terminal, and
+// TestNoColorWhenNotATerminal: colour needs a terminal, and
 // NO_COLOR or --no-color turn it off.
 func TestNoColorWhenNotATerminal(t *testing.T) {
 	t.Parallel()
@@ -139,7 +139,7 @@ func TestNoColorWhenNotATerminal(t *testing.T) {
 	assert.True(t, colorOn(false, noEnv, true))
 }
 
-// TestMakeConformanceReportsTheRunnersExitCode (issue 9.7): GNU make can
+// TestMakeConformanceReportsTheRunnersExitCode: GNU make can
 // only exit 0 or 2, so `make conformance` names the runner's own code; a
 // closed port is one preflight error, quickly.
 func TestMakeConformanceReportsTheRunnersExitCode(t *testing.T) {

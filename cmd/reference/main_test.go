@@ -102,7 +102,7 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// TestHelpAndVersionExitZero (issue 9.7): --help and --version are not errors.
+// TestHelpAndVersionExitZero: --help and --version are not errors.
 func TestHelpAndVersionExitZero(t *testing.T) {
 	t.Parallel()
 	for _, arg := range []string{"--help", "-h", "--version"} {
@@ -120,7 +120,7 @@ func TestHelpAndVersionExitZero(t *testing.T) {
 	}
 }
 
-// TestHelpSaysStateIsInMemory (issue 10.10): --help says that all state is
+// TestHelpSaysStateIsInMemory: --help says that all state is
 // kept in memory and lost on restart, and offers the connection cap.
 func TestHelpSaysStateIsInMemory(t *testing.T) {
 	t.Parallel()

@@ -27,8 +27,8 @@ import (
 
 var hardening = flag.Bool("hardening", false, "run the loopback attack on a built reference server (make hardening)")
 
-// TestHardeningAttack repeats issue 10's attack against a cmd/reference
-// process on 127.0.0.1, bounded in count and time: malformed requests on
+// TestHardeningAttack attacks a cmd/reference process on 127.0.0.1 the way
+// a hostile client on the public network could, bounded in count and time: malformed requests on
 // every endpoint (every answer JSON, no 5xx), header flooding (RSS bounded,
 // normal requests answered), and 30,000 concurrent payments with same-id
 // bursts (no negative balance, exact conservation, one success per id). It
