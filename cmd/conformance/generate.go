@@ -43,17 +43,8 @@ func isGenerate(args []string) bool {
 func runGenerate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance generate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	target := fs.String("target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
-	profilePath := fs.String("profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
-	examples := fs.Int("examples", 100, "examples per schema property; the stateful property runs half as many sequences")
-	stepsFlag := fs.Int("steps", 25, "average number of operations in a stateful sequence")
-	duration := fs.Duration("duration", 50*time.Second, "time budget of the whole run")
-	seed := fs.Uint64("seed", 0, "seed of the run (0 picks one; the run prints it)")
-	only := fs.String("only", "", "run only the properties whose name contains this text")
-	strict := fs.Bool("strict", false, "turn warnings (failed readings) into failures")
-	reportDir := fs.String("report-dir", "", "directory for generated-summary.json and generated-junit.xml")
-	timeout := fs.Duration("timeout", 10*time.Second, "timeout of each request, body included")
-	noPreflight := fs.Bool("no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	var f generateFlags
+	f.register(fs, getenv)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, generateUsage)
 		fs.PrintDefaults()
@@ -70,11 +61,11 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "conformance generate: unexpected arguments %q\n%s\n", rest, usageLine(generateUsage))
 		return exitUsage
 	}
-	if *examples < 1 || *stepsFlag < 1 || *duration <= 0 || *timeout <= 0 {
+	if f.examples < 1 || f.steps < 1 || f.duration <= 0 || f.timeout <= 0 {
 		fmt.Fprintln(stderr, "conformance generate: --examples and --steps must be at least 1, --duration and --timeout positive")
 		return exitUsage
 	}
-	prof, stopRef, embedded, err := resolveTarget(ctx, *profilePath, *target, slog.LevelError, stderr)
+	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelError, stderr)
 	defer stopRef()
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
@@ -87,8 +78,8 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		return exitUsage
 	}
-	if !*noPreflight {
-		if err := steps.Preflight(ctx, prof, nil, *timeout); err != nil {
+	if !f.noPreflight {
+		if err := steps.Preflight(ctx, prof, nil, f.timeout); err != nil {
 			if ctx.Err() != nil {
 				return interrupted(ctx, stdout)
 			}
@@ -98,13 +89,42 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 	}
 	profileArg := ""
 	if !embedded {
-		profileArg = *profilePath
+		profileArg = f.profilePath
 	}
 	res, err := generative.Run(ctx, generative.Options{
-		Profile: prof, ProfilePath: profileArg, Examples: *examples, Steps: *stepsFlag, Duration: *duration, Seed: *seed,
-		Strict: *strict, RequestTimeout: *timeout, Only: *only,
+		Profile: prof, ProfilePath: profileArg, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
+		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only,
 		Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	})
+	return f.finish(ctx, prof.BaseURL, embedded, res, err, stdout, stderr)
+}
+
+// generateFlags are the flags of the generated mode.
+type generateFlags struct {
+	target, profilePath, only, reportDir string
+	examples, steps                      int
+	duration, timeout                    time.Duration
+	seed                                 uint64
+	strict, noPreflight                  bool
+}
+
+func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.target, "target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
+	fs.StringVar(&f.profilePath, "profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	fs.IntVar(&f.examples, "examples", 100, "examples per schema property; the stateful property runs half as many sequences")
+	fs.IntVar(&f.steps, "steps", 25, "average number of operations in a stateful sequence")
+	fs.DurationVar(&f.duration, "duration", 50*time.Second, "time budget of the whole run")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the run (0 picks one; the run prints it)")
+	fs.StringVar(&f.only, "only", "", "run only the properties whose name contains this text")
+	fs.BoolVar(&f.strict, "strict", false, "turn warnings (failed readings) into failures")
+	fs.StringVar(&f.reportDir, "report-dir", "", "directory for generated-summary.json and generated-junit.xml")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
+	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+}
+
+// finish reports a generated run (the summary, the report files, the
+// reproduction features) and returns its exit code.
+func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded bool, res generative.Result, err error, stdout, stderr io.Writer) int {
 	if err != nil {
 		if errors.Is(err, generative.ErrInterrupted) {
 			return interrupted(ctx, stdout)
@@ -116,14 +136,14 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		return exitFail
 	}
 	generative.PrintSummary(stdout, res)
-	if *reportDir != "" {
-		if err := generative.WriteReports(*reportDir, prof.BaseURL, res); err != nil {
+	if f.reportDir != "" {
+		if err := generative.WriteReports(f.reportDir, baseURL, res); err != nil {
 			fmt.Fprintf(stderr, "conformance generate: writing the reports: %v\n", err)
 			return exitFail
 		}
-		fmt.Fprintf(stdout, "reports: %s, %s in %s\n", generative.SummaryFile, generative.JUnitFile, *reportDir)
+		fmt.Fprintf(stdout, "reports: %s, %s in %s\n", generative.SummaryFile, generative.JUnitFile, f.reportDir)
 	}
-	if err := writeFeatures(stdout, *reportDir, *profilePath, prof.BaseURL, embedded, res); err != nil {
+	if err := writeFeatures(stdout, f.reportDir, f.profilePath, baseURL, embedded, res); err != nil {
 		fmt.Fprintf(stderr, "conformance generate: writing the reproduction features: %v\n", err)
 		return exitFail
 	}
