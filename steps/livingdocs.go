@@ -337,37 +337,7 @@ func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, out
 	rules := map[string]*docsRule{} // scenario AST id → rule
 	rowIndex := map[string]int{}    // example row AST id → index
 	addScenario := func(sc *messages.Scenario, bg []docsStep) {
-		r := &docsRule{ID: "rule-" + slug(uri+" "+sc.Name), Name: sc.Name, Location: fmt.Sprintf("%s:%d", uri, sc.Location.Line), Background: bg}
-		var ids []string
-		for _, t := range sc.Tags {
-			tag := strings.TrimPrefix(t.Name, "@")
-			if id, ok := strings.CutPrefix(tag, readingTagPrefix); ok {
-				ids = append(ids, id)
-			} else if tag != advisoryTag {
-				r.Tags = append(r.Tags, tag)
-			}
-		}
-		r.Readings = readingsOf(ids)
-		r.Steps = docsSteps(sc.Steps)
-		for _, ex := range sc.Examples {
-			if ex.TableHeader == nil {
-				continue
-			}
-			if r.Examples == nil {
-				r.Examples = &docsExamples{}
-				for _, c := range ex.TableHeader.Cells {
-					r.Examples.Header = append(r.Examples.Header, c.Value)
-				}
-			}
-			for _, row := range ex.TableBody {
-				var cells []string
-				for _, c := range row.Cells {
-					cells = append(cells, c.Value)
-				}
-				rowIndex[row.Id] = len(r.Examples.Rows)
-				r.Examples.Rows = append(r.Examples.Rows, docsExampleRow{Cells: cells})
-			}
-		}
+		r := newDocsRule(uri, sc, bg, rowIndex)
 		rules[sc.Id] = r
 		f.Rules = append(f.Rules, r)
 	}
@@ -405,6 +375,44 @@ func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, out
 		r.Outcome = worstOutcome(r.Outcome, outcome)
 	}
 	return f, fd.Scenarios, nil
+}
+
+// newDocsRule is the page's rule of scenario sc of file uri, under the
+// background steps bg; rowIndex receives the index of each example row by
+// its AST id.
+func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[string]int) *docsRule {
+	r := &docsRule{ID: "rule-" + slug(uri+" "+sc.Name), Name: sc.Name, Location: fmt.Sprintf("%s:%d", uri, sc.Location.Line), Background: bg}
+	var ids []string
+	for _, t := range sc.Tags {
+		tag := strings.TrimPrefix(t.Name, "@")
+		if id, ok := strings.CutPrefix(tag, readingTagPrefix); ok {
+			ids = append(ids, id)
+		} else if tag != advisoryTag {
+			r.Tags = append(r.Tags, tag)
+		}
+	}
+	r.Readings = readingsOf(ids)
+	r.Steps = docsSteps(sc.Steps)
+	for _, ex := range sc.Examples {
+		if ex.TableHeader == nil {
+			continue
+		}
+		if r.Examples == nil {
+			r.Examples = &docsExamples{}
+			for _, c := range ex.TableHeader.Cells {
+				r.Examples.Header = append(r.Examples.Header, c.Value)
+			}
+		}
+		for _, row := range ex.TableBody {
+			var cells []string
+			for _, c := range row.Cells {
+				cells = append(cells, c.Value)
+			}
+			rowIndex[row.Id] = len(r.Examples.Rows)
+			r.Examples.Rows = append(r.Examples.Rows, docsExampleRow{Cells: cells})
+		}
+	}
+	return r
 }
 
 // worstOutcome combines the outcomes of a rule's examples.
