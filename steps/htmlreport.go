@@ -124,22 +124,9 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	var results []ScenarioResult
 	matrix := []MatrixRow(nil)
 	if sum != nil {
-		page.Ran = true
-		page.Target, page.SpecSHA256, page.SuiteVersion = sum.Target, sum.SpecSHA256, sum.SuiteVersion
-		page.Date = sum.StartedAt.UTC().Format(time.RFC3339)
-		page.Seconds = fmt.Sprintf("%.1f", sum.Seconds)
-		page.Totals = sum.Totals
-		page.Warnings = sum.Warnings
+		page.setRun(sum)
 		results = sum.Scenarios
 		matrix = sum.Section7
-		for _, c := range profiles.Capabilities() {
-			cr, ok := sum.Capabilities[string(c)]
-			if ok {
-				page.Capabilities = append(page.Capabilities, htmlCapability{Name: string(c), Available: cr.Available,
-					Missing: strings.Join(cr.Missing, ", "), Counts: cr.Counts})
-			}
-		}
-		page.Coverage = coverageRows(sum.Coverage)
 	}
 	if matrix == nil {
 		var pickles []pickleText
@@ -153,6 +140,39 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	}
 
 	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
+	page.linkMatrix(matrix)
+	page.setVerdict(sum)
+
+	var buf bytes.Buffer
+	if err := htmlReport.Execute(&buf, page); err != nil {
+		return err
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// setRun fills in what the page shows of a run: its target, date, totals,
+// warnings, capabilities and coverage.
+func (page *htmlPage) setRun(sum *Summary) {
+	page.Ran = true
+	page.Target, page.SpecSHA256, page.SuiteVersion = sum.Target, sum.SpecSHA256, sum.SuiteVersion
+	page.Date = sum.StartedAt.UTC().Format(time.RFC3339)
+	page.Seconds = fmt.Sprintf("%.1f", sum.Seconds)
+	page.Totals = sum.Totals
+	page.Warnings = sum.Warnings
+	for _, c := range profiles.Capabilities() {
+		cr, ok := sum.Capabilities[string(c)]
+		if ok {
+			page.Capabilities = append(page.Capabilities, htmlCapability{Name: string(c), Available: cr.Available,
+				Missing: strings.Join(cr.Missing, ", "), Counts: cr.Counts})
+		}
+	}
+	page.Coverage = coverageRows(sum.Coverage)
+}
+
+// linkMatrix counts the page's scenarios and failures and adds the section 7
+// rows, each linked to (at most four of) the scenarios that prove it.
+func (page *htmlPage) linkMatrix(matrix []MatrixRow) {
 	// byName links a scenario name to its first scenario in the page's order.
 	byName := map[string]htmlLink{}
 	for _, a := range page.Areas {
@@ -182,7 +202,10 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 		}
 		page.Matrix = append(page.Matrix, hr)
 	}
+}
 
+// setVerdict sets the page's verdict line and the outcomes it can filter by.
+func (page *htmlPage) setVerdict(sum *Summary) {
 	switch {
 	case sum != nil && sum.Stopped != nil:
 		page.Stopped = sum.Stopped
@@ -200,13 +223,6 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	if page.Ran {
 		page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
 	}
-
-	var buf bytes.Buffer
-	if err := htmlReport.Execute(&buf, page); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
 }
 
 // writeHTMLReport writes the page of a run into path.
