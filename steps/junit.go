@@ -99,37 +99,7 @@ func writeJUnit(w io.Writer, cat *catalog, sum Summary) error {
 		var total float64
 		for _, r := range results {
 			total += r.Seconds
-			tc := junitCase{Name: r.Name, Classname: name, File: uri, Time: seconds(r.Seconds)}
-			switch r.Status {
-			case StatusSkipped:
-				tc.Skipped = &junitSkipped{Message: r.Reason}
-				suite.Skipped++
-			case StatusFailed:
-				first, _, _ := strings.Cut(r.Reason, "\n")
-				tc.Failure = &junitFailure{Message: first, Type: "failed", Body: r.Reason}
-				suite.Failures++
-			case StatusPassed:
-			default:
-				first, _, _ := strings.Cut(r.Reason, "\n")
-				tc.Error = &junitFailure{Message: first, Type: r.Status, Body: r.Reason}
-				suite.Errors++
-			}
-			if len(r.Warnings) > 0 {
-				tc.Properties = &junitProperties{}
-				var lines []string
-				for _, wn := range r.Warnings {
-					tc.Properties.Properties = append(tc.Properties.Properties,
-						junitProperty{Name: "warning", Value: fmt.Sprintf("reading %s: %s", wn.Reading, strings.TrimSpace(wn.Detail))})
-					lines = append(lines, wn.String())
-				}
-				tc.SystemOut = strings.Join(lines, "\n")
-			}
-			if r.entry != nil {
-				tc.Line = r.entry.Line
-				if r.entry.Row > 0 {
-					tc.Line = r.entry.Row
-				}
-			}
+			tc := suite.add(r, name, uri)
 			suite.Cases = append(suite.Cases, tc)
 		}
 		suite.Tests = len(suite.Cases)
@@ -150,4 +120,42 @@ func writeJUnit(w io.Writer, cat *catalog, sum Summary) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// add counts result r of feature uri (named name) in the suite and returns
+// its test case: its outcome, its warnings as properties and system-out,
+// and its line (an outline's example row).
+func (suite *junitSuite) add(r ScenarioResult, name, uri string) junitCase {
+	tc := junitCase{Name: r.Name, Classname: name, File: uri, Time: seconds(r.Seconds)}
+	switch r.Status {
+	case StatusSkipped:
+		tc.Skipped = &junitSkipped{Message: r.Reason}
+		suite.Skipped++
+	case StatusFailed:
+		first, _, _ := strings.Cut(r.Reason, "\n")
+		tc.Failure = &junitFailure{Message: first, Type: "failed", Body: r.Reason}
+		suite.Failures++
+	case StatusPassed:
+	default:
+		first, _, _ := strings.Cut(r.Reason, "\n")
+		tc.Error = &junitFailure{Message: first, Type: r.Status, Body: r.Reason}
+		suite.Errors++
+	}
+	if len(r.Warnings) > 0 {
+		tc.Properties = &junitProperties{}
+		var lines []string
+		for _, wn := range r.Warnings {
+			tc.Properties.Properties = append(tc.Properties.Properties,
+				junitProperty{Name: "warning", Value: fmt.Sprintf("reading %s: %s", wn.Reading, strings.TrimSpace(wn.Detail))})
+			lines = append(lines, wn.String())
+		}
+		tc.SystemOut = strings.Join(lines, "\n")
+	}
+	if r.entry != nil {
+		tc.Line = r.entry.Line
+		if r.entry.Row > 0 {
+			tc.Line = r.entry.Row
+		}
+	}
+	return tc
 }
