@@ -145,9 +145,9 @@ func (e *engine) attack(ctx context.Context) {
 		default:
 		}
 		// No worker is waiting: start one, as vegeta does, unless at the
-		// cap. (Waiting instead for a worker on its way back, to keep a
-		// starved CPU from piling up workers, was tried: it did not prevent
-		// the pile-ups and made more sends late at 7,500/s.)
+		// cap. Waiting for a worker on its way back instead would not keep
+		// a starved CPU from piling up workers, and makes more sends late
+		// at 7,500/s.
 		if c.maxWorkers == 0 || e.workers < int64(c.maxWorkers) {
 			spawn()
 		} else {

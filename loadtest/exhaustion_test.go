@@ -32,7 +32,7 @@ func startSmallFunded(t *testing.T) *profiles.Profile {
 	return p
 }
 
-// TestExhaustedWalletsAreReportedNotFailed (issue 11, acceptance): a run
+// TestExhaustedWalletsAreReportedNotFailed: a run
 // that spends the small wallets dry reports exhaustion plainly, with no
 // invariant violation and no failure: the 422s are the document's answer.
 func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {

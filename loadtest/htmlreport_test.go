@@ -106,7 +106,7 @@ func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	pageHas(t, page, "fault kill-9 at 700 ms did not go as scheduled (exit status 1; see nemesis.log): the run did not test what was asked")
 }
 
-// TestHTMLOfAMergedRunInABrowser (issue 13.2 and 13.3): two shards run
+// TestHTMLOfAMergedRunInABrowser: two shards run
 // against the reference and are merged; the merged page has a line per
 // shard and, in headless Chromium, shows no console error, the verdict of
 // report.json, the threshold table, the latency chart and the

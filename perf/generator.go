@@ -22,7 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 )
 
-// The open-model criteria of issue 14: a rate is clean when the p99 latency
+// The open-model criteria (docs/performance.md): a rate is clean when the p99 latency
 // from the send is at most CleanP99 and at most CleanLatePct of the sends
 // are more than LateAfter behind their schedule.
 const (
@@ -448,7 +448,7 @@ func FindVegeta() string {
 }
 
 // WriteRows writes the comparison as rows of the perf table (What,
-// Measured, Detail, Goal, Met), one per line of issue 14's table.
+// Measured, Detail, Goal, Met), one per line of docs/performance.md's table.
 func (g GeneratorResult) WriteRows(w io.Writer) {
 	o, v := g.Ours, g.Vegeta
 	if v == nil {

@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-// Goals of issue 21: the load tester's memory does not grow with the
-// length of a run.
+// Goals of the load tester's memory (docs/performance.md): it does not
+// grow with the length of a run.
 const (
 	GoalBytesPerRequest = 50        // resident memory growth per request, from a short run to a long one
 	GoalSoakHour        = 256 << 20 // resident memory after an hour at 5,000/s, extrapolated

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Goals of issue 14, as ratios and bytes.
+// Goals of docs/performance.md, as ratios and bytes.
 const (
 	GoalServerRatio     = 0.80 // reference / static handler, POST payment
 	GoalBytesPerPayment = 512  // process memory per stored payment

@@ -11,7 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/version"
 )
 
-// TestVersion (issue 9.7): --version prints the build and exits 0, before
+// TestVersion: --version prints the build and exits 0, before
 // any flag of a run is parsed.
 func TestVersion(t *testing.T) {
 	t.Parallel()

@@ -1,5 +1,5 @@
-// Command perf measures, on loopback and in bounded time, what issue 14's
-// table asks: payment creation on the reference server against a
+// Command perf measures, on loopback and in bounded time, what the table
+// of docs/performance.md reports: payment creation on the reference server against a
 // static-JSON net/http handler and, with --state, against itself in
 // memory (with the journal's bytes per payment), the reference's memory and payment rate as
 // payments accumulate to a million, and the load tester against the vegeta
