@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -367,33 +368,50 @@ func (rep *Report) PercentileMethod() string {
 // WriteText writes the human summary of rep.
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
+	rep.writeTextHead(&b)
+	ops := slices.Sorted(maps.Keys(rep.Ops))
+	rep.writeTextLatencies(&b, ops)
+	rep.writeTextOperations(&b, ops)
+	rep.writeTextReconciliation(&b)
+	if h := rep.History; h != nil {
+		fmt.Fprintf(&b, "\n%s\n", h)
+	}
+	rep.writeTextGenerator(&b)
+	rep.writeTextVerdict(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTextHead writes the run's identity, load, requests, outcome, funds
+// and status codes.
+func (rep *Report) writeTextHead(b *strings.Builder) {
 	shards := make([]string, len(rep.Shards))
 	for i, s := range rep.Shards {
 		shards[i] = s.String()
 	}
-	fmt.Fprintf(&b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
-	rep.writeLead(&b)
-	fmt.Fprintf(&b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
+	fmt.Fprintf(b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
+	rep.writeLead(b)
+	fmt.Fprintf(b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
 		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())
-	rep.writeFaults(&b)
+	rep.writeFaults(b)
 	g := rep.Generator
 	if g.Planned > 0 {
-		fmt.Fprintf(&b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s)\n",
+		fmt.Fprintf(b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s)\n",
 			thousands(g.Sent), thousands(g.Planned), g.TargetRate, g.AchievedRate, thousands(g.Late), readable(g.LateAfter))
 	} else {
-		fmt.Fprintf(&b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
+		fmt.Fprintf(b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
-	fmt.Fprintf(&b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
+	fmt.Fprintf(b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
 		rep.SuccessPct, thousands(rep.Expected), thousands(rep.Requests), rep.AllowedPct, thousands(rep.Allowed), thousands(rep.ServerErrors),
 		thousands(rep.Uncertain), rep.UncertainPct, rep.notDeliveredText())
 	if rep.Funds != nil {
-		fmt.Fprintf(&b, "Funds     %s\n", rep.Funds)
+		fmt.Fprintf(b, "Funds     %s\n", rep.Funds)
 	}
 	if rep.Exhaustion != nil {
-		fmt.Fprintf(&b, "Wallets   %s\n", rep.Exhaustion)
+		fmt.Fprintf(b, "Wallets   %s\n", rep.Exhaustion)
 	}
 	if d := g.StoppedDryAfter; d > 0 {
-		fmt.Fprintf(&b, "Stopped   after %s: a load customer could afford no product (--when-dry stop)\n", d.Round(time.Millisecond))
+		fmt.Fprintf(b, "Stopped   after %s: a load customer could afford no product (--when-dry stop)\n", d.Round(time.Millisecond))
 	}
 	var codes []string
 	for c := range rep.StatusCodes {
@@ -404,9 +422,14 @@ func (rep *Report) WriteText(w io.Writer) error {
 	for _, c := range codes {
 		cs = append(cs, fmt.Sprintf("%s:%d", c, rep.StatusCodes[c]))
 	}
-	fmt.Fprintf(&b, "Codes     %s\n\n", strings.Join(cs, "  "))
+	fmt.Fprintf(b, "Codes     %s\n\n", strings.Join(cs, "  "))
 
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+// writeTextLatencies writes the latency table: corrected and raw, then each
+// operation's corrected latencies.
+func (rep *Report) writeTextLatencies(b *strings.Builder, ops []string) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "latency\tmean\tp50\tp90\tp95\tp99\tp99.9\tmax\t")
 	row := func(name string, l Latencies) {
 		r := readable
@@ -414,66 +437,71 @@ func (rep *Report) WriteText(w io.Writer) error {
 	}
 	row("corrected (from schedule)", rep.Corrected)
 	row("raw (from send)", rep.Raw)
-	var ops []string
-	for k := range rep.Ops {
-		ops = append(ops, k)
-	}
-	sort.Strings(ops)
 	for _, k := range ops {
 		row("  "+k+" corrected", rep.Ops[k].Corrected)
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(&b, "Percentiles %s\n", rep.PercentileMethod())
+	fmt.Fprintf(b, "Percentiles %s\n", rep.PercentileMethod())
 
-	fmt.Fprintf(&b, "\nOperations\n")
+}
+
+// writeTextOperations writes each operation's counts, the error set and the
+// contract violations by rule.
+func (rep *Report) writeTextOperations(b *strings.Builder, ops []string) {
+	fmt.Fprintf(b, "\nOperations\n")
 	for _, k := range ops {
 		o := rep.Ops[k]
-		fmt.Fprintf(&b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain\n",
+		fmt.Fprintf(b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain\n",
 			k, o.Requests, o.Expected, o.Allowed, o.ServerErrors, o.Violations, o.Uncertain)
 	}
 	if len(rep.Errors) > 0 {
-		fmt.Fprintf(&b, "\nError set (unexpected answers, most frequent first)\n")
+		fmt.Fprintf(b, "\nError set (unexpected answers, most frequent first)\n")
 		for _, e := range rep.Errors {
-			fmt.Fprintf(&b, "  %6d × %-8s %s\n           e.g. %s\n", e.Count, e.Op, e.Error, e.Example)
+			fmt.Fprintf(b, "  %6d × %-8s %s\n           e.g. %s\n", e.Count, e.Op, e.Error, e.Example)
 		}
 	}
 	if rep.Contract.Violations > 0 {
-		fmt.Fprintf(&b, "\nContract violations (%d)\n", rep.Contract.Violations)
+		fmt.Fprintf(b, "\nContract violations (%d)\n", rep.Contract.Violations)
 		var rules []string
 		for r := range rep.Contract.ByRule {
 			rules = append(rules, r)
 		}
 		sort.Strings(rules)
 		for _, r := range rules {
-			fmt.Fprintf(&b, "  %6d × %s\n", rep.Contract.ByRule[r], r)
+			fmt.Fprintf(b, "  %6d × %s\n", rep.Contract.ByRule[r], r)
 		}
 	}
+}
+
+// writeTextReconciliation writes the reconciliation of the wallets and its
+// invariant violations.
+func (rep *Report) writeTextReconciliation(b *strings.Builder) {
 	if r := rep.Reconciliation; r != nil {
-		fmt.Fprintf(&b, "\nReconciliation: %s create requests, %s ids, %s created, %s looked up, %s duplicate debits, %s uncertain requests (%s ids)\n",
+		fmt.Fprintf(b, "\nReconciliation: %s create requests, %s ids, %s created, %s looked up, %s duplicate debits, %s uncertain requests (%s ids)\n",
 			thousands(r.Requests), thousands(r.IDs), thousands(r.Created), thousands(r.LookedUp), thousands(r.Duplicates), thousands(r.Uncertain), thousands(r.UncertainIDs))
 		if r.Waves > 0 {
-			fmt.Fprintf(&b, "  idempotency waves: %d\n", r.Waves)
+			fmt.Fprintf(b, "  idempotency waves: %d\n", r.Waves)
 		}
 		if r.Resolved+r.NeverCreated > 0 {
-			fmt.Fprintf(&b, "  ids without a \"created\" answer resolved through payment status: %d created once, %d never created\n", r.Resolved, r.NeverCreated)
+			fmt.Fprintf(b, "  ids without a \"created\" answer resolved through payment status: %d created once, %d never created\n", r.Resolved, r.NeverCreated)
 		}
 		for _, a := range r.Accounts {
 			if a.Skipped != "" {
-				fmt.Fprintf(&b, "  %-22s skipped: %s\n", a.Account, a.Skipped)
+				fmt.Fprintf(b, "  %-22s skipped: %s\n", a.Account, a.Skipped)
 				continue
 			}
 			mark := "ok"
 			if !a.OK {
 				mark = "MISMATCH"
 			}
-			fmt.Fprintf(&b, "  %-22s balance −Rp %s, expected %s; coins −%s, expected %s; %s created, %s uncertain ids  %s\n",
+			fmt.Fprintf(b, "  %-22s balance −Rp %s, expected %s; coins −%s, expected %s; %s created, %s uncertain ids  %s\n",
 				a.Account, thousands(a.BalanceChange), span(a.BalanceMin, a.BalanceMax), thousands(a.CoinChange), span(a.CoinMin, a.CoinMax),
 				thousands(a.Created), thousands(a.Uncertain), mark)
 		}
 		if len(r.Violations) > 0 {
-			fmt.Fprintf(&b, "  Invariant violations:\n")
+			fmt.Fprintf(b, "  Invariant violations:\n")
 			for _, v := range r.Violations {
-				fmt.Fprintf(&b, "    [%s] %s\n", v.Invariant, v.Detail)
+				fmt.Fprintf(b, "    [%s] %s\n", v.Invariant, v.Detail)
 			}
 			var invs []string
 			for inv := range r.Counts {
@@ -482,47 +510,53 @@ func (rep *Report) WriteText(w io.Writer) error {
 			sort.Strings(invs)
 			for _, inv := range invs {
 				if n := r.omitted(inv); n > 0 {
-					fmt.Fprintf(&b, "    [%s] … and %d more\n", inv, n)
+					fmt.Fprintf(b, "    [%s] … and %d more\n", inv, n)
 				}
 			}
 		}
 	} else {
-		fmt.Fprintf(&b, "\nReconciliation: not performed\n")
+		fmt.Fprintf(b, "\nReconciliation: not performed\n")
 	}
-	if h := rep.History; h != nil {
-		fmt.Fprintf(&b, "\n%s\n", h)
-	}
-	fmt.Fprintf(&b, "\nGenerator: peak %d workers (cap %s), peak %d in flight (connection cap %s), %d abandoned at drain\n",
+}
+
+// writeTextGenerator writes how well the generator kept its schedule, and
+// which side was the limit.
+func (rep *Report) writeTextGenerator(b *strings.Builder) {
+	g := rep.Generator
+	fmt.Fprintf(b, "\nGenerator: peak %d workers (cap %s), peak %d in flight (connection cap %s), %d abandoned at drain\n",
 		g.PeakWorkers, capText(g.MaxWorkers), g.PeakInFlight, capText(g.MaxConnections), g.Abandoned)
 	switch {
 	case g.HeldByServer:
-		fmt.Fprintf(&b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)
+		fmt.Fprintf(b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)
 		for _, r := range g.Reasons {
-			fmt.Fprintf(&b, "  - %s\n", r)
+			fmt.Fprintf(b, "  - %s\n", r)
 		}
 	case g.Limited:
-		fmt.Fprintf(&b, "  THE GENERATOR, NOT THE SERVER, WAS THE LIMIT:\n")
+		fmt.Fprintf(b, "  THE GENERATOR, NOT THE SERVER, WAS THE LIMIT:\n")
 		for _, r := range g.Reasons {
-			fmt.Fprintf(&b, "  - %s\n", r)
+			fmt.Fprintf(b, "  - %s\n", r)
 		}
 	default:
-		fmt.Fprintf(&b, "  kept its schedule (≥ %.0f%% sent, ≤ %.0f%% late, no cap reached)\n", minAchievedPct, maxLatePct)
+		fmt.Fprintf(b, "  kept its schedule (≥ %.0f%% sent, ≤ %.0f%% late, no cap reached)\n", minAchievedPct, maxLatePct)
 	}
+}
+
+// writeTextVerdict writes the thresholds and the headline, with the
+// failures that decided it.
+func (rep *Report) writeTextVerdict(b *strings.Builder) {
 	if len(rep.Thresholds) > 0 {
-		fmt.Fprintf(&b, "\nThresholds\n")
+		fmt.Fprintf(b, "\nThresholds\n")
 		for _, t := range rep.Thresholds {
-			fmt.Fprintf(&b, "  %s\n", t)
+			fmt.Fprintf(b, "  %s\n", t)
 		}
 	}
 	switch {
 	case rep.Passed:
-		fmt.Fprintf(&b, "\n%s\n", rep.headline())
+		fmt.Fprintf(b, "\n%s\n", rep.headline())
 	default:
-		fmt.Fprintf(&b, "\n%s\n", rep.headline())
+		fmt.Fprintf(b, "\n%s\n", rep.headline())
 		for _, f := range rep.Failures {
-			fmt.Fprintf(&b, "  - %s\n", f)
+			fmt.Fprintf(b, "  - %s\n", f)
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
