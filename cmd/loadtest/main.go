@@ -199,37 +199,16 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if len(rest) > 0 {
 		return fmt.Errorf("unexpected arguments: %v (see loadtest --help)", rest)
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*logLevel)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
+	logger, err := newLogger(*logLevel, stderr)
+	if err != nil {
+		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	lp := loadtest.LoadProfile{Pacing: *pacing, Rate: *rate, EndRate: *endRate, Amplitude: *amplitude,
 		Period: *period, StartAt: *startAt, Duration: *duration}
-	if *loadFile != "" {
-		fromFile, err := loadtest.LoadLoadProfile(*loadFile)
-		if err != nil {
-			return err
-		}
-		if fromFile.Pacing == loadtest.PacingStages {
-			for _, name := range []string{"pacing", "rate", "end-rate", "amplitude", "period", "start-at", "duration"} {
-				if set[name] {
-					return fmt.Errorf("--%s: %s sets the load in stages; change the file instead", name, *loadFile)
-				}
-			}
-		}
-		override(&fromFile, lp, set)
-		lp = fromFile
-		faults = append(lp.Nemesis, faults...)
-		lp.Nemesis = nil
-	}
-	if lp.Pacing != loadtest.PacingSine {
-		lp.Period, lp.StartAt = 0, ""
-	}
-	if err := lp.Validate(); err != nil {
+	if lp, faults, err = withLoadFile(lp, *loadFile, set, faults); err != nil {
 		return err
 	}
 	// A bad schedule stops the run before anything starts or is written.
@@ -240,52 +219,20 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
-	if shard.Count > 1 && *runID == "" {
-		return errors.New("--run-id is required with --shard n > 1, so that the shards' ids and reports belong together")
-	}
-	if *runID == "" {
-		*runID = loadtest.NewRunID()
-	}
-	if err := loadtest.ValidateRunID(*runID); err != nil {
+	if *runID, err = shardRunID(*runID, shard); err != nil {
 		return err
 	}
-	payMix, err := loadtest.ParseWeights(*mix, loadtest.KindBalance, loadtest.KindCoins, loadtest.KindGateway)
+	payMix, opMix, err := parseMixes(*mix, *ops)
 	if err != nil {
-		return fmt.Errorf("--mix: %w", err)
-	}
-	opMix, err := loadtest.ParseWeights(*ops, loadtest.OpCreate, loadtest.OpStatus, loadtest.OpList, loadtest.OpSync)
-	if err != nil {
-		return fmt.Errorf("--ops: %w", err)
+		return err
 	}
 
-	var prof *profiles.Profile
-	switch {
-	case *profilePath != "":
-		if prof, err = profiles.Load(*profilePath); err != nil {
-			return err
-		}
-		if *target != "" {
-			prof.BaseURL = strings.TrimRight(*target, "/")
-		}
-	case *target != "":
-		prof = profiles.Reference(*target)
-	default:
-		url, stop, err := httpapi.ServeLoopback(ctx, logger)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		fmt.Fprintf(stderr, "loadtest: no --target: started the embedded reference at %s\n", url)
-		prof = profiles.Reference(url)
+	prof, stopRef, err := targetProfile(ctx, *profilePath, *target, logger, stderr)
+	if err != nil {
+		return err
 	}
-
-	dir := *outDir
-	if dir == "" {
-		dir = filepath.Join("reports", "load", *runID)
-		if shard.Count > 1 {
-			dir = filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d", shard.Index, shard.Count))
-		}
-	}
+	defer stopRef()
+	dir := outputDir(*outDir, *runID, shard)
 
 	opts := []loadtest.Option{
 		loadtest.WithScenario(*scenario), loadtest.WithLoad(lp), loadtest.WithPaymentMix(payMix),
@@ -303,13 +250,11 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		defer closeLog()
 		opts = append(opts, loadtest.WithNemesis(faults, log))
 	}
-	switch *check {
-	case "":
-	case "history":
-		opts = append(opts, loadtest.WithHistory(true), loadtest.WithHistoryTimeout(*historyTO), loadtest.WithHistoryReads(*historyRead))
-	default:
-		return fmt.Errorf("--check: unknown check %q (want history)", *check)
+	checks, err := checkOptions(*check, *historyTO, *historyRead)
+	if err != nil {
+		return err
 	}
+	opts = append(opts, checks...)
 	if !*quiet {
 		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
 	}
@@ -325,6 +270,114 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(stderr)
 	}
 	return finish(o, *ths, dir, stdout)
+}
+
+// withLoadFile is the load of the flags (lp), or of loadFile with the flags
+// given explicitly (set) overriding it; a file's nemesis steps go before
+// those of the flags. A file in stages takes no load flags.
+func withLoadFile(lp loadtest.LoadProfile, loadFile string, set map[string]bool, faults nemesis.Schedule) (loadtest.LoadProfile, nemesis.Schedule, error) {
+	if loadFile != "" {
+		fromFile, err := loadtest.LoadLoadProfile(loadFile)
+		if err != nil {
+			return lp, faults, err
+		}
+		if fromFile.Pacing == loadtest.PacingStages {
+			for _, name := range []string{"pacing", "rate", "end-rate", "amplitude", "period", "start-at", "duration"} {
+				if set[name] {
+					return lp, faults, fmt.Errorf("--%s: %s sets the load in stages; change the file instead", name, loadFile)
+				}
+			}
+		}
+		override(&fromFile, lp, set)
+		lp = fromFile
+		faults = append(lp.Nemesis, faults...)
+		lp.Nemesis = nil
+	}
+	if lp.Pacing != loadtest.PacingSine {
+		lp.Period, lp.StartAt = 0, ""
+	}
+	return lp, faults, lp.Validate()
+}
+
+// targetProfile is the profile of the server under load: profilePath (at
+// target, if given), the reference's profile at target, or the embedded
+// reference started on a loopback port until stop is called.
+func targetProfile(ctx context.Context, profilePath, target string, logger *slog.Logger, stderr io.Writer) (prof *profiles.Profile, stop func(), err error) {
+	stop = func() {}
+	switch {
+	case profilePath != "":
+		if prof, err = profiles.Load(profilePath); err != nil {
+			return nil, stop, err
+		}
+		if target != "" {
+			prof.BaseURL = strings.TrimRight(target, "/")
+		}
+		return prof, stop, nil
+	case target != "":
+		return profiles.Reference(target), stop, nil
+	}
+	url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
+	if err != nil {
+		return nil, stop, err
+	}
+	fmt.Fprintf(stderr, "loadtest: no --target: started the embedded reference at %s\n", url)
+	return profiles.Reference(url), stopRef, nil
+}
+
+// newLogger logs the set-up events at level and above on stderr.
+func newLogger(level string, stderr io.Writer) (*slog.Logger, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl})), nil
+}
+
+// checkOptions are the options of the extra checks named by --check.
+func checkOptions(check string, historyTimeout, historyReads time.Duration) ([]loadtest.Option, error) {
+	switch check {
+	case "":
+		return nil, nil
+	case "history":
+		return []loadtest.Option{loadtest.WithHistory(true), loadtest.WithHistoryTimeout(historyTimeout), loadtest.WithHistoryReads(historyReads)}, nil
+	default:
+		return nil, fmt.Errorf("--check: unknown check %q (want history)", check)
+	}
+}
+
+// shardRunID is the run id of a shard: runID, required with several
+// shards (so that their ids and reports belong together), else a new one.
+func shardRunID(runID string, shard loadtest.Shard) (string, error) {
+	if shard.Count > 1 && runID == "" {
+		return "", errors.New("--run-id is required with --shard n > 1, so that the shards' ids and reports belong together")
+	}
+	if runID == "" {
+		runID = loadtest.NewRunID()
+	}
+	return runID, loadtest.ValidateRunID(runID)
+}
+
+// parseMixes parses --mix (payment kinds) and --ops (operations).
+func parseMixes(mix, ops string) (payMix, opMix loadtest.Weights, err error) {
+	if payMix, err = loadtest.ParseWeights(mix, loadtest.KindBalance, loadtest.KindCoins, loadtest.KindGateway); err != nil {
+		return nil, nil, fmt.Errorf("--mix: %w", err)
+	}
+	if opMix, err = loadtest.ParseWeights(ops, loadtest.OpCreate, loadtest.OpStatus, loadtest.OpList, loadtest.OpSync); err != nil {
+		return nil, nil, fmt.Errorf("--ops: %w", err)
+	}
+	return payMix, opMix, nil
+}
+
+// outputDir is outDir, or reports/load/<run-id>[/shard-i-of-n].
+func outputDir(outDir, runID string, shard loadtest.Shard) string {
+	if outDir != "" {
+		return outDir
+	}
+	dir := filepath.Join("reports", "load", runID)
+	if shard.Count > 1 {
+		dir = filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d", shard.Index, shard.Count))
+	}
+	return dir
 }
 
 // finish builds the report, writes the artifacts, prints the summary and

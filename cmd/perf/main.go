@@ -83,13 +83,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	soakDuration := fs.Duration("soak-duration", 10*time.Minute, "duration of the soak run, whose memory slope is extrapolated to an hour")
 	soakEvery := fs.Duration("soak-every", 5*time.Second, "how often the soak run's resident memory is read")
 	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: perf [flags]\n\n"+
-			"Measures the reference server against a static-JSON net/http handler, and its memory\n"+
-			"and payment rate as payments accumulate, on 127.0.0.1, in bounded time; prints the\n"+
-			"ratios as a Markdown table. Servers run as child processes.\n\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -122,8 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ref := perf.Launcher{Name: "reference", Argv: []string{*refBin, "--addr", "127.0.0.1:0", "--log-level", "warn"}}
-	static := perf.Launcher{Name: "static handler", Argv: []string{self, "serve", "static"}}
+	ref, static := launchers(*refBin, self)
 	log := func(format string, args ...any) { fmt.Fprintf(stderr, "perf: "+format+"\n", args...) }
 
 	rep := perf.Report{Client: client.Name(), LoadBefore: perf.LoadAverage()}
@@ -136,16 +129,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rep.Ratio = &res
 	}
 	if what["durable"] {
-		dclient, err := pickClient(*clientName, *threads, *durableConns)
-		if err != nil {
+		cfg := perf.DurableConfig{Connections: *durableConns, Reference: ref, Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log}
+		if rep.Durable, err = durable(ctx, cfg, *clientName, *threads); err != nil {
 			return err
 		}
-		res, err := perf.Durable(ctx, perf.DurableConfig{Client: dclient, Connections: *durableConns, Reference: ref,
-			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
-		if err != nil {
-			return fmt.Errorf("durable ratio: %w", err)
-		}
-		rep.Durable = &res
 	}
 	if what["stored"] {
 		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
@@ -173,6 +160,37 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rep.LoadAfter = perf.LoadAverage()
 	rep.WriteMarkdown(stdout)
 	return nil
+}
+
+func usage(fs *flag.FlagSet) {
+	fmt.Fprintf(fs.Output(), "usage: perf [flags]\n\n"+
+		"Measures the reference server against a static-JSON net/http handler, and its memory\n"+
+		"and payment rate as payments accumulate, on 127.0.0.1, in bounded time; prints the\n"+
+		"ratios as a Markdown table. Servers run as child processes.\n\n")
+	fs.PrintDefaults()
+}
+
+// durable measures the durable ratio with its own client of
+// cfg.Connections connections.
+func durable(ctx context.Context, cfg perf.DurableConfig, clientName string, threads int) (*perf.DurableResult, error) {
+	client, err := pickClient(clientName, threads, cfg.Connections)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Client = client
+	res, err := perf.Durable(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("durable ratio: %w", err)
+	}
+	return &res, nil
+}
+
+// launchers start the servers measured: the reference binary, and this
+// program (self) serving the static handler.
+func launchers(refBin, self string) (ref, static perf.Launcher) {
+	ref = perf.Launcher{Name: "reference", Argv: []string{refBin, "--addr", "127.0.0.1:0", "--log-level", "warn"}}
+	static = perf.Launcher{Name: "static handler", Argv: []string{self, "serve", "static"}}
+	return ref, static
 }
 
 func parseOnly(s string) (map[string]bool, error) {
