@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -290,4 +292,41 @@ func TestDurableComparesStateWithMemory(t *testing.T) {
 	res.WriteRows(&out)
 	assert.Contains(t, out.String(), "| POST payment, reference --state / in memory |")
 	assert.Contains(t, out.String(), "| Bytes on disk per payment (--state) |")
+}
+
+func TestParseHWM(t *testing.T) {
+	n, err := parseHWM([]byte("Name:\tx\nVmHWM:\t   20480 kB\nVmRSS:\t   15236 kB\n"))
+	if err != nil || n != 20480*1024 {
+		t.Fatalf("parseHWM = %d, %v; want %d", n, err, 20480*1024)
+	}
+	if _, err := parseHWM([]byte("Name:\tx\nVmRSS:\t 1 kB\n")); err == nil {
+		t.Fatal("parseHWM of a status without VmHWM: no error")
+	}
+}
+
+// TestChildPeakIsTheChildsOwn holds the generators' memory row to the
+// child's own peak: a small child of a large parent must not report the
+// parent's high-water mark (which Linux's rusage Maxrss carries over exec).
+func TestChildPeakIsTheChildsOwn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("VmHWM is read from /proc, on Linux only")
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	ballast := make([]byte, 256<<20)
+	for i := range ballast {
+		if i%4096 == 0 {
+			ballast[i] = 1
+		}
+	}
+	use, err := runWatched(t.Context(), sleep, []string{"0.3"}, 0, 10*time.Second, 0, nil)
+	runtime.KeepAlive(ballast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if use.peakRSS <= 0 || use.peakRSS > 64<<20 {
+		t.Fatalf("sleep's peak resident memory read %.1f MiB; want its own few MiB, not its 256 MiB parent's", float64(use.peakRSS)/(1<<20))
+	}
 }

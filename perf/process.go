@@ -107,9 +107,15 @@ func (p *Process) RSS() (int64, error) {
 	return parseRSS(b)
 }
 
-func parseRSS(status []byte) (int64, error) {
+func parseRSS(status []byte) (int64, error) { return parseStatusKB(status, "VmRSS:") }
+
+// parseHWM reads the peak resident memory (VmHWM) from /proc/PID/status.
+func parseHWM(status []byte) (int64, error) { return parseStatusKB(status, "VmHWM:") }
+
+// parseStatusKB reads one "Name:   N kB" line of /proc/PID/status, in bytes.
+func parseStatusKB(status []byte, name string) (int64, error) {
 	for line := range bytes.Lines(status) {
-		if v, ok := bytes.CutPrefix(line, []byte("VmRSS:")); ok {
+		if v, ok := bytes.CutPrefix(line, []byte(name)); ok {
 			f := strings.Fields(string(v))
 			if len(f) != 2 || f[1] != "kB" {
 				break
@@ -121,7 +127,7 @@ func parseRSS(status []byte) (int64, error) {
 			return kb * 1024, nil
 		}
 	}
-	return 0, errors.New("no VmRSS line in /proc status")
+	return 0, fmt.Errorf("no %s line in /proc status", strings.TrimSuffix(name, ":"))
 }
 
 // tail keeps the last max bytes written to it, for error messages.
