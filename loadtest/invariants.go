@@ -199,36 +199,7 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			groups[p.ID] = g
 			order = append(order, p.ID)
 		}
-		g.n++
-		if g.at.IsZero() || (!p.At.IsZero() && p.At.Before(g.at)) {
-			g.at = p.At
-		}
-		if p.Lookup != nil && (g.resolved == nil || p.Outcome == OutcomeCreated) {
-			g.resolved = p.Lookup
-		}
-		switch p.Outcome {
-		case OutcomeCreated:
-			g.created++
-			if g.first == nil || p.Seq < g.first.Seq {
-				g.first = p
-			}
-		case OutcomeDuplicate:
-			g.duplicate++
-		case OutcomeNotDelivered:
-			g.notDelivered++
-		case OutcomeUncertain:
-			g.lost = g.lost || p.Attempt > 0
-			g.uncertain++
-			r.Uncertain++
-			g.maxBal = max(g.maxBal, p.MaxBalance)
-			g.maxCoins = max(g.maxCoins, p.MaxCoins)
-		default:
-			g.refused++
-			if g.refusals == nil {
-				g.refusals = map[string]int{}
-			}
-			g.refusals[fmt.Sprintf("HTTP %d: %s", p.Code, p.Message)]++
-		}
+		g.add(r, p)
 		return nil
 	})
 	if err != nil {
@@ -237,108 +208,173 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 	sort.Strings(order)
 	r.IDs = len(order)
 
-	type bounds struct {
-		balMin, balMax, coinMin, coinMax int64
-		created, uncertain               int
-		retried                          []retriedID // created ids whose first answer was lost
-	}
-	perAccount := map[string]*bounds{}
-	// debit adds one payment's debit to an account's bounds: the contract
-	// allows one per id, whatever else the server did.
-	debit := func(b *bounds, a *Amount) {
-		b.balMin += a.BalanceUsed
-		b.balMax += a.BalanceUsed
-		b.coinMin += a.CoinUsed
-		b.coinMax += a.CoinUsed
-	}
+	perAccount := map[string]*accountBounds{}
 	for _, id := range order {
 		g := groups[id]
 		b := perAccount[g.account]
 		if b == nil {
-			b = &bounds{}
+			b = &accountBounds{}
 			perAccount[g.account] = b
 		}
-		if g.created > 1 {
-			r.Duplicates += g.created - 1
-			r.add(InvUniqueID, "%s was created %d times", id, g.created)
-			r.entry(Entry{Class: ClassDuplicate, ID: id, Account: g.account, At: g.first.At, Detail: fmt.Sprintf("created %d times", g.created)})
-		}
-		if g.wave > 0 {
-			r.Waves++
-			checkWave(r, g)
-		}
-		switch {
-		case g.created > 0:
-			r.Created++
-			b.created++
-			a := g.first.Amount
-			if a == nil {
-				r.add(InvLookup, "%s: created without an amount in the ledger", id)
-				break
-			}
-			debit(b, a)
-			checkLookup(r, g.first)
-		case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
-			// Refused, or never delivered, every time: yet it exists (and
-			// debited what payment status says).
-			r.Created++
-			b.created++
-			a := g.resolved.Amount
-			debit(b, a)
-			r.add(InvResurrected, "%s: answered %s, yet payment status finds it created", id, g.answers())
-			r.entry(Entry{Class: ClassResurrected, ID: id, Account: g.account, At: g.at, Detail: "answered " + g.answers() + ", then found created"})
-		case resolvedCreated(g.resolved):
-			// Every answer was lost (or a retry found the id used):
-			// payment status says it was created, with these amounts.
-			r.Created++
-			r.Resolved++
-			b.created++
-			a := g.resolved.Amount
-			debit(b, a)
-		case resolvedMissing(g.resolved):
-			r.NeverCreated++
-		case g.uncertain > 0:
-			r.UncertainIDs++
-			b.uncertain++
-			b.balMax += g.maxBal
-			b.coinMax += g.maxCoins
-		}
-		if g.uncertain > 0 && g.created == 0 {
-			res := Unresolved
-			switch {
-			case resolvedCreated(g.resolved):
-				res = ResolvedCreated
-			case resolvedMissing(g.resolved):
-				res = ResolvedNeverCreated
-			}
-			r.entry(Entry{Class: ClassUncertain, ID: id, Account: g.account, At: g.at, Resolution: res,
-				Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)})
-		}
-		if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
-			var a *Amount
-			if g.first != nil {
-				a = g.first.Amount
-			} else {
-				a = g.resolved.Amount
-			}
-			if a != nil {
-				b.retried = append(b.retried, retriedID{id, a.BalanceUsed, a.CoinUsed, g.n - 1})
-			}
+		r.boundID(id, g, b)
+	}
+	accounts := combineSnapshots(snapshots)
+	var keys []string
+	for k := range perAccount {
+		keys = append(keys, k)
+	}
+	for k := range accounts {
+		if perAccount[k] == nil {
+			keys = append(keys, k)
+			perAccount[k] = &accountBounds{}
 		}
 	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.checkAccount(k, perAccount[k], accounts[k], final)
+	}
+	return r, nil
+}
 
-	// Combine snapshots per account: the earliest "before" and the latest
-	// "after" enclose every shard's payments with that account.
-	type combined struct {
-		before, after *Wallet
-		shared        bool
-		err           string
+// add counts one request of the id: its answer, and what a lost answer may
+// have debited.
+func (g *idGroup) add(r *Reconciliation, p *Payment) {
+	g.n++
+	if g.at.IsZero() || (!p.At.IsZero() && p.At.Before(g.at)) {
+		g.at = p.At
 	}
-	accounts := map[string]*combined{}
+	if p.Lookup != nil && (g.resolved == nil || p.Outcome == OutcomeCreated) {
+		g.resolved = p.Lookup
+	}
+	switch p.Outcome {
+	case OutcomeCreated:
+		g.created++
+		if g.first == nil || p.Seq < g.first.Seq {
+			g.first = p
+		}
+	case OutcomeDuplicate:
+		g.duplicate++
+	case OutcomeNotDelivered:
+		g.notDelivered++
+	case OutcomeUncertain:
+		g.lost = g.lost || p.Attempt > 0
+		g.uncertain++
+		r.Uncertain++
+		g.maxBal = max(g.maxBal, p.MaxBalance)
+		g.maxCoins = max(g.maxCoins, p.MaxCoins)
+	default:
+		g.refused++
+		if g.refusals == nil {
+			g.refusals = map[string]int{}
+		}
+		g.refusals[fmt.Sprintf("HTTP %d: %s", p.Code, p.Message)]++
+	}
+}
+
+// accountBounds are what the payments of one account may have debited: at
+// least what the created ones did, at most that plus the uncertain ones.
+type accountBounds struct {
+	balMin, balMax, coinMin, coinMax int64
+	created, uncertain               int
+	retried                          []retriedID // created ids whose first answer was lost
+}
+
+// debit adds one payment's debit to the bounds: the contract allows one per
+// id, whatever else the server did.
+func (b *accountBounds) debit(a *Amount) {
+	b.balMin += a.BalanceUsed
+	b.balMax += a.BalanceUsed
+	b.coinMin += a.CoinUsed
+	b.coinMax += a.CoinUsed
+}
+
+// boundID judges the requests of one id (duplicates, waves, resurrection)
+// and adds what it debited, or may have, to its account's bounds.
+func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
+	if g.created > 1 {
+		r.Duplicates += g.created - 1
+		r.add(InvUniqueID, "%s was created %d times", id, g.created)
+		r.entry(Entry{Class: ClassDuplicate, ID: id, Account: g.account, At: g.first.At, Detail: fmt.Sprintf("created %d times", g.created)})
+	}
+	if g.wave > 0 {
+		r.Waves++
+		checkWave(r, g)
+	}
+	switch {
+	case g.created > 0:
+		r.Created++
+		b.created++
+		a := g.first.Amount
+		if a == nil {
+			r.add(InvLookup, "%s: created without an amount in the ledger", id)
+			break
+		}
+		b.debit(a)
+		checkLookup(r, g.first)
+	case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
+		// Refused, or never delivered, every time: yet it exists (and
+		// debited what payment status says).
+		r.Created++
+		b.created++
+		a := g.resolved.Amount
+		b.debit(a)
+		r.add(InvResurrected, "%s: answered %s, yet payment status finds it created", id, g.answers())
+		r.entry(Entry{Class: ClassResurrected, ID: id, Account: g.account, At: g.at, Detail: "answered " + g.answers() + ", then found created"})
+	case resolvedCreated(g.resolved):
+		// Every answer was lost (or a retry found the id used):
+		// payment status says it was created, with these amounts.
+		r.Created++
+		r.Resolved++
+		b.created++
+		a := g.resolved.Amount
+		b.debit(a)
+	case resolvedMissing(g.resolved):
+		r.NeverCreated++
+	case g.uncertain > 0:
+		r.UncertainIDs++
+		b.uncertain++
+		b.balMax += g.maxBal
+		b.coinMax += g.maxCoins
+	}
+	if g.uncertain > 0 && g.created == 0 {
+		res := Unresolved
+		switch {
+		case resolvedCreated(g.resolved):
+			res = ResolvedCreated
+		case resolvedMissing(g.resolved):
+			res = ResolvedNeverCreated
+		}
+		r.entry(Entry{Class: ClassUncertain, ID: id, Account: g.account, At: g.at, Resolution: res,
+			Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)})
+	}
+	if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
+		var a *Amount
+		if g.first != nil {
+			a = g.first.Amount
+		} else {
+			a = g.resolved.Amount
+		}
+		if a != nil {
+			b.retried = append(b.retried, retriedID{id, a.BalanceUsed, a.CoinUsed, g.n - 1})
+		}
+	}
+}
+
+// accountWallets are an account's wallet snapshots combined over shards.
+type accountWallets struct {
+	before, after *Wallet
+	shared        bool
+	err           string
+}
+
+// combineSnapshots combines snapshots per account: the earliest "before"
+// and the latest "after" enclose every shard's payments with that account.
+func combineSnapshots(snapshots []AccountSnapshot) map[string]*accountWallets {
+	accounts := map[string]*accountWallets{}
 	for _, s := range snapshots {
 		c := accounts[s.Account]
 		if c == nil {
-			c = &combined{}
+			c = &accountWallets{}
 			accounts[s.Account] = c
 		}
 		c.shared = c.shared || s.Shared
@@ -352,63 +388,54 @@ func ReconcileFrom(src LedgerSource, snapshots []AccountSnapshot, final bool) (*
 			c.after = s.After
 		}
 	}
-	var keys []string
-	for k := range perAccount {
-		keys = append(keys, k)
+	return accounts
+}
+
+// checkAccount compares account k's wallet change with its bounds b, or
+// says why it was skipped; final is a merged run's reconciliation, which
+// checks accounts shared by shards.
+func (r *Reconciliation) checkAccount(k string, b *accountBounds, c *accountWallets, final bool) {
+	ac := AccountCheck{Account: k, BalanceMin: b.balMin, BalanceMax: b.balMax,
+		CoinMin: b.coinMin, CoinMax: b.coinMax, Created: b.created, Uncertain: b.uncertain}
+	switch {
+	case c == nil:
+		ac.Skipped = "no wallet snapshot"
+	case c.shared && !final:
+		ac.Skipped = "shared with other shards; reconciled by `loadtest merge`"
+	case c.err != "" || c.before == nil || c.after == nil:
+		ac.Skipped = "wallet not read: " + c.err
 	}
-	for k := range accounts {
-		if perAccount[k] == nil {
-			keys = append(keys, k)
-			perAccount[k] = &bounds{}
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		b := perAccount[k]
-		ac := AccountCheck{Account: k, BalanceMin: b.balMin, BalanceMax: b.balMax,
-			CoinMin: b.coinMin, CoinMax: b.coinMax, Created: b.created, Uncertain: b.uncertain}
-		c := accounts[k]
-		switch {
-		case c == nil:
-			ac.Skipped = "no wallet snapshot"
-		case c.shared && !final:
-			ac.Skipped = "shared with other shards; reconciled by `loadtest merge`"
-		case c.err != "" || c.before == nil || c.after == nil:
-			ac.Skipped = "wallet not read: " + c.err
-		}
-		if ac.Skipped != "" {
-			if b.created > 0 && c != nil && (!c.shared || final) {
-				// Debits happened but cannot be checked: that is a failure to reconcile.
-				r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
-				r.entry(Entry{Class: ClassNotReconciled, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
-			} else {
-				ac.OK = true
-			}
-			r.Accounts = append(r.Accounts, ac)
-			continue
-		}
-		ac.BalanceChange = c.before.Balance - c.after.Balance
-		ac.CoinChange = c.before.Coins - c.after.Coins
-		ac.OK = true
-		if ac.BalanceChange < ac.BalanceMin || ac.BalanceChange > ac.BalanceMax {
-			ac.OK = false
-			r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s%s",
-				k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain),
-				createdTwice(ac.BalanceChange-ac.BalanceMax, b.retried, func(x retriedID) int64 { return x.balance }))
-		}
-		if ac.CoinChange < ac.CoinMin || ac.CoinChange > ac.CoinMax {
-			ac.OK = false
-			r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s%s",
-				k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain),
-				createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
-		}
-		if !ac.OK {
-			r.entry(Entry{Class: ClassWalletMismatch, ID: k, Account: k, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
-				thousands(ac.BalanceChange), span(ac.BalanceMin, ac.BalanceMax), thousands(ac.CoinChange), span(ac.CoinMin, ac.CoinMax))})
+	if ac.Skipped != "" {
+		if b.created > 0 && c != nil && (!c.shared || final) {
+			// Debits happened but cannot be checked: that is a failure to reconcile.
+			r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
+			r.entry(Entry{Class: ClassNotReconciled, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
+		} else {
+			ac.OK = true
 		}
 		r.Accounts = append(r.Accounts, ac)
+		return
 	}
-	return r, nil
+	ac.BalanceChange = c.before.Balance - c.after.Balance
+	ac.CoinChange = c.before.Coins - c.after.Coins
+	ac.OK = true
+	if ac.BalanceChange < ac.BalanceMin || ac.BalanceChange > ac.BalanceMax {
+		ac.OK = false
+		r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s%s",
+			k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain),
+			createdTwice(ac.BalanceChange-ac.BalanceMax, b.retried, func(x retriedID) int64 { return x.balance }))
+	}
+	if ac.CoinChange < ac.CoinMin || ac.CoinChange > ac.CoinMax {
+		ac.OK = false
+		r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s%s",
+			k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain),
+			createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
+	}
+	if !ac.OK {
+		r.entry(Entry{Class: ClassWalletMismatch, ID: k, Account: k, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
+			thousands(ac.BalanceChange), span(ac.BalanceMin, ac.BalanceMax), thousands(ac.CoinChange), span(ac.CoinMin, ac.CoinMax))})
+	}
+	r.Accounts = append(r.Accounts, ac)
 }
 
 func upTo(hi, lo int64, uncertain int) string {
