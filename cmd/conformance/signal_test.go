@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 )
@@ -126,7 +127,7 @@ func TestInterruptIsNotAFailure(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}} {
+	}{{syscall.SIGINT, cli.ExitInterrupted}, {syscall.SIGTERM, cli.ExitTerminated}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
@@ -174,7 +175,7 @@ func TestGenerateInterrupt(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	code := exitCode(t, exited)
 	stdout := out.String()
-	assert.Equal(t, exitTerminated, code, stdout)
+	assert.Equal(t, cli.ExitTerminated, code, stdout)
 	assert.Contains(t, stdout, "\nINTERRUPTED\n")
 	assert.Contains(t, stdout, "skip ")
 	assert.Contains(t, stdout, " 0 failed, ")

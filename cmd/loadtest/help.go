@@ -84,8 +84,8 @@ and LOADTEST_OUT are the defaults of --target, --profile, --shard, --run-id
 and --out.
 
 Exit status: 0 pass, 1 an invariant or threshold failed, 2 the run could not
-be carried out (usage, profile, target), 130 interrupted (what was sent is
-still checked and reconciled).
+be carried out (usage, profile, target), 130 interrupted by SIGINT or 143 by
+SIGTERM (what was sent is still checked and reconciled).
 `
 
 // groupedUsage returns a FlagSet.Usage that prints intro, fs's flags under

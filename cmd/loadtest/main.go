@@ -10,7 +10,7 @@
 //	loadtest merge [flags] DIR...         merge the output directories of shards
 //
 // Exit status: 0 when every invariant and threshold holds, 1 when one does
-// not, 2 when the run could not be carried out, 130 when it was interrupted
+// not, 2 when the run could not be carried out, 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
 // (what was sent is still checked and reconciled; an interrupted run is
 // never a pass).
 package main
@@ -65,7 +65,7 @@ func main() {
 	case errors.Is(err, errFailed):
 		os.Exit(1)
 	case errors.Is(err, errInterrupted):
-		os.Exit(exitInterrupted)
+		os.Exit(cli.InterruptExitCode(ctx))
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
 	default:
@@ -81,10 +81,6 @@ var errFailed = errors.New("load test failed")
 // errInterrupted is returned when the run was stopped by a signal: what was
 // sent was checked and reconciled, but the run is not a pass.
 var errInterrupted = errors.New("load test interrupted")
-
-// exitInterrupted is the exit status of an interrupted run, the shell's
-// 128 + SIGINT.
-const exitInterrupted = 130
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if slices.Contains(args, "--version") || slices.Contains(args, "-version") {
