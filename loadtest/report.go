@@ -223,8 +223,9 @@ func BuildReport(o *Outcome, thresholds []Threshold) *Report {
 		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
 	}
 	rep.Requests = t.requests
-	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = t.expected, t.allowed, t.serverErrors, t.uncertain
-	rep.NotDelivered = t.notDelivered
+	sum := t.totals()
+	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
+	rep.NotDelivered = sum.NotDelivered
 	rep.Contract.Violations = t.violations
 	maps.Copy(rep.Contract.ByRule, t.byRule)
 	*rep.Vegeta = *t.vegeta

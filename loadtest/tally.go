@@ -13,8 +13,7 @@ import (
 // number of requests (the distinct operations, status codes, contract rules
 // and shards are few), so a run can last hours; the reports read it.
 type Tally struct {
-	requests, expected, allowed, serverErrors, uncertain int
-	notDelivered                                         int
+	requests int // the per-outcome counts are the sums of ops (totals)
 
 	ops       map[string]*opTally
 	corrected histogram // from the scheduled send
@@ -58,6 +57,19 @@ func newTally(start time.Time, span time.Duration, merged bool) *Tally {
 		timeline: newTimeline(start, span), shards: map[int]*shardTally{}, merged: merged}
 }
 
+// totals sums the per-operation counts: what the whole run was answered.
+func (t *Tally) totals() Op {
+	var sum Op
+	for _, op := range t.ops {
+		sum.Expected += op.Expected
+		sum.Allowed += op.Allowed
+		sum.ServerErrors += op.ServerErrors
+		sum.Uncertain += op.Uncertain
+		sum.NotDelivered += op.NotDelivered
+	}
+	return sum
+}
+
 // add counts result r.
 func (t *Tally) add(r *Result) {
 	t.requests++
@@ -76,23 +88,18 @@ func (t *Tally) add(r *Result) {
 	op.corrected.add(corrected)
 	if r.Expected {
 		op.Expected++
-		t.expected++
 	}
 	if r.Allowed {
 		op.Allowed++
-		t.allowed++
 	}
 	if r.serverError() {
 		op.ServerErrors++
-		t.serverErrors++
 	}
 	if r.Uncertain {
 		op.Uncertain++
-		t.uncertain++
 	}
 	if r.NotDelivered {
 		op.NotDelivered++
-		t.notDelivered++
 	}
 	if r.Violation != "" {
 		op.Violations++
