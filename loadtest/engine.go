@@ -317,9 +317,10 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 		trxID = d.pay.ID
 	}
 	ck, ce := checkResponse(e.codes, d.call.op, resp.code, resp.body, trxID)
-	if ck.violation == "" && contract.CheckContentType(resp.contentType) != nil {
-		ck.violation = fmt.Sprintf("%s: HTTP %d: Content-Type %q is not application/json (§4: JSON bodies use Content-Type: application/json)",
-			d.call.op, resp.code, resp.contentType)
+	if ck.violation == "" {
+		if err := contract.CheckContentType(resp.contentType); err != nil {
+			ck.violation = fmt.Sprintf("%s: HTTP %d: %v", d.call.op, resp.code, err)
+		}
 	}
 	r.Violation = ck.violation
 	if r.Violation != "" {
