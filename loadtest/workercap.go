@@ -1,0 +1,46 @@
+package loadtest
+
+import (
+	"math"
+	"time"
+)
+
+// The default worker cap of a paced run lies between these bounds.
+const (
+	// MinDefaultWorkers keeps a slow rate's cap above what an ordinary
+	// latency needs.
+	MinDefaultWorkers = 64
+	// MaxDefaultWorkers bounds what a run that falls behind keeps in
+	// flight: each worker holds a goroutine, a connection and a request,
+	// so this is a few hundred MiB at most. The transport keeps as many
+	// idle connections (idleConns).
+	MaxDefaultWorkers = idleConns
+)
+
+// defaultWorkerCap is the worker cap of a paced run given none: the
+// requests its peak rate starts within one timeout. No answer takes longer
+// than the timeout, so a run that keeps its schedule never reaches it; a
+// run that falls behind (the target or the generator's CPU too slow for
+// the rate) waits for a worker at the cap, and says so, instead of starting
+// workers without bound.
+func defaultWorkerCap(lp LoadProfile, timeout time.Duration, waveSize int) int {
+	n := math.Ceil(peakRate(lp) * timeout.Seconds())
+	return int(max(min(n, MaxDefaultWorkers), MinDefaultWorkers, float64(waveSize)))
+}
+
+// peakRate is the highest rate lp schedules, per second.
+func peakRate(lp LoadProfile) float64 {
+	switch lp.Pacing {
+	case PacingLinear:
+		return max(lp.Rate, lp.EndRate)
+	case PacingSine:
+		return lp.Rate + lp.Amplitude
+	case PacingStages:
+		peak := 0.0
+		for _, st := range lp.Stages {
+			peak = max(peak, peakRate(st))
+		}
+		return peak
+	}
+	return lp.Rate
+}
