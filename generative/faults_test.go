@@ -17,6 +17,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // generatedFaults are the reference faults only the generated mode finds,
@@ -67,7 +68,7 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 	})
 	require.NoError(t, err)
 	for _, sc := range res.Summary.Scenarios {
-		assert.NotEqual(t, steps.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
+		assert.NotEqual(t, report.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
 	}
 	assert.Positive(t, res.Passed)
 }
@@ -75,7 +76,7 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 // replay runs a feature file written by the generated mode with the suite
 // against the target at url: the result of its one scenario, and the
 // console.
-func replay(t *testing.T, url, feature string) (steps.ScenarioResult, string) {
+func replay(t *testing.T, url, feature string) (report.ScenarioResult, string) {
 	t.Helper()
 	var out bytes.Buffer
 	res, err := steps.Run(context.Background(), steps.Options{
@@ -107,12 +108,12 @@ func TestSequenceReproduces(t *testing.T) {
 			require.True(t, strings.HasPrefix(then, "Then "), "the feature ends with the check: %s", p.Feature)
 
 			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature)
-			require.Equal(t, steps.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
+			require.Equal(t, report.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
 			assert.Contains(t, figures.ReplaceAllString(got.Reason, "N"), figures.ReplaceAllString(p.Failure, "N"), "the same message")
 			assert.Regexp(t, "✗ "+regexp.QuoteMeta(then), console, "the same check fails")
 
 			got, console = replay(t, httpapitest.NewServer(t).URL, p.Feature)
-			assert.Equal(t, steps.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
+			assert.Equal(t, report.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
 		})
 	}
 }

@@ -61,8 +61,14 @@ func (e *engine) generator() Generator {
 	return g
 }
 
+// behindAfter is how many times LateAfter a send must be late to say the
+// generator fell behind: a pause of the collector makes a few sends late
+// by a few milliseconds; this much lateness is requests piling up.
+const behindAfter = 10
+
 // fellBehind is when the generator could not keep its schedule: a send
-// more than lateAfter late, or a hit that waited for a worker at the cap.
+// more than behindAfter × lateAfter late, or a hit that waited for a
+// worker at the cap.
 type fellBehind struct {
 	first, last atomic.Int64 // since the attack began, plus 1 ns; 0: never
 }
@@ -388,7 +394,9 @@ func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint6
 	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)
 		storeMax(&e.maxLate, int64(late))
-		e.behind.mark(sent.Sub(e.began))
+		if late > behindAfter*e.cfg.lateAfter {
+			e.behind.mark(sent.Sub(e.began))
+		}
 	}
 	in := e.inFlight.Add(1)
 	if e.cfg.maxConns > 0 && in > int64(e.cfg.maxConns) {

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
-	"github.com/partnercommerce/conformance/internal/contract"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // scenario is the state of one scenario: its client, the accounts it acts
@@ -23,12 +25,12 @@ type scenario struct {
 	skip string
 	// entry is the scenario in the catalog; unselected marks a row of an
 	// outline the selection left out (it is neither run nor reported).
-	entry      *entry
+	entry      *gherkin.Entry
 	unselected bool
 	started    time.Time
 	// mu guards steps: godog may record a skipped step after the scenario ended.
 	mu    sync.Mutex
-	steps []stepRecord
+	steps []report.StepRun
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool
@@ -73,7 +75,7 @@ type scenario struct {
 	groupEndpoint string
 	authProblem   string
 	// warnings are the readings the server did not follow.
-	warnings []Warning
+	warnings []report.Warning
 	// readings are the ids of the readings the scenario applied.
 	readings []string
 
