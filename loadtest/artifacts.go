@@ -150,8 +150,8 @@ func WriteArtifacts(dir string, o *Outcome, rep *Report) error {
 		write(FilePlot, func(w io.Writer) error {
 			return writePlotSample(w, t.plot.points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
-		writeHistory(dir, o, write),
-		writeViolations(o, write),
+		writeHistory(o, rep, write),
+		writeViolations(rep, write),
 	)
 }
 
@@ -299,18 +299,13 @@ func ReadArtifacts(dir string) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	if o.Meta.Reconciled {
-		if o.Reconciliation, err = ReconcileFrom(o, o.Accounts, o.Meta.Shard.Count == 1 || len(o.Meta.Merged) > 0); err != nil {
-			return nil, err
-		}
-	}
 	return o, nil
 }
 
 // writeViolations writes violations.jsonl when the reconciliation has
 // anything to list.
-func writeViolations(o *Outcome, write func(string, func(io.Writer) error) error) error {
-	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
+func writeViolations(rep *Report, write func(string, func(io.Writer) error) error) error {
+	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
 		return write(FileViolations, func(w io.Writer) error { return WriteViolations(w, r) })
 	}
 	return nil
@@ -318,13 +313,13 @@ func writeViolations(o *Outcome, write func(string, func(io.Writer) error) error
 
 // writeHistory writes the history of a run with the history check and,
 // when the check failed, porcupine's visualisation of the failing part.
-func writeHistory(dir string, o *Outcome, write func(string, func(io.Writer) error) error) error {
-	if o.HistoryCheck == nil {
+func writeHistory(o *Outcome, rep *Report, write func(string, func(io.Writer) error) error) error {
+	if rep.History == nil {
 		return nil
 	}
 	err := write(FileHistory, func(w io.Writer) error { return WriteHistory(w, o.History) })
-	if o.HistoryCheck.failing != nil {
-		err = errors.Join(err, write(FileHistoryHTML, o.HistoryCheck.WriteVisualization))
+	if rep.History.failing != nil {
+		err = errors.Join(err, write(FileHistoryHTML, rep.History.WriteVisualization))
 	}
 	return err
 }

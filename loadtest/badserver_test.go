@@ -63,11 +63,11 @@ func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 	t.Parallel()
 	// Against a hanging server with reconciliation on, the wallet reads fail
 	// too: the run still ends, and reports what it could not reconcile.
-	o, _ := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
+	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
-	require.NotNil(t, o.Reconciliation)
-	assert.Equal(t, len(o.Ledger), o.Reconciliation.Uncertain)
-	for _, a := range o.Reconciliation.Accounts {
+	require.NotNil(t, rep.Reconciliation)
+	assert.Equal(t, len(o.Ledger), rep.Reconciliation.Uncertain)
+	for _, a := range rep.Reconciliation.Accounts {
 		assert.NotEmpty(t, a.Skipped)
 	}
 }
@@ -139,9 +139,9 @@ func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
 	t.Parallel()
 	var lookups atomic.Int64
 	p := lookupHangingTarget(t, &lookups)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 300*time.Millisecond)),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 300*time.Millisecond)),
 		loadtest.WithTimeout(2*time.Second), loadtest.WithReconcileTimeout(300*time.Millisecond))
-	r := o.Reconciliation
+	r := rep.Reconciliation
 	require.NotNil(t, r)
 	require.Greater(t, r.Created, 0)
 	// Bounded by counts, not by the clock: at the deadline the look-ups in

@@ -37,12 +37,12 @@ func startSmallFunded(t *testing.T) *profiles.Profile {
 // invariant violation and no failure: the 422s are the document's answer.
 func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+	_, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 3, loadtest.KindCoins: 1}),
 		loadtest.WithLoad(constant(100, time.Second)))
 	out := text(t, rep)
-	require.NotNil(t, o.Reconciliation)
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	require.NotNil(t, rep.Reconciliation)
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	require.NotNil(t, rep.Funds, out)
 	assert.True(t, rep.Funds.Short, "the plan warns before the run: %s", rep.Funds)
 	assert.Less(t, rep.Funds.DryAfter, 500*time.Millisecond, "%s", rep.Funds)

@@ -37,8 +37,15 @@ func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*loadtest
 	defer cancel()
 	o, err := loadtest.New(p, opts...).Run(ctx)
 	require.NoError(tb, err)
-	rep := loadtest.BuildReport(o, nil)
-	return o, rep
+	return o, judge(tb, o)
+}
+
+// judge checks the record o and builds its report with thresholds ths.
+func judge(tb testing.TB, o *loadtest.Outcome, ths ...loadtest.Threshold) *loadtest.Report {
+	tb.Helper()
+	v, err := loadtest.Judge(o, loadtest.DefaultHistoryTimeout)
+	require.NoError(tb, err)
+	return loadtest.BuildReport(o, v, ths)
 }
 
 func text(tb testing.TB, rep *loadtest.Report) string {
@@ -70,14 +77,14 @@ func TestScenariosPassAgainstReference(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := startReference(t)
-			o, rep := run(t, p, tc.opts...)
+			_, rep := run(t, p, tc.opts...)
 			out := text(t, rep)
 			require.True(t, rep.Passed, out)
-			require.NotNil(t, o.Reconciliation)
-			assert.Greater(t, o.Reconciliation.Created, 0, out)
+			require.NotNil(t, rep.Reconciliation)
+			assert.Greater(t, rep.Reconciliation.Created, 0, out)
 			assert.Equal(t, 0, rep.Contract.Violations, out)
-			assert.Equal(t, o.Reconciliation.Created, o.Reconciliation.LookedUp, out)
-			for _, a := range o.Reconciliation.Accounts {
+			assert.Equal(t, rep.Reconciliation.Created, rep.Reconciliation.LookedUp, out)
+			for _, a := range rep.Reconciliation.Accounts {
 				assert.True(t, a.OK, "%+v", a)
 				assert.Empty(t, a.Skipped)
 			}
@@ -89,13 +96,13 @@ func TestScenariosPassAgainstReference(t *testing.T) {
 func TestRacyDuplicateCheckIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultRacyDuplicateCheck)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
 		loadtest.WithLoad(constant(640, 1500*time.Millisecond)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Greater(t, o.Reconciliation.Duplicates, 0, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvUniqueID], 0, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvIdempotency], 0, out)
+	assert.Greater(t, rep.Reconciliation.Duplicates, 0, out)
+	assert.Greater(t, rep.Reconciliation.Counts[loadtest.InvUniqueID], 0, out)
+	assert.Greater(t, rep.Reconciliation.Counts[loadtest.InvIdempotency], 0, out)
 	assert.Contains(t, out, "was created")
 	t.Log("\n" + out)
 }
@@ -104,13 +111,13 @@ func TestLostUpdateDebitIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultLostUpdateDebit)
 	p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account: maximal contention
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
 		loadtest.WithLoad(constant(0, time.Second)), loadtest.WithMaxWorkers(32), loadtest.WithMaxConnections(32))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvBalance], 0, out)
-	assert.Equal(t, 0, o.Reconciliation.Duplicates, out)
+	assert.Greater(t, rep.Reconciliation.Counts[loadtest.InvBalance], 0, out)
+	assert.Equal(t, 0, rep.Reconciliation.Duplicates, out)
 	t.Log("\n" + out)
 }
 

@@ -65,15 +65,15 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 		all = append(all, rs...)
 		o := shardOutcome("merge21", Shard{Index: i, Count: 3}, at, rs)
 		dir := filepath.Join(root, fmt.Sprint(i))
-		require.NoError(t, WriteArtifacts(dir, o, BuildReport(o, nil)))
+		require.NoError(t, WriteArtifacts(dir, o, BuildReport(o, nil, nil)))
 		read, err := ReadArtifacts(dir)
 		require.NoError(t, err)
 		outs = append(outs, read)
 	}
 	m, err := Merge(outs, false)
 	require.NoError(t, err)
-	merged := BuildReport(m, nil)
-	one := BuildReport(shardOutcome("merge21", SingleShard, at, all), nil)
+	merged := BuildReport(m, nil, nil)
+	one := BuildReport(shardOutcome("merge21", SingleShard, at, all), nil, nil)
 
 	require.Equal(t, len(all), merged.Requests)
 	assert.Equal(t, one.Corrected, merged.Corrected)

@@ -75,14 +75,15 @@ func (h *History) add(op Operation) {
 	h.mu.Unlock()
 }
 
-// Operations returns a copy of the recorded operations.
+// Operations returns a copy of the recorded operations: nil for a nil
+// *History, never nil otherwise (a history may record nothing).
 func (h *History) Operations() []Operation {
 	if h == nil {
 		return nil
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]Operation(nil), h.ops...)
+	return append(make([]Operation, 0, len(h.ops)), h.ops...)
 }
 
 // stamp returns t in Unix nanoseconds.

@@ -35,8 +35,8 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			o, rep := run(t, p, loadtest.WithScenario(sc), loadtest.WithLoad(constant(150, time.Second)), loadtest.WithHistory(true),
 				loadtest.WithRetry(loadtest.DefaultRetries, 2*time.Second, loadtest.DefaultRetryBackoff))
 			out := text(t, rep)
-			require.NotNil(t, o.HistoryCheck)
-			h := o.HistoryCheck
+			require.NotNil(t, rep.History)
+			h := rep.History
 			require.True(t, h.Passed(), out)
 			require.True(t, rep.Passed, out)
 			assert.Positive(t, h.Debits, out)
@@ -96,8 +96,8 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 				loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1})}, tc.opts...)
 			o, rep := run(t, p, opts...)
 			out := text(t, rep)
-			require.NotNil(t, o.HistoryCheck)
-			h := o.HistoryCheck
+			require.NotNil(t, rep.History)
+			h := rep.History
 			require.Equal(t, loadtest.HistoryIllegal, h.Verdict, out)
 			assert.False(t, rep.Passed)
 			assert.Contains(t, h.FirstUnexplained, "profile read", "a read shows a wallet no serial order produces")
@@ -185,10 +185,10 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	defer cancel()
 	o, err := loadtest.New(p, lossy...).Run(ctx)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(o, lossyThresholds)
+	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
-	r := o.Reconciliation
+	r := rep.Reconciliation
 	assert.Positive(t, r.Uncertain, "answers were lost")
 	retries, conflicts := 0, 0
 	for _, pay := range o.Ledger {
@@ -203,7 +203,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	assert.Positive(t, conflicts, "a retry of a payment made is refused with 409")
 	assert.Positive(t, r.Resolved, "ids without a created answer are resolved through payment status")
 	assert.Zero(t, r.Duplicates)
-	assert.True(t, o.HistoryCheck.Passed(), o.HistoryCheck.String())
+	assert.True(t, rep.History.Passed(), rep.History.String())
 	assert.Contains(t, out, "created once")
 }
 
@@ -219,11 +219,11 @@ func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
 	defer cancel()
 	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))...).Run(ctx)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(o, lossyThresholds)
+	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Positive(t, o.Reconciliation.Counts[loadtest.InvBalance], out)
+	assert.Positive(t, rep.Reconciliation.Counts[loadtest.InvBalance], out)
 	assert.Contains(t, out, "created twice")
-	assert.Equal(t, loadtest.HistoryIllegal, o.HistoryCheck.Verdict, out)
+	assert.Equal(t, loadtest.HistoryIllegal, rep.History.Verdict, out)
 	t.Log("\n" + out)
 }

@@ -22,7 +22,7 @@ func BenchmarkWriteHTML(b *testing.B) {
 			Scheduled: at, Op: "create", Expected: true, Allowed: true,
 		})
 	}
-	rep := loadtest.BuildReport(o, nil)
+	rep := loadtest.BuildReport(o, nil, nil)
 	var size countingWriter
 	b.ReportAllocs()
 	for b.Loop() {

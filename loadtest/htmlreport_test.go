@@ -29,7 +29,7 @@ func pageHas(tb testing.TB, page, s string) {
 
 // syntheticOutcome is a one-second run of ten payments, one of them
 // answered 500, whose account was debited more than the ledger allows.
-func syntheticOutcome() *loadtest.Outcome {
+func syntheticOutcome() (*loadtest.Outcome, *loadtest.Verdicts) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	o := &loadtest.Outcome{Meta: loadtest.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
 		Shard: loadtest.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
@@ -43,11 +43,11 @@ func syntheticOutcome() *loadtest.Outcome {
 		}
 		o.Results = append(o.Results, r)
 	}
-	o.Reconciliation = &loadtest.Reconciliation{Requests: 10, IDs: 10, Created: 9,
+	r := &loadtest.Reconciliation{Requests: 10, IDs: 10, Created: 9,
 		Accounts:   []loadtest.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
 		Violations: []loadtest.Violation{{Invariant: loadtest.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
 		Counts:     map[string]int{loadtest.InvBalance: 1}}
-	return o
+	return o, &loadtest.Verdicts{Reconciliation: r}
 }
 
 // TestHTMLShowsAFailedRun: the verdict, the failed threshold with its
@@ -55,8 +55,8 @@ func syntheticOutcome() *loadtest.Outcome {
 // set and three charts; nothing fetched, no script.
 func TestHTMLShowsAFailedRun(t *testing.T) {
 	t.Parallel()
-	o := syntheticOutcome()
-	rep := loadtest.BuildReport(o, []loadtest.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
+	o, v := syntheticOutcome()
+	rep := loadtest.BuildReport(o, v, []loadtest.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
 	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
@@ -81,17 +81,17 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 // the ids of each class folded beneath its line.
 func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	t.Parallel()
-	o := syntheticOutcome()
+	o, v := syntheticOutcome()
 	start := o.Meta.Began
 	o.Meta.Faults = []nemesis.Fault{
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4243", Start: start.Add(700 * time.Millisecond), End: start.Add(710 * time.Millisecond), Error: "exit status 1"},
 	}
-	o.Reconciliation.Entries = []loadtest.Entry{
+	v.Reconciliation.Entries = []loadtest.Entry{
 		{Class: loadtest.ClassLost, ID: "run1-0-1", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(100 * time.Millisecond), Fault: 1},
 		{Class: loadtest.ClassLost, ID: "run1-0-2", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(200 * time.Millisecond), Fault: 1},
 	}
-	rep := loadtest.BuildReport(o, nil)
+	rep := loadtest.BuildReport(o, v, nil)
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
 	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
@@ -118,7 +118,7 @@ func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
 	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 2*time.Second)))
 	m, err := loadtest.Merge(readAll(t, dirs), false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0"), mustThreshold(t, "p99<=5s")})
+	rep := judge(t, m, mustThreshold(t, "duplicate_debits<=0"), mustThreshold(t, "p99<=5s"))
 	dir := t.TempDir()
 	require.NoError(t, loadtest.WriteArtifacts(dir, m, rep))
 

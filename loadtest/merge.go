@@ -94,12 +94,6 @@ func Merge(outcomes []*Outcome, partial bool) (*Outcome, error) {
 	sort.Slice(m.Meta.Merged, func(i, j int) bool { return m.Meta.Merged[i].Index < m.Meta.Merged[j].Index })
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].Scheduled.Before(m.Results[j].Scheduled) })
 	m.Meta.Reconciled = reconciled
-	if reconciled {
-		var err error
-		if m.Reconciliation, err = ReconcileFrom(m, m.Accounts, !partial); err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
-		}
-	}
 	// The shards' results are counted again, together: the histograms of
 	// the shards would merge exactly, but vegeta's metrics and the charts'
 	// buckets, which begin at the first shard's start, would not.

@@ -36,7 +36,12 @@ func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option
 				errs[i] = err
 				return
 			}
-			errs[i] = loadtest.WriteArtifacts(dirs[i], o, loadtest.BuildReport(o, nil))
+			v, err := loadtest.Judge(o, loadtest.DefaultHistoryTimeout)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = loadtest.WriteArtifacts(dirs[i], o, loadtest.BuildReport(o, v, nil))
 		}()
 	}
 	wg.Wait()
@@ -81,13 +86,13 @@ func TestTwoShardsMerge(t *testing.T) {
 
 	m, err := loadtest.Merge(outs, false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0")})
+	rep := judge(t, m, mustThreshold(t, "duplicate_debits<=0"))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	assert.Len(t, rep.Shards, 2)
 	assert.Equal(t, len(resultsOf(t, outs[0]))+len(resultsOf(t, outs[1])), rep.Requests)
 	assert.Equal(t, outs[0].Generator.Sent+outs[1].Generator.Sent, rep.Generator.Sent)
-	assert.Len(t, m.Reconciliation.Accounts, 4)
+	assert.Len(t, rep.Reconciliation.Accounts, 4)
 	// Percentiles are recomputed from the raw results, not averaged.
 	var all []time.Duration
 	for _, o := range outs {
@@ -122,17 +127,17 @@ func TestShardsSharingAnAccountReconcileOnMerge(t *testing.T) {
 	for _, o := range outs {
 		require.Len(t, o.Accounts, 1)
 		assert.True(t, o.Accounts[0].Shared)
-		rep := loadtest.BuildReport(o, nil)
+		rep := judge(t, o)
 		require.NotNil(t, rep.Reconciliation)
 		assert.Contains(t, rep.Reconciliation.Accounts[0].Skipped, "merge")
 	}
 	m, err := loadtest.Merge(outs, false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, nil)
+	rep := judge(t, m)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
-	require.Len(t, m.Reconciliation.Accounts, 1)
-	a := m.Reconciliation.Accounts[0]
+	require.Len(t, rep.Reconciliation.Accounts, 1)
+	a := rep.Reconciliation.Accounts[0]
 	assert.Empty(t, a.Skipped)
 	assert.True(t, a.OK)
 	assert.Greater(t, a.BalanceChange, int64(0))

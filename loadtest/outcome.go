@@ -86,12 +86,16 @@ type Outcome struct {
 	// Tally is what the reports read; nil for an outcome built by hand,
 	// whose Results and Ledger are counted when it is reported.
 	Tally *Tally `json:"-"`
-	// Reconciliation is nil when the run was not reconciled.
-	Reconciliation *Reconciliation `json:"-"`
-	// History holds every operation of a run with the history check, and
-	// HistoryCheck its verdict; both nil without it.
-	History      []Operation   `json:"-"`
-	HistoryCheck *HistoryCheck `json:"-"`
+	// History holds every operation of a run with the history check (an
+	// empty history when it recorded none); nil without it.
+	History []Operation `json:"-"`
+}
+
+// Whole reports whether o's ledger holds every shard of the run: a run on
+// one machine, or a merge of every shard. Only then are accounts shared
+// between shards reconciled.
+func (o *Outcome) Whole() bool {
+	return o.Meta.Shard.Count == 1 || len(o.Meta.Merged) == o.Meta.Shard.Count
 }
 
 // tally returns o's tally, counting its results and ledger if o has none.

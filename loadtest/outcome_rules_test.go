@@ -146,7 +146,7 @@ func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
 	// A limit the user sets replaces the default.
 	th, err := loadtest.MaxThreshold("uncertain_pct", fmt.Sprint(min(100, rep.UncertainPct+1)))
 	require.NoError(t, err)
-	again := loadtest.BuildReport(o, []loadtest.Threshold{th})
+	again := judge(t, o, th)
 	assert.NotContains(t, strings.Join(again.Failures, "\n"), "uncertain_pct")
 }
 
@@ -187,9 +187,9 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 			}
 		})).Run(ctx)
 	require.NoError(t, err)
-	require.NotNil(t, o.Reconciliation, "reconciled after the interruption")
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
-	rep := loadtest.BuildReport(o, nil)
+	rep := judge(t, o)
+	require.NotNil(t, rep.Reconciliation, "reconciled after the interruption")
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	assert.True(t, rep.Interrupted)
 	assert.False(t, rep.Passed)
 	// The hits the interruption left unsent are not the generator's fault
@@ -218,11 +218,11 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
 		loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4), loadtest.WithLoad(constant(40, 300*time.Millisecond)))
-	require.NotNil(t, o.Reconciliation)
-	require.Positive(t, o.Reconciliation.Waves)
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	require.NotNil(t, rep.Reconciliation)
+	require.Positive(t, rep.Reconciliation.Waves)
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	assert.True(t, rep.Passed, "%v", rep.Failures)
 	require.NotNil(t, rep.Exhaustion)
 	assert.Equal(t, 100.0, rep.Exhaustion.RefusedPct)

@@ -199,16 +199,20 @@ func assess(g Generator, shards int) GeneratorHealth {
 	return h
 }
 
-// BuildReport summarises an outcome and evaluates the invariants and thresholds.
-func BuildReport(o *Outcome, thresholds []Threshold) *Report {
+// BuildReport summarises the record of a run with the verdicts on it (nil:
+// none) and evaluates the thresholds.
+func BuildReport(o *Outcome, v *Verdicts, thresholds []Threshold) *Report {
+	if v == nil {
+		v = &Verdicts{}
+	}
 	rep := &Report{
 		Units: reportUnits,
 		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
 		Began: o.Meta.Began, Ended: o.Meta.Ended,
 		Ops:            map[string]Op{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
-		Reconciliation: o.Reconciliation,
-		History:        o.HistoryCheck,
+		Reconciliation: v.Reconciliation,
+		History:        v.History,
 		Vegeta:         &vegeta.Metrics{},
 	}
 	rep.Shards = []Shard{o.Meta.Shard}

@@ -209,14 +209,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			snaps[i].After = &w
 		}
 		out.Accounts = snaps
-		if out.Reconciliation, err = ReconcileFrom(out, out.Accounts, c.shard.Count == 1); err != nil {
-			return nil, err
-		}
 	}
-	if hist != nil {
-		out.History = hist.Operations()
-		out.HistoryCheck = CheckHistory(out.History, c.historyTimeout)
-	}
+	out.History = hist.Operations()
 	if c.reconcile {
 		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
 	}

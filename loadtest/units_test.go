@@ -280,7 +280,7 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	require.NoError(t, err)
 	p99, err := MaxThreshold("p99", "1s")
 	require.NoError(t, err)
-	rep := BuildReport(o, []Threshold{dup, p99})
+	rep := BuildReport(o, nil, []Threshold{dup, p99})
 	require.Len(t, rep.Thresholds, 3) // and the default uncertain_pct<=1%
 	assert.Equal(t, "uncertain_pct", rep.Thresholds[2].Metric)
 	assert.True(t, rep.Thresholds[2].Passed)
@@ -298,9 +298,9 @@ func TestReportStatusCodes(t *testing.T) {
 	res := func(code uint16) Result {
 		return Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: OpCreate}
 	}
-	rep := BuildReport(&Outcome{Results: []Result{res(200), res(409), res(200), res(0)}}, nil)
+	rep := BuildReport(&Outcome{Results: []Result{res(200), res(409), res(200), res(0)}}, nil, nil)
 	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
-	rep = BuildReport(&Outcome{}, nil)
+	rep = BuildReport(&Outcome{}, nil, nil)
 	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
 	assert.Empty(t, rep.StatusCodes)
 }

@@ -265,7 +265,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !*quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, *ths, dir, stdout)
+	return finish(o, *historyTO, *ths, dir, stdout)
 }
 
 // withLoadFile is the load of the flags (lp), or of loadFile with the flags
@@ -376,10 +376,15 @@ func outputDir(outDir, runID string, shard loadtest.Shard) string {
 	return dir
 }
 
-// finish builds the report, writes the artifacts, prints the summary and
-// turns a failed report into errFailed.
-func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io.Writer) error {
-	rep := loadtest.BuildReport(o, ths)
+// finish judges the record of the run (the history check bounded by
+// historyTimeout), builds the report, writes the artifacts, prints the
+// summary and turns a failed report into errFailed.
+func finish(o *loadtest.Outcome, historyTimeout time.Duration, ths []loadtest.Threshold, dir string, stdout io.Writer) error {
+	v, err := loadtest.Judge(o, historyTimeout)
+	if err != nil {
+		return err
+	}
+	rep := loadtest.BuildReport(o, v, ths)
 	if err := loadtest.WriteArtifacts(dir, o, rep); err != nil {
 		return err
 	}
@@ -388,13 +393,13 @@ func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
 		loadtest.FileHTML, loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
-	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
+	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
 		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, loadtest.FileViolations))
 	}
 	if len(o.Meta.Faults) > 0 {
 		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, loadtest.FileNemesisLog))
 	}
-	if h := o.HistoryCheck; h != nil {
+	if h := rep.History; h != nil {
 		fmt.Fprintf(stdout, "History in %s: %s", dir, loadtest.FileHistory)
 		if !h.Passed() && h.Verdict == loadtest.HistoryIllegal {
 			fmt.Fprintf(stdout, ", %s (porcupine's visualisation of the part no serial order explains)", loadtest.FileHistoryHTML)
@@ -516,7 +521,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, *ths, dir, stdout)
+	return finish(m, loadtest.DefaultHistoryTimeout, *ths, dir, stdout) // a merge holds no history
 }
 
 // rate is a flag value in requests per second that also reads vegeta's
