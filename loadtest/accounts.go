@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -33,7 +35,7 @@ type Account struct {
 // reserves for the conformance scenarios (funded_customer, split_customer,
 // ...) are never spent by a load test: without load customers the run
 // provisions its own.
-func partitionAccounts(p *profiles.Profile, s Shard) []Account {
+func partitionAccounts(p *profiles.Profile, s record.Shard) []Account {
 	var all []Account
 	for i, c := range p.LoadCustomers {
 		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true,
@@ -64,7 +66,7 @@ type provisionEnvelope struct {
 }
 
 // provision creates n unfunded accounts of shard s of run.
-func (cl *client) provision(ctx context.Context, run string, s Shard, n int) ([]Account, error) {
+func (cl *client) provision(ctx context.Context, run string, s record.Shard, n int) ([]Account, error) {
 	var out []Account
 	for k := range n {
 		// 08 + 10 digits: a hash of run and shard, then k.

@@ -4,32 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/partnercommerce/conformance/internal/contract"
-
-	"github.com/partnercommerce/conformance/api"
-)
-
-// The operations the load tester sends, named after what they do.
-const (
-	OpCreate    = "create"
-	OpStatus    = "status"
-	OpList      = "list"
-	OpSync      = "sync"
-	OpProfile   = "profile"
-	OpMethods   = "methods"
-	OpProvision = "provision"
 )
 
 // operationIDs maps each op to its operation in openapi.yaml
 // (internal/contract derives method, path and documented codes from it).
 var operationIDs = map[string]string{
-	OpCreate:    contract.OpCreatePayment,
-	OpStatus:    contract.OpGetPaymentStatus,
-	OpList:      contract.OpListProducts,
-	OpSync:      contract.OpSyncProducts,
-	OpProfile:   contract.OpGetCustomerProfile,
-	OpMethods:   contract.OpListPaymentMethods,
-	OpProvision: contract.OpProvisionAccount,
+	record.OpCreate:    contract.OpCreatePayment,
+	record.OpStatus:    contract.OpGetPaymentStatus,
+	record.OpList:      contract.OpListProducts,
+	record.OpSync:      contract.OpSyncProducts,
+	record.OpProfile:   contract.OpGetCustomerProfile,
+	record.OpMethods:   contract.OpListPaymentMethods,
+	record.OpProvision: contract.OpProvisionAccount,
 }
 
 // Contract messages the checks compare exactly (internal/contract).
@@ -52,9 +41,6 @@ func DocumentedCodes() (map[string]map[int]bool, error) {
 	return out, nil
 }
 
-// Amount is the amount object of a payment (document §2.7), in integers.
-type Amount = api.Amount
-
 // checkEnvelope verifies what every body carries (internal/contract, the
 // same reader as the conformance suite's) and returns the body's fields.
 func checkEnvelope(body []byte) (contract.Envelope, map[string]json.RawMessage, string) {
@@ -68,9 +54,9 @@ func checkEnvelope(body []byte) (contract.Envelope, map[string]json.RawMessage, 
 type createEnvelope struct {
 	Data struct {
 		Transaction struct {
-			TransactionNumber string `json:"transaction_number"`
-			PartnerTrxID      string `json:"partner_trx_id"`
-			Amount            Amount `json:"amount"`
+			TransactionNumber string        `json:"transaction_number"`
+			PartnerTrxID      string        `json:"partner_trx_id"`
+			Amount            record.Amount `json:"amount"`
 		} `json:"transaction"`
 	} `json:"data"`
 }
@@ -78,9 +64,9 @@ type createEnvelope struct {
 type statusEnvelope struct {
 	Message string `json:"message"`
 	Data    struct {
-		PartnerTrxID      string `json:"partner_trx_id"`
-		TransactionNumber string `json:"transaction_number"`
-		Amount            Amount `json:"amount"`
+		PartnerTrxID      string        `json:"partner_trx_id"`
+		TransactionNumber string        `json:"transaction_number"`
+		Amount            record.Amount `json:"amount"`
 	} `json:"data"`
 }
 
@@ -99,7 +85,7 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 		env, _, _ := checkEnvelope(body)
 		return checked{env: env, violation: fmt.Sprintf("%s: HTTP %d is not documented for this operation", op, code)}, nil
 	}
-	if op == OpCreate && code == 200 {
+	if op == record.OpCreate && code == 200 {
 		if f, ok := createdFast(body, trxID); ok {
 			ce := &createEnvelope{}
 			ce.Data.Transaction.TransactionNumber = f.number
@@ -119,7 +105,7 @@ func checkFully(op string, code int, body []byte, trxID string) (checked, *creat
 		return checked{violation: fmt.Sprintf("%s: HTTP %d: %s", op, code, bad)}, nil
 	}
 	c := checked{env: env}
-	if op != OpCreate {
+	if op != record.OpCreate {
 		return c, nil
 	}
 	switch code {

@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -22,7 +25,7 @@ type engine struct {
 	cl     *client
 	plan   *planner
 	codes  map[string]map[int]bool
-	hist   *History               // nil without the history check
+	hist   *record.History        // nil without the history check
 	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
 	// onBegin, when set, is called as the attack begins (the nemesis
 	// starts its schedule there).
@@ -41,14 +44,14 @@ type engine struct {
 	began                                    time.Time     // when the attack began
 	sending                                  time.Duration // from the start to the end of the sending loop
 
-	rec *recorder // what the collector gathers, counted and streamed or kept
+	rec *record.Recorder // what the collector gathers, counted and streamed or kept
 	// order numbers each operation's sends (Result.order), for the
 	// results file; one counter per operation, set before the attack.
 	order map[string]*atomic.Uint64
 }
 
-func (e *engine) generator() Generator {
-	g := Generator{
+func (e *engine) generator() record.Generator {
+	g := record.Generator{
 		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
 		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
@@ -75,16 +78,16 @@ func (e *engine) attack(ctx context.Context) {
 	perTick := int64(c.sc.perHit(c))
 	// Rates are requests per second; the schedule paces hits of perTick
 	// requests each. validate has checked the divided profile.
-	pacer, _ := c.load.divided(int(perTick)).Pacer()
+	pacer, _ := c.load.Divided(int(perTick)).Pacer()
 	unbounded := c.load.Unbounded()
 
 	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReqs()
 	e.reqCtx = reqCtx
 
-	results := make(chan hitResult, 4096)
+	results := make(chan record.HitResult, 4096)
 	e.order = map[string]*atomic.Uint64{}
-	for _, op := range []string{"", OpCreate, OpStatus, OpList, OpSync, OpProfile, OpMethods, OpProvision} {
+	for _, op := range []string{"", record.OpCreate, record.OpStatus, record.OpList, record.OpSync, record.OpProfile, record.OpMethods, record.OpProvision} {
 		e.order[op] = &atomic.Uint64{}
 	}
 	// The collector's next cycle must scan what the recorder allocated (it
@@ -98,7 +101,7 @@ func (e *engine) attack(ctx context.Context) {
 	collected := make(chan struct{})
 	began := time.Now()
 	e.began = began
-	e.rec.tally.timeline.start = began
+	e.rec.Tally.Timeline.Start = began
 	if e.onBegin != nil {
 		e.onBegin(began)
 	}
@@ -165,14 +168,14 @@ func (e *engine) attack(ctx context.Context) {
 
 	// The loop counts the hits the schedule puts within the duration; when
 	// it stops early, the rest of the schedule is counted after the attack.
-	s := schedule{p: pacer}
+	s := pacing.Schedule{P: pacer}
 	var planned int64
 	walked := false // the schedule was walked to its end
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 loop:
 	for n := uint64(0); ; n++ {
-		due, ok := s.next()
+		due, ok := s.Next()
 		if !ok || due > c.load.Duration {
 			walked = true
 			break
@@ -222,7 +225,7 @@ loop:
 	}
 	if !unbounded { // a max-rate schedule never ends, and plans nothing
 		if !walked {
-			planned += s.remaining(c.load.Duration)
+			planned += s.Remaining(c.load.Duration)
 		}
 		e.planned = planned * perTick
 	}
@@ -253,7 +256,7 @@ func (e *engine) ranDry() bool {
 }
 
 // hit sends job d, scheduled at scheduled, and checks its response.
-func (e *engine) hit(d job, scheduled time.Time) Result {
+func (e *engine) hit(d job, scheduled time.Time) record.Result {
 	sent := time.Now()
 	counter := e.order[d.call.op]
 	if counter == nil { // an operation the engine did not number: share one counter
@@ -280,13 +283,13 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 	if d.pay != nil {
 		d.pay.At = sent
 	}
-	r := Result{
+	r := record.Result{
 		Result: vegeta.Result{
 			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
 			Method: d.call.method, URL: d.call.url,
 		},
-		Scheduled: scheduled, Op: d.call.op, order: order,
+		Scheduled: scheduled, Op: d.call.op, Order: order,
 	}
 	if resp.err != nil {
 		// No answer, or one too long to read: what the server did with a
@@ -294,16 +297,16 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 		// status code, but is not an answer the checks can read. A request
 		// that never had a connection (refused, no route) reached nothing:
 		// it was certainly not processed.
-		r.NotDelivered = notDelivered(resp.err)
-		r.Uncertain = !r.NotDelivered && !errors.Is(resp.err, errTooLarge)
+		r.NotDelivered = NotDelivered(resp.err)
+		r.Uncertain = !r.NotDelivered && !errors.Is(resp.err, record.ErrTooLarge)
 		if r.Uncertain || r.NotDelivered {
 			r.Code = 0
 		}
 		r.Error = errorText(resp.err)
 		if d.pay != nil {
-			d.pay.Outcome = OutcomeUncertain
+			d.pay.Outcome = record.OutcomeUncertain
 			if r.NotDelivered {
-				d.pay.Outcome = OutcomeNotDelivered
+				d.pay.Outcome = record.OutcomeNotDelivered
 				if d.wallet != nil && d.pay.Attempt == 0 { // a retry keeps its reservation for its next send
 					d.wallet.settle(d.pay)
 				}
@@ -325,29 +328,29 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 	r.Violation = ck.violation
 	if r.Violation != "" {
 		r.Error = "contract: " + r.Violation
-		r.Body = truncate(resp.body, 512)
+		r.Body = record.Truncate(resp.body, 512)
 	}
 	switch d.call.op {
-	case OpCreate:
+	case record.OpCreate:
 		p := d.pay
 		p.Code, p.Message = resp.code, ck.env.Message
 		switch {
 		case resp.code == http.StatusOK && ck.env.Status && ce != nil:
-			p.Outcome = OutcomeCreated
+			p.Outcome = record.OutcomeCreated
 			a := ce.Data.Transaction.Amount
 			p.Amount = &a
 			p.TransactionNumber = ce.Data.Transaction.TransactionNumber
 			p.Message = ""
 			e.plan.remember(p.ID, d.call.auth)
 		case resp.code == http.StatusConflict:
-			p.Outcome = OutcomeDuplicate
+			p.Outcome = record.OutcomeDuplicate
 		case resp.code >= 500:
-			p.Outcome = OutcomeUncertain
+			p.Outcome = record.OutcomeUncertain
 		default:
-			p.Outcome = OutcomeRefused
+			p.Outcome = record.OutcomeRefused
 		}
-		r.Expected = p.Outcome == OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == OutcomeDuplicate)
-		if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != OutcomeDuplicate) { // a retry's 409: its first send was debited
+		r.Expected = p.Outcome == record.OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == record.OutcomeDuplicate)
+		if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != record.OutcomeDuplicate) { // a retry's 409: its first send was debited
 			d.wallet.settle(p)
 		}
 	default:

@@ -3,6 +3,8 @@ package loadtest
 import (
 	"math"
 
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/partnercommerce/conformance/internal/contract"
 )
 
@@ -22,7 +24,7 @@ import (
 // fastCreated is what the fast path read from a created payment's answer.
 type fastCreated struct {
 	number string // transaction.transaction_number
-	amount Amount
+	amount record.Amount
 }
 
 // createdFast reads body, the 200 answer to a create request with id

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/stretchr/testify/assert"
 )
 
@@ -25,7 +27,7 @@ func BenchmarkCheckResponse(b *testing.B) {
 	body := []byte(createBody)
 	b.ReportAllocs()
 	for range b.N {
-		ck, ce := checkResponse(codes, OpCreate, 200, body, "r-0-123456")
+		ck, ce := checkResponse(codes, record.OpCreate, 200, body, "r-0-123456")
 		if ck.violation != "" || ce == nil {
 			b.Fatal(ck.violation)
 		}
@@ -44,7 +46,7 @@ func FuzzCreatedFast(f *testing.F) {
 		if !ok {
 			return
 		}
-		full, ce := checkFully(OpCreate, 200, []byte(body), "r-0-123456")
+		full, ce := checkFully(record.OpCreate, 200, []byte(body), "r-0-123456")
 		if full.violation != "" || ce == nil {
 			t.Fatalf("fast path vouched for %q; the full checks say %q", body, full.violation)
 		}

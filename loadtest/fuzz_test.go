@@ -11,6 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -35,15 +40,15 @@ func FuzzParseLoadProfile(f *testing.F) {
 	f.Add([]byte("stages: []\nduration: 1s\n"))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lp, err := ParseLoadProfile(data)
+		lp, err := pacing.ParseLoadProfile(data)
 		if err != nil {
 			assert.Contains(t, err.Error(), "load profile")
 			return
 		}
 		require.NoError(t, lp.Validate())
-		assert.Contains(t, []string{PacingConstant, PacingLinear, PacingSine, PacingStages}, lp.Pacing)
+		assert.Contains(t, []string{pacing.Constant, pacing.Linear, pacing.Sine, pacing.Stages}, lp.Pacing)
 		assert.Greater(t, lp.Duration, time.Duration(0))
-		assert.LessOrEqual(t, lp.Duration, MaxDuration)
+		assert.LessOrEqual(t, lp.Duration, pacing.MaxDuration)
 		for _, r := range []float64{lp.Rate, lp.EndRate, lp.Amplitude} {
 			assert.False(t, math.IsNaN(r) || math.IsInf(r, 0) || r < 0, "rate %g", r)
 		}
@@ -51,7 +56,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 
 		out, err := yaml.Marshal(lp)
 		require.NoError(t, err)
-		lp2, err := ParseLoadProfile(out)
+		lp2, err := pacing.ParseLoadProfile(out)
 		require.NoError(t, err, "re-encoded profile does not parse:\n%s", out)
 		assert.Equal(t, lp, lp2)
 
@@ -71,10 +76,10 @@ func FuzzParseLoadProfile(f *testing.F) {
 		if limit > 100_000 {
 			return // too many hits to walk here; the bounds above still hold
 		}
-		s := schedule{p: pacer}
+		s := pacing.Schedule{P: pacer}
 		var hits int64
 		for hits <= limit {
-			due, ok := s.next()
+			due, ok := s.Next()
 			if !ok || due > window {
 				break
 			}
@@ -91,16 +96,16 @@ func FuzzParseShard(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		sh, err := ParseShard(s)
+		sh, err := record.ParseShard(s)
 		if err != nil {
 			return
 		}
 		require.NoError(t, sh.Validate())
 		assert.GreaterOrEqual(t, sh.Count, 1)
-		assert.LessOrEqual(t, sh.Count, maxShards)
+		assert.LessOrEqual(t, sh.Count, record.MaxShards)
 		assert.GreaterOrEqual(t, sh.Index, 0)
 		assert.Less(t, sh.Index, sh.Count)
-		again, err := ParseShard(sh.String())
+		again, err := record.ParseShard(sh.String())
 		require.NoError(t, err)
 		assert.Equal(t, sh, again)
 	})
@@ -124,7 +129,7 @@ func FuzzRunID(f *testing.F) {
 		want := len(run) >= 1 && len(run) <= maxRunIDLen && strings.Trim(run, "abcdefghijklmnopqrstuvwxyz0123456789") == ""
 		require.Equal(t, want, err == nil, "ValidateRunID(%q) = %v", run, err)
 
-		sh := Shard{Index: index, Count: count}
+		sh := record.Shard{Index: index, Count: count}
 		ids, err := NewIDs(run, sh)
 		if err != nil {
 			return
@@ -152,7 +157,7 @@ func FuzzParseThreshold(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
-		th, err := ParseThreshold(expr)
+		th, err := report.ParseThreshold(expr)
 		if err != nil {
 			assert.Contains(t, err.Error(), "threshold")
 			return
@@ -173,7 +178,7 @@ func FuzzThresholdFlags(f *testing.F) {
 	f.Add("p99", "5ms>=1")
 	f.Add("nope", "1")
 	f.Fuzz(func(t *testing.T, metric, value string) {
-		for op, build := range map[string]func(string, string) (Threshold, error){"<=": MaxThreshold, ">=": MinThreshold} {
+		for op, build := range map[string]func(string, string) (report.Threshold, error){"<=": report.MaxThreshold, ">=": report.MinThreshold} {
 			th, err := build(metric, value)
 			if err != nil {
 				continue
@@ -187,9 +192,9 @@ func FuzzThresholdFlags(f *testing.F) {
 	})
 }
 
-func checkThreshold(t *testing.T, th Threshold) {
+func checkThreshold(t *testing.T, th report.Threshold) {
 	t.Helper()
-	unit, ok := metricUnits[th.Metric]
+	unit, ok := report.MetricUnits[th.Metric]
 	require.True(t, ok, "unknown metric %q accepted", th.Metric)
 	assert.Contains(t, []string{"<=", ">="}, th.Op)
 	require.False(t, math.IsNaN(th.Value) || math.IsInf(th.Value, 0) || th.Value < 0, "value %g accepted from %q", th.Value, th.Expr)
@@ -203,12 +208,12 @@ func checkThreshold(t *testing.T, th Threshold) {
 	default:
 		canon = strconv.FormatFloat(th.Value, 'f', -1, 64)
 	}
-	again, err := ParseThreshold(th.Metric + th.Op + canon)
+	again, err := report.ParseThreshold(th.Metric + th.Op + canon)
 	require.NoError(t, err, "canonical form of %q", th.Expr)
 	assert.Equal(t, th.Metric, again.Metric)
 	assert.Equal(t, th.Op, again.Op)
 	assert.InDelta(t, th.Value, again.Value, 1e-6*max(1, th.Value))
-	_ = th.evaluate(map[string]float64{th.Metric: 1}).String()
+	_ = th.Evaluate(map[string]float64{th.Metric: 1}).String()
 }
 
 // FuzzParseWeights feeds arbitrary strings to ParseWeights (--mix and
@@ -220,7 +225,7 @@ func FuzzParseWeights(f *testing.F) {
 		"balance", "card=1", "balance=1,balance=0", "balance=9223372036854775807,coins=1"} {
 		f.Add(s)
 	}
-	allowed := []string{KindBalance, KindCoins, KindGateway}
+	allowed := []string{record.KindBalance, record.KindCoins, record.KindGateway}
 	f.Fuzz(func(t *testing.T, s string) {
 		w, err := ParseWeights(s, allowed...)
 		if err != nil {
@@ -255,17 +260,17 @@ func FuzzReadLedger(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ledger, err := ReadLedger(bytes.NewReader(data))
+		ledger, err := record.ReadLedger(bytes.NewReader(data))
 		if err != nil {
 			require.Nil(t, ledger)
 			return
 		}
 		var buf bytes.Buffer
-		require.NoError(t, WriteLedger(&buf, ledger))
-		again, err := ReadLedger(&buf)
+		require.NoError(t, record.WriteLedger(&buf, ledger))
+		again, err := record.ReadLedger(&buf)
 		require.NoError(t, err)
 		assert.Equal(t, ledger, again)
-		checkReconciliation(t, Reconcile(ledger, nil, true), len(ledger))
+		checkReconciliation(t, verdict.Reconcile(ledger, nil, true), len(ledger))
 	})
 }
 
@@ -284,7 +289,7 @@ func ledgerSeeds() []string {
 	}
 }
 
-func checkReconciliation(t *testing.T, r *Reconciliation, requests int) {
+func checkReconciliation(t *testing.T, r *verdict.Reconciliation, requests int) {
 	t.Helper()
 	require.NotNil(t, r)
 	assert.Equal(t, requests, r.Requests)
@@ -294,9 +299,9 @@ func checkReconciliation(t *testing.T, r *Reconciliation, requests int) {
 	assert.GreaterOrEqual(t, r.Duplicates, 0)
 	total, omitted := 0, 0
 	for inv, n := range r.Counts {
-		assert.Contains(t, []string{InvContract, InvUniqueID, InvIdempotency, InvLookup, InvBalance, InvCoins}, inv)
+		assert.Contains(t, []string{verdict.InvContract, verdict.InvUniqueID, verdict.InvIdempotency, verdict.InvLookup, verdict.InvBalance, verdict.InvCoins}, inv)
 		total += n
-		omitted += r.omitted(inv)
+		omitted += r.Omitted(inv)
 	}
 	assert.Equal(t, total, r.ViolationCount())
 	assert.Equal(t, total, len(r.Violations)+omitted)
@@ -313,19 +318,19 @@ func FuzzReadArtifacts(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, shard, results, ledger []byte) {
 		dir := t.TempDir()
-		for name, data := range map[string][]byte{FileShard: shard, FileResults: results, FileLedger: ledger} {
+		for name, data := range map[string][]byte{record.FileShard: shard, record.FileResults: results, record.FileLedger: ledger} {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o600))
 		}
-		o, err := ReadArtifacts(dir)
+		o, err := record.ReadDir(dir)
 		if err != nil {
 			require.Nil(t, o)
 			return
 		}
 		require.NoError(t, o.Meta.Shard.Validate())
 		payments := 0
-		ledgerErr := o.EachPayment(func(*Payment) error { payments++; return nil })
+		ledgerErr := o.EachPayment(func(*record.Payment) error { payments++; return nil })
 		if o.Meta.Reconciled {
-			v, err := Judge(o, time.Second)
+			v, err := verdict.Judge(o, time.Second)
 			if ledgerErr != nil {
 				require.Error(t, err, "a ledger that cannot be read is not reconciled")
 				return
@@ -334,16 +339,16 @@ func FuzzReadArtifacts(f *testing.F) {
 			checkReconciliation(t, v.Reconciliation, payments)
 		}
 		count := 0
-		resultsErr := o.EachResult(func(r *Result) error {
+		resultsErr := o.EachResult(func(r *record.Result) error {
 			count++
-			again := FromVegeta(r.Vegeta())
+			again := record.FromVegeta(r.Vegeta())
 			again.Shard = r.Shard
 			assert.True(t, r.Scheduled.Equal(again.Scheduled), "result %d: scheduled %s comes back as %s", count, r.Scheduled, again.Scheduled)
 			again.Scheduled = r.Scheduled
 			assert.Equal(t, *r, again, "result %d", count)
 			return nil
 		})
-		m, err := Merge([]*Outcome{o}, false)
+		m, err := record.Merge([]*record.Run{o}, false)
 		if err == nil {
 			require.NoError(t, resultsErr)
 			assert.Equal(t, count, m.Tally.Requests())
@@ -367,9 +372,9 @@ func artifactSeeds(tb testing.TB) []artifactSeed {
 		}
 		return buf.Bytes()
 	}
-	created := (&Result{Result: vegeta.Result{Attack: OpCreate, Seq: 1, Code: 200, Timestamp: at.Add(time.Millisecond), Latency: 3 * time.Millisecond,
+	created := (&record.Result{Result: vegeta.Result{Attack: record.OpCreate, Seq: 1, Code: 200, Timestamp: at.Add(time.Millisecond), Latency: 3 * time.Millisecond,
 		Method: "POST", URL: "http://x/client/v2/payment"}, Scheduled: at, Expected: true}).Vegeta()
-	violating := (&Result{Result: vegeta.Result{Attack: OpStatus, Seq: 2, Code: 500, Timestamp: at, Error: "500 Internal Server Error"},
+	violating := (&record.Result{Result: vegeta.Result{Attack: record.OpStatus, Seq: 2, Code: 500, Timestamp: at, Error: "500 Internal Server Error"},
 		Scheduled: at, Violation: "§1: not JSON"}).Vegeta()
 	plain := vegeta.Result{Attack: "vegeta", Seq: 7, Code: 204, Timestamp: at}
 	ledger := []byte(ledgerSeeds()[0])
@@ -393,7 +398,7 @@ func FuzzParseRate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseRate(s)
+		r, err := pacing.ParseRate(s)
 		if err != nil {
 			assert.Contains(t, err.Error(), "rate")
 			return

@@ -12,6 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
@@ -37,9 +41,9 @@ func parseID(id string) (run string, shard int, seq uint64, err error) {
 func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 	t.Parallel()
 	run := strings.Repeat("z", maxRunIDLen) // the longest run id
-	seen := map[string]Shard{}
+	seen := map[string]record.Shard{}
 	for i := range 3 {
-		sh := Shard{Index: i, Count: 3}
+		sh := record.Shard{Index: i, Count: 3}
 		g, err := NewIDs(run, sh)
 		require.NoError(t, err)
 		for _, seq := range []uint64{0, 1, 9, 10, 11, 99, 100, 101, 1 << 40, ^uint64(0)} {
@@ -56,7 +60,7 @@ func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 		}
 	}
 	// The widest shard index also fits.
-	g, err := NewIDs(run, Shard{Index: maxShards - 1, Count: maxShards})
+	g, err := NewIDs(run, record.Shard{Index: record.MaxShards - 1, Count: record.MaxShards})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, len(g.ID(^uint64(0))), MaxTrxIDLen)
 	// Fresh run ids are valid and differ.
@@ -72,22 +76,22 @@ func TestRunIDAndShardValidation(t *testing.T) {
 	}
 	cases := []struct {
 		in   string
-		want Shard
+		want record.Shard
 		ok   bool
 	}{
-		{"0/1", Shard{0, 1}, true},
-		{"3/4", Shard{3, 4}, true},
-		{" 1/2 ", Shard{1, 2}, true},
-		{"4/4", Shard{}, false},
-		{"-1/4", Shard{}, false},
-		{"0/0", Shard{}, false},
-		{"1", Shard{}, false},
-		{"a/b", Shard{}, false},
-		{"0/10000", Shard{}, false},
+		{"0/1", record.Shard{Index: 0, Count: 1}, true},
+		{"3/4", record.Shard{Index: 3, Count: 4}, true},
+		{" 1/2 ", record.Shard{Index: 1, Count: 2}, true},
+		{"4/4", record.Shard{}, false},
+		{"-1/4", record.Shard{}, false},
+		{"0/0", record.Shard{}, false},
+		{"1", record.Shard{}, false},
+		{"a/b", record.Shard{}, false},
+		{"0/10000", record.Shard{}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
-			got, err := ParseShard(tc.in)
+			got, err := record.ParseShard(tc.in)
 			if !tc.ok {
 				assert.Error(t, err)
 				return
@@ -103,17 +107,17 @@ func TestParseLoadProfile(t *testing.T) {
 	cases := []struct {
 		name    string
 		yaml    string
-		want    LoadProfile
+		want    pacing.LoadProfile
 		planned int64
 		err     string
 	}{
 		{name: "constant", yaml: "rate: 50\nduration: 2s\n",
-			want: LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second}, planned: 100},
+			want: pacing.LoadProfile{Pacing: pacing.Constant, Rate: 50, Duration: 2 * time.Second}, planned: 100},
 		{name: "linear", yaml: "pacing: linear\nrate: 10\nend_rate: 30\nduration: 10s\n",
-			want: LoadProfile{Pacing: PacingLinear, Rate: 10, EndRate: 30, Duration: 10 * time.Second}, planned: 200},
+			want: pacing.LoadProfile{Pacing: pacing.Linear, Rate: 10, EndRate: 30, Duration: 10 * time.Second}, planned: 200},
 		{name: "sine", yaml: "pacing: sine\nrate: 20\namplitude: 10\nperiod: 5s\nstart_at: peak\nduration: 10s\n",
-			want: LoadProfile{Pacing: PacingSine, Rate: 20, Amplitude: 10, Period: 5 * time.Second, StartAt: "peak", Duration: 10 * time.Second}, planned: 200},
-		{name: "max rate", yaml: "rate: 0\nduration: 1s\n", want: LoadProfile{Pacing: PacingConstant, Duration: time.Second}},
+			want: pacing.LoadProfile{Pacing: pacing.Sine, Rate: 20, Amplitude: 10, Period: 5 * time.Second, StartAt: "peak", Duration: 10 * time.Second}, planned: 200},
+		{name: "max rate", yaml: "rate: 0\nduration: 1s\n", want: pacing.LoadProfile{Pacing: pacing.Constant, Duration: time.Second}},
 		{name: "unknown key", yaml: "rate: 5\nduraton: 1s\n", err: "duraton"},
 		{name: "no duration", yaml: "rate: 5\n", err: "duration"},
 		{name: "unbounded duration", yaml: "rate: 5\nduration: 48h\n", err: "duration"},
@@ -127,7 +131,7 @@ func TestParseLoadProfile(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			lp, err := ParseLoadProfile([]byte(tc.yaml))
+			lp, err := pacing.ParseLoadProfile([]byte(tc.yaml))
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
@@ -141,8 +145,8 @@ func TestParseLoadProfile(t *testing.T) {
 				// The schedule honours the pacing within one hit per second of slack.
 				p, err := lp.Pacer()
 				require.NoError(t, err)
-				s := schedule{p: p}
-				assert.InDelta(t, tc.planned, s.remaining(lp.Duration), float64(lp.Duration/time.Second)+1)
+				s := pacing.Schedule{P: p}
+				assert.InDelta(t, tc.planned, s.Remaining(lp.Duration), float64(lp.Duration/time.Second)+1)
 			}
 		})
 	}
@@ -150,12 +154,12 @@ func TestParseLoadProfile(t *testing.T) {
 
 func TestScheduleKeepsDueTimesWhenBehind(t *testing.T) {
 	t.Parallel()
-	lp := LoadProfile{Pacing: PacingConstant, Rate: 100, Duration: time.Second}
+	lp := pacing.LoadProfile{Pacing: pacing.Constant, Rate: 100, Duration: time.Second}
 	p, err := lp.Pacer()
 	require.NoError(t, err)
-	s := schedule{p: p}
+	s := pacing.Schedule{P: p}
 	for n := 1; n <= 100; n++ {
-		due, ok := s.next()
+		due, ok := s.Next()
 		require.True(t, ok)
 		assert.Equal(t, time.Duration(n)*10*time.Millisecond, due, "hit %d", n)
 	}
@@ -165,15 +169,15 @@ func TestParseThreshold(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		in   string
-		want Threshold
+		want report.Threshold
 		err  bool
 	}{
-		{in: "p99<=50ms", want: Threshold{Metric: "p99", Op: "<=", Value: 50}},
-		{in: "p99<50ms", want: Threshold{Metric: "p99", Op: "<=", Value: 50}},
-		{in: "raw_p50 <= 1.5s", want: Threshold{Metric: "raw_p50", Op: "<=", Value: 1500}},
-		{in: "success>=99.9", want: Threshold{Metric: "success", Op: ">=", Value: 99.9}},
-		{in: "success>99.9%", want: Threshold{Metric: "success", Op: ">=", Value: 99.9}},
-		{in: "duplicate_debits<=0", want: Threshold{Metric: "duplicate_debits", Op: "<=", Value: 0}},
+		{in: "p99<=50ms", want: report.Threshold{Metric: "p99", Op: "<=", Value: 50}},
+		{in: "p99<50ms", want: report.Threshold{Metric: "p99", Op: "<=", Value: 50}},
+		{in: "raw_p50 <= 1.5s", want: report.Threshold{Metric: "raw_p50", Op: "<=", Value: 1500}},
+		{in: "success>=99.9", want: report.Threshold{Metric: "success", Op: ">=", Value: 99.9}},
+		{in: "success>99.9%", want: report.Threshold{Metric: "success", Op: ">=", Value: 99.9}},
+		{in: "duplicate_debits<=0", want: report.Threshold{Metric: "duplicate_debits", Op: "<=", Value: 0}},
 		{in: "p99<=50", err: true},
 		{in: "success>=101", err: true},
 		{in: "nosuch<=1", err: true},
@@ -184,7 +188,7 @@ func TestParseThreshold(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
 			t.Parallel()
-			got, err := ParseThreshold(tc.in)
+			got, err := report.ParseThreshold(tc.in)
 			if tc.err {
 				assert.Error(t, err)
 				return
@@ -194,23 +198,23 @@ func TestParseThreshold(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
-	th, err := MaxThreshold("p99", "50ms")
+	th, err := report.MaxThreshold("p99", "50ms")
 	require.NoError(t, err)
-	assert.True(t, th.evaluate(map[string]float64{"p99": 50}).Passed)
-	assert.False(t, th.evaluate(map[string]float64{"p99": 50.1}).Passed)
-	th, err = MinThreshold("success", "99.9")
+	assert.True(t, th.Evaluate(map[string]float64{"p99": 50}).Passed)
+	assert.False(t, th.Evaluate(map[string]float64{"p99": 50.1}).Passed)
+	th, err = report.MinThreshold("success", "99.9")
 	require.NoError(t, err)
-	assert.True(t, th.evaluate(map[string]float64{"success": 100}).Passed)
-	assert.False(t, th.evaluate(map[string]float64{"success": 99.8}).Passed)
+	assert.True(t, th.Evaluate(map[string]float64{"success": 100}).Passed)
+	assert.False(t, th.Evaluate(map[string]float64{"success": 99.8}).Passed)
 }
 
 func TestParseWeights(t *testing.T) {
 	t.Parallel()
-	w, err := ParseWeights("balance=2, coins=0,gateway=1", KindBalance, KindCoins, KindGateway)
+	w, err := ParseWeights("balance=2, coins=0,gateway=1", record.KindBalance, record.KindCoins, record.KindGateway)
 	require.NoError(t, err)
-	assert.Equal(t, Weights{KindBalance: 2, KindCoins: 0, KindGateway: 1}, w)
+	assert.Equal(t, Weights{record.KindBalance: 2, record.KindCoins: 0, record.KindGateway: 1}, w)
 	for _, bad := range []string{"", "balance=0", "cash=1", "balance=-1", "balance"} {
-		_, err := ParseWeights(bad, KindBalance, KindCoins, KindGateway)
+		_, err := ParseWeights(bad, record.KindBalance, record.KindCoins, record.KindGateway)
 		assert.Error(t, err, bad)
 	}
 }
@@ -227,24 +231,24 @@ func TestCheckResponse(t *testing.T) {
 		body     string
 		want     string // substring of the violation; "" for none
 	}{
-		{"created", OpCreate, 200, ok, ""},
-		{"undocumented code", OpCreate, 404, `{"status":false,"message":"x"}`, "not documented"},
-		{"500 on create is not documented", OpCreate, 500, `{"status":false,"message":"x"}`, "not documented"},
-		{"500 on list is documented", OpList, 500, `{"status":false,"message":"x"}`, ""},
-		{"text body", OpStatus, 404, `not found`, "not one JSON object"},
-		{"status as string", OpStatus, 200, `{"status":"true","message":"OK"}`, "boolean"},
-		{"no message", OpSync, 200, `{"status":true}`, "message"},
-		{"status null", OpStatus, 200, `{"status":null,"message":"OK"}`, "boolean"},
-		{"status capitalised", OpStatus, 200, `{"Status":true,"message":"OK"}`, "boolean"},
-		{"data after the object", OpCreate, 200, ok + ` trailing`, "not one JSON object"},
-		{"two objects", OpStatus, 404, `{"status":false,"message":"x"}{}`, "not one JSON object"},
-		{"created without data", OpCreate, 200, `{"status":true,"message":"` + MsgCreated + `"}`, "does not decode"},
-		{"duplicate exact", OpCreate, 409, `{"status":false,"message":"` + MsgDuplicate + `"}`, ""},
-		{"duplicate other message", OpCreate, 409, `{"status":false,"message":"sudah dipakai"}`, "duplicate"},
-		{"wrong success message", OpCreate, 200, strings.Replace(ok, "diproses.", "diproses", 1), "message"},
-		{"wrong echo", OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "echo"},
-		{"bad arithmetic", OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "add up"},
-		{"coins not halved", OpCreate, 200, strings.Replace(ok, `"coin_used":80`, `"coin_used":40`, 1), "twice"},
+		{"created", record.OpCreate, 200, ok, ""},
+		{"undocumented code", record.OpCreate, 404, `{"status":false,"message":"x"}`, "not documented"},
+		{"500 on create is not documented", record.OpCreate, 500, `{"status":false,"message":"x"}`, "not documented"},
+		{"500 on list is documented", record.OpList, 500, `{"status":false,"message":"x"}`, ""},
+		{"text body", record.OpStatus, 404, `not found`, "not one JSON object"},
+		{"status as string", record.OpStatus, 200, `{"status":"true","message":"OK"}`, "boolean"},
+		{"no message", record.OpSync, 200, `{"status":true}`, "message"},
+		{"status null", record.OpStatus, 200, `{"status":null,"message":"OK"}`, "boolean"},
+		{"status capitalised", record.OpStatus, 200, `{"Status":true,"message":"OK"}`, "boolean"},
+		{"data after the object", record.OpCreate, 200, ok + ` trailing`, "not one JSON object"},
+		{"two objects", record.OpStatus, 404, `{"status":false,"message":"x"}{}`, "not one JSON object"},
+		{"created without data", record.OpCreate, 200, `{"status":true,"message":"` + MsgCreated + `"}`, "does not decode"},
+		{"duplicate exact", record.OpCreate, 409, `{"status":false,"message":"` + MsgDuplicate + `"}`, ""},
+		{"duplicate other message", record.OpCreate, 409, `{"status":false,"message":"sudah dipakai"}`, "duplicate"},
+		{"wrong success message", record.OpCreate, 200, strings.Replace(ok, "diproses.", "diproses", 1), "message"},
+		{"wrong echo", record.OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "echo"},
+		{"bad arithmetic", record.OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "add up"},
+		{"coins not halved", record.OpCreate, 200, strings.Replace(ok, `"coin_used":80`, `"coin_used":40`, 1), "twice"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -265,22 +269,22 @@ func TestCheckResponse(t *testing.T) {
 func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	t.Parallel()
 	for _, expr := range []string{"duplicate_debits<=0", "invariant_violations<=0", "success>=0"} {
-		th, err := ParseThreshold(expr)
+		th, err := report.ParseThreshold(expr)
 		require.NoError(t, err)
-		res := th.evaluate(map[string]float64{})
+		res := th.Evaluate(map[string]float64{})
 		assert.False(t, res.Passed, expr)
 		assert.True(t, res.NotMeasured, expr)
 		assert.Contains(t, res.String(), "not measured", expr)
 	}
 
 	now := time.Now()
-	o := &Outcome{Meta: Meta{RunID: "r", Shard: SingleShard},
-		Results: []Result{{Scheduled: now, Op: OpCreate, Expected: true, Allowed: true}}} // no Reconciliation
-	dup, err := MaxThreshold("duplicate_debits", "0")
+	o := &record.Run{Meta: record.Meta{RunID: "r", Shard: record.SingleShard},
+		Results: []record.Result{{Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}}} // no Reconciliation
+	dup, err := report.MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)
-	p99, err := MaxThreshold("p99", "1s")
+	p99, err := report.MaxThreshold("p99", "1s")
 	require.NoError(t, err)
-	rep := BuildReport(o, nil, []Threshold{dup, p99})
+	rep := report.BuildReport(o, nil, []report.Threshold{dup, p99})
 	require.Len(t, rep.Thresholds, 3) // and the default uncertain_pct<=1%
 	assert.Equal(t, "uncertain_pct", rep.Thresholds[2].Metric)
 	assert.True(t, rep.Thresholds[2].Passed)
@@ -295,12 +299,12 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 func TestReportStatusCodes(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	res := func(code uint16) Result {
-		return Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: OpCreate}
+	res := func(code uint16) record.Result {
+		return record.Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: record.OpCreate}
 	}
-	rep := BuildReport(&Outcome{Results: []Result{res(200), res(409), res(200), res(0)}}, nil, nil)
+	rep := report.BuildReport(&record.Run{Results: []record.Result{res(200), res(409), res(200), res(0)}}, nil, nil)
 	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
-	rep = BuildReport(&Outcome{}, nil, nil)
+	rep = report.BuildReport(&record.Run{}, nil, nil)
 	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
 	assert.Empty(t, rep.StatusCodes)
 }
@@ -337,8 +341,8 @@ func TestPickerChoosesByWeight(t *testing.T) {
 		}
 		return ""
 	}
-	for _, w := range []Weights{DefaultPaymentMix, DefaultOpMix, {KindCoins: 1}, {KindBalance: 0, KindGateway: 7},
-		{KindBalance: 3, OpSync: 2}} { // a name outside the order is never chosen
+	for _, w := range []Weights{DefaultPaymentMix, DefaultOpMix, {record.KindCoins: 1}, {record.KindBalance: 0, record.KindGateway: 7},
+		{record.KindBalance: 3, record.OpSync: 2}} { // a name outside the order is never chosen
 		for _, order := range [][]string{kindOrder, opOrder} {
 			pk := w.picker(order)
 			counts := map[string]int{}
@@ -390,7 +394,7 @@ func TestParseRate(t *testing.T) {
 		{in: "1e308/1ns", bad: true},
 	}
 	for _, tc := range cases {
-		got, err := ParseRate(tc.in)
+		got, err := pacing.ParseRate(tc.in)
 		if tc.bad {
 			assert.Error(t, err, tc.in)
 			continue
@@ -404,17 +408,17 @@ func TestParseRate(t *testing.T) {
 // them one after the other, each at its own rate.
 func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 	t.Parallel()
-	lp, err := ParseLoadProfile([]byte("stages:\n  - {rate: 10, duration: 1s}\n  - {rate: 100, duration: 1s}\n  - {pacing: linear, rate: 100, end_rate: 300, duration: 1s}\n"))
+	lp, err := pacing.ParseLoadProfile([]byte("stages:\n  - {rate: 10, duration: 1s}\n  - {rate: 100, duration: 1s}\n  - {pacing: linear, rate: 100, end_rate: 300, duration: 1s}\n"))
 	require.NoError(t, err)
-	assert.Equal(t, PacingStages, lp.Pacing)
+	assert.Equal(t, pacing.Stages, lp.Pacing)
 	assert.Equal(t, 3*time.Second, lp.Duration)
 	assert.Contains(t, lp.String(), "3 stages for 3s")
 	pacer, err := lp.Pacer()
 	require.NoError(t, err)
-	s := schedule{p: pacer}
+	s := pacing.Schedule{P: pacer}
 	perSecond := make([]int, 4)
 	for {
-		due, ok := s.next()
+		due, ok := s.Next()
 		if !ok || due > lp.Duration {
 			break
 		}
@@ -433,7 +437,7 @@ func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 		"pacing: constant\nstages:\n  - {rate: 5, duration: 1s}\n", // stages need pacing stages
 		"stages:\n  - {stages: [{rate: 5, duration: 1s}], duration: 1s}\n",
 	} {
-		_, err := ParseLoadProfile([]byte(bad))
+		_, err := pacing.ParseLoadProfile([]byte(bad))
 		assert.Error(t, err, bad)
 	}
 }
@@ -456,14 +460,14 @@ func TestOperatorNumber(t *testing.T) {
 // is a number of its product's operator.
 func TestPaymentsGoToTheProductsOperator(t *testing.T) {
 	t.Parallel()
-	cat := &Catalog{Products: []Product{
+	cat := &record.Catalog{Products: []record.Product{
 		{ID: 1, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "XL"},
 		{ID: 2, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "Tri"},
 	}}
-	ids, err := NewIDs("r", SingleShard)
+	ids, err := NewIDs("r", record.SingleShard)
 	require.NoError(t, err)
-	p, err := newPlanner(createScenario{}, &client{}, ids, SingleShard, []Account{{Key: "a", Funded: true}}, cat,
-		Weights{KindBalance: 1}, DefaultOpMix, 0)
+	p, err := newPlanner(createScenario{}, &client{}, ids, record.SingleShard, []Account{{Key: "a", Funded: true}}, cat,
+		Weights{record.KindBalance: 1}, DefaultOpMix, 0)
 	require.NoError(t, err)
 	want := map[int64][]string{1: contract.OperatorPrefixes("XL"), 2: contract.OperatorPrefixes("Tri")}
 	for n := range uint64(50) {
@@ -476,19 +480,19 @@ func TestPaymentsGoToTheProductsOperator(t *testing.T) {
 
 func TestRestrictCatalog(t *testing.T) {
 	t.Parallel()
-	cat := &Catalog{Products: []Product{{ID: 1, SubCategory: "prabayar"}, {ID: 2, SubCategory: "paket-data"}, {ID: 3, SubCategory: "paket-data"}},
+	cat := &record.Catalog{Products: []record.Product{{ID: 1, SubCategory: "prabayar"}, {ID: 2, SubCategory: "paket-data"}, {ID: 3, SubCategory: "paket-data"}},
 		SubCategories: []string{"prabayar", "paket-data"}}
-	got, err := cat.restrict(nil)
+	got, err := cat.Restrict(nil)
 	require.NoError(t, err)
 	assert.Same(t, cat, got)
-	got, err = cat.restrict([]string{"paket-data"})
+	got, err = cat.Restrict([]string{"paket-data"})
 	require.NoError(t, err)
 	assert.Len(t, got.Products, 2)
 	assert.Equal(t, []string{"paket-data"}, got.SubCategories)
-	got, err = cat.restrict([]string{"1", "3"})
+	got, err = cat.Restrict([]string{"1", "3"})
 	require.NoError(t, err)
 	assert.Len(t, got.Products, 2)
-	_, err = cat.restrict([]string{"99"})
+	_, err = cat.Restrict([]string{"99"})
 	assert.Error(t, err)
 }
 
@@ -499,9 +503,9 @@ func TestReservedAccountsAreNeverSpent(t *testing.T) {
 	p := profiles.Reference("http://127.0.0.1:1")
 	require.NotNil(t, p.FundedCustomer)
 	p.LoadCustomers = nil
-	assert.Empty(t, partitionAccounts(p, SingleShard))
+	assert.Empty(t, partitionAccounts(p, record.SingleShard))
 	p = profiles.Reference("http://127.0.0.1:1")
-	for _, a := range partitionAccounts(p, SingleShard) {
+	for _, a := range partitionAccounts(p, record.SingleShard) {
 		assert.True(t, strings.HasPrefix(a.Key, "load_customers["), a.Key)
 	}
 }
@@ -511,33 +515,33 @@ func TestReservedAccountsAreNeverSpent(t *testing.T) {
 // was not debited.
 func TestBudgetReservesWhatTheAccountCanAfford(t *testing.T) {
 	t.Parallel()
-	byPrice := []Product{{ID: 1, BasePrice: 5000, FinalPrice: 6000}, {ID: 2, BasePrice: 10000, FinalPrice: 11000}}
+	byPrice := []record.Product{{ID: 1, BasePrice: 5000, FinalPrice: 6000}, {ID: 2, BasePrice: 10000, FinalPrice: 11000}}
 	b := &budget{}
 	b.balance.Store(12000)
 	b.coins.Store(11000)
 	for h := range uint64(20) {
 		c := &budget{}
 		c.balance.Store(12000)
-		p, ok := c.reserve(KindBalance, byPrice, h)
+		p, ok := c.reserve(record.KindBalance, byPrice, h)
 		require.True(t, ok)
-		assert.Equal(t, 12000-p.maxPrice(), c.balance.Load())
+		assert.Equal(t, 12000-p.MaxPrice(), c.balance.Load())
 	}
-	p, ok := b.reserve(KindCoins, byPrice, 1) // 11,000 coins are Rp 5,500: only product 1 (Rp 6,000) is out of reach too
+	p, ok := b.reserve(record.KindCoins, byPrice, 1) // 11,000 coins are Rp 5,500: only product 1 (Rp 6,000) is out of reach too
 	assert.False(t, ok, "%+v", p)
-	p, ok = b.reserve(KindBalance, byPrice, 1)
+	p, ok = b.reserve(record.KindBalance, byPrice, 1)
 	require.True(t, ok)
-	pay := &Payment{MaxBalance: p.maxPrice(), Outcome: OutcomeCreated, Amount: &Amount{Total: p.FinalPrice, BalanceUsed: p.FinalPrice}}
+	pay := &record.Payment{MaxBalance: p.MaxPrice(), Outcome: record.OutcomeCreated, Amount: &record.Amount{Total: p.FinalPrice, BalanceUsed: p.FinalPrice}}
 	b.settle(pay)
 	assert.Equal(t, 12000-p.FinalPrice, b.balance.Load(), "what was debited stays spent")
 	b.balance.Store(20000)
 	before := b.balance.Load()
-	_, ok = b.reserve(KindBalance, byPrice, 0)
+	_, ok = b.reserve(record.KindBalance, byPrice, 0)
 	require.True(t, ok)
-	b.settle(&Payment{MaxBalance: before - b.balance.Load(), Outcome: OutcomeRefused})
+	b.settle(&record.Payment{MaxBalance: before - b.balance.Load(), Outcome: record.OutcomeRefused})
 	assert.Equal(t, before, b.balance.Load(), "a refusal gives everything back")
-	_, ok = b.reserve(KindBalance, byPrice, 0)
+	_, ok = b.reserve(record.KindBalance, byPrice, 0)
 	require.True(t, ok)
-	b.settle(&Payment{MaxBalance: 6000, Outcome: OutcomeUncertain})
+	b.settle(&record.Payment{MaxBalance: 6000, Outcome: record.OutcomeUncertain})
 	assert.Equal(t, before-6000, b.balance.Load(), "an unanswered payment keeps its reservation")
 }
 
@@ -545,14 +549,14 @@ func TestBudgetReservesWhatTheAccountCanAfford(t *testing.T) {
 // capacity and across several chunks come back all, in order.
 func TestChunkedKeepsOrderAcrossChunks(t *testing.T) {
 	t.Parallel()
-	for _, first := range []int{0, 3, 2 * chunkSize} {
-		var c chunked[int]
-		c.cur = make([]int, 0, first)
-		n := 2*chunkSize + 5
+	for _, first := range []int{0, 3, 2 * record.ChunkSize} {
+		var c record.Chunked[int]
+		c.Cur = make([]int, 0, first)
+		n := 2*record.ChunkSize + 5
 		for i := range n {
-			c.add(&i)
+			c.Add(&i)
 		}
-		got := c.all()
+		got := c.All()
 		require.Len(t, got, n, "first chunk %d", first)
 		for i, v := range got {
 			require.Equal(t, i, v, "first chunk %d", first)
@@ -571,12 +575,12 @@ func TestTransportErrorsReadAsHTTPClientErrors(t *testing.T) {
 	cl, err := newClient(profiles.Reference("http://127.0.0.1:1"), 0, time.Second) // nothing listens on port 1
 	require.NoError(t, err)
 	defer cl.close()
-	for _, c := range []call{{op: OpCreate, method: "POST", url: cl.createURL, body: []byte(`{}`)}, {op: OpList, url: cl.base + "/client/v2/product/list"}} {
+	for _, c := range []call{{op: record.OpCreate, method: "POST", url: cl.createURL, body: []byte(`{}`)}, {op: record.OpList, url: cl.base + "/client/v2/product/list"}} {
 		resp := cl.do(context.Background(), c)
 		require.Error(t, resp.err)
 		assert.True(t, strings.HasPrefix(errorText(resp.err), urlErrorOp(c.method)+": dial tcp"), errorText(resp.err))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 0)
 	defer cancel()
-	assert.Equal(t, "timeout", errorText(cl.do(ctx, call{op: OpList, url: cl.base + "/"}).err))
+	assert.Equal(t, "timeout", errorText(cl.do(ctx, call{op: record.OpList, url: cl.base + "/"}).err))
 }

@@ -6,11 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/variants"
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 )
@@ -81,8 +84,8 @@ func TestLoadTesterCatchesAWrongVariant(t *testing.T) {
 	p := startVariant(t, v, 0, reference.FaultRetryDebitsAgain)
 	p.LoadCustomers = p.LoadCustomers[:1]
 	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}), loadtest.WithLoad(constant(120, time.Second)))
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithLoad(constant(120, time.Second)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Positive(t, rep.Reconciliation.Counts[loadtest.InvBalance], out)
+	assert.Positive(t, rep.Reconciliation.Counts[verdict.InvBalance], out)
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 type profileEnvelope struct {
@@ -19,25 +21,18 @@ type profileEnvelope struct {
 	} `json:"data"`
 }
 
-// Wallet is an account's balance (rupiah) and coins at one moment.
-type Wallet struct {
-	Balance int64     `json:"balance"`
-	Coins   int64     `json:"coins"`
-	At      time.Time `json:"at"`
-}
-
 // wallet reads the profile of token.
-func (cl *client) wallet(ctx context.Context, auth string) (Wallet, error) {
+func (cl *client) wallet(ctx context.Context, auth string) (record.Wallet, error) {
 	r := cl.doTimed(ctx, cl.customerProfile(auth))
 	if r.err != nil {
-		return Wallet{}, fmt.Errorf("profile: %w", r.err)
+		return record.Wallet{}, fmt.Errorf("profile: %w", r.err)
 	}
 	if r.code != http.StatusOK {
-		return Wallet{}, fmt.Errorf("profile: HTTP %d: %.200s", r.code, r.body)
+		return record.Wallet{}, fmt.Errorf("profile: HTTP %d: %.200s", r.code, r.body)
 	}
 	var env profileEnvelope
 	if err := json.Unmarshal(r.body, &env); err != nil {
-		return Wallet{}, fmt.Errorf("profile: %w", err)
+		return record.Wallet{}, fmt.Errorf("profile: %w", err)
 	}
-	return Wallet{Balance: env.Data.Balance.Available, Coins: env.Data.Coin.Available, At: time.Now().UTC()}, nil
+	return record.Wallet{Balance: env.Data.Balance.Available, Coins: env.Data.Coin.Available, At: time.Now().UTC()}, nil
 }
