@@ -235,7 +235,7 @@ func (cl *client) doTimed(ctx context.Context, c call) response {
 
 // notDelivered reports whether err is a failure to connect (refused, no
 // route, the dial timed out): no byte of the request reached the server.
-func NotDelivered(err error) bool {
+func notDelivered(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
 }

@@ -297,7 +297,7 @@ func (e *engine) hit(d job, scheduled time.Time) record.Result {
 		// status code, but is not an answer the checks can read. A request
 		// that never had a connection (refused, no route) reached nothing:
 		// it was certainly not processed.
-		r.NotDelivered = NotDelivered(resp.err)
+		r.NotDelivered = notDelivered(resp.err)
 		r.Uncertain = !r.NotDelivered && !errors.Is(resp.err, record.ErrTooLarge)
 		if r.Uncertain || r.NotDelivered {
 			r.Code = 0

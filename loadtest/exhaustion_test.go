@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest"
+
 	"github.com/partnercommerce/conformance/loadtest/record"
 
 	"github.com/stretchr/testify/assert"

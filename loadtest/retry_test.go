@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
@@ -26,7 +27,7 @@ func TestReconcileResolvesLostAnswers(t *testing.T) {
 		return p
 	}
 	missing := func(p record.Payment) record.Payment {
-		p.Lookup = &record.Lookup{Code: 404, Message: verdict.MsgTrxNotFound}
+		p.Lookup = &record.Lookup{Code: 404, Message: contract.MsgNotFound}
 		return p
 	}
 	conflict := record.Payment{ID: "r", Seq: 1, Account: "A", Kind: record.KindBalance, Attempt: 2, Outcome: record.OutcomeDuplicate, Code: 409}

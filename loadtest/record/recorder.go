@@ -29,8 +29,8 @@ type recordFile struct {
 type Recorder struct {
 	Tally *Tally
 
-	results    Chunked[Result]
-	ledger     Chunked[Payment]
+	results    chunked[Result]
+	ledger     chunked[Payment]
 	keepLedger bool
 
 	dir               string
@@ -52,11 +52,11 @@ const recordBuffer = 256 << 10
 func NewRecorder(dir string, keepLedger bool, tally *Tally, size int) (*Recorder, error) {
 	rc := &Recorder{Tally: tally, dir: dir, keepLedger: keepLedger || dir == ""}
 	if dir == "" {
-		rc.results.Cur, rc.ledger.Cur = make([]Result, 0, size), make([]Payment, 0, size)
+		rc.results.cur, rc.ledger.cur = make([]Result, 0, size), make([]Payment, 0, size)
 		return rc, nil
 	}
 	if keepLedger {
-		rc.ledger.Cur = make([]Payment, 0, size)
+		rc.ledger.cur = make([]Payment, 0, size)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (rc *Recorder) Add(hr *HitResult) {
 		r.TrxID = hr.Pay.ID
 		rc.Tally.addPayment(hr.Pay)
 		if rc.keepLedger {
-			rc.ledger.Add(hr.Pay)
+			rc.ledger.add(hr.Pay)
 		}
 		if rc.ledgerW != nil && rc.err == nil {
 			if rc.line, rc.err = appendPayment(rc.line[:0], hr.Pay); rc.err == nil {
@@ -92,7 +92,7 @@ func (rc *Recorder) Add(hr *HitResult) {
 	}
 	rc.Tally.add(r)
 	if rc.resultsEnc == nil {
-		rc.results.Add(r)
+		rc.results.add(r)
 		return
 	}
 	if rc.err == nil {
@@ -106,7 +106,7 @@ func (rc *Recorder) Add(hr *HitResult) {
 func (rc *Recorder) Close(o *Run) error {
 	rc.Tally.Close()
 	o.Tally = rc.Tally
-	o.Results, o.Ledger = rc.results.All(), rc.ledger.All()
+	o.Results, o.Ledger = rc.results.all(), rc.ledger.all()
 	sort.Slice(o.Results, func(i, j int) bool { return o.Results[i].Seq < o.Results[j].Seq })
 	sort.Slice(o.Ledger, func(i, j int) bool { return o.Ledger[i].Seq < o.Ledger[j].Seq })
 	if rc.dir == "" {

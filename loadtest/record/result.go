@@ -67,32 +67,32 @@ func Truncate(b []byte, n int) []byte {
 
 // chunked collects values in chunks: a full chunk is kept and a new one
 // started, so that what was collected is never copied while it grows.
-type Chunked[T any] struct {
+type chunked[T any] struct {
 	full [][]T
-	Cur  []T // its capacity, when set, is the first chunk's size
+	cur  []T // its capacity, when set, is the first chunk's size
 }
 
-// chunkSize is the size of the chunks after the first.
+// ChunkSize is the size of the chunks after the first.
 const ChunkSize = 8192
 
 // add appends a copy of *v.
-func (c *Chunked[T]) Add(v *T) {
-	if len(c.Cur) == cap(c.Cur) {
-		if len(c.Cur) > 0 {
-			c.full = append(c.full, c.Cur)
+func (c *chunked[T]) add(v *T) {
+	if len(c.cur) == cap(c.cur) {
+		if len(c.cur) > 0 {
+			c.full = append(c.full, c.cur)
 		}
-		c.Cur = make([]T, 0, ChunkSize)
+		c.cur = make([]T, 0, ChunkSize)
 	}
-	c.Cur = append(c.Cur, *v)
+	c.cur = append(c.cur, *v)
 }
 
 // all returns the values in the order they were added: the first chunk
 // itself when it holds them all, one copy otherwise.
-func (c *Chunked[T]) All() []T {
+func (c *chunked[T]) all() []T {
 	if len(c.full) == 0 {
-		return c.Cur
+		return c.cur
 	}
-	n := len(c.Cur)
+	n := len(c.cur)
 	for _, f := range c.full {
 		n += len(f)
 	}
@@ -100,7 +100,7 @@ func (c *Chunked[T]) All() []T {
 	for _, f := range c.full {
 		out = append(out, f...)
 	}
-	return append(out, c.Cur...)
+	return append(out, c.cur...)
 }
 
 // The operations the load tester sends, named after what they do.

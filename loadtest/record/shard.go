@@ -7,7 +7,7 @@ import (
 )
 
 // maxShards bounds n in a shard i/n so that the shard takes at most 4 digits.
-const MaxShards = 9999
+const maxShards = 9999
 
 // Shard is one machine's part of a distributed run: Index in [0, Count).
 // Each shard draws partner_trx_ids from its own disjoint space and uses its
@@ -40,8 +40,8 @@ func ParseShard(s string) (Shard, error) {
 
 // Validate reports whether s is a usable shard.
 func (s Shard) Validate() error {
-	if s.Count < 1 || s.Count > MaxShards {
-		return fmt.Errorf("shard %s: n must be between 1 and %d", s, MaxShards)
+	if s.Count < 1 || s.Count > maxShards {
+		return fmt.Errorf("shard %s: n must be between 1 and %d", s, maxShards)
 	}
 	if s.Index < 0 || s.Index >= s.Count {
 		return fmt.Errorf("shard %s: i must be between 0 and n-1", s)

@@ -3,16 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"os"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
@@ -171,26 +166,8 @@ func TestVerdictLeadsInOrder(t *testing.T) {
 }
 
 func missing(p record.Payment) record.Payment {
-	p.Lookup = &record.Lookup{Code: 404, Message: verdict.MsgTrxNotFound}
+	p.Lookup = &record.Lookup{Code: 404, Message: contract.MsgNotFound}
 	return p
-}
-
-// TestNotDeliveredIsNeverUncertain: a failure to connect is "not
-// delivered"; a connection lost after the request went out is uncertain.
-func TestNotDeliveredIsNeverUncertain(t *testing.T) {
-	t.Parallel()
-	dial := &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}
-	reset := &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}}
-	assert.True(t, loadtest.NotDelivered(dial))
-	assert.False(t, loadtest.NotDelivered(reset))
-	assert.False(t, loadtest.NotDelivered(errors.New("timeout")))
-
-	// An id whose only send was not delivered is neither uncertain nor a
-	// possible debit: the wallet must not have moved.
-	r := verdict.Reconcile([]record.Payment{{ID: "n", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered, MaxBalance: 100}},
-		[]record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)}, true)
-	assert.Zero(t, r.UncertainIDs)
-	assert.Equal(t, 1, r.Counts[verdict.InvBalance], "a debit for a request that never arrived is a mismatch")
 }
 
 // TestVerdictSaysARunMeasuredRefusals: a pass whose balance and coin

@@ -121,7 +121,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	for _, t := range rep.Thresholds {
 		ht := htmlThreshold{ThresholdResult: t, Measured: "not measured"}
 		if !t.NotMeasured {
-			ht.Measured = trimFloat(t.Actual) + MetricUnits[t.Metric]
+			ht.Measured = trimFloat(t.Actual) + metricUnits[t.Metric]
 		}
 		page.Thresholds = append(page.Thresholds, ht)
 	}

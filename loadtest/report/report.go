@@ -344,7 +344,7 @@ func (rep *Report) finish(thresholds []Threshold) {
 		}
 	}
 	for _, th := range thresholds {
-		res := th.Evaluate(vals)
+		res := th.evaluate(vals)
 		rep.Thresholds = append(rep.Thresholds, res)
 		if !res.Passed {
 			rep.Failures = append(rep.Failures, res.failure(rep.Scenario))

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
@@ -30,4 +32,17 @@ func TestReportListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 	var b strings.Builder
 	require.NoError(t, rep.WriteText(&b))
 	assert.Contains(t, b.String(), fmt.Sprintf("[%s] … and %d more", verdict.InvUniqueID, r.Omitted(verdict.InvUniqueID)))
+}
+
+func TestReportStatusCodes(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	res := func(code uint16) record.Result {
+		return record.Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: record.OpCreate}
+	}
+	rep := BuildReport(&record.Run{Results: []record.Result{res(200), res(409), res(200), res(0)}}, nil, nil)
+	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
+	rep = BuildReport(&record.Run{}, nil, nil)
+	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
+	assert.Empty(t, rep.StatusCodes)
 }

@@ -20,7 +20,7 @@ type Threshold struct {
 
 // metricUnits tells how each metric's value is read: "ms" (a duration,
 // compared in milliseconds), "%" (a percentage) or "" (a count).
-var MetricUnits = map[string]string{
+var metricUnits = map[string]string{
 	"p50": "ms", "p90": "ms", "p95": "ms", "p99": "ms", "p999": "ms", "max": "ms", "mean": "ms",
 	"raw_p50": "ms", "raw_p90": "ms", "raw_p95": "ms", "raw_p99": "ms", "raw_p999": "ms", "raw_max": "ms", "raw_mean": "ms",
 	"success":              "%", // expected responses / requests
@@ -39,7 +39,7 @@ var MetricUnits = map[string]string{
 // ThresholdMetrics lists the metric names a threshold may use.
 func ThresholdMetrics() []string {
 	var out []string
-	for k := range MetricUnits {
+	for k := range metricUnits {
 		out = append(out, k)
 	}
 	sort.Strings(out)
@@ -63,7 +63,7 @@ func ParseThreshold(expr string) (Threshold, error) {
 	default:
 		th.Op, rest = rest[:1]+"=", rest[1:]
 	}
-	unit, ok := MetricUnits[th.Metric]
+	unit, ok := metricUnits[th.Metric]
 	if !ok {
 		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (want one of %s)", expr, th.Metric, strings.Join(ThresholdMetrics(), ", "))
 	}
@@ -120,7 +120,7 @@ type ThresholdResult struct {
 
 // evaluate checks th against the metric values of a report. A metric
 // missing from values was not measured, and fails the threshold.
-func (th Threshold) Evaluate(values map[string]float64) ThresholdResult {
+func (th Threshold) evaluate(values map[string]float64) ThresholdResult {
 	v, measured := values[th.Metric]
 	if !measured {
 		return ThresholdResult{Threshold: th, NotMeasured: true}
@@ -141,7 +141,7 @@ func (r ThresholdResult) String() string {
 	if r.NotMeasured {
 		return fmt.Sprintf("%-4s %s (not measured)", mark, r.Expr)
 	}
-	unit := MetricUnits[r.Metric]
+	unit := metricUnits[r.Metric]
 	return fmt.Sprintf("%-4s %s (actual %.3f%s)", mark, r.Expr, r.Actual, unit)
 }
 
@@ -151,7 +151,7 @@ func (r ThresholdResult) failure(scenario string) string {
 	if r.NotMeasured {
 		return fmt.Sprintf("threshold %s: %s was not measured in scenario %s", r.Expr, r.Metric, scenario)
 	}
-	s := fmt.Sprintf("threshold %s: %s measured %.3f%s in scenario %s", r.Expr, r.Metric, r.Actual, MetricUnits[r.Metric], scenario)
+	s := fmt.Sprintf("threshold %s: %s measured %.3f%s in scenario %s", r.Expr, r.Metric, r.Actual, metricUnits[r.Metric], scenario)
 	switch r.Metric {
 	case "uncertain", "uncertain_pct":
 		s += " (requests the server did not answer within the timeout)"

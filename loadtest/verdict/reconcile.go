@@ -522,7 +522,7 @@ func deref(a *record.Amount) record.Amount {
 
 // msgTrxNotFound is the document's message of a status look-up of an
 // unknown transaction (section 7, Payment, 404).
-const MsgTrxNotFound = contract.MsgNotFound
+const msgTrxNotFound = contract.MsgNotFound
 
 // resolvedCreated reports whether look-up l found the payment.
 func resolvedCreated(l *record.Lookup) bool {
@@ -531,7 +531,7 @@ func resolvedCreated(l *record.Lookup) bool {
 
 // resolvedMissing reports whether look-up l says the payment does not exist.
 func resolvedMissing(l *record.Lookup) bool {
-	return l != nil && l.Error == "" && l.Code == 404 && l.Message == MsgTrxNotFound
+	return l != nil && l.Error == "" && l.Code == 404 && l.Message == msgTrxNotFound
 }
 
 // retriedID is a created id of the retry scenario whose first answer was

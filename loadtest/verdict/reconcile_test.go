@@ -254,3 +254,13 @@ func TestReconcileListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 	assert.Equal(t, 40+r.Counts[InvBalance], r.ViolationCount())
 	assert.Equal(t, 40, r.Duplicates)
 }
+
+// TestNotDeliveredIsNoDebit: an id whose only send was not delivered is
+// neither uncertain nor a possible debit: the wallet must not have moved.
+func TestNotDeliveredIsNoDebit(t *testing.T) {
+	t.Parallel()
+	r := Reconcile([]record.Payment{{ID: "n", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered, MaxBalance: 100}},
+		[]record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)}, true)
+	assert.Zero(t, r.UncertainIDs)
+	assert.Equal(t, 1, r.Counts[InvBalance], "a debit for a request that never arrived is a mismatch")
+}
