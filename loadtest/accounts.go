@@ -7,9 +7,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
 

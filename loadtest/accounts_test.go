@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

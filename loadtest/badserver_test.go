@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest"
-
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/verdict"

@@ -5,9 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // budget is what an account can still spend, as the run sees it: its

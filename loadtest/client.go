@@ -14,9 +14,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
 

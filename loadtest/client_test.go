@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

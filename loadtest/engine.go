@@ -11,12 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/pacing"
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // engine runs the attack of one Tester.Run.

@@ -3,9 +3,8 @@ package loadtest
 import (
 	"math"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // The checks' fast path. Reading a created payment's answer with

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/readable"
-
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest"
-
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"

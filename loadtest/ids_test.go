@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -7,10 +7,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
-
-	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Defaults of a run. The worker and connection caps default to none

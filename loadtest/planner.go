@@ -5,9 +5,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // job is one request to send: its call and, for a payment creation, its

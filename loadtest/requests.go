@@ -6,9 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // The requests of a run, built by the generated client's api.New*Request

@@ -6,11 +6,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
-
-	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/profiles"
 )
 

@@ -33,16 +33,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
-
-	"github.com/partnercommerce/conformance/internal/cli"
-	"github.com/partnercommerce/conformance/internal/version"
-	"github.com/partnercommerce/conformance/loadtest"
-	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )

@@ -3,9 +3,8 @@ package record
 import (
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/pacing"
-
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
 )
 
 // Meta describes a run (one shard).

@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
-
-	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // ClassLine is one line a failed run's verdict leads with: a class of what

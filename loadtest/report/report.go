@@ -10,13 +10,12 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/readable"
-	"github.com/partnercommerce/conformance/loadtest/record"
-	"github.com/partnercommerce/conformance/loadtest/verdict"
-
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
 )
 
 // Generator health limits: below these the report says the generator, not

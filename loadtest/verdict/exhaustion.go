@@ -5,9 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/partnercommerce/conformance/loadtest/record"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // Exhaustion describes the balance and coin payments the server refused

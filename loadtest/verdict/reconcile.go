@@ -6,10 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/record"
-
-	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // The invariants a run checks after the load.
