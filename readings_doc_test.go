@@ -9,14 +9,14 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/generative"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestReadingsDocIsGenerated: docs/conformance-readings.md is the readings of
 // the suite (internal/contract/readings.go and the @reading:<id> tags) and of
 // the generated mode rendered, so the list cannot drift from the code.
 func TestReadingsDocIsGenerated(t *testing.T) {
-	want, err := steps.ReadingsDoc(features.FS)
+	want, err := report.ReadingsDoc(features.FS)
 	require.NoError(t, err)
 	got, err := os.ReadFile("docs/conformance-readings.md")
 	require.NoError(t, err)

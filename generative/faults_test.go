@@ -1,9 +1,13 @@
 package generative_test
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"regexp"
+	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -13,6 +17,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // generatedFaults are the reference faults only the generated mode finds,
@@ -63,7 +68,51 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 	})
 	require.NoError(t, err)
 	for _, sc := range res.Summary.Scenarios {
-		assert.NotEqual(t, steps.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
+		assert.NotEqual(t, report.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
 	}
 	assert.Positive(t, res.Passed)
+}
+
+// replay runs a feature file written by the generated mode with the suite
+// against the target at url: the result of its one scenario, and the
+// console.
+func replay(t *testing.T, url, feature string) (report.ScenarioResult, string) {
+	t.Helper()
+	var out bytes.Buffer
+	res, err := steps.Run(context.Background(), steps.Options{
+		Profile: profiles.Reference(url), Features: fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}},
+		Output: &out, RequestTimeout: 10 * time.Second,
+	})
+	require.NoError(t, err)
+	require.Len(t, res.Summary.Scenarios, 1)
+	return res.Summary.Scenarios[0], out.String()
+}
+
+// figures are the numbers of a message: the wallet a sequence ends with
+// depends on the examples run before it.
+var figures = regexp.MustCompile(`[0-9]+`)
+
+// TestSequenceReproduces: a failing stateful sequence is written as a
+// feature file of the suite's steps; the suite runs it against a fresh
+// reference with the fault and fails at the check its last step names,
+// worded as the generated mode worded it, and passes against the
+// reference without the fault.
+func TestSequenceReproduces(t *testing.T) {
+	for _, fault := range []reference.Fault{reference.FaultStaleWalletTakesCoins, reference.FaultReprovisionResetsWallet} {
+		t.Run(string(fault), func(t *testing.T) {
+			p := failedProperties(t, fault, "sequences", time.Minute, 2*time.Second)[0]
+			require.NotEmpty(t, p.Feature)
+			lines := strings.Split(strings.TrimSpace(p.Feature), "\n")
+			then := strings.TrimSpace(lines[len(lines)-1])
+			require.True(t, strings.HasPrefix(then, "Then "), "the feature ends with the check: %s", p.Feature)
+
+			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature)
+			require.Equal(t, report.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
+			assert.Contains(t, figures.ReplaceAllString(got.Reason, "N"), figures.ReplaceAllString(p.Failure, "N"), "the same message")
+			assert.Regexp(t, "✗ "+regexp.QuoteMeta(then), console, "the same check fails")
+
+			got, console = replay(t, httpapitest.NewServer(t).URL, p.Feature)
+			assert.Equal(t, report.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
+		})
+	}
 }

@@ -43,3 +43,21 @@ func (w *world) feature(command, what string, r request) string {
 	b.WriteString("    Then the target refuses it with a 4xx status\n")
 	return b.String()
 }
+
+// sequenceFeature writes the scenario of a failing stateful sequence
+// (machine.scenario) as a feature file: every step is one of the suite's
+// (the generated sequence steps of steps/ and the suite's own), so
+// `conformance FILE` takes the same steps against the target and fails
+// at the same check; a partner_trx_id the model made up (gen-...) stands
+// for a fresh one of the run.
+func sequenceFeature(command, scenario string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Written by the generated mode: %s\n", command)
+	b.WriteString("# Run it against the target: conformance --target URL --profile FILE THIS_FILE\n")
+	b.WriteString("@generated\n")
+	b.WriteString("Feature: Generated reproduction: a stateful sequence\n\n")
+	for _, l := range strings.Split(strings.TrimRight(scenario, "\n"), "\n") {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	return b.String()
+}

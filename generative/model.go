@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"pgregory.net/rapid"
@@ -54,16 +55,20 @@ func amountOf(v any) map[string]int64 {
 	return out
 }
 
-// machine is one stateful sequence against the target.
+// machine is one stateful sequence against the target. It says each step
+// it takes in the words of the suite's step definitions (the generated
+// sequence steps of steps/), so that a failing sequence is a scenario
+// `conformance FILE` runs against the target (see sequenceFeature).
 type machine struct {
 	w        *world
 	rec      *record
 	accounts []*mAccount
 	trxs     []*mTrx
+	// givens introduce the scenario's actors; lines are the steps taken
+	// (each a line of Gherkin or a comment).
+	givens   []string
 	lines    []string
 	cashiers int
-	// lastKeyword is the Gherkin keyword of the last step but And.
-	lastKeyword string
 }
 
 // sequence runs one random sequence of operations and checks each answer
@@ -76,11 +81,11 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 			t.Fatalf("the funded customer's profile could not be read")
 		}
 		m.accounts = append(m.accounts, &mAccount{acc: w.funded, wallet: wl})
-		m.say("Given the funded customer of the partner")
+		m.given("the funded customer of the partner")
 	}
-	m.provisionNew(t, "Given a cashier provisioned by the partner")
+	m.provisionNew(t, true)
 	actions := map[string]func(*rapid.T){
-		"provision":   func(t *rapid.T) { m.provisionNew(t, "When the partner provisions a new cashier account") },
+		"provision":   func(t *rapid.T) { m.provisionNew(t, false) },
 		"reprovision": m.reprovision,
 		"profile":     m.profile,
 		"methods":     m.methods,
@@ -97,41 +102,64 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 	t.Repeat(actions)
 }
 
-// say adds a step to the scenario the sequence would print; a keyword
-// that repeats the previous step's becomes And.
-func (m *machine) say(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	if n := len(m.lines); n > 0 {
-		kw, _, _ := strings.Cut(line, " ")
-		if prev := m.lastKeyword; kw == prev {
-			line = "And" + strings.TrimPrefix(line, kw)
-		} else {
-			m.lastKeyword = kw
-		}
-	} else {
-		m.lastKeyword, _, _ = strings.Cut(line, " ")
+// given introduces an actor of the scenario, once.
+func (m *machine) given(step string) {
+	if line := "Given " + step; !slices.Contains(m.givens, line) {
+		m.givens = append(m.givens, line)
 	}
-	m.lines = append(m.lines, line)
 }
 
-// fail ends the sequence with the shortest failing scenario rapid finds.
-func (m *machine) fail(t *rapid.T, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Found by the generated mode: %s\n", m.rec.command)
-	b.WriteString("@generated\n")
-	fmt.Fprintf(&b, "Scenario: %s\n", firstLine(msg))
-	for _, l := range m.lines {
-		fmt.Fprintf(&b, "  %s\n", l)
-	}
-	fmt.Fprintf(&b, "  Then %s\n", strings.ReplaceAll(msg, "\n", " "))
-	m.rec.fail(t, b.String(), "%s", msg)
+// say adds a step the sequence took.
+func (m *machine) say(format string, args ...any) {
+	m.lines = append(m.lines, fmt.Sprintf(format, args...))
 }
 
 // note adds a comment line under the last step: the details a step of
-// the suite makes up itself (which cashier, which phone number).
+// the suite makes up itself (which phone number).
 func (m *machine) note(format string, args ...any) {
 	m.lines = append(m.lines, "  # "+fmt.Sprintf(format, args...))
+}
+
+// noteGiven adds a comment line under the last given.
+func (m *machine) noteGiven(format string, args ...any) {
+	m.givens = append(m.givens, "  # "+fmt.Sprintf(format, args...))
+}
+
+// fail ends the sequence: then is the step of the suite that makes the
+// check that failed, and the shrunk sequence is written as a scenario
+// and as a feature file ending with it.
+func (m *machine) fail(t *rapid.T, then, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	scenario := m.scenario(firstLine(msg), then)
+	m.rec.feature = sequenceFeature(m.rec.command, scenario)
+	m.rec.fail(t, scenario, "%s", msg)
+}
+
+// scenario writes the sequence as a Gherkin scenario: the givens, the
+// steps taken, and then; a keyword that repeats the previous step's
+// becomes And.
+func (m *machine) scenario(name, then string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Scenario: %s\n", name)
+	prev := ""
+	step := func(kw, text string) {
+		if kw == prev {
+			fmt.Fprintf(&b, "  And %s\n", text)
+			return
+		}
+		prev = kw
+		fmt.Fprintf(&b, "  %s %s\n", kw, text)
+	}
+	for _, l := range slices.Concat(m.givens, m.lines) {
+		if strings.HasPrefix(l, "  # ") {
+			fmt.Fprintf(&b, "  %s\n", l)
+			continue
+		}
+		kw, text, _ := strings.Cut(l, " ")
+		step(kw, text)
+	}
+	step("Then", then)
+	return b.String()
 }
 
 func firstLine(s string) string {
@@ -150,40 +178,56 @@ func (m *machine) send(r request) answer {
 	return a
 }
 
+// thenNoServerFault is the step that checks what expect checks.
+const thenNoServerFault = "the target answers without a server fault"
+
 // expect fails the sequence on a transport failure, a 5xx or an answer
 // openapi.yaml does not allow.
 func (m *machine) expect(t *rapid.T, what string, a answer) map[string]any {
 	switch {
 	case a.Err != nil:
-		m.fail(t, "%s: %v", what, a.Err)
+		m.fail(t, thenNoServerFault, "%s: %v", what, a.Err)
 	case a.Status >= 500:
-		m.fail(t, "%s was answered %d (a server fault): %s", what, a.Status, cut(a.Body))
+		m.fail(t, thenNoServerFault, "%s was answered %d (a server fault): %s", what, a.Status, cut(a.Body))
 	case a.Invalid != nil:
-		m.fail(t, "%s: %v", what, a.Invalid)
+		m.fail(t, thenNoServerFault, "%s: %v", what, a.Invalid)
 	}
 	return decode(a.Body)
+}
+
+// thenAnswer is the step that checks an answer's status and message.
+func thenAnswer(status int, message string) string {
+	return fmt.Sprintf("the answer comes back with status %d and the message %q", status, message)
 }
 
 func (m *machine) pick(t *rapid.T, label string) *mAccount {
 	return rapid.SampledFrom(m.accounts).Draw(t, label)
 }
 
-func (m *machine) provisionNew(t *rapid.T, line string) {
+// provisionNew provisions a new cashier, "cashier N"; first says it as the
+// scenario's Given.
+func (m *machine) provisionNew(t *rapid.T, first bool) {
 	m.cashiers++
 	acc := &account{Label: fmt.Sprintf(provisionedNewLabel, m.cashiers), Phone: m.w.uniquePhone(), Email: m.w.uniqueEmail(),
 		Name: fmt.Sprintf("Kasir Generasi %d", m.cashiers)}
-	m.say("%s", line)
-	m.note("%s: phone %s", acc.Label, acc.Phone)
+	if first {
+		m.given("the partner provisioned a new cashier account, " + acc.Label)
+		m.noteGiven("%s: phone %s", acc.Label, acc.Phone)
+	} else {
+		m.say("When the partner provisions a new cashier account, %s", acc.Label)
+		m.note("%s: phone %s", acc.Label, acc.Phone)
+	}
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
 	d := m.expect(t, "provisioning a new cashier", a)
 	if a.Status != statusCreated {
-		m.fail(t, "provisioning a new phone number was answered %d, not 201 (§7: 201 New account created)", a.Status)
+		m.fail(t, thenAnswer(statusCreated, contract.MsgSynced),
+			"provisioning a new phone number was answered %d, not 201 (§7: 201 New account created)", a.Status)
 	}
 	acc.Token, acc.ID = str(dig(d, "data", "token")), integer(dig(d, "data", "customer_id"))
 	wl, pa, ok := m.w.walletOf(acc.Token)
 	if !ok {
-		m.fail(t, "the new token of %s does not read its profile: %d %s", acc.Label, pa.Status, cut(pa.Body))
+		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "the new token of %s does not read its profile: %d %s", acc.Label, pa.Status, cut(pa.Body))
 	}
 	m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: wl})
 }
@@ -199,10 +243,12 @@ func (m *machine) reprovision(t *rapid.T) {
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
 	d := m.expect(t, "provisioning a known phone number", a)
 	if a.Status != statusOK {
-		m.fail(t, "provisioning the known phone number of %s was answered %d, not 200 (§7: 200 Account existed and was synchronized)", acc.Label, a.Status)
+		m.fail(t, thenAnswer(statusOK, contract.MsgSynced),
+			"provisioning the known phone number of %s was answered %d, not 200 (§7: 200 Account existed and was synchronized)", acc.Label, a.Status)
 	}
 	if id := integer(dig(d, "data", "customer_id")); id != acc.ID {
-		m.fail(t, "provisioning the known phone number of %s returned customer id %d, not %d (§4.4: the existing account is synchronized)", acc.Label, id, acc.ID)
+		m.fail(t, "the same customer id is returned",
+			"provisioning the known phone number of %s returned customer id %d, not %d (§4.4: the existing account is synchronized)", acc.Label, id, acc.ID)
 	}
 	if tok := str(dig(d, "data", "token")); tok != "" && tok != acc.Token {
 		acc.Token = tok // §4.4: its token is returned
@@ -220,15 +266,15 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	a := m.send(request{Method: http.MethodGet, Path: pathProfile, Token: ma.acc.Token})
 	d := m.expect(t, "reading a profile", a)
 	if a.Status != statusOK {
-		m.fail(t, "%s's profile was answered %d", ma.acc.Label, a.Status)
+		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "%s's profile was answered %d", ma.acc.Label, a.Status)
 	}
-	got := wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
-	if got != ma.wallet {
-		m.fail(t, "%s holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (§2.7 the amounts taken)",
-			ma.acc.Label, got.Balance, got.Coins, ma.wallet.Balance, ma.wallet.Coins)
+	got := contract.Wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
+	if err := contract.CheckWalletAsReported(contract.Wallet(ma.wallet), got); err != nil {
+		m.fail(t, ma.acc.Label+"'s wallet holds what the payments reported leave", "%s: %v", ma.acc.Label, err)
 	}
-	if v := integer(dig(d, "data", "coin", "available_value")); v != contract.CoinValue(got.Coins) {
-		m.fail(t, "%s's coin.available_value is %d for %d coins (§2.3: coins / 2)", ma.acc.Label, v, got.Coins)
+	if v := integer(dig(d, "data", "coin", "available_value")); !contract.CoinValueDocumented(got.Coins, v) {
+		m.fail(t, "the coin value is half the number of coins, rounded down",
+			"%s's coin.available_value is %d for %d coins (§2.3: coins / 2)", ma.acc.Label, v, got.Coins)
 	}
 }
 
@@ -238,7 +284,7 @@ func (m *machine) methods(t *rapid.T) {
 	a := m.send(request{Method: http.MethodGet, Path: pathMethods, Token: ma.acc.Token})
 	m.expect(t, "listing the payment methods", a)
 	if a.Status != statusOK {
-		m.fail(t, "listing the payment methods was answered %d", a.Status)
+		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "listing the payment methods was answered %d", a.Status)
 	}
 }
 
@@ -246,20 +292,22 @@ func (m *machine) sync(t *rapid.T) {
 	sub := rapid.SampledFrom(subCategories).Draw(t, "sub_category")
 	size := rapid.IntRange(1, 100).Draw(t, "pageSize")
 	page := rapid.IntRange(1, 3).Draw(t, "page")
-	m.say("When the partner's main account synchronizes page %d of the %q catalog with %d products per page", page, sub, size)
+	m.given("the partner's main account")
+	m.say("When the main account synchronizes page %d of the %q catalog with %d products per page", page, sub, size)
 	a := m.send(request{Method: http.MethodGet, Path: pathSync, Token: m.w.prof.MainToken,
 		Query: encodeQuery([][2]string{{"sub_category", sub}, {"page", fmt.Sprint(page)}, {"pageSize", fmt.Sprint(size)}})})
 	d := m.expect(t, "synchronizing the catalog", a)
 	if a.Status != statusOK {
-		m.fail(t, "synchronizing the catalog was answered %d", a.Status)
+		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "synchronizing the catalog was answered %d", a.Status)
 	}
 	if list, _ := dig(d, "data", "products").([]any); len(list) > size {
-		m.fail(t, "a page of size %d carries %d products (§4.2: pageSize, records per page)", size, len(list))
+		m.fail(t, fmt.Sprintf("no more than %d products are on the page", size),
+			"a page of size %d carries %d products (§4.2: pageSize, records per page)", size, len(list))
 	}
 	if page == 1 {
 		pg := func(k string) int64 { return integer(dig(d, "pagination", k)) }
 		if err := contract.CheckTotalPages(pg("total"), pg("perPage"), pg("totalPages")); err != nil {
-			m.fail(t, "%v", err)
+			m.fail(t, "the number of pages counts every product, the last page full or not", "%v", err)
 		}
 	}
 }
@@ -307,7 +355,7 @@ func (m *machine) pay(t *rapid.T) {
 	}
 	trxID := m.w.uniqueTrxID()
 	msisdn := msisdnFor(t, p.Operator)
-	m.say("When %s pays for product %d (%d rupiah) to %s with payment method %d, balance %s, coins %s, as %q",
+	m.say("When %s pays for product %d (%d rupiah) to %q with payment method %d, balance %s, coins %s, as %q",
 		ma.acc.Label, p.ID, p.Price, msisdn, methodID, onOff(useBalance), onOff(useCoin), trxID)
 	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
 		"use_balance": useBalance, "use_coin": useCoin, "partner_trx_id": trxID})
@@ -315,19 +363,21 @@ func (m *machine) pay(t *rapid.T) {
 	d := m.expect(t, "creating a payment", a)
 	if methodID == 0 && !useBalance && !useCoin {
 		if a.Status != statusBadRequest || str(d["message"]) != msgInternalNoFunds {
-			m.fail(t, "method 0 with neither balance nor coins was answered %d %q, not 400 %q (§4.6 rule 2)", a.Status, str(d["message"]), msgInternalNoFunds)
+			m.fail(t, fmt.Sprintf("the payment is refused with status %d and the message %q", statusBadRequest, msgInternalNoFunds),
+				"method 0 with neither balance nor coins was answered %d %q, not 400 %q (§4.6 rule 2)", a.Status, str(d["message"]), msgInternalNoFunds)
 		}
 		return
 	}
 	if a.Status == statusConflict {
-		m.fail(t, "a partner_trx_id never used before was refused as already used")
+		m.fail(t, "the payment is not refused as a reuse of its partner transaction id", "a partner_trx_id never used before was refused as already used")
 	}
 	if a.Status != statusOK {
 		return // refused: the model is unchanged, the next profile read checks it
 	}
 	tx := dig(d, "data", "transaction")
 	if echo := str(dig(tx, "partner_trx_id")); echo != trxID {
-		m.fail(t, "the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
+		m.fail(t, "the transaction number contains a slash and the partner transaction id is echoed",
+			"the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
 	}
 	am := amountOf(dig(tx, "amount"))
 	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
@@ -337,40 +387,29 @@ func (m *machine) pay(t *rapid.T) {
 }
 
 // checkSplit checks the amounts of a payment through a method whose
-// service fee is fee against the wallet the model holds (section 4.6 rules
-// 1 and 4, section 2.7).
+// service fee is fee against the wallet the model holds (the contract's
+// CheckSplit), and grades how much of the rest the coins covered (a
+// reading).
 func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee int64, useBalance, useCoin bool) {
-	total, bu, cu, cv, gw := am["total"], am["balance_used"], am["coin_used"], am["coin_value_used"], am["gateway_payment"]
-	wl := ma.wallet
-	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: cu, CoinValueUsed: cv, GatewayPayment: gw}
-	switch {
-	case contract.CheckWalletWithinTotal(amount) != nil:
-		m.fail(t, "%v", contract.CheckWalletWithinTotal(amount))
-	case !useCoin && contract.CheckCoinsOnlyWhenAsked(amount) != nil:
-		m.fail(t, "%v", contract.CheckCoinsOnlyWhenAsked(amount))
-	case !contract.GatewayPaymentDocumented(amount, fee):
-		m.fail(t, "balance_used %d + coin_value_used %d + gateway_payment %d is not the total %d, nor is gateway_payment the remainder plus the method's fee %d (§4.6 rule 4)",
-			bu, cv, gw, total, fee)
-	case cu != contract.CoinsFor(cv):
-		m.fail(t, "coin_value_used %d is not the value of %d coins (§2.7: 2 coins = 1 rupiah)", cv, cu)
-	case !useBalance && bu != 0:
-		m.fail(t, "balance_used is %d although use_balance was off", bu)
-	case bu < 0 || cu < 0 || gw < 0:
-		m.fail(t, "a negative amount: %v", am)
-	case bu > wl.Balance || cu > wl.Coins:
-		m.fail(t, "the payment took balance %d and %d coins from a wallet of balance %d and %d coins", bu, cu, wl.Balance, wl.Coins)
-	case useBalance && bu != min(wl.Balance, total):
-		m.fail(t, "balance_used is %d with balance %d and total %d: balance is used first (§4.6 rule 1)", bu, wl.Balance, total)
-	case useBalance && wl.Balance >= total && cu != 0:
-		m.fail(t, "%d coins were taken although the balance %d covers the total %d (§4.6 rule 1)", cu, wl.Balance, total)
+	total, bu, cv := am["total"], am["balance_used"], am["coin_value_used"]
+	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: am["coin_used"], CoinValueUsed: cv, GatewayPayment: am["gateway_payment"]}
+	if err := contract.CheckSplit(contract.Wallet(ma.wallet), amount, fee, useBalance, useCoin); err != nil {
+		m.fail(t, fmt.Sprintf("the payment takes from %s's wallet as the document splits it", ma.acc.Label), "%v", err)
 	}
 	if useCoin {
+		wl := ma.wallet
 		if want := min(contract.CoinValue(wl.Coins), total-bu); cv != want {
 			m.rec.warn(t, ReadingCoinsInFull, fmt.Sprintf("coins worth %d rupiah were taken where %d were due (wallet %+v, total %d)", cv, want, wl, total),
 				strings.Join(m.lines, "\n"))
 		}
 	}
 }
+
+// The steps that check a reused partner_trx_id and a status record.
+var (
+	thenDuplicate = fmt.Sprintf("the payment is refused with status %d and the message %q", statusConflict, msgTrxIDUsed)
+	thenRecord    = "the record shows the ids, product and amounts the payment was created with"
+)
 
 func (m *machine) payAgain(t *rapid.T) {
 	if len(m.trxs) == 0 {
@@ -404,7 +443,7 @@ func (m *machine) payAgain(t *rapid.T) {
 		}
 	}
 	msisdn := msisdnFor(t, p.Operator)
-	m.say("When %s pays again with the partner transaction id %q for product %d to %s with payment method %d, balance %s",
+	m.say("When %s pays again with the partner transaction id %q for product %d to %q with payment method %d, balance %s",
 		ma.acc.Label, tr.trxID, p.ID, msisdn, methodID, onOff(useBalance))
 	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
 		"use_balance": useBalance, "partner_trx_id": tr.trxID})
@@ -415,10 +454,10 @@ func (m *machine) payAgain(t *rapid.T) {
 	case a.Status == statusConflict && msg == msgTrxIDUsed:
 	case len(payable) == 0 && a.Status == statusBadRequest && msg == msgInternalNoFunds:
 	case len(payable) == 0:
-		m.fail(t, "a reused partner_trx_id with method 0 and neither balance nor coins (nothing else is payable) was answered %d %q, not 409 %q nor 400 %q (§7)",
+		m.fail(t, thenDuplicate, "a reused partner_trx_id with method 0 and neither balance nor coins (nothing else is payable) was answered %d %q, not 409 %q nor 400 %q (§7)",
 			a.Status, msg, msgTrxIDUsed, msgInternalNoFunds)
 	default:
-		m.fail(t, "a reused partner_trx_id was answered %d %q, not 409 %q (§7)", a.Status, msg, msgTrxIDUsed)
+		m.fail(t, thenDuplicate, "a reused partner_trx_id was answered %d %q, not 409 %q (§7)", a.Status, msg, msgTrxIDUsed)
 	}
 }
 
@@ -437,17 +476,17 @@ func (m *machine) status(t *rapid.T) {
 	a := m.send(request{Method: http.MethodGet, Path: pathStatus, Token: tr.owner.acc.Token, Query: encodeQuery(q)})
 	d := m.expect(t, "looking up a payment", a)
 	if a.Status != statusOK {
-		m.fail(t, "looking up the payment %q by its %s was answered %d", tr.trxID, how, a.Status)
+		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "looking up the payment %q by its %s was answered %d", tr.trxID, how, a.Status)
 	}
 	rec := dig(d, "data")
 	got := amountOf(dig(rec, "amount"))
 	switch {
 	case str(dig(rec, "partner_trx_id")) != tr.trxID || str(dig(rec, "transaction_number")) != tr.number:
-		m.fail(t, "the record names %q / %q, not the payment %q / %q", str(dig(rec, "partner_trx_id")), str(dig(rec, "transaction_number")), tr.trxID, tr.number)
+		m.fail(t, thenRecord, "the record names %q / %q, not the payment %q / %q", str(dig(rec, "partner_trx_id")), str(dig(rec, "transaction_number")), tr.trxID, tr.number)
 	case integer(dig(rec, "product", "id")) != tr.productID:
-		m.fail(t, "the record shows product %d, but the payment was for product %d", integer(dig(rec, "product", "id")), tr.productID)
+		m.fail(t, thenRecord, "the record shows product %d, but the payment was for product %d", integer(dig(rec, "product", "id")), tr.productID)
 	case fmt.Sprint(got) != fmt.Sprint(tr.amount):
-		m.fail(t, "the record's amount %v differs from the amount %v of the payment's creation", got, tr.amount)
+		m.fail(t, thenRecord, "the record's amount %v differs from the amount %v of the payment's creation", got, tr.amount)
 	}
 }
 
@@ -457,11 +496,12 @@ func (m *machine) otherPartnerStatus(t *rapid.T) {
 		t.Skip("no second partner or no transaction")
 	}
 	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
-	m.say("When the main account of the other partner looks up the payment %q by its partner transaction id", tr.trxID)
+	m.given("the main account of the other partner")
+	m.say("When the other partner's main account looks up the payment %q by its partner transaction id", tr.trxID)
 	a := m.w.c.do(m.w.ctx, request{Method: http.MethodGet, Path: pathStatus, Secret: sp.SecretKey, Token: sp.MainToken,
 		Query: encodeQuery([][2]string{{"partner_trx_id", tr.trxID}})})
 	d := m.expect(t, "another partner's lookup", a)
 	if a.Status/100 == 2 && str(dig(d, "data", "transaction_number")) == tr.number {
-		m.fail(t, "another partner was shown the partner's transaction %q", tr.trxID)
+		m.fail(t, "the other partner is not shown the cashier's transaction", "another partner was shown the partner's transaction %q", tr.trxID)
 	}
 }

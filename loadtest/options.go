@@ -12,11 +12,13 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// Defaults of a run. The worker and connection caps default to none
-// (0): workers and connections scale with the requested rate, as vegeta's
-// do, so that only a cap the user chose, never a default, limits a paced
-// run. A max-rate run needs a worker cap: without a schedule, the cap is
-// what sets its rate.
+// Defaults of a run. The connection cap defaults to none (0): connections
+// scale with the requests in flight, as vegeta's do. The worker cap
+// defaults to 0, which a paced run reads as the requests its peak rate
+// starts within one timeout (defaultWorkerCap): a run that keeps its
+// schedule never reaches it, and one that falls behind stays bounded. A
+// max-rate run needs a worker cap: without a schedule, the cap is what
+// sets its rate.
 const (
 	DefaultMaxConnections = 0
 	DefaultMaxWorkers     = 0
@@ -85,7 +87,8 @@ func WithOpMix(w Weights) Option { return func(c *config) { c.ops = w } }
 func WithWaveSize(n int) Option { return func(c *config) { c.waveSize = n } }
 
 // WithMaxWorkers caps the concurrent requests (goroutines) of the
-// generator; 0, the default, is no cap (workers scale with the rate).
+// generator; 0, the default, is the peak rate × the timeout, between
+// MinDefaultWorkers and MaxDefaultWorkers (defaultWorkerCap).
 func WithMaxWorkers(n int) Option { return func(c *config) { c.maxWorkers = n } }
 
 // WithMaxConnections caps the connections to the target; 0, the default,
@@ -160,6 +163,9 @@ func (c *config) validate() error {
 	}
 	if c.timeout <= 0 || c.drain < 0 {
 		return errors.New("timeout must be above 0 and drain not negative")
+	}
+	if c.maxWorkers == 0 {
+		c.maxWorkers = defaultWorkerCap(c.load, c.timeout, c.waveSize)
 	}
 	if c.reconcileTimeout <= 0 {
 		return errors.New("reconcile timeout must be above 0")

@@ -58,7 +58,10 @@ type GeneratorRun struct {
 	P99Send, P99Corrected time.Duration
 	LatePct               float64       // sends more than LateAfter behind their schedule
 	CPU                   time.Duration // user + system time of the generator's process
-	PeakRSS               int64         // the generator process's peak resident memory, bytes
+	PeakRSS               int64         // the generator process's peak resident memory (VmHWM), bytes
+	// EndRSS is its resident memory (VmRSS) at the end of the attack: the
+	// median of what was read in its last endWindow.
+	EndRSS int64
 }
 
 // CPUPerRequest is the generator's CPU time per request sent.
@@ -236,7 +239,7 @@ func (o ours) run(ctx context.Context, url, dir string, rate float64, workers in
 		return GeneratorRun{}, err
 	}
 	run, err := parseReport(b, rate, use.cpu)
-	run.PeakRSS = use.peakRSS
+	run.PeakRSS, run.EndRSS = use.peakRSS, use.rssAtEnd(d)
 	return run, err
 }
 
@@ -301,7 +304,7 @@ func (v vegetaCLI) run(ctx context.Context, url, dir string, rate float64, worke
 	}
 	defer func() { _ = f.Close() }()
 	run, err := vegetaFigures(f, rate, d, use.cpu)
-	run.PeakRSS = use.peakRSS
+	run.PeakRSS, run.EndRSS = use.peakRSS, use.rssAtEnd(d)
 	return run, err
 }
 
@@ -367,11 +370,34 @@ func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration
 // drain, writing its files).
 const generatorTimeout = 2 * time.Minute
 
-// usage is what a child process used: CPU time (user and system) and its
-// peak resident memory in bytes.
+// usage is what a child process used: CPU time (user and system), its
+// peak resident memory in bytes, and its resident memory read every
+// hwmEvery since it started.
 type usage struct {
 	cpu     time.Duration
 	peakRSS int64
+	rss     []RSSSample
+}
+
+// endWindow is the end of a run whose resident memory stands for the
+// run's steady state: after the warm-up, before the report is written.
+const endWindow = 2 * time.Second
+
+// rssAtEnd is the median of the resident memory read in the endWindow
+// before end (the end of the attack, counted from the process's start);
+// 0 when none was read then.
+func (u usage) rssAtEnd(end time.Duration) int64 {
+	var in []int64
+	for _, s := range u.rss {
+		if s.At >= end-endWindow && s.At < end {
+			in = append(in, s.RSS)
+		}
+	}
+	if len(in) == 0 {
+		return 0
+	}
+	slices.Sort(in)
+	return in[len(in)/2]
 }
 
 // runChild runs a generator to its end and returns what its process used.
@@ -401,7 +427,9 @@ func runWatched(ctx context.Context, bin string, args []string, okStatus int, ti
 	}
 	hwm := time.NewTicker(hwmEvery)
 	defer hwm.Stop()
+	began := time.Now()
 	var peak int64
+	var samples []RSSSample
 	var err error
 wait:
 	for {
@@ -414,6 +442,9 @@ wait:
 			if b, rerr := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"); rerr == nil {
 				if v, perr := parseHWM(b); perr == nil {
 					peak = max(peak, v)
+				}
+				if v, perr := parseRSS(b); perr == nil {
+					samples = append(samples, RSSSample{At: time.Since(began), RSS: v})
 				}
 			}
 		}
@@ -429,7 +460,7 @@ wait:
 	if peak == 0 {
 		peak = ru.Maxrss * 1024 // Linux counts Maxrss in KiB
 	}
-	return usage{cpu: time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)), peakRSS: peak}, nil
+	return usage{cpu: time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)), peakRSS: peak, rss: samples}, nil
 }
 
 // hwmEvery is how often a child's peak resident memory (VmHWM) is read.

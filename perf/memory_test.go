@@ -6,16 +6,53 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
+// TestBytesPerRequestIsTheGrowthOverTheExtraRequests: the growth is read
+// from the resident memory at the end of each run, never from the peaks,
+// which here are the warm-up's (the same 90 MiB in every run).
 func TestBytesPerRequestIsTheGrowthOverTheExtraRequests(t *testing.T) {
 	t.Parallel()
 	f := MemoryFigures{
-		Short: []GeneratorRun{{Sent: 25_000, PeakRSS: 30 << 20}, {Sent: 25_000, PeakRSS: 31 << 20}},
-		Long:  []GeneratorRun{{Sent: 100_000, PeakRSS: 30<<20 + 75_000*40}, {Sent: 100_000, PeakRSS: 31<<20 + 75_000*20}},
+		Short: []GeneratorRun{{Sent: 25_000, EndRSS: 30 << 20, PeakRSS: 90 << 20}, {Sent: 25_000, EndRSS: 31 << 20, PeakRSS: 90 << 20}},
+		Long: []GeneratorRun{{Sent: 100_000, EndRSS: 30<<20 + 75_000*40, PeakRSS: 90 << 20},
+			{Sent: 100_000, EndRSS: 31<<20 + 75_000*20, PeakRSS: 90 << 20}},
 	}
 	assert.InDelta(t, 30, f.BytesPerRequest(), 1e-9, "the median of 40 and 20 B per request")
 	assert.Zero(t, MemoryFigures{}.BytesPerRequest())
+}
+
+// TestRSSAtTheEndIsTheMedianOfTheLastSamples: the warm-up's spike and the
+// report written after the attack are left out.
+func TestRSSAtTheEndIsTheMedianOfTheLastSamples(t *testing.T) {
+	t.Parallel()
+	u := usage{rss: []RSSSample{
+		{time.Second, 90 << 20}, // warm-up
+		{3500 * time.Millisecond, 41 << 20}, {4 * time.Second, 40 << 20}, {4500 * time.Millisecond, 99 << 20},
+		{5 * time.Second, 120 << 20}, // the report, after the attack
+	}}
+	assert.Equal(t, int64(41<<20), u.rssAtEnd(5*time.Second))
+	assert.Zero(t, usage{}.rssAtEnd(5*time.Second))
+}
+
+// TestASoakThatFellBehindGivesNoFigure: the slope of a run that fell behind
+// measures what piled up in flight; the row says why instead of a figure.
+func TestASoakThatFellBehindGivesNoFigure(t *testing.T) {
+	t.Parallel()
+	s := SoakResult{Rate: 5000, Duration: 3 * time.Minute, PeakRSS: 900 << 20,
+		Samples: []RSSSample{{time.Minute, 300 << 20}, {2 * time.Minute, 900 << 20}}}
+	report := `{"generator":{"sent":800000,"achieved_rate":4400,"limited":true,"behind_from":12000000000,"behind_until":180000000000,` +
+		`"reasons":["all 10000 workers were busy 5 times (--max-workers)"]}}`
+	require.NoError(t, s.readReport([]byte(report)))
+	var buf bytes.Buffer
+	s.WriteRow(&buf)
+	assert.Contains(t, buf.String(), "| not valid |")
+	assert.Contains(t, buf.String(), "| no: the run fell behind its schedule (from 12s to 3m0s): all 10000 workers were busy 5 times")
+
+	kept := SoakResult{}
+	require.NoError(t, kept.readReport([]byte(`{"generator":{"sent":900000,"achieved_rate":5000,"limited":false}}`)))
+	assert.Empty(t, kept.FellBehind)
 }
 
 func TestSoakSlopeLeavesOutTheSettlingAndExtrapolates(t *testing.T) {
@@ -38,8 +75,14 @@ func TestSoakSlopeLeavesOutTheSettlingAndExtrapolates(t *testing.T) {
 
 	var buf bytes.Buffer
 	MemoryResult{Rate: 5000, Short: 5 * time.Second, Long: 20 * time.Second, Soak: &s,
-		Ours: MemoryFigures{Short: []GeneratorRun{{Sent: 1, PeakRSS: 1}}, Long: []GeneratorRun{{Sent: 2, PeakRSS: 1000}}}}.WriteRows(&buf)
+		Ours: MemoryFigures{Short: []GeneratorRun{{Sent: 25_000, EndRSS: 1}}, Long: []GeneratorRun{{Sent: 100_000, EndRSS: 75_000 * 999}}}}.WriteRows(&buf)
 	assert.Contains(t, buf.String(), "| 999 B |")
 	assert.Contains(t, buf.String(), "| at most 50 B | no |")
+
 	assert.Contains(t, buf.String(), "extrapolated from a 10m0s run | 43.5 MiB | slope 0.59 MiB per 10 min over 58 samples")
+
+	buf.Reset()
+	MemoryResult{Rate: 5000, Short: 5 * time.Second, Long: 20 * time.Second,
+		Ours: MemoryFigures{Short: []GeneratorRun{{Sent: 22_000}}, Long: []GeneratorRun{{Sent: 100_000, LatePct: 12}}}}.WriteRows(&buf)
+	assert.Contains(t, buf.String(), "| at most 50 B | no: 2 of the load tester's runs fell behind")
 }

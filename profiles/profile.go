@@ -220,3 +220,17 @@ func (p *Profile) Available() []Capability {
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
+
+// Mask shows a secret (a key, or a token with or without "Bearer ") as
+// the pages and failure accounts may: its first four characters, then
+// eight stars whatever its length.
+func Mask(v string) string {
+	prefix := ""
+	if strings.HasPrefix(v, "Bearer ") {
+		prefix, v = "Bearer ", strings.TrimPrefix(v, "Bearer ")
+	}
+	if len(v) <= 4 {
+		return prefix + strings.Repeat("*", len(v))
+	}
+	return prefix + v[:4] + strings.Repeat("*", 8)
+}

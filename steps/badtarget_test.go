@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestRunStopsEarlyOnDeadTarget: against a target that gives
@@ -54,11 +55,11 @@ func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 			// run to their end: none fails, since the server answered nothing.
 			assert.Zero(t, res.Failed, "a target that stopped answering fails no scenario")
 			require.NotNil(t, res.Summary.Stopped)
-			assert.Equal(t, steps.StopTarget, res.Summary.Stopped.Cause)
+			assert.Equal(t, report.StopTarget, res.Summary.Stopped.Cause)
 			assert.Greater(t, res.Skipped, 70)
 			assert.Zero(t, res.Passed)
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == steps.StatusSkipped {
+				if sc.Status == report.StatusSkipped {
 					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}
@@ -150,9 +151,9 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 			assert.Zero(t, res.Passed, "nothing can pass against a broken target")
 			for _, sc := range res.Summary.Scenarios {
 				switch sc.Status {
-				case steps.StatusFailed:
+				case report.StatusFailed:
 					assert.Contains(t, sc.Reason, tc.reason, sc.Name)
-				case steps.StatusSkipped:
+				case report.StatusSkipped:
 					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}

@@ -3,62 +3,24 @@ package steps_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io/fs"
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/features"
-	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
-
-var (
-	fullOnce sync.Once
-	fullRes  steps.Result
-	fullOut  bytes.Buffer
-	fullDir  string
-	fullErr  error
-)
-
-// fullRun runs the whole suite against a fresh reference once per test binary.
-func fullRun(t *testing.T) steps.Result {
-	t.Helper()
-	fullOnce.Do(func() {
-		srv := httpapitest.NewServer(t)
-		dir, err := os.MkdirTemp("", "conformance-report-")
-		if err != nil {
-			fullErr = err
-			return
-		}
-		fullDir = dir
-		fullRes, fullErr = steps.Run(context.Background(), steps.Options{
-			BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Format: "pretty",
-			Output: &fullOut, ReportDir: dir, RequestTimeout: 5 * time.Second,
-		})
-	})
-	require.NoError(t, fullErr)
-	return fullRes
-}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fullDir != "" {
-		_ = os.RemoveAll(fullDir)
-	}
-	if reportDir != "" {
-		_ = os.RemoveAll(reportDir)
-	}
+	stepstest.Cleanup()
 	os.Exit(code)
 }
 
@@ -162,7 +124,7 @@ func TestMessagesOfTheDocumentAreAsserted(t *testing.T) {
 		assert.True(t, inFeatures(m), "no scenario asserts %q", m)
 	}
 
-	res := fullRun(t)
+	res := stepstest.FullRun(t).Result
 	asserted := map[string]bool{}
 	for _, m := range res.Summary.Coverage.Messages {
 		asserted[m] = true
@@ -198,7 +160,7 @@ var notReachable = map[string]bool{"listproducts 500": true, "syncproducts 500":
 // documents for an operation (default excluded) was received from the
 // reference during a run.
 func TestDocumentedStatusesAreExercised(t *testing.T) {
-	res := fullRun(t)
+	res := stepstest.FullRun(t).Result
 	ops := res.Summary.Coverage.Operations
 	require.Len(t, ops, 7)
 	for op, oc := range ops {

@@ -35,6 +35,10 @@ func (s *scenario) registerCustomers(sc stepper) {
 	sc.Step(`^the other partner provisions an account with the same phone number and email$`, s.provisionSameUnderOther)
 	sc.Step(`^the other partner's account is another account, with its own token$`, s.anotherAccount)
 	sc.Step(`^`+actorRE+` reads its profile$`, s.readProfile)
+	// The steps of a generated sequence (generative/model.go).
+	sc.Step(`^the partner (?:provisions|provisioned) a new cashier account, (cashier \d+)$`, s.provisionCashier)
+	sc.Step(`^the partner provisions the phone number of `+actorRE+` again with the same name and email$`, s.provisionAgain)
+	sc.Step(`^`+actorRE+`'s wallet holds what the payments reported leave$`, s.walletAsReported)
 	sc.Step(`^the profile shows the name, email address and phone number that were provided$`, s.profileShowsProvided)
 	sc.Step(`^the balance is a whole number of rupiah$`, s.balanceWhole)
 	sc.Step(`^the coin value is half the number of coins, rounded down$`, s.coinValueHalf)
@@ -162,6 +166,9 @@ func (s *scenario) provisionSameAgain(ctx context.Context) error {
 
 func (s *scenario) sameCustomerID() error {
 	first := s.accounts["the new cashier"]
+	if s.reprovisioned != nil {
+		first = s.reprovisioned
+	}
 	again := s.accounts["the synchronized account"]
 	if first == nil || again == nil {
 		return fmt.Errorf("two provisionings of the same phone number are needed before this check")
@@ -368,6 +375,12 @@ func (s *scenario) walletOf(ctx context.Context, a *account) (wallet, error) {
 	if err != nil {
 		return wallet{}, err
 	}
+	return s.walletIn(ex, a)
+}
+
+// walletIn reads the balance and coins of a profile answer of account a,
+// and the account's identity when the scenario did not provision it.
+func (s *scenario) walletIn(ex *exchange, a *account) (wallet, error) {
 	pb, err := s.decodeProfile(ex)
 	if err != nil {
 		return wallet{}, err
@@ -377,7 +390,93 @@ func (s *scenario) walletOf(ctx context.Context, a *account) (wallet, error) {
 	if !ok1 || !ok2 {
 		return wallet{}, s.failure(ex, secProfile, "integer balance.available and coin.available", "balance %v, coin %v", pb.Data.Balance, pb.Data.Coin)
 	}
+	if a.phone == "" {
+		a.name, _ = pb.Data.Customer["name"].(string)
+		a.email, _ = pb.Data.Customer["email"].(string)
+		a.phone, _ = pb.Data.Customer["phone_number"].(string)
+		a.id, _ = integer(pb.Data.Customer["id"])
+	}
 	return wallet{balance: b, coins: c}, nil
+}
+
+// provisionCashier provisions a new account of the partner for actor, a
+// cashier of a generated sequence, and reads its wallet, which only the
+// payments it reports change (walletAsReported). An answer other than 201,
+// or a profile the new token does not read, is left to the next check.
+func (s *scenario) provisionCashier(ctx context.Context, actor string) error {
+	name, phone, email := s.newIdentity()
+	p := s.mainPartner()
+	pv, err := s.provision(ctx, p, p.secretKey, map[string]any{"name": name, "phone_number": phone, "email": email})
+	s.provisioned = pv
+	if err != nil || pv.ex.Status != http.StatusCreated {
+		return err
+	}
+	a := s.addAccount(&account{actor: actor, partner: p, token: pv.token, id: pv.id, name: name, phone: phone, email: email})
+	ex, err := s.send(func() (*http.Response, error) { return s.api().GetCustomerProfile(ctx, a.creds()) })
+	if err != nil || ex.Status != http.StatusOK {
+		return err
+	}
+	w, err := s.walletIn(ex, a)
+	if err != nil {
+		return err
+	}
+	s.setReported(actor, contract.Wallet{Balance: w.balance, Coins: w.coins})
+	return nil
+}
+
+// provisionAgain provisions the phone number of actor again, with its name
+// and email; a token that comes back is the account's from now on.
+func (s *scenario) provisionAgain(ctx context.Context, actor string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	if a.phone == "" {
+		return fmt.Errorf("the scenario does not know the phone number of %s", actor)
+	}
+	pv, err := s.provision(ctx, a.partner, a.partner.secretKey, map[string]any{"name": a.name, "phone_number": a.phone, "email": a.email})
+	s.provisioned = pv
+	if err != nil {
+		return err
+	}
+	s.reprovisioned = a
+	s.addAccount(&account{actor: "the synchronized account", partner: a.partner, id: pv.id, token: pv.token})
+	if pv.ex.Status == http.StatusOK && pv.token != "" {
+		a.token = pv.token
+	}
+	return nil
+}
+
+// reportedWallet is the wallet of actor as the payments reported since it
+// was read leave it.
+func (s *scenario) reportedWallet(actor string) contract.Wallet {
+	if w, ok := s.reported[actor]; ok {
+		return w
+	}
+	w := s.wallets[actor]
+	return contract.Wallet{Balance: w.balance, Coins: w.coins}
+}
+
+func (s *scenario) setReported(actor string, w contract.Wallet) {
+	if s.reported == nil {
+		s.reported = map[string]contract.Wallet{}
+	}
+	s.reported[actor] = w
+}
+
+// walletAsReported checks the profile just read against the wallet the
+// payments of the scenario reported leave (§2.7).
+func (s *scenario) walletAsReported(actor string) error {
+	pb, err := s.okProfile()
+	if err != nil {
+		return err
+	}
+	b, _ := integer(pb.Data.Balance["available"])
+	c, _ := integer(pb.Data.Coin["available"])
+	if err := contract.CheckWalletAsReported(s.reportedWallet(actor), contract.Wallet{Balance: b, Coins: c}); err != nil {
+		return s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err)
+	}
+	return nil
 }
 
 // sharedCustomer takes a profile's customer for the whole scenario (its lock

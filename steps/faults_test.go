@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestSuiteDetectsFaults proves the suite can fail: against a reference
@@ -77,7 +78,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 			require.Positive(t, res.Failed, "the fault %s went unnoticed", tc.fault)
 			var names []string
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == steps.StatusFailed {
+				if sc.Status == report.StatusFailed {
 					names = append(names, sc.Name)
 					if sc.Name == tc.scenario {
 						assert.NotEmpty(t, sc.Reason)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/profiles"
 )
 
 // maxResponseBody is the largest response body the harness reads. A larger
@@ -129,18 +130,6 @@ func (r *recorder) noAnswer(err error) error {
 // secretHeaders are masked in reports.
 var secretHeaders = map[string]bool{"Authorization": true, "X-Secret-Key": true}
 
-// mask keeps the first four characters of a secret.
-func mask(v string) string {
-	prefix := ""
-	if strings.HasPrefix(v, "Bearer ") {
-		prefix, v = "Bearer ", strings.TrimPrefix(v, "Bearer ")
-	}
-	if len(v) <= 4 {
-		return prefix + strings.Repeat("*", len(v))
-	}
-	return prefix + v[:4] + strings.Repeat("*", 8)
-}
-
 func writeHeaders(b *strings.Builder, h http.Header) {
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -150,7 +139,7 @@ func writeHeaders(b *strings.Builder, h http.Header) {
 	for _, k := range keys {
 		for _, v := range h[k] {
 			if secretHeaders[http.CanonicalHeaderKey(k)] {
-				v = mask(v)
+				v = profiles.Mask(v)
 			}
 			fmt.Fprintf(b, "    %s: %s\n", k, v)
 		}
@@ -186,4 +175,16 @@ func (ex *exchange) String() string {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
 	return b.String()
+}
+
+// readableDuration is a duration as a reader wants it: "< 1 ms" below a
+// millisecond, else rounded to the millisecond (to 0.1 s from a second on).
+func readableDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "< 1 ms"
+	case d < time.Second:
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
 }

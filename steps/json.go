@@ -3,8 +3,9 @@ package steps
 // Helpers that read decoded JSON: dotted paths, JSON kinds and integers.
 
 import (
-	"encoding/json"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 // lookup follows a dotted path in decoded JSON.
@@ -22,12 +23,6 @@ func lookup(m map[string]any, path string) (any, bool) {
 	return cur, true
 }
 
-// integer reads a JSON number (decoded with UseNumber) as an int64.
-func integer(v any) (int64, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := n.Int64()
-	return i, err == nil
-}
+// integer reads a JSON number (decoded with UseNumber) as an int64
+// (internal/contract, shared with the test servers of internal/variants).
+var integer = contract.Int64

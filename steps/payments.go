@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -69,6 +70,12 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` pays again with the same partner transaction id for another product and number$`, func(ctx context.Context, actor string) error {
 		return s.payAgain(ctx, actor, true)
 	})
+
+	// The steps of a generated sequence (generative/model.go).
+	sc.Step(`^`+actorRE+` pays for product (\d+) \((\d+) rupiah\) to "([^"]*)" with payment method (\d+), balance (on|off), coins (on|off), as "([^"]*)"$`, s.payAsWritten)
+	sc.Step(`^`+actorRE+` pays again with the partner transaction id "([^"]*)" for product (\d+) to "([^"]*)" with payment method (\d+), balance (on|off)$`, s.payAgainAsWritten)
+	sc.Step(`^the payment is not refused as a reuse of its partner transaction id$`, s.notRefusedAsReuse)
+	sc.Step(`^the payment takes from `+actorRE+`'s wallet as the document splits it$`, s.takesAsSplit)
 
 	sc.Step(`^the payment is paid, with a documented transaction status$`, s.paid)
 	sc.Step(`^the transaction number contains a slash and the partner transaction id is echoed$`, s.numberAndEcho)
@@ -808,6 +815,95 @@ func (s *scenario) refusedWithAnyMessage(code int) error {
 	if ex.Status != code || strings.TrimSpace(env.Message) == "" {
 		return s.failure(ex, secUnprocessable, fmt.Sprintf("status %d and a message", code),
 			"got status %d and the message %q", ex.Status, env.Message)
+	}
+	return nil
+}
+
+// trxIDFor is the partner_trx_id of this run that stands for written, an
+// id a generated sequence made up: the target may hold the original.
+func (s *scenario) trxIDFor(written string) string {
+	if s.trxIDs == nil {
+		s.trxIDs = map[string]string{}
+	}
+	if _, ok := s.trxIDs[written]; !ok {
+		s.trxIDs[written] = s.nextTrxID()
+	}
+	return s.trxIDs[written]
+}
+
+// payAsWritten sends the payment a generated sequence wrote. A created
+// payment is the one the checks that follow are about, and what it
+// reports taking leaves the payer's wallet (reportedWallet).
+func (s *scenario) payAsWritten(ctx context.Context, actor string, productID, price int64, msisdn string, methodID int64, balance, coins, written string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"product_id": productID, "msisdn": msisdn, "payment_method_id": methodID,
+		"use_balance": balance == "on", "use_coin": coins == "on", "partner_trx_id": s.trxIDFor(written)}
+	before := s.reportedWallet(actor)
+	pm, err := s.pay(ctx, a, product{ID: productID, FinalPrice: price}, body)
+	if err != nil || pm.res == nil {
+		return err
+	}
+	pm.before = wallet{balance: before.Balance, coins: before.Coins}
+	s.payment = pm
+	if s.generated == nil {
+		s.generated = map[string]*payment{}
+	}
+	s.generated[written] = pm
+	s.setReported(actor, contract.Wallet{Balance: before.Balance - pm.res.Amount.BalanceUsed, Coins: before.Coins - pm.res.Amount.CoinUsed})
+	return nil
+}
+
+// payAgainAsWritten sends a payment under a partner_trx_id the sequence
+// used before.
+func (s *scenario) payAgainAsWritten(ctx context.Context, actor, written string, productID int64, msisdn string, methodID int64, balance string) error {
+	a, err := s.as(actor)
+	if err != nil {
+		return err
+	}
+	body := map[string]any{"product_id": productID, "msisdn": msisdn, "payment_method_id": methodID,
+		"use_balance": balance == "on", "partner_trx_id": s.trxIDFor(written)}
+	_, err = s.pay(ctx, a, product{ID: productID}, body)
+	return err
+}
+
+func (s *scenario) notRefusedAsReuse() error {
+	if s.attempt == nil {
+		return errors.New("no payment was sent before this check")
+	}
+	if s.attempt.ex.Status == http.StatusConflict {
+		return s.failure(s.attempt.ex, contract.MessageRow(contract.MsgDuplicate), "no 409: the partner_trx_id is new",
+			"a partner_trx_id never used before was refused as already used")
+	}
+	return nil
+}
+
+// takesAsSplit checks the amounts of the payment just created against the
+// wallet the payer held before it (contract.CheckSplit).
+func (s *scenario) takesAsSplit(ctx context.Context, actor string) error {
+	pm := s.attempt
+	if pm == nil || pm.res == nil || pm.by.actor != actor {
+		return fmt.Errorf("no payment of %s was created before this check", actor)
+	}
+	fee := int64(0)
+	if id, _ := pm.body["payment_method_id"].(int64); id != contract.InternalMethodID {
+		ms, err := s.methods(ctx, pm.by)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if m.ID == id && contract.IsGatewayMethod(m.ID, m.Gateway, m.Type) {
+				fee = m.ServiceFee
+			}
+		}
+	}
+	useBalance, _ := pm.body["use_balance"].(bool)
+	useCoin, _ := pm.body["use_coin"].(bool)
+	before := contract.Wallet{Balance: pm.before.balance, Coins: pm.before.coins}
+	if err := contract.CheckSplit(before, pm.res.Amount, fee, useBalance, useCoin); err != nil {
+		return s.failure(pm.ex, contract.SentenceSplit, "balance first when asked, then coins when asked, the rest through the gateway", "%v", err)
 	}
 	return nil
 }

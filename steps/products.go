@@ -52,6 +52,9 @@ func (s *scenario) registerProducts(sc stepper) {
 	sc.Step(`^`+actorRE+` synchronizes the catalog of the inactive sub category$`, func(ctx context.Context, actor string) error {
 		return s.syncOnce(ctx, actor, s.h.profile.InactiveSubCategory, nil, nil)
 	})
+	sc.Step(`^`+actorRE+` synchronizes page (\d+) of the "([^"]*)" catalog with (\d+) products per page$`, func(ctx context.Context, actor string, page int, sub string, size int) error {
+		return s.syncOnce(ctx, actor, sub, &page, &size)
+	})
 	sc.Step(`^`+actorRE+` pages through the "([^"]*)" catalog (\d+) products at a time$`, s.pageThrough)
 	sc.Step(`^every product has its documented fields, with a status of active or inactive$`, s.everyProductDocumented)
 	sc.Step(`^the pagination is consistent with the total number of products$`, s.paginationConsistent)

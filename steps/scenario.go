@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/cucumber/godog"
-	"github.com/partnercommerce/conformance/internal/contract"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // scenario is the state of one scenario: its client, the accounts it acts
@@ -23,12 +25,12 @@ type scenario struct {
 	skip string
 	// entry is the scenario in the catalog; unselected marks a row of an
 	// outline the selection left out (it is neither run nor reported).
-	entry      *entry
+	entry      *gherkin.Entry
 	unselected bool
 	started    time.Time
 	// mu guards steps: godog may record a skipped step after the scenario ended.
 	mu    sync.Mutex
-	steps []stepRecord
+	steps []report.StepRun
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool
@@ -51,6 +53,15 @@ type scenario struct {
 	attempt *payment
 	// wallets hold balance and coins read before the payment, by actor.
 	wallets map[string]wallet
+	// reported are the wallets the payments of a generated sequence
+	// reported leave, by actor (reportedWallet); generated are its created
+	// payments and trxIDs the fresh partner_trx_id of this run that stands
+	// for each one it wrote, by the written id.
+	reported  map[string]contract.Wallet
+	generated map[string]*payment
+	trxIDs    map[string]string
+	// reprovisioned is the account whose phone number was provisioned again.
+	reprovisioned *account
 	// pages are the sync answers of the paging scenario.
 	pages []syncPage
 	// catalogs are the partners' catalogs read so far, by partner label.
@@ -64,7 +75,7 @@ type scenario struct {
 	groupEndpoint string
 	authProblem   string
 	// warnings are the readings the server did not follow.
-	warnings []Warning
+	warnings []report.Warning
 	// readings are the ids of the readings the scenario applied.
 	readings []string
 
@@ -96,7 +107,7 @@ type wallet struct {
 }
 
 // actorRE names the accounts a step can act as.
-const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier)`
+const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|cashier \d+)`
 
 func (s *scenario) record(ex *exchange) { s.last = ex }
 
@@ -272,4 +283,20 @@ var successMessages = map[string]bool{contract.MsgOK: true, contract.MsgSynced: 
 
 func (s *scenario) registerCommon(sc stepper) {
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)
+	sc.Step(`^the target answers without a server fault$`, s.noServerFault)
+}
+
+// noServerFault checks that the last answer is not a 5xx (a transport
+// failure or an answer openapi.yaml does not allow fails the request's
+// own step).
+func (s *scenario) noServerFault() error {
+	ex := s.last
+	if ex == nil {
+		return errors.New("no request was sent before this check")
+	}
+	if ex.Status >= 500 {
+		return s.failure(ex, "§7: the requests of a generated sequence are ones the document answers with 2xx or 4xx; 5xx is a system fault",
+			"an answer, not a server fault", "the answer is %d (a server fault)", ex.Status)
+	}
+	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // A run can end before its scenarios do, for two reasons that are neither
@@ -16,37 +18,6 @@ import (
 
 // ErrInterrupted marks a run that was interrupted by its context (a signal).
 var ErrInterrupted = errors.New("interrupted")
-
-// The causes of a stopped run (Stopped.Cause).
-const (
-	StopTarget      = "target-stopped-answering"
-	StopInterrupted = "interrupted"
-)
-
-// Stopped says why a run ended before its scenarios did (summary.json's
-// "stopped").
-type Stopped struct {
-	// Cause is StopTarget or StopInterrupted.
-	Cause string `json:"cause"`
-	// Reason is one sentence: what happened.
-	Reason string `json:"reason"`
-	// AfterScenarios counts the scenarios run to their end before the stop.
-	AfterScenarios int `json:"after_scenarios"`
-	// NotRun counts the scenarios not run, or not run to their end, because of it.
-	NotRun int `json:"not_run"`
-	// LastTransportError is the failure of the last request that got no
-	// answer (StopTarget).
-	LastTransportError string `json:"last_transport_error,omitempty"`
-}
-
-// Banner is the one line the console and the page lead with.
-func (s *Stopped) Banner() string {
-	word := "STOPPED"
-	if s.Cause == StopInterrupted {
-		word = "INTERRUPTED"
-	}
-	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
-}
 
 // deadTargetFailures is the least number of requests in a row, across
 // scenarios, that must get no answer before the run stops.
@@ -70,7 +41,7 @@ func (h *harness) noAnswer(described error, at time.Time) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &Stopped{Cause: StopTarget, AfterScenarios: len(h.results), LastTransportError: described.Error(),
+		h.stopped = &report.Stopped{Cause: report.StopTarget, AfterScenarios: len(h.results), LastTransportError: described.Error(),
 			Reason: fmt.Sprintf("the target stopped answering: %d requests in a row, across scenarios, got no answer", n)}
 	}
 	h.mu.Unlock()
@@ -99,9 +70,9 @@ func (h *harness) interruption() string {
 // may have been in flight when the target died), did not fail because of
 // the server's answers, so it is reported as not run to its end. It returns
 // the stop, if any, with its counts.
-func (h *harness) settleStop(results []ScenarioResult) *Stopped {
+func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
 	h.mu.Lock()
-	var stop *Stopped
+	var stop *report.Stopped
 	if h.stopped != nil {
 		s := *h.stopped
 		stop = &s
@@ -110,26 +81,26 @@ func (h *harness) settleStop(results []ScenarioResult) *Stopped {
 	h.mu.Unlock()
 	notRun := 0
 	for _, r := range results {
-		if r.Status == StatusSkipped && r.notRun {
+		if r.Status == report.StatusSkipped && r.NotRun {
 			notRun++
 		}
 	}
 	if stop == nil && h.interrupted() && notRun > 0 {
 		ended := len(results) - notRun
-		stop = &Stopped{Cause: StopInterrupted, Reason: h.interruption(), AfterScenarios: ended}
+		stop = &report.Stopped{Cause: report.StopInterrupted, Reason: h.interruption(), AfterScenarios: ended}
 	}
 	if stop == nil {
 		return nil
 	}
-	if stop.Cause == StopTarget {
+	if stop.Cause == report.StopTarget {
 		since := time.Unix(0, h.streakStart.Load())
 		if early := stoppedAt.Add(-h.timeout); early.Before(since) {
 			since = early
 		}
 		for i := range results {
 			r := &results[i]
-			if r.Status == StatusFailed && !r.unansweredAt.IsZero() && !r.unansweredAt.Before(since) {
-				r.Status, r.notRun = StatusSkipped, true
+			if r.Status == report.StatusFailed && !r.UnansweredAt.IsZero() && !r.UnansweredAt.Before(since) {
+				r.Status, r.NotRun = report.StatusSkipped, true
 				r.Reason = "not run to its end: " + stop.Reason + "; its last request got no answer:\n" + r.Reason
 				notRun++
 			}

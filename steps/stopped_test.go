@@ -17,9 +17,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestTargetKilledMidRun: the target dies after answering some scenarios.
@@ -62,7 +64,7 @@ func TestTargetKilledMidRun(t *testing.T) {
 
 	st := res.Summary.Stopped
 	require.NotNil(t, st)
-	assert.Equal(t, steps.StopTarget, st.Cause)
+	assert.Equal(t, report.StopTarget, st.Cause)
 	assert.Positive(t, st.AfterScenarios)
 	assert.Positive(t, st.NotRun)
 	assert.NotEmpty(t, st.LastTransportError)
@@ -78,7 +80,7 @@ func TestTargetKilledMidRun(t *testing.T) {
 	for _, k := range []string{"cause", "reason", "after_scenarios", "not_run", "last_transport_error"} {
 		assert.Contains(t, sum.Stopped, k)
 	}
-	page, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+	page, err := os.ReadFile(filepath.Join(dir, report.FileHTMLReport))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), `<section id="verdict" class="stopped">`)
 	assert.Contains(t, string(page), "STOPPED after ")
@@ -86,7 +88,7 @@ func TestTargetKilledMidRun(t *testing.T) {
 	junit, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(junit), "<failure")
-	rerun, err := os.ReadFile(filepath.Join(dir, steps.RerunFile))
+	rerun, err := os.ReadFile(filepath.Join(dir, gherkin.RerunFile))
 	require.NoError(t, err)
 	assert.Empty(t, strings.TrimSpace(string(rerun)))
 }

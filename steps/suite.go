@@ -31,8 +31,10 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // SuiteVersion is the version of the scenarios and their step definitions.
@@ -45,7 +47,7 @@ type Options struct {
 	// Profile holds the credentials and capabilities of the target. Required.
 	Profile *profiles.Profile
 	// Tags is a tag expression in Cucumber's syntax ("@payments and not
-	// @funded") or godog's ("@payments && ~@funded"); see parseTagExpr.
+	// @funded") or godog's ("@payments && ~@funded"); see internal/gherkin.
 	Tags string
 	// Concurrency is the number of scenarios run at once (default 4).
 	Concurrency int
@@ -77,12 +79,14 @@ type Options struct {
 	Summary io.Writer
 }
 
-// Result is the outcome of a run. Scenarios counts one per scenario (one per
-// row of a scenario outline). Warned counts the passed scenarios that carry
-// warnings (readings the server did not follow); they are among Passed.
+// Result is what a run found, for the caller and for the writers of package
+// report (which read Summary). The counts are one per scenario (one per row
+// of a scenario outline), those of Summary.Totals. Warned counts the passed
+// scenarios that carry warnings (readings the server did not follow); they
+// are among Passed.
 type Result struct {
 	Passed, Warned, Failed, Skipped, Undefined int
-	Summary                                    Summary
+	Summary                                    report.Summary
 }
 
 // OK reports whether every scenario that ran passed its document checks. A
@@ -104,11 +108,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return Result{}, err
 	}
-	cat, err := loadCatalog(opts.Features)
+	cat, err := gherkin.LoadCatalog(opts.Features)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
 	}
-	sel, err := cat.selectScenarios(opts.Tags, opts.Locations)
+	sel, err := cat.Select(opts.Tags, opts.Locations)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
@@ -143,7 +147,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		runCtx:    ctx,
 	}
 	if opts.Format == "pretty" || opts.Format == "progress" {
-		h.console = newConsole(opts.Output, opts.Format, opts.Color)
+		h.console = report.NewConsole(opts.Output, opts.Format, opts.Color)
 	}
 	var abort context.CancelCauseFunc
 	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
@@ -156,7 +160,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	defer cleanup()
 	start := time.Now()
-	status := runGodog(ctx, h, opts, sel.paths, cucumberPath)
+	status := runGodog(ctx, h, opts, sel.Paths, cucumberPath)
 	res := h.result(prof.BaseURL, start, time.Since(start))
 	return h.finish(opts, status, cucumberPath, res)
 }
@@ -260,7 +264,7 @@ func runGodog(ctx context.Context, h *harness, opts Options, paths []string, cuc
 // interruption or abort, or godog failing to run the features at all.
 func (h *harness) finish(opts Options, status int, cucumberPath string, res Result) (Result, error) {
 	aborted := context.Cause(h.abortCtx)
-	if st := res.Summary.Stopped; st != nil && st.Cause == StopInterrupted {
+	if st := res.Summary.Stopped; st != nil && st.Cause == report.StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
 	}
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
@@ -270,46 +274,36 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
 		return res, err
 	}
-	if err := h.writeReports(opts, cucumberPath, res); err != nil {
+	if err := writeReports(opts, h.catalog, h.profile, cucumberPath, res.Summary); err != nil {
 		return res, err
 	}
-	if opts.ReportDir != "" {
-		if err := writeHTMLReport(filepath.Join(opts.ReportDir, FileHTMLReport), opts.Features, res.Summary, h.profile); err != nil {
-			return res, err
-		}
-	}
 	if h.console != nil {
-		h.console.finish(res)
+		h.console.Finish(res.Summary)
 	}
-	printSummary(opts.Summary, res)
-	printReportFiles(opts.Summary, opts.ReportDir)
+	report.PrintSummary(opts.Summary, res.Summary)
+	report.PrintReportFiles(opts.Summary, opts.ReportDir)
 	return res, aborted
 }
 
-// writeReports writes the report files and the machine formats on Output.
-func (h *harness) writeReports(opts Options, cucumberPath string, res Result) error {
+// writeReports writes the report files of a run and the machine formats on
+// Output, each by its writer in package report, from the run's summary.
+func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
 	if cucumberPath != "" {
-		if err := completeCucumber(cucumberPath, res.Summary.Scenarios); err != nil {
+		if err := report.CompleteCucumber(cucumberPath, sum.Scenarios); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
 		}
-		if err := relocateSteps(cucumberPath); err != nil {
+		if err := report.RelocateSteps(cucumberPath, stepLocation); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
 		}
 	}
 	if opts.ReportDir != "" {
-		if err := writeSummary(filepath.Join(opts.ReportDir, "summary.json"), res.Summary); err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(opts.ReportDir, "junit.xml"), func(w io.Writer) error { return writeJUnit(w, h.catalog, res.Summary) }); err != nil {
-			return err
-		}
-		if err := writeFile(filepath.Join(opts.ReportDir, RerunFile), func(w io.Writer) error { return writeRerun(w, res.Summary) }); err != nil {
+		if err := writeReportFiles(opts.ReportDir, opts.Features, cat, prof, sum); err != nil {
 			return err
 		}
 	}
 	switch opts.Format {
 	case "junit":
-		return writeJUnit(opts.Output, h.catalog, res.Summary)
+		return report.WriteJUnit(opts.Output, cat, sum)
 	case "cucumber":
 		data, err := os.ReadFile(cucumberPath)
 		if err != nil {
@@ -319,6 +313,21 @@ func (h *harness) writeReports(opts Options, cucumberPath string, res Result) er
 		return err
 	}
 	return nil
+}
+
+// writeReportFiles writes summary.json, junit.xml, the rerun file and the
+// page into dir.
+func writeReportFiles(dir string, fsys fs.FS, cat *gherkin.Catalog, prof *profiles.Profile, sum report.Summary) error {
+	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, cat, sum) }); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
+		return err
+	}
+	return report.WriteHTMLReportFile(filepath.Join(dir, report.FileHTMLReport), fsys, sum, prof)
 }
 
 func writeFile(path string, write func(io.Writer) error) error {
@@ -357,15 +366,15 @@ type harness struct {
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
 
-	catalog   *catalog
-	selection *selection
-	regexps   sync.Map // step expression → *regexp.Regexp
-	console   *console // nil for the junit and cucumber formats
+	catalog   *gherkin.Catalog
+	selection *gherkin.Selection
+	regexps   sync.Map        // step expression → *regexp.Regexp
+	console   *report.Console // nil for the junit and cucumber formats
 
 	mu        sync.Mutex // guards locks, results and stopped
 	locks     map[string]*sync.Mutex
-	results   []ScenarioResult
-	stopped   *Stopped // the target stopped answering, at stoppedAt
+	results   []report.ScenarioResult
+	stopped   *report.Stopped // the target stopped answering, at stoppedAt
 	stoppedAt time.Time
 }
 
@@ -416,7 +425,7 @@ func (h *harness) stepRegexp(expr any) any {
 	return actual
 }
 
-func (h *harness) addResult(r ScenarioResult) {
+func (h *harness) addResult(r report.ScenarioResult) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.results = append(h.results, r)
@@ -442,8 +451,8 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
 	s.started = time.Now()
-	s.entry = s.h.catalog.lookup(sc)
-	if s.entry != nil && !s.h.selection.chosen[s.entry] {
+	s.entry = s.h.catalog.Lookup(sc)
+	if s.entry != nil && !s.h.selection.Chosen(s.entry) {
 		// Another row of an outline selected by its row's line or tags.
 		s.unselected = true
 		return ctx, godog.ErrSkip
@@ -473,7 +482,7 @@ func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Cont
 // afterStep records each step as it ran, for the console.
 func (s *scenario) afterStep(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
 	s.mu.Lock()
-	s.steps = append(s.steps, stepRecord{text: st.Text, status: status.String(), err: err})
+	s.steps = append(s.steps, report.StepRun{Text: st.Text, Status: status.String(), Err: err})
 	s.mu.Unlock()
 	return ctx, nil
 }
@@ -486,32 +495,32 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	if s.unselected {
 		return ctx, nil
 	}
-	r := ScenarioResult{Name: sc.Name, Feature: baseURI(sc.Uri), Tags: s.tags, Status: StatusPassed,
+	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Tags: s.tags, Status: report.StatusPassed,
 		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings,
-		Seconds: time.Since(s.started).Seconds(), entry: s.entry}
+		Seconds: time.Since(s.started).Seconds(), Entry: s.entry}
 	if s.entry != nil {
 		r.Location = s.entry.Location()
 	}
 	s.mu.Lock()
-	r.steps = slices.Clone(s.steps)
+	r.Steps = slices.Clone(s.steps)
 	s.mu.Unlock()
 	notRun := s.notRunReason(err)
 	switch {
 	case s.skip != "":
-		r.Status, r.Reason, r.notRun = StatusSkipped, s.skip, s.notRun
+		r.Status, r.Reason, r.NotRun = report.StatusSkipped, s.skip, s.notRun
 	case notRun != "":
-		r.Status, r.Reason, r.notRun = StatusSkipped, notRun, true
+		r.Status, r.Reason, r.NotRun = report.StatusSkipped, notRun, true
 	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
-		r.Status, r.Reason = StatusUndefined, err.Error()
+		r.Status, r.Reason = report.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
-		r.Status, r.Reason, r.unansweredAt = StatusFailed, err.Error(), s.unansweredAt
+		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
 	}
 	s.h.addResult(r)
 	// A failure for want of an answer waits for the end of the run: if the
 	// target stopped answering, it is not the server's failure but a
 	// scenario not run to its end.
-	if s.h.console != nil && !r.noAnswer() {
-		s.h.console.scenario(r)
+	if s.h.console != nil && !r.NoAnswer() {
+		s.h.console.Scenario(r)
 	}
 	return ctx, nil
 }

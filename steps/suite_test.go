@@ -13,6 +13,8 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // runOpts runs the suite with opts, completed with the reference profile of
@@ -39,18 +41,19 @@ func runOpts(tb testing.TB, opts steps.Options) steps.Result {
 // TestSuiteAgainstReference runs every scenario against the reference: all
 // must pass, none may be skipped or undefined, and the reports are written.
 func TestSuiteAgainstReference(t *testing.T) {
-	res := fullRun(t)
+	full := stepstest.FullRun(t)
+	res := full.Result
 	for _, sc := range res.Summary.Scenarios {
-		if sc.Status != steps.StatusPassed {
+		if sc.Status != report.StatusPassed {
 			t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
 		}
 	}
-	require.Zero(t, res.Failed, fullOut.String())
+	require.Zero(t, res.Failed, full.Console)
 	require.Zero(t, res.Undefined)
 	require.Zero(t, res.Skipped)
 	require.Greater(t, res.Passed, 80)
 	for _, f := range []string{"junit.xml", "cucumber.json", "summary.json"} {
-		require.FileExists(t, filepath.Join(fullDir, f))
+		require.FileExists(t, filepath.Join(full.Dir, f))
 	}
 	t.Logf("%d scenarios passed in %.2fs", res.Passed, res.Summary.Seconds)
 }
@@ -74,13 +77,13 @@ func TestCapabilitiesMissingFromTheProfileSkip(t *testing.T) {
 	for _, sc := range res.Summary.Scenarios {
 		switch {
 		case slices.Contains(sc.Tags, "funded"):
-			assert.Equal(t, steps.StatusSkipped, sc.Status, sc.Name)
+			assert.Equal(t, report.StatusSkipped, sc.Status, sc.Name)
 			assert.Contains(t, sc.Reason, "funded_customer.token")
 		case slices.Contains(sc.Tags, "inactive-sub-category"):
-			assert.Equal(t, steps.StatusSkipped, sc.Status, sc.Name)
+			assert.Equal(t, report.StatusSkipped, sc.Status, sc.Name)
 			assert.Contains(t, sc.Reason, "inactive_sub_category")
 		default:
-			assert.Equal(t, steps.StatusPassed, sc.Status, sc.Name)
+			assert.Equal(t, report.StatusPassed, sc.Status, sc.Name)
 		}
 	}
 	assert.False(t, res.Summary.Capabilities["funded"].Available)

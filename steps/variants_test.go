@@ -13,6 +13,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestSuitePassesVariantServers runs the whole suite against each variant
@@ -32,9 +33,9 @@ func TestSuitePassesVariantServers(t *testing.T) {
 			warned := map[string]bool{}
 			skipped := 0
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == steps.StatusSkipped && v.Skips != "" && strings.Contains(sc.Reason, v.Skips) {
+				if sc.Status == report.StatusSkipped && v.Skips != "" && strings.Contains(sc.Reason, v.Skips) {
 					skipped++
-				} else if sc.Status != steps.StatusPassed {
+				} else if sc.Status != report.StatusPassed {
 					t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
 				}
 				for _, w := range sc.Warnings {

@@ -1,10 +1,8 @@
 package steps
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -16,6 +14,8 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // The verdict of a run has two levels. A document check follows from the
@@ -27,12 +27,6 @@ import (
 // A scenario that rests on a reading as a whole carries the tag @reading
 // and names its readings with @reading:<id> tags: it is advisory, and its
 // first failed check, whatever it is, becomes a warning of those readings.
-
-// advisoryTag marks a scenario that rests on a reading as a whole.
-const advisoryTag = "reading"
-
-// readingTagPrefix starts the tag naming a reading a scenario applies.
-const readingTagPrefix = "reading:"
 
 // stepper registers step definitions: *godog.ScenarioContext, or
 // gradedSteps around it.
@@ -50,12 +44,13 @@ type gradedSteps struct {
 var errorType = reflect.TypeFor[error]()
 
 // stepLocations maps the expression of each step definition to where it is
-// registered (file:line), for cucumber.json: godog would name the line of
-// gradedSteps.Step for every step. Step definitions are code, so the map is
-// the same for every run.
-var stepLocations sync.Map // string -> stepLocation
+// registered (file:line), for cucumber.json (report.RelocateSteps): godog
+// would name the line of gradedSteps.Step for every step. Step definitions
+// are code, so the map is the same for every run.
+var stepLocations sync.Map // string -> registeredStep
 
-type stepLocation struct {
+// registeredStep is a step definition's expression and where it is registered.
+type registeredStep struct {
 	re       *regexp.Regexp
 	location string
 }
@@ -67,7 +62,7 @@ func (g gradedSteps) Step(expr, fn any) {
 	if re, ok := expr.(*regexp.Regexp); ok && src != "" {
 		if _, known := stepLocations.Load(src); !known {
 			if _, file, line, ok := runtime.Caller(1); ok {
-				stepLocations.Store(src, stepLocation{re: re, location: fmt.Sprintf("%s:%d", filepath.Base(file), line)})
+				stepLocations.Store(src, registeredStep{re: re, location: fmt.Sprintf("%s:%d", filepath.Base(file), line)})
 			}
 		}
 	}
@@ -93,13 +88,13 @@ func (g gradedSteps) Step(expr, fn any) {
 }
 
 // isAdvisory reports whether the scenario rests on a reading as a whole.
-func (s *scenario) isAdvisory() bool { return slices.Contains(s.tags, advisoryTag) }
+func (s *scenario) isAdvisory() bool { return slices.Contains(s.tags, gherkin.AdvisoryTag) }
 
 // taggedReadings returns the readings the scenario's @reading:<id> tags name.
 func (s *scenario) taggedReadings() []string {
 	var ids []string
 	for _, t := range s.tags {
-		if id, ok := strings.CutPrefix(t, readingTagPrefix); ok {
+		if id, ok := strings.CutPrefix(t, gherkin.ReadingTagPrefix); ok {
 			ids = append(ids, id)
 		}
 	}
@@ -125,7 +120,7 @@ func (s *scenario) advisory(err error) error {
 			return fmt.Errorf("the advisory scenario names the unknown reading %q: %w", id, err)
 		}
 		s.applied(r)
-		s.warnings = append(s.warnings, Warning{Reading: r.ID, Sentence: r.Sentence, Detail: err.Error()})
+		s.warnings = append(s.warnings, report.Warning{Reading: r.ID, Sentence: r.Sentence, Detail: err.Error()})
 	}
 	if len(ids) == 0 {
 		return fmt.Errorf("the advisory scenario names no reading (a @reading:<id> tag): %w", err)
@@ -133,70 +128,15 @@ func (s *scenario) advisory(err error) error {
 	return fmt.Errorf("%w: advisory scenario: its failed check is a warning; the remaining steps are not run", godog.ErrSkip)
 }
 
-// ReadingWarnings is a reading that servers did not follow in a run, with
-// the scenarios where it happened.
-type ReadingWarnings struct {
-	Reading   string   `json:"reading"`
-	Sentence  string   `json:"sentence"`
-	Scenarios []string `json:"scenarios"`
-}
-
-// warningsByReading lists each reading not followed once, in the order of
-// the first scenario that warned of it.
-func warningsByReading(results []ScenarioResult) []ReadingWarnings {
-	var out []ReadingWarnings
-	index := map[string]int{}
-	for _, r := range results {
-		for _, w := range r.Warnings {
-			i, ok := index[w.Reading]
-			if !ok {
-				i = len(out)
-				index[w.Reading] = i
-				out = append(out, ReadingWarnings{Reading: w.Reading, Sentence: w.Sentence})
-			}
-			name := r.Feature + ": " + r.Name
-			if !slices.Contains(out[i].Scenarios, name) {
-				out[i].Scenarios = append(out[i].Scenarios, name)
-			}
+// stepLocation returns where the definition matching a step's text is
+// registered (file:line).
+func stepLocation(text string) (loc string, found bool) {
+	stepLocations.Range(func(_, v any) bool {
+		if l := v.(registeredStep); l.re.MatchString(text) {
+			loc, found = l.location, true
+			return false
 		}
-	}
-	return out
-}
-
-// relocateSteps sets the match location of every step of the cucumber.json
-// at path to the line that registered its definition.
-func relocateSteps(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var features []map[string]any
-	if err := json.Unmarshal(data, &features); err != nil {
-		return err
-	}
-	for _, f := range features {
-		for _, el := range list(f["elements"]) {
-			e, _ := el.(map[string]any)
-			for _, st := range list(e["steps"]) {
-				step, _ := st.(map[string]any)
-				match, _ := step["match"].(map[string]any)
-				if match == nil {
-					continue
-				}
-				name := str(step["name"])
-				stepLocations.Range(func(_, v any) bool {
-					if l := v.(stepLocation); l.re.MatchString(name) {
-						match["location"] = l.location
-						return false
-					}
-					return true
-				})
-			}
-		}
-	}
-	out, err := json.MarshalIndent(features, "", "    ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
+		return true
+	})
+	return loc, found
 }

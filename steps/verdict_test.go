@@ -21,6 +21,8 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // coinsRewrite rewrites the coins of a profile answer: it returns the new
@@ -89,7 +91,7 @@ func coinScenario(tags string) fstest.MapFS {
 
 // runVerdict runs feats against srv and returns the result, the console
 // output and summary.json.
-func runVerdict(t *testing.T, srv *httptest.Server, feats fstest.MapFS, strict bool) (steps.Result, string, steps.Summary) {
+func runVerdict(t *testing.T, srv *httptest.Server, feats fstest.MapFS, strict bool) (steps.Result, string, report.Summary) {
 	t.Helper()
 	var out bytes.Buffer
 	dir := t.TempDir()
@@ -100,7 +102,7 @@ func runVerdict(t *testing.T, srv *httptest.Server, feats fstest.MapFS, strict b
 	require.NoError(t, err, out.String())
 	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	require.NoError(t, err)
-	var sum steps.Summary
+	var sum report.Summary
 	require.NoError(t, json.Unmarshal(data, &sum))
 	return res, out.String(), sum
 }
@@ -163,7 +165,7 @@ func TestVerdictGradesReadingsApart(t *testing.T) {
 				assert.NotContains(t, out, "WARNING")
 				return
 			}
-			assert.Equal(t, steps.StatusPassed, sc.Status)
+			assert.Equal(t, report.StatusPassed, sc.Status)
 			require.Len(t, sc.Warnings, 1)
 			assert.Equal(t, "coin-value-rounds-down", sc.Warnings[0].Reading)
 			assert.NotEmpty(t, sc.Warnings[0].Detail)
@@ -184,7 +186,7 @@ func TestVerdictGradesReadingsApart(t *testing.T) {
 // every scenario that applies a reading; and the reference follows every
 // reading, so the run has no warnings.
 func TestAppliedReadingsAreTagged(t *testing.T) {
-	res := fullRun(t)
+	res := stepstest.FullRun(t).Result
 	applied := 0
 	for _, sc := range res.Summary.Scenarios {
 		for _, id := range sc.Readings {

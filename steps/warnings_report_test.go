@@ -17,6 +17,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestWarningsInEveryOutput: a real run against a server
@@ -42,18 +43,27 @@ func TestWarningsInEveryOutput(t *testing.T) {
 	assert.Contains(t, out.String(), "PASSED WITH WARNINGS The profile values two coins at one rupiah")
 	assert.Contains(t, out.String(), "WARNING (reading "+reading+")")
 
-	page, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+	page, err := os.ReadFile(filepath.Join(dir, report.FileHTMLReport))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), `<div id="warnings-banner">`)
 	assert.Contains(t, string(page), "<li><b>"+reading+"</b>:", "the banner lists the reading not followed")
 
 	data, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
 	require.NoError(t, err)
-	var ju jTestsuites
+	var ju struct {
+		Failures int `xml:"failures,attr"`
+		Cases    []struct {
+			Failures   []struct{} `xml:"failure"`
+			Properties []struct {
+				Name  string `xml:"name,attr"`
+				Value string `xml:"value,attr"`
+			} `xml:"properties>property"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testsuite>testcase"`
+	}
 	require.NoError(t, xml.Unmarshal(data, &ju))
-	require.Len(t, ju.Suites, 1)
-	require.Len(t, ju.Suites[0].Cases, 1)
-	c := ju.Suites[0].Cases[0]
+	require.Len(t, ju.Cases, 1)
+	c := ju.Cases[0]
 	assert.Empty(t, c.Failures, "a warning is not a failure")
 	assert.Zero(t, ju.Failures)
 	require.NotEmpty(t, c.Properties)

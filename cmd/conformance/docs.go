@@ -12,13 +12,13 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/cli"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 const docsUsage = `usage: conformance docs --out DIR [--summary FILE]
 
 Renders the feature files as the living documentation a partner reads
-(DIR/` + steps.FileLivingDocs + `), without running anything: the document's
+(DIR/` + report.FileLivingDocs + `), without running anything: the document's
 areas and endpoints, each rule with its examples, the section 7 tables with
 the rules proving each row. With --summary (a run's summary.json) the
 outcome of that run is overlaid.
@@ -30,7 +30,7 @@ Flags:
 func runDocs(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conformance docs", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "directory that receives "+steps.FileLivingDocs+" (required)")
+	out := fs.String("out", "", "directory that receives "+report.FileLivingDocs+" (required)")
 	summary := fs.String("summary", "", "a run's summary.json whose outcomes to overlay (optional)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, docsUsage)
@@ -48,11 +48,11 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conformance docs: --out DIR is required, and nothing else\n%s\n", usageLine(docsUsage))
 		return exitUsage
 	}
-	var sum *steps.Summary
+	var sum *report.Summary
 	if *summary != "" {
 		data, err := os.ReadFile(*summary)
 		if err == nil {
-			sum = &steps.Summary{}
+			sum = &report.Summary{}
 			err = json.Unmarshal(data, sum)
 		}
 		if err != nil {
@@ -61,7 +61,7 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var page bytes.Buffer
-	if err := steps.WriteLivingDocs(&page, features.FS, sum); err != nil {
+	if err := report.WriteLivingDocs(&page, features.FS, sum); err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitFail
 	}
@@ -69,7 +69,7 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage
 	}
-	path := filepath.Join(*out, steps.FileLivingDocs)
+	path := filepath.Join(*out, report.FileLivingDocs)
 	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestDocsWritesTheLivingDocumentation: `conformance docs --out DIR` writes
@@ -51,8 +51,8 @@ func TestDocsWritesTheLivingDocumentation(t *testing.T) {
 func TestDocsOverlaysARun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sum := steps.Summary{Target: "http://partner.example", Scenarios: []steps.ScenarioResult{
-		{Feature: "payment_methods.feature", Name: "A cashier lists the payment methods with every documented field", Status: steps.StatusFailed},
+	sum := report.Summary{Target: "http://partner.example", Scenarios: []report.ScenarioResult{
+		{Feature: "payment_methods.feature", Name: "A cashier lists the payment methods with every documented field", Status: report.StatusFailed},
 	}}
 	raw, err := json.Marshal(sum)
 	require.NoError(t, err)
@@ -60,7 +60,7 @@ func TestDocsOverlaysARun(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, raw, 0o644))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitPass, run(context.Background(), []string{"docs", "--out", dir, "--summary", path}, noEnv, &stdout, &stderr), stderr.String())
-	data, err := os.ReadFile(filepath.Join(dir, steps.FileLivingDocs))
+	data, err := os.ReadFile(filepath.Join(dir, report.FileLivingDocs))
 	require.NoError(t, err)
 	assert.Contains(t, string(data), `id="docs-run"`)
 	assert.Contains(t, string(data), "http://partner.example")

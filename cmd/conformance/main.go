@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
@@ -210,7 +211,7 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.strict, "strict", false, "count warnings (readings of the document the target did not follow) as failures")
 	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
-	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+steps.RerunFile+")")
+	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 }
 
@@ -238,7 +239,7 @@ func rerunLocations(reportDir string, stderr io.Writer) (locs []string, code int
 		fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
 		return nil, exitUsage, true
 	}
-	locs, err := steps.ReadRerun(filepath.Join(reportDir, steps.RerunFile))
+	locs, err := steps.ReadRerun(filepath.Join(reportDir, gherkin.RerunFile))
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: --rerun-failed: %v\n", err)
 		return nil, exitUsage, true

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestMachineFormatsOnStdoutParse: with --format junit or
@@ -66,7 +66,7 @@ func TestRerunFailed(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"--target", url, "--profile", profile, "--tags", "@payments", "--format", "progress", "--report-dir", dir}, noEnv, &stdout, &stderr)
 	require.Equal(t, exitFail, code, stderr.String())
-	var first steps.Summary
+	var first report.Summary
 	readJSON(t, filepath.Join(dir, "summary.json"), &first)
 	require.Positive(t, first.Totals.Failed)
 	require.Positive(t, first.Totals.Passed)
@@ -74,7 +74,7 @@ func TestRerunFailed(t *testing.T) {
 	stdout.Reset()
 	code = run(context.Background(), []string{"--target", url, "--profile", profile, "--format", "progress", "--report-dir", dir, "--rerun-failed"}, noEnv, &stdout, &stderr)
 	require.Equal(t, exitFail, code, stderr.String())
-	var second steps.Summary
+	var second report.Summary
 	readJSON(t, filepath.Join(dir, "summary.json"), &second)
 	assert.Equal(t, first.Totals.Failed, second.Totals.Failed)
 	assert.Zero(t, second.Totals.Passed, "only the failures run again")

@@ -21,8 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestMainProcess is not a test: the signal tests run the test binary again
@@ -146,19 +147,19 @@ func TestInterruptIsNotAFailure(t *testing.T) {
 			assert.NotContains(t, string(junit), "<failure")
 			assert.NotContains(t, string(junit), "<error")
 			assert.Contains(t, string(junit), "not run")
-			rerun, err := os.ReadFile(filepath.Join(dir, steps.RerunFile))
+			rerun, err := os.ReadFile(filepath.Join(dir, gherkin.RerunFile))
 			require.NoError(t, err)
 			assert.Empty(t, strings.TrimSpace(string(rerun)))
 
-			var sum steps.Summary
+			var sum report.Summary
 			raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &sum))
 			require.NotNil(t, sum.Stopped)
-			assert.Equal(t, steps.StopInterrupted, sum.Stopped.Cause)
+			assert.Equal(t, report.StopInterrupted, sum.Stopped.Cause)
 			assert.Positive(t, sum.Stopped.NotRun)
 			assert.Zero(t, sum.Totals.Failed)
-			page, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+			page, err := os.ReadFile(filepath.Join(dir, report.FileHTMLReport))
 			require.NoError(t, err)
 			assert.Contains(t, string(page), "INTERRUPTED after")
 		})

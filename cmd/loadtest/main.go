@@ -161,7 +161,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		whenDry     = fs.String("when-dry", record.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)")
 		products    = fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)")
 		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
-		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator (0: none, workers scale with the rate; a max-rate run, --rate 0, needs one)")
+		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator (0: the peak rate × --timeout, between 64 and 5,000: a run that falls behind waits for a worker and says so; a max-rate run, --rate 0, needs one)")
 		maxConns    = fs.Int("max-connections", loadtest.DefaultMaxConnections, "cap on connections to the target (0: none, connections scale with the requests in flight)")
 		timeout     = fs.Duration("timeout", loadtest.DefaultTimeout, "per-request timeout")
 		drain       = fs.Duration("drain", loadtest.DefaultDrain, "how long in-flight requests may finish after the duration")

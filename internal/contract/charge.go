@@ -1,6 +1,11 @@
 package contract
 
-import "github.com/partnercommerce/conformance/api"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/partnercommerce/conformance/api"
+)
 
 // UnknownFee stands for the service fee of a payment method a judge does
 // not know (GatewayPaymentDocumented).
@@ -50,3 +55,47 @@ const (
 	InternalMethodGateway = "SALDO"
 	InternalMethodType    = "COIN"
 )
+
+// SentenceSplit is the sentence CheckSplit rests on.
+const SentenceSplit = "§4.6: use_balance — \"Use balance first.\" use_coin — \"Use coins after balance.\" " +
+	"Rule 1: balance is used first, then coins; §2.7: balance_used and coin_used are taken from the wallet, " +
+	"so a payment takes balance only when asked, as much of the total as the balance covers, and never more than the wallet holds."
+
+// The ways a payment can split the total over a wallet against section 4.6.
+var (
+	ErrBalanceNotAsked = errors.New("balance was taken although use_balance was false")
+	ErrBeyondWallet    = errors.New("the payment took more than the wallet holds")
+	ErrBalanceNotFirst = errors.New("balance is not used first")
+)
+
+// CheckSplit checks the amounts a of a payment sent with useBalance and
+// useCoin through a method whose service fee is fee (UnknownFee when not
+// known) against the wallet before it: balance and coins within the total
+// (CheckWalletWithinTotal), coins only when asked (CheckCoinsOnlyWhenAsked),
+// the amount's arithmetic (CheckAmountWithFee), balance only when asked,
+// nothing beyond the wallet, and balance first (section 4.6 rule 1).
+func CheckSplit(before Wallet, a api.Amount, fee int64, useBalance, useCoin bool) error {
+	if err := CheckWalletWithinTotal(a); err != nil {
+		return err
+	}
+	if !useCoin {
+		if err := CheckCoinsOnlyWhenAsked(a); err != nil {
+			return err
+		}
+	}
+	if err := CheckAmountWithFee(a, fee); err != nil {
+		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d, the method's fee %d",
+			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment, fee)
+	}
+	switch {
+	case !useBalance && a.BalanceUsed != 0:
+		return fmt.Errorf("%w: balance_used %d (%s)", ErrBalanceNotAsked, a.BalanceUsed, SentenceSplit)
+	case a.BalanceUsed > before.Balance || a.CoinUsed > before.Coins:
+		return fmt.Errorf("%w: balance %d and %d coins taken from a wallet of balance %d and %d coins (%s)",
+			ErrBeyondWallet, a.BalanceUsed, a.CoinUsed, before.Balance, before.Coins, SentenceSplit)
+	case useBalance && a.BalanceUsed != min(before.Balance, a.Total):
+		return fmt.Errorf("%w: balance_used is %d with balance %d and total %d (%s)",
+			ErrBalanceNotFirst, a.BalanceUsed, before.Balance, a.Total, SentenceSplit)
+	}
+	return nil
+}

@@ -40,3 +40,46 @@ func TestIsGatewayMethod(t *testing.T) {
 	assert.False(t, IsGatewayMethod(7, InternalMethodGateway, InternalMethodType), "the internal method under another id")
 	assert.True(t, IsGatewayMethod(8, InternalMethodGateway, "VA"))
 }
+
+func TestCheckSplit(t *testing.T) {
+	t.Parallel()
+	w := Wallet{Balance: 5000, Coins: 4000}
+	cases := []struct {
+		name                string
+		a                   api.Amount
+		fee                 int64
+		useBalance, useCoin bool
+		want                error
+	}{
+		{"balance, then coins", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 2600, CoinValueUsed: 1300}, 0, true, true, nil},
+		{"balance, then a gateway with its fee", api.Amount{Total: 6300, BalanceUsed: 5000, GatewayPayment: 3800}, 2500, true, false, nil},
+		{"coins before balance", api.Amount{Total: 6300, BalanceUsed: 4300, CoinUsed: 4000, CoinValueUsed: 2000}, 0, true, true, ErrBalanceNotFirst},
+		{"coins although the balance covers", api.Amount{Total: 4000, BalanceUsed: 3000, CoinUsed: 2000, CoinValueUsed: 1000}, 0, true, true, ErrBalanceNotFirst},
+		{"more than the total", api.Amount{Total: 4000, BalanceUsed: 4000, CoinUsed: 2, CoinValueUsed: 1}, 0, true, true, ErrWalletOverTotal},
+		{"balance not asked", api.Amount{Total: 6300, BalanceUsed: 100, GatewayPayment: 6200}, 0, false, false, ErrBalanceNotAsked},
+		{"beyond the wallet", api.Amount{Total: 9000, BalanceUsed: 5000, CoinUsed: 8000, CoinValueUsed: 4000}, 0, true, true, ErrBeyondWallet},
+		{"coins not asked", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 2600, CoinValueUsed: 1300}, 0, true, false, ErrCoinsNotAsked},
+		{"a fee other than the method's", api.Amount{Total: 6300, GatewayPayment: 7000}, 2500, false, false, ErrAmountSum},
+		{"coins at 1 a rupiah", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 1300, CoinValueUsed: 1300}, 0, true, true, ErrAmountCoinRate},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := CheckSplit(w, tc.a, tc.fee, tc.useBalance, tc.useCoin)
+			if tc.want == nil {
+				assert.NoError(t, err)
+				return
+			}
+			assert.ErrorIs(t, err, tc.want)
+		})
+	}
+}
+
+func TestCheckWalletAsReported(t *testing.T) {
+	t.Parallel()
+	w := Wallet{Balance: 1000, Coins: 40}
+	assert.NoError(t, CheckWalletAsReported(w, w))
+	err := CheckWalletAsReported(w, Wallet{})
+	assert.ErrorIs(t, err, ErrWalletNotAsReported)
+	assert.Contains(t, err.Error(), "it holds balance 0 and 0 coins, but the payments reported leave balance 1000 and 40 coins")
+}

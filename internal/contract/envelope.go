@@ -59,3 +59,14 @@ func Unmarshal(body []byte, v any) error {
 	}
 	return nil
 }
+
+// Int64 reads a JSON number that Unmarshal decoded in an untyped place
+// (json.Number) as an int64; ok is false for anything else.
+func Int64(v any) (n int64, ok bool) {
+	num, isNumber := v.(json.Number)
+	if !isNumber {
+		return 0, false
+	}
+	n, err := num.Int64()
+	return n, err == nil
+}

@@ -10,11 +10,11 @@ import (
 	"os"
 
 	"github.com/partnercommerce/conformance/features"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 func main() {
-	doc, err := steps.ReadingsDoc(features.FS)
+	doc, err := report.ReadingsDoc(features.FS)
 	if err == nil {
 		err = os.WriteFile("../../docs/conformance-readings.md", doc, 0o644)
 	}

@@ -32,18 +32,24 @@ var (
 )
 
 // CheckAmount verifies the arithmetic of an amount object (section 2.7 and
-// section 4.6 rule 4): nothing is negative; balance and coins pay at most
-// the total (CheckWalletWithinTotal); gateway_payment reports what
-// balance_used and coin_value_used leave of the total
-// (GatewayPaymentDocumented, a fee of the method allowed on top); and
-// coin_used is worth coin_value_used at 2 coins a rupiah.
-func CheckAmount(a api.Amount) error {
+// section 4.6 rule 4) of a payment through a method whose fee the judge
+// does not know: CheckAmountWithFee with UnknownFee.
+func CheckAmount(a api.Amount) error { return CheckAmountWithFee(a, UnknownFee) }
+
+// CheckAmountWithFee verifies the arithmetic of an amount object of a
+// payment through a method whose service fee is fee (UnknownFee when not
+// known): nothing is negative; balance and coins pay at most the total
+// (CheckWalletWithinTotal); gateway_payment reports what balance_used and
+// coin_value_used leave of the total (GatewayPaymentDocumented, the fee
+// allowed on top); and coin_used is worth coin_value_used at 2 coins a
+// rupiah.
+func CheckAmountWithFee(a api.Amount, fee int64) error {
 	switch {
 	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
 		return ErrAmountNegative
 	case a.BalanceUsed+a.CoinValueUsed > a.Total:
 		return CheckWalletWithinTotal(a)
-	case !GatewayPaymentDocumented(a, UnknownFee):
+	case !GatewayPaymentDocumented(a, fee):
 		return ErrAmountSum
 	case a.CoinUsed != CoinsFor(a.CoinValueUsed):
 		return ErrAmountCoinRate

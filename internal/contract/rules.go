@@ -124,3 +124,21 @@ func CheckCoinsOnlyWhenAsked(a api.Amount) error {
 	}
 	return nil
 }
+
+// SentenceWalletAsReported is the sentence CheckWalletAsReported rests on.
+const SentenceWalletAsReported = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" " +
+	"Every debit is reported in a transaction's amounts, so a wallet holds what it held less what its payments reported taking."
+
+// ErrWalletNotAsReported is a wallet that does not hold what the payments
+// reported leave.
+var ErrWalletNotAsReported = errors.New("the wallet does not hold what the payments reported leave")
+
+// CheckWalletAsReported compares the wallet a profile shows (got) with the
+// one the payments reported since it was last read leave (reported).
+func CheckWalletAsReported(reported, got Wallet) error {
+	if got != reported {
+		return fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s)",
+			ErrWalletNotAsReported, got.Balance, got.Coins, reported.Balance, reported.Coins, SentenceWalletAsReported)
+	}
+	return nil
+}

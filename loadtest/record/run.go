@@ -63,6 +63,12 @@ type Generator struct {
 	// could afford nothing more (--when-dry stop); 0 when it did not.
 	StoppedDryAfter time.Duration `json:"stopped_dry_after,omitempty"`
 	Abandoned       int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+	// BehindFrom and BehindUntil are the first and the last time, since
+	// the attack began, that a send was more than ten times LateAfter late
+	// or a hit waited for a worker at the cap; both 0 when the generator
+	// never was behind.
+	BehindFrom  time.Duration `json:"behind_from,omitempty"`
+	BehindUntil time.Duration `json:"behind_until,omitempty"`
 }
 
 // Outcome is everything a run produced: where the attack (producer) and the

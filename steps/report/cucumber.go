@@ -1,19 +1,21 @@
-package steps
+package report
 
 import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
-// completeCucumber rewrites godog's cucumber.json at path with what godog
+// CompleteCucumber rewrites godog's cucumber.json at path with what godog
 // does not know: the features given to godog as file:line are merged back
 // into one feature per file, the rows a selection left out are dropped, a
 // skipped scenario says why on its first step and has no step shown other
 // than skipped, and a scenario's warnings are attached to its last step as
 // output and a text/plain embedding, where Cucumber reporters show them.
-func completeCucumber(path string, results []ScenarioResult) error {
+func CompleteCucumber(path string, results []ScenarioResult) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -31,7 +33,7 @@ func completeCucumber(path string, results []ScenarioResult) error {
 	var merged []map[string]any
 	index := map[string]map[string]any{}
 	for _, f := range features {
-		uri := baseURI(str(f["uri"]))
+		uri := gherkin.BaseURI(str(f["uri"]))
 		f["uri"] = uri
 		var kept []any
 		for _, el := range list(f["elements"]) {
@@ -100,6 +102,40 @@ func annotate(e map[string]any, r ScenarioResult) {
 			})
 		}
 	}
+}
+
+// RelocateSteps sets the match location of every step of the cucumber.json
+// at path to where its definition is registered (file:line), as locate
+// finds it from the step's text; godog names one line for every step.
+func RelocateSteps(path string, locate func(step string) (string, bool)) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var features []map[string]any
+	if err := json.Unmarshal(data, &features); err != nil {
+		return err
+	}
+	for _, f := range features {
+		for _, el := range list(f["elements"]) {
+			e, _ := el.(map[string]any)
+			for _, st := range list(e["steps"]) {
+				step, _ := st.(map[string]any)
+				match, _ := step["match"].(map[string]any)
+				if match == nil {
+					continue
+				}
+				if loc, ok := locate(str(step["name"])); ok {
+					match["location"] = loc
+				}
+			}
+		}
+	}
+	out, err := json.MarshalIndent(features, "", "    ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
 }
 
 func str(v any) string {

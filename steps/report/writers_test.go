@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func warned() Summary {
 func TestJUnitShowsWarnings(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	require.NoError(t, writeJUnit(&b, nil, warned()))
+	require.NoError(t, WriteJUnit(&b, nil, warned()))
 	out := b.String()
 	assert.Contains(t, out, `<property name="warning" value="reading settles-at-once: got SUCCESS">`)
 	assert.Contains(t, out, "<system-out>WARNING (reading settles-at-once): got SUCCESS")
@@ -54,7 +54,7 @@ func TestCucumberShowsWarnings(t *testing.T) {
 	  {"name":"typo","steps":[{"name":"a","result":{"status":"failed","error_message":"found: a typo"}}]}]}]`
 	path := filepath.Join(t.TempDir(), "cucumber.json")
 	require.NoError(t, os.WriteFile(path, []byte(raw), 0o600))
-	require.NoError(t, completeCucumber(path, warned().Scenarios))
+	require.NoError(t, CompleteCucumber(path, warned().Scenarios))
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var feats []struct {
@@ -93,9 +93,9 @@ func TestCucumberShowsWarnings(t *testing.T) {
 func TestConsoleShowsWarnings(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	c := newConsole(&b, "pretty", false)
+	c := NewConsole(&b, "pretty", false)
 	for _, r := range warned().Scenarios {
-		c.scenario(r)
+		c.Scenario(r)
 	}
 	out := b.String()
 	assert.Contains(t, out, "PASSED WITH WARNINGS covered")
@@ -104,11 +104,11 @@ func TestConsoleShowsWarnings(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out, "found: a typo"))
 
 	b.Reset()
-	c = newConsole(&b, "progress", false)
+	c = NewConsole(&b, "progress", false)
 	for _, r := range warned().Scenarios {
-		c.scenario(r)
+		c.Scenario(r)
 	}
-	c.finish(Result{Summary: warned()})
+	c.Finish(warned())
 	assert.True(t, strings.HasPrefix(b.String(), "WSF\n"), b.String())
 	assert.Equal(t, 1, strings.Count(b.String(), "found: a typo"))
 }

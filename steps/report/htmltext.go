@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"bytes"
@@ -7,21 +7,20 @@ import (
 	"html/template"
 	"regexp"
 	"strings"
-	"time"
 )
 
-// The conformance page renders text the suite wrote for the console (a
-// failure's report, a condition of section 7) as HTML: JSON bodies
+// The conformance page renders text the suite wrote for the console (the
+// account of a failure, a condition of section 7) as HTML: JSON bodies
 // pretty-printed and long ones folded, `code` spans as code.
 
 // foldLines is the number of lines of a pretty-printed body shown unfolded.
 const foldLines = 12
 
-// reportHTML renders a failure report: each "body: <json>" line becomes the
+// failureHTML renders the account of a failure: each "body: <json>" line becomes the
 // pretty-printed JSON, folded in a <details> when longer than foldLines.
-func reportHTML(report string) template.HTML {
+func failureHTML(account string) template.HTML {
 	var b strings.Builder
-	for _, line := range strings.SplitAfter(report, "\n") {
+	for _, line := range strings.SplitAfter(account, "\n") {
 		indent, rest, ok := cutBody(line)
 		if !ok {
 			b.WriteString(template.HTMLEscapeString(line))
@@ -71,16 +70,4 @@ var codeSpanRe = regexp.MustCompile("`([^`]+)`")
 // codeHTML renders `spans` of a sentence as code.
 func codeHTML(s string) template.HTML {
 	return template.HTML(codeSpanRe.ReplaceAllString(template.HTMLEscapeString(s), "<code>$1</code>")) // escaped first
-}
-
-// readableDuration is a duration as a reader wants it: "< 1 ms" below a
-// millisecond, else rounded to the millisecond (to 0.1 s from a second on).
-func readableDuration(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return "< 1 ms"
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	}
-	return fmt.Sprintf("%.1f s", d.Seconds())
 }

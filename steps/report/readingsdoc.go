@@ -1,79 +1,15 @@
-package steps
+package report
 
 import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
-	messages "github.com/cucumber/messages/go/v21"
-
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
-
-// taggedScenario is a scenario of a feature file with every tag that
-// applies to it: the feature's, its own and its examples'.
-type taggedScenario struct {
-	Feature string
-	Name    string
-	Tags    []string
-	// FeatureTags are the tags of its feature, among Tags.
-	FeatureTags []string
-}
-
-// readTaggedScenarios lists the scenarios of the feature files of fsys as
-// written (a scenario outline once, with its name unexpanded).
-func readTaggedScenarios(fsys fs.FS) ([]taggedScenario, error) {
-	names, err := fs.Glob(fsys, "*.feature")
-	if err != nil {
-		return nil, err
-	}
-	var out []taggedScenario
-	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), (&messages.Incrementing{}).NewId)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if doc.Feature == nil {
-			continue
-		}
-		tagNames := func(tags []*messages.Tag) []string {
-			var out []string
-			for _, t := range tags {
-				out = append(out, strings.TrimPrefix(t.Name, "@"))
-			}
-			return out
-		}
-		featureTags := tagNames(doc.Feature.Tags)
-		add := func(sc *messages.Scenario, ruleTags []string) {
-			tags := slices.Concat(featureTags, ruleTags, tagNames(sc.Tags))
-			for _, ex := range sc.Examples {
-				tags = append(tags, tagNames(ex.Tags)...)
-			}
-			out = append(out, taggedScenario{Feature: path.Base(name), Name: sc.Name, Tags: tags, FeatureTags: featureTags})
-		}
-		for _, child := range doc.Feature.Children {
-			if child.Scenario != nil {
-				add(child.Scenario, nil)
-			}
-			if child.Rule != nil {
-				for _, rc := range child.Rule.Children {
-					if rc.Scenario != nil {
-						add(rc.Scenario, tagNames(child.Rule.Tags))
-					}
-				}
-			}
-		}
-	}
-	return out, nil
-}
 
 // readingsDocHeader opens docs/conformance-readings.md.
 const readingsDocHeader = `# Where the conformance suite reads the API document
@@ -109,7 +45,7 @@ chose in those places.
 // (contract.GeneratedReadings).
 func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 	generated := contract.GeneratedReadings()
-	scenarios, err := readTaggedScenarios(fsys)
+	scenarios, err := gherkin.ReadTaggedScenarios(fsys)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +56,7 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 		fmt.Fprintf(&b, "- **Sentence:** %s\n", markdownText(r.Sentence))
 		fmt.Fprintf(&b, "- **Reading:** %s\n", markdownText(r.Text))
 		var applied, everywhere []string
-		tag := readingTagPrefix + r.ID
+		tag := gherkin.ReadingTagPrefix + r.ID
 		for _, sc := range scenarios {
 			if slices.Contains(sc.FeatureTags, tag) {
 				if !slices.Contains(everywhere, sc.Feature) {
@@ -131,7 +67,7 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 			}
 			if slices.Contains(sc.Tags, tag) {
 				s := fmt.Sprintf("%s: *%s*", sc.Feature, markdownText(sc.Name))
-				if slices.Contains(sc.Tags, advisoryTag) {
+				if slices.Contains(sc.Tags, gherkin.AdvisoryTag) {
 					s += " (advisory)"
 				}
 				applied = append(applied, s)

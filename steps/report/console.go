@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"fmt"
@@ -8,11 +8,11 @@ import (
 	"sync"
 )
 
-// console writes the pretty and progress formats from the suite's own
-// results. Each scenario is written whole when it ends, under a lock, so
-// that with concurrent scenarios no line of one lands inside another. Each
-// failure report is printed once, in its scenario.
-type console struct {
+// Console writes the pretty and progress formats from the suite's own
+// results, while the run goes on. Each scenario is written whole when it
+// ends, under a lock, so that with concurrent scenarios no line of one lands
+// inside another. Each failure is printed once, in its scenario.
+type Console struct {
 	w      io.Writer
 	format string
 	color  bool
@@ -21,8 +21,10 @@ type console struct {
 	n  int        // progress characters on the current line
 }
 
-func newConsole(w io.Writer, format string, color bool) *console {
-	return &console{w: w, format: format, color: color}
+// NewConsole returns the console of a run in format (pretty or progress)
+// on w, coloured when color is set.
+func NewConsole(w io.Writer, format string, color bool) *Console {
+	return &Console{w: w, format: format, color: color}
 }
 
 // ANSI colours.
@@ -35,15 +37,15 @@ const (
 	ansiGrey   = "\x1b[90m"
 )
 
-func (c *console) paint(color, s string) string {
+func (c *Console) paint(color, s string) string {
 	if !c.color || s == "" {
 		return s
 	}
 	return color + s + ansiReset
 }
 
-// scenario writes one finished scenario.
-func (c *console) scenario(r ScenarioResult) {
+// Scenario writes one finished scenario.
+func (c *Console) Scenario(r ScenarioResult) {
 	var b strings.Builder
 	if c.format == "progress" {
 		c.mu.Lock()
@@ -66,28 +68,28 @@ func (c *console) scenario(r ScenarioResult) {
 // progress mark and its word; a skipped scenario is never shown as passed.
 var consoleOutcomes = map[string]struct{ color, mark, word string }{
 	StatusPassed:  {ansiGreen, ".", "PASSED"},
-	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
+	OutcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
 	StatusFailed:  {ansiRed, "F", "FAILED"},
 	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
 }
 
-func (c *console) progressMark(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.outcome()]; ok {
+func (c *Console) progressMark(r ScenarioResult) string {
+	if o, ok := consoleOutcomes[r.Outcome()]; ok {
 		return c.paint(o.color, o.mark)
 	}
 	return c.paint(ansiYellow, "U")
 }
 
 // statusWord is how a scenario's outcome is shown.
-func (c *console) statusWord(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.outcome()]; ok {
+func (c *Console) statusWord(r ScenarioResult) string {
+	if o, ok := consoleOutcomes[r.Outcome()]; ok {
 		return c.paint(o.color, o.word)
 	}
 	return c.paint(ansiYellow, strings.ToUpper(r.Status))
 }
 
-// render writes a scenario, its steps, its failure report and warnings.
-func (c *console) render(b *strings.Builder, r ScenarioResult) {
+// render writes a scenario, its steps, its failure and warnings.
+func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 	loc := r.Location
 	if loc == "" {
 		loc = r.Feature
@@ -97,13 +99,13 @@ func (c *console) render(b *strings.Builder, r ScenarioResult) {
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
 		return
 	}
-	for i, st := range r.steps {
+	for i, st := range r.Steps {
 		keyword := ""
-		if r.entry != nil && i < len(r.entry.Steps) {
-			keyword = r.entry.Steps[i].Keyword + " "
+		if r.Entry != nil && i < len(r.Entry.Steps) {
+			keyword = r.Entry.Steps[i].Keyword + " "
 		}
 		mark, color := "✓", ansiGreen
-		switch st.status {
+		switch st.Status {
 		case "failed":
 			mark, color = "✗", ansiRed
 		case "skipped":
@@ -111,21 +113,21 @@ func (c *console) render(b *strings.Builder, r ScenarioResult) {
 		case "undefined", "pending", "ambiguous":
 			mark, color = "?", ansiYellow
 		}
-		fmt.Fprintf(b, "  %s %s%s\n", c.paint(color, mark), keyword, st.text)
-		if st.status == "failed" && st.err != nil {
-			b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(st.err.Error(), "\n")), "      "))
+		fmt.Fprintf(b, "  %s %s%s\n", c.paint(color, mark), keyword, st.Text)
+		if st.Status == "failed" && st.Err != nil {
+			b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(st.Err.Error(), "\n")), "      "))
 		}
-		if st.status == "undefined" {
+		if st.Status == "undefined" {
 			fmt.Fprintf(b, "      %s\n", c.paint(ansiYellow, "no step definition matches this step"))
 		}
 	}
 	// Steps after a failure end after the scenario: show them as not run.
-	if r.entry != nil {
-		for _, st := range r.entry.Steps[min(len(r.steps), len(r.entry.Steps)):] {
+	if r.Entry != nil {
+		for _, st := range r.Entry.Steps[min(len(r.Steps), len(r.Entry.Steps)):] {
 			fmt.Fprintf(b, "  %s %s %s\n", c.paint(ansiCyan, "-"), st.Keyword, st.Text)
 		}
 	}
-	if r.Status == StatusFailed && !slices.ContainsFunc(r.steps, func(s stepRecord) bool { return s.status == "failed" }) {
+	if r.Status == StatusFailed && !slices.ContainsFunc(r.Steps, func(s StepRun) bool { return s.Status == "failed" }) {
 		b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(r.Reason, "\n")), "      "))
 	}
 	for _, w := range r.Warnings {
@@ -141,17 +143,17 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// finish ends the console output of a run: the scenarios whose last
+// Finish ends the console output of a run: the scenarios whose last
 // request got no answer, held back until the run knew whether the target
 // had stopped answering. With the progress format, each failed scenario is
 // written whole, once, after the marks.
-func (c *console) finish(res Result) {
+func (c *Console) Finish(sum Summary) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var b strings.Builder
 	if c.format != "progress" {
-		for _, r := range res.Summary.Scenarios {
-			if r.noAnswer() {
+		for _, r := range sum.Scenarios {
+			if r.NoAnswer() {
 				c.render(&b, r)
 			}
 		}
@@ -161,7 +163,7 @@ func (c *console) finish(res Result) {
 	if c.n%60 != 0 {
 		b.WriteString("\n")
 	}
-	for _, r := range res.Summary.Scenarios {
+	for _, r := range sum.Scenarios {
 		if r.Status == StatusFailed || r.Status == StatusUndefined {
 			c.render(&b, r)
 		}

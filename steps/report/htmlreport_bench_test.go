@@ -1,11 +1,11 @@
-package steps_test
+package report_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/partnercommerce/conformance/features"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // BenchmarkWriteHTMLDocumentation renders the living documentation page
@@ -15,7 +15,7 @@ func BenchmarkWriteHTMLDocumentation(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
-		if err := steps.WriteHTMLReport(&buf, features.FS, nil, nil); err != nil {
+		if err := report.WriteHTMLReport(&buf, features.FS, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,9 @@
-package steps
+// Package gherkin reads the feature files of the suite: the catalog of
+// scenarios the runner selects from (one per row of a scenario outline, with
+// its file and line), the features as the pages document them, selection by
+// tag expression and by FILE:LINE, and the rerun file of the last run's
+// failures. It knows nothing of running a scenario or of a run's outcome.
+package gherkin
 
 import (
 	"bytes"
@@ -8,79 +13,79 @@ import (
 	"sort"
 	"strings"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
+	cucumber "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 )
 
-// catalog is the suite's own index of the feature files: every scenario
+// Catalog is the suite's own index of the feature files: every scenario
 // (one per row of a scenario outline) with its file, line, name and tags.
 // The runner selects scenarios (tags, file:line, rerun) and writes its
 // reports from it, so that it never depends on godog's formatters for what
 // a scenario is.
-type catalog struct {
-	features []*featureFile
+type Catalog struct {
+	Files []*File
 	// byKey finds the entry of a pickle godog runs: uri, name and step texts.
-	byKey map[string]*entry
+	byKey map[string]*Entry
 }
 
-// featureFile is one parsed feature file.
-type featureFile struct {
+// File is one parsed feature file.
+type File struct {
 	URI  string
 	Name string
 	// Entries in file order.
-	Entries []*entry
+	Entries []*Entry
 }
 
-// entry is one scenario as it runs: a scenario, or one row of an outline.
-type entry struct {
-	Feature *featureFile
+// Entry is one scenario as it runs: a scenario, or one row of an outline.
+type Entry struct {
+	File *File
 	// Line is the scenario's line; Row the line of its example row (0 for
 	// a plain scenario).
 	Line, Row int
 	Name      string
 	Tags      []string // without "@", feature and example tags included
-	Steps     []entryStep
+	Steps     []Step
 }
 
-// entryStep is one step of an entry, as written.
-type entryStep struct {
+// Step is one step of an entry, as written.
+type Step struct {
 	Keyword, Text string
 	Line          int
 }
 
 // Location is file:line of the entry: the example row's line for an outline
 // row, as Cucumber's rerun files write it.
-func (e *entry) Location() string {
+func (e *Entry) Location() string {
 	if e.Row > 0 {
-		return fmt.Sprintf("%s:%d", e.Feature.URI, e.Row)
+		return fmt.Sprintf("%s:%d", e.File.URI, e.Row)
 	}
-	return fmt.Sprintf("%s:%d", e.Feature.URI, e.Line)
+	return fmt.Sprintf("%s:%d", e.File.URI, e.Line)
 }
 
 func pickleKey(uri, name string, steps []string) string {
 	return uri + "\x00" + name + "\x00" + strings.Join(steps, "\x00")
 }
 
-// baseURI drops the ":line" godog appends to the uri of a feature given as
+// BaseURI drops the ":line" godog appends to the uri of a feature given as
 // file:line.
-func baseURI(uri string) string {
+func BaseURI(uri string) string {
 	if i := strings.LastIndexByte(uri, ':'); i > 0 && strings.HasSuffix(uri, ".feature"+uri[i:]) {
 		return uri[:i]
 	}
 	return uri
 }
 
-// lookup returns the entry of a pickle run by godog, or nil.
-func (c *catalog) lookup(p *messages.Pickle) *entry {
+// Lookup returns the entry of a pickle run by godog, or nil.
+func (c *Catalog) Lookup(p *messages.Pickle) *Entry {
 	texts := make([]string, len(p.Steps))
 	for i, st := range p.Steps {
 		texts[i] = st.Text
 	}
-	return c.byKey[pickleKey(baseURI(p.Uri), p.Name, texts)]
+	return c.byKey[pickleKey(BaseURI(p.Uri), p.Name, texts)]
 }
 
-// loadCatalog parses every *.feature file of fsys.
-func loadCatalog(fsys fs.FS) (*catalog, error) {
+// LoadCatalog parses every *.feature file of fsys.
+func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	var paths []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -95,7 +100,7 @@ func loadCatalog(fsys fs.FS) (*catalog, error) {
 		return nil, err
 	}
 	sort.Strings(paths)
-	c := &catalog{byKey: map[string]*entry{}}
+	c := &Catalog{byKey: map[string]*Entry{}}
 	for _, p := range paths {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
@@ -105,7 +110,7 @@ func loadCatalog(fsys fs.FS) (*catalog, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.features = append(c.features, ff)
+		c.Files = append(c.Files, ff)
 		for _, e := range ff.Entries {
 			texts := make([]string, len(e.Steps))
 			for i, st := range e.Steps {
@@ -119,13 +124,13 @@ func loadCatalog(fsys fs.FS) (*catalog, error) {
 	return c, nil
 }
 
-func parseFeature(uri string, data []byte) (*featureFile, error) {
+func parseFeature(uri string, data []byte) (*File, error) {
 	newID := (&messages.Incrementing{}).NewId
-	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), newID)
+	doc, err := cucumber.ParseGherkinDocument(bytes.NewReader(data), newID)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", uri, err)
 	}
-	ff := &featureFile{URI: path.Clean(uri)}
+	ff := &File{URI: path.Clean(uri)}
 	if doc.Feature == nil {
 		return ff, nil
 	}
@@ -164,8 +169,8 @@ func parseFeature(uri string, data []byte) (*featureFile, error) {
 			}
 		}
 	}
-	for _, p := range gherkin.Pickles(*doc, ff.URI, newID) {
-		e := &entry{Feature: ff, Name: p.Name, Line: lines[p.AstNodeIds[0]]}
+	for _, p := range cucumber.Pickles(*doc, ff.URI, newID) {
+		e := &Entry{File: ff, Name: p.Name, Line: lines[p.AstNodeIds[0]]}
 		if len(p.AstNodeIds) > 1 {
 			e.Row = lines[p.AstNodeIds[1]]
 		}
@@ -173,7 +178,7 @@ func parseFeature(uri string, data []byte) (*featureFile, error) {
 			e.Tags = append(e.Tags, strings.TrimPrefix(t.Name, "@"))
 		}
 		for _, st := range p.Steps {
-			e.Steps = append(e.Steps, entryStep{Keyword: keywords[st.AstNodeIds[0]], Text: st.Text, Line: lines[st.AstNodeIds[0]]})
+			e.Steps = append(e.Steps, Step{Keyword: keywords[st.AstNodeIds[0]], Text: st.Text, Line: lines[st.AstNodeIds[0]]})
 		}
 		ff.Entries = append(ff.Entries, e)
 	}

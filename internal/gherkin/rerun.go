@@ -1,11 +1,7 @@
-package steps
+package gherkin
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"strings"
 )
@@ -15,24 +11,10 @@ import (
 // Cucumber's rerun formatter does; cmd/conformance --rerun-failed reads it.
 const RerunFile = "rerun.txt"
 
-func writeRerun(w io.Writer, sum Summary) error {
-	var b strings.Builder
-	for _, r := range sum.Scenarios {
-		if (r.Status == StatusFailed || r.Status == StatusUndefined) && r.Location != "" {
-			b.WriteString(r.Location + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
 // ReadRerun returns the locations listed in a rerun file. A missing file is
-// an error naming it.
+// an error that wraps fs.ErrNotExist.
 func ReadRerun(path string) ([]string, error) {
 	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s does not exist: run the suite with the same report directory first", ErrUsage, path)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package steps_test
+package report_test
 
 import (
 	"bytes"
@@ -23,6 +23,8 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // maxReportBytes is the most a full run's page may weigh.
@@ -32,8 +34,9 @@ const maxReportBytes = 1 << 20
 // small, shows every scenario, the verdict, the counts of summary.json and
 // every row of the section 7 matrix, and fetches nothing.
 func TestHTMLReportOfAFullRun(t *testing.T) {
-	res := fullRun(t)
-	data, err := os.ReadFile(filepath.Join(fullDir, steps.FileHTMLReport))
+	full := stepstest.FullRun(t)
+	res := full.Result
+	data, err := os.ReadFile(filepath.Join(full.Dir, report.FileHTMLReport))
 	require.NoError(t, err)
 	page := string(data)
 	t.Logf("report.html: %d bytes for %d scenarios", len(data), len(res.Summary.Scenarios))
@@ -61,7 +64,7 @@ func TestHTMLReportOfAFullRun(t *testing.T) {
 		// Against a correct server, every row a scenario quotes is exercised and passes.
 		if len(r.Scenarios) > 0 {
 			assert.True(t, r.Exercised, "%s %d %q is quoted by %v but not exercised", r.Operation, r.Status, r.Message, r.Scenarios)
-			assert.Equal(t, steps.StatusPassed, r.Outcome, "%s %d %q", r.Operation, r.Status, r.Message)
+			assert.Equal(t, report.StatusPassed, r.Outcome, "%s %d %q", r.Operation, r.Status, r.Message)
 		}
 	}
 }
@@ -79,7 +82,7 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Positive(t, res.Failed)
-	data, err := os.ReadFile(filepath.Join(dir, steps.FileHTMLReport))
+	data, err := os.ReadFile(filepath.Join(dir, report.FileHTMLReport))
 	require.NoError(t, err)
 	page := string(data)
 
@@ -98,11 +101,11 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	}
 	lacks(t, page, "sk-nusantara-7f3a9c")
 
-	var sum steps.Summary
+	var sum report.Summary
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &sum))
-	var row *steps.MatrixRow
+	var row *report.MatrixRow
 	for i, r := range sum.Section7 {
 		if r.Status == 409 && r.Operation == contract.OpCreatePayment {
 			row = &sum.Section7[i]
@@ -110,7 +113,7 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	}
 	require.NotNil(t, row, "section 7 has the 409 row")
 	assert.False(t, row.Exercised, "the faulty reference never answers 409")
-	assert.Equal(t, steps.StatusFailed, row.Outcome)
+	assert.Equal(t, report.StatusFailed, row.Outcome)
 }
 
 // TestHTMLReportOutcomes: each outcome is shown as such; warnings quote the
@@ -121,18 +124,18 @@ func TestHTMLReportOutcomes(t *testing.T) {
 	name := "A cashier lists the payment methods with every documented field"
 	cases := []struct {
 		name    string
-		result  steps.ScenarioResult
+		result  report.ScenarioResult
 		verdict string
 		want    []string
 		notWant []string
 	}{
-		{"passed", steps.ScenarioResult{Status: steps.StatusPassed}, "PASS: the target conforms",
+		{"passed", report.ScenarioResult{Status: report.StatusPassed}, "PASS: the target conforms",
 			[]string{`class="scenario passed"`}, []string{"Warning —", "What was expected"}},
-		{"passed with warnings", steps.ScenarioResult{Status: steps.StatusPassed, Warnings: []steps.Warning{{Reading: "R9", Sentence: "§4.5 the quoted sentence", Detail: "the detail"}}},
+		{"passed with warnings", report.ScenarioResult{Status: report.StatusPassed, Warnings: []report.Warning{{Reading: "R9", Sentence: "§4.5 the quoted sentence", Detail: "the detail"}}},
 			"PASS with warnings", []string{`class="scenario passed-with-warnings"`, "Warning — reading R9", "<q>§4.5 the quoted sentence</q>", "the detail"}, []string{"What was expected"}},
-		{"failed", steps.ScenarioResult{Status: steps.StatusFailed, Reason: "expected status 200\n  request:  GET /x"},
+		{"failed", report.ScenarioResult{Status: report.StatusFailed, Reason: "expected status 200\n  request:  GET /x"},
 			"FAIL: the target does not conform", []string{`class="scenario failed"`, "What was expected", "expected status 200\n  request:  GET /x"}, []string{"Warning —"}},
-		{"skipped", steps.ScenarioResult{Status: steps.StatusSkipped, Reason: "the profile lacks funded_customer.token"},
+		{"skipped", report.ScenarioResult{Status: report.StatusSkipped, Reason: "the profile lacks funded_customer.token"},
 			"PASS: the target conforms", []string{`class="scenario skipped"`, "Skipped: the profile lacks funded_customer.token"}, []string{"What was expected"}},
 	}
 	for _, tc := range cases {
@@ -140,11 +143,11 @@ func TestHTMLReportOutcomes(t *testing.T) {
 			t.Parallel()
 			r := tc.result
 			r.Feature, r.Name, r.Tags = feature, name, []string{"payment-methods"}
-			sum := steps.Summary{Target: "http://127.0.0.1:1", SuiteVersion: "test", Scenarios: []steps.ScenarioResult{r}}
+			sum := report.Summary{Target: "http://127.0.0.1:1", SuiteVersion: "test", Scenarios: []report.ScenarioResult{r}}
 			switch r.Status {
-			case steps.StatusFailed:
+			case report.StatusFailed:
 				sum.Totals.Failed = 1
-			case steps.StatusSkipped:
+			case report.StatusSkipped:
 				sum.Totals.Skipped = 1
 			default:
 				sum.Totals.Passed = 1
@@ -153,7 +156,7 @@ func TestHTMLReportOutcomes(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			require.NoError(t, steps.WriteHTMLReport(&b, features.FS, &sum, profiles.Reference("http://127.0.0.1:1")))
+			require.NoError(t, report.WriteHTMLReport(&b, features.FS, &sum, profiles.Reference("http://127.0.0.1:1")))
 			page := b.String()
 			assert.True(t, strings.Contains(page, `<p id="verdict-text">`+tc.verdict), "verdict %q", tc.verdict)
 			for _, w := range tc.want {
@@ -172,7 +175,7 @@ func TestHTMLReportOutcomes(t *testing.T) {
 func TestHTMLDocumentation(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	require.NoError(t, steps.WriteHTMLReport(&b, features.FS, nil, nil))
+	require.NoError(t, report.WriteHTMLReport(&b, features.FS, nil, nil))
 	page := b.String()
 	contains(t, page, "Living documentation: not run against a server")
 	lacks(t, page, `id="coverage-table"`)

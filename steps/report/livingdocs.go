@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"bytes"
@@ -14,10 +14,11 @@ import (
 	"strings"
 	"time"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
+	cucumber "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
 )
 
@@ -119,14 +120,14 @@ type docsLink struct{ ID, Name string }
 // fsys. With sum, the outcome of that run is overlaid on each rule, example
 // and section 7 row.
 func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
-	page := docsPage{SuiteVersion: SuiteVersion, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
+	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
 		Date: time.Now().UTC().Format("2006-01-02")}
 	outcomes := map[string]string{}
 	var results []ScenarioResult
 	if sum != nil {
 		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
 		for _, r := range sum.Scenarios {
-			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
+			outcomes[resultKey(r.Feature, r.Name)] = r.Outcome()
 		}
 		results = sum.Scenarios
 	}
@@ -141,7 +142,7 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 	if err != nil {
 		return err
 	}
-	matrix := section7(nil, nil, pickles, results)
+	matrix := Section7(nil, nil, pickles, results)
 	if sum != nil && sum.Section7 != nil {
 		matrix = sum.Section7
 	}
@@ -185,9 +186,9 @@ func docsEndpoints(ops map[string]contract.Operation) ([]docsEndpoint, error) {
 // readFeatures adds the feature files of fsys to the page, ordered by area,
 // and returns the rule of each scenario as it runs (an outline row
 // included), keyed by feature file and name, and the scenarios' texts.
-func (page *docsPage) readFeatures(fsys fs.FS, outcomes map[string]string) (map[string]*docsRule, []pickleText, error) {
+func (page *docsPage) readFeatures(fsys fs.FS, outcomes map[string]string) (map[string]*docsRule, []gherkin.ScenarioText, error) {
 	byPickle := map[string]*docsRule{}
-	var pickles []pickleText
+	var pickles []gherkin.ScenarioText
 	for _, name := range featureFiles(fsys) {
 		f, picks, err := readDocsFeature(fsys, name, byPickle, outcomes)
 		if err != nil {
@@ -197,10 +198,10 @@ func (page *docsPage) readFeatures(fsys fs.FS, outcomes map[string]string) (map[
 		page.Features = append(page.Features, f)
 	}
 	rank := func(f docsFeature) int {
-		if i := slices.IndexFunc(areaTags, func(a string) bool { return "area-"+a == f.ID }); i >= 0 {
+		if i := slices.IndexFunc(gherkin.Areas, func(a string) bool { return "area-"+a == f.ID }); i >= 0 {
 			return i
 		}
-		return len(areaTags)
+		return len(gherkin.Areas)
 	}
 	sort.SliceStable(page.Features, func(i, j int) bool { return rank(page.Features[i]) < rank(page.Features[j]) })
 	return byPickle, pickles, nil
@@ -305,13 +306,13 @@ func featureOf(features []docsFeature, rule *docsRule) string {
 // readDocsFeature reads one feature file: its rules (scenarios and
 // outlines with their examples) and the scenarios as they run, each
 // registered in byPickle under its rule.
-func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, outcomes map[string]string) (docsFeature, []pickleText, error) {
+func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, outcomes map[string]string) (docsFeature, []gherkin.ScenarioText, error) {
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return docsFeature{}, nil, err
 	}
 	newID := (&messages.Incrementing{}).NewId
-	doc, err := gherkin.ParseGherkinDocument(bytes.NewReader(data), newID)
+	doc, err := cucumber.ParseGherkinDocument(bytes.NewReader(data), newID)
 	if err != nil {
 		return docsFeature{}, nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -320,14 +321,14 @@ func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, out
 	if doc.Feature == nil {
 		return f, nil, nil
 	}
-	fd := toFeatureDoc(uri, doc, newID)
+	fd := gherkin.FeatureDocOf(uri, doc, newID)
 	f.Name, f.Description, f.Sections = fd.Name, fd.Description, fd.Sections()
 	if fd.Area != "" {
 		f.ID = "area-" + fd.Area
 	}
 	var featureReadings []string
 	for _, t := range fd.Tags {
-		if id, ok := strings.CutPrefix(t, readingTagPrefix); ok {
+		if id, ok := strings.CutPrefix(t, gherkin.ReadingTagPrefix); ok {
 			featureReadings = append(featureReadings, id)
 		}
 	}
@@ -359,7 +360,7 @@ func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, out
 			}
 		}
 	}
-	for _, p := range gherkin.Pickles(*doc, uri, newID) {
+	for _, p := range cucumber.Pickles(*doc, uri, newID) {
 		r := rules[p.AstNodeIds[0]]
 		if r == nil {
 			continue
@@ -385,9 +386,9 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[
 	var ids []string
 	for _, t := range sc.Tags {
 		tag := strings.TrimPrefix(t.Name, "@")
-		if id, ok := strings.CutPrefix(tag, readingTagPrefix); ok {
+		if id, ok := strings.CutPrefix(tag, gherkin.ReadingTagPrefix); ok {
 			ids = append(ids, id)
-		} else if tag != advisoryTag {
+		} else if tag != gherkin.AdvisoryTag {
 			r.Tags = append(r.Tags, tag)
 		}
 	}
@@ -417,7 +418,7 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[
 
 // worstOutcome combines the outcomes of a rule's examples.
 func worstOutcome(a, b string) string {
-	order := []string{"", StatusPassed, StatusSkipped, outcomeWarned, StatusUndefined, StatusFailed}
+	order := []string{"", StatusPassed, StatusSkipped, OutcomeWarned, StatusUndefined, StatusFailed}
 	if slices.Index(order, b) > slices.Index(order, a) {
 		return b
 	}

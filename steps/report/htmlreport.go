@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -26,14 +27,14 @@ const FileHTMLReport = "report.html"
 var htmlReportTemplate string
 
 var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
-	"join":   strings.Join,
-	"report": reportHTML,
-	"code":   codeHTML,
-	"short":  func(s string) string { return s[:min(12, len(s))] },
+	"join":    strings.Join,
+	"failure": failureHTML,
+	"code":    codeHTML,
+	"short":   func(s string) string { return s[:min(12, len(s))] },
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome in the page of a scenario the run did not
-// select (besides a status or outcomeWarned).
+// select (besides a status or OutcomeWarned).
 const outcomeNotRun = "not-run"
 
 type htmlPage struct {
@@ -116,11 +117,11 @@ type htmlCode struct {
 // nil, is shown with its secrets masked. The page fetches nothing: styles
 // and the filter script are inline, and it reads well without the script.
 func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profile) error {
-	docs, err := readFeatures(fsys)
+	docs, err := gherkin.ReadFeatures(fsys)
 	if err != nil {
 		return fmt.Errorf("reading the features: %w", err)
 	}
-	page := htmlPage{SuiteVersion: SuiteVersion, SpecSHA256: version.SpecSHA256(), Date: time.Now().UTC().Format(time.RFC3339)}
+	page := htmlPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), Date: time.Now().UTC().Format(time.RFC3339)}
 	var results []ScenarioResult
 	matrix := []MatrixRow(nil)
 	if sum != nil {
@@ -129,11 +130,11 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 		matrix = sum.Section7
 	}
 	if matrix == nil {
-		var pickles []pickleText
+		var texts []gherkin.ScenarioText
 		for _, d := range docs {
-			pickles = append(pickles, d.Scenarios...)
+			texts = append(texts, d.Scenarios...)
 		}
-		matrix = section7(nil, nil, pickles, results)
+		matrix = Section7(nil, nil, texts, results)
 	}
 	if prof != nil {
 		page.Profile = maskedProfile(prof)
@@ -216,17 +217,17 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 	case page.Totals.Failed > 0 || page.Totals.Undefined > 0:
 		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
 	case page.Totals.Warned > 0:
-		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
+		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", OutcomeWarned
 	default:
 		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
 	}
 	if page.Ran {
-		page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
+		page.Outcomes = []string{StatusPassed, OutcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
 	}
 }
 
-// writeHTMLReport writes the page of a run into path.
-func writeHTMLReport(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
+// WriteHTMLReportFile writes the page of a run into path.
+func WriteHTMLReportFile(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -238,24 +239,6 @@ func writeHTMLReport(path string, fsys fs.FS, sum Summary, prof *profiles.Profil
 	return f.Close()
 }
 
-// matrix fills in section 7 for the results of a run.
-func (h *harness) matrix(fsys fs.FS, results []ScenarioResult) ([]MatrixRow, error) {
-	docs, err := readFeatures(fsys)
-	if err != nil {
-		return nil, err
-	}
-	var pickles []pickleText
-	for _, d := range docs {
-		pickles = append(pickles, d.Scenarios...)
-	}
-	h.coverage.mu.Lock()
-	defer h.coverage.mu.Unlock()
-	if results == nil {
-		results = []ScenarioResult{}
-	}
-	return section7(h.coverage.statuses, h.coverage.rows, pickles, results), nil
-}
-
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
 
 func slug(s string) string {
@@ -265,7 +248,7 @@ func slug(s string) string {
 // areasOf pairs the scenarios of the features with their results. Results
 // of scenarios the features do not hold (none, normally) are kept in an
 // area of their own, so that no failure is hidden.
-func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
+func areasOf(docs []gherkin.FeatureDoc, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
 	pending := map[string][]ScenarioResult{}
 	for _, r := range results {
 		k := resultKey(r.Feature, r.Name)
@@ -300,10 +283,10 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 			if q := pending[k]; len(q) > 0 {
 				r := q[0]
 				pending[k] = q[1:]
-				sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
+				sc.Outcome, sc.Reason, sc.Warnings = r.Outcome(), r.Reason, r.Warnings
 				sc.Location, sc.Readings = r.Location, r.Readings
 				markSteps(sc.Steps, r)
-				a.Counts.add(r)
+				a.Counts.Add(r)
 			} else if ran {
 				continue // not selected by the run's tags
 			}
@@ -324,7 +307,7 @@ func areasOf(docs []featureDoc, results []ScenarioResult, ran bool) ([]htmlArea,
 			for _, r := range pending[k] {
 				other.Scenarios = append(other.Scenarios, htmlScenario{ID: id("other " + r.Name), Name: r.Name, Area: "other",
 					Tags: r.Tags, Outcome: r.Status, Reason: r.Reason, Warnings: r.Warnings})
-				other.Counts.add(r)
+				other.Counts.Add(r)
 			}
 		}
 		areas = append(areas, other)
@@ -351,15 +334,15 @@ const (
 func markSteps(steps []htmlStep, r ScenarioResult) {
 	for i := range steps {
 		switch {
-		case len(r.steps) == 0:
+		case len(r.Steps) == 0:
 			if r.Status == StatusSkipped {
 				steps[i].Mark = markSkipped
 			}
-		case i >= len(r.steps):
+		case i >= len(r.Steps):
 			steps[i].Mark = markNotRun
-		case r.steps[i].status == "passed":
+		case r.Steps[i].Status == "passed":
 			steps[i].Mark = markPassed
-		case r.steps[i].status == "failed" || r.steps[i].status == "undefined" || r.steps[i].status == "ambiguous":
+		case r.Steps[i].Status == "failed" || r.Steps[i].Status == "undefined" || r.Steps[i].Status == "ambiguous":
 			steps[i].Mark = markFailed
 		default:
 			steps[i].Mark = markSkipped
@@ -393,7 +376,7 @@ func coverageRows(c Coverage) []htmlOperation {
 
 // maskedProfile lists the profile's keys with every secret masked.
 func maskedProfile(p *profiles.Profile) [][2]string {
-	out := [][2]string{{"base_url", p.BaseURL}, {"secret_key", mask(p.SecretKey)}, {"main_token", mask(p.MainToken)}}
+	out := [][2]string{{"base_url", p.BaseURL}, {"secret_key", profiles.Mask(p.SecretKey)}, {"main_token", profiles.Mask(p.MainToken)}}
 	add := func(k, v string) {
 		if v != "" {
 			out = append(out, [2]string{k, v})
@@ -402,22 +385,22 @@ func maskedProfile(p *profiles.Profile) [][2]string {
 	add("operator_team", p.OperatorTeam)
 	add("inactive_sub_category", p.InactiveSubCategory)
 	if p.FundedCustomer != nil {
-		add("funded_customer.token", mask(p.FundedCustomer.Token))
+		add("funded_customer.token", profiles.Mask(p.FundedCustomer.Token))
 	}
 	if p.SplitCustomer != nil {
-		add("split_customer.token", mask(p.SplitCustomer.Token))
+		add("split_customer.token", profiles.Mask(p.SplitCustomer.Token))
 	}
 	if len(p.LoadCustomers) > 0 {
 		add("load_customers", fmt.Sprintf("%d accounts", len(p.LoadCustomers)))
 	}
 	if p.SecondPartner != nil {
-		add("second_partner.secret_key", mask(p.SecondPartner.SecretKey))
+		add("second_partner.secret_key", profiles.Mask(p.SecondPartner.SecretKey))
 	}
 	if p.InactivePricePlan != nil {
-		add("inactive_price_plan.secret_key", mask(p.InactivePricePlan.SecretKey))
+		add("inactive_price_plan.secret_key", profiles.Mask(p.InactivePricePlan.SecretKey))
 	}
 	if p.Fixtures.BrokenProfileToken != "" {
-		add("fixtures.broken_profile_token", mask(p.Fixtures.BrokenProfileToken))
+		add("fixtures.broken_profile_token", profiles.Mask(p.Fixtures.BrokenProfileToken))
 	}
 	if p.Fixtures.UnprocessableProductID != 0 {
 		add("fixtures.unprocessable_product_id", fmt.Sprint(p.Fixtures.UnprocessableProductID))

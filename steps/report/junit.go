@@ -1,10 +1,12 @@
-package steps
+package report
 
 import (
 	"encoding/xml"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
 // The JUnit XML that Jenkins, GitLab and GitHub read: one testsuite per
@@ -65,12 +67,13 @@ type (
 
 func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
 
-// writeJUnit writes the JUnit XML of a run from its summary.
-func writeJUnit(w io.Writer, cat *catalog, sum Summary) error {
+// WriteJUnit writes the JUnit XML of a run from its summary; cat, when not
+// nil, names the features and orders them.
+func WriteJUnit(w io.Writer, cat *gherkin.Catalog, sum Summary) error {
 	names := map[string]string{}
 	var order []string
 	if cat != nil {
-		for _, ff := range cat.features {
+		for _, ff := range cat.Files {
 			names[ff.URI] = ff.Name
 			order = append(order, ff.URI)
 		}
@@ -151,10 +154,10 @@ func (suite *junitSuite) add(r ScenarioResult, name, uri string) junitCase {
 		}
 		tc.SystemOut = strings.Join(lines, "\n")
 	}
-	if r.entry != nil {
-		tc.Line = r.entry.Line
-		if r.entry.Row > 0 {
-			tc.Line = r.entry.Row
+	if r.Entry != nil {
+		tc.Line = r.Entry.Line
+		if r.Entry.Row > 0 {
+			tc.Line = r.Entry.Row
 		}
 	}
 	return tc

@@ -1,4 +1,4 @@
-package steps_test
+package report_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/browsertest"
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // TestLivingDocsInABrowser opens the living documentation in headless
@@ -24,8 +24,8 @@ import (
 func TestLivingDocsInABrowser(t *testing.T) {
 	t.Parallel()
 	var page bytes.Buffer
-	require.NoError(t, steps.WriteLivingDocs(&page, features.FS, nil))
-	path := filepath.Join(t.TempDir(), steps.FileLivingDocs)
+	require.NoError(t, report.WriteLivingDocs(&page, features.FS, nil))
+	path := filepath.Join(t.TempDir(), report.FileLivingDocs)
 	require.NoError(t, os.WriteFile(path, page.Bytes(), 0o644))
 
 	p := browsertest.Open(t, path)
@@ -47,5 +47,5 @@ func TestLivingDocsInABrowser(t *testing.T) {
 	assert.True(t, browsertest.Eval[bool](t, p, `Array.from(document.querySelectorAll(".steps li.then code")).some(c => c.innerText === "Metode pembayaran tidak tersedia.")`))
 
 	png := browsertest.Screenshot(t, p, "living-docs.png", false)
-	browsertest.SaveForDocs(t, filepath.Join("..", "docs", "living-docs.png"), png)
+	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "living-docs.png"), png)
 }

@@ -1,4 +1,4 @@
-package steps_test
+package report_test
 
 import (
 	"encoding/json"
@@ -13,7 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
-	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // visibleScenarios counts the scenarios the reader sees.
@@ -32,13 +33,13 @@ func setFilter(id, value string) string {
 // show exactly the scenarios they select. Screenshots are saved under the
 // test's temporary directory (and under docs/ with $CONFORMANCE_SCREENSHOTS).
 func TestHTMLReportInABrowser(t *testing.T) {
-	fullRun(t)
-	var sum steps.Summary
-	raw, err := os.ReadFile(filepath.Join(fullDir, "summary.json"))
+	dir := stepstest.FullRun(t).Dir
+	var sum report.Summary
+	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &sum))
 
-	p := browsertest.Open(t, filepath.Join(fullDir, steps.FileHTMLReport))
+	p := browsertest.Open(t, filepath.Join(dir, report.FileHTMLReport))
 	assert.Empty(t, p.Errors(), "console errors")
 
 	visible := func(sel string) bool {
@@ -86,8 +87,8 @@ func TestHTMLReportInABrowser(t *testing.T) {
 
 	total := len(sum.Scenarios)
 	assert.Equal(t, total, browsertest.Eval[int](t, p, visibleScenarios))
-	assert.Equal(t, sum.Totals.Passed-sum.Totals.Warned, browsertest.Eval[int](t, p, setFilter("f-outcome", steps.StatusPassed)))
-	assert.Equal(t, sum.Totals.Failed, browsertest.Eval[int](t, p, setFilter("f-outcome", steps.StatusFailed)))
+	assert.Equal(t, sum.Totals.Passed-sum.Totals.Warned, browsertest.Eval[int](t, p, setFilter("f-outcome", report.StatusPassed)))
+	assert.Equal(t, sum.Totals.Failed, browsertest.Eval[int](t, p, setFilter("f-outcome", report.StatusFailed)))
 	assert.Equal(t, total, browsertest.Eval[int](t, p, setFilter("f-outcome", "")))
 	area := sum.Areas["payments"]
 	assert.Equal(t, area.Passed+area.Failed+area.Skipped+area.Undefined, browsertest.Eval[int](t, p, setFilter("f-area", "payments")))
@@ -106,5 +107,5 @@ func TestHTMLReportInABrowser(t *testing.T) {
 	assert.Empty(t, p.Errors(), "console errors after filtering")
 
 	png := browsertest.Screenshot(t, p, "conformance-report.png", false)
-	browsertest.SaveForDocs(t, filepath.Join("..", "docs", "conformance-report.png"), png)
+	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "conformance-report.png"), png)
 }

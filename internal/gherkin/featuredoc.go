@@ -1,4 +1,4 @@
-package steps
+package gherkin
 
 import (
 	"fmt"
@@ -9,25 +9,25 @@ import (
 	"sort"
 	"strings"
 
-	gherkin "github.com/cucumber/gherkin/go/v26"
+	cucumber "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 )
 
-// featureDoc is one feature file read for the living documentation: its
+// FeatureDoc is one feature file read for the pages: its
 // description and its scenarios, one per row of a scenario outline, as godog
 // names them.
-type featureDoc struct {
+type FeatureDoc struct {
 	URI         string
 	Name        string
 	Description string
 	Tags        []string
 	Area        string // the area tag, empty when the feature has none
-	Scenarios   []pickleText
+	Scenarios   []ScenarioText
 }
 
-// pickleText is one scenario as it runs: its name, tags, steps (keyword and
+// ScenarioText is one scenario as it runs: its name, tags, steps (keyword and
 // text, outline values filled in) and the whole text for searching.
-type pickleText struct {
+type ScenarioText struct {
 	Feature string
 	Name    string
 	Tags    []string
@@ -35,22 +35,33 @@ type pickleText struct {
 	Text    string
 }
 
+// Areas are the tags of the areas of the document, in its order.
+var Areas = []string{"products", "customers", "payment-methods", "payments", "payment-status", "authentication", "limits"}
+
+// The tags that tie a scenario to the readings of internal/contract.
+const (
+	// AdvisoryTag marks a scenario that rests on a reading as a whole.
+	AdvisoryTag = "reading"
+	// ReadingTagPrefix starts the tag naming a reading a scenario applies.
+	ReadingTagPrefix = "reading:"
+)
+
 // sectionsRe finds the sections of the document a feature cites.
 var sectionsRe = regexp.MustCompile(`sections? [0-9][0-9., and]*[0-9]`)
 
 // Sections returns the part of the description citing the document.
-func (f featureDoc) Sections() string {
+func (f FeatureDoc) Sections() string {
 	return strings.TrimSpace(sectionsRe.FindString(f.Description))
 }
 
-// readFeatures parses every .feature file of fsys, in the order of the
+// ReadFeatures parses every .feature file of fsys, in the order of the
 // areas of the document (then by file name).
-func readFeatures(fsys fs.FS) ([]featureDoc, error) {
+func ReadFeatures(fsys fs.FS) ([]FeatureDoc, error) {
 	names, err := fs.Glob(fsys, "*.feature")
 	if err != nil {
 		return nil, err
 	}
-	var docs []featureDoc
+	var docs []FeatureDoc
 	for _, name := range names {
 		f, err := fsys.Open(name)
 		if err != nil {
@@ -58,7 +69,7 @@ func readFeatures(fsys fs.FS) ([]featureDoc, error) {
 		}
 		var n int
 		newID := func() string { n++; return fmt.Sprint(n) }
-		doc, err := gherkin.ParseGherkinDocument(f, newID)
+		doc, err := cucumber.ParseGherkinDocument(f, newID)
 		_ = f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -66,20 +77,22 @@ func readFeatures(fsys fs.FS) ([]featureDoc, error) {
 		if doc.Feature == nil {
 			continue
 		}
-		docs = append(docs, toFeatureDoc(name, doc, newID))
+		docs = append(docs, FeatureDocOf(name, doc, newID))
 	}
-	rank := func(d featureDoc) int {
-		if i := slices.Index(areaTags, d.Area); i >= 0 {
+	rank := func(d FeatureDoc) int {
+		if i := slices.Index(Areas, d.Area); i >= 0 {
 			return i
 		}
-		return len(areaTags)
+		return len(Areas)
 	}
 	sort.SliceStable(docs, func(i, j int) bool { return rank(docs[i]) < rank(docs[j]) })
 	return docs, nil
 }
 
-func toFeatureDoc(uri string, doc *messages.GherkinDocument, newID func() string) featureDoc {
-	fd := featureDoc{
+// FeatureDocOf reads the parsed feature file doc of uri; newID is the
+// parser's, so that the pickles it compiles get ids of their own.
+func FeatureDocOf(uri string, doc *messages.GherkinDocument, newID func() string) FeatureDoc {
+	fd := FeatureDoc{
 		URI:         path.Base(uri),
 		Name:        doc.Feature.Name,
 		Description: strings.Join(strings.Fields(doc.Feature.Description), " "),
@@ -87,7 +100,7 @@ func toFeatureDoc(uri string, doc *messages.GherkinDocument, newID func() string
 	for _, t := range doc.Feature.Tags {
 		tag := strings.TrimPrefix(t.Name, "@")
 		fd.Tags = append(fd.Tags, tag)
-		if fd.Area == "" && slices.Contains(areaTags, tag) {
+		if fd.Area == "" && slices.Contains(Areas, tag) {
 			fd.Area = tag
 		}
 	}
@@ -115,8 +128,8 @@ func toFeatureDoc(uri string, doc *messages.GherkinDocument, newID func() string
 			}
 		}
 	}
-	for _, p := range gherkin.Pickles(*doc, uri, newID) {
-		pt := pickleText{Feature: uri, Name: p.Name}
+	for _, p := range cucumber.Pickles(*doc, uri, newID) {
+		pt := ScenarioText{Feature: uri, Name: p.Name}
 		for _, t := range p.Tags {
 			pt.Tags = append(pt.Tags, strings.TrimPrefix(t.Name, "@"))
 		}

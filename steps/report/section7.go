@@ -1,4 +1,4 @@
-package steps
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
 // MatrixRow is one row of the error tables of section 7 of the document
@@ -51,8 +52,9 @@ var operationPhrases = map[string]string{
 	contract.OpListPaymentMethods: "the payment methods", contract.OpCreatePayment: "the payment creation", contract.OpGetPaymentStatus: "the payment status",
 }
 
-// rowKey names an asserted (operation, status, message) triple.
-func rowKey(op string, status int, msg string) string {
+// RowKey names an asserted (operation, status, message) triple, as the
+// asserted set given to Section7 holds it.
+func RowKey(op string, status int, msg string) string {
 	return fmt.Sprintf("%s %d %s", op, status, msg)
 }
 
@@ -67,7 +69,7 @@ func matrixRows() []MatrixRow {
 
 // quotes reports whether a scenario of an area the row's operation belongs
 // to (or of authentication or limits) names the row's status and message.
-func (r MatrixRow) quotes(p pickleText) bool {
+func (r MatrixRow) quotes(p gherkin.ScenarioText) bool {
 	if r.Message == "" {
 		return false
 	}
@@ -83,12 +85,12 @@ func (r MatrixRow) quotes(p pickleText) bool {
 	return strings.Contains(text, `"`+r.Message+`"`) && status.MatchString(text)
 }
 
-// section7 fills in the matrix of a run: rows exercised (from coverage) and
-// their outcome (from the scenarios that quote them). texts maps a
-// scenario's feature and name to its text; results may be nil for a page
-// rendered without a run.
-func section7(statuses map[string]map[int]bool, asserted map[string]bool,
-	scenarios []pickleText, results []ScenarioResult) []MatrixRow {
+// Section7 fills in the matrix of a run: the rows exercised (statuses
+// received per operation, and the RowKey of each message asserted on such
+// an answer) and their outcome (from the results of the scenarios whose
+// text quotes them). results is nil for a page rendered without a run.
+func Section7(statuses map[string]map[int]bool, asserted map[string]bool,
+	scenarios []gherkin.ScenarioText, results []ScenarioResult) []MatrixRow {
 	rows := matrixRows()
 	status := map[string]string{}
 	for _, r := range results {
@@ -99,7 +101,7 @@ func section7(statuses map[string]map[int]bool, asserted map[string]bool,
 		if results == nil {
 			r.Outcome = OutcomeNotRun
 		} else {
-			r.Exercised = statuses[r.Operation][r.Status] && (r.Message == "" || asserted[rowKey(r.Operation, r.Status, r.Message)])
+			r.Exercised = statuses[r.Operation][r.Status] && (r.Message == "" || asserted[RowKey(r.Operation, r.Status, r.Message)])
 		}
 		var seen []string
 		for _, p := range scenarios {

@@ -1,0 +1,38 @@
+package loadtest_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
+)
+
+// TestARunThatFallsBehindStaysBounded: when what consumes the results
+// stalls (here the collector, held by its progress callback for 2 s: a
+// starved CPU does the same), every worker soon waits to hand its result
+// over. Without a cap the generator started a worker for every hit due
+// (thousands here, gigabytes in an hour's soak); with the default cap, the
+// rate × the timeout, it waits for a worker at the cap, counts the waits
+// and the late sends, and the run says it fell behind, and since when.
+func TestARunThatFallsBehindStaysBounded(t *testing.T) {
+	t.Parallel()
+	var once sync.Once
+	stall := func(loadtest.Progress) { once.Do(func() { time.Sleep(2200 * time.Millisecond) }) }
+	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(3000, 2*time.Second)), loadtest.WithTimeout(50*time.Millisecond),
+		loadtest.WithProgress(10*time.Millisecond, stall))
+	g := o.Generator
+	require.Equal(t, 150, g.MaxWorkers, "the default cap: 3,000/s × 50 ms")
+	assert.LessOrEqual(t, g.PeakWorkers, int64(g.MaxWorkers), "workers; %+v", g)
+	assert.Positive(t, g.WorkerWaits, "hits that waited for a worker at the cap; %+v", g)
+	assert.Positive(t, g.Late, "late sends; %+v", g)
+	assert.Positive(t, g.BehindFrom, "when it fell behind; %+v", g)
+	assert.GreaterOrEqual(t, g.BehindUntil, g.BehindFrom, "%+v", g)
+	assert.True(t, rep.Generator.Limited, "%+v", rep.Generator)
+	assert.Contains(t, strings.Join(rep.Generator.Reasons, "\n"), "all 150 workers were busy")
+}

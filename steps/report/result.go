@@ -1,0 +1,88 @@
+// Package report writes what a run of the conformance suite found, from the
+// run's result alone: the console (pretty and progress) and its closing
+// summary, JUnit XML, cucumber JSON, summary.json, rerun.txt, the HTML page
+// with the section 7 matrix, and the pages made from the feature files
+// without a run (the living documentation, docs/conformance-readings.md).
+// Package steps runs the scenarios and produces the Summary these functions
+// read; nothing here runs a scenario.
+package report
+
+import (
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
+)
+
+// The status of a scenario (written in internal/contract, which the
+// generated mode shares).
+const (
+	StatusPassed    = contract.StatusPassed
+	StatusFailed    = contract.StatusFailed
+	StatusSkipped   = contract.StatusSkipped
+	StatusUndefined = contract.StatusUndefined
+)
+
+// Warning is a reading a scenario's server did not follow.
+type Warning = contract.Warning
+
+// ScenarioResult is the outcome of one scenario.
+type ScenarioResult struct {
+	Name    string   `json:"name"`
+	Feature string   `json:"feature"`
+	Tags    []string `json:"tags"`
+	Status  string   `json:"status"`
+	// Reason is the account of a failure (what was sent, what came back,
+	// what was expected), or why a scenario was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Warnings are the readings the server did not follow.
+	Warnings []Warning `json:"warnings,omitempty"`
+	// Advisory is set on a scenario that rests on a reading as a whole
+	// (tag @reading): its failure is a warning, unless the run is strict.
+	Advisory bool `json:"advisory,omitempty"`
+	// Readings are the ids of the readings the scenario applied.
+	Readings []string `json:"readings,omitempty"`
+	// Location is file:line of the scenario (of the example row for a
+	// scenario outline), as the runner accepts it to run it again.
+	Location string `json:"location,omitempty"`
+	// Seconds is how long the scenario ran.
+	Seconds float64 `json:"seconds"`
+
+	// The fields below serve the writers during the run that produced the
+	// result; summary.json does not hold them.
+
+	// Steps are the steps that ran, for the console and the page.
+	Steps []StepRun `json:"-"`
+	// Entry is the scenario in the catalog, or nil.
+	Entry *gherkin.Entry `json:"-"`
+	// NotRun marks a skipped scenario the run's stop left unfinished or
+	// unstarted; UnansweredAt is when its last request got no answer.
+	NotRun       bool      `json:"-"`
+	UnansweredAt time.Time `json:"-"`
+}
+
+// StepRun is one step as it ran: its text, godog's status of it and its error.
+type StepRun struct {
+	Text   string
+	Status string
+	Err    error
+}
+
+// NoAnswer reports whether the scenario failed, or was not run to its end,
+// because its last request got no answer.
+func (r ScenarioResult) NoAnswer() bool {
+	return !r.UnansweredAt.IsZero() && (r.Status == StatusFailed || r.NotRun)
+}
+
+// OutcomeWarned is how the writers show a passed scenario that carries
+// warnings; it is never a ScenarioResult.Status.
+const OutcomeWarned = "passed-with-warnings"
+
+// Outcome is the scenario's status as the writers show it: a passed
+// scenario with warnings is OutcomeWarned.
+func (r ScenarioResult) Outcome() string {
+	if r.Status == StatusPassed && len(r.Warnings) > 0 {
+		return OutcomeWarned
+	}
+	return r.Status
+}

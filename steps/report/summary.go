@@ -1,0 +1,163 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+)
+
+// Counts counts scenarios by outcome.
+type Counts struct {
+	Passed int `json:"passed"`
+	// Warned counts the passed scenarios that carry warnings.
+	Warned    int `json:"passed_with_warnings"`
+	Failed    int `json:"failed"`
+	Skipped   int `json:"skipped"`
+	Undefined int `json:"undefined"`
+}
+
+// Add counts r.
+func (c *Counts) Add(r ScenarioResult) {
+	switch r.Status {
+	case StatusPassed:
+		c.Passed++
+		if len(r.Warnings) > 0 {
+			c.Warned++
+		}
+	case StatusFailed:
+		c.Failed++
+	case StatusSkipped:
+		c.Skipped++
+	default:
+		c.Undefined++
+	}
+}
+
+// Capability says whether the profile unlocks a capability, and counts
+// the scenarios that need it.
+type Capability struct {
+	Available bool     `json:"available"`
+	Missing   []string `json:"missing,omitempty"`
+	Counts    Counts   `json:"scenarios"`
+}
+
+// OperationCoverage lists the status codes openapi.yaml documents for an
+// operation (default excluded) and those the run received.
+type OperationCoverage struct {
+	Documented []int `json:"documented"`
+	Exercised  []int `json:"exercised"`
+}
+
+// Coverage is what the run exercised of the contract.
+type Coverage struct {
+	Operations map[string]OperationCoverage `json:"operations"`
+	// Messages are the exact messages (and prefixes) a scenario asserted.
+	Messages []string `json:"messages_asserted"`
+}
+
+// Summary is the machine-readable account of a run (summary.json).
+type Summary struct {
+	SuiteVersion string                `json:"suite_version"`
+	SpecSHA256   string                `json:"spec_sha256"`
+	Target       string                `json:"target"`
+	StartedAt    time.Time             `json:"started_at"`
+	Seconds      float64               `json:"seconds"`
+	Totals       Counts                `json:"totals"`
+	Areas        map[string]Counts     `json:"areas"`
+	Capabilities map[string]Capability `json:"capabilities"`
+	Coverage     Coverage              `json:"coverage"`
+	// Strict is set when warnings counted as failures.
+	Strict bool `json:"strict"`
+	// Levels counts the findings of the run by level.
+	Levels Levels `json:"levels"`
+	// Warnings lists each reading not followed once, with its scenarios.
+	Warnings  []ReadingWarnings `json:"warnings"`
+	Scenarios []ScenarioResult  `json:"scenarios"`
+	// Section7 is the error tables of section 7, row by row, as exercised.
+	Section7 []MatrixRow `json:"section7"`
+	// Stopped is set when the run ended before its scenarios did: the
+	// target stopped answering, or the run was interrupted.
+	Stopped *Stopped `json:"stopped,omitempty"`
+}
+
+// Levels counts the findings of a run by level: failed scenarios (a
+// document check failed, or, in a strict run, any check), and warnings (a
+// reading a server did not follow).
+type Levels struct {
+	Failures int `json:"failures"`
+	Warnings int `json:"warnings"`
+	// Readings counts the distinct readings of the warnings.
+	Readings int `json:"readings_not_followed"`
+}
+
+// WriteSummary writes summary.json into path.
+func WriteSummary(path string, s Summary) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// The causes of a stopped run (Stopped.Cause).
+const (
+	StopTarget      = "target-stopped-answering"
+	StopInterrupted = "interrupted"
+)
+
+// Stopped says why a run ended before its scenarios did (summary.json's
+// "stopped").
+type Stopped struct {
+	// Cause is StopTarget or StopInterrupted.
+	Cause string `json:"cause"`
+	// Reason is one sentence: what happened.
+	Reason string `json:"reason"`
+	// AfterScenarios counts the scenarios run to their end before the stop.
+	AfterScenarios int `json:"after_scenarios"`
+	// NotRun counts the scenarios not run, or not run to their end, because of it.
+	NotRun int `json:"not_run"`
+	// LastTransportError is the failure of the last request that got no
+	// answer (StopTarget).
+	LastTransportError string `json:"last_transport_error,omitempty"`
+}
+
+// Banner is the one line the console and the page lead with.
+func (s *Stopped) Banner() string {
+	word := "STOPPED"
+	if s.Cause == StopInterrupted {
+		word = "INTERRUPTED"
+	}
+	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
+}
+
+// ReadingWarnings is a reading that servers did not follow in a run, with
+// the scenarios where it happened.
+type ReadingWarnings struct {
+	Reading   string   `json:"reading"`
+	Sentence  string   `json:"sentence"`
+	Scenarios []string `json:"scenarios"`
+}
+
+// WarningsByReading lists each reading not followed once, in the order of
+// the first scenario that warned of it.
+func WarningsByReading(results []ScenarioResult) []ReadingWarnings {
+	var out []ReadingWarnings
+	index := map[string]int{}
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			i, ok := index[w.Reading]
+			if !ok {
+				i = len(out)
+				index[w.Reading] = i
+				out = append(out, ReadingWarnings{Reading: w.Reading, Sentence: w.Sentence})
+			}
+			name := r.Feature + ": " + r.Name
+			if !slices.Contains(out[i].Scenarios, name) {
+				out[i].Scenarios = append(out[i].Scenarios, name)
+			}
+		}
+	}
+	return out
+}
