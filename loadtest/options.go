@@ -139,7 +139,7 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 // buffered writers, instead of keeping them in memory: the memory of a run
 // then does not grow with its length (only a reconciled run keeps its
 // ledger, for the look-ups after the attack). The reports read the
-// Outcome's Tally; WriteArtifacts into the same dir leaves the two files
+// Run's Tally; WriteArtifacts into the same dir leaves the two files
 // as they are (the ledger is written again with the look-ups).
 func WithRecordDir(dir string) Option { return func(c *config) { c.recordDir = dir } }
 

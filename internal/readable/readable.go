@@ -1,3 +1,6 @@
+// Package readable writes numbers as the load tester's reports and
+// messages read: counts and rupiah with thousands separators, durations to
+// three significant digits, caps.
 package readable
 
 import (
@@ -6,7 +9,7 @@ import (
 	"time"
 )
 
-// thousands writes n with a comma between each group of three digits
+// Thousands writes n with a comma between each group of three digits
 // (1,234,567), as counts and rupiah read in the reports.
 func Thousands[T ~int | ~int64 | ~uint64](n T) string {
 	s := strconv.FormatInt(int64(n), 10)
@@ -25,7 +28,7 @@ func Thousands[T ~int | ~int64 | ~uint64](n T) string {
 	return b.String()
 }
 
-// span is "lo" or "lo to hi", with thousands separators.
+// Span is "lo" or "lo to hi", with thousands separators.
 func Span(lo, hi int64) string {
 	if lo == hi {
 		return Thousands(lo)
@@ -33,7 +36,7 @@ func Span(lo, hi int64) string {
 	return Thousands(lo) + " to " + Thousands(hi)
 }
 
-// readable rounds d to three significant digits in its unit: 83.1 ms,
+// Duration rounds d to three significant digits in its unit: 83.1 ms,
 // 1.25 s, 512 µs, 2m3s for two minutes and more.
 func Duration(d time.Duration) string {
 	if d == 0 {
@@ -76,7 +79,7 @@ func Duration(d time.Duration) string {
 // reports do.
 func Count(n int64) string { return Thousands(n) }
 
-// capText describes a cap: its value, or "none" for 0.
+// Cap describes a cap: its value, or "none" for 0.
 func Cap(n int) string {
 	if n == 0 {
 		return "none"

@@ -21,7 +21,7 @@ const (
 	Constant = "constant"
 	Linear   = "linear"
 	Sine     = "sine"
-	// PacingStages runs a list of load profiles one after the other, as
+	// Stages runs a list of load profiles one after the other, as
 	// k6's stages do.
 	Stages = "stages"
 )
@@ -110,7 +110,7 @@ func ParseLoadProfile(data []byte) (LoadProfile, error) {
 	return lp, lp.Validate()
 }
 
-// LoadLoadProfile reads a load profile file.
+// LoadFile reads a load profile file.
 func LoadFile(path string) (LoadProfile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -21,7 +21,7 @@ const (
 	PhaseAfter   = "after"   // wallet reads after the attack
 )
 
-// Operation is one request of a run as the history records it: who sent
+// HistoryOp is one request of a run as the history records it: who sent
 // it, what it asked, when it was invoked and when its answer came back,
 // and the answer as far as the history check needs it.
 type HistoryOp struct {

@@ -71,8 +71,8 @@ type Generator struct {
 	BehindUntil time.Duration `json:"behind_until,omitempty"`
 }
 
-// Outcome is everything a run produced: where the attack (producer) and the
-// reports meet.
+// Run is the record of a run, everything its attack produced: where the
+// attack (the producer) and the verdicts and reports meet.
 type Run struct {
 	Meta      Meta              `json:"meta"`
 	Generator Generator         `json:"generator"`

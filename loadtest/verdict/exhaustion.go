@@ -42,7 +42,7 @@ func (x *Exhaustion) String() string {
 		what, x.After.Round(100*time.Millisecond), x.RefusedPct, x.Refused, x.Answered, x.Message)
 }
 
-// exhaustion describes the 422 refusals of balance and coin payments
+// ExhaustionOf describes the 422 refusals of balance and coin payments
 // counted in x, with o's catalog and wallets; nil when there are none.
 func ExhaustionOf(o *record.Run, x0 *record.RefusalTally) *Exhaustion {
 	if x0.Refused == 0 {
