@@ -92,13 +92,14 @@ func replay(t *testing.T, url, feature string) (report.ScenarioResult, string) {
 // depends on the examples run before it.
 var figures = regexp.MustCompile(`[0-9]+`)
 
-// TestSequenceReproduces: a failing stateful sequence is written as a
-// feature file of the suite's steps; the suite runs it against a fresh
-// reference with the fault and fails at the check its last step names,
-// worded as the generated mode worded it, and passes against the
-// reference without the fault.
+// TestSequenceReproduces: for each fault only a stateful sequence finds,
+// the failing sequence is written as a feature file of the suite's steps;
+// the suite runs it against a fresh reference with the fault and fails at
+// the check its last step names, worded as the generated mode worded it
+// (up to the figures), and passes against the reference without the fault.
 func TestSequenceReproduces(t *testing.T) {
-	for _, fault := range []reference.Fault{reference.FaultStaleWalletTakesCoins, reference.FaultReprovisionResetsWallet} {
+	for _, fault := range []reference.Fault{reference.FaultStaleWalletTakesCoins, reference.FaultReprovisionResetsWallet,
+		reference.FaultStatusAmountDrifts, reference.FaultDuplicateOverwritesProduct} {
 		t.Run(string(fault), func(t *testing.T) {
 			p := failedProperties(t, fault, "sequences", time.Minute, 2*time.Second)[0]
 			require.NotEmpty(t, p.Feature)

@@ -42,17 +42,13 @@ type mTrx struct {
 	trxID, number string
 	owner         *mAccount
 	productID     int64
-	amount        map[string]int64
+	amount        api.Amount
 }
 
-var amountFields = []string{"total", "balance_used", "coin_used", "coin_value_used", "gateway_payment"}
-
-func amountOf(v any) map[string]int64 {
-	out := map[string]int64{}
-	for _, f := range amountFields {
-		out[f] = integer(dig(v, f))
-	}
-	return out
+// amountOf reads an amount object (section 2.7).
+func amountOf(v any) api.Amount {
+	return api.Amount{Total: integer(dig(v, "total")), BalanceUsed: integer(dig(v, "balance_used")), CoinUsed: integer(dig(v, "coin_used")),
+		CoinValueUsed: integer(dig(v, "coin_value_used")), GatewayPayment: integer(dig(v, "gateway_payment"))}
 }
 
 // machine is one stateful sequence against the target. It says each step
@@ -381,8 +377,8 @@ func (m *machine) pay(t *rapid.T) {
 	}
 	am := amountOf(dig(tx, "amount"))
 	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
-	ma.wallet.Balance -= am["balance_used"]
-	ma.wallet.Coins -= am["coin_used"]
+	ma.wallet.Balance -= am.BalanceUsed
+	ma.wallet.Coins -= am.CoinUsed
 	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
 }
 
@@ -390,10 +386,9 @@ func (m *machine) pay(t *rapid.T) {
 // service fee is fee against the wallet the model holds (the contract's
 // CheckSplit), and grades how much of the rest the coins covered (a
 // reading).
-func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am map[string]int64, fee int64, useBalance, useCoin bool) {
-	total, bu, cv := am["total"], am["balance_used"], am["coin_value_used"]
-	amount := api.Amount{Total: total, BalanceUsed: bu, CoinUsed: am["coin_used"], CoinValueUsed: cv, GatewayPayment: am["gateway_payment"]}
-	if err := contract.CheckSplit(contract.Wallet(ma.wallet), amount, fee, useBalance, useCoin); err != nil {
+func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am api.Amount, fee int64, useBalance, useCoin bool) {
+	total, bu, cv := am.Total, am.BalanceUsed, am.CoinValueUsed
+	if err := contract.CheckSplit(contract.Wallet(ma.wallet), am, fee, useBalance, useCoin); err != nil {
 		m.fail(t, fmt.Sprintf("the payment takes from %s's wallet as the document splits it", ma.acc.Label), "%v", err)
 	}
 	if useCoin {
@@ -479,14 +474,14 @@ func (m *machine) status(t *rapid.T) {
 		m.fail(t, thenAnswer(statusOK, contract.MsgOK), "looking up the payment %q by its %s was answered %d", tr.trxID, how, a.Status)
 	}
 	rec := dig(d, "data")
-	got := amountOf(dig(rec, "amount"))
-	switch {
-	case str(dig(rec, "partner_trx_id")) != tr.trxID || str(dig(rec, "transaction_number")) != tr.number:
-		m.fail(t, thenRecord, "the record names %q / %q, not the payment %q / %q", str(dig(rec, "partner_trx_id")), str(dig(rec, "transaction_number")), tr.trxID, tr.number)
-	case integer(dig(rec, "product", "id")) != tr.productID:
-		m.fail(t, thenRecord, "the record shows product %d, but the payment was for product %d", integer(dig(rec, "product", "id")), tr.productID)
-	case fmt.Sprint(got) != fmt.Sprint(tr.amount):
-		m.fail(t, thenRecord, "the record's amount %v differs from the amount %v of the payment's creation", got, tr.amount)
+	got := contract.Record{PartnerTrxID: str(dig(rec, "partner_trx_id")), TransactionNumber: str(dig(rec, "transaction_number")),
+		ProductID: integer(dig(rec, "product", "id")), Amount: amountOf(dig(rec, "amount"))}
+	created := contract.Record{PartnerTrxID: tr.trxID, TransactionNumber: tr.number, ProductID: tr.productID, Amount: tr.amount}
+	if err := contract.CheckRecordNamed(created, got); err != nil {
+		m.fail(t, thenRecord, "%v", err)
+	}
+	if err := contract.CheckRecordAsCreated(created, got); err != nil {
+		m.fail(t, thenRecord, "%v", err)
 	}
 }
 

@@ -72,57 +72,7 @@ func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 
 func TestRunSurvivesBadTargets(t *testing.T) {
 	t.Parallel()
-	serve := func(h http.HandlerFunc) func(t *testing.T) string {
-		return func(t *testing.T) string {
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			return srv.URL
-		}
-	}
-	cases := []struct {
-		name   string
-		target func(t *testing.T) string
-		reason string
-	}{
-		{"closed port", func(t *testing.T) string { return closedURL(t) }, "refused the connection"},
-		{"hangs", func(t *testing.T) string {
-			done := make(chan struct{})
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				select {
-				case <-done:
-				case <-r.Context().Done():
-				}
-			}))
-			t.Cleanup(srv.Close)
-			t.Cleanup(func() { close(done) })
-			return srv.URL
-		}, "request timeout"},
-		{"answers HTML", serve(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(http.StatusOK)
-			_, _ = w.Write([]byte("<html><body>It works!</body></html>"))
-		}), "not application/json"},
-		{"answers 10 MB", serve(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			chunk := []byte(strings.Repeat(" ", 64<<10))
-			for range 160 {
-				if _, err := w.Write(chunk); err != nil {
-					return
-				}
-			}
-		}), "larger than"},
-		{"resets the connection", serve(func(w http.ResponseWriter, r *http.Request) {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				return
-			}
-			if tc, ok := conn.(*net.TCPConn); ok {
-				_ = tc.SetLinger(0)
-			}
-			_ = conn.Close()
-		}), "connection"},
-	}
-	for _, tc := range cases {
+	for _, tc := range badTargets() {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			url := tc.target(t)
@@ -159,4 +109,67 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// badTarget is a target that cannot be tested, and what a failure against
+// it names.
+type badTarget struct {
+	name   string
+	target func(t *testing.T) string
+	reason string
+}
+
+// badTargets are targets that refuse, hang, answer HTML, answer too much,
+// or reset the connection.
+func badTargets() []badTarget {
+	serve := func(h http.HandlerFunc) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			srv := httptest.NewServer(h)
+			t.Cleanup(srv.Close)
+			return srv.URL
+		}
+	}
+	return []badTarget{
+		{"closed port", func(t *testing.T) string { return closedURL(t) }, "refused the connection"},
+		{"hangs", hangingTarget, "request timeout"},
+		{"answers HTML", serve(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte("<html><body>It works!</body></html>"))
+		}), "not application/json"},
+		{"answers 10 MB", serve(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			chunk := []byte(strings.Repeat(" ", 64<<10))
+			for range 160 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}), "larger than"},
+		{"resets the connection", serve(func(w http.ResponseWriter, r *http.Request) {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				return
+			}
+			if tc, ok := conn.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			_ = conn.Close()
+		}), "connection"},
+	}
+}
+
+// hangingTarget accepts every request and never answers it, until the
+// test ends.
+func hangingTarget(t *testing.T) string {
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-done:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) })
+	return srv.URL
 }

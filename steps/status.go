@@ -125,32 +125,37 @@ func (s *scenario) recordMatches(byReading bool) error {
 	}
 	// Every field of section 2.6 and its type is checked on every answer by
 	// the response validator (openapi.yaml's PaymentStatusRecord schema, see send).
-	for _, f := range []struct{ path, want string }{
-		{"partner_trx_id", pm.res.PartnerTrxID}, {"transaction_number", pm.res.TransactionNumber},
-	} {
-		if got, _ := lookup(rec, f.path); fmt.Sprint(got) != f.want {
-			return s.failure(s.last, secStatusLookup+" The record is that of the transaction named.",
-				fmt.Sprintf("%s %q, as in the answer that created the payment", f.path, f.want), "%s is %v", f.path, got)
-		}
+	created := contract.Record{PartnerTrxID: pm.res.PartnerTrxID, TransactionNumber: pm.res.TransactionNumber, ProductID: pm.product.ID, Amount: pm.res.Amount}
+	got := recordIn(rec)
+	if err := contract.CheckRecordNamed(created, got); err != nil {
+		return s.failure(s.last, secStatusLookup+" The record is that of the transaction named.",
+			fmt.Sprintf("partner_trx_id %q and transaction_number %q, as in the answer that created the payment", created.PartnerTrxID, created.TransactionNumber), "%v", err)
 	}
-	a := pm.res.Amount
-	for _, f := range []struct {
-		path string
-		want int64
-	}{
-		{"product.id", pm.product.ID}, {"amount.total", a.Total}, {"amount.balance_used", a.BalanceUsed},
-		{"amount.coin_used", a.CoinUsed}, {"amount.coin_value_used", a.CoinValueUsed}, {"amount.gateway_payment", a.GatewayPayment},
-	} {
-		if got, _ := lookup(rec, f.path); fmt.Sprint(got) != fmt.Sprint(f.want) {
-			err := s.failure(s.last, secStatusLookup+" "+secStatusRecord,
-				fmt.Sprintf("%s %d, as in the answer that created the payment", f.path, f.want), "%s is %v", f.path, got)
-			if !byReading {
-				return err
-			}
-			return s.reading(contract.MustReading("status-record-amounts"), err)
+	if err := contract.CheckRecordAsCreated(created, got); err != nil {
+		err := s.failure(s.last, secStatusLookup+" "+secStatusRecord, "the product and amounts of the answer that created the payment", "%v", err)
+		if !byReading {
+			return err
 		}
+		return s.reading(contract.MustReading("status-record-amounts"), err)
 	}
 	return nil
+}
+
+// recordIn reads the fields of a status record the checks compare.
+func recordIn(rec map[string]any) contract.Record {
+	str := func(path string) string {
+		v, _ := lookup(rec, path)
+		s, _ := v.(string)
+		return s
+	}
+	num := func(path string) int64 {
+		v, _ := lookup(rec, path)
+		n, _ := integer(v)
+		return n
+	}
+	return contract.Record{PartnerTrxID: str("partner_trx_id"), TransactionNumber: str("transaction_number"), ProductID: num("product.id"),
+		Amount: amount{Total: num("amount.total"), BalanceUsed: num("amount.balance_used"), CoinUsed: num("amount.coin_used"),
+			CoinValueUsed: num("amount.coin_value_used"), GatewayPayment: num("amount.gateway_payment")}}
 }
 
 // notShown checks that another partner's lookup is not served: no 2xx

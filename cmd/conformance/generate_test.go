@@ -87,34 +87,46 @@ func TestGeneratePreflight(t *testing.T) {
 }
 
 // TestGeneratedFeatureReproduces: a failure the generated mode finds for a
-// fault is written as a feature file that `conformance FILE` runs against
-// the target: it fails the same way there, and passes against a reference
+// fault (a request a schema property broke, a stateful sequence) is
+// written as a feature file that `conformance FILE` runs against the
+// target: it fails the same way there, and passes against a reference
 // without the fault.
 func TestGeneratedFeatureReproduces(t *testing.T) {
 	t.Parallel()
-	faulty := faultyReference(t, reference.FaultNoShiftCodeLimit)
-	profile := writeFile(t, referenceProfile(t))
-	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"generate", "--target", faulty, "--profile", profile, "--report-dir", dir,
-		"--seed", "5", "--only", "CreatePayment: requests that break"}, noEnv, &out, &errOut)
-	require.Equal(t, exitFail, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
-	feature := filepath.Join(dir, "generated-1.feature")
-	require.FileExists(t, feature, out.String())
-	assert.Contains(t, out.String(), "run it: conformance --target "+faulty+" --profile "+profile+" "+feature)
-	text, err := os.ReadFile(feature)
-	require.NoError(t, err)
-	t.Logf("%s", text)
+	for _, tc := range []struct {
+		fault      reference.Fault
+		only, says string
+	}{
+		{reference.FaultNoShiftCodeLimit, "CreatePayment: requests that break", "the document refuses this request"},
+		{reference.FaultReprovisionResetsWallet, "sequences", "the wallet does not hold what the payments reported leave"},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			t.Parallel()
+			faulty := faultyReference(t, tc.fault)
+			profile := writeFile(t, referenceProfile(t))
+			dir := t.TempDir()
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), []string{"generate", "--target", faulty, "--profile", profile, "--report-dir", dir,
+				"--seed", "5", "--only", tc.only}, noEnv, &out, &errOut)
+			require.Equal(t, exitFail, code, "stdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+			feature := filepath.Join(dir, "generated-1.feature")
+			require.FileExists(t, feature, out.String())
+			assert.Contains(t, out.String(), "run it: conformance --target "+faulty+" --profile "+profile+" "+feature)
+			text, err := os.ReadFile(feature)
+			require.NoError(t, err)
+			t.Logf("%s", text)
 
-	out.Reset()
-	errOut.Reset()
-	code = run(context.Background(), []string{"--target", faulty, "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
-	assert.Equal(t, exitFail, code, "the feature fails against the faulty target:\n%s\n%s", out.String(), errOut.String())
-	assert.Contains(t, out.String(), "the document refuses this request")
+			out.Reset()
+			errOut.Reset()
+			code = run(context.Background(), []string{"--target", faultyReference(t, tc.fault), "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
+			assert.Equal(t, exitFail, code, "the feature fails against the faulty target:\n%s\n%s", out.String(), errOut.String())
+			assert.Contains(t, out.String(), tc.says)
 
-	out.Reset()
-	errOut.Reset()
-	code = run(context.Background(), []string{"--target", faultyReference(t), "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
-	assert.Equal(t, exitPass, code, "and passes against the reference:\n%s\n%s", out.String(), errOut.String())
-	assert.Contains(t, out.String(), "RESULT: PASS: 1 passed")
+			out.Reset()
+			errOut.Reset()
+			code = run(context.Background(), []string{"--target", faultyReference(t), "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
+			assert.Equal(t, exitPass, code, "and passes against the reference:\n%s\n%s", out.String(), errOut.String())
+			assert.Contains(t, out.String(), "RESULT: PASS: 1 passed")
+		})
+	}
 }

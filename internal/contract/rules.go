@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"strings"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -139,6 +140,62 @@ func CheckWalletAsReported(reported, got Wallet) error {
 	if got != reported {
 		return fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s)",
 			ErrWalletNotAsReported, got.Balance, got.Coins, reported.Balance, reported.Coins, SentenceWalletAsReported)
+	}
+	return nil
+}
+
+// Record is what a judge compares of a payment status record (section
+// 2.6) with the answer that created the payment.
+type Record struct {
+	PartnerTrxID, TransactionNumber string
+	ProductID                       int64
+	Amount                          api.Amount
+}
+
+// SentenceRecordNamed is the sentence CheckRecordNamed rests on.
+const SentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
+	"the record is that of the transaction named, with its partner_trx_id and transaction_number."
+
+// ErrRecordNotNamed is a status record of another transaction than the one
+// looked up.
+var ErrRecordNotNamed = errors.New("the record is not that of the transaction named")
+
+// CheckRecordNamed checks that a status record names the payment created.
+func CheckRecordNamed(created, record Record) error {
+	if record.PartnerTrxID != created.PartnerTrxID || record.TransactionNumber != created.TransactionNumber {
+		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", ErrRecordNotNamed,
+			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, SentenceRecordNamed)
+	}
+	return nil
+}
+
+// ErrRecordNotAsCreated is a status record whose product or amounts are not
+// those of the answer that created the payment.
+var ErrRecordNotAsCreated = errors.New("the record's product or amounts are not the payment's as it was created")
+
+// CheckRecordAsCreated compares the product and amounts of a status record
+// with those of the answer that created the payment: the reading
+// status-record-amounts (the document does not say it in so many words).
+func CheckRecordAsCreated(created, record Record) error {
+	var differ []string
+	for _, f := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"product.id", record.ProductID, created.ProductID},
+		{"amount.total", record.Amount.Total, created.Amount.Total},
+		{"amount.balance_used", record.Amount.BalanceUsed, created.Amount.BalanceUsed},
+		{"amount.coin_used", record.Amount.CoinUsed, created.Amount.CoinUsed},
+		{"amount.coin_value_used", record.Amount.CoinValueUsed, created.Amount.CoinValueUsed},
+		{"amount.gateway_payment", record.Amount.GatewayPayment, created.Amount.GatewayPayment},
+	} {
+		if f.got != f.want {
+			differ = append(differ, fmt.Sprintf("%s is %d, but the payment was created with %d", f.name, f.got, f.want))
+		}
+	}
+	if len(differ) > 0 {
+		rd := MustReading("status-record-amounts")
+		return fmt.Errorf("%w: %s (%s %s)", ErrRecordNotAsCreated, strings.Join(differ, "; "), rd.Sentence, rd.Text)
 	}
 	return nil
 }

@@ -61,3 +61,19 @@ func TestCheckCoinsOnlyWhenAsked(t *testing.T) {
 	assert.NoError(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, BalanceUsed: 40, GatewayPayment: 60}))
 	assert.ErrorIs(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, CoinUsed: 20, CoinValueUsed: 10, GatewayPayment: 90}), ErrCoinsNotAsked)
 }
+
+func TestCheckRecord(t *testing.T) {
+	t.Parallel()
+	created := Record{PartnerTrxID: "trx-1", TransactionNumber: "INV/1", ProductID: 1001, Amount: api.Amount{Total: 6300, BalanceUsed: 6300}}
+	assert.NoError(t, CheckRecordNamed(created, created))
+	assert.NoError(t, CheckRecordAsCreated(created, created))
+	other := created
+	other.TransactionNumber = "INV/2"
+	assert.ErrorIs(t, CheckRecordNamed(created, other), ErrRecordNotNamed)
+	assert.NoError(t, CheckRecordAsCreated(created, other), "the ids are CheckRecordNamed's")
+	drifted := created
+	drifted.ProductID, drifted.Amount.Total = 1002, 6301
+	err := CheckRecordAsCreated(created, drifted)
+	assert.ErrorIs(t, err, ErrRecordNotAsCreated)
+	assert.Contains(t, err.Error(), "product.id is 1002, but the payment was created with 1001; amount.total is 6301, but the payment was created with 6300")
+}

@@ -306,6 +306,7 @@ func attackHeaderFlood(t *testing.T, srv *refProcess) {
 	assert.Less(t, median, 50*time.Millisecond, "median latency of normal requests under header flooding")
 }
 
+// payAnswer is the answer to one payment of attackPayments.
 type payAnswer struct {
 	account int
 	trxID   string
@@ -315,99 +316,44 @@ type payAnswer struct {
 	err     error
 }
 
-func attackPayments(t *testing.T, srv *refProcess) {
-	tokens := []string{"tok-nusantara-load-1", "tok-nusantara-load-2", "tok-nusantara-load-3", "tok-nusantara-load-4", "tok-nusantara-split"}
-	wallets := func() [][2]int64 {
-		out := make([][2]int64, len(tokens))
-		for i, tok := range tokens {
-			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.base+"/client/v2/customer/profile", nil)
-			require.NoError(t, err)
-			req.Header.Set("X-SECRET-KEY", atkKey)
-			req.Header.Set("Authorization", "Bearer "+tok)
-			resp, err := http.DefaultClient.Do(req)
-			require.NoError(t, err)
-			var p struct {
-				Data struct {
-					Balance struct{ Available int64 }
-					Coin    struct{ Available int64 }
-				}
-			}
-			require.NoError(t, json.NewDecoder(resp.Body).Decode(&p))
-			_ = resp.Body.Close()
-			out[i] = [2]int64{p.Data.Balance.Available, p.Data.Coin.Available}
-		}
-		return out
-	}
-	before := wallets()
-	type job struct {
-		account int
-		trxID   string
-	}
-	var jobs []job
-	const unique, bursts, burst = 24000, 1200, 5
-	for i := range unique {
-		jobs = append(jobs, job{i % len(tokens), fmt.Sprintf("atk-u-%d", i)})
-	}
-	for i := range bursts {
-		for range burst {
-			jobs = append(jobs, job{i % len(tokens), fmt.Sprintf("atk-b-%d", i)})
-		}
-	}
-	tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Timeout: 30 * time.Second, Transport: tr}
-	queue := make(chan job)
-	answers := make(chan payAnswer, len(jobs))
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range 64 {
-		wg.Go(func() {
-			for j := range queue {
-				body := fmt.Sprintf(`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"use_coin":true,"partner_trx_id":%q}`, j.trxID)
-				req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.base+"/client/v2/payment", strings.NewReader(body))
-				if err != nil {
-					answers <- payAnswer{err: err}
-					continue
-				}
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("X-SECRET-KEY", atkKey)
-				req.Header.Set("Authorization", "Bearer "+tokens[j.account])
-				resp, err := client.Do(req)
-				if err != nil {
-					answers <- payAnswer{account: j.account, trxID: j.trxID, err: err}
-					continue
-				}
-				var r struct {
-					Data struct {
-						Transaction struct {
-							Amount struct {
-								BalanceUsed int64 `json:"balance_used"`
-								CoinUsed    int64 `json:"coin_used"`
-							}
-						}
-					}
-				}
-				_ = json.NewDecoder(resp.Body).Decode(&r)
-				_ = resp.Body.Close()
-				answers <- payAnswer{account: j.account, trxID: j.trxID, status: resp.StatusCode,
-					balance: r.Data.Transaction.Amount.BalanceUsed, coins: r.Data.Transaction.Amount.CoinUsed}
-			}
-		})
-	}
-	for _, j := range jobs {
-		queue <- j
-	}
-	close(queue)
-	wg.Wait()
-	close(answers)
-	elapsed := time.Since(start)
-	after := wallets()
+// payJob is one payment to send: from which account, with which id.
+type payJob struct {
+	account int
+	trxID   string
+}
 
-	spent := make([][2]int64, len(tokens))
+// The payments of attackPayments: unique ids, then bursts of one id sent
+// several times at once.
+const attackUnique, attackBursts, attackBurst = 24000, 1200, 5
+
+// attackTokens are the accounts attackPayments pays from; the last one
+// runs out of funds.
+var attackTokens = []string{"tok-nusantara-load-1", "tok-nusantara-load-2", "tok-nusantara-load-3", "tok-nusantara-load-4", "tok-nusantara-split"}
+
+// attackPayments pays from 64 workers at once, unique ids and bursts of
+// one id, and checks that no id succeeds twice, no answer is a 5xx, and
+// what the wallets lost is what the successes spent.
+func attackPayments(t *testing.T, srv *refProcess) {
+	before := attackWallets(t, srv.base)
+	var jobs []payJob
+	for i := range attackUnique {
+		jobs = append(jobs, payJob{i % len(attackTokens), fmt.Sprintf("atk-u-%d", i)})
+	}
+	for i := range attackBursts {
+		for range attackBurst {
+			jobs = append(jobs, payJob{i % len(attackTokens), fmt.Sprintf("atk-b-%d", i)})
+		}
+	}
+	start := time.Now()
+	answers := sendPayments(t, srv.base, jobs)
+	elapsed := time.Since(start)
+	after := attackWallets(t, srv.base)
+
+	spent := make([][2]int64, len(attackTokens))
 	successes := map[string]int{}
 	statuses := map[int]int{}
 	transport := 0
-	for a := range answers {
+	for _, a := range answers {
 		if a.err != nil {
 			transport++
 			continue
@@ -423,20 +369,109 @@ func attackPayments(t *testing.T, srv *refProcess) {
 	for code := range statuses {
 		assert.Less(t, code, 500, "a 5xx answer")
 	}
-	for id, n := range successes {
-		assert.Equal(t, 1, n, "successes of %s", id)
-	}
-	for i := range bursts {
-		if i%len(tokens) != len(tokens)-1 { // the split account runs out of funds: 422, never a second success
-			assert.Equal(t, 1, successes[fmt.Sprintf("atk-b-%d", i)], "one success in burst %d", i)
-		}
-	}
-	for i := range tokens {
-		assert.GreaterOrEqual(t, after[i][0], int64(0), "negative balance of %s", tokens[i])
-		assert.GreaterOrEqual(t, after[i][1], int64(0), "negative coins of %s", tokens[i])
-		assert.Equal(t, before[i][0]-after[i][0], spent[i][0], "balance conservation of %s", tokens[i])
-		assert.Equal(t, before[i][1]-after[i][1], spent[i][1], "coin conservation of %s", tokens[i])
+	checkPaidOnce(t, successes)
+	for i, tok := range attackTokens {
+		assert.GreaterOrEqual(t, after[i][0], int64(0), "negative balance of %s", tok)
+		assert.GreaterOrEqual(t, after[i][1], int64(0), "negative coins of %s", tok)
+		assert.Equal(t, before[i][0]-after[i][0], spent[i][0], "balance conservation of %s", tok)
+		assert.Equal(t, before[i][1]-after[i][1], spent[i][1], "coin conservation of %s", tok)
 	}
 	t.Logf("concurrent payments: %d sent by 64 workers in %v (%.0f/s), status codes %v, %d distinct ids paid, %d transport errors",
 		len(jobs), elapsed.Round(time.Millisecond), float64(len(jobs))/elapsed.Seconds(), statuses, len(successes), transport)
+}
+
+// checkPaidOnce checks that no id succeeded twice and that each burst of
+// an account with funds succeeded once.
+func checkPaidOnce(t *testing.T, successes map[string]int) {
+	t.Helper()
+	for id, n := range successes {
+		assert.Equal(t, 1, n, "successes of %s", id)
+	}
+	for i := range attackBursts {
+		if i%len(attackTokens) != len(attackTokens)-1 { // the split account runs out of funds: 422, never a second success
+			assert.Equal(t, 1, successes[fmt.Sprintf("atk-b-%d", i)], "one success in burst %d", i)
+		}
+	}
+}
+
+// attackWallets reads the balance and coins of each of attackTokens.
+func attackWallets(t *testing.T, base string) [][2]int64 {
+	t.Helper()
+	out := make([][2]int64, len(attackTokens))
+	for i, tok := range attackTokens {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
+		require.NoError(t, err)
+		req.Header.Set("X-SECRET-KEY", atkKey)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var p struct {
+			Data struct {
+				Balance struct{ Available int64 }
+				Coin    struct{ Available int64 }
+			}
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&p))
+		_ = resp.Body.Close()
+		out[i] = [2]int64{p.Data.Balance.Available, p.Data.Coin.Available}
+	}
+	return out
+}
+
+// sendPayments sends jobs from 64 workers at once and returns every answer.
+func sendPayments(t *testing.T, base string, jobs []payJob) []payAnswer {
+	tr := &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Timeout: 30 * time.Second, Transport: tr}
+	queue := make(chan payJob)
+	answers := make(chan payAnswer, len(jobs))
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Go(func() {
+			for j := range queue {
+				answers <- pay(t.Context(), client, base, j)
+			}
+		})
+	}
+	for _, j := range jobs {
+		queue <- j
+	}
+	close(queue)
+	wg.Wait()
+	close(answers)
+	out := make([]payAnswer, 0, len(jobs))
+	for a := range answers {
+		out = append(out, a)
+	}
+	return out
+}
+
+// pay sends one payment of attackPayments and reads what it spent.
+func pay(ctx context.Context, client *http.Client, base string, j payJob) payAnswer {
+	body := fmt.Sprintf(`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"use_coin":true,"partner_trx_id":%q}`, j.trxID)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/client/v2/payment", strings.NewReader(body))
+	if err != nil {
+		return payAnswer{err: err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-SECRET-KEY", atkKey)
+	req.Header.Set("Authorization", "Bearer "+attackTokens[j.account])
+	resp, err := client.Do(req)
+	if err != nil {
+		return payAnswer{account: j.account, trxID: j.trxID, err: err}
+	}
+	var r struct {
+		Data struct {
+			Transaction struct {
+				Amount struct {
+					BalanceUsed int64 `json:"balance_used"`
+					CoinUsed    int64 `json:"coin_used"`
+				}
+			}
+		}
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&r)
+	_ = resp.Body.Close()
+	return payAnswer{account: j.account, trxID: j.trxID, status: resp.StatusCode,
+		balance: r.Data.Transaction.Amount.BalanceUsed, coins: r.Data.Transaction.Amount.CoinUsed}
 }

@@ -244,9 +244,9 @@ func TestHTTPPanicRecovered(t *testing.T) {
 	assert.Contains(t, logs.String(), "clock exploded")
 }
 
-// TestHTTPSuccessBodies checks the success bodies field by field through
-// the generated client.
-func TestHTTPSuccessBodies(t *testing.T) {
+// TestHTTPProductBodies checks the success bodies of the product list and
+// sync field by field through the generated client.
+func TestHTTPProductBodies(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
@@ -303,6 +303,15 @@ func TestHTTPSuccessBodies(t *testing.T) {
 		}
 		assert.Equal(t, 1, inactive, "product 1017 (750.000) is inactive")
 	})
+}
+
+// TestHTTPCustomerBodies checks the success bodies of the profile and of
+// provisioning field by field through the generated client.
+func TestHTTPCustomerBodies(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+
 	t.Run("profile", func(t *testing.T) {
 		resp, err := e.client.GetCustomerProfileWithResponse(ctx, creds{referencetest.KeyNusantara, referencetest.TokSplit}.edit)
 		require.NoError(t, err)

@@ -1,11 +1,21 @@
 // Package referencetest holds what the tests of the reference domain and of
-// its HTTP layer share, as net/http/httptest does for net/http.
+// its HTTP layer share, as net/http/httptest does for net/http: a clock moved
+// by hand and its start T0, the embedded data set's credentials, and the
+// process CPU time.
 //
-// It imports nothing from reference: the reference's own tests are internal
-// (they read unexported state), and Go refuses an internal test that imports
-// a package importing the package under test. What needs a reference.Store
-// (building one over the embedded data set, reading a wallet) therefore stays
-// beside each package's tests, built on the clock and start time here.
+// It imports nothing from reference, and so cannot hold the helpers that
+// need a reference type: newTestStore (a Store over the embedded data set on
+// a Clock), payIn (a CreatePaymentInput) and wallet. The tests of reference
+// that call them are internal (package reference): crash_test.go,
+// state_test.go, store_test.go and transactions_test.go read unexported state
+// (Store.mu, Store.accounts, the transaction arena, the journal's frames),
+// so they cannot become package reference_test; and Go refuses an internal
+// test that imports a package importing the package under test. A package
+// of these helpers importing reference would serve reference/httpapi's tests
+// only, and reference's tests would still need their own copy. So each
+// package's helpers_test.go keeps its three: newTestStore and payIn are
+// the same few lines in both; wallet is not, reference's reading the account
+// under Store.mu, reference/httpapi's through Store.Profile as a caller does.
 package referencetest
 
 import (
