@@ -11,7 +11,7 @@ import (
 
 // The JUnit XML that Jenkins, GitLab and GitHub read: one testsuite per
 // feature, one testcase per scenario (classname: the feature), a skipped
-// scenario as one <skipped message>, a failure with its report in the
+// scenario as one <skipped message>, a failure with its text in the
 // message and the body, an undefined step as an <error>, warnings as
 // properties and system-out.
 type (

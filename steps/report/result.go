@@ -32,7 +32,7 @@ type ScenarioResult struct {
 	Feature string   `json:"feature"`
 	Tags    []string `json:"tags"`
 	Status  string   `json:"status"`
-	// Reason is the account of a failure (what was sent, what came back,
+	// Reason is the text of a failure (what was sent, what came back,
 	// what was expected), or why a scenario was skipped.
 	Reason string `json:"reason,omitempty"`
 	// Warnings are the readings the server did not follow.
