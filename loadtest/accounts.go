@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -33,7 +35,7 @@ type Account struct {
 // reserves for the conformance scenarios (funded_customer, split_customer,
 // ...) are never spent by a load test: without load customers the run
 // provisions its own.
-func partitionAccounts(p *profiles.Profile, s Shard) []Account {
+func partitionAccounts(p *profiles.Profile, s record.Shard) []Account {
 	var all []Account
 	for i, c := range p.LoadCustomers {
 		all = append(all, Account{Key: fmt.Sprintf("load_customers[%d]", i), auth: bearer(c.Token), Funded: true,
@@ -64,7 +66,7 @@ type provisionEnvelope struct {
 }
 
 // provision creates n unfunded accounts of shard s of run.
-func (cl *client) provision(ctx context.Context, run string, s Shard, n int) ([]Account, error) {
+func (cl *client) provision(ctx context.Context, run string, s record.Shard, n int) ([]Account, error) {
 	var out []Account
 	for k := range n {
 		// 08 + 10 digits: a hash of run and shard, then k.
@@ -100,4 +102,31 @@ func fnv64(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+type profileEnvelope struct {
+	Data struct {
+		Balance struct {
+			Available int64 `json:"available"`
+		} `json:"balance"`
+		Coin struct {
+			Available int64 `json:"available"`
+		} `json:"coin"`
+	} `json:"data"`
+}
+
+// wallet reads the profile of token.
+func (cl *client) wallet(ctx context.Context, auth string) (record.Wallet, error) {
+	r := cl.doTimed(ctx, cl.customerProfile(auth))
+	if r.err != nil {
+		return record.Wallet{}, fmt.Errorf("profile: %w", r.err)
+	}
+	if r.code != http.StatusOK {
+		return record.Wallet{}, fmt.Errorf("profile: HTTP %d: %.200s", r.code, r.body)
+	}
+	var env profileEnvelope
+	if err := json.Unmarshal(r.body, &env); err != nil {
+		return record.Wallet{}, fmt.Errorf("profile: %w", err)
+	}
+	return record.Wallet{Balance: env.Data.Balance.Available, Coins: env.Data.Coin.Available, At: time.Now().UTC()}, nil
 }

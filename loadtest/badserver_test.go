@@ -13,10 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
@@ -35,7 +39,7 @@ func hangingTarget(t *testing.T) *profiles.Profile {
 	return profiles.Reference(srv.URL)
 }
 
-var oneProduct = &loadtest.Catalog{Products: []loadtest.Product{{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300}}}
+var oneProduct = &record.Catalog{Products: []record.Product{{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300}}}
 
 func TestHangingServerTimesOutAsUncertain(t *testing.T) {
 	t.Parallel()
@@ -44,7 +48,7 @@ func TestHangingServerTimesOutAsUncertain(t *testing.T) {
 	require.NotEmpty(t, o.Results)
 	assert.Equal(t, len(o.Results), rep.Uncertain)
 	for _, p := range o.Ledger {
-		assert.Equal(t, loadtest.OutcomeUncertain, p.Outcome)
+		assert.Equal(t, record.OutcomeUncertain, p.Outcome)
 		assert.Equal(t, "timeout", p.Message)
 	}
 	assert.False(t, rep.Passed) // nothing got the expected answer
@@ -63,11 +67,11 @@ func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 	t.Parallel()
 	// Against a hanging server with reconciliation on, the wallet reads fail
 	// too: the run still ends, and reports what it could not reconcile.
-	o, _ := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
+	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
-	require.NotNil(t, o.Reconciliation)
-	assert.Equal(t, len(o.Ledger), o.Reconciliation.Uncertain)
-	for _, a := range o.Reconciliation.Accounts {
+	require.NotNil(t, rep.Reconciliation)
+	assert.Equal(t, len(o.Ledger), rep.Reconciliation.Uncertain)
+	for _, a := range rep.Reconciliation.Accounts {
 		assert.NotEmpty(t, a.Skipped)
 	}
 }
@@ -139,9 +143,9 @@ func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
 	t.Parallel()
 	var lookups atomic.Int64
 	p := lookupHangingTarget(t, &lookups)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 300*time.Millisecond)),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 300*time.Millisecond)),
 		loadtest.WithTimeout(2*time.Second), loadtest.WithReconcileTimeout(300*time.Millisecond))
-	r := o.Reconciliation
+	r := rep.Reconciliation
 	require.NotNil(t, r)
 	require.Greater(t, r.Created, 0)
 	// Bounded by counts, not by the clock: at the deadline the look-ups in
@@ -151,7 +155,7 @@ func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
 	assert.Less(t, lookups.Load(), int64(r.Created), "look-ups reaching the target")
 	assert.False(t, rep.Passed)
 	assert.False(t, r.Passed())
-	assert.Equal(t, r.Created, r.Counts[loadtest.InvLookup], "every created id is unreconciled: %+v", r.Violations)
+	assert.Equal(t, r.Created, r.Counts[verdict.InvLookup], "every created id is unreconciled: %+v", r.Violations)
 	assert.Contains(t, text(t, rep), fmt.Sprintf("  - %d not reconciled: created ids or accounts the reconciliation could not check", r.Created+len(r.Accounts)))
 }
 
@@ -169,7 +173,7 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 		{"interrupted", []loadtest.Option{loadtest.WithLoad(constant(100, 2*time.Second))}, 200 * time.Millisecond, 200},
 		{"waves", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4),
 			loadtest.WithLoad(constant(80, 500*time.Millisecond))}, 0, 40},
-		{"linear, interrupted", []loadtest.Option{loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear,
+		{"linear, interrupted", []loadtest.Option{loadtest.WithLoad(pacing.LoadProfile{Pacing: pacing.Linear,
 			Rate: 100, EndRate: 300, Duration: 2 * time.Second})}, 100 * time.Millisecond, 400},
 	}
 	for _, tc := range cases {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -26,7 +28,7 @@ func benchAttack(b *testing.B, p *profiles.Profile, opts ...loadtest.Option) {
 		all := append([]loadtest.Option{
 			loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(0, 2*time.Second)),
 			loadtest.WithMaxWorkers(64), loadtest.WithMaxConnections(64),
-			loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+			loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 		}, opts...)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		o, err := loadtest.New(p, all...).Run(ctx)
@@ -61,7 +63,7 @@ func BenchmarkHarnessAgainstFixedHandler(b *testing.B) {
 	srv := httptest.NewServer(fixedCreateHandler())
 	b.Cleanup(srv.Close)
 	p := profiles.Reference(srv.URL)
-	cat := &loadtest.Catalog{Products: []loadtest.Product{{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300}}}
+	cat := &record.Catalog{Products: []record.Product{{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300}}}
 	benchAttack(b, p, loadtest.WithReconcile(false), loadtest.WithCatalog(cat))
 }
 

@@ -1,25 +1,12 @@
 package loadtest
 
 import (
-	"fmt"
 	"sort"
 	"sync/atomic"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
-)
-
-// What a run does when the paying accounts cannot afford any product
-// (--when-dry).
-const (
-	// DryContinue sends the payments anyway: the server refuses them (a
-	// 422 is the document's answer), and the report says the accounts ran
-	// dry.
-	DryContinue = "continue"
-	// DryGateway pays the rest through payment gateways instead.
-	DryGateway = "gateway"
-	// DryStop ends the attack when the first account runs dry.
-	DryStop = "stop"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // budget is what an account can still spend, as the run sees it: its
@@ -36,16 +23,16 @@ type budget struct {
 // reserve picks, by h, a product the account can pay for with kind and
 // reserves its price; false when it can afford none. byPrice is sorted by
 // maxPrice.
-func (b *budget) reserve(kind string, byPrice []Product, h uint64) (Product, bool) {
-	funds, cost := &b.balance, func(p Product) int64 { return p.maxPrice() }
-	if kind == KindCoins {
-		funds, cost = &b.coins, func(p Product) int64 { return contract.CoinsFor(p.maxPrice()) }
+func (b *budget) reserve(kind string, byPrice []record.Product, h uint64) (record.Product, bool) {
+	funds, cost := &b.balance, func(p record.Product) int64 { return p.MaxPrice() }
+	if kind == record.KindCoins {
+		funds, cost = &b.coins, func(p record.Product) int64 { return contract.CoinsFor(p.MaxPrice()) }
 	}
 	for {
 		have := funds.Load()
 		k := sort.Search(len(byPrice), func(i int) bool { return cost(byPrice[i]) > have })
 		if k == 0 {
-			return Product{}, false
+			return record.Product{}, false
 		}
 		p := byPrice[int(h%uint64(k))]
 		if funds.CompareAndSwap(have, have-cost(p)) {
@@ -55,75 +42,34 @@ func (b *budget) reserve(kind string, byPrice []Product, h uint64) (Product, boo
 }
 
 // settle gives back what payment p reserved and was not debited.
-func (b *budget) settle(p *Payment) {
+func (b *budget) settle(p *record.Payment) {
 	switch p.Outcome {
-	case OutcomeCreated:
+	case record.OutcomeCreated:
 		if p.Amount != nil {
 			b.balance.Add(p.MaxBalance - p.Amount.BalanceUsed)
 			b.coins.Add(p.MaxCoins - p.Amount.CoinUsed)
 		}
-	case OutcomeRefused, OutcomeDuplicate, OutcomeNotDelivered:
+	case record.OutcomeRefused, record.OutcomeDuplicate, record.OutcomeNotDelivered:
 		b.balance.Add(p.MaxBalance)
 		b.coins.Add(p.MaxCoins)
 	}
 }
 
-// FundsPlan is what the run expects to spend against what the paying
-// accounts hold, worked out before the attack: balance and coin payments
-// the load schedules, at the mean highest price of the products they choose
-// from. Money is rupiah, coins are coins.
-type FundsPlan struct {
-	BalancePayments int64 `json:"balance_payments"`
-	CoinPayments    int64 `json:"coin_payments"`
-	MeanPrice       int64 `json:"mean_price"`
-	BalanceNeeded   int64 `json:"balance_needed"`
-	CoinsNeeded     int64 `json:"coins_needed"`
-	BalanceHeld     int64 `json:"balance_held"`
-	CoinsHeld       int64 `json:"coins_held"`
-	// Source says where the holdings come from: the wallets read before the
-	// run, or the profile's min_balance and min_coins.
-	Source  string `json:"source"`
-	WhenDry string `json:"when_dry"`
-	// Short is true when the accounts cannot carry every planned payment;
-	// DryAfter is then about when they run dry, from the start.
-	Short    bool          `json:"short"`
-	DryAfter time.Duration `json:"dry_after,omitempty"`
-}
-
-// String states the plan in one line, with a warning when it is short.
-func (f *FundsPlan) String() string {
-	s := fmt.Sprintf("%s balance payments need about Rp %s, the accounts hold Rp %s; %s coin payments need about %s coins, they hold %s (%s; mean price Rp %s)",
-		thousands(f.BalancePayments), thousands(f.BalanceNeeded), thousands(f.BalanceHeld), thousands(f.CoinPayments),
-		thousands(f.CoinsNeeded), thousands(f.CoinsHeld), f.Source, thousands(f.MeanPrice))
-	if f.Short {
-		s += fmt.Sprintf(" — WARNING: the accounts run dry after about %s; then --when-dry %s", f.DryAfter.Round(100*time.Millisecond), f.WhenDry)
-		switch f.WhenDry {
-		case DryContinue:
-			s += " (the payments are sent and refused; --when-dry gateway pays the rest through gateways, stop ends the attack)"
-		case DryGateway:
-			s += " (the rest is paid through gateways)"
-		case DryStop:
-			s += " (the attack stops)"
-		}
-	}
-	return s
-}
-
 // planFunds works out the FundsPlan of a run of requests payment requests
 // (balance and coin shares by mix) against the budgets of accounts.
-func planFunds(payments float64, d time.Duration, mix Weights, products []Product, accounts []Account, source, whenDry string) *FundsPlan {
+func planFunds(payments float64, d time.Duration, mix Weights, products []record.Product, accounts []Account, source, whenDry string) *record.FundsPlan {
 	if payments <= 0 || len(products) == 0 || mix.total() == 0 {
 		return nil
 	}
-	f := &FundsPlan{Source: source, WhenDry: whenDry}
+	f := &record.FundsPlan{Source: source, WhenDry: whenDry}
 	var sum int64
 	for _, p := range products {
-		sum += p.maxPrice()
+		sum += p.MaxPrice()
 	}
 	f.MeanPrice = sum / int64(len(products))
 	total := float64(mix.total())
-	f.BalancePayments = int64(payments * float64(mix[KindBalance]) / total)
-	f.CoinPayments = int64(payments * float64(mix[KindCoins]) / total)
+	f.BalancePayments = int64(payments * float64(mix[record.KindBalance]) / total)
+	f.CoinPayments = int64(payments * float64(mix[record.KindCoins]) / total)
 	f.BalanceNeeded = f.BalancePayments * f.MeanPrice
 	f.CoinsNeeded = contract.CoinsFor(f.CoinPayments * f.MeanPrice)
 	known := false

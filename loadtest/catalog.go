@@ -6,44 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // DefaultSubCategories are the sub category codes the document lists (§4.1).
 var DefaultSubCategories = contract.SubCategories()
-
-// Product is an active product of the target's catalog.
-type Product struct {
-	ID          int64  `json:"id"`
-	SubCategory string `json:"sub_category"`
-	BasePrice   int64  `json:"base_price"`
-	FinalPrice  int64  `json:"final_price"`
-	// Operator is the operator's name (section 2.1 operator.name): the
-	// destination number of a payment is one of the operator's.
-	Operator string `json:"operator,omitempty"`
-}
-
-// Method is a gateway payment method of the target.
-type Method struct {
-	ID             int64 `json:"id"`
-	MinimumPayment int64 `json:"minimum_payment"`
-}
-
-// Catalog is what the load tester learns about the target before a run:
-// the active products (through sync with the main token), the active sub
-// categories, and the gateway payment methods.
-type Catalog struct {
-	Products      []Product `json:"products"`
-	SubCategories []string  `json:"sub_categories"`
-	Methods       []Method  `json:"methods"`
-}
-
-// maxPrice is the highest price a payment for p can be charged: the
-// recalculated value is not known in advance, so both prices bound it.
-func (p Product) maxPrice() int64 { return max(p.BasePrice, p.FinalPrice) }
 
 type syncEnvelope struct {
 	Status  bool   `json:"status"`
@@ -83,8 +52,8 @@ const maxSyncPages = 1000
 // discover reads the catalog. exclude lists product ids never to buy (for
 // example the profile's unprocessable product). token is a customer token
 // for the methods call.
-func (cl *client) discover(ctx context.Context, subCategories []string, exclude map[int64]bool, auth string) (*Catalog, error) {
-	cat := &Catalog{}
+func (cl *client) discover(ctx context.Context, subCategories []string, exclude map[int64]bool, auth string) (*record.Catalog, error) {
+	cat := &record.Catalog{}
 	for _, sc := range subCategories {
 		found := false
 		for page := int64(1); page <= maxSyncPages; page++ {
@@ -114,7 +83,7 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 				if p.Status != "active" || exclude[p.ID] || p.Pricing.FinalPrice <= 0 {
 					continue
 				}
-				cat.Products = append(cat.Products, Product{ID: p.ID, SubCategory: sc,
+				cat.Products = append(cat.Products, record.Product{ID: p.ID, SubCategory: sc,
 					BasePrice: p.Pricing.BasePrice, FinalPrice: p.Pricing.FinalPrice, Operator: p.Operator.Name})
 			}
 			if page >= env.Pagination.TotalPages {
@@ -141,38 +110,8 @@ func (cl *client) discover(ctx context.Context, subCategories []string, exclude 
 	}
 	for _, m := range me.Data {
 		if m.ID != 0 {
-			cat.Methods = append(cat.Methods, Method{ID: m.ID, MinimumPayment: m.MinimumPayment})
+			cat.Methods = append(cat.Methods, record.Method{ID: m.ID, MinimumPayment: m.MinimumPayment})
 		}
 	}
 	return cat, nil
-}
-
-// restrict returns the catalog with only the products whose id or sub
-// category is listed in only ("1001", "prabayar"); cat itself when only is
-// empty.
-func (cat *Catalog) restrict(only []string) (*Catalog, error) {
-	if len(only) == 0 {
-		return cat, nil
-	}
-	want := map[string]bool{}
-	for _, o := range only {
-		want[strings.TrimSpace(o)] = true
-	}
-	out := &Catalog{Methods: cat.Methods}
-	subCats := map[string]bool{}
-	for _, p := range cat.Products {
-		if want[strconv.FormatInt(p.ID, 10)] || want[p.SubCategory] {
-			out.Products = append(out.Products, p)
-			subCats[p.SubCategory] = true
-		}
-	}
-	for _, sc := range cat.SubCategories {
-		if subCats[sc] {
-			out.SubCategories = append(out.SubCategories, sc)
-		}
-	}
-	if len(out.Products) == 0 {
-		return nil, fmt.Errorf("products %s: no active product of the catalog has one of these ids or sub categories", strings.Join(only, ","))
-	}
-	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -25,10 +26,6 @@ const idleConns = 10000
 
 // maxBodyBytes bounds every response body the load tester reads.
 const maxBodyBytes = 1 << 20
-
-// errTooLarge is the error of a response whose body is longer than
-// maxBodyBytes: the body is cut there, so it is neither read nor checked.
-var errTooLarge = errors.New("response larger than 1 MiB")
 
 // client talks to the server under test: where it is, its credentials, and
 // the HTTP client the run uses. It is built from a target profile. (It is
@@ -196,7 +193,7 @@ func (cl *client) do(ctx context.Context, c call) response {
 	b, err := readBody(resp.Body, (*buf)[:0])
 	out := response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b, bytes: uint64(len(b)), buf: buf, err: err}
 	if err == nil && len(b) > maxBodyBytes {
-		out.body, out.err = b[:maxBodyBytes], errTooLarge
+		out.body, out.err = b[:maxBodyBytes], record.ErrTooLarge
 	}
 	return out
 }

@@ -14,6 +14,8 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // engine runs the attack of one Tester.Run.
@@ -22,7 +24,7 @@ type engine struct {
 	cl     *client
 	plan   *planner
 	codes  map[string]map[int]bool
-	hist   *History               // nil without the history check
+	hist   *record.History        // nil without the history check
 	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
 	// onBegin, when set, is called as the attack begins (the nemesis
 	// starts its schedule there).
@@ -42,14 +44,14 @@ type engine struct {
 	began                                    time.Time     // when the attack began
 	sending                                  time.Duration // from the start to the end of the sending loop
 
-	rec *recorder // what the collector gathers, counted and streamed or kept
-	// order numbers each operation's sends (Result.order), for the
+	rec *record.Recorder // what the collector gathers, counted and streamed or kept
+	// order numbers each operation's sends (record.Result.Order), for the
 	// results file; one counter per operation, set before the attack.
 	order map[string]*atomic.Uint64
 }
 
-func (e *engine) generator() Generator {
-	g := Generator{
+func (e *engine) generator() record.Generator {
+	g := record.Generator{
 		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
 		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
@@ -108,7 +110,7 @@ func (e *engine) attack(ctx context.Context) {
 	defer cancelReqs()
 	e.reqCtx = reqCtx
 	e.numberOps()
-	results := make(chan hitResult, 4096)
+	results := make(chan record.HitResult, 4096)
 	// The collector's next cycle must scan what the recorder allocated (it
 	// holds pointers): run it now, before the schedule starts, rather than
 	// in its first tens of milliseconds, where its assists made sends late
@@ -117,7 +119,7 @@ func (e *engine) attack(ctx context.Context) {
 	runtime.GC()
 	collected := make(chan struct{})
 	e.began = time.Now()
-	e.rec.tally.timeline.start = e.began
+	e.rec.Tally.Timeline.Start = e.began
 	if e.onBegin != nil {
 		e.onBegin(e.began)
 	}
@@ -139,11 +141,11 @@ func (e *engine) attack(ctx context.Context) {
 	<-collected
 }
 
-// numberOps sets one send counter per operation (Result.order), and one
+// numberOps sets one send counter per operation (record.Result.Order), and one
 // shared by the operations it does not name.
 func (e *engine) numberOps() {
 	e.order = map[string]*atomic.Uint64{}
-	for _, op := range []string{"", OpCreate, OpStatus, OpList, OpSync, OpProfile, OpMethods, OpProvision} {
+	for _, op := range []string{"", record.OpCreate, record.OpStatus, record.OpList, record.OpSync, record.OpProfile, record.OpMethods, record.OpProvision} {
 		e.order[op] = &atomic.Uint64{}
 	}
 }
@@ -153,13 +155,13 @@ func (e *engine) numberOps() {
 type pool struct {
 	e       *engine
 	jobs    chan dispatched
-	results chan<- hitResult
+	results chan<- record.HitResult
 	wg      sync.WaitGroup
 	ended   <-chan time.Time // fires at the duration of a max-rate run; nil otherwise
 }
 
 // startPool starts the first workers; dispatch starts more as needed.
-func (e *engine) startPool(results chan<- hitResult) *pool {
+func (e *engine) startPool(results chan<- record.HitResult) *pool {
 	p := &pool{e: e, jobs: make(chan dispatched), results: results}
 	for range cmp.Or(min(e.cfg.maxWorkers, 8), 8) {
 		p.spawn()
@@ -229,8 +231,8 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 	perTick := int64(c.sc.perHit(c))
 	// Rates are requests per second; the schedule paces hits of perTick
 	// requests each. validate has checked the divided profile.
-	pacer, _ := c.load.divided(int(perTick)).Pacer()
-	s := schedule{p: pacer}
+	pacer, _ := c.load.Divided(int(perTick)).Pacer()
+	s := pacing.Schedule{P: pacer}
 	deadline, stop := e.deadline(p)
 	defer stop()
 	planned, walked := e.walk(ctx, p, &s, perTick, deadline)
@@ -239,7 +241,7 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 	}
 	// When the walk stopped early, the rest of the schedule is counted.
 	if !walked {
-		planned += s.remaining(c.load.Duration)
+		planned += s.Remaining(c.load.Duration)
 	}
 	e.planned = planned * perTick
 }
@@ -262,13 +264,13 @@ func (e *engine) deadline(p *pool) (deadline time.Time, stop func()) {
 // walk dispatches each hit of s due within the duration at its time, until
 // the schedule ends (walked), the run is stopped or ran dry, or the
 // deadline passes. planned counts the hits it reached.
-func (e *engine) walk(ctx context.Context, p *pool, s *schedule, perTick int64, deadline time.Time) (planned int64, walked bool) {
+func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick int64, deadline time.Time) (planned int64, walked bool) {
 	c := e.cfg
 	unbounded := c.load.Unbounded()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for n := uint64(0); ; n++ {
-		due, ok := s.next()
+		due, ok := s.Next()
 		if !ok || due > c.load.Duration {
 			return planned, true
 		}
@@ -353,7 +355,7 @@ func (e *engine) ranDry() bool {
 }
 
 // hit sends job d, scheduled at scheduled, and checks its response.
-func (e *engine) hit(d job, scheduled time.Time) Result {
+func (e *engine) hit(d job, scheduled time.Time) record.Result {
 	sent, order := e.start(&d, scheduled)
 	ctx, cancel := context.WithTimeout(e.reqCtx, e.timeoutOf(d))
 	resp := e.cl.do(ctx, d.call)
@@ -365,13 +367,13 @@ func (e *engine) hit(d job, scheduled time.Time) Result {
 	if d.pay != nil {
 		d.pay.At = sent
 	}
-	r := Result{
+	r := record.Result{
 		Result: vegeta.Result{
 			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
 			Method: d.call.method, URL: d.call.url,
 		},
-		Scheduled: scheduled, Op: d.call.op, order: order,
+		Scheduled: scheduled, Op: d.call.op, Order: order,
 	}
 	if resp.err != nil {
 		unanswered(&d, &r, resp.err)
@@ -407,14 +409,14 @@ func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint6
 }
 
 // unanswered records a request of d that got no answer the checks can read.
-func unanswered(d *job, r *Result, err error) {
+func unanswered(d *job, r *record.Result, err error) {
 	// No answer, or one too long to read: what the server did with a
 	// payment is not known. An answer cut at the size limit keeps its
 	// status code, but is not an answer the checks can read. A request
 	// that never had a connection (refused, no route) reached nothing:
 	// it was certainly not processed.
 	r.NotDelivered = notDelivered(err)
-	r.Uncertain = !r.NotDelivered && !errors.Is(err, errTooLarge)
+	r.Uncertain = !r.NotDelivered && !errors.Is(err, record.ErrTooLarge)
 	if r.Uncertain || r.NotDelivered {
 		r.Code = 0
 	}
@@ -422,9 +424,9 @@ func unanswered(d *job, r *Result, err error) {
 	if d.pay == nil {
 		return
 	}
-	d.pay.Outcome = OutcomeUncertain
+	d.pay.Outcome = record.OutcomeUncertain
 	if r.NotDelivered {
-		d.pay.Outcome = OutcomeNotDelivered
+		d.pay.Outcome = record.OutcomeNotDelivered
 		if d.wallet != nil && d.pay.Attempt == 0 { // a retry keeps its reservation for its next send
 			d.wallet.settle(d.pay)
 		}
@@ -433,7 +435,7 @@ func unanswered(d *job, r *Result, err error) {
 }
 
 // judge checks the answer to d against the contract and the scenario.
-func (e *engine) judge(d *job, r *Result, resp *response) {
+func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	trxID := ""
 	if d.pay != nil {
 		trxID = d.pay.ID
@@ -447,9 +449,9 @@ func (e *engine) judge(d *job, r *Result, resp *response) {
 	r.Violation = ck.violation
 	if r.Violation != "" {
 		r.Error = "contract: " + r.Violation
-		r.Body = truncate(resp.body, 512)
+		r.Body = record.Truncate(resp.body, 512)
 	}
-	if d.call.op == OpCreate {
+	if d.call.op == record.OpCreate {
 		r.Expected = e.created(d, resp.code, &ck, ce)
 	} else {
 		r.Expected = resp.code == http.StatusOK
@@ -470,23 +472,23 @@ func (e *engine) created(d *job, code int, ck *checked, ce *createEnvelope) bool
 	p.Code, p.Message = code, ck.env.Message
 	switch {
 	case code == http.StatusOK && ck.env.Status && ce != nil:
-		p.Outcome = OutcomeCreated
+		p.Outcome = record.OutcomeCreated
 		a := ce.Data.Transaction.Amount
 		p.Amount = &a
 		p.TransactionNumber = ce.Data.Transaction.TransactionNumber
 		p.Message = ""
 		e.plan.remember(p.ID, d.call.auth)
 	case code == http.StatusConflict:
-		p.Outcome = OutcomeDuplicate
+		p.Outcome = record.OutcomeDuplicate
 	case code >= 500:
-		p.Outcome = OutcomeUncertain
+		p.Outcome = record.OutcomeUncertain
 	default:
-		p.Outcome = OutcomeRefused
+		p.Outcome = record.OutcomeRefused
 	}
-	if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != OutcomeDuplicate) { // a retry's 409: its first send was debited
+	if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != record.OutcomeDuplicate) { // a retry's 409: its first send was debited
 		d.wallet.settle(p)
 	}
-	return p.Outcome == OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == OutcomeDuplicate)
+	return p.Outcome == record.OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == record.OutcomeDuplicate)
 }
 
 // storeMax raises m to v if v is larger.

@@ -7,10 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -37,12 +39,12 @@ func startSmallFunded(t *testing.T) *profiles.Profile {
 // invariant violation and no failure: the 422s are the document's answer.
 func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 3, loadtest.KindCoins: 1}),
+	_, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 3, record.KindCoins: 1}),
 		loadtest.WithLoad(constant(100, time.Second)))
 	out := text(t, rep)
-	require.NotNil(t, o.Reconciliation)
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	require.NotNil(t, rep.Reconciliation)
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	require.NotNil(t, rep.Funds, out)
 	assert.True(t, rep.Funds.Short, "the plan warns before the run: %s", rep.Funds)
 	assert.Less(t, rep.Funds.DryAfter, 500*time.Millisecond, "%s", rep.Funds)
@@ -63,14 +65,14 @@ func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 	t.Parallel()
 	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}), loadtest.WithWhenDry(loadtest.DryGateway),
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithWhenDry(record.DryGateway),
 		loadtest.WithLoad(constant(100, time.Second)))
 	kinds := map[string]int{}
 	for _, p := range o.Ledger {
 		kinds[p.Kind]++
 	}
-	assert.Positive(t, kinds[loadtest.KindBalance])
-	assert.Positive(t, kinds[loadtest.KindGateway], "%v", kinds)
+	assert.Positive(t, kinds[record.KindBalance])
+	assert.Positive(t, kinds[record.KindGateway], "%v", kinds)
 	assert.Nil(t, rep.Exhaustion, "no payment was refused for want of money")
 	assert.True(t, rep.Passed, "%v", rep.Failures)
 }
@@ -80,7 +82,7 @@ func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 func TestWhenDryStopEndsTheAttack(t *testing.T) {
 	t.Parallel()
 	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}), loadtest.WithWhenDry(loadtest.DryStop),
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithWhenDry(record.DryStop),
 		loadtest.WithLoad(constant(100, 5*time.Second)))
 	assert.Positive(t, o.Generator.StoppedDryAfter)
 	assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)

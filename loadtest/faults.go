@@ -7,11 +7,9 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
-
-// FileNemesisLog is where the fault commands' output goes.
-const FileNemesisLog = "nemesis.log"
 
 // WithNemesis runs schedule s during the attack (restarts, pauses, network
 // rules: whatever commands it gives), the commands' output going to log.
@@ -62,7 +60,7 @@ func (e *engine) awaitTarget(ctx context.Context, auth string, wait time.Duratio
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Sprintf("the target did not answer at reconciliation time (%s, tried for %s): nothing was looked up or read",
-				errorText(r.err), readable(time.Since(start)))
+				errorText(r.err), readable.Duration(time.Since(start)))
 		}
 		t := time.NewTimer(200 * time.Millisecond)
 		select {

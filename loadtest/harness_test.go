@@ -12,11 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -31,25 +36,32 @@ func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile 
 	return profiles.Reference(srv.URL)
 }
 
-func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*loadtest.Outcome, *loadtest.Report) {
+func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*record.Run, *report.Report) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	o, err := loadtest.New(p, opts...).Run(ctx)
 	require.NoError(tb, err)
-	rep := loadtest.BuildReport(o, nil)
-	return o, rep
+	return o, judge(tb, o)
 }
 
-func text(tb testing.TB, rep *loadtest.Report) string {
+// judge checks the record o and builds its report with thresholds ths.
+func judge(tb testing.TB, o *record.Run, ths ...report.Threshold) *report.Report {
+	tb.Helper()
+	v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+	require.NoError(tb, err)
+	return report.BuildReport(o, v, ths)
+}
+
+func text(tb testing.TB, rep *report.Report) string {
 	tb.Helper()
 	var b strings.Builder
 	require.NoError(tb, rep.WriteText(&b))
 	return b.String()
 }
 
-func constant(rate float64, d time.Duration) loadtest.LoadProfile {
-	return loadtest.LoadProfile{Pacing: loadtest.PacingConstant, Rate: rate, Duration: d}
+func constant(rate float64, d time.Duration) pacing.LoadProfile {
+	return pacing.LoadProfile{Pacing: pacing.Constant, Rate: rate, Duration: d}
 }
 
 func TestScenariosPassAgainstReference(t *testing.T) {
@@ -62,22 +74,22 @@ func TestScenariosPassAgainstReference(t *testing.T) {
 		{"idempotency", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8), loadtest.WithLoad(constant(80, time.Second))}},
 		{"mixed", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(100, time.Second))}},
 		{"create-linear", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate),
-			loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingLinear, Rate: 20, EndRate: 100, Duration: time.Second})}},
+			loadtest.WithLoad(pacing.LoadProfile{Pacing: pacing.Linear, Rate: 20, EndRate: 100, Duration: time.Second})}},
 		{"mixed-sine", []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioMixed),
-			loadtest.WithLoad(loadtest.LoadProfile{Pacing: loadtest.PacingSine, Rate: 60, Amplitude: 30, Period: 500 * time.Millisecond, Duration: time.Second})}},
+			loadtest.WithLoad(pacing.LoadProfile{Pacing: pacing.Sine, Rate: 60, Amplitude: 30, Period: 500 * time.Millisecond, Duration: time.Second})}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := startReference(t)
-			o, rep := run(t, p, tc.opts...)
+			_, rep := run(t, p, tc.opts...)
 			out := text(t, rep)
 			require.True(t, rep.Passed, out)
-			require.NotNil(t, o.Reconciliation)
-			assert.Greater(t, o.Reconciliation.Created, 0, out)
+			require.NotNil(t, rep.Reconciliation)
+			assert.Greater(t, rep.Reconciliation.Created, 0, out)
 			assert.Equal(t, 0, rep.Contract.Violations, out)
-			assert.Equal(t, o.Reconciliation.Created, o.Reconciliation.LookedUp, out)
-			for _, a := range o.Reconciliation.Accounts {
+			assert.Equal(t, rep.Reconciliation.Created, rep.Reconciliation.LookedUp, out)
+			for _, a := range rep.Reconciliation.Accounts {
 				assert.True(t, a.OK, "%+v", a)
 				assert.Empty(t, a.Skipped)
 			}
@@ -89,13 +101,13 @@ func TestScenariosPassAgainstReference(t *testing.T) {
 func TestRacyDuplicateCheckIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultRacyDuplicateCheck)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(32),
 		loadtest.WithLoad(constant(640, 1500*time.Millisecond)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Greater(t, o.Reconciliation.Duplicates, 0, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvUniqueID], 0, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvIdempotency], 0, out)
+	assert.Greater(t, rep.Reconciliation.Duplicates, 0, out)
+	assert.Greater(t, rep.Reconciliation.Counts[verdict.InvUniqueID], 0, out)
+	assert.Greater(t, rep.Reconciliation.Counts[verdict.InvIdempotency], 0, out)
 	assert.Contains(t, out, "was created")
 	t.Log("\n" + out)
 }
@@ -104,13 +116,13 @@ func TestLostUpdateDebitIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultLostUpdateDebit)
 	p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account: maximal contention
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate),
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 		loadtest.WithLoad(constant(0, time.Second)), loadtest.WithMaxWorkers(32), loadtest.WithMaxConnections(32))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Greater(t, o.Reconciliation.Counts[loadtest.InvBalance], 0, out)
-	assert.Equal(t, 0, o.Reconciliation.Duplicates, out)
+	assert.Greater(t, rep.Reconciliation.Counts[verdict.InvBalance], 0, out)
+	assert.Equal(t, 0, rep.Reconciliation.Duplicates, out)
 	t.Log("\n" + out)
 }
 
@@ -139,7 +151,7 @@ func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
 	p := startReference(t)
 	p.LoadCustomers, p.FundedCustomer = nil, nil
 	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 300*time.Millisecond)),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindGateway: 1}))
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindGateway: 1}))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	require.NotEmpty(t, o.Accounts)
@@ -147,7 +159,7 @@ func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
 		assert.True(t, strings.HasPrefix(a.Account, "provisioned:08"), a.Account)
 	}
 	for _, pay := range o.Ledger {
-		assert.Equal(t, loadtest.KindGateway, pay.Kind)
+		assert.Equal(t, record.KindGateway, pay.Kind)
 	}
 }
 
@@ -203,7 +215,7 @@ func TestCoinsBeyondTotalIsDetected(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultCoinsBeyondTotal)
 	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithReconcile(false),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindCoins: 1}), loadtest.WithLoad(constant(50, 500*time.Millisecond)))
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindCoins: 1}), loadtest.WithLoad(constant(50, 500*time.Millisecond)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
 	assert.Positive(t, rep.Contract.Violations, out)

@@ -1,121 +1,15 @@
 package loadtest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
-
-// FileHistory is the operation history of a run (--check history): one
-// JSON line per request, written next to the report.
-const FileHistory = "history.jsonl"
-
-// Phases of a run in which an operation was made.
-const (
-	PhaseBefore  = "before"  // wallet reads before the attack
-	PhaseAttack  = "attack"  // the scenario's requests and the history's profile reads
-	PhaseResolve = "resolve" // payment status look-ups after the attack
-	PhaseAfter   = "after"   // wallet reads after the attack
-)
-
-// Operation is one request of a run as the history records it: who sent
-// it, what it asked, when it was invoked and when its answer came back,
-// and the answer as far as the history check needs it.
-type Operation struct {
-	// Client is who sent it: the worker (or reader) that made the request.
-	Client  int    `json:"client"`
-	Phase   string `json:"phase"`
-	Op      string `json:"op"` // OpCreate, OpProfile, OpStatus, ...
-	Account string `json:"account,omitempty"`
-	// ID is the partner_trx_id of a payment creation or status look-up.
-	ID string `json:"partner_trx_id,omitempty"`
-	// Attempt counts the sends of one partner_trx_id by the retry
-	// scenario, from 1; 0 elsewhere.
-	Attempt int `json:"attempt,omitempty"`
-	// Invoke and Return are Unix nanoseconds. Return is 0 when no answer
-	// came back (timeout, lost connection).
-	Invoke int64 `json:"invoke"`
-	Return int64 `json:"return,omitempty"`
-	Code   int   `json:"code,omitempty"`
-	// Outcome is the ledger's outcome of a payment creation.
-	Outcome string `json:"outcome,omitempty"`
-	// Amount is the amount of a created payment, or of a payment found
-	// through payment status.
-	Amount *Amount `json:"amount,omitempty"`
-	// Balance and Coins are what a profile read answered.
-	Balance *int64 `json:"balance,omitempty"`
-	Coins   *int64 `json:"coins,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
-
-// answered reports whether an answer came back.
-func (o *Operation) answered() bool { return o.Return != 0 }
-
-// History collects the operations of a run; safe for concurrent use. A nil
-// *History records nothing, so that a run without the history check pays
-// nothing for it.
-type History struct {
-	mu  sync.Mutex
-	ops []Operation
-}
-
-// add records op.
-func (h *History) add(op Operation) {
-	if h == nil {
-		return
-	}
-	h.mu.Lock()
-	h.ops = append(h.ops, op)
-	h.mu.Unlock()
-}
-
-// Operations returns a copy of the recorded operations.
-func (h *History) Operations() []Operation {
-	if h == nil {
-		return nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]Operation(nil), h.ops...)
-}
-
-// stamp returns t in Unix nanoseconds.
-func stamp(t time.Time) int64 { return t.UnixNano() }
-
-// WriteHistory writes ops as JSON lines.
-func WriteHistory(w io.Writer, ops []Operation) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	for i := range ops {
-		if err := enc.Encode(&ops[i]); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
-
-// ReadHistory reads JSON lines written by WriteHistory.
-func ReadHistory(r io.Reader) ([]Operation, error) {
-	dec := json.NewDecoder(r)
-	var out []Operation
-	for {
-		var op Operation
-		err := dec.Decode(&op)
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("history operation %d: %w", len(out)+1, err)
-		}
-		out = append(out, op)
-	}
-}
 
 // WithHistory turns the history check on (create, mixed and retry
 // scenarios): every operation of the run is recorded, the accounts'
@@ -176,18 +70,18 @@ func (c *config) readEvery(accounts int) time.Duration {
 }
 
 // readWallet reads acct's wallet and records the read in h.
-func readWallet(ctx context.Context, cl *client, h *History, acct Account, client int, phase string) (Wallet, error) {
+func readWallet(ctx context.Context, cl *client, h *record.History, acct Account, client int, phase string) (record.Wallet, error) {
 	invoke := time.Now()
 	w, err := cl.wallet(ctx, acct.auth)
 	if h != nil {
-		op := Operation{Client: client, Phase: phase, Op: OpProfile, Account: acct.Key, Invoke: stamp(invoke)}
+		op := record.HistoryOp{Client: client, Phase: phase, Op: record.OpProfile, Account: acct.Key, Invoke: record.Stamp(invoke)}
 		if err != nil {
 			op.Error = err.Error()
 		} else {
-			op.Return, op.Code = stamp(time.Now()), http.StatusOK
+			op.Return, op.Code = record.Stamp(time.Now()), http.StatusOK
 			op.Balance, op.Coins = &w.Balance, &w.Coins
 		}
-		h.add(op)
+		h.Add(op)
 	}
 	return w, err
 }
@@ -209,7 +103,7 @@ func (e *engine) startReads() func() {
 			defer tk.Stop()
 			for {
 				ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
-				_, _ = readWallet(ctx, e.cl, e.hist, a, e.cfg.firstOtherClient()+i, PhaseAttack) // a failed read is recorded and checks nothing
+				_, _ = readWallet(ctx, e.cl, e.hist, a, e.cfg.firstOtherClient()+i, record.PhaseAttack) // a failed read is recorded and checks nothing
 				cancel()
 				select {
 				case <-stop:
@@ -224,19 +118,19 @@ func (e *engine) startReads() func() {
 
 // record adds request j, sent by worker client, and its result r to the
 // history.
-func (e *engine) record(client int, j job, r *Result) {
+func (e *engine) record(client int, j job, r *record.Result) {
 	if e.hist == nil {
 		return
 	}
-	op := Operation{Client: client, Phase: PhaseAttack, Op: j.call.op, Invoke: stamp(r.Timestamp), Code: int(r.Code), Error: r.Error}
+	op := record.HistoryOp{Client: client, Phase: record.PhaseAttack, Op: j.call.op, Invoke: record.Stamp(r.Timestamp), Code: int(r.Code), Error: r.Error}
 	if !r.Uncertain {
-		op.Return = stamp(r.Timestamp.Add(r.Latency))
+		op.Return = record.Stamp(r.Timestamp.Add(r.Latency))
 	}
 	if p := j.pay; p != nil {
 		op.Account, op.ID, op.Attempt, op.Outcome = p.Account, p.ID, p.Attempt, p.Outcome
-		if p.Outcome == OutcomeCreated {
+		if p.Outcome == record.OutcomeCreated {
 			op.Amount = p.Amount
 		}
 	}
-	e.hist.add(op)
+	e.hist.Add(op)
 }

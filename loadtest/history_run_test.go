@@ -12,10 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 )
@@ -35,8 +39,8 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			o, rep := run(t, p, loadtest.WithScenario(sc), loadtest.WithLoad(constant(150, time.Second)), loadtest.WithHistory(true),
 				loadtest.WithRetry(loadtest.DefaultRetries, 2*time.Second, loadtest.DefaultRetryBackoff))
 			out := text(t, rep)
-			require.NotNil(t, o.HistoryCheck)
-			h := o.HistoryCheck
+			require.NotNil(t, rep.History)
+			h := rep.History
 			require.True(t, h.Passed(), out)
 			require.True(t, rep.Passed, out)
 			assert.Positive(t, h.Debits, out)
@@ -45,13 +49,13 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 
 			creates := 0
 			for _, r := range o.Results {
-				if r.Op == loadtest.OpCreate {
+				if r.Op == record.OpCreate {
 					creates++
 				}
 			}
 			recorded := 0
 			for _, op := range o.History {
-				if op.Op == loadtest.OpCreate {
+				if op.Op == record.OpCreate {
 					recorded++
 					assert.NotEmpty(t, op.Account)
 					assert.NotEmpty(t, op.ID)
@@ -61,14 +65,14 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			assert.Equal(t, creates, recorded, "every payment request is in the history")
 
 			dir := t.TempDir()
-			require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
-			f, err := os.Open(filepath.Join(dir, loadtest.FileHistory))
+			require.NoError(t, report.WriteArtifacts(dir, o, rep))
+			f, err := os.Open(filepath.Join(dir, record.FileHistory))
 			require.NoError(t, err)
 			defer func() { _ = f.Close() }()
-			back, err := loadtest.ReadHistory(f)
+			back, err := record.ReadHistory(f)
 			require.NoError(t, err)
 			assert.Len(t, back, len(o.History))
-			assert.NoFileExists(t, filepath.Join(dir, loadtest.FileHistoryHTML))
+			assert.NoFileExists(t, filepath.Join(dir, verdict.FileHistoryHTML))
 		})
 	}
 }
@@ -93,20 +97,20 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 			p := startReference(t, tc.fault)
 			p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account
 			opts := append([]loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithHistory(true),
-				loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1})}, tc.opts...)
+				loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1})}, tc.opts...)
 			o, rep := run(t, p, opts...)
 			out := text(t, rep)
-			require.NotNil(t, o.HistoryCheck)
-			h := o.HistoryCheck
-			require.Equal(t, loadtest.HistoryIllegal, h.Verdict, out)
+			require.NotNil(t, rep.History)
+			h := rep.History
+			require.Equal(t, verdict.HistoryIllegal, h.Verdict, out)
 			assert.False(t, rep.Passed)
 			assert.Contains(t, h.FirstUnexplained, "profile read", "a read shows a wallet no serial order produces")
 			assert.Contains(t, out, "history: NOT linearizable: account load_customers[0]")
 			t.Log(h)
 
 			dir := t.TempDir()
-			require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
-			html, err := os.ReadFile(filepath.Join(dir, loadtest.FileHistoryHTML))
+			require.NoError(t, report.WriteArtifacts(dir, o, rep))
+			html, err := os.ReadFile(filepath.Join(dir, verdict.FileHistoryHTML))
 			require.NoError(t, err)
 			assert.Contains(t, string(html), "<html")
 		})
@@ -173,7 +177,7 @@ var lossy = []loadtest.Option{loadtest.WithScenario(loadtest.ScenarioRetry),
 	loadtest.WithRetry(3, time.Second, 20*time.Millisecond), loadtest.WithLoad(constant(100, time.Second)),
 	loadtest.WithHistory(true)}
 
-var lossyThresholds = []loadtest.Threshold{{Metric: "uncertain_pct", Op: "<=", Value: 100}}
+var lossyThresholds = []report.Threshold{{Metric: "uncertain_pct", Op: "<=", Value: 100}}
 
 // TestRetryScenarioOnReference: with one answer in ten lost, every lost
 // payment is retried with the same id, the retry gets 409 or is created,
@@ -185,16 +189,16 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	defer cancel()
 	o, err := loadtest.New(p, lossy...).Run(ctx)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(o, lossyThresholds)
+	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
-	r := o.Reconciliation
+	r := rep.Reconciliation
 	assert.Positive(t, r.Uncertain, "answers were lost")
 	retries, conflicts := 0, 0
 	for _, pay := range o.Ledger {
 		if pay.Attempt > 1 {
 			retries++
-			if pay.Outcome == loadtest.OutcomeDuplicate {
+			if pay.Outcome == record.OutcomeDuplicate {
 				conflicts++
 			}
 		}
@@ -203,7 +207,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	assert.Positive(t, conflicts, "a retry of a payment made is refused with 409")
 	assert.Positive(t, r.Resolved, "ids without a created answer are resolved through payment status")
 	assert.Zero(t, r.Duplicates)
-	assert.True(t, o.HistoryCheck.Passed(), o.HistoryCheck.String())
+	assert.True(t, rep.History.Passed(), rep.History.String())
 	assert.Contains(t, out, "created once")
 }
 
@@ -217,13 +221,13 @@ func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
 	p.LoadCustomers = p.LoadCustomers[:1]
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))...).Run(ctx)
+	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(o, lossyThresholds)
+	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Positive(t, o.Reconciliation.Counts[loadtest.InvBalance], out)
+	assert.Positive(t, rep.Reconciliation.Counts[verdict.InvBalance], out)
 	assert.Contains(t, out, "created twice")
-	assert.Equal(t, loadtest.HistoryIllegal, o.HistoryCheck.Verdict, out)
+	assert.Equal(t, verdict.HistoryIllegal, rep.History.Verdict, out)
 	t.Log("\n" + out)
 }

@@ -10,12 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
@@ -29,25 +33,25 @@ func pageHas(tb testing.TB, page, s string) {
 
 // syntheticOutcome is a one-second run of ten payments, one of them
 // answered 500, whose account was debited more than the ledger allows.
-func syntheticOutcome() *loadtest.Outcome {
+func syntheticOutcome() (*record.Run, *verdict.Verdicts) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	o := &loadtest.Outcome{Meta: loadtest.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
-		Shard: loadtest.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
-	o.Generator = loadtest.Generator{Planned: 10, Sent: 10, Duration: time.Second, MaxWorkers: 4, MaxConnections: 4}
+	o := &record.Run{Meta: record.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
+		Shard: record.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
+	o.Generator = record.Generator{Planned: 10, Sent: 10, Duration: time.Second, MaxWorkers: 4, MaxConnections: 4}
 	for i := range 10 {
 		at := start.Add(time.Duration(i) * 100 * time.Millisecond)
-		r := loadtest.Result{Result: vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at, Latency: time.Duration(i+1) * time.Millisecond},
+		r := record.Result{Result: vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at, Latency: time.Duration(i+1) * time.Millisecond},
 			Scheduled: at, Op: "create", Expected: true, Allowed: true}
 		if i == 9 {
 			r.Code, r.Expected, r.Allowed, r.Error = 500, false, false, "500 Internal Server Error"
 		}
 		o.Results = append(o.Results, r)
 	}
-	o.Reconciliation = &loadtest.Reconciliation{Requests: 10, IDs: 10, Created: 9,
-		Accounts:   []loadtest.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
-		Violations: []loadtest.Violation{{Invariant: loadtest.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
-		Counts:     map[string]int{loadtest.InvBalance: 1}}
-	return o
+	r := &verdict.Reconciliation{Requests: 10, IDs: 10, Created: 9,
+		Accounts:   []verdict.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
+		Violations: []verdict.Violation{{Invariant: verdict.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
+		Counts:     map[string]int{verdict.InvBalance: 1}}
+	return o, &verdict.Verdicts{Reconciliation: r}
 }
 
 // TestHTMLShowsAFailedRun: the verdict, the failed threshold with its
@@ -55,11 +59,11 @@ func syntheticOutcome() *loadtest.Outcome {
 // set and three charts; nothing fetched, no script.
 func TestHTMLShowsAFailedRun(t *testing.T) {
 	t.Parallel()
-	o := syntheticOutcome()
-	rep := loadtest.BuildReport(o, []loadtest.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
+	o, v := syntheticOutcome()
+	rep := report.BuildReport(o, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
+	require.NoError(t, report.WriteHTML(&b, o, rep))
 	page := b.String()
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
 	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10ms</td><td><span class="bad">fail</span></td>`)
@@ -81,20 +85,20 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 // the ids of each class folded beneath its line.
 func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	t.Parallel()
-	o := syntheticOutcome()
+	o, v := syntheticOutcome()
 	start := o.Meta.Began
 	o.Meta.Faults = []nemesis.Fault{
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4243", Start: start.Add(700 * time.Millisecond), End: start.Add(710 * time.Millisecond), Error: "exit status 1"},
 	}
-	o.Reconciliation.Entries = []loadtest.Entry{
-		{Class: loadtest.ClassLost, ID: "run1-0-1", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(100 * time.Millisecond), Fault: 1},
-		{Class: loadtest.ClassLost, ID: "run1-0-2", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(200 * time.Millisecond), Fault: 1},
+	v.Reconciliation.Entries = []verdict.Entry{
+		{Class: verdict.ClassLost, ID: "run1-0-1", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(100 * time.Millisecond), Fault: 1},
+		{Class: verdict.ClassLost, ID: "run1-0-2", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(200 * time.Millisecond), Fault: 1},
 	}
-	rep := loadtest.BuildReport(o, nil)
+	rep := report.BuildReport(o, v, nil)
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, loadtest.WriteHTML(&b, o, rep))
+	require.NoError(t, report.WriteHTML(&b, o, rep))
 	page := b.String()
 	assert.Equal(t, 3*2, strings.Count(page, `<g class="fault">`), "each fault shaded on each of the three charts")
 	pageHas(t, page, `<title>fault 1: kill-9, 300 ms to 320 ms</title>`)
@@ -116,13 +120,13 @@ func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
 	t.Parallel()
 	p := startReference(t)
 	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 2*time.Second)))
-	m, err := loadtest.Merge(readAll(t, dirs), false)
+	m, err := record.Merge(readAll(t, dirs), false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0"), mustThreshold(t, "p99<=5s")})
+	rep := judge(t, m, mustThreshold(t, "duplicate_debits<=0"), mustThreshold(t, "p99<=5s"))
 	dir := t.TempDir()
-	require.NoError(t, loadtest.WriteArtifacts(dir, m, rep))
+	require.NoError(t, report.WriteArtifacts(dir, m, rep))
 
-	data, err := os.ReadFile(filepath.Join(dir, loadtest.FileHTML))
+	data, err := os.ReadFile(filepath.Join(dir, report.FileHTML))
 	require.NoError(t, err)
 	page := string(data)
 	t.Logf("report.html: %d bytes for %d requests", len(data), rep.Requests)
@@ -130,12 +134,12 @@ func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
 	pageHas(t, page, `data-series="sent by shard 0"`)
 	pageHas(t, page, `data-series="sent by shard 1"`)
 
-	var fromJSON loadtest.Report
-	raw, err := os.ReadFile(filepath.Join(dir, loadtest.FileReport))
+	var fromJSON report.Report
+	raw, err := os.ReadFile(filepath.Join(dir, report.FileReport))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(raw, &fromJSON))
 
-	bp := browsertest.Open(t, filepath.Join(dir, loadtest.FileHTML))
+	bp := browsertest.Open(t, filepath.Join(dir, report.FileHTML))
 	assert.Empty(t, bp.Errors(), "console errors")
 	want := map[bool]string{true: "PASS", false: "FAIL"}[fromJSON.Passed]
 	assert.Equal(t, want, browsertest.Eval[string](t, bp, `document.getElementById("verdict-text").innerText`))

@@ -4,8 +4,10 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // MaxTrxIDLen is the longest partner_trx_id the API accepts (document §8).
@@ -14,49 +16,6 @@ const MaxTrxIDLen = 50
 // maxRunIDLen bounds the run id so that every partner_trx_id fits in
 // MaxTrxIDLen: run id (20) + "-" + shard (4) + "-" + sequence (≤ 20) = 46.
 const maxRunIDLen = 20
-
-// maxShards bounds n in a shard i/n so that the shard takes at most 4 digits.
-const maxShards = 9999
-
-// Shard is one machine's part of a distributed run: Index in [0, Count).
-// Each shard draws partner_trx_ids from its own disjoint space and uses its
-// own accounts.
-type Shard struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
-
-// SingleShard is the shard of a run on one machine.
-var SingleShard = Shard{Index: 0, Count: 1}
-
-// String formats s as "i/n".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
-
-// ParseShard parses "i/n" with 0 ≤ i < n ≤ 9999.
-func ParseShard(s string) (Shard, error) {
-	is, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if !ok {
-		return Shard{}, fmt.Errorf("shard %q: want i/n, for example 0/4", s)
-	}
-	i, err1 := strconv.Atoi(is)
-	n, err2 := strconv.Atoi(ns)
-	if err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("shard %q: i and n must be integers", s)
-	}
-	sh := Shard{Index: i, Count: n}
-	return sh, sh.Validate()
-}
-
-// Validate reports whether s is a usable shard.
-func (s Shard) Validate() error {
-	if s.Count < 1 || s.Count > maxShards {
-		return fmt.Errorf("shard %s: n must be between 1 and %d", s, maxShards)
-	}
-	if s.Index < 0 || s.Index >= s.Count {
-		return fmt.Errorf("shard %s: i must be between 0 and n-1", s)
-	}
-	return nil
-}
 
 // NewRunID returns a fresh run id: the UTC time to the second in base 36
 // followed by four random base-36 characters, lower case, no dashes.
@@ -91,12 +50,12 @@ func ValidateRunID(id string) error {
 // characters long.
 type IDs struct {
 	run    string
-	shard  Shard
+	shard  record.Shard
 	prefix string // "<run>-<shard index>-"
 }
 
 // NewIDs returns the id generator of shard s of run.
-func NewIDs(run string, s Shard) (IDs, error) {
+func NewIDs(run string, s record.Shard) (IDs, error) {
 	if err := ValidateRunID(run); err != nil {
 		return IDs{}, err
 	}
@@ -116,4 +75,20 @@ func (g IDs) ID(seq uint64) string {
 // derived from seq.
 func msisdn(seq uint64) string {
 	return fmt.Sprintf("0812%08d", seq%100_000_000)
+}
+
+// operatorNumber returns a destination number of operator, chosen by h: one
+// of the operator's prefixes and 8 digits (12 digits in all, the document's
+// format; the prefixes of contract.PrefixesOrDefault).
+func operatorNumber(operator string, h uint64) string {
+	prefixes := contract.PrefixesOrDefault(operator)
+	// The prefix and 8 digits, zero-padded, in one allocation.
+	var b [16]byte
+	n := append(b[:0], prefixes[int(h%uint64(len(prefixes)))]...)
+	digits := (h >> 8) % 100_000_000
+	for i := 7; i >= 0; i-- {
+		b[len(n)+i] = byte('0' + digits%10)
+		digits /= 10
+	}
+	return string(b[:len(n)+8])
 }

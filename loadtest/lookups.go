@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // deadAfter is how many look-ups in a row may get no answer at all before
@@ -45,15 +47,15 @@ func (e *engine) reconcileProgress(done *atomic.Int64, total int) func() {
 // workers, until ctx is done. It fills Payment.Lookup of the first created
 // request of each id, and returns how many ids it did not get to (their
 // Lookup stays nil, which reconciliation reports).
-func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payment) int {
+func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []record.Payment) int {
 	auths := map[string]string{}
 	for _, a := range accounts {
 		auths[a.Key] = a.auth
 	}
-	first := map[string]*Payment{}
+	first := map[string]*record.Payment{}
 	for i := range ledger {
 		p := &ledger[i]
-		if p.Outcome == OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != OutcomeCreated) {
+		if p.Outcome == record.OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != record.OutcomeCreated) {
 			first[p.ID] = p
 		}
 	}
@@ -65,13 +67,13 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payme
 	everyID := len(e.cfg.nemesis) > 0
 	for i := range ledger {
 		p := &ledger[i]
-		if first[p.ID] == nil && (everyID || p.Outcome == OutcomeUncertain || (p.Outcome == OutcomeDuplicate && p.Attempt > 1)) {
+		if first[p.ID] == nil && (everyID || p.Outcome == record.OutcomeUncertain || (p.Outcome == record.OutcomeDuplicate && p.Attempt > 1)) {
 			first[p.ID] = p
 		}
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	work := make(chan *Payment)
+	work := make(chan *record.Payment)
 	var wg sync.WaitGroup
 	var done, failing atomic.Int64 // look-ups made; transport failures in a row
 	stopProgress := e.reconcileProgress(&done, len(first))
@@ -87,7 +89,7 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []Payme
 				}
 				done.Add(1)
 				p.Lookup = l
-				if !l.transport {
+				if !l.Transport {
 					failing.Store(0)
 				} else if failing.Add(1) == deadAfter {
 					e.deadAt.Store(&l.Error)
@@ -108,24 +110,24 @@ dispatch:
 	wg.Wait()
 	missed := 0
 	for _, p := range first {
-		if p.Lookup == nil && p.Outcome == OutcomeCreated {
+		if p.Lookup == nil && p.Outcome == record.OutcomeCreated {
 			missed++
 		}
 	}
 	return missed
 }
 
-func (e *engine) lookup(ctx context.Context, p *Payment, auth string) *Lookup {
+func (e *engine) lookup(ctx context.Context, p *record.Payment, auth string) *record.Lookup {
 	invoke := time.Now()
 	r := e.cl.doTimed(ctx, e.cl.paymentStatus(auth, p.ID))
-	op := Operation{Client: e.cfg.firstOtherClient(), Phase: PhaseResolve, Op: OpStatus, Account: p.Account, ID: p.ID, Invoke: stamp(invoke)}
-	defer func() { e.hist.add(op) }()
+	op := record.HistoryOp{Client: e.cfg.firstOtherClient(), Phase: record.PhaseResolve, Op: record.OpStatus, Account: p.Account, ID: p.ID, Invoke: record.Stamp(invoke)}
+	defer func() { e.hist.Add(op) }()
 	if r.err != nil {
 		op.Error = errorText(r.err)
-		return &Lookup{Error: errorText(r.err), transport: true}
+		return &record.Lookup{Error: errorText(r.err), Transport: true}
 	}
-	op.Return, op.Code = stamp(time.Now()), r.code
-	l := &Lookup{Code: r.code}
+	op.Return, op.Code = record.Stamp(time.Now()), r.code
+	l := &record.Lookup{Code: r.code}
 	var env statusEnvelope
 	if err := json.Unmarshal(r.body, &env); err != nil {
 		if r.code != http.StatusOK {

@@ -7,10 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -30,13 +34,18 @@ func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			all := append([]loadtest.Option{loadtest.WithRunID(run), loadtest.WithShard(loadtest.Shard{Index: i, Count: n})}, opts...)
+			all := append([]loadtest.Option{loadtest.WithRunID(run), loadtest.WithShard(record.Shard{Index: i, Count: n})}, opts...)
 			o, err := loadtest.New(p, all...).Run(ctx)
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			errs[i] = loadtest.WriteArtifacts(dirs[i], o, loadtest.BuildReport(o, nil))
+			v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = report.WriteArtifacts(dirs[i], o, report.BuildReport(o, v, nil))
 		}()
 	}
 	wg.Wait()
@@ -46,11 +55,11 @@ func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option
 	return dirs
 }
 
-func readAll(t *testing.T, dirs []string) []*loadtest.Outcome {
+func readAll(t *testing.T, dirs []string) []*record.Run {
 	t.Helper()
-	var outs []*loadtest.Outcome
+	var outs []*record.Run
 	for _, d := range dirs {
-		o, err := loadtest.ReadArtifacts(d)
+		o, err := record.ReadDir(d)
 		require.NoError(t, err)
 		outs = append(outs, o)
 	}
@@ -79,15 +88,15 @@ func TestTwoShardsMerge(t *testing.T) {
 		}
 	}
 
-	m, err := loadtest.Merge(outs, false)
+	m, err := record.Merge(outs, false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, []loadtest.Threshold{mustThreshold(t, "duplicate_debits<=0")})
+	rep := judge(t, m, mustThreshold(t, "duplicate_debits<=0"))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	assert.Len(t, rep.Shards, 2)
 	assert.Equal(t, len(resultsOf(t, outs[0]))+len(resultsOf(t, outs[1])), rep.Requests)
 	assert.Equal(t, outs[0].Generator.Sent+outs[1].Generator.Sent, rep.Generator.Sent)
-	assert.Len(t, m.Reconciliation.Accounts, 4)
+	assert.Len(t, rep.Reconciliation.Accounts, 4)
 	// Percentiles are recomputed from the raw results, not averaged.
 	var all []time.Duration
 	for _, o := range outs {
@@ -99,16 +108,16 @@ func TestTwoShardsMerge(t *testing.T) {
 
 	// The merged artifacts can be written and read back.
 	dir := t.TempDir()
-	require.NoError(t, loadtest.WriteArtifacts(dir, m, rep))
+	require.NoError(t, report.WriteArtifacts(dir, m, rep))
 	t.Log("\n" + out)
 
-	_, err = loadtest.Merge(outs[:1], false)
+	_, err = record.Merge(outs[:1], false)
 	assert.ErrorContains(t, err, "missing")
-	_, err = loadtest.Merge([]*loadtest.Outcome{outs[0], outs[0]}, false)
+	_, err = record.Merge([]*record.Run{outs[0], outs[0]}, false)
 	assert.ErrorContains(t, err, "twice")
 	other := *outs[1]
 	other.Meta.RunID = "someotherrun"
-	_, err = loadtest.Merge([]*loadtest.Outcome{outs[0], &other}, false)
+	_, err = record.Merge([]*record.Run{outs[0], &other}, false)
 	assert.ErrorContains(t, err, "belongs to run")
 }
 
@@ -117,31 +126,31 @@ func TestShardsSharingAnAccountReconcileOnMerge(t *testing.T) {
 	p := startReference(t)
 	p.LoadCustomers = p.LoadCustomers[:1] // two shards, one account: shared
 	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, time.Second)),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))
 	outs := readAll(t, dirs)
 	for _, o := range outs {
 		require.Len(t, o.Accounts, 1)
 		assert.True(t, o.Accounts[0].Shared)
-		rep := loadtest.BuildReport(o, nil)
+		rep := judge(t, o)
 		require.NotNil(t, rep.Reconciliation)
 		assert.Contains(t, rep.Reconciliation.Accounts[0].Skipped, "merge")
 	}
-	m, err := loadtest.Merge(outs, false)
+	m, err := record.Merge(outs, false)
 	require.NoError(t, err)
-	rep := loadtest.BuildReport(m, nil)
+	rep := judge(t, m)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
-	require.Len(t, m.Reconciliation.Accounts, 1)
-	a := m.Reconciliation.Accounts[0]
+	require.Len(t, rep.Reconciliation.Accounts, 1)
+	a := rep.Reconciliation.Accounts[0]
 	assert.Empty(t, a.Skipped)
 	assert.True(t, a.OK)
 	assert.Greater(t, a.BalanceChange, int64(0))
 	assert.Equal(t, a.BalanceMin, a.BalanceChange)
 }
 
-func mustThreshold(t *testing.T, s string) loadtest.Threshold {
+func mustThreshold(t *testing.T, s string) report.Threshold {
 	t.Helper()
-	th, err := loadtest.ParseThreshold(s)
+	th, err := report.ParseThreshold(s)
 	require.NoError(t, err)
 	return th
 }
@@ -155,17 +164,17 @@ func maxOf(ds []time.Duration) time.Duration {
 }
 
 // resultsOf reads every result of o, from memory or its results file.
-func resultsOf(tb testing.TB, o *loadtest.Outcome) []loadtest.Result {
+func resultsOf(tb testing.TB, o *record.Run) []record.Result {
 	tb.Helper()
-	var out []loadtest.Result
-	require.NoError(tb, o.EachResult(func(r *loadtest.Result) error { out = append(out, *r); return nil }))
+	var out []record.Result
+	require.NoError(tb, o.EachResult(func(r *record.Result) error { out = append(out, *r); return nil }))
 	return out
 }
 
 // ledgerOf reads every ledger entry of o, from memory or its ledger file.
-func ledgerOf(tb testing.TB, o *loadtest.Outcome) []loadtest.Payment {
+func ledgerOf(tb testing.TB, o *record.Run) []record.Payment {
 	tb.Helper()
-	var out []loadtest.Payment
-	require.NoError(tb, o.EachPayment(func(p *loadtest.Payment) error { out = append(out, *p); return nil }))
+	var out []record.Payment
+	require.NoError(tb, o.EachPayment(func(p *record.Payment) error { out = append(out, *p); return nil }))
 	return out
 }

@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // Defaults of a run. The connection cap defaults to none (0): connections
@@ -37,7 +38,7 @@ type Option func(*config)
 type config struct {
 	scenario         string   // the name given
 	sc               scenario // resolved by validate
-	load             LoadProfile
+	load             pacing.LoadProfile
 	mix, ops         Weights
 	waveSize         int
 	maxWorkers       int
@@ -45,11 +46,11 @@ type config struct {
 	timeout          time.Duration
 	drain            time.Duration
 	lateAfter        time.Duration
-	shard            Shard
+	shard            record.Shard
 	runID            string
 	reconcile        bool
 	reconcileTimeout time.Duration
-	catalog          *Catalog
+	catalog          *record.Catalog
 	products         []string // ids or sub categories the payments choose from; all when empty
 	whenDry          string
 	progress         func(Progress)
@@ -74,7 +75,7 @@ type config struct {
 func WithScenario(name string) Option { return func(c *config) { c.scenario = name } }
 
 // WithLoad sets the rate (requests per second, in every scenario), duration and pacing.
-func WithLoad(lp LoadProfile) Option { return func(c *config) { c.load = lp } }
+func WithLoad(lp pacing.LoadProfile) Option { return func(c *config) { c.load = lp } }
 
 // WithPaymentMix sets the weights of the balance, coins and gateway kinds.
 func WithPaymentMix(w Weights) Option { return func(c *config) { c.mix = w } }
@@ -104,7 +105,7 @@ func WithDrain(d time.Duration) Option { return func(c *config) { c.drain = d } 
 func WithLateAfter(d time.Duration) Option { return func(c *config) { c.lateAfter = d } }
 
 // WithShard makes the run one shard of a distributed run.
-func WithShard(s Shard) Option { return func(c *config) { c.shard = s } }
+func WithShard(s record.Shard) Option { return func(c *config) { c.shard = s } }
 
 // WithRunID sets the run id (shared by every shard of a distributed run).
 func WithRunID(id string) Option { return func(c *config) { c.runID = id } }
@@ -126,7 +127,7 @@ func WithProducts(only ...string) Option { return func(c *config) { c.products =
 func WithWhenDry(rule string) Option { return func(c *config) { c.whenDry = rule } }
 
 // WithCatalog skips catalog discovery and uses cat.
-func WithCatalog(cat *Catalog) Option { return func(c *config) { c.catalog = cat } }
+func WithCatalog(cat *record.Catalog) Option { return func(c *config) { c.catalog = cat } }
 
 // WithProgress calls fn every interval during the attack, from one goroutine.
 func WithProgress(every time.Duration, fn func(Progress)) Option {
@@ -138,7 +139,7 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 // buffered writers, instead of keeping them in memory: the memory of a run
 // then does not grow with its length (only a reconciled run keeps its
 // ledger, for the look-ups after the attack). The reports read the
-// Outcome's Tally; WriteArtifacts into the same dir leaves the two files
+// Run's Tally; WriteArtifacts into the same dir leaves the two files
 // as they are (the ledger is written again with the look-ups).
 func WithRecordDir(dir string) Option { return func(c *config) { c.recordDir = dir } }
 
@@ -173,16 +174,16 @@ func (c *config) validate() error {
 		return err
 	}
 	if n := sc.perHit(c); n > 1 {
-		if err := c.load.divided(n).Validate(); err != nil {
+		if err := c.load.Divided(n).Validate(); err != nil {
 			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
 		}
 	}
 	switch c.whenDry {
 	case "":
-		c.whenDry = DryContinue
-	case DryContinue, DryGateway, DryStop:
+		c.whenDry = record.DryContinue
+	case record.DryContinue, record.DryGateway, record.DryStop:
 	default:
-		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, DryContinue, DryGateway, DryStop)
+		return fmt.Errorf("when dry %q: want %s, %s or %s", c.whenDry, record.DryContinue, record.DryGateway, record.DryStop)
 	}
 	if err := c.checkHistoryConfig(); err != nil {
 		return err
@@ -209,11 +210,3 @@ func (c *config) firstOtherClient() int {
 // uncappedOtherClients numbers the readers of a run without a worker cap:
 // far above the workers any run starts.
 const uncappedOtherClients = 1 << 24
-
-// capText describes a cap: its value, or "none" for 0.
-func capText(n int) string {
-	if n == 0 {
-		return "none"
-	}
-	return strconv.Itoa(n)
-}

@@ -18,12 +18,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"github.com/tsenart/vegeta/v12/lib/plot"
 
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -63,8 +66,8 @@ type releaseKey struct{}
 // referenceCatalog is part of the reference's catalog, given to runs whose
 // short request timeout would not leave time to discover it on a busy
 // machine.
-var referenceCatalog = &loadtest.Catalog{
-	Products: []loadtest.Product{
+var referenceCatalog = &record.Catalog{
+	Products: []record.Product{
 		{ID: 1001, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300},
 		{ID: 1002, SubCategory: "prabayar", BasePrice: 11000, FinalPrice: 11550},
 	},
@@ -110,10 +113,10 @@ func TestDeadPaymentEndpointFailsTheRun(t *testing.T) {
 			t.Parallel()
 			_, rep := run(t, referenceExcept(t, create), loadtest.WithScenario(loadtest.ScenarioMixed),
 				loadtest.WithLoad(constant(50, 400*time.Millisecond)), loadtest.WithTimeout(2*time.Second),
-				loadtest.WithCatalog(referenceCatalog), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+				loadtest.WithCatalog(referenceCatalog), loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 				loadtest.WithReconcile(false), loadtest.WithDrain(3*time.Second))
-			require.Positive(t, rep.Ops[loadtest.OpCreate].Requests)
-			require.Positive(t, rep.Ops[loadtest.OpList].Allowed+rep.Ops[loadtest.OpSync].Allowed, "the reads still answer")
+			require.Positive(t, rep.Ops[record.OpCreate].Requests)
+			require.Positive(t, rep.Ops[record.OpList].Allowed+rep.Ops[record.OpSync].Allowed, "the reads still answer")
 			assert.False(t, rep.Passed)
 			assert.Contains(t, strings.Join(rep.Failures, "\n"), "create: none of")
 			assert.Contains(t, text(t, rep), "\nFAIL\n")
@@ -135,7 +138,7 @@ func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
 	})
 	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
 		loadtest.WithTimeout(200*time.Millisecond), loadtest.WithReconcile(false), loadtest.WithCatalog(referenceCatalog),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}))
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))
 	require.Positive(t, rep.Uncertain)
 	assert.False(t, rep.Passed)
 	failures := strings.Join(rep.Failures, "\n")
@@ -144,9 +147,9 @@ func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
 	assert.Contains(t, failures, "the server did not answer")
 
 	// A limit the user sets replaces the default.
-	th, err := loadtest.MaxThreshold("uncertain_pct", fmt.Sprint(min(100, rep.UncertainPct+1)))
+	th, err := report.MaxThreshold("uncertain_pct", fmt.Sprint(min(100, rep.UncertainPct+1)))
 	require.NoError(t, err)
-	again := loadtest.BuildReport(o, []loadtest.Threshold{th})
+	again := judge(t, o, th)
 	assert.NotContains(t, strings.Join(again.Failures, "\n"), "uncertain_pct")
 }
 
@@ -187,9 +190,9 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 			}
 		})).Run(ctx)
 	require.NoError(t, err)
-	require.NotNil(t, o.Reconciliation, "reconciled after the interruption")
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
-	rep := loadtest.BuildReport(o, nil)
+	rep := judge(t, o)
+	require.NotNil(t, rep.Reconciliation, "reconciled after the interruption")
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	assert.True(t, rep.Interrupted)
 	assert.False(t, rep.Passed)
 	// The hits the interruption left unsent are not the generator's fault
@@ -218,11 +221,11 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}),
+	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 		loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(4), loadtest.WithLoad(constant(40, 300*time.Millisecond)))
-	require.NotNil(t, o.Reconciliation)
-	require.Positive(t, o.Reconciliation.Waves)
-	assert.True(t, o.Reconciliation.Passed(), "%+v", o.Reconciliation.Violations)
+	require.NotNil(t, rep.Reconciliation)
+	require.Positive(t, rep.Reconciliation.Waves)
+	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	assert.True(t, rep.Passed, "%v", rep.Failures)
 	require.NotNil(t, rep.Exhaustion)
 	assert.Equal(t, 100.0, rep.Exhaustion.RefusedPct)
@@ -237,8 +240,8 @@ func TestResultsFileReadsInVegetaPlot(t *testing.T) {
 	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(300, 500*time.Millisecond)),
 		loadtest.WithReconcile(false))
 	dir := t.TempDir()
-	require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
-	f, err := os.Open(filepath.Join(dir, loadtest.FileResults))
+	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	f, err := os.Open(filepath.Join(dir, record.FileResults))
 	require.NoError(t, err)
 	defer func() { _ = f.Close() }()
 	dec := vegeta.NewDecoder(bufio.NewReader(f))
@@ -272,8 +275,8 @@ func TestJSONReportNamesItsUnits(t *testing.T) {
 	t.Parallel()
 	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)))
 	dir := t.TempDir()
-	require.NoError(t, loadtest.WriteArtifacts(dir, o, rep))
-	b, err := os.ReadFile(filepath.Join(dir, loadtest.FileReport))
+	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	b, err := os.ReadFile(filepath.Join(dir, report.FileReport))
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))

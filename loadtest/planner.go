@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // job is one request to send: its call and, for a payment creation, its
@@ -13,7 +14,7 @@ import (
 type job struct {
 	seq  uint64
 	call call
-	pay  *Payment
+	pay  *record.Payment
 	// wave links the requests of an idempotency wave.
 	wave bool
 	// wallet is the budget the payment reserved from; nil when none.
@@ -26,7 +27,7 @@ type planner struct {
 	sc       scenario
 	cl       *client
 	ids      IDs
-	shard    Shard
+	shard    record.Shard
 	accounts []Account
 	mix      Weights
 	ops      Weights
@@ -34,13 +35,13 @@ type planner struct {
 	opPicker picker // of ops
 	waveSize int
 
-	products []Product     // for balance and coins
-	byPrice  []Product     // products by maxPrice, for budgets
-	whenDry  string        // DryContinue, DryGateway or DryStop
-	dry      chan struct{} // closed when an account runs dry under DryStop
+	products []record.Product // for balance and coins
+	byPrice  []record.Product // products by maxPrice, for budgets
+	whenDry  string           // DryContinue, DryGateway or DryStop
+	dry      chan struct{}    // closed when an account runs dry under DryStop
 	dryOnce  sync.Once
-	gateway  map[int64][]Product // method id → products it can take
-	methods  []Method            // gateway methods with at least one product
+	gateway  map[int64][]record.Product // method id → products it can take
+	methods  []record.Method            // gateway methods with at least one product
 	subCats  []string
 
 	mu     sync.Mutex
@@ -55,9 +56,9 @@ type recentID struct {
 
 const recentSize = 1024
 
-func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, cat *Catalog, mix, ops Weights, waveSize int) (*planner, error) {
+func newPlanner(sc scenario, cl *client, ids IDs, sh record.Shard, accounts []Account, cat *record.Catalog, mix, ops Weights, waveSize int) (*planner, error) {
 	p := &planner{sc: sc, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
-		waveSize: waveSize, products: cat.Products, gateway: map[int64][]Product{}, subCats: cat.SubCategories}
+		waveSize: waveSize, products: cat.Products, gateway: map[int64][]record.Product{}, subCats: cat.SubCategories}
 	for _, m := range cat.Methods {
 		for _, pr := range cat.Products {
 			if pr.FinalPrice >= m.MinimumPayment && pr.BasePrice >= m.MinimumPayment {
@@ -73,10 +74,10 @@ func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, 
 		funded = funded || a.Funded
 	}
 	for k, v := range mix {
-		if k == KindGateway && len(p.methods) == 0 {
+		if k == record.KindGateway && len(p.methods) == 0 {
 			continue
 		}
-		if k != KindGateway && !funded {
+		if k != record.KindGateway && !funded {
 			continue
 		}
 		p.mix[k] = v
@@ -93,9 +94,9 @@ func newPlanner(sc scenario, cl *client, ids IDs, sh Shard, accounts []Account, 
 		return nil, errors.New("scenario: no account to pay with")
 	}
 	p.kinds, p.opPicker = p.mix.picker(kindOrder), ops.picker(opOrder)
-	p.byPrice = append([]Product(nil), cat.Products...)
-	sort.SliceStable(p.byPrice, func(i, j int) bool { return p.byPrice[i].maxPrice() < p.byPrice[j].maxPrice() })
-	p.whenDry, p.dry = DryContinue, make(chan struct{})
+	p.byPrice = append([]record.Product(nil), cat.Products...)
+	sort.SliceStable(p.byPrice, func(i, j int) bool { return p.byPrice[i].MaxPrice() < p.byPrice[j].MaxPrice() })
+	p.whenDry, p.dry = record.DryContinue, make(chan struct{})
 	return p, nil
 }
 
@@ -110,55 +111,55 @@ func (p *planner) createJob(n uint64) job {
 // balance or coin payment is for a product the account can still afford,
 // and reserves its price from the account's budget, returned; when it can
 // afford none, the planner's --when-dry rule applies.
-func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call, *Payment, *budget) {
+func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call, *record.Payment, *budget) {
 	h := mix64(n)
-	kind := KindGateway
+	kind := record.KindGateway
 	if acct.Funded {
 		kind = p.kinds.pick(h)
 	}
 	var (
-		afforded Product
+		afforded record.Product
 		reserved *budget
 	)
-	if kind != KindGateway && budgeted && acct.wallet != nil {
+	if kind != record.KindGateway && budgeted && acct.wallet != nil {
 		var ok bool
 		if afforded, ok = acct.wallet.reserve(kind, p.byPrice, h>>40); ok {
 			reserved = acct.wallet
 		} else {
 			switch {
-			case p.whenDry == DryGateway && len(p.methods) > 0:
-				kind = KindGateway
-			case p.whenDry == DryStop:
+			case p.whenDry == record.DryGateway && len(p.methods) > 0:
+				kind = record.KindGateway
+			case p.whenDry == record.DryStop:
 				p.dryOnce.Do(func() { close(p.dry) })
 			}
 		}
 	}
 	var (
-		pr       Product
+		pr       record.Product
 		methodID int64
 		body     = payment{partnerTrxID: id}
-		pay      = &Payment{ID: id, Seq: n, Shard: p.shard.Index, Account: acct.Key, Kind: kind}
+		pay      = &record.Payment{ID: id, Seq: n, Shard: p.shard.Index, Account: acct.Key, Kind: kind}
 	)
 	switch kind {
-	case KindGateway:
+	case record.KindGateway:
 		m := p.methods[int((h>>20)%uint64(len(p.methods)))]
 		prs := p.gateway[m.ID]
 		pr = prs[int((h>>40)%uint64(len(prs)))]
 		methodID = m.ID
-	case KindCoins:
+	case record.KindCoins:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
 		if reserved != nil {
 			pr = afforded
 		}
 		body.useCoin = true
-		pay.MaxCoins = contract.CoinsFor(pr.maxPrice())
+		pay.MaxCoins = contract.CoinsFor(pr.MaxPrice())
 	default:
 		pr = p.products[int((h>>40)%uint64(len(p.products)))]
 		if reserved != nil {
 			pr = afforded
 		}
 		body.useBalance = true
-		pay.MaxBalance = pr.maxPrice()
+		pay.MaxBalance = pr.MaxPrice()
 	}
 	body.methodID = methodID
 	body.productID = pr.ID

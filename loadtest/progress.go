@@ -3,6 +3,8 @@ package loadtest
 import (
 	"sort"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // PhaseReconcile is the Phase of the progress of the look-ups after the attack.
@@ -28,7 +30,7 @@ type Progress struct {
 }
 
 // collect gathers results and delivers progress.
-func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- struct{}) {
+func (e *engine) collect(results <-chan record.HitResult, began time.Time, done chan<- struct{}) {
 	defer close(done)
 	var tick <-chan time.Time
 	if e.cfg.progress != nil && e.cfg.progressEvery > 0 {
@@ -50,7 +52,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 		}
 		if len(window) > 0 {
 			sort.Slice(window, func(i, j int) bool { return window[i] < window[j] })
-			p.P50, p.P99 = quantile(window, 0.5), quantile(window, 0.99)
+			p.P50, p.P99 = record.Quantile(window, 0.5), record.Quantile(window, 0.99)
 		}
 		window = window[:0]
 		lastSent, lastAt = sent, now
@@ -67,7 +69,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 				}
 				return
 			}
-			r := &hr.r
+			r := &hr.Result
 			e.done.Add(1)
 			if !r.Expected {
 				e.unexpected.Add(1)
@@ -78,7 +80,7 @@ func (e *engine) collect(results <-chan hitResult, began time.Time, done chan<- 
 			if tick != nil { // the window is only read by progress reports
 				window = append(window, r.Corrected())
 			}
-			e.rec.add(&hr)
+			e.rec.Add(&hr)
 		case now := <-tick:
 			report(now, false)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // The requests of a run, built by the generated client's api.New*Request
@@ -82,44 +83,44 @@ func jsonPlain(s string) bool {
 func (cl *client) createPayment(auth string, body payment) call {
 	b, err := body.marshal()
 	if err != nil {
-		return call{op: OpCreate, auth: auth, err: err}
+		return call{op: record.OpCreate, auth: auth, err: err}
 	}
 	if cl.createURL == "" {
 		req, err := api.NewCreatePaymentRequestWithBody(cl.base, "application/json", nil)
-		return built(OpCreate, auth, req, err, b)
+		return built(record.OpCreate, auth, req, err, b)
 	}
 	// The path has no parameter: the URL is built once per client.
-	return call{op: OpCreate, method: http.MethodPost, url: cl.createURL, auth: auth, body: b}
+	return call{op: record.OpCreate, method: http.MethodPost, url: cl.createURL, auth: auth, body: b}
 }
 
 // paymentStatus is GET /client/v2/payment/status?partner_trx_id=id.
 func (cl *client) paymentStatus(auth, id string) call {
 	req, err := api.NewGetPaymentStatusRequest(cl.base, &api.GetPaymentStatusParams{PartnerTrxId: &id})
-	return built(OpStatus, auth, req, err, nil)
+	return built(record.OpStatus, auth, req, err, nil)
 }
 
 // listProducts is GET /client/v2/product/list.
 func (cl *client) listProducts(auth, phone, subCategory string) call {
 	req, err := api.NewListProductsRequest(cl.base, &api.ListProductsParams{PhoneNumber: phone, SubCategory: subCategory})
-	return built(OpList, auth, req, err, nil)
+	return built(record.OpList, auth, req, err, nil)
 }
 
 // syncProducts is GET /client/v2/product/sync with the main account's token.
 func (cl *client) syncProducts(subCategory string, page, pageSize int) call {
 	req, err := api.NewSyncProductsRequest(cl.base, &api.SyncProductsParams{SubCategory: subCategory, Page: &page, PageSize: &pageSize})
-	return built(OpSync, cl.mainAuth, req, err, nil)
+	return built(record.OpSync, cl.mainAuth, req, err, nil)
 }
 
 // paymentMethods is GET /client/v2/payment/methods.
 func (cl *client) paymentMethods(auth string) call {
 	req, err := api.NewListPaymentMethodsRequest(cl.base)
-	return built(OpMethods, auth, req, err, nil)
+	return built(record.OpMethods, auth, req, err, nil)
 }
 
 // customerProfile is GET /client/v2/customer/profile.
 func (cl *client) customerProfile(auth string) call {
 	req, err := api.NewGetCustomerProfileRequest(cl.base)
-	return built(OpProfile, auth, req, err, nil)
+	return built(record.OpProfile, auth, req, err, nil)
 }
 
 // provisionAccount is POST /client/v2/customer/provision_account (the
@@ -127,8 +128,8 @@ func (cl *client) customerProfile(auth string) call {
 func (cl *client) provisionAccount(body api.ProvisionAccountRequest) call {
 	b, err := json.Marshal(body)
 	if err != nil {
-		return call{op: OpProvision, err: err}
+		return call{op: record.OpProvision, err: err}
 	}
 	req, err := api.NewProvisionAccountRequestWithBody(cl.base, "application/json", bytes.NewReader(b))
-	return built(OpProvision, "", req, err, b)
+	return built(record.OpProvision, "", req, err, b)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // ScenarioRetry sends each payment with a short client timeout and, when
@@ -45,7 +47,7 @@ func (retryScenario) check(c *config) error {
 	return nil
 }
 
-func (retryScenario) describe(c *config, m *Meta) {
+func (retryScenario) describe(c *config, m *record.Meta) {
 	m.Retry = fmt.Sprintf("%d retries, timeout %s, backoff %s doubling", c.retries, c.retryTimeout, c.retryBackoff)
 }
 
@@ -68,11 +70,11 @@ func (e *engine) timeoutOf(j job) time.Duration {
 // A payment of the retry scenario whose answer was lost is sent again,
 // same id and body, after the backoff, up to the configured retries; each
 // attempt is a result and a ledger entry of its own.
-func (e *engine) send(j job, scheduled time.Time, client int, results chan<- hitResult) {
+func (e *engine) send(j job, scheduled time.Time, client int, results chan<- record.HitResult) {
 	for {
 		r := e.hit(j, scheduled)
 		e.record(client, j, &r)
-		results <- hitResult{r, j.pay}
+		results <- record.HitResult{Result: r, Pay: j.pay}
 		p := j.pay
 		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered || p.Attempt > e.cfg.retries {
 			return
@@ -84,7 +86,7 @@ func (e *engine) send(j job, scheduled time.Time, client int, results chan<- hit
 			t.Stop()
 			return
 		}
-		next := Payment{ID: p.ID, Seq: p.Seq, Shard: p.Shard, Account: p.Account, Kind: p.Kind,
+		next := record.Payment{ID: p.ID, Seq: p.Seq, Shard: p.Shard, Account: p.Account, Kind: p.Kind,
 			ProductID: p.ProductID, MethodID: p.MethodID, MaxBalance: p.MaxBalance, MaxCoins: p.MaxCoins,
 			Attempt: p.Attempt + 1}
 		j.pay = &next

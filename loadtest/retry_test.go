@@ -4,6 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,30 +19,30 @@ import (
 // is named.
 func TestReconcileResolvesLostAnswers(t *testing.T) {
 	t.Parallel()
-	lost := func(id string, attempt int) Payment {
-		return Payment{ID: id, Seq: 1, Account: "A", Kind: KindBalance, Attempt: attempt, MaxBalance: 500, Outcome: OutcomeUncertain}
+	lost := func(id string, attempt int) record.Payment {
+		return record.Payment{ID: id, Seq: 1, Account: "A", Kind: record.KindBalance, Attempt: attempt, MaxBalance: 500, Outcome: record.OutcomeUncertain}
 	}
-	found := func(p Payment, bal int64) Payment {
-		p.Lookup = &Lookup{Code: 200, TransactionNumber: "INV/" + p.ID, Amount: &Amount{Total: bal, BalanceUsed: bal}}
+	found := func(p record.Payment, bal int64) record.Payment {
+		p.Lookup = &record.Lookup{Code: 200, TransactionNumber: "INV/" + p.ID, Amount: &record.Amount{Total: bal, BalanceUsed: bal}}
 		return p
 	}
-	missing := func(p Payment) Payment {
-		p.Lookup = &Lookup{Code: 404, Message: msgTrxNotFound}
+	missing := func(p record.Payment) record.Payment {
+		p.Lookup = &record.Lookup{Code: 404, Message: contract.MsgNotFound}
 		return p
 	}
-	conflict := Payment{ID: "r", Seq: 1, Account: "A", Kind: KindBalance, Attempt: 2, Outcome: OutcomeDuplicate, Code: 409}
+	conflict := record.Payment{ID: "r", Seq: 1, Account: "A", Kind: record.KindBalance, Attempt: 2, Outcome: record.OutcomeDuplicate, Code: 409}
 	cases := []struct {
 		name      string
-		ledger    []Payment
+		ledger    []record.Payment
 		after     int64 // balance after, from 1000
 		invariant string
-		check     func(t *testing.T, r *Reconciliation)
+		check     func(t *testing.T, r *verdict.Reconciliation)
 	}{
 		{
 			name:   "found: created once, exactly",
-			ledger: []Payment{created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
+			ledger: []record.Payment{recordtest.Created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
 			after:  700,
-			check: func(t *testing.T, r *Reconciliation) {
+			check: func(t *testing.T, r *verdict.Reconciliation) {
 				assert.Equal(t, 1, r.Resolved)
 				assert.Equal(t, 2, r.Created)
 				assert.Equal(t, int64(300), r.Accounts[0].BalanceMax, "no leeway left for the resolved id")
@@ -45,34 +50,34 @@ func TestReconcileResolvesLostAnswers(t *testing.T) {
 		},
 		{
 			name:      "found, and debited twice",
-			ledger:    []Payment{created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
+			ledger:    []record.Payment{recordtest.Created("a", 0, "A", 100, 0), found(lost("r", 1), 200), conflict},
 			after:     500,
-			invariant: InvBalance,
-			check: func(t *testing.T, r *Reconciliation) {
+			invariant: verdict.InvBalance,
+			check: func(t *testing.T, r *verdict.Reconciliation) {
 				assert.Contains(t, r.Violations[0].Detail, "exactly the debits of the 1 ids whose answer was lost")
 				assert.Contains(t, r.Violations[0].Detail, "created twice")
 			},
 		},
 		{
 			name:   "not found: never created",
-			ledger: []Payment{created("a", 0, "A", 100, 0), missing(lost("r", 1))},
+			ledger: []record.Payment{recordtest.Created("a", 0, "A", 100, 0), missing(lost("r", 1))},
 			after:  900,
-			check: func(t *testing.T, r *Reconciliation) {
+			check: func(t *testing.T, r *verdict.Reconciliation) {
 				assert.Equal(t, 1, r.NeverCreated)
 				assert.Zero(t, r.UncertainIDs)
 			},
 		},
 		{
 			name:      "not found, but debited",
-			ledger:    []Payment{created("a", 0, "A", 100, 0), missing(lost("r", 1))},
+			ledger:    []record.Payment{recordtest.Created("a", 0, "A", 100, 0), missing(lost("r", 1))},
 			after:     700,
-			invariant: InvBalance,
+			invariant: verdict.InvBalance,
 		},
 		{
 			name:   "not looked up: bounded as before",
-			ledger: []Payment{created("a", 0, "A", 100, 0), lost("r", 1)},
+			ledger: []record.Payment{recordtest.Created("a", 0, "A", 100, 0), lost("r", 1)},
 			after:  700,
-			check: func(t *testing.T, r *Reconciliation) {
+			check: func(t *testing.T, r *verdict.Reconciliation) {
 				assert.Equal(t, 1, r.UncertainIDs)
 				assert.Equal(t, int64(600), r.Accounts[0].BalanceMax)
 			},
@@ -81,7 +86,7 @@ func TestReconcileResolvesLostAnswers(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := Reconcile(tc.ledger, []AccountSnapshot{snap("A", 0, 1000, 0, tc.after, 0)}, true)
+			r := verdict.Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
 			if tc.invariant == "" {
 				assert.True(t, r.Passed(), "%+v", r.Violations)
 			} else {
@@ -108,7 +113,7 @@ func TestHistoryAndRetryOptions(t *testing.T) {
 		{"history with retry", []Option{WithScenario(ScenarioRetry), WithHistory(true)}, ""},
 		{"history with idempotency", []Option{WithScenario(ScenarioIdempotency), WithHistory(true)}, "create, mixed and retry"},
 		{"history without reconciliation", []Option{WithHistory(true), WithReconcile(false)}, "needs the reconciliation"},
-		{"history on a shard", []Option{WithHistory(true), WithShard(Shard{Index: 0, Count: 2}), WithRunID("r1")}, "one shard"},
+		{"history on a shard", []Option{WithHistory(true), WithShard(record.Shard{Index: 0, Count: 2}), WithRunID("r1")}, "one shard"},
 		{"history without time", []Option{WithHistory(true), WithHistoryTimeout(0)}, "timeout"},
 		{"retry without timeout", []Option{WithScenario(ScenarioRetry), WithRetry(3, 0, 0)}, "retries must be"},
 		{"too many retries", []Option{WithScenario(ScenarioRetry), WithRetry(11, time.Second, 0)}, "retries must be"},

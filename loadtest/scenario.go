@@ -3,6 +3,9 @@ package loadtest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // The scenario names, as the command line and the reports write them.
@@ -32,7 +35,7 @@ type scenario interface {
 	// pacing goroutine and sent concurrently.
 	perHit(c *config) int
 	// describe records the scenario's options in the run's meta.
-	describe(c *config, m *Meta)
+	describe(c *config, m *record.Meta)
 	// jobs appends the requests of hit n to buf.
 	jobs(p *planner, n uint64, buf []job) []job
 	// keepsIDs is true when the created ids are kept for status reads.
@@ -79,11 +82,11 @@ func scenarioNamed(name string) (scenario, error) {
 // createScenario: one payment creation per hit, each with its own id.
 type createScenario struct{}
 
-func (createScenario) name() string            { return ScenarioCreate }
-func (createScenario) check(*config) error     { return nil }
-func (createScenario) perHit(*config) int      { return 1 }
-func (createScenario) describe(*config, *Meta) {}
-func (createScenario) keepsIDs() bool          { return false }
+func (createScenario) name() string                   { return ScenarioCreate }
+func (createScenario) check(*config) error            { return nil }
+func (createScenario) perHit(*config) int             { return 1 }
+func (createScenario) describe(*config, *record.Meta) {}
+func (createScenario) keepsIDs() bool                 { return false }
 
 func (createScenario) jobs(p *planner, n uint64, buf []job) []job {
 	return append(buf, p.createJob(n))
@@ -98,7 +101,7 @@ func (idempotencyScenario) keepsIDs() bool { return false }
 
 func (idempotencyScenario) check(c *config) error {
 	if c.waveSize < 2 || (c.maxWorkers > 0 && c.waveSize > c.maxWorkers) {
-		return fmt.Errorf("wave size must be between 2 and max workers (%s)", capText(c.maxWorkers))
+		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(c.maxWorkers))
 	}
 	return nil
 }
@@ -109,7 +112,7 @@ func (idempotencyScenario) payments(c *config, requests float64) float64 {
 	return requests / float64(c.waveSize)
 }
 
-func (idempotencyScenario) describe(c *config, m *Meta) { m.WaveSize = c.waveSize }
+func (idempotencyScenario) describe(c *config, m *record.Meta) { m.WaveSize = c.waveSize }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 	base := n * uint64(p.waveSize)
@@ -134,10 +137,10 @@ func (mixedScenario) check(*config) error { return nil }
 func (mixedScenario) perHit(*config) int  { return 1 }
 func (mixedScenario) keepsIDs() bool      { return true }
 
-func (mixedScenario) describe(c *config, m *Meta) { m.OpMix = c.ops.String() }
+func (mixedScenario) describe(c *config, m *record.Meta) { m.OpMix = c.ops.String() }
 
 func (mixedScenario) payments(c *config, requests float64) float64 {
-	return requests * float64(c.ops[OpCreate]) / float64(c.ops.total())
+	return requests * float64(c.ops[record.OpCreate]) / float64(c.ops.total())
 }
 
 // jobs depends only on n (and, for a status look-up, on the ids created so
@@ -145,16 +148,16 @@ func (mixedScenario) payments(c *config, requests float64) float64 {
 // created, no sub category) becomes a creation.
 func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
 	switch p.opPicker.pick(mix64(n ^ 0x9e3779b97f4a7c15)) {
-	case OpStatus:
+	case record.OpStatus:
 		if r, ok := p.recentID(n); ok {
 			return append(buf, job{seq: n, call: p.cl.paymentStatus(r.auth, r.id)})
 		}
-	case OpList:
+	case record.OpList:
 		if len(p.subCats) > 0 {
 			acct := p.accounts[n%uint64(len(p.accounts))]
 			return append(buf, job{seq: n, call: p.cl.listProducts(acct.auth, msisdn(n), p.subCats[int(n)%len(p.subCats)])})
 		}
-	case OpSync:
+	case record.OpSync:
 		if len(p.subCats) > 0 {
 			return append(buf, job{seq: n, call: p.cl.syncProducts(p.subCats[int(n)%len(p.subCats)], 1+int(n%3), 20)})
 		}

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -20,7 +23,7 @@ type Tester struct {
 func New(p *profiles.Profile, opts ...Option) *Tester {
 	c := config{
 		scenario:         ScenarioCreate,
-		load:             LoadProfile{Pacing: PacingConstant, Rate: 50, Duration: 2 * time.Second},
+		load:             pacing.LoadProfile{Pacing: pacing.Constant, Rate: 50, Duration: 2 * time.Second},
 		mix:              DefaultPaymentMix,
 		ops:              DefaultOpMix,
 		waveSize:         DefaultWaveSize,
@@ -29,12 +32,12 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 		timeout:          DefaultTimeout,
 		drain:            DefaultDrain,
 		lateAfter:        DefaultLateAfter,
-		shard:            SingleShard,
+		shard:            record.SingleShard,
 		reconcile:        true,
 		reconcileTimeout: DefaultReconcileTimeout,
 		lookupWorkers:    DefaultLookupWorkers,
 		provisionCount:   4,
-		historyTimeout:   DefaultHistoryTimeout,
+		historyTimeout:   verdict.DefaultHistoryTimeout,
 		retries:          DefaultRetries,
 		retryTimeout:     DefaultRetryTimeout,
 		retryBackoff:     DefaultRetryBackoff,
@@ -50,7 +53,7 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 // the attack, the drain, and the reconciliation (status look-ups, wallets
 // after). It returns an error only when the run could not be carried out;
 // what the target did wrong is in the Outcome.
-func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
+func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	c := t.cfg
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	if cat, err = cat.restrict(c.products); err != nil {
+	if cat, err = cat.Restrict(c.products); err != nil {
 		return nil, err
 	}
 	planner, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
@@ -94,8 +97,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 
-	out := &Outcome{
-		Meta: Meta{RunID: c.runID, Scenario: c.scenario, Target: cl.base, Shard: c.shard, Load: c.load,
+	out := &record.Run{
+		Meta: record.Meta{RunID: c.runID, Scenario: c.scenario, Target: cl.base, Shard: c.shard, Load: c.load,
 			PaymentMix: planner.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
 			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
 		Catalog: cat,
@@ -105,11 +108,11 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	// funded account's budget. Without reconciliation (no wallet reads), or
 	// when a wallet cannot be read, the profile's min_balance and min_coins
 	// are the budget, if it gives them.
-	var hist *History
+	var hist *record.History
 	if c.history {
-		hist = &History{}
+		hist = &record.History{}
 	}
-	snaps := make([]AccountSnapshot, len(accounts))
+	snaps := make([]record.AccountSnapshot, len(accounts))
 	source := "wallets read before the run"
 	for i := range accounts {
 		a := &accounts[i]
@@ -125,8 +128,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			fromProfile()
 			continue
 		}
-		snaps[i] = AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-		w, err := readWallet(ctx, cl, hist, *a, c.firstOtherClient()+i, PhaseBefore)
+		snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
+		w, err := readWallet(ctx, cl, hist, *a, c.firstOtherClient()+i, record.PhaseBefore)
 		if err != nil {
 			snaps[i].Error = err.Error()
 			fromProfile()
@@ -141,7 +144,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	}
 	planner.accounts = accounts // with their budgets
 	planner.whenDry = c.whenDry
-	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.expected()), c.load.Duration, planner.mix, cat.Products, accounts, source, c.whenDry)
+	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.Expected()), c.load.Duration, planner.mix, cat.Products, accounts, source, c.whenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
@@ -149,17 +152,17 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	// The results and the ledger kept in memory are sized for the schedule
 	// up front; past that (a max-rate run has no schedule), they grow by
 	// chunks, never copying what was collected while the attack runs.
-	size := chunkSize
+	size := record.ChunkSize
 	if !c.load.Unbounded() {
-		size = int(min(c.load.expected()*1.02, 1<<20)) + 64
+		size = int(min(c.load.Expected()*1.02, 1<<20)) + 64
 	}
 	if c.recordDir != "" {
-		size = chunkSize
+		size = record.ChunkSize
 	}
 	// The charts' buckets suit the schedule; the drain, when it runs long,
 	// widens them.
 	span := c.load.Duration + min(time.Second, c.load.Duration/10)
-	rec, err := newRecorder(c.recordDir, c.reconcile, newTally(time.Now(), span, false), size)
+	rec, err := record.NewRecorder(c.recordDir, c.reconcile, record.NewTally(time.Now(), span, false), size)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +176,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 	out.Meta.Began = e.began.UTC()    // the schedule's origin
 	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
 	out.Generator = e.generator()
-	if err := rec.close(out); err != nil {
+	if err := rec.Close(out); err != nil {
 		return nil, err
 	}
 
@@ -201,7 +204,7 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			if snaps[i].Error != "" {
 				continue
 			}
-			w, err := readWallet(post, cl, hist, a, c.firstOtherClient()+i, PhaseAfter)
+			w, err := readWallet(post, cl, hist, a, c.firstOtherClient()+i, record.PhaseAfter)
 			if err != nil {
 				snaps[i].Error = err.Error()
 				continue
@@ -209,14 +212,8 @@ func (t *Tester) Run(ctx context.Context) (*Outcome, error) {
 			snaps[i].After = &w
 		}
 		out.Accounts = snaps
-		if out.Reconciliation, err = ReconcileFrom(out, out.Accounts, c.shard.Count == 1); err != nil {
-			return nil, err
-		}
 	}
-	if hist != nil {
-		out.History = hist.Operations()
-		out.HistoryCheck = CheckHistory(out.History, c.historyTimeout)
-	}
+	out.History = hist.Operations()
 	if c.reconcile {
 		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
 	}

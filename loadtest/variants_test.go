@@ -6,11 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/variants"
-	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 )
@@ -55,16 +58,16 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 				o, err := loadtest.New(startVariant(t, v, tc.lose), tc.opts...).Run(ctx)
 				cancel()
 				require.NoError(t, err)
-				rep := loadtest.BuildReport(o, lossyThresholds)
+				rep := judge(t, o, lossyThresholds...)
 				out := text(t, rep)
 				require.True(t, rep.Passed, "%s\n%s", v.Why, out)
 				assert.Equal(t, 0, rep.Contract.Violations, out)
-				require.NotNil(t, o.Reconciliation)
-				for id, n := range o.Reconciliation.Counts {
+				require.NotNil(t, rep.Reconciliation)
+				for id, n := range rep.Reconciliation.Counts {
 					assert.Zero(t, n, "invariant %s: %s", id, out)
 				}
-				if o.HistoryCheck != nil {
-					assert.True(t, o.HistoryCheck.Passed(), o.HistoryCheck.String())
+				if rep.History != nil {
+					assert.True(t, rep.History.Passed(), rep.History.String())
 				}
 			}
 		})
@@ -80,9 +83,9 @@ func TestLoadTesterCatchesAWrongVariant(t *testing.T) {
 	require.True(t, ok)
 	p := startVariant(t, v, 0, reference.FaultRetryDebitsAgain)
 	p.LoadCustomers = p.LoadCustomers[:1]
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
-		loadtest.WithPaymentMix(loadtest.Weights{loadtest.KindBalance: 1}), loadtest.WithLoad(constant(120, time.Second)))
+	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
+		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithLoad(constant(120, time.Second)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
-	assert.Positive(t, o.Reconciliation.Counts[loadtest.InvBalance], out)
+	assert.Positive(t, rep.Reconciliation.Counts[verdict.InvBalance], out)
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
 // Weights is a set of named non-negative weights, written "a=3,b=1".
@@ -101,11 +103,11 @@ func (p picker) pick(x uint64) string {
 
 // DefaultPaymentMix and DefaultOpMix are the mixes used when none is given.
 var (
-	DefaultPaymentMix = Weights{KindBalance: 2, KindCoins: 1, KindGateway: 1}
-	DefaultOpMix      = Weights{OpCreate: 60, OpStatus: 25, OpList: 10, OpSync: 5}
+	DefaultPaymentMix = Weights{record.KindBalance: 2, record.KindCoins: 1, record.KindGateway: 1}
+	DefaultOpMix      = Weights{record.OpCreate: 60, record.OpStatus: 25, record.OpList: 10, record.OpSync: 5}
 )
 
 var (
-	kindOrder = []string{KindBalance, KindCoins, KindGateway}
-	opOrder   = []string{OpCreate, OpStatus, OpList, OpSync}
+	kindOrder = []string{record.KindBalance, record.KindCoins, record.KindGateway}
+	opOrder   = []string{record.OpCreate, record.OpStatus, record.OpList, record.OpSync}
 )

@@ -3,6 +3,8 @@ package loadtest
 import (
 	"math"
 	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/pacing"
 )
 
 // The default worker cap of a paced run lies between these bounds.
@@ -23,19 +25,19 @@ const (
 // run that falls behind (the target or the generator's CPU too slow for
 // the rate) waits for a worker at the cap, and says so, instead of starting
 // workers without bound.
-func defaultWorkerCap(lp LoadProfile, timeout time.Duration, waveSize int) int {
+func defaultWorkerCap(lp pacing.LoadProfile, timeout time.Duration, waveSize int) int {
 	n := math.Ceil(peakRate(lp) * timeout.Seconds())
 	return int(max(min(n, MaxDefaultWorkers), MinDefaultWorkers, float64(waveSize)))
 }
 
 // peakRate is the highest rate lp schedules, per second.
-func peakRate(lp LoadProfile) float64 {
+func peakRate(lp pacing.LoadProfile) float64 {
 	switch lp.Pacing {
-	case PacingLinear:
+	case pacing.Linear:
 		return max(lp.Rate, lp.EndRate)
-	case PacingSine:
+	case pacing.Sine:
 		return lp.Rate + lp.Amplitude
-	case PacingStages:
+	case pacing.Stages:
 		peak := 0.0
 		for _, st := range lp.Stages {
 			peak = max(peak, peakRate(st))

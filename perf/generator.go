@@ -17,9 +17,9 @@ import (
 	"syscall"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/partnercommerce/conformance/loadtest/record"
 
-	"github.com/partnercommerce/conformance/loadtest"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // The open-model criteria (docs/performance.md): a rate is clean when the p99 latency
@@ -360,7 +360,7 @@ func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration
 			}
 		}
 	}
-	run.P99Send, run.P99Corrected = loadtest.Summarize(send).P99, loadtest.Summarize(corrected).P99
+	run.P99Send, run.P99Corrected = record.Summarize(send).P99, record.Summarize(corrected).P99
 	run.LatePct = 100 * float64(late) / float64(len(rs))
 	run.Achieved = float64(len(rs)) / max(d, last.Sub(t0)).Seconds()
 	return run, nil

@@ -18,8 +18,8 @@ import (
 // body is reported as a failure instead of being buffered.
 const maxResponseBody = 1 << 20
 
-// reportBodyLimit is how much of a body a failure report prints.
-const reportBodyLimit = 2048
+// failureBodyLimit is how much of a body the text of a failure prints.
+const failureBodyLimit = 2048
 
 // exchange is one request and what came back, as recorded by the transport.
 type exchange struct {
@@ -40,7 +40,7 @@ type exchange struct {
 
 // recorder is the api.HttpRequestDoer of one scenario: it bounds each request
 // in time, buffers and limits the response, validates it against the
-// contract, records coverage, and keeps the exchange for failure reports.
+// contract, records coverage, and keeps the exchange for the text of a failure.
 type recorder struct {
 	s *scenario
 }
@@ -87,9 +87,9 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 		ex.Err = r.noAnswer(err)
 		return nil, ex.Err
 	case len(data) > maxResponseBody:
-		// Keep a copy of the report-sized prefix only: a slice of data
-		// would hold the whole read buffer for as long as the report lives.
-		ex.RespBody = bytes.Clone(data[:reportBodyLimit])
+		// Keep a copy of the prefix a failure prints only: a slice of data
+		// would hold the whole read buffer for as long as the failure lives.
+		ex.RespBody = bytes.Clone(data[:failureBodyLimit])
 		ex.Err = fmt.Errorf("the response body is larger than %d bytes; no answer of the API is that large", maxResponseBody)
 		return nil, ex.Err
 	}
@@ -127,7 +127,7 @@ func (r *recorder) noAnswer(err error) error {
 	return described
 }
 
-// secretHeaders are masked in reports.
+// secretHeaders are masked wherever an exchange is shown.
 var secretHeaders = map[string]bool{"Authorization": true, "X-Secret-Key": true}
 
 func writeHeaders(b *strings.Builder, h http.Header) {
@@ -147,13 +147,13 @@ func writeHeaders(b *strings.Builder, h http.Header) {
 }
 
 func cut(body []byte) string {
-	if len(body) > reportBodyLimit {
-		return string(body[:reportBodyLimit]) + fmt.Sprintf("... (%d bytes in all)", len(body))
+	if len(body) > failureBodyLimit {
+		return string(body[:failureBodyLimit]) + fmt.Sprintf("... (%d bytes in all)", len(body))
 	}
 	return string(body)
 }
 
-// String renders the exchange for a failure report, secrets masked.
+// String renders the exchange for the text of a failure, secrets masked.
 func (ex *exchange) String() string {
 	if ex == nil {
 		return "  (no request was sent)\n"

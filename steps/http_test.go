@@ -11,10 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestOversizedBodyKeepsOnlyTheReportPrefix: an answer larger
-// than the read limit fails, and the exchange kept for the report holds a
-// copy of the report-sized prefix, not the 1 MiB read buffer.
-func TestOversizedBodyKeepsOnlyTheReportPrefix(t *testing.T) {
+// TestOversizedBodyKeepsOnlyTheFailurePrefix: an answer larger
+// than the read limit fails, and the exchange kept for the failure's text
+// holds a copy of the prefix it prints, not the 1 MiB read buffer.
+func TestOversizedBodyKeepsOnlyTheFailurePrefix(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -36,8 +36,8 @@ func TestOversizedBodyKeepsOnlyTheReportPrefix(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "larger than")
 	require.NotNil(t, s.last)
-	assert.Len(t, s.last.RespBody, reportBodyLimit)
-	assert.LessOrEqual(t, cap(s.last.RespBody), reportBodyLimit, "the report must not hold the read buffer")
+	assert.Len(t, s.last.RespBody, failureBodyLimit)
+	assert.LessOrEqual(t, cap(s.last.RespBody), failureBodyLimit, "the failure must not hold the read buffer")
 }
 
 func TestReadableDuration(t *testing.T) {

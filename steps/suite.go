@@ -11,20 +11,15 @@ package steps
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math/big"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -108,11 +103,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return Result{}, err
 	}
-	cat, err := gherkin.LoadCatalog(opts.Features)
+	idx, err := gherkin.LoadIndex(opts.Features)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
 	}
-	sel, err := cat.Select(opts.Tags, opts.Locations)
+	sel, err := idx.Select(opts.Tags, opts.Locations)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
@@ -142,7 +137,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
-		catalog:   cat,
+		index:     idx,
 		selection: sel,
 		runCtx:    ctx,
 	}
@@ -274,7 +269,7 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
 		return res, err
 	}
-	if err := writeReports(opts, h.catalog, h.profile, cucumberPath, res.Summary); err != nil {
+	if err := writeReports(opts, h.index, h.profile, cucumberPath, res.Summary); err != nil {
 		return res, err
 	}
 	if h.console != nil {
@@ -287,7 +282,7 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 
 // writeReports writes the report files of a run and the machine formats on
 // Output, each by its writer in package report, from the run's summary.
-func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
+func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
 	if cucumberPath != "" {
 		if err := report.CompleteCucumber(cucumberPath, sum.Scenarios); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
@@ -297,13 +292,13 @@ func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cu
 		}
 	}
 	if opts.ReportDir != "" {
-		if err := writeReportFiles(opts.ReportDir, opts.Features, cat, prof, sum); err != nil {
+		if err := writeReportFiles(opts.ReportDir, opts.Features, idx, prof, sum); err != nil {
 			return err
 		}
 	}
 	switch opts.Format {
 	case "junit":
-		return report.WriteJUnit(opts.Output, cat, sum)
+		return report.WriteJUnit(opts.Output, idx, sum)
 	case "cucumber":
 		data, err := os.ReadFile(cucumberPath)
 		if err != nil {
@@ -317,11 +312,11 @@ func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cu
 
 // writeReportFiles writes summary.json, junit.xml, the rerun file and the
 // page into dir.
-func writeReportFiles(dir string, fsys fs.FS, cat *gherkin.Catalog, prof *profiles.Profile, sum report.Summary) error {
+func writeReportFiles(dir string, fsys fs.FS, idx *gherkin.Index, prof *profiles.Profile, sum report.Summary) error {
 	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, cat, sum) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
@@ -340,187 +335,4 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-// harness is the state shared by the scenarios of one run: configuration,
-// the run's unique id, counters, the locks of shared fixture accounts, and
-// the results. Scenarios share no data through it.
-type harness struct {
-	profile   *profiles.Profile
-	http      *http.Client
-	timeout   time.Duration
-	validator *contract.Validator
-	runID     string
-	counter   atomic.Int64
-	coverage  *coverage
-	strict    bool
-
-	// runCtx is the caller's context: its cancellation interrupts the run.
-	runCtx context.Context
-	// deadAfter requests in a row without an answer abort the run (abortCtx).
-	deadAfter   int
-	consecutive atomic.Int64
-	// streakStart is when the current streak of requests without an answer
-	// began (Unix nanoseconds).
-	streakStart atomic.Int64
-	abortCtx    context.Context
-	abort       context.CancelCauseFunc
-
-	catalog   *gherkin.Catalog
-	selection *gherkin.Selection
-	regexps   sync.Map        // step expression → *regexp.Regexp
-	console   *report.Console // nil for the junit and cucumber formats
-
-	mu        sync.Mutex // guards locks, results and stopped
-	locks     map[string]*sync.Mutex
-	results   []report.ScenarioResult
-	stopped   *report.Stopped // the target stopped answering, at stoppedAt
-	stoppedAt time.Time
-}
-
-// newRunID returns 6 random decimal digits: phone numbers, emails and
-// partner transaction ids of a run derive from it, so that runs against the
-// same server do not collide.
-func newRunID() string {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return fmt.Sprintf("%06d", time.Now().UnixNano()%1_000_000)
-	}
-	return fmt.Sprintf("%06d", n.Int64())
-}
-
-// next returns the next number of the run.
-func (h *harness) next() int64 { return h.counter.Add(1) }
-
-// lock takes the lock of a shared fixture account and returns its release.
-func (h *harness) lock(key string) func() {
-	h.mu.Lock()
-	m, ok := h.locks[key]
-	if !ok {
-		m = &sync.Mutex{}
-		h.locks[key] = m
-	}
-	h.mu.Unlock()
-	m.Lock()
-	var once sync.Once
-	return func() { once.Do(m.Unlock) }
-}
-
-// stepRegexp compiles a step expression once per run: godog would compile
-// every expression again for each scenario, and its results keep each
-// scenario's copies until the run ends (about 70 MB in a full run).
-func (h *harness) stepRegexp(expr any) any {
-	src, ok := expr.(string)
-	if !ok {
-		return expr
-	}
-	if re, ok := h.regexps.Load(src); ok {
-		return re
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return expr // godog reports it
-	}
-	actual, _ := h.regexps.LoadOrStore(src, re)
-	return actual
-}
-
-func (h *harness) addResult(r report.ScenarioResult) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.results = append(h.results, r)
-}
-
-// initScenario is called by godog once per scenario: it gives the scenario
-// its own state and binds the step definitions to it.
-func (h *harness) initScenario(sc *godog.ScenarioContext) {
-	s := &scenario{h: h}
-	sc.Before(s.before)
-	sc.After(s.after)
-	sc.StepContext().After(s.afterStep)
-	g := gradedSteps{sc: sc, s: s}
-	s.registerCommon(g)
-	s.registerProducts(g)
-	s.registerCustomers(g)
-	s.registerPaymentMethods(g)
-	s.registerPayments(g)
-	s.registerStatus(g)
-	s.registerAuth(g)
-	s.registerReplay(g)
-}
-
-func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
-	s.started = time.Now()
-	s.entry = s.h.catalog.Lookup(sc)
-	if s.entry != nil && !s.h.selection.Chosen(s.entry) {
-		// Another row of an outline selected by its row's line or tags.
-		s.unselected = true
-		return ctx, godog.ErrSkip
-	}
-	for _, t := range sc.Tags {
-		s.tags = append(s.tags, strings.TrimPrefix(t.Name, "@"))
-	}
-	if reason := s.h.notStarted(); reason != "" {
-		s.skip, s.notRun = reason, true
-		return ctx, fmt.Errorf("%w: %s", godog.ErrSkip, s.skip)
-	}
-	var missing []string
-	for _, t := range s.tags {
-		for _, c := range profiles.Capabilities() {
-			if string(c) == t {
-				missing = append(missing, s.h.profile.Missing(c)...)
-			}
-		}
-	}
-	if len(missing) > 0 {
-		s.skip = "the profile lacks " + strings.Join(missing, ", ")
-		return ctx, fmt.Errorf("%w: %s", godog.ErrSkip, s.skip)
-	}
-	return ctx, nil
-}
-
-// afterStep records each step as it ran, for the console.
-func (s *scenario) afterStep(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-	s.mu.Lock()
-	s.steps = append(s.steps, report.StepRun{Text: st.Text, Status: status.String(), Err: err})
-	s.mu.Unlock()
-	return ctx, nil
-}
-
-func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (context.Context, error) {
-	for i := len(s.unlock) - 1; i >= 0; i-- {
-		s.unlock[i]()
-	}
-	s.unlock = nil
-	if s.unselected {
-		return ctx, nil
-	}
-	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Tags: s.tags, Status: report.StatusPassed,
-		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings,
-		Seconds: time.Since(s.started).Seconds(), Entry: s.entry}
-	if s.entry != nil {
-		r.Location = s.entry.Location()
-	}
-	s.mu.Lock()
-	r.Steps = slices.Clone(s.steps)
-	s.mu.Unlock()
-	notRun := s.notRunReason(err)
-	switch {
-	case s.skip != "":
-		r.Status, r.Reason, r.NotRun = report.StatusSkipped, s.skip, s.notRun
-	case notRun != "":
-		r.Status, r.Reason, r.NotRun = report.StatusSkipped, notRun, true
-	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
-		r.Status, r.Reason = report.StatusUndefined, err.Error()
-	case err != nil && !errors.Is(err, godog.ErrSkip):
-		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
-	}
-	s.h.addResult(r)
-	// A failure for want of an answer waits for the end of the run: if the
-	// target stopped answering, it is not the server's failure but a
-	// scenario not run to its end.
-	if s.h.console != nil && !r.NoAnswer() {
-		s.h.console.Scenario(r)
-	}
-	return ctx, nil
 }

@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
-	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/report"
 )
 
 // The long chaos run (make chaos): 25 s of retried payments against a
@@ -273,10 +273,10 @@ func TestChaosPageInABrowser(t *testing.T) {
 	bin := buildReference(t)
 	out := t.TempDir()
 	load := chaosLoad{rate: 100, duration: 5 * time.Second, nemesis: "every 2s from 1500ms shell name kill-9: kill -KILL $(cat %s)"}
-	report, err := chaosRun(t, bin, false, load, out)
-	require.ErrorIs(t, err, errFailed, report)
+	summary, err := chaosRun(t, bin, false, load, out)
+	require.ErrorIs(t, err, errFailed, summary)
 
-	bp := browsertest.Open(t, filepath.Join(out, loadtest.FileHTML))
+	bp := browsertest.Open(t, filepath.Join(out, report.FileHTML))
 	assert.Empty(t, bp.Errors(), "console errors")
 	faults := browsertest.Eval[int](t, bp, `document.querySelectorAll("#fault-table tr").length - 1`)
 	assert.Equal(t, 2, faults, "two kills")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest"
+
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 

@@ -34,9 +34,14 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )
@@ -97,9 +102,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 // thresholdFlags registers the k6-style threshold flags on fs.
-func thresholdFlags(fs *flag.FlagSet) *[]loadtest.Threshold {
-	var ths []loadtest.Threshold
-	add := func(name, usage string, build func(string) (loadtest.Threshold, error)) {
+func thresholdFlags(fs *flag.FlagSet) *[]report.Threshold {
+	var ths []report.Threshold
+	add := func(name, usage string, build func(string) (report.Threshold, error)) {
 		fs.Func(name, usage, func(v string) error {
 			th, err := build(v)
 			if err != nil {
@@ -111,28 +116,28 @@ func thresholdFlags(fs *flag.FlagSet) *[]loadtest.Threshold {
 	}
 	for _, m := range []string{"p50", "p90", "p95", "p99", "p999", "max", "mean"} {
 		add("max-"+m, "fail when the corrected "+m+" latency exceeds this duration (e.g. 50ms)",
-			func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold(m, v) })
+			func(v string) (report.Threshold, error) { return report.MaxThreshold(m, v) })
 		add("max-raw-"+m, "fail when the raw "+m+" latency exceeds this duration",
-			func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("raw_"+m, v) })
+			func(v string) (report.Threshold, error) { return report.MaxThreshold("raw_"+m, v) })
 	}
 	add("min-success", "fail when fewer than this percentage of requests got an answer the document allows: the expected one or a documented refusal such as 422 for an empty wallet; 5xx and unanswered requests count against it (e.g. 99.9)",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("allowed", v) })
+		func(v string) (report.Threshold, error) { return report.MinThreshold("allowed", v) })
 	add("min-expected", "fail when fewer than this percentage of requests got the answer the scenario expects (a created payment, 200 for reads)",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("success", v) })
+		func(v string) (report.Threshold, error) { return report.MinThreshold("success", v) })
 	add("max-server-errors", "fail when more than this percentage of requests got a 5xx or no readable answer",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("server_errors", v) })
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("server_errors", v) })
 	add("max-errors", "fail when more requests than this got an unexpected answer",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("errors", v) })
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("errors", v) })
 	add("max-duplicate-debits", "fail when more ids than this were created more than once (counted per extra creation)",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("duplicate_debits", v) })
-	add("max-uncertain", fmt.Sprintf("fail when more than this percentage of requests got no answer within --timeout: the server did not answer (default %g)", loadtest.DefaultMaxUncertainPct),
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("uncertain_pct", v) })
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("duplicate_debits", v) })
+	add("max-uncertain", fmt.Sprintf("fail when more than this percentage of requests got no answer within --timeout: the server did not answer (default %g)", report.DefaultMaxUncertainPct),
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("uncertain_pct", v) })
 	add("max-late-sends", "fail when more than this percentage of sends were late",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MaxThreshold("late_sends", v) })
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("late_sends", v) })
 	add("min-achieved-rate", "fail when the generator sent less than this percentage of the scheduled requests",
-		func(v string) (loadtest.Threshold, error) { return loadtest.MinThreshold("achieved_rate", v) })
-	add("threshold", "a threshold expression, repeatable: metric<=value or metric>=value; metrics: "+strings.Join(loadtest.ThresholdMetrics(), " "),
-		loadtest.ParseThreshold)
+		func(v string) (report.Threshold, error) { return report.MinThreshold("achieved_rate", v) })
+	add("threshold", "a threshold expression, repeatable: metric<=value or metric>=value; metrics: "+strings.Join(report.ThresholdMetrics(), " "),
+		report.ParseThreshold)
 	return &ths
 }
 
@@ -144,7 +149,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		target      = fs.String("target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
 		scenario    = fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", "))
 		loadFile    = fs.String("load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml); flags given explicitly override a one-stage file")
-		pacing      = fs.String("pacing", loadtest.PacingConstant, "pacing: constant, linear or sine (several stages: --load-profile)")
+		pacingName  = fs.String("pacing", pacing.Constant, "pacing: constant, linear or sine (several stages: --load-profile)")
 		rate        = rateFlag(fs, "rate", 200, "the `rate` in requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean")
 		endRate     = rateFlag(fs, "end-rate", 0, "linear pacing: the `rate` at the end (requests per second, or 100/1s)")
 		amplitude   = rateFlag(fs, "amplitude", 0, "sine pacing: the amplitude, a `rate` (requests per second, or 100/1s)")
@@ -153,7 +158,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
 		mix         = fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway")
 		ops         = fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync")
-		whenDry     = fs.String("when-dry", loadtest.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)")
+		whenDry     = fs.String("when-dry", record.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)")
 		products    = fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)")
 		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
 		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator (0: the peak rate × --timeout, between 64 and 5,000: a run that falls behind waits for a worker and says so; a max-rate run, --rate 0, needs one)")
@@ -172,7 +177,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		retryTO     = fs.Duration("retry-timeout", loadtest.DefaultRetryTimeout, "retry scenario: the short client timeout of each send of a payment")
 		backoff     = fs.Duration("retry-backoff", loadtest.DefaultRetryBackoff, "retry scenario: the wait before the first retry, doubled before each next")
 		check       = fs.String("check", "", "extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)")
-		historyTO   = fs.Duration("history-timeout", loadtest.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails")
+		historyTO   = fs.Duration("history-timeout", verdict.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails")
 		historyRead = fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)")
 	)
 	ths := thresholdFlags(fs)
@@ -202,7 +207,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	lp := loadtest.LoadProfile{Pacing: *pacing, Rate: *rate, EndRate: *endRate, Amplitude: *amplitude,
+	lp := pacing.LoadProfile{Pacing: *pacingName, Rate: *rate, EndRate: *endRate, Amplitude: *amplitude,
 		Period: *period, StartAt: *startAt, Duration: *duration}
 	if lp, faults, err = withLoadFile(lp, *loadFile, set, faults); err != nil {
 		return err
@@ -211,7 +216,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if err := faults.Validate(lp.Duration, exec.LookPath); err != nil {
 		return err
 	}
-	shard, err := loadtest.ParseShard(*shardFlag)
+	shard, err := record.ParseShard(*shardFlag)
 	if err != nil {
 		return err
 	}
@@ -265,19 +270,19 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !*quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, *ths, dir, stdout)
+	return finish(o, *historyTO, *ths, dir, stdout)
 }
 
 // withLoadFile is the load of the flags (lp), or of loadFile with the flags
 // given explicitly (set) overriding it; a file's nemesis steps go before
 // those of the flags. A file in stages takes no load flags.
-func withLoadFile(lp loadtest.LoadProfile, loadFile string, set map[string]bool, faults nemesis.Schedule) (loadtest.LoadProfile, nemesis.Schedule, error) {
+func withLoadFile(lp pacing.LoadProfile, loadFile string, set map[string]bool, faults nemesis.Schedule) (pacing.LoadProfile, nemesis.Schedule, error) {
 	if loadFile != "" {
-		fromFile, err := loadtest.LoadLoadProfile(loadFile)
+		fromFile, err := pacing.LoadFile(loadFile)
 		if err != nil {
 			return lp, faults, err
 		}
-		if fromFile.Pacing == loadtest.PacingStages {
+		if fromFile.Pacing == pacing.Stages {
 			for _, name := range []string{"pacing", "rate", "end-rate", "amplitude", "period", "start-at", "duration"} {
 				if set[name] {
 					return lp, faults, fmt.Errorf("--%s: %s sets the load in stages; change the file instead", name, loadFile)
@@ -289,7 +294,7 @@ func withLoadFile(lp loadtest.LoadProfile, loadFile string, set map[string]bool,
 		faults = append(lp.Nemesis, faults...)
 		lp.Nemesis = nil
 	}
-	if lp.Pacing != loadtest.PacingSine {
+	if lp.Pacing != pacing.Sine {
 		lp.Period, lp.StartAt = 0, ""
 	}
 	return lp, faults, lp.Validate()
@@ -343,7 +348,7 @@ func checkOptions(check string, historyTimeout, historyReads time.Duration) ([]l
 
 // shardRunID is the run id of a shard: runID, required with several
 // shards (so that their ids and reports belong together), else a new one.
-func shardRunID(runID string, shard loadtest.Shard) (string, error) {
+func shardRunID(runID string, shard record.Shard) (string, error) {
 	if shard.Count > 1 && runID == "" {
 		return "", errors.New("--run-id is required with --shard n > 1, so that the shards' ids and reports belong together")
 	}
@@ -355,17 +360,17 @@ func shardRunID(runID string, shard loadtest.Shard) (string, error) {
 
 // parseMixes parses --mix (payment kinds) and --ops (operations).
 func parseMixes(mix, ops string) (payMix, opMix loadtest.Weights, err error) {
-	if payMix, err = loadtest.ParseWeights(mix, loadtest.KindBalance, loadtest.KindCoins, loadtest.KindGateway); err != nil {
+	if payMix, err = loadtest.ParseWeights(mix, record.KindBalance, record.KindCoins, record.KindGateway); err != nil {
 		return nil, nil, fmt.Errorf("--mix: %w", err)
 	}
-	if opMix, err = loadtest.ParseWeights(ops, loadtest.OpCreate, loadtest.OpStatus, loadtest.OpList, loadtest.OpSync); err != nil {
+	if opMix, err = loadtest.ParseWeights(ops, record.OpCreate, record.OpStatus, record.OpList, record.OpSync); err != nil {
 		return nil, nil, fmt.Errorf("--ops: %w", err)
 	}
 	return payMix, opMix, nil
 }
 
 // outputDir is outDir, or reports/load/<run-id>[/shard-i-of-n].
-func outputDir(outDir, runID string, shard loadtest.Shard) string {
+func outputDir(outDir, runID string, shard record.Shard) string {
 	if outDir != "" {
 		return outDir
 	}
@@ -376,28 +381,33 @@ func outputDir(outDir, runID string, shard loadtest.Shard) string {
 	return dir
 }
 
-// finish builds the report, writes the artifacts, prints the summary and
-// turns a failed report into errFailed.
-func finish(o *loadtest.Outcome, ths []loadtest.Threshold, dir string, stdout io.Writer) error {
-	rep := loadtest.BuildReport(o, ths)
-	if err := loadtest.WriteArtifacts(dir, o, rep); err != nil {
+// finish judges the record of the run (the history check bounded by
+// historyTimeout), builds the report, writes the artifacts, prints the
+// summary and turns a failed report into errFailed.
+func finish(o *record.Run, historyTimeout time.Duration, ths []report.Threshold, dir string, stdout io.Writer) error {
+	v, err := verdict.Judge(o, historyTimeout)
+	if err != nil {
+		return err
+	}
+	rep := report.BuildReport(o, v, ths)
+	if err := report.WriteArtifacts(dir, o, rep); err != nil {
 		return err
 	}
 	if err := rep.WriteText(stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,
-		loadtest.FileHTML, loadtest.FileResults, loadtest.FileReport, loadtest.FileText, loadtest.FilePlot, loadtest.FileLedger, loadtest.FileShard)
-	if r := o.Reconciliation; r != nil && len(r.Entries) > 0 {
-		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, loadtest.FileViolations))
+		report.FileHTML, record.FileResults, report.FileReport, report.FileText, report.FilePlot, record.FileLedger, record.FileShard)
+	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
+		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, report.FileViolations))
 	}
 	if len(o.Meta.Faults) > 0 {
-		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, loadtest.FileNemesisLog))
+		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, record.FileNemesisLog))
 	}
-	if h := o.HistoryCheck; h != nil {
-		fmt.Fprintf(stdout, "History in %s: %s", dir, loadtest.FileHistory)
-		if !h.Passed() && h.Verdict == loadtest.HistoryIllegal {
-			fmt.Fprintf(stdout, ", %s (porcupine's visualisation of the part no serial order explains)", loadtest.FileHistoryHTML)
+	if h := rep.History; h != nil {
+		fmt.Fprintf(stdout, "History in %s: %s", dir, record.FileHistory)
+		if !h.Passed() && h.Verdict == verdict.HistoryIllegal {
+			fmt.Fprintf(stdout, ", %s (porcupine's visualisation of the part no serial order explains)", verdict.FileHistoryHTML)
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -416,7 +426,7 @@ func nemesisLog(dir string) (*os.File, func(), error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, loadtest.FileNemesisLog), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, record.FileNemesisLog), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return nil, nil, fmt.Errorf("nemesis log: %w", err)
 	}
@@ -424,7 +434,7 @@ func nemesisLog(dir string) (*os.File, func(), error) {
 }
 
 // override copies into dst the fields of flags whose flag was set explicitly.
-func override(dst *loadtest.LoadProfile, flags loadtest.LoadProfile, set map[string]bool) {
+func override(dst *pacing.LoadProfile, flags pacing.LoadProfile, set map[string]bool) {
 	if set["pacing"] {
 		dst.Pacing = flags.Pacing
 	}
@@ -459,7 +469,7 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 	}
 	return func(p loadtest.Progress) {
 		if p.Phase == loadtest.PhaseReconcile {
-			line := fmt.Sprintf("[%5.1fs] reconciling: %s of %s ids looked up", p.Elapsed.Seconds(), loadtest.Count(p.LookedUp), loadtest.Count(p.ToLookUp))
+			line := fmt.Sprintf("[%5.1fs] reconciling: %s of %s ids looked up", p.Elapsed.Seconds(), readable.Count(p.LookedUp), readable.Count(p.ToLookUp))
 			if tty {
 				fmt.Fprintf(w, "\r\033[K%s", line)
 			} else {
@@ -500,15 +510,15 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if len(dirs) == 0 {
 		return errors.New("merge: no shard directory given\n" + usage + "\nsee loadtest merge --help for every flag")
 	}
-	var outs []*loadtest.Outcome
+	var outs []*record.Run
 	for _, d := range dirs {
-		o, err := loadtest.ReadArtifacts(d)
+		o, err := record.ReadDir(d)
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", d, err)
 		}
 		outs = append(outs, o)
 	}
-	m, err := loadtest.Merge(outs, *partial)
+	m, err := record.Merge(outs, *partial)
 	if err != nil {
 		return err
 	}
@@ -516,7 +526,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, *ths, dir, stdout)
+	return finish(m, verdict.DefaultHistoryTimeout, *ths, dir, stdout) // a merge holds no history
 }
 
 // rate is a flag value in requests per second that also reads vegeta's
@@ -526,7 +536,7 @@ type rate float64
 func (r *rate) String() string { return strconv.FormatFloat(float64(*r), 'g', -1, 64) }
 
 func (r *rate) Set(s string) error {
-	v, err := loadtest.ParseRate(s)
+	v, err := pacing.ParseRate(s)
 	if err != nil {
 		return err
 	}

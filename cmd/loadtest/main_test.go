@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/partnercommerce/conformance/loadtest"
 )
 
 func noEnv(string) string { return "" }
@@ -193,7 +195,7 @@ func TestHelpTeaches(t *testing.T) {
 // are refused.
 func TestStagedLoadProfileExample(t *testing.T) {
 	t.Parallel()
-	lp, err := loadtest.LoadLoadProfile(filepath.Join("..", "..", "profiles", "load", "stages.yaml"))
+	lp, err := pacing.LoadFile(filepath.Join("..", "..", "profiles", "load", "stages.yaml"))
 	require.NoError(t, err)
 	assert.Len(t, lp.Stages, 5)
 	assert.Equal(t, 5*time.Minute+30*time.Second, lp.Duration)
@@ -214,11 +216,11 @@ func TestStagedLoadProfileExample(t *testing.T) {
 // hold at it.
 func TestSoakLoadProfile(t *testing.T) {
 	t.Parallel()
-	lp, err := loadtest.LoadLoadProfile(filepath.Join("..", "..", "profiles", "load", "soak.yaml"))
+	lp, err := pacing.LoadFile(filepath.Join("..", "..", "profiles", "load", "soak.yaml"))
 	require.NoError(t, err)
 	assert.Equal(t, time.Hour, lp.Duration)
 	require.Len(t, lp.Stages, 2)
-	assert.Equal(t, loadtest.PacingLinear, lp.Stages[0].Pacing)
+	assert.Equal(t, pacing.Linear, lp.Stages[0].Pacing)
 	assert.InDelta(t, 5000, lp.Stages[0].EndRate, 0)
 	assert.InDelta(t, 5000, lp.Stages[1].Rate, 0)
 }
@@ -252,7 +254,7 @@ func TestProductsAndWhenDryFlags(t *testing.T) {
 	f, err := os.Open(filepath.Join(dir, "ledger.jsonl"))
 	require.NoError(t, err)
 	defer func() { _ = f.Close() }()
-	ledger, err := loadtest.ReadLedger(f)
+	ledger, err := record.ReadLedger(f)
 	require.NoError(t, err)
 	require.NotEmpty(t, ledger)
 	for _, p := range ledger {

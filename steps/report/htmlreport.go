@@ -33,8 +33,9 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"short":   func(s string) string { return s[:min(12, len(s))] },
 }).Parse(htmlReportTemplate))
 
-// outcomeNotRun is the outcome in the page of a scenario the run did not
-// select (besides a status or OutcomeWarned).
+// outcomeNotRun is the outcome of every scenario in a page without a run
+// (a page of a run shows a status or OutcomeWarned, and leaves out the
+// scenarios the run did not select).
 const outcomeNotRun = "not-run"
 
 type htmlPage struct {

@@ -10,17 +10,17 @@ import (
 )
 
 // The conformance page renders text the suite wrote for the console (the
-// account of a failure, a condition of section 7) as HTML: JSON bodies
+// text of a failure, a condition of section 7) as HTML: JSON bodies
 // pretty-printed and long ones folded, `code` spans as code.
 
 // foldLines is the number of lines of a pretty-printed body shown unfolded.
 const foldLines = 12
 
-// failureHTML renders the account of a failure: each "body: <json>" line becomes the
+// failureHTML renders the text of a failure: each "body: <json>" line becomes the
 // pretty-printed JSON, folded in a <details> when longer than foldLines.
-func failureHTML(account string) template.HTML {
+func failureHTML(text string) template.HTML {
 	var b strings.Builder
-	for _, line := range strings.SplitAfter(account, "\n") {
+	for _, line := range strings.SplitAfter(text, "\n") {
 		indent, rest, ok := cutBody(line)
 		if !ok {
 			b.WriteString(template.HTMLEscapeString(line))

@@ -7,12 +7,12 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestFailureHTML: the JSON bodies of a failure's account are pretty-printed, escaped, and
+// TestFailureHTML: the JSON bodies of a failure's text are pretty-printed, escaped, and
 // folded when long; other lines are kept as written.
 func TestFailureHTML(t *testing.T) {
 	t.Parallel()
-	account := "found: got <b>\n  request:  POST /x\n    body: {\"a\":1,\"b\":\"<i>\"}\n  response: 200 OK after < 1 ms\n    body: not json\n"
-	got := string(failureHTML(account))
+	text := "found: got <b>\n  request:  POST /x\n    body: {\"a\":1,\"b\":\"<i>\"}\n  response: 200 OK after < 1 ms\n    body: not json\n"
+	got := string(failureHTML(text))
 	assert.Contains(t, got, "found: got &lt;b&gt;")
 	assert.Contains(t, got, "    body:\n      {\n        &#34;a&#34;: 1,\n        &#34;b&#34;: &#34;&lt;i&gt;&#34;\n      }\n")
 	assert.Contains(t, got, "    body: not json\n")

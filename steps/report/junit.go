@@ -11,7 +11,7 @@ import (
 
 // The JUnit XML that Jenkins, GitLab and GitHub read: one testsuite per
 // feature, one testcase per scenario (classname: the feature), a skipped
-// scenario as one <skipped message>, a failure with its report in the
+// scenario as one <skipped message>, a failure with its text in the
 // message and the body, an undefined step as an <error>, warnings as
 // properties and system-out.
 type (
@@ -67,13 +67,13 @@ type (
 
 func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
 
-// WriteJUnit writes the JUnit XML of a run from its summary; cat, when not
+// WriteJUnit writes the JUnit XML of a run from its summary; idx, when not
 // nil, names the features and orders them.
-func WriteJUnit(w io.Writer, cat *gherkin.Catalog, sum Summary) error {
+func WriteJUnit(w io.Writer, idx *gherkin.Index, sum Summary) error {
 	names := map[string]string{}
 	var order []string
-	if cat != nil {
-		for _, ff := range cat.Files {
+	if idx != nil {
+		for _, ff := range idx.Files {
 			names[ff.URI] = ff.Name
 			order = append(order, ff.URI)
 		}

@@ -32,7 +32,7 @@ type ScenarioResult struct {
 	Feature string   `json:"feature"`
 	Tags    []string `json:"tags"`
 	Status  string   `json:"status"`
-	// Reason is the account of a failure (what was sent, what came back,
+	// Reason is the text of a failure (what was sent, what came back,
 	// what was expected), or why a scenario was skipped.
 	Reason string `json:"reason,omitempty"`
 	// Warnings are the readings the server did not follow.
@@ -53,7 +53,7 @@ type ScenarioResult struct {
 
 	// Steps are the steps that ran, for the console and the page.
 	Steps []StepRun `json:"-"`
-	// Entry is the scenario in the catalog, or nil.
+	// Entry is the scenario in the index of the feature files, or nil.
 	Entry *gherkin.Entry `json:"-"`
 	// NotRun marks a skipped scenario the run's stop left unfinished or
 	// unstarted; UnansweredAt is when its last request got no answer.

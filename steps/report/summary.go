@@ -57,7 +57,8 @@ type Coverage struct {
 	Messages []string `json:"messages_asserted"`
 }
 
-// Summary is the machine-readable account of a run (summary.json).
+// Summary is what a run found, as summary.json holds it: the writers
+// read it and nothing else of the run.
 type Summary struct {
 	SuiteVersion string                `json:"suite_version"`
 	SpecSHA256   string                `json:"spec_sha256"`

@@ -1,0 +1,106 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Merge combines the outcomes of the shards of one distributed run into
+// one outcome: results and ledgers are read in turn from memory or from
+// the shards' files (never gathered in memory), generator counters added,
+// and the ledger is reconciled globally (accounts shared between shards
+// included). The merged Tally counts every shard's results, so its
+// percentiles are those of one run over the same results. Every shard 0..n-1 must be present exactly once, unless
+// partial is true.
+func Merge(outcomes []*Run, partial bool) (*Run, error) {
+	if len(outcomes) == 0 {
+		return nil, errors.New("merge: no shard given")
+	}
+	first := outcomes[0].Meta
+	seen := map[int]bool{}
+	m := &Run{Meta: first}
+	m.Meta.Merged = nil
+	m.Meta.Shard = Shard{Index: 0, Count: first.Shard.Count}
+	reconciled := true
+	for _, o := range outcomes {
+		mt := o.Meta
+		if mt.RunID != first.RunID {
+			return nil, fmt.Errorf("merge: shard %s belongs to run %s, not %s", mt.Shard, mt.RunID, first.RunID)
+		}
+		if mt.Shard.Count != first.Shard.Count {
+			return nil, fmt.Errorf("merge: shard %s does not split the run in %d", mt.Shard, first.Shard.Count)
+		}
+		if mt.Scenario != first.Scenario {
+			return nil, fmt.Errorf("merge: shard %s ran scenario %s, not %s", mt.Shard, mt.Scenario, first.Scenario)
+		}
+		if seen[mt.Shard.Index] {
+			return nil, fmt.Errorf("merge: shard %s given twice", mt.Shard)
+		}
+		seen[mt.Shard.Index] = true
+		m.Meta.Merged = append(m.Meta.Merged, mt.Shard)
+		if mt.Began.Before(m.Meta.Began) {
+			m.Meta.Began = mt.Began
+		}
+		if mt.Ended.After(m.Meta.Ended) {
+			m.Meta.Ended = mt.Ended
+		}
+		reconciled = reconciled && mt.Reconciled
+
+		g, og := &m.Generator, o.Generator
+		if len(m.Meta.Merged) == 1 {
+			*g = og
+			g.PeakWorkers, g.PeakInFlight = 0, 0
+			g.Planned, g.Sent, g.Late, g.WorkerWaits, g.ConnWaits, g.Abandoned = 0, 0, 0, 0, 0, 0
+		}
+		g.Planned += og.Planned
+		g.Sent += og.Sent
+		g.Late += og.Late
+		g.WorkerWaits += og.WorkerWaits
+		g.ConnWaits += og.ConnWaits
+		g.Abandoned += og.Abandoned
+		g.PeakWorkers += og.PeakWorkers
+		g.PeakInFlight += og.PeakInFlight
+		g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
+		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
+		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
+		g.Duration = max(g.Duration, og.Duration)
+		g.Sending = max(g.Sending, og.Sending)
+
+		for _, r := range o.Results {
+			r.Shard = mt.Shard.Index
+			m.Results = append(m.Results, r)
+		}
+		m.Ledger = append(m.Ledger, o.Ledger...)
+		if len(m.Meta.Merged) > 1 { // the first shard's are in m.Meta already
+			m.Meta.Faults = append(m.Meta.Faults, mt.Faults...)
+		}
+		for _, f := range o.resultFiles {
+			m.resultFiles = append(m.resultFiles, recordFile{f.path, mt.Shard.Index})
+		}
+		m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
+		m.Accounts = append(m.Accounts, o.Accounts...)
+	}
+	sort.SliceStable(m.Meta.Faults, func(i, j int) bool { return m.Meta.Faults[i].Start.Before(m.Meta.Faults[j].Start) })
+	if !partial && len(seen) != first.Shard.Count {
+		var missing []string
+		for i := range first.Shard.Count {
+			if !seen[i] {
+				missing = append(missing, Shard{Index: i, Count: first.Shard.Count}.String())
+			}
+		}
+		return nil, fmt.Errorf("merge: missing shards %v (pass partial to merge anyway)", missing)
+	}
+	sort.Slice(m.Meta.Merged, func(i, j int) bool { return m.Meta.Merged[i].Index < m.Meta.Merged[j].Index })
+	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].Scheduled.Before(m.Results[j].Scheduled) })
+	m.Meta.Reconciled = reconciled
+	// The shards' results are counted again, together: the histograms of
+	// the shards would merge exactly, but vegeta's metrics and the charts'
+	// buckets, which begin at the first shard's start, would not.
+	t, err := tallyOf(m)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	m.Tally = t
+	return m, nil
+}

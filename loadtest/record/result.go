@@ -1,0 +1,122 @@
+package record
+
+import (
+	"errors"
+	"time"
+
+	"github.com/partnercommerce/conformance/api"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Result is one request of a run: a vegeta.Result (Timestamp is the actual
+// send time, Latency the raw latency) plus the time the pacer scheduled it,
+// the operation, and the verdict of the checks.
+type Result struct {
+	vegeta.Result
+	Scheduled time.Time `json:"scheduled"`
+	Op        string    `json:"op"`
+	// Expected is true when the response is what the scenario expects
+	// (a created payment; for a wave, created or 409; 200 for reads).
+	Expected bool `json:"expected"`
+	// Allowed is true when the response is one the document allows for the
+	// operation: expected, or a documented refusal (such as a 422 for an
+	// empty wallet); never a 5xx, a contract violation or no answer.
+	Allowed bool `json:"allowed"`
+	// Uncertain is true when no response came back (timeout, transport
+	// error) to a request that may have reached the server.
+	Uncertain bool `json:"uncertain"`
+	// NotDelivered is true when the request never reached the server: no
+	// connection could be made (refused, no route, the dial timed out).
+	NotDelivered bool `json:"not_delivered,omitempty"`
+	// Violation names the contract rule the response broke, if any.
+	Violation string `json:"violation,omitempty"`
+	// Shard is the index of the shard that sent the request (set by Merge).
+	Shard int `json:"-"`
+	// TrxID is the partner_trx_id of a payment, for the error set's
+	// example; the results file keeps it for unexpected answers only.
+	TrxID string `json:"-"`
+	// order numbers the results of one operation in the order they were
+	// sent: their sequence number in the results file, as vegeta's plot
+	// wants it.
+	Order uint64
+}
+
+// Corrected is the latency from the scheduled send time to the end of the
+// response: what a user arriving on schedule would have waited.
+func (r *Result) Corrected() time.Duration { return r.End().Sub(r.Scheduled) }
+
+// serverError reports whether r is a 5xx or has no readable answer (no
+// answer within the timeout, a broken connection, a body too large).
+func (r *Result) serverError() bool {
+	return r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error()
+}
+
+// hitResult carries a result and, for a payment creation, its ledger entry
+// from a worker to the collector.
+type HitResult struct {
+	Result Result
+	Pay    *Payment
+}
+
+func Truncate(b []byte, n int) []byte {
+	if len(b) > n {
+		b = b[:n]
+	}
+	return append([]byte(nil), b...)
+}
+
+// chunked collects values in chunks: a full chunk is kept and a new one
+// started, so that what was collected is never copied while it grows.
+type chunked[T any] struct {
+	full [][]T
+	cur  []T // its capacity, when set, is the first chunk's size
+}
+
+// ChunkSize is the size of the chunks after the first.
+const ChunkSize = 8192
+
+// add appends a copy of *v.
+func (c *chunked[T]) add(v *T) {
+	if len(c.cur) == cap(c.cur) {
+		if len(c.cur) > 0 {
+			c.full = append(c.full, c.cur)
+		}
+		c.cur = make([]T, 0, ChunkSize)
+	}
+	c.cur = append(c.cur, *v)
+}
+
+// all returns the values in the order they were added: the first chunk
+// itself when it holds them all, one copy otherwise.
+func (c *chunked[T]) all() []T {
+	if len(c.full) == 0 {
+		return c.cur
+	}
+	n := len(c.cur)
+	for _, f := range c.full {
+		n += len(f)
+	}
+	out := make([]T, 0, n)
+	for _, f := range c.full {
+		out = append(out, f...)
+	}
+	return append(out, c.cur...)
+}
+
+// The operations the load tester sends, named after what they do.
+const (
+	OpCreate    = "create"
+	OpStatus    = "status"
+	OpList      = "list"
+	OpSync      = "sync"
+	OpProfile   = "profile"
+	OpMethods   = "methods"
+	OpProvision = "provision"
+)
+
+// Amount is the amount object of a payment (document §2.7), in integers.
+type Amount = api.Amount
+
+// errTooLarge is the error of a response whose body is longer than
+// maxBodyBytes: the body is cut there, so it is neither read nor checked.
+var ErrTooLarge = errors.New("response larger than 1 MiB")

@@ -1,0 +1,114 @@
+package record
+
+import (
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+)
+
+// Meta describes a run (one shard).
+type Meta struct {
+	RunID          string             `json:"run_id"`
+	Scenario       string             `json:"scenario"`
+	Target         string             `json:"target"`
+	Shard          Shard              `json:"shard"`
+	Load           pacing.LoadProfile `json:"load"`
+	WaveSize       int                `json:"wave_size,omitempty"`
+	PaymentMix     string             `json:"payment_mix"`
+	OpMix          string             `json:"op_mix,omitempty"`
+	Retry          string             `json:"retry,omitempty"`
+	MaxWorkers     int                `json:"max_workers"`
+	MaxConnections int                `json:"max_connections"`
+	Timeout        time.Duration      `json:"timeout"`
+	Drain          time.Duration      `json:"drain"`
+	LateAfter      time.Duration      `json:"late_after"`
+	Began          time.Time          `json:"began"`
+	// Ended is the end of the attack (the drain included); ReconciledIn is
+	// how long the reconciliation after it took.
+	Ended        time.Time     `json:"ended"`
+	Reconciled   bool          `json:"reconciled"`
+	ReconciledIn time.Duration `json:"reconciled_in,omitempty"`
+	// ReconcileStopped says why the reconciliation stopped before its end
+	// (the target did not answer); empty when it did not.
+	ReconcileStopped string `json:"reconcile_stopped,omitempty"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
+	// Merged lists the shards combined by Merge; empty for one shard's run.
+	Merged []Shard `json:"merged_shards,omitempty"`
+}
+
+// Generator is how well the load generator kept up with its schedule.
+type Generator struct {
+	Planned        int64         `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
+	Sent           int64         `json:"sent"`
+	Late           int64         `json:"late"` // sent more than LateAfter after their scheduled time
+	LateAfter      time.Duration `json:"late_after"`
+	MaxLateness    time.Duration `json:"max_lateness"`
+	WorkerWaits    int64         `json:"worker_waits"`     // dispatches that found every worker busy at the cap
+	ConnWaits      int64         `json:"connection_waits"` // requests started with every connection in use
+	PeakWorkers    int64         `json:"peak_workers"`
+	PeakInFlight   int64         `json:"peak_in_flight"`
+	MaxWorkers     int           `json:"max_workers"`
+	MaxConnections int           `json:"max_connections"`
+	Duration       time.Duration `json:"duration"` // the run's configured duration (sum over shards' wall time is not used)
+	// Sending is how long the generator kept sending: about Duration when it
+	// kept up, up to a grace past it when a paced run fell behind (the
+	// longest of the shards').
+	Sending time.Duration `json:"sending"`
+	// InterruptedAfter is when the attack was stopped (a signal) before its
+	// duration; 0 when it was not.
+	InterruptedAfter time.Duration `json:"interrupted_after,omitempty"`
+	// StoppedDryAfter is when the attack stopped because a paying account
+	// could afford nothing more (--when-dry stop); 0 when it did not.
+	StoppedDryAfter time.Duration `json:"stopped_dry_after,omitempty"`
+	Abandoned       int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+	// BehindFrom and BehindUntil are the first and the last time, since
+	// the attack began, that a send was more than ten times LateAfter late
+	// or a hit waited for a worker at the cap; both 0 when the generator
+	// never was behind.
+	BehindFrom  time.Duration `json:"behind_from,omitempty"`
+	BehindUntil time.Duration `json:"behind_until,omitempty"`
+}
+
+// Run is the record of a run, everything its attack produced: where the
+// attack (the producer) and the verdicts and reports meet.
+type Run struct {
+	Meta      Meta              `json:"meta"`
+	Generator Generator         `json:"generator"`
+	Catalog   *Catalog          `json:"catalog,omitempty"`
+	Accounts  []AccountSnapshot `json:"accounts"`
+	// Funds is the plan of what the run spends against what the accounts
+	// hold; nil when the wallets are not known.
+	Funds *FundsPlan `json:"funds,omitempty"`
+	// Results and Ledger are what was kept in memory: everything when the
+	// run had no record directory (WithRecordDir), nothing of the results
+	// and only a reconciled run's ledger when it streamed them to its
+	// files, which resultFiles and ledgerFiles name (for a merge, the
+	// shards' files). Tally counts them all.
+	Results     []Result  `json:"-"`
+	Ledger      []Payment `json:"-"`
+	resultFiles []recordFile
+	ledgerFiles []recordFile
+	// Tally is what the reports read; nil for an outcome built by hand,
+	// whose Results and Ledger are counted when it is reported.
+	Tally *Tally `json:"-"`
+	// History holds every operation of a run with the history check (an
+	// empty history when it recorded none); nil without it.
+	History []HistoryOp `json:"-"`
+}
+
+// Whole reports whether o's ledger holds every shard of the run: a run on
+// one machine, or a merge of every shard. Only then are accounts shared
+// between shards reconciled.
+func (o *Run) Whole() bool {
+	return o.Meta.Shard.Count == 1 || len(o.Meta.Merged) == o.Meta.Shard.Count
+}
+
+// tally returns o's tally, counting its results and ledger if o has none.
+func (o *Run) Tallied() (*Tally, error) {
+	if o.Tally != nil {
+		return o.Tally, nil
+	}
+	return tallyOf(o)
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"errors"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/tsenart/vegeta/v12/lib/plot"
+)
+
+// The files of a run's output directory besides its record.
+const (
+	FileReport = "report.json"
+	FileText   = "report.txt"
+	FilePlot   = "plot.html" // `vegeta plot`-style HTML, corrected and raw latency
+)
+
+// WriteArtifacts writes the outcome and its report into dir (created if
+// missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt,
+// report.html and plot.html.
+func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
+	if err := record.WriteDir(dir, o); err != nil {
+		return err
+	}
+	write := func(name string, fn func(w io.Writer) error) error { return record.WriteFile(dir, name, fn) }
+	t, err := o.Tallied()
+	if err != nil {
+		return err
+	}
+	return errors.Join(
+		write(FileReport, func(w io.Writer) error { return record.WriteJSON(w, rep) }),
+		write(FileText, rep.WriteText),
+		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, o, rep) }),
+		write(FilePlot, func(w io.Writer) error {
+			return writePlotSample(w, t.Plot.Points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
+		}),
+		writeHistory(o, rep, write),
+		writeViolations(rep, write),
+	)
+}
+
+// WritePlot writes an HTML latency plot (vegeta's lib/plot) of results,
+// at most 2·plotPoints of them evenly spread (see writePlotSample).
+func WritePlot(w io.Writer, results []record.Result, title string) error {
+	var s record.PlotSample
+	for i := range results {
+		s.Add(&results[i])
+	}
+	return writePlotSample(w, s.Points, title)
+}
+
+// writePlotSample writes an HTML latency plot (vegeta's lib/plot) of a
+// sample of a run's results with two series: corrected latency at the
+// scheduled time, raw latency at the send time; each split into OK and
+// ERROR points. A sample keeps the page's size and the memory of a long run
+// bounded; the page's charts count every result.
+func writePlotSample(w io.Writer, points []record.PlotPoint, title string) error {
+	p := plot.New(plot.Title(title), plot.Downsample(4000), plot.Label(func(r *vegeta.Result) string {
+		if r.Error != "" || r.Code == 0 {
+			return r.Attack + " ERROR"
+		}
+		return r.Attack + " OK"
+	}))
+	add := func(name string, at func(*record.PlotPoint) time.Time, lat func(*record.PlotPoint) time.Duration) error {
+		idx := make([]int, len(points))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return at(&points[idx[a]]).Before(at(&points[idx[b]])) })
+		for seq, i := range idx {
+			pt := &points[i]
+			v := vegeta.Result{Attack: name, Seq: uint64(seq), Code: pt.Code, Timestamp: at(pt), Latency: lat(pt)}
+			if pt.Failed {
+				v.Error = "error"
+			}
+			if err := p.Add(&v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := add("corrected", func(p *record.PlotPoint) time.Time { return p.Scheduled }, func(p *record.PlotPoint) time.Duration { return p.Corrected }); err != nil {
+		return err
+	}
+	if err := add("raw", func(p *record.PlotPoint) time.Time { return p.Sent }, func(p *record.PlotPoint) time.Duration { return p.Latency }); err != nil {
+		return err
+	}
+	p.Close()
+	_, err := p.WriteTo(w)
+	return err
+}
+
+// writeViolations writes violations.jsonl when the reconciliation has
+// anything to list.
+func writeViolations(rep *Report, write func(string, func(io.Writer) error) error) error {
+	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
+		return write(FileViolations, func(w io.Writer) error { return WriteViolations(w, r) })
+	}
+	return nil
+}
+
+// writeHistory writes the history of a run with the history check and,
+// when the check failed, porcupine's visualisation of the failing part.
+func writeHistory(o *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
+	if rep.History == nil {
+		return nil
+	}
+	err := write(record.FileHistory, func(w io.Writer) error { return record.WriteHistory(w, o.History) })
+	if rep.History.Failing != nil {
+		err = errors.Join(err, write(verdict.FileHistoryHTML, rep.History.WriteVisualization))
+	}
+	return err
+}

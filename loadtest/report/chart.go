@@ -1,0 +1,153 @@
+package report
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// series is one line of a chart: a value per time bucket (NaN: no value).
+type series struct {
+	Name  string
+	Color string
+	Dash  bool
+	Y     []float64
+}
+
+// chart is a line chart over the time buckets of a run, drawn as inline
+// SVG on the server: the page needs no script to show it.
+type chart struct {
+	ID     string
+	Title  string
+	YUnit  string
+	Bucket float64 // seconds per bucket
+	Lines  []series
+	// Marks are spans of time shaded behind the lines: the run's faults.
+	Marks []mark
+}
+
+// mark is a span of a chart's time, in seconds from its start, with a
+// short label drawn on the chart and a longer title shown on hover.
+type mark struct {
+	From, To     float64
+	Label, Title string
+}
+
+// palette colours the lines of a chart (colour-blind friendly).
+var palette = []string{"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442"}
+
+// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
+func niceCeil(v float64) float64 {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if v <= m*p {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func trimFloat(v float64) string {
+	s := fmt.Sprintf("%.3f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// SVG renders the chart.
+func (c chart) SVG() template.HTML {
+	const (
+		w, h                     = 1000.0, 280.0
+		left, right, top, bottom = 64.0, 16.0, 12.0, 36.0
+	)
+	pw, ph := w-left-right, h-top-bottom
+	n := 0
+	ymax := 0.0
+	for _, s := range c.Lines {
+		n = max(n, len(s.Y))
+		for _, v := range s.Y {
+			if !math.IsNaN(v) {
+				ymax = max(ymax, v)
+			}
+		}
+	}
+	ymax = niceCeil(ymax)
+	x := func(i int) float64 {
+		if n <= 1 {
+			return left
+		}
+		return left + pw*float64(i)/float64(n-1)
+	}
+	y := func(v float64) float64 { return top + ph - ph*v/ymax }
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart" id="%s" role="img" aria-label="%s" viewBox="0 0 %g %g" width="100%%" preserveAspectRatio="xMidYMid meet">`,
+		template.HTMLEscapeString(c.ID), template.HTMLEscapeString(c.Title), w, h)
+	// Axes, grid and labels.
+	for i := 0; i <= 4; i++ {
+		v := ymax * float64(i) / 4
+		fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="#d0d7de" stroke-width="1"/>`, left, w-right, y(v), y(v))
+		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" font-size="12" fill="#57606a">%s</text>`, left-6, y(v)+4, trimFloat(v))
+	}
+	fmt.Fprintf(&b, `<text x="12" y="%g" font-size="12" fill="#57606a" transform="rotate(-90 12 %g)" text-anchor="middle">%s</text>`,
+		top+ph/2, top+ph/2, template.HTMLEscapeString(c.YUnit))
+	ticks := min(n, 10)
+	for i := 0; i < ticks; i++ {
+		idx := 0
+		if ticks > 1 {
+			idx = int(math.Round(float64(i) * float64(n-1) / float64(ticks-1)))
+		}
+		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" font-size="12" fill="#57606a">%ss</text>`,
+			x(idx), h-bottom+18, trimFloat(float64(idx)*c.Bucket))
+	}
+	fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#57606a"/>`, left, w-right, top+ph, top+ph)
+	// Marks, behind the lines: a shaded span (at least 3 px wide) per
+	// fault, labelled at the top.
+	for _, m := range c.Marks {
+		at := func(secs float64) float64 {
+			if n <= 1 || c.Bucket <= 0 {
+				return left
+			}
+			return min(max(left+pw*(secs/c.Bucket)/float64(n-1), left), w-right)
+		}
+		x0, x1 := at(m.From), at(m.To)
+		fmt.Fprintf(&b, `<g class="fault"><title>%s</title><rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#cf222e" fill-opacity="0.14"/>`+
+			`<line x1="%.1f" x2="%.1f" y1="%g" y2="%g" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="3 3"/>`+
+			`<text x="%.1f" y="%g" font-size="11" fill="#cf222e">%s</text></g>`,
+			template.HTMLEscapeString(m.Title), x0, top, max(x1-x0, 3), ph, x0, x0, top, top+ph, x0+3, top+10, template.HTMLEscapeString(m.Label))
+	}
+	// Lines: a path per run of consecutive values.
+	for _, s := range c.Lines {
+		dash := ""
+		if s.Dash {
+			dash = ` stroke-dasharray="6 4"`
+		}
+		var d strings.Builder
+		pen := false
+		for i, v := range s.Y {
+			if math.IsNaN(v) {
+				pen = false
+				continue
+			}
+			cmd := "L"
+			if !pen {
+				cmd = "M"
+			}
+			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, x(i), y(v))
+			pen = true
+		}
+		fmt.Fprintf(&b, `<path class="line" data-series="%s" d="%s" fill="none" stroke="%s" stroke-width="2"%s><title>%s</title></path>`,
+			template.HTMLEscapeString(s.Name), strings.TrimSpace(d.String()), s.Color, dash, template.HTMLEscapeString(s.Name))
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) //nolint:gosec // built from escaped names and numbers only
+}
+
+// Legend lists the lines with their colour and dash.
+func (c chart) Legend() []series { return c.Lines }

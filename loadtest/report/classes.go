@@ -1,0 +1,237 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+)
+
+// ClassLine is one line a failed run's verdict leads with: a class of what
+// went wrong, how many, and up to three examples (ids, or accounts).
+type ClassLine struct {
+	Class    string   `json:"class"`
+	Count    int      `json:"count"`
+	Examples []string `json:"examples,omitempty"`
+	// Text is the line as the text report and the page print it.
+	Text string `json:"text"`
+}
+
+// exampleCount is how many examples a class line names.
+const exampleCount = 3
+
+// classLines sums up rep by class, in the order a reader acts on them:
+// lost writes, resurrected payments, duplicate debits, wallet mismatches,
+// uncertain requests, ids not reconciled, contract violations, and the
+// other invariants. Only classes that occurred have a line.
+func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLine {
+	r := rep.Reconciliation
+	by := map[string][]verdict.Entry{}
+	if r != nil {
+		if len(faults) > 0 {
+			for i := range r.Entries {
+				if !r.Entries[i].At.IsZero() {
+					r.Entries[i].Fault = faultOf(r.Entries[i].At, faults)
+				}
+			}
+		}
+		for _, e := range r.Entries {
+			by[e.Class] = append(by[e.Class], e)
+		}
+	}
+	var lines []ClassLine
+	add := func(class string, n int, examples []string, format string, args ...any) {
+		if n == 0 {
+			return
+		}
+		text := fmt.Sprintf(format, args...)
+		if len(examples) > 0 {
+			text += " (e.g. " + strings.Join(examples, ", ") + ")"
+		}
+		lines = append(lines, ClassLine{Class: class, Count: n, Examples: examples, Text: text})
+	}
+	ids := func(es []verdict.Entry) []string {
+		var out []string
+		for _, e := range es[:min(len(es), exampleCount)] {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+
+	lost := by[verdict.ClassLost]
+	add(verdict.ClassLost, len(lost), ids(lost), "%s lost writes: acknowledged as created, then not found by payment status%s",
+		readable.Thousands(len(lost)), acrossFaults(lost, faults, began))
+	res := by[verdict.ClassResurrected]
+	add(verdict.ClassResurrected, len(res), ids(res), "%s resurrected payments: refused or never delivered, then found created%s",
+		readable.Thousands(len(res)), acrossFaults(res, faults, began))
+	if r != nil {
+		dup := by[verdict.ClassDuplicate]
+		add(verdict.ClassDuplicate, r.Duplicates, ids(dup), "%s duplicate debits: %s ids created more than once", readable.Thousands(r.Duplicates), readable.Thousands(len(dup)))
+	}
+	wm := by[verdict.ClassWalletMismatch]
+	add(verdict.ClassWalletMismatch, len(wm), ids(wm), "%s wallet mismatches: accounts whose balance or coins do not reconcile with the ledger", readable.Thousands(len(wm)))
+	if rep.Uncertain > 0 {
+		un := by[verdict.ClassUncertain]
+		n := map[string]int{}
+		for _, e := range un {
+			n[e.Resolution]++
+		}
+		if len(un) == 0 {
+			add(verdict.ClassUncertain, rep.Uncertain, nil, "%s uncertain requests (no answer within the timeout; each of their ids was answered \"created\" on another send)", readable.Thousands(rep.Uncertain))
+		} else {
+			add(verdict.ClassUncertain, rep.Uncertain, ids(un), "%s uncertain requests (no answer within the timeout; %s ids without a created answer: payment status found %s created, %s never created, %s unresolved)%s",
+				readable.Thousands(rep.Uncertain), readable.Thousands(len(un)), readable.Thousands(n[verdict.ResolvedCreated]), readable.Thousands(n[verdict.ResolvedNeverCreated]), readable.Thousands(n[verdict.Unresolved]),
+				acrossFaults(un, faults, began))
+		}
+	}
+	nr := by[verdict.ClassNotReconciled]
+	add(verdict.ClassNotReconciled, len(nr), ids(nr), "%s not reconciled: created ids or accounts the reconciliation could not check", readable.Thousands(len(nr)))
+	if n := rep.Contract.Violations; n > 0 {
+		var ex []string
+		for _, e := range rep.Errors {
+			if strings.HasPrefix(e.Error, "contract: ") && len(ex) < exampleCount {
+				ex = append(ex, e.Example)
+			}
+		}
+		add(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
+	}
+	if r != nil {
+		other := 0
+		for inv, n := range r.Counts {
+			switch inv {
+			case verdict.InvLost, verdict.InvResurrected, verdict.InvUniqueID, verdict.InvBalance, verdict.InvCoins, verdict.InvLookup:
+			default:
+				other += n
+			}
+		}
+		add("other", other, nil, "%s other invariant violations (idempotency waves)", readable.Thousands(other))
+	}
+	return lines
+}
+
+// acrossFaults says which faults the entries' ids crossed: the fault
+// under way when each was sent or, for one sent between faults, the next.
+func acrossFaults(es []verdict.Entry, faults []nemesis.Fault, began time.Time) string {
+	if len(faults) == 0 || len(es) == 0 {
+		return ""
+	}
+	count := make([]int, len(faults)+1)
+	for _, e := range es {
+		count[e.Fault]++
+	}
+	var parts []string
+	for f := 1; f <= len(faults); f++ {
+		if count[f] > 0 {
+			ft := faults[f-1]
+			parts = append(parts, fmt.Sprintf("%s before or during fault %d (%s at %s)", readable.Thousands(count[f]), f, ft.Name, readable.Duration(ft.Start.Sub(began))))
+		}
+	}
+	if count[0] > 0 {
+		parts = append(parts, fmt.Sprintf("%s after the last fault", readable.Thousands(count[0])))
+	}
+	const shown = 3
+	if len(parts) > shown {
+		parts = append(parts[:shown], fmt.Sprintf("and %d more faults", len(parts)-shown))
+	}
+	return "; " + strings.Join(parts, ", ")
+}
+
+// faultOf is the fault (from 1) under way at t, or the first after it; 0
+// when every fault ended before t.
+func faultOf(t time.Time, faults []nemesis.Fault) int {
+	for i, f := range faults {
+		if !f.End.Before(t) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// headline is the verdict in a few words: PASS, FAIL or INTERRUPTED, and,
+// for a pass whose balance and coin payments were mostly refused because
+// the wallets ran dry, that the run measured refusals.
+func (rep *Report) headline() string {
+	switch {
+	case rep.Interrupted:
+		return "INTERRUPTED"
+	case !rep.Passed:
+		return "FAIL"
+	}
+	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
+		return fmt.Sprintf("PASS, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", x.RefusedPct)
+	}
+	return "PASS"
+}
+
+// writeLead writes the lines a report leads with: the headline and, for a
+// run that did not pass, one line per class of what went wrong.
+func (rep *Report) writeLead(b *strings.Builder) {
+	fmt.Fprintf(b, "%s\n", rep.headline())
+	if rep.Passed {
+		return
+	}
+	for _, l := range rep.Verdict {
+		fmt.Fprintf(b, "  - %s\n", l.Text)
+	}
+	if len(rep.Verdict) > 0 {
+		fmt.Fprintf(b, "  every id: %s\n", FileViolations)
+	}
+}
+
+// reconciledIn is ", reconciled in 1.2 s" after the attack's end, or why
+// the reconciliation stopped.
+func (rep *Report) reconciledIn() string {
+	switch {
+	case rep.ReconcileStopped != "":
+		return "; reconciliation stopped: " + rep.ReconcileStopped
+	case rep.ReconciledIn > 0:
+		return ", reconciled in " + readable.Duration(rep.ReconciledIn)
+	}
+	return ""
+}
+
+// notDeliveredText counts the requests that never reached the server.
+func (rep *Report) notDeliveredText() string {
+	if rep.NotDelivered == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s not delivered (no connection could be made: certainly not processed)", readable.Thousands(rep.NotDelivered))
+}
+
+// writeFaults lists the faults of the run, each with its start and end
+// from the attack's start.
+func (rep *Report) writeFaults(b *strings.Builder) {
+	if len(rep.Faults) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "Faults    %d (commands' output in %s)\n", len(rep.Faults), record.FileNemesisLog)
+	for i, f := range rep.Faults {
+		status := "ok"
+		if f.Error != "" {
+			status = "FAILED: " + f.Error
+		}
+		fmt.Fprintf(b, "  %3d  %-24s %9s → %-9s %s\n", i+1, f.Name, readable.Duration(f.Start.Sub(rep.Began)), readable.Duration(f.End.Sub(rep.Began)), status)
+	}
+}
+
+// FileViolations lists, one JSON object a line, every id (or account) of
+// the verdict: its class, what happened, when it was sent, the fault it
+// crossed and, for an uncertain id, how it resolved.
+const FileViolations = "violations.jsonl"
+
+// WriteViolations writes the entries of r as JSON lines.
+func WriteViolations(w io.Writer, r *verdict.Reconciliation) error {
+	enc := json.NewEncoder(w)
+	for i := range r.Entries {
+		if err := enc.Encode(&r.Entries[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+)
+
+// TestVerdictClasses: each class of the verdict from a handcrafted
+// history: the ledger of a run (each id's answers and what payment status
+// said after it) and the wallets before and after.
+func TestVerdictClasses(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	at := func(p record.Payment, d time.Duration) record.Payment { p.At = t0.Add(d); return p }
+	found := func(p record.Payment, a record.Amount) record.Payment {
+		p.Lookup = &record.Lookup{Code: 200, Amount: &a, TransactionNumber: p.TransactionNumber}
+		return p
+	}
+	refused := func(id string, seq uint64, outcome string) record.Payment {
+		return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: outcome, Code: 422, Message: "Saldo tidak mencukupi."}
+	}
+	uncertain := func(id string, seq uint64) record.Payment {
+		return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: record.OutcomeUncertain, MaxBalance: 100}
+	}
+	faults := []nemesis.Fault{{Step: 1, Name: "kill-9", Start: t0.Add(2 * time.Second), End: t0.Add(2100 * time.Millisecond)}}
+	cases := []struct {
+		name    string
+		ledger  []record.Payment
+		after   int64 // balance after; 1000 before
+		class   string
+		line    string
+		resolve string
+	}{
+		{
+			name:   "acknowledged, then lost",
+			ledger: []record.Payment{missing(at(recordtest.Created("lost", 1, "A", 100, 0), time.Second))},
+			after:  900, class: verdict.ClassLost,
+			line: "1 lost writes: acknowledged as created, then not found by payment status; 1 before or during fault 1 (kill-9 at 2 s) (e.g. lost)",
+		},
+		{
+			name:   "refused, then found",
+			ledger: []record.Payment{found(at(refused("zombie", 1, record.OutcomeRefused), 3*time.Second), record.Amount{BalanceUsed: 100})},
+			after:  900, class: verdict.ClassResurrected,
+			line: "1 resurrected payments: refused or never delivered, then found created; 1 after the last fault (e.g. zombie)",
+		},
+		{
+			name:   "never delivered, then found",
+			ledger: []record.Payment{found(at(record.Payment{ID: "ghost", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered}, 2050*time.Millisecond), record.Amount{BalanceUsed: 100})},
+			after:  900, class: verdict.ClassResurrected,
+			line: "1 resurrected payments: refused or never delivered, then found created; 1 before or during fault 1 (kill-9 at 2 s) (e.g. ghost)",
+		},
+		{
+			name:   "debited twice",
+			ledger: []record.Payment{recordtest.Created("twice", 1, "A", 100, 0), recordtest.Created("twice", 2, "A", 100, 0)},
+			after:  800, class: verdict.ClassDuplicate,
+			line: "1 duplicate debits: 1 ids created more than once (e.g. twice)",
+		},
+		{
+			name:   "wallet mismatch",
+			ledger: []record.Payment{recordtest.Created("ok", 1, "A", 100, 0)},
+			after:  1000, class: verdict.ClassWalletMismatch,
+			line: "1 wallet mismatches: accounts whose balance or coins do not reconcile with the ledger (e.g. A)",
+		},
+		{
+			name:   "uncertain, resolved created",
+			ledger: []record.Payment{found(uncertain("u", 1), record.Amount{BalanceUsed: 100})},
+			after:  900, class: verdict.ClassUncertain, resolve: verdict.ResolvedCreated,
+		},
+		{
+			name:   "uncertain, never created",
+			ledger: []record.Payment{missing(uncertain("u", 1))},
+			after:  1000, class: verdict.ClassUncertain, resolve: verdict.ResolvedNeverCreated,
+		},
+		{
+			name:   "uncertain, unresolved",
+			ledger: []record.Payment{uncertain("u", 1)},
+			after:  950, class: verdict.ClassUncertain, resolve: verdict.Unresolved,
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := verdict.Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
+			var classes []string
+			for _, e := range r.Entries {
+				classes = append(classes, e.Class)
+			}
+			require.Contains(t, classes, tc.class, "%+v", r.Entries)
+			uncertainReqs := 0
+			for _, p := range tc.ledger {
+				if p.Outcome == record.OutcomeUncertain {
+					uncertainReqs++
+				}
+			}
+			rep := &Report{Requests: len(tc.ledger), Expected: len(tc.ledger), Uncertain: uncertainReqs, Reconciliation: r, Began: t0}
+			rep.Verdict = classLines(rep, faults, t0)
+			rep.finish(nil)
+			require.NotEmpty(t, rep.Verdict)
+			assert.Equal(t, tc.class, rep.Verdict[0].Class, "%+v", rep.Verdict)
+			if tc.line != "" {
+				assert.Equal(t, tc.line, rep.Verdict[0].Text)
+				assert.False(t, rep.Passed)
+				assert.Contains(t, rep.Failures, tc.line)
+			}
+			if tc.resolve != "" {
+				assert.Equal(t, tc.resolve, r.Entries[0].Resolution)
+				assert.Contains(t, rep.Verdict[0].Text, fmt.Sprintf("1 uncertain requests (no answer within the timeout; 1 ids without a created answer: payment status found %d created, %d never created, %d unresolved)",
+					btoi(tc.resolve == verdict.ResolvedCreated), btoi(tc.resolve == verdict.ResolvedNeverCreated), btoi(tc.resolve == verdict.Unresolved)))
+				assert.True(t, rep.Passed, "an uncertain id within the bounds fails no invariant: %v", rep.Failures)
+			}
+			var buf bytes.Buffer
+			require.NoError(t, WriteViolations(&buf, r))
+			var first verdict.Entry
+			require.NoError(t, json.NewDecoder(&buf).Decode(&first))
+			assert.Equal(t, tc.class, first.Class)
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestVerdictLeadsInOrder: a run with several classes leads with lost
+// writes, then duplicate debits, then wallet mismatches, then uncertain
+// requests, then contract violations, whatever their counts.
+func TestVerdictLeadsInOrder(t *testing.T) {
+	t.Parallel()
+	ledger := []record.Payment{
+		missing(recordtest.Created("l1", 1, "A", 100, 0)), missing(recordtest.Created("l2", 2, "A", 100, 0)),
+		recordtest.Created("d", 3, "A", 100, 0), recordtest.Created("d", 4, "A", 100, 0), recordtest.Created("d", 5, "A", 100, 0),
+		{ID: "u", Seq: 6, Account: "A", Outcome: record.OutcomeUncertain},
+	}
+	r := verdict.Reconcile(ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 10_000, 0, 1, 0)}, true)
+	rep := &Report{Requests: 6, Uncertain: 1, Reconciliation: r, Contract: ContractSummary{Violations: 2},
+		Errors: []record.ErrorEntry{{Op: record.OpCreate, Error: "contract: bad", Example: "partner_trx_id x"}}}
+	rep.Verdict = classLines(rep, nil, time.Time{})
+	var order []string
+	for _, l := range rep.Verdict {
+		order = append(order, l.Class)
+	}
+	assert.Equal(t, []string{verdict.ClassLost, verdict.ClassDuplicate, verdict.ClassWalletMismatch, verdict.ClassUncertain, verdict.ClassContract}, order)
+	assert.Equal(t, "2 lost writes: acknowledged as created, then not found by payment status (e.g. l1, l2)", rep.Verdict[0].Text)
+	assert.Equal(t, "2 duplicate debits: 1 ids created more than once (e.g. d)", rep.Verdict[1].Text)
+	assert.Equal(t, "2 contract violations: answers the document does not allow (e.g. partner_trx_id x)", rep.Verdict[4].Text)
+	rep.finish(nil)
+	var b bytes.Buffer
+	require.NoError(t, rep.WriteText(&b))
+	assert.Regexp(t, "^Load test .*\nFAIL\n  - 2 lost writes: .*\n  - 2 duplicate debits: .*\n  - 1 wallet mismatches: .*\n  - 1 uncertain requests .*\n  - 2 contract violations: .*\n  every id: violations.jsonl\n", b.String())
+}
+
+func missing(p record.Payment) record.Payment {
+	p.Lookup = &record.Lookup{Code: 404, Message: contract.MsgNotFound}
+	return p
+}
+
+// TestVerdictSaysARunMeasuredRefusals: a pass whose balance and coin
+// payments were mostly refused because the wallets ran dry says so in its
+// verdict line, not only further down.
+func TestVerdictSaysARunMeasuredRefusals(t *testing.T) {
+	t.Parallel()
+	rep := &Report{Passed: true, Exhaustion: &verdict.Exhaustion{Refused: 69, Answered: 100, RefusedPct: 69}}
+	assert.Equal(t, "PASS, but 69% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", rep.headline())
+	rep.Exhaustion.RefusedPct = 10
+	assert.Equal(t, "PASS", rep.headline())
+	rep.Passed = false
+	assert.Equal(t, "FAIL", rep.headline())
+}

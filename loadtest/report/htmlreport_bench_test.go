@@ -1,0 +1,45 @@
+package report_test
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// BenchmarkWriteHTML renders the load page of a run of 100,000 requests
+// over 10 minutes (figures in docs/performance.md).
+func BenchmarkWriteHTML(b *testing.B) {
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	o := &record.Run{Meta: record.Meta{RunID: "bench", Scenario: "create", Shard: record.SingleShard, Began: start}}
+	for i := range 100_000 {
+		at := start.Add(time.Duration(i) * 6 * time.Millisecond)
+		o.Results = append(o.Results, record.Result{
+			Result:    vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at.Add(time.Millisecond), Latency: time.Duration(1+i%50) * time.Millisecond},
+			Scheduled: at, Op: "create", Expected: true, Allowed: true,
+		})
+	}
+	rep := report.BuildReport(o, nil, nil)
+	var size countingWriter
+	b.ReportAllocs()
+	for b.Loop() {
+		size = 0
+		if err := report.WriteHTML(&size, o, rep); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(size), "page-bytes")
+}
+
+type countingWriter int
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
+}
+
+var _ io.Writer = (*countingWriter)(nil)

@@ -1,0 +1,558 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+)
+
+// Generator health limits: below these the report says the generator, not
+// the server, was the limit.
+const (
+	minAchievedPct = 95.0 // sent / planned
+	maxLatePct     = 5.0  // late sends / sends
+)
+
+// DefaultMaxUncertainPct is the share of requests (percent) that may go
+// unanswered within the timeout before a run fails, unless a threshold on
+// uncertain_pct says otherwise.
+const DefaultMaxUncertainPct = 1.0
+
+// Report is the summary of a run or of a merge of shards: what report.json
+// holds. Units are in the names: *_pct fields are percentages (0–100),
+// durations are nanoseconds (Go's time.Duration), times are RFC 3339, rates
+// are requests per second; everything else is a count of requests.
+type Report struct {
+	// Units says how to read the numbers below.
+	Units    Units          `json:"units"`
+	RunID    string         `json:"run_id"`
+	Scenario string         `json:"scenario"`
+	Target   string         `json:"target"`
+	Shards   []record.Shard `json:"shards"`
+	Load     string         `json:"load"`
+	Began    time.Time      `json:"began"`
+	Ended    time.Time      `json:"ended"`
+	// ReconciledIn is how long the reconciliation after the attack took;
+	// ReconcileStopped says why it stopped early (the target did not answer).
+	ReconciledIn     time.Duration `json:"reconciled_in,omitempty"`
+	ReconcileStopped string        `json:"reconcile_stopped,omitempty"`
+	// Interrupted is true when the run was stopped before its duration
+	// (a signal): it is never a pass.
+	Interrupted bool `json:"interrupted"`
+	// Faults are the faults the nemesis ran during the attack.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
+	// Verdict sums up what went wrong by class, in the order the reports
+	// lead with (lost writes, resurrected payments, duplicate debits,
+	// wallet mismatches, uncertain requests, not reconciled, contract
+	// violations, other invariants); violations.jsonl lists every id.
+	Verdict []ClassLine `json:"verdict,omitempty"`
+
+	Requests int `json:"requests"`
+	// Expected counts the answers the scenario expects (a created payment;
+	// in a wave, created or 409; 200 for reads); SuccessPct is their share.
+	Expected   int     `json:"expected"`
+	SuccessPct float64 `json:"success_pct"`
+	// Allowed counts the answers the document allows: the expected ones and
+	// documented refusals (such as 422 for an empty wallet). ServerErrors
+	// counts 5xx answers and requests without a readable answer.
+	Allowed         int     `json:"allowed"`
+	AllowedPct      float64 `json:"allowed_pct"`
+	ServerErrors    int     `json:"server_errors"`
+	ServerErrorsPct float64 `json:"server_errors_pct"`
+	Uncertain       int     `json:"uncertain"`
+	UncertainPct    float64 `json:"uncertain_pct"`
+	// NotDelivered counts requests that never reached the server (no
+	// connection could be made): certainly not processed, so never
+	// uncertain; they are server errors all the same.
+	NotDelivered int                       `json:"not_delivered"`
+	StatusCodes  map[string]int            `json:"status_codes"`
+	Ops          map[string]record.OpStats `json:"ops"`
+	// Errors is the error set: each distinct unexpected answer with its
+	// count and an example request, most frequent first.
+	Errors []record.ErrorEntry `json:"errors"`
+	// Exhaustion is set when balance or coin payments were refused because
+	// the paying accounts ran dry (a correct answer, not a server failure).
+	Exhaustion *verdict.Exhaustion `json:"exhaustion,omitempty"`
+	// Funds is the plan of what the run would spend against what the
+	// paying accounts held before it (see FundsPlan).
+	Funds *record.FundsPlan `json:"funds,omitempty"`
+
+	// Corrected latency runs from the scheduled send time; Raw from the
+	// actual send time (what vegeta reports).
+	Corrected record.Latencies `json:"latency_corrected"`
+	Raw       record.Latencies `json:"latency_raw"`
+	// Percentiles says how the percentiles were computed
+	// (PercentileMethods); each Latencies names its method.
+	Percentiles string          `json:"percentiles"`
+	Vegeta      *vegeta.Metrics `json:"vegeta"`
+
+	Contract       ContractSummary         `json:"contract"`
+	Reconciliation *verdict.Reconciliation `json:"reconciliation,omitempty"`
+	History        *verdict.HistoryCheck   `json:"history,omitempty"`
+	Generator      GeneratorHealth         `json:"generator"`
+	Thresholds     []ThresholdResult       `json:"thresholds"`
+
+	Passed   bool     `json:"passed"`
+	Failures []string `json:"failures"`
+}
+
+// Units names the units of report.json's numbers.
+type Units struct {
+	Durations   string `json:"durations"`
+	Rates       string `json:"rates"`
+	Percentages string `json:"percentages"`
+	Times       string `json:"times"`
+	Counts      string `json:"counts"`
+}
+
+// reportUnits are the units every report uses.
+var reportUnits = Units{
+	Durations:   "nanoseconds (fields of type duration: latencies, lateness, timeout, drain)",
+	Rates:       "requests per second (target_rate, achieved_rate, vegeta.rate, vegeta.throughput)",
+	Percentages: "percent, 0 to 100 (fields ending in _pct; vegeta.success is a ratio, 0 to 1)",
+	Times:       "RFC 3339 with nanoseconds, UTC",
+	Counts:      "requests (every other number), except balance fields (rupiah) and coin fields (coins)",
+}
+
+// ContractSummary counts responses that broke the contract, with examples.
+type ContractSummary struct {
+	Violations int            `json:"violations"`
+	ByRule     map[string]int `json:"by_rule"`
+}
+
+// GeneratorHealth is the generator's self-assessment.
+type GeneratorHealth struct {
+	record.Generator
+	TargetRate   float64 `json:"target_rate"`   // planned / duration (0: max rate)
+	AchievedRate float64 `json:"achieved_rate"` // sent / the sending time (at least the duration)
+	AchievedPct  float64 `json:"achieved_pct"`  // sent / planned
+	LatePct      float64 `json:"late_pct"`
+	Limited      bool    `json:"limited"`
+	// HeldByServer is true when the limits were reached because the server
+	// did not answer: the workers and connections waited on it.
+	HeldByServer bool     `json:"held_by_server"`
+	Reasons      []string `json:"reasons,omitempty"`
+}
+
+// assess decides whether the generator, rather than the server, limited the run.
+func assess(g record.Generator, shards int) GeneratorHealth {
+	h := GeneratorHealth{Generator: g}
+	secs := g.Duration.Seconds()
+	if secs > 0 {
+		h.TargetRate = float64(g.Planned) / secs
+		h.AchievedRate = float64(g.Sent) / secs
+	}
+	if g.Planned > 0 && g.Sending > g.Duration {
+		// A paced run that fell behind kept sending for a grace past its
+		// duration: its rate is the sends over the time it really sent. (A
+		// max-rate run stops at its duration.)
+		h.AchievedRate = float64(g.Sent) / g.Sending.Seconds()
+	}
+	if g.InterruptedAfter > 0 {
+		// Stopped early: the rate is the one achieved until then, and the
+		// hits not sent are the interruption's, not the generator's.
+		h.AchievedRate = float64(g.Sent) / g.InterruptedAfter.Seconds()
+	}
+	if g.Planned > 0 {
+		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
+		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 && g.StoppedDryAfter == 0 {
+			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
+		}
+	} else {
+		h.Reasons = append(h.Reasons, fmt.Sprintf("max-rate run: the caps set the rate (--max-workers %s, --max-connections %s)",
+			readable.Cap(g.MaxWorkers*shards), readable.Cap(g.MaxConnections*shards)))
+	}
+	if g.Sent > 0 {
+		h.LatePct = 100 * float64(g.Late) / float64(g.Sent)
+		if g.Planned > 0 && h.LatePct > maxLatePct {
+			h.Reasons = append(h.Reasons, fmt.Sprintf("%.1f%% of sends were more than %s late (worst %s)", h.LatePct, g.LateAfter, g.MaxLateness.Round(time.Microsecond)))
+		}
+	}
+	if g.WorkerWaits > 0 {
+		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d workers were busy %d times (--max-workers)", g.MaxWorkers*shards, g.WorkerWaits))
+	}
+	if g.ConnWaits > 0 {
+		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d connections were in use %d times (--max-connections)", g.MaxConnections*shards, g.ConnWaits))
+	}
+	h.Limited = len(h.Reasons) > 0
+	return h
+}
+
+// BuildReport summarises the record of a run with the verdicts on it (nil:
+// none) and evaluates the thresholds.
+func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Report {
+	if v == nil {
+		v = &verdict.Verdicts{}
+	}
+	rep := &Report{
+		Units: reportUnits,
+		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
+		Began: o.Meta.Began, Ended: o.Meta.Ended,
+		Ops:            map[string]record.OpStats{},
+		Contract:       ContractSummary{ByRule: map[string]int{}},
+		Reconciliation: v.Reconciliation,
+		History:        v.History,
+		Vegeta:         &vegeta.Metrics{},
+	}
+	rep.Shards = []record.Shard{o.Meta.Shard}
+	if len(o.Meta.Merged) > 0 {
+		rep.Shards = o.Meta.Merged
+	}
+	t, err := o.Tallied()
+	if err != nil {
+		// The results file could not be read: nothing below is known.
+		t = record.NewTally(o.Meta.Began, 0, false)
+		t.Close()
+		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
+	}
+	rep.Requests = t.Requests()
+	sum := t.Totals()
+	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
+	rep.NotDelivered = sum.NotDelivered
+	rep.Contract.Violations = t.Violations
+	maps.Copy(rep.Contract.ByRule, t.ByRule)
+	*rep.Vegeta = *t.Vegeta
+	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
+	for name, ot := range t.Ops {
+		op := ot.OpStats
+		op.Corrected = ot.Corrected.Summary()
+		rep.Ops[name] = op
+	}
+	rep.Corrected, rep.Raw = t.Corrected.Summary(), t.Raw.Summary()
+	rep.Percentiles = record.PercentileMethods()
+	if rep.Requests > 0 {
+		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
+		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
+		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
+	}
+	rep.Interrupted = o.Generator.InterruptedAfter > 0
+	rep.Errors = t.Errors.Set()
+	rep.Exhaustion = verdict.ExhaustionOf(o, &t.Refusals)
+	rep.Funds = o.Funds
+	rep.Generator = assess(o.Generator, len(rep.Shards))
+	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
+	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
+	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)
+	rep.finish(thresholds)
+	return rep
+}
+
+// values returns the metrics thresholds can refer to.
+func (rep *Report) values() map[string]float64 {
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	v := map[string]float64{
+		"p50": ms(rep.Corrected.P50), "p90": ms(rep.Corrected.P90), "p95": ms(rep.Corrected.P95),
+		"p99": ms(rep.Corrected.P99), "p999": ms(rep.Corrected.P999), "max": ms(rep.Corrected.Max), "mean": ms(rep.Corrected.Mean),
+		"raw_p50": ms(rep.Raw.P50), "raw_p90": ms(rep.Raw.P90), "raw_p95": ms(rep.Raw.P95),
+		"raw_p99": ms(rep.Raw.P99), "raw_p999": ms(rep.Raw.P999), "raw_max": ms(rep.Raw.Max), "raw_mean": ms(rep.Raw.Mean),
+		"success":             rep.SuccessPct,
+		"allowed":             rep.AllowedPct,
+		"server_errors":       rep.ServerErrorsPct,
+		"uncertain_pct":       rep.UncertainPct,
+		"late_sends":          rep.Generator.LatePct,
+		"achieved_rate":       rep.Generator.AchievedPct,
+		"errors":              float64(rep.Requests - rep.Expected),
+		"contract_violations": float64(rep.Contract.Violations),
+		"uncertain":           float64(rep.Uncertain),
+	}
+	if r := rep.Reconciliation; r != nil {
+		v["duplicate_debits"] = float64(r.Duplicates)
+		v["invariant_violations"] = float64(r.ViolationCount())
+	}
+	return v
+}
+
+// defaultThresholds are the thresholds every run is held to unless the
+// caller sets one on the same metric.
+var defaultThresholds = []Threshold{
+	{Metric: "uncertain_pct", Op: "<=", Value: DefaultMaxUncertainPct, Expr: fmt.Sprintf("uncertain_pct<=%g%%", DefaultMaxUncertainPct)},
+}
+
+// finish evaluates thresholds and invariants and sets Passed and Failures.
+func (rep *Report) finish(thresholds []Threshold) {
+	rep.Failures = nil
+	rep.Thresholds = nil
+	if rep.Interrupted {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("INTERRUPTED after %s: the requests sent were checked and reconciled, but an interrupted run is not a pass",
+			rep.Generator.InterruptedAfter.Round(time.Millisecond)))
+	}
+	if rep.Requests == 0 {
+		rep.Failures = append(rep.Failures, "no request was sent")
+	}
+	// Outcome rules hold per operation: an operation none of whose requests
+	// got an answer the document allows fails the run, whatever the others did.
+	var names []string
+	for name := range rep.Ops {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if op := rep.Ops[name]; op.Requests > 0 && op.Allowed == 0 {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: none of %d requests got an answer the document allows (%d without an answer within the timeout, %d server errors, %d contract violations)",
+				name, op.Requests, op.Uncertain, op.ServerErrors, op.Violations))
+		}
+	}
+	if rep.Contract.Violations > 0 {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
+	}
+	if rep.ReconcileStopped != "" {
+		rep.Failures = append(rep.Failures, rep.ReconcileStopped)
+	}
+	if r := rep.Reconciliation; r != nil && !r.Passed() {
+		// The invariants fail by class; the uncertain requests and the
+		// contract have their own rules.
+		n := len(rep.Failures)
+		for _, l := range rep.Verdict {
+			if l.Class != verdict.ClassUncertain && l.Class != verdict.ClassContract {
+				rep.Failures = append(rep.Failures, l.Text)
+			}
+		}
+		if len(rep.Failures) == n {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+		}
+	}
+	for _, f := range rep.Faults {
+		if f.Error != "" {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("fault %s at %s did not go as scheduled (%s; see %s): the run did not test what was asked",
+				f.Name, readable.Duration(f.Start.Sub(rep.Began)), f.Error, record.FileNemesisLog))
+		}
+	}
+	if h := rep.History; h != nil && !h.Passed() {
+		rep.Failures = append(rep.Failures, h.String())
+	}
+	vals := rep.values()
+	given := map[string]bool{}
+	for _, th := range thresholds {
+		given[th.Metric] = true
+	}
+	for _, th := range defaultThresholds {
+		if !given[th.Metric] {
+			thresholds = append(thresholds, th)
+		}
+	}
+	for _, th := range thresholds {
+		res := th.evaluate(vals)
+		rep.Thresholds = append(rep.Thresholds, res)
+		if !res.Passed {
+			rep.Failures = append(rep.Failures, res.failure(rep.Scenario))
+		}
+	}
+	rep.Passed = len(rep.Failures) == 0
+}
+
+// PercentileMethod says how the run's percentiles were computed.
+func (rep *Report) PercentileMethod() string {
+	if rep.Corrected.Method == record.MethodExact {
+		return fmt.Sprintf("exact (nearest rank over all %d latencies)", rep.Corrected.Count)
+	}
+	return fmt.Sprintf("from an HDR histogram of %d significant digits, each within %.1f%% of the exact nearest rank (count, min, mean and max exact; runs of at most %d requests are exact)",
+		record.HDRDigits, 100*record.HDRPrecision, record.ExactUpTo)
+}
+
+// WriteText writes the human summary of rep.
+func (rep *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	rep.writeTextHead(&b)
+	ops := slices.Sorted(maps.Keys(rep.Ops))
+	rep.writeTextLatencies(&b, ops)
+	rep.writeTextOperations(&b, ops)
+	rep.writeTextReconciliation(&b)
+	if h := rep.History; h != nil {
+		fmt.Fprintf(&b, "\n%s\n", h)
+	}
+	rep.writeTextGenerator(&b)
+	rep.writeTextVerdict(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTextHead writes the run's identity, load, requests, outcome, funds
+// and status codes.
+func (rep *Report) writeTextHead(b *strings.Builder) {
+	shards := make([]string, len(rep.Shards))
+	for i, s := range rep.Shards {
+		shards[i] = s.String()
+	}
+	fmt.Fprintf(b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
+	rep.writeLead(b)
+	fmt.Fprintf(b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
+		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())
+	rep.writeFaults(b)
+	g := rep.Generator
+	if g.Planned > 0 {
+		fmt.Fprintf(b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s)\n",
+			readable.Thousands(g.Sent), readable.Thousands(g.Planned), g.TargetRate, g.AchievedRate, readable.Thousands(g.Late), readable.Duration(g.LateAfter))
+	} else {
+		fmt.Fprintf(b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
+	}
+	fmt.Fprintf(b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
+		rep.SuccessPct, readable.Thousands(rep.Expected), readable.Thousands(rep.Requests), rep.AllowedPct, readable.Thousands(rep.Allowed), readable.Thousands(rep.ServerErrors),
+		readable.Thousands(rep.Uncertain), rep.UncertainPct, rep.notDeliveredText())
+	if rep.Funds != nil {
+		fmt.Fprintf(b, "Funds     %s\n", rep.Funds)
+	}
+	if rep.Exhaustion != nil {
+		fmt.Fprintf(b, "Wallets   %s\n", rep.Exhaustion)
+	}
+	if d := g.StoppedDryAfter; d > 0 {
+		fmt.Fprintf(b, "Stopped   after %s: a load customer could afford no product (--when-dry stop)\n", d.Round(time.Millisecond))
+	}
+	var codes []string
+	for c := range rep.StatusCodes {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	var cs []string
+	for _, c := range codes {
+		cs = append(cs, fmt.Sprintf("%s:%d", c, rep.StatusCodes[c]))
+	}
+	fmt.Fprintf(b, "Codes     %s\n\n", strings.Join(cs, "  "))
+
+}
+
+// writeTextLatencies writes the latency table: corrected and raw, then each
+// operation's corrected latencies.
+func (rep *Report) writeTextLatencies(b *strings.Builder, ops []string) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "latency\tmean\tp50\tp90\tp95\tp99\tp99.9\tmax\t")
+	row := func(name string, l record.Latencies) {
+		r := readable.Duration
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", name, r(l.Mean), r(l.P50), r(l.P90), r(l.P95), r(l.P99), r(l.P999), r(l.Max))
+	}
+	row("corrected (from schedule)", rep.Corrected)
+	row("raw (from send)", rep.Raw)
+	for _, k := range ops {
+		row("  "+k+" corrected", rep.Ops[k].Corrected)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(b, "Percentiles %s\n", rep.PercentileMethod())
+
+}
+
+// writeTextOperations writes each operation's counts, the error set and the
+// contract violations by rule.
+func (rep *Report) writeTextOperations(b *strings.Builder, ops []string) {
+	fmt.Fprintf(b, "\nOperations\n")
+	for _, k := range ops {
+		o := rep.Ops[k]
+		fmt.Fprintf(b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain\n",
+			k, o.Requests, o.Expected, o.Allowed, o.ServerErrors, o.Violations, o.Uncertain)
+	}
+	if len(rep.Errors) > 0 {
+		fmt.Fprintf(b, "\nError set (unexpected answers, most frequent first)\n")
+		for _, e := range rep.Errors {
+			fmt.Fprintf(b, "  %6d × %-8s %s\n           e.g. %s\n", e.Count, e.Op, e.Error, e.Example)
+		}
+	}
+	if rep.Contract.Violations > 0 {
+		fmt.Fprintf(b, "\nContract violations (%d)\n", rep.Contract.Violations)
+		var rules []string
+		for r := range rep.Contract.ByRule {
+			rules = append(rules, r)
+		}
+		sort.Strings(rules)
+		for _, r := range rules {
+			fmt.Fprintf(b, "  %6d × %s\n", rep.Contract.ByRule[r], r)
+		}
+	}
+}
+
+// writeTextReconciliation writes the reconciliation of the wallets and its
+// invariant violations.
+func (rep *Report) writeTextReconciliation(b *strings.Builder) {
+	if r := rep.Reconciliation; r != nil {
+		fmt.Fprintf(b, "\nReconciliation: %s create requests, %s ids, %s created, %s looked up, %s duplicate debits, %s uncertain requests (%s ids)\n",
+			readable.Thousands(r.Requests), readable.Thousands(r.IDs), readable.Thousands(r.Created), readable.Thousands(r.LookedUp), readable.Thousands(r.Duplicates), readable.Thousands(r.Uncertain), readable.Thousands(r.UncertainIDs))
+		if r.Waves > 0 {
+			fmt.Fprintf(b, "  idempotency waves: %d\n", r.Waves)
+		}
+		if r.Resolved+r.NeverCreated > 0 {
+			fmt.Fprintf(b, "  ids without a \"created\" answer resolved through payment status: %d created once, %d never created\n", r.Resolved, r.NeverCreated)
+		}
+		for _, a := range r.Accounts {
+			if a.Skipped != "" {
+				fmt.Fprintf(b, "  %-22s skipped: %s\n", a.Account, a.Skipped)
+				continue
+			}
+			mark := "ok"
+			if !a.OK {
+				mark = "MISMATCH"
+			}
+			fmt.Fprintf(b, "  %-22s balance −Rp %s, expected %s; coins −%s, expected %s; %s created, %s uncertain ids  %s\n",
+				a.Account, readable.Thousands(a.BalanceChange), readable.Span(a.BalanceMin, a.BalanceMax), readable.Thousands(a.CoinChange), readable.Span(a.CoinMin, a.CoinMax),
+				readable.Thousands(a.Created), readable.Thousands(a.Uncertain), mark)
+		}
+		if len(r.Violations) > 0 {
+			fmt.Fprintf(b, "  Invariant violations:\n")
+			for _, v := range r.Violations {
+				fmt.Fprintf(b, "    [%s] %s\n", v.Invariant, v.Detail)
+			}
+			var invs []string
+			for inv := range r.Counts {
+				invs = append(invs, inv)
+			}
+			sort.Strings(invs)
+			for _, inv := range invs {
+				if n := r.Omitted(inv); n > 0 {
+					fmt.Fprintf(b, "    [%s] … and %d more\n", inv, n)
+				}
+			}
+		}
+	} else {
+		fmt.Fprintf(b, "\nReconciliation: not performed\n")
+	}
+}
+
+// writeTextGenerator writes how well the generator kept its schedule, and
+// which side was the limit.
+func (rep *Report) writeTextGenerator(b *strings.Builder) {
+	g := rep.Generator
+	fmt.Fprintf(b, "\nGenerator: peak %d workers (cap %s), peak %d in flight (connection cap %s), %d abandoned at drain\n",
+		g.PeakWorkers, readable.Cap(g.MaxWorkers), g.PeakInFlight, readable.Cap(g.MaxConnections), g.Abandoned)
+	switch {
+	case g.HeldByServer:
+		fmt.Fprintf(b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)
+		for _, r := range g.Reasons {
+			fmt.Fprintf(b, "  - %s\n", r)
+		}
+	case g.Limited:
+		fmt.Fprintf(b, "  THE GENERATOR, NOT THE SERVER, WAS THE LIMIT:\n")
+		for _, r := range g.Reasons {
+			fmt.Fprintf(b, "  - %s\n", r)
+		}
+	default:
+		fmt.Fprintf(b, "  kept its schedule (≥ %.0f%% sent, ≤ %.0f%% late, no cap reached)\n", minAchievedPct, maxLatePct)
+	}
+}
+
+// writeTextVerdict writes the thresholds and the headline, with the
+// failures that decided it.
+func (rep *Report) writeTextVerdict(b *strings.Builder) {
+	if len(rep.Thresholds) > 0 {
+		fmt.Fprintf(b, "\nThresholds\n")
+		for _, t := range rep.Thresholds {
+			fmt.Fprintf(b, "  %s\n", t)
+		}
+	}
+	switch {
+	case rep.Passed:
+		fmt.Fprintf(b, "\n%s\n", rep.headline())
+	default:
+		fmt.Fprintf(b, "\n%s\n", rep.headline())
+		for _, f := range rep.Failures {
+			fmt.Fprintf(b, "  - %s\n", f)
+		}
+	}
+}

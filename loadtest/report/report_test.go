@@ -1,0 +1,48 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+)
+
+// TestReportListsAtMostMaxDetailsPerInvariant: the report fails on every
+// violation and lists the first of an invariant, then says how many more.
+func TestReportListsAtMostMaxDetailsPerInvariant(t *testing.T) {
+	t.Parallel()
+	var ledger []record.Payment
+	for i := range 40 {
+		id := string(rune('a'+i%26)) + string(rune('a'+i/26))
+		ledger = append(ledger, recordtest.Created(id, uint64(2*i), "A", 1, 0), recordtest.Created(id, uint64(2*i+1), "A", 1, 0))
+	}
+	r := verdict.Reconcile(ledger, nil, true)
+	require.Positive(t, r.Omitted(verdict.InvUniqueID))
+	rep := &Report{Requests: 1, Expected: 1, Reconciliation: r}
+	rep.finish(nil)
+	assert.Contains(t, rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
+	var b strings.Builder
+	require.NoError(t, rep.WriteText(&b))
+	assert.Contains(t, b.String(), fmt.Sprintf("[%s] … and %d more", verdict.InvUniqueID, r.Omitted(verdict.InvUniqueID)))
+}
+
+func TestReportStatusCodes(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	res := func(code uint16) record.Result {
+		return record.Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: record.OpCreate}
+	}
+	rep := BuildReport(&record.Run{Results: []record.Result{res(200), res(409), res(200), res(0)}}, nil, nil)
+	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
+	rep = BuildReport(&record.Run{}, nil, nil)
+	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
+	assert.Empty(t, rep.StatusCodes)
+}

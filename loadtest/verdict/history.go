@@ -1,0 +1,614 @@
+package verdict
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// FileHistoryHTML is porcupine's visualisation of the part of a history
+// that no serial order explains; written only when the check fails.
+const FileHistoryHTML = "history.html"
+
+// DefaultHistoryTimeout bounds the history check.
+const DefaultHistoryTimeout = 2 * time.Minute
+
+// visualizeTimeout bounds porcupine's search for the partial
+// linearizations it draws; the drawing shows what it found by then.
+const visualizeTimeout = 10 * time.Second
+
+// The verdicts of a history check.
+const (
+	HistoryOK        = "ok"        // every account's history is linearizable
+	HistoryIllegal   = "illegal"   // some account's history is not
+	HistoryUndecided = "undecided" // the check ran out of time before deciding
+)
+
+// HistoryCheck is the verdict of the history (linearizability) check of a
+// run: per account, the debits of the successful payments and the profile
+// reads must be explainable by some serial order of those operations, each
+// taking effect at one instant between its invocation and its answer.
+type HistoryCheck struct {
+	Verdict string `json:"verdict"`
+	// Operations counts the operations checked: debits and profile reads.
+	Operations int `json:"operations"`
+	Debits     int `json:"debits"`
+	Reads      int `json:"reads"`
+	Accounts   int `json:"accounts"`
+	// Segments counts the independent pieces the accounts' histories were
+	// cut into: an account's history is cut wherever no operation is in
+	// flight.
+	Segments int `json:"segments"`
+	// Undecided counts the segments the checker had no time to decide;
+	// Skipped those after an account's first illegal segment.
+	Undecided int `json:"undecided,omitempty"`
+	Skipped   int `json:"skipped,omitempty"`
+	// BoundsOnly counts the profile reads concurrent with more than
+	// maxReadOverlap debits of their account, which porcupine accepts
+	// whatever they show and only the bounds check (start minus the debits
+	// that surely preceded them, at least; minus every debit that may have,
+	// at most) checks.
+	BoundsOnly int `json:"bounds_only_reads,omitempty"`
+	// Account and FirstUnexplained name the account of the first failing
+	// segment and the first of its operations that no serial order
+	// explains.
+	Account          string        `json:"account,omitempty"`
+	FirstUnexplained string        `json:"first_unexplained,omitempty"`
+	Elapsed          time.Duration `json:"elapsed"`
+
+	Failing *historySegment // the first illegal segment, for the visualisation
+}
+
+// Passed reports whether the history was found linearizable.
+func (h *HistoryCheck) Passed() bool { return h.Verdict == HistoryOK }
+
+// String is the one-line summary of the check.
+func (h *HistoryCheck) String() string {
+	switch h.Verdict {
+	case HistoryOK:
+		return fmt.Sprintf("history: linearizable (%d operations: %d debits, %d profile reads of which %d concurrent with over %d debits checked by bounds only; %d accounts, %d segments; checked in %s)",
+			h.Operations, h.Debits, h.Reads, h.BoundsOnly, maxReadOverlap, h.Accounts, h.Segments, h.Elapsed.Round(time.Millisecond))
+	case HistoryIllegal:
+		return fmt.Sprintf("history: NOT linearizable: account %s: no serial order of its payments explains %s", h.Account, h.FirstUnexplained)
+	default:
+		return fmt.Sprintf("history: undecided: %d of %d segments not decided in %s", h.Undecided, h.Segments, h.Elapsed.Round(time.Millisecond))
+	}
+}
+
+// The kinds of operation of the wallet model.
+const (
+	stepStart = iota // the state the segment starts from (synthetic)
+	stepDebit        // a successful payment: balance and coins fall
+	stepRead         // a profile read: balance and coins as answered
+)
+
+// walletState is the model's state and the answer of a read or the amounts
+// of a debit. known is false when the value cannot be known (before the
+// first read; after a payment whose amounts could not be learned).
+type walletState struct {
+	known          bool
+	balance, coins int64
+}
+
+// stepInput is an operation of the model; what it describes is in
+// operations[index] of its segment.
+type stepInput struct {
+	kind  int
+	index int
+	// boundsOnly marks a read concurrent with more than maxReadOverlap
+	// debits of its account: porcupine accepts it whatever it shows (the
+	// search for the subset of debits it saw grows as 2^overlap), and only
+	// outOfBounds checks it.
+	boundsOnly bool
+}
+
+// maxReadOverlap is how many debits a read may be concurrent with and
+// still be checked by porcupine's search.
+const maxReadOverlap = 10
+
+// historySegment is a piece of one account's history that can be checked
+// on its own: no operation of the account is in flight at its borders.
+type historySegment struct {
+	account string
+	ops     []porcupine.Operation
+	desc    []string // desc[i] describes ops[i]
+	result  porcupine.CheckResult
+	culprit int // a read outOfBounds found; -1 when none
+}
+
+// outOfBounds is a quick test that spares porcupine's search where it is
+// slowest, refuting a history: a read must show the start minus at least
+// the debits that returned before it was invoked, and at most those
+// invoked before it returned. It returns the index of the read out of
+// these bounds that returned first, or -1 (the segment may still be
+// illegal; porcupine decides). It knows nothing when the start or a
+// debit is unknown.
+func (s *historySegment) outOfBounds() int {
+	start := s.ops[0].Output.(walletState)
+	if !start.known {
+		return -1
+	}
+	type edge struct {
+		at             int64
+		balance, coins int64
+	}
+	var returns, calls []edge
+	for _, op := range s.ops[1:] {
+		if op.Input.(stepInput).kind != stepDebit {
+			continue
+		}
+		a := op.Output.(walletState)
+		if !a.known || a.balance < 0 || a.coins < 0 {
+			return -1 // the bounds hold only for debits that take, never give
+		}
+		returns = append(returns, edge{op.Return, a.balance, a.coins})
+		calls = append(calls, edge{op.Call, a.balance, a.coins})
+	}
+	prefix := func(es []edge) []edge { // es sorted by at; es[i] becomes the sum of es[0..i]
+		sort.Slice(es, func(i, j int) bool { return es[i].at < es[j].at })
+		for i := 1; i < len(es); i++ {
+			es[i].balance += es[i-1].balance
+			es[i].coins += es[i-1].coins
+		}
+		return es
+	}
+	returns, calls = prefix(returns), prefix(calls)
+	// sum is the total of the debits of es at or before t (strictly before
+	// when strict).
+	sum := func(es []edge, t int64, strict bool) (int64, int64) {
+		n := sort.Search(len(es), func(i int) bool {
+			if strict {
+				return es[i].at >= t
+			}
+			return es[i].at > t
+		})
+		if n == 0 {
+			return 0, 0
+		}
+		return es[n-1].balance, es[n-1].coins
+	}
+	culprit := -1
+	for i, op := range s.ops[1:] {
+		if op.Input.(stepInput).kind != stepRead {
+			continue
+		}
+		w := op.Output.(walletState)
+		mustB, mustC := sum(returns, op.Call, true) // returned before the read was invoked
+		mayB, mayC := sum(calls, op.Return, false)  // invoked before the read returned
+		ok := w.balance <= start.balance-mustB && w.balance >= start.balance-mayB &&
+			w.coins <= start.coins-mustC && w.coins >= start.coins-mayC
+		if !ok && (culprit < 0 || op.Return < s.ops[culprit].Return) {
+			culprit = i + 1
+		}
+	}
+	return culprit
+}
+
+// walletModel is the sequential specification: a wallet that payments
+// debit and profile reads observe.
+var walletModel = porcupine.Model{
+	Init: func() interface{} { return walletState{} },
+	Step: func(state, input, output interface{}) (bool, interface{}) {
+		s, in, out := state.(walletState), input.(stepInput), output.(walletState)
+		switch in.kind {
+		case stepStart:
+			return true, out
+		case stepDebit:
+			if !s.known || !out.known {
+				return true, walletState{}
+			}
+			return true, walletState{known: true, balance: s.balance - out.balance, coins: s.coins - out.coins}
+		default:
+			if in.boundsOnly {
+				return true, s
+			}
+			if !s.known {
+				return true, out
+			}
+			return s == out, s
+		}
+	},
+	Hash: func(state interface{}) uint64 {
+		s := state.(walletState)
+		return uint64(s.balance)*1_000_003 ^ uint64(s.coins)
+	},
+	DescribeOperation: func(input, output interface{}) string {
+		in, out := input.(stepInput), output.(walletState)
+		switch in.kind {
+		case stepStart:
+			return "start " + describeWallet(out)
+		case stepDebit:
+			if !out.known {
+				return "debit ?"
+			}
+			return fmt.Sprintf("debit %d rupiah, %d coins", out.balance, out.coins)
+		default:
+			return "read " + describeWallet(out)
+		}
+	},
+	DescribeState: func(state interface{}) string { return describeWallet(state.(walletState)) },
+}
+
+func describeWallet(w walletState) string {
+	if !w.known {
+		return "unknown"
+	}
+	return fmt.Sprintf("balance %d, coins %d", w.balance, w.coins)
+}
+
+// CheckHistory checks ops (the operations of a run) for linearizability,
+// per account, with porcupine, within timeout.
+func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
+	began := time.Now()
+	hc := &HistoryCheck{}
+	segs := buildSegments(ops, hc)
+	hc.Segments = len(segs)
+
+	// Accounts are checked in parallel; the segments of one account in
+	// order of time, stopping at the first that is not linearizable (the
+	// later ones would be checked against a state the server has left).
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var byAccount [][]*historySegment
+	for i, s := range segs {
+		if i == 0 || s.account != segs[i-1].account {
+			byAccount = append(byAccount, nil)
+		}
+		byAccount[len(byAccount)-1] = append(byAccount[len(byAccount)-1], s)
+	}
+	work := make(chan []*historySegment)
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(byAccount))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for account := range work {
+				for _, s := range account {
+					left := time.Until(deadlineOf(ctx))
+					if left <= 0 {
+						s.result = porcupine.Unknown
+						continue
+					}
+					if s.culprit = s.outOfBounds(); s.culprit >= 0 {
+						s.result = porcupine.Illegal
+					} else {
+						s.result = porcupine.CheckOperationsTimeout(walletModel, s.ops, left)
+					}
+					if s.result == porcupine.Illegal {
+						break
+					}
+				}
+			}
+		}()
+	}
+	for _, a := range byAccount {
+		work <- a
+	}
+	close(work)
+	wg.Wait()
+
+	hc.Verdict = HistoryOK
+	for _, s := range segs { // in order of time within each account
+		switch s.result {
+		case porcupine.Illegal:
+			if hc.Failing == nil || s.ops[0].Call < hc.Failing.ops[0].Call {
+				hc.Failing = s
+			}
+		case porcupine.Unknown:
+			hc.Undecided++
+		case "":
+			hc.Skipped++
+		}
+	}
+	switch {
+	case hc.Failing != nil:
+		hc.Verdict = HistoryIllegal
+		hc.Account = hc.Failing.account
+		hc.FirstUnexplained = hc.Failing.firstUnexplained()
+	case hc.Undecided > 0:
+		hc.Verdict = HistoryUndecided
+	}
+	hc.Elapsed = time.Since(began)
+	return hc
+}
+
+func deadlineOf(ctx context.Context) time.Time {
+	d, _ := ctx.Deadline()
+	return d
+}
+
+// firstUnexplained describes the operation of an illegal segment that no
+// serial order reaches: of the operations outside porcupine's longest
+// partial linearization, the one that returned first.
+func (s *historySegment) firstUnexplained() string {
+	if s.culprit >= 0 {
+		return s.desc[s.culprit]
+	}
+	_, info := porcupine.CheckOperationsVerbose(walletModel, s.ops, visualizeTimeout)
+	explained := map[int]bool{}
+	if parts := info.PartialLinearizations(); len(parts) > 0 {
+		var longest []int
+		for _, l := range parts[0] {
+			if len(l) > len(longest) {
+				longest = l
+			}
+		}
+		for _, i := range longest {
+			explained[i] = true
+		}
+	}
+	first := -1
+	for i, op := range s.ops {
+		if explained[i] || op.Input.(stepInput).kind == stepStart {
+			continue
+		}
+		if first < 0 || op.Return < s.ops[first].Return {
+			first = i
+		}
+	}
+	if first < 0 {
+		return "(porcupine named no operation)"
+	}
+	return s.desc[first]
+}
+
+// WriteVisualization writes porcupine's HTML visualisation of the first
+// failing segment; nothing when the check passed.
+func (h *HistoryCheck) WriteVisualization(w io.Writer) error {
+	if h.Failing == nil {
+		return nil
+	}
+	_, info := porcupine.CheckOperationsVerbose(walletModel, h.Failing.ops, visualizeTimeout)
+	return porcupine.Visualize(walletModel, info, w)
+}
+
+// item is an operation of the model and its description.
+type item struct {
+	op   porcupine.Operation
+	desc string
+}
+
+// buildSegments turns the operations of a run into the model's operations,
+// grouped by account and cut where nothing is in flight.
+func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
+	if len(ops) == 0 {
+		return nil
+	}
+	origin, end := int64(math.MaxInt64), int64(0)
+	for i := range ops {
+		origin = min(origin, ops[i].Invoke)
+		end = max(end, ops[i].Invoke, ops[i].Return)
+	}
+	end++ // an effect not bounded by any answer may happen until the history ends
+	at := func(ns int64) string { return fmt.Sprintf("+%.3fs", float64(ns-origin)/1e9) }
+
+	perAccount := map[string][]item{}
+	add := func(acct string, client int, kind int, call, ret int64, out walletState, desc string) {
+		idx := len(perAccount[acct])
+		perAccount[acct] = append(perAccount[acct], item{porcupine.Operation{
+			ClientId: client, Input: stepInput{kind: kind, index: idx}, Call: call, Output: out, Return: ret,
+		}, desc})
+	}
+
+	// Group the payment requests and status answers by partner_trx_id.
+	type idOps struct {
+		account string
+		reqs    []*record.HistoryOp
+		found   []*record.HistoryOp // status answers 200 with an amount
+		missing bool                // a status look-up after the attack found nothing
+	}
+	byID := map[string]*idOps{}
+	var idOrder []string
+	group := func(op *record.HistoryOp) *idOps {
+		g := byID[op.ID]
+		if g == nil {
+			g = &idOps{account: op.Account}
+			byID[op.ID] = g
+			idOrder = append(idOrder, op.ID)
+		}
+		if g.account == "" {
+			g.account = op.Account
+		}
+		return g
+	}
+	for i := range ops {
+		op := &ops[i]
+		switch op.Op {
+		case record.OpProfile:
+			if !op.Answered() || op.Code != http.StatusOK || op.Balance == nil || op.Coins == nil {
+				continue
+			}
+			w := walletState{known: true, balance: *op.Balance, coins: *op.Coins}
+			add(op.Account, op.Client, stepRead, op.Invoke, op.Return, w,
+				fmt.Sprintf("the profile read by client %d invoked at %s, answered at %s: %s (%s)",
+					op.Client, at(op.Invoke), at(op.Return), describeWallet(w), op.Phase))
+			hc.Reads++
+		case record.OpCreate:
+			if op.ID != "" {
+				g := group(op)
+				g.reqs = append(g.reqs, op)
+			}
+		case record.OpStatus:
+			if op.ID == "" || !op.Answered() {
+				continue
+			}
+			g := group(op)
+			switch {
+			case op.Code == http.StatusOK && op.Amount != nil:
+				g.found = append(g.found, op)
+			case op.Code == http.StatusNotFound && op.Phase == record.PhaseResolve:
+				g.missing = true
+			}
+		}
+	}
+
+	for _, id := range idOrder {
+		g := byID[id]
+		if len(g.reqs) == 0 || g.account == "" {
+			continue // a status read of an id this history did not create
+		}
+		first := g.reqs[0]
+		call := first.Invoke
+		for _, r := range g.reqs {
+			call = min(call, r.Invoke)
+		}
+		made := 0
+		for _, r := range g.reqs {
+			if r.Outcome != record.OutcomeCreated || r.Amount == nil || !r.Answered() {
+				continue
+			}
+			c := call
+			if made > 0 {
+				c = r.Invoke // a second creation of the id is its own debit
+			}
+			a := walletState{known: true, balance: r.Amount.BalanceUsed, coins: r.Amount.CoinUsed}
+			add(g.account, r.Client, stepDebit, c, r.Return, a,
+				fmt.Sprintf("payment %s (client %d, invoked at %s, created at %s): debit %d rupiah, %d coins",
+					id, r.Client, at(c), at(r.Return), a.balance, a.coins))
+			hc.Debits++
+			made++
+		}
+		if made > 0 {
+			continue
+		}
+		// No answer said "created": the payment took effect if a later
+		// answer says the id is used (409) or payment status finds it; its
+		// effect then lies between the first send and that answer.
+		ret, used, uncertain := end, false, false
+		for _, r := range g.reqs {
+			switch {
+			case r.Outcome == record.OutcomeDuplicate && r.Answered():
+				used = true
+				ret = min(ret, r.Return)
+			case r.Outcome == record.OutcomeUncertain:
+				uncertain = true
+			}
+		}
+		amount := walletState{}
+		for _, f := range g.found {
+			used = true
+			ret = min(ret, f.Return)
+			amount = walletState{known: true, balance: f.Amount.BalanceUsed, coins: f.Amount.CoinUsed}
+		}
+		switch {
+		case used:
+		case uncertain && !g.missing:
+			// Never resolved: its effect, if any, is unknown.
+		default:
+			continue // refused, or never created
+		}
+		how := "debit unknown"
+		if amount.known {
+			how = fmt.Sprintf("debit %d rupiah, %d coins", amount.balance, amount.coins)
+		}
+		add(g.account, first.Client, stepDebit, call, ret, amount,
+			fmt.Sprintf("payment %s (client %d, invoked at %s, answer lost; known to be made by %s): %s",
+				id, first.Client, at(call), at(ret), how))
+		hc.Debits++
+	}
+	hc.Operations = hc.Debits + hc.Reads
+	hc.Accounts = len(perAccount)
+
+	var accounts []string
+	for a := range perAccount {
+		accounts = append(accounts, a)
+	}
+	sort.Strings(accounts)
+	var segs []*historySegment
+	for _, acct := range accounts {
+		items := perAccount[acct]
+		sort.SliceStable(items, func(i, j int) bool { return items[i].op.Call < items[j].op.Call })
+		hc.BoundsOnly += markCrowdedReads(items, func(i int) *porcupine.Operation { return &items[i].op })
+		cur := walletState{} // the model's state where the next segment starts
+		for i := 0; i < len(items); {
+			j, reach := i+1, items[i].op.Return
+			for j < len(items) && items[j].op.Call <= reach {
+				reach = max(reach, items[j].op.Return)
+				j++
+			}
+			s := &historySegment{account: acct, culprit: -1}
+			start := items[i].op.Call - 1
+			s.ops = append(s.ops, porcupine.Operation{ClientId: 0, Input: stepInput{kind: stepStart}, Call: start, Output: cur, Return: start})
+			s.desc = append(s.desc, "start "+describeWallet(cur))
+			clients := map[int]int{}
+			for k, it := range items[i:j] {
+				in := it.op.Input.(stepInput)
+				in.index = k + 1
+				c, ok := clients[it.op.ClientId]
+				if !ok {
+					c = len(clients)
+					clients[it.op.ClientId] = c
+				}
+				o := it.op
+				o.Input, o.ClientId = in, c
+				s.ops = append(s.ops, o)
+				s.desc = append(s.desc, it.desc)
+				cur = advance(cur, in.kind, o.Output.(walletState), j-i == 1)
+			}
+			segs = append(segs, s)
+			i = j
+		}
+	}
+	return segs
+}
+
+// advance is the state after a segment's operation of kind with output
+// out, whatever the order within the segment: debits commute, and a read
+// fixes the state only when it is alone in its segment.
+func advance(cur walletState, kind int, out walletState, alone bool) walletState {
+	switch {
+	case kind == stepDebit && cur.known && out.known:
+		return walletState{known: true, balance: cur.balance - out.balance, coins: cur.coins - out.coins}
+	case kind == stepDebit:
+		return walletState{}
+	case kind == stepRead && !cur.known && alone:
+		return out
+	default:
+		return cur
+	}
+}
+
+// markCrowdedReads marks the reads among n operations (sorted by call;
+// op(i) is the i-th) that are concurrent with more than maxReadOverlap
+// debits as bounds-only, and returns how many it marked.
+func markCrowdedReads(ops []item, op func(int) *porcupine.Operation) int {
+	var calls, returns []int64
+	for i := range ops {
+		o := op(i)
+		if o.Input.(stepInput).kind == stepDebit {
+			calls = append(calls, o.Call)
+			returns = append(returns, o.Return)
+		}
+	}
+	slices.Sort(calls)
+	slices.Sort(returns)
+	marked := 0
+	for i := range ops {
+		o := op(i)
+		in := o.Input.(stepInput)
+		if in.kind != stepRead {
+			continue
+		}
+		// Concurrent: invoked before the read returned, minus those that
+		// returned before it was invoked.
+		invoked, _ := slices.BinarySearch(calls, o.Return+1)
+		done, _ := slices.BinarySearch(returns, o.Call)
+		if invoked-done > maxReadOverlap {
+			in.boundsOnly = true
+			o.Input = in
+			marked++
+		}
+	}
+	return marked
+}

@@ -1,0 +1,574 @@
+package verdict
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/loadtest/record"
+)
+
+// The invariants a run checks after the load.
+const (
+	InvContract    = "response-contract" // every response honours the contract
+	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
+	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, every other answer a 409 or one same refusal
+	InvLookup      = "status-lookup"     // every created id is found with the same amounts
+	InvLost        = "lost-write"        // an acknowledged (created) id is still found after the run
+	InvResurrected = "resurrected"       // an id refused, or never delivered, is not found created after the run
+	InvBalance     = "balance"           // balance change = debits of created payments
+	InvCoins       = "coins"             // coin change = coins of created payments
+)
+
+// maxDetails bounds how many violations of one invariant are listed.
+const maxDetails = 25
+
+// Violation is one broken invariant.
+type Violation struct {
+	Invariant string `json:"invariant"`
+	Detail    string `json:"detail"`
+}
+
+// AccountCheck is the reconciliation of one account: the observed change
+// of balance and coins (debits are positive) against the bounds the ledger
+// allows. Min is what the created payments debited; Max adds the most the
+// uncertain requests could have debited.
+type AccountCheck struct {
+	Account       string `json:"account"`
+	BalanceChange int64  `json:"balance_change"`
+	BalanceMin    int64  `json:"balance_min"`
+	BalanceMax    int64  `json:"balance_max"`
+	CoinChange    int64  `json:"coin_change"`
+	CoinMin       int64  `json:"coin_min"`
+	CoinMax       int64  `json:"coin_max"`
+	Created       int    `json:"created"`
+	Uncertain     int    `json:"uncertain_ids"`
+	Skipped       string `json:"skipped,omitempty"`
+	OK            bool   `json:"ok"`
+}
+
+// Reconciliation is the verdict of the invariants on a ledger.
+type Reconciliation struct {
+	Requests     int `json:"create_requests"`
+	IDs          int `json:"ids"`
+	Created      int `json:"created_ids"`
+	Duplicates   int `json:"duplicate_debits"` // Σ over ids of (times created − 1)
+	Uncertain    int `json:"uncertain_requests"`
+	UncertainIDs int `json:"uncertain_ids"` // ids never created with an uncertain request
+	LookedUp     int `json:"looked_up"`
+	// Resolved counts the ids no answer said "created" (every answer lost,
+	// or a retry answered 409) that payment status found: created once.
+	// NeverCreated counts those it answered "Transaksi tidak ditemukan.".
+	Resolved     int `json:"resolved_ids,omitempty"`
+	NeverCreated int `json:"never_created_ids,omitempty"`
+	Waves        int `json:"waves,omitempty"`
+
+	Accounts []AccountCheck `json:"accounts"`
+	// Violations lists at most maxDetails violations per invariant.
+	Violations []Violation `json:"violations"`
+	// Counts counts violations per invariant, listed or not.
+	Counts map[string]int `json:"counts,omitempty"`
+	// Entries is the per-id list behind the verdict (violations.jsonl):
+	// every id lost, resurrected, created twice, not reconciled or
+	// uncertain, and every account that does not reconcile; in full, up to
+	// maxEntries.
+	Entries []Entry `json:"-"`
+}
+
+// maxEntries bounds Reconciliation.Entries.
+const maxEntries = 1 << 20
+
+// Entry is one id (or account) of a run's verdict: its class, what
+// happened, when it was sent, and, for an uncertain id, how payment status
+// resolved it.
+type Entry struct {
+	Class      string    `json:"class"`
+	ID         string    `json:"id"`
+	Account    string    `json:"account,omitempty"`
+	Detail     string    `json:"detail"`
+	At         time.Time `json:"at,omitzero"`
+	Resolution string    `json:"resolution,omitempty"`
+	// Fault is the fault (from 1, in the run's order) under way when the
+	// id was sent or, for an id sent between faults, the next one; 0 when
+	// none ran at or after it.
+	Fault int `json:"fault,omitempty"`
+}
+
+// Classes of Entry, in the order a failed run's verdict leads with them.
+const (
+	ClassLost           = "lost-write"         // acknowledged, then not found
+	ClassResurrected    = "resurrected"        // refused or never delivered, then found
+	ClassDuplicate      = "duplicate-debit"    // created more than once
+	ClassWalletMismatch = "wallet-mismatch"    // an account's balance or coins do not reconcile
+	ClassUncertain      = "uncertain"          // no definite answer; Resolution says what payment status found
+	ClassNotReconciled  = "not-reconciled"     // created, but not looked up (or the look-up failed or differed)
+	ClassContract       = "contract-violation" // an answer broke the contract
+)
+
+// Resolutions of an uncertain id.
+const (
+	ResolvedCreated      = "created"       // payment status found it
+	ResolvedNeverCreated = "never-created" // payment status answered "Transaksi tidak ditemukan."
+	Unresolved           = "unresolved"    // no look-up, or it failed
+)
+
+func (r *Reconciliation) entry(e Entry) {
+	if len(r.Entries) < maxEntries {
+		r.Entries = append(r.Entries, e)
+	}
+}
+
+// Passed reports whether no invariant was violated.
+func (r *Reconciliation) Passed() bool { return len(r.Violations) == 0 }
+
+// ViolationCount is the number of violations, listed or not.
+func (r *Reconciliation) ViolationCount() int {
+	n := 0
+	for _, k := range r.Counts {
+		n += k
+	}
+	return n
+}
+
+// omitted is the number of violations of inv left out of Violations.
+func (r *Reconciliation) Omitted(inv string) int { return max(0, r.Counts[inv]-maxDetails) }
+
+func (r *Reconciliation) add(inv, format string, args ...any) {
+	if r.Counts == nil {
+		r.Counts = map[string]int{}
+	}
+	r.Counts[inv]++
+	if r.Counts[inv] > maxDetails {
+		return
+	}
+	r.Violations = append(r.Violations, Violation{Invariant: inv, Detail: fmt.Sprintf(format, args...)})
+}
+
+// idGroup gathers the requests of one partner_trx_id.
+type idGroup struct {
+	id        string
+	account   string
+	wave      int
+	first     *record.Payment // first created request, by sequence
+	created   int
+	duplicate int
+	refused   int
+	refusals  map[string]int // distinct refusals ("HTTP 422: message") and their counts
+	uncertain int
+	// notDelivered counts requests that never reached the server.
+	notDelivered int
+	maxBal       int64
+	maxCoins     int64
+	at           time.Time      // the first send
+	resolved     *record.Lookup // the payment status look-up made after the run
+	lost         bool           // a retry scenario's attempt got no answer
+	n            int
+}
+
+// Reconcile checks a ledger held in memory and the account snapshots (see
+// ReconcileFrom).
+func Reconcile(payments []record.Payment, snapshots []record.AccountSnapshot, final bool) *Reconciliation {
+	r, _ := ReconcileFrom(record.Payments(payments), snapshots, final) // reading memory cannot fail
+	return r
+}
+
+// ReconcileFrom checks the ledger read from src and the account snapshots.
+// final is true when the ledger holds every shard of the run (a merge, or
+// a single-shard run): only then are accounts shared between shards
+// reconciled. It fails only when the ledger cannot be read.
+func ReconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, final bool) (*Reconciliation, error) {
+	r := &Reconciliation{}
+	groups := map[string]*idGroup{}
+	var order []string
+	err := src.EachPayment(func(p *record.Payment) error {
+		r.Requests++
+		g := groups[p.ID]
+		if g == nil {
+			g = &idGroup{id: p.ID, account: p.Account, wave: p.Wave}
+			groups[p.ID] = g
+			order = append(order, p.ID)
+		}
+		g.add(r, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(order)
+	r.IDs = len(order)
+
+	perAccount := map[string]*accountBounds{}
+	for _, id := range order {
+		g := groups[id]
+		b := perAccount[g.account]
+		if b == nil {
+			b = &accountBounds{}
+			perAccount[g.account] = b
+		}
+		r.boundID(id, g, b)
+	}
+	accounts := combineSnapshots(snapshots)
+	var keys []string
+	for k := range perAccount {
+		keys = append(keys, k)
+	}
+	for k := range accounts {
+		if perAccount[k] == nil {
+			keys = append(keys, k)
+			perAccount[k] = &accountBounds{}
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		r.checkAccount(k, perAccount[k], accounts[k], final)
+	}
+	return r, nil
+}
+
+// add counts one request of the id: its answer, and what a lost answer may
+// have debited.
+func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
+	g.n++
+	if g.at.IsZero() || (!p.At.IsZero() && p.At.Before(g.at)) {
+		g.at = p.At
+	}
+	if p.Lookup != nil && (g.resolved == nil || p.Outcome == record.OutcomeCreated) {
+		g.resolved = p.Lookup
+	}
+	switch p.Outcome {
+	case record.OutcomeCreated:
+		g.created++
+		if g.first == nil || p.Seq < g.first.Seq {
+			g.first = p
+		}
+	case record.OutcomeDuplicate:
+		g.duplicate++
+	case record.OutcomeNotDelivered:
+		g.notDelivered++
+	case record.OutcomeUncertain:
+		g.lost = g.lost || p.Attempt > 0
+		g.uncertain++
+		r.Uncertain++
+		g.maxBal = max(g.maxBal, p.MaxBalance)
+		g.maxCoins = max(g.maxCoins, p.MaxCoins)
+	default:
+		g.refused++
+		if g.refusals == nil {
+			g.refusals = map[string]int{}
+		}
+		g.refusals[fmt.Sprintf("HTTP %d: %s", p.Code, p.Message)]++
+	}
+}
+
+// accountBounds are what the payments of one account may have debited: at
+// least what the created ones did, at most that plus the uncertain ones.
+type accountBounds struct {
+	balMin, balMax, coinMin, coinMax int64
+	created, uncertain               int
+	retried                          []retriedID // created ids whose first answer was lost
+}
+
+// debit adds one payment's debit to the bounds: the contract allows one per
+// id, whatever else the server did.
+func (b *accountBounds) debit(a *record.Amount) {
+	b.balMin += a.BalanceUsed
+	b.balMax += a.BalanceUsed
+	b.coinMin += a.CoinUsed
+	b.coinMax += a.CoinUsed
+}
+
+// boundID judges the requests of one id (duplicates, waves, resurrection)
+// and adds what it debited, or may have, to its account's bounds.
+func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
+	if g.created > 1 {
+		r.Duplicates += g.created - 1
+		r.add(InvUniqueID, "%s was created %d times", id, g.created)
+		r.entry(Entry{Class: ClassDuplicate, ID: id, Account: g.account, At: g.first.At, Detail: fmt.Sprintf("created %d times", g.created)})
+	}
+	if g.wave > 0 {
+		r.Waves++
+		checkWave(r, g)
+	}
+	switch {
+	case g.created > 0:
+		r.Created++
+		b.created++
+		a := g.first.Amount
+		if a == nil {
+			r.add(InvLookup, "%s: created without an amount in the ledger", id)
+			break
+		}
+		b.debit(a)
+		checkLookup(r, g.first)
+	case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
+		// Refused, or never delivered, every time: yet it exists (and
+		// debited what payment status says).
+		r.Created++
+		b.created++
+		a := g.resolved.Amount
+		b.debit(a)
+		r.add(InvResurrected, "%s: answered %s, yet payment status finds it created", id, g.answers())
+		r.entry(Entry{Class: ClassResurrected, ID: id, Account: g.account, At: g.at, Detail: "answered " + g.answers() + ", then found created"})
+	case resolvedCreated(g.resolved):
+		// Every answer was lost (or a retry found the id used):
+		// payment status says it was created, with these amounts.
+		r.Created++
+		r.Resolved++
+		b.created++
+		a := g.resolved.Amount
+		b.debit(a)
+	case resolvedMissing(g.resolved):
+		r.NeverCreated++
+	case g.uncertain > 0:
+		r.UncertainIDs++
+		b.uncertain++
+		b.balMax += g.maxBal
+		b.coinMax += g.maxCoins
+	}
+	if g.uncertain > 0 && g.created == 0 {
+		res := Unresolved
+		switch {
+		case resolvedCreated(g.resolved):
+			res = ResolvedCreated
+		case resolvedMissing(g.resolved):
+			res = ResolvedNeverCreated
+		}
+		r.entry(Entry{Class: ClassUncertain, ID: id, Account: g.account, At: g.at, Resolution: res,
+			Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)})
+	}
+	if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
+		var a *record.Amount
+		if g.first != nil {
+			a = g.first.Amount
+		} else {
+			a = g.resolved.Amount
+		}
+		if a != nil {
+			b.retried = append(b.retried, retriedID{id, a.BalanceUsed, a.CoinUsed, g.n - 1})
+		}
+	}
+}
+
+// accountWallets are an account's wallet snapshots combined over shards.
+type accountWallets struct {
+	before, after *record.Wallet
+	shared        bool
+	err           string
+}
+
+// combineSnapshots combines snapshots per account: the earliest "before"
+// and the latest "after" enclose every shard's payments with that account.
+func combineSnapshots(snapshots []record.AccountSnapshot) map[string]*accountWallets {
+	accounts := map[string]*accountWallets{}
+	for _, s := range snapshots {
+		c := accounts[s.Account]
+		if c == nil {
+			c = &accountWallets{}
+			accounts[s.Account] = c
+		}
+		c.shared = c.shared || s.Shared
+		if s.Error != "" && c.err == "" {
+			c.err = s.Error
+		}
+		if s.Before != nil && (c.before == nil || s.Before.At.Before(c.before.At)) {
+			c.before = s.Before
+		}
+		if s.After != nil && (c.after == nil || s.After.At.After(c.after.At)) {
+			c.after = s.After
+		}
+	}
+	return accounts
+}
+
+// checkAccount compares account k's wallet change with its bounds b, or
+// says why it was skipped; final is a merged run's reconciliation, which
+// checks accounts shared by shards.
+func (r *Reconciliation) checkAccount(k string, b *accountBounds, c *accountWallets, final bool) {
+	ac := AccountCheck{Account: k, BalanceMin: b.balMin, BalanceMax: b.balMax,
+		CoinMin: b.coinMin, CoinMax: b.coinMax, Created: b.created, Uncertain: b.uncertain}
+	switch {
+	case c == nil:
+		ac.Skipped = "no wallet snapshot"
+	case c.shared && !final:
+		ac.Skipped = "shared with other shards; reconciled by `loadtest merge`"
+	case c.err != "" || c.before == nil || c.after == nil:
+		ac.Skipped = "wallet not read: " + c.err
+	}
+	if ac.Skipped != "" {
+		if b.created > 0 && c != nil && (!c.shared || final) {
+			// Debits happened but cannot be checked: that is a failure to reconcile.
+			r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
+			r.entry(Entry{Class: ClassNotReconciled, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
+		} else {
+			ac.OK = true
+		}
+		r.Accounts = append(r.Accounts, ac)
+		return
+	}
+	ac.BalanceChange = c.before.Balance - c.after.Balance
+	ac.CoinChange = c.before.Coins - c.after.Coins
+	ac.OK = true
+	if ac.BalanceChange < ac.BalanceMin || ac.BalanceChange > ac.BalanceMax {
+		ac.OK = false
+		r.add(InvBalance, "%s: balance fell by %d; created payments debited %d%s%s",
+			k, ac.BalanceChange, ac.BalanceMin, upTo(ac.BalanceMax, ac.BalanceMin, b.uncertain),
+			createdTwice(ac.BalanceChange-ac.BalanceMax, b.retried, func(x retriedID) int64 { return x.balance }))
+	}
+	if ac.CoinChange < ac.CoinMin || ac.CoinChange > ac.CoinMax {
+		ac.OK = false
+		r.add(InvCoins, "%s: coins fell by %d; created payments used %d%s%s",
+			k, ac.CoinChange, ac.CoinMin, upTo(ac.CoinMax, ac.CoinMin, b.uncertain),
+			createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
+	}
+	if !ac.OK {
+		r.entry(Entry{Class: ClassWalletMismatch, ID: k, Account: k, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
+			readable.Thousands(ac.BalanceChange), readable.Span(ac.BalanceMin, ac.BalanceMax), readable.Thousands(ac.CoinChange), readable.Span(ac.CoinMin, ac.CoinMax))})
+	}
+	r.Accounts = append(r.Accounts, ac)
+}
+
+func upTo(hi, lo int64, uncertain int) string {
+	if hi == lo {
+		return ""
+	}
+	return fmt.Sprintf(" (up to %d with %d uncertain ids)", hi, uncertain)
+}
+
+// answers lists the answers of an id that was never created: its
+// refusals and the sends that never reached the server.
+func (g *idGroup) answers() string {
+	var parts []string
+	for k, c := range g.refusals {
+		parts = append(parts, fmt.Sprintf("%d × %s", c, k))
+	}
+	sort.Strings(parts)
+	if g.notDelivered > 0 {
+		parts = append(parts, fmt.Sprintf("%d × not delivered", g.notDelivered))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkWave verifies an idempotency wave of N requests with one
+// partner_trx_id: at most one is created, and every other answer is a 409
+// or one and the same refusal (the document lets a server refuse a payment
+// it cannot process, for example when the wallet cannot cover the price;
+// refusing all N alike, with nothing debited, is correct). Uncertain
+// requests may be anything; the debit of each success is checked on the
+// wallets.
+func checkWave(r *Reconciliation, g *idGroup) {
+	n := g.wave
+	ok := g.n == n && g.created <= 1 && len(g.refusals) <= 1
+	// A 409 says the id was used: by a success, by a request whose answer
+	// was lost, or by a refused one (the document does not say whether a
+	// refusal uses the id); not by nothing.
+	ok = ok && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
+	if !ok {
+		var refusals []string
+		for k, c := range g.refusals {
+			refusals = append(refusals, fmt.Sprintf("%d × %s", c, k))
+		}
+		sort.Strings(refusals)
+		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, every other answer a 409 or one same refusal)",
+			g.id, g.n, g.created, g.duplicate, g.refused, refusals, g.uncertain)
+	}
+}
+
+// checkLookup verifies that a created payment was found through payment
+// status with the same transaction number and amounts.
+func checkLookup(r *Reconciliation, p *record.Payment) {
+	l := p.Lookup
+	var detail string
+	defer func() {
+		if detail != "" {
+			r.entry(Entry{Class: ClassNotReconciled, ID: p.ID, Account: p.Account, At: p.At, Detail: detail})
+		}
+	}()
+	if l == nil {
+		detail = "created but not looked up"
+		r.add(InvLookup, "%s: %s", p.ID, detail)
+		return
+	}
+	r.LookedUp++
+	switch {
+	case l.Error != "":
+		detail = "status lookup failed: " + l.Error
+	case l.Code == 404:
+		r.add(InvLost, "%s: created (transaction %s), then payment status answers HTTP 404 %q", p.ID, p.TransactionNumber, l.Message)
+		r.entry(Entry{Class: ClassLost, ID: p.ID, Account: p.Account, At: p.At,
+			Detail: fmt.Sprintf("created (transaction %s), then payment status answers HTTP 404 %q", p.TransactionNumber, l.Message)})
+		return
+	case l.Code != 200:
+		detail = fmt.Sprintf("created but status answers HTTP %d", l.Code)
+	case l.Amount == nil || *l.Amount != *p.Amount:
+		detail = fmt.Sprintf("status amounts %+v differ from creation %+v", deref(l.Amount), *p.Amount)
+	case l.TransactionNumber != p.TransactionNumber:
+		detail = fmt.Sprintf("status transaction_number %q differs from creation %q", l.TransactionNumber, p.TransactionNumber)
+	}
+	if detail != "" {
+		r.add(InvLookup, "%s: %s", p.ID, detail)
+	}
+}
+
+func deref(a *record.Amount) record.Amount {
+	if a == nil {
+		return record.Amount{}
+	}
+	return *a
+}
+
+// msgTrxNotFound is the document's message of a status look-up of an
+// unknown transaction (section 7, Payment, 404).
+const msgTrxNotFound = contract.MsgNotFound
+
+// resolvedCreated reports whether look-up l found the payment.
+func resolvedCreated(l *record.Lookup) bool {
+	return l != nil && l.Error == "" && l.Code == 200 && l.Amount != nil
+}
+
+// resolvedMissing reports whether look-up l says the payment does not exist.
+func resolvedMissing(l *record.Lookup) bool {
+	return l != nil && l.Error == "" && l.Code == 404 && l.Message == msgTrxNotFound
+}
+
+// retriedID is a created id of the retry scenario whose first answer was
+// lost, with what it debited.
+type retriedID struct {
+	id             string
+	balance, coins int64
+	retries        int // requests after the first
+}
+
+// createdTwice explains an excess debit by the ids whose answer was lost
+// and that were sent again. When the excess equals the debits of all of
+// them, or of one of them, or lies within what debiting them again on
+// their retries would take, it names them as created twice; "" when the
+// excess has no such explanation.
+func createdTwice(excess int64, retried []retriedID, of func(retriedID) int64) string {
+	if excess <= 0 || len(retried) == 0 {
+		return ""
+	}
+	var once, most int64
+	var ids []string
+	for _, x := range retried {
+		once += of(x)
+		most += of(x) * int64(x.retries)
+		if len(ids) < 10 && of(x) > 0 {
+			ids = append(ids, x.id)
+		}
+	}
+	switch {
+	case once == excess:
+		return fmt.Sprintf("; the excess %d is exactly the debits of the %d ids whose answer was lost and that were sent again: each was created twice (%v)", excess, len(retried), ids)
+	case excess <= most:
+		for _, x := range retried {
+			if of(x) == excess {
+				return fmt.Sprintf("; the excess %d is exactly the debit of %s, whose answer was lost and that was sent again: created twice", excess, x.id)
+			}
+		}
+		return fmt.Sprintf("; the excess %d lies within what debiting the retries of the %d ids whose answer was lost again would take (%d to %d): they were created twice or more (%v)", excess, len(retried), min(once, excess), most, ids)
+	}
+	return ""
+}

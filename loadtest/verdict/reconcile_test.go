@@ -1,0 +1,266 @@
+package verdict
+
+import (
+	"testing"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func wave(n int, ps ...record.Payment) []record.Payment {
+	for i := range ps {
+		ps[i].Wave = n
+	}
+	return ps
+}
+
+// reconcileCase is a ledger and its wallets, and the invariant their
+// reconciliation breaks.
+type reconcileCase struct {
+	name      string
+	ledger    []record.Payment
+	snaps     []record.AccountSnapshot
+	final     bool
+	invariant string // "" when the ledger reconciles
+	check     func(t *testing.T, r *Reconciliation)
+}
+
+func checkReconcile(t *testing.T, cases []reconcileCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Reconcile(tc.ledger, tc.snaps, tc.final)
+			if tc.invariant == "" {
+				assert.True(t, r.Passed(), "%+v", r.Violations)
+			} else {
+				require.False(t, r.Passed())
+				assert.Greater(t, r.Counts[tc.invariant], 0, "%+v", r.Violations)
+			}
+			if tc.check != nil {
+				tc.check(t, r)
+			}
+		})
+	}
+}
+
+// uncertainPayment is a balance payment of account A whose answer was lost.
+func uncertainPayment(id string, seq uint64, maxBal int64) record.Payment {
+	return record.Payment{ID: id, Seq: seq, Account: "A", Kind: record.KindBalance, MaxBalance: maxBal, Outcome: record.OutcomeUncertain}
+}
+
+func TestReconcile(t *testing.T) {
+	t.Parallel()
+	checkReconcile(t, []reconcileCase{
+		{
+			name:   "exact",
+			ledger: []record.Payment{recordtest.Created("a", 1, "A", 100, 0), recordtest.Created("b", 2, "A", 50, 30)},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 1000, 850, 970)},
+			final:  true,
+		},
+		{
+			name:      "lost update: balance fell by less than the debits",
+			ledger:    []record.Payment{recordtest.Created("a", 1, "A", 100, 0), recordtest.Created("b", 2, "A", 100, 0)},
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:     true,
+			invariant: InvBalance,
+		},
+		{
+			name:      "coins off",
+			ledger:    []record.Payment{recordtest.Created("a", 1, "A", 0, 40)},
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 0, 100, 0, 20)},
+			final:     true,
+			invariant: InvCoins,
+		},
+		{
+			name:   "refused requests debit nothing",
+			ledger: []record.Payment{recordtest.Created("a", 1, "A", 100, 0), {ID: "b", Seq: 2, Account: "A", Outcome: record.OutcomeRefused, Code: 422, MaxBalance: 500}},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:  true,
+		},
+		{
+			name:   "timed out request that did not debit is within the bound",
+			ledger: []record.Payment{recordtest.Created("a", 1, "A", 100, 0), uncertainPayment("b", 2, 300)},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:  true,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, 1, r.Uncertain)
+				assert.Equal(t, 1, r.UncertainIDs)
+				assert.Equal(t, int64(100), r.Accounts[0].BalanceMin)
+				assert.Equal(t, int64(400), r.Accounts[0].BalanceMax)
+			},
+		},
+		{
+			name:   "timed out request that did debit is within the bound",
+			ledger: []record.Payment{recordtest.Created("a", 1, "A", 100, 0), uncertainPayment("b", 2, 300)},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 650, 0)},
+			final:  true,
+		},
+		{
+			name:      "debit above what the timed-out requests could explain",
+			ledger:    []record.Payment{recordtest.Created("a", 1, "A", 100, 0), uncertainPayment("b", 2, 300)},
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 599, 0)},
+			final:     true,
+			invariant: InvBalance,
+		},
+		{
+			name:      "an id created twice",
+			ledger:    []record.Payment{recordtest.Created("a", 1, "A", 100, 0), recordtest.Created("a", 2, "A", 100, 0)},
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 800, 0)},
+			final:     true,
+			invariant: InvUniqueID,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, 1, r.Duplicates)
+				// Two debits for one id: the balance check flags it too.
+				assert.Equal(t, 1, r.Counts[InvBalance])
+			},
+		},
+		{
+			name: "wave: one created, N-1 409",
+			ledger: wave(3, recordtest.Created("w", 0, "A", 10, 0),
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409},
+				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409}),
+			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
+			final: true,
+		},
+	})
+}
+
+func TestReconcileWavesAndLookups(t *testing.T) {
+	t.Parallel()
+	checkReconcile(t, []reconcileCase{
+		{
+			name: "wave: no creation at all",
+			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeDuplicate},
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate}),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
+			final:     true,
+			invariant: InvIdempotency,
+		},
+		{
+			name: "wave: all refused alike, nothing debited",
+			ledger: wave(3, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
+				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."}),
+			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
+			final: true,
+		},
+		{
+			name: "wave: one created, the others 409 or one same refusal",
+			ledger: wave(3, recordtest.Created("w", 0, "A", 10, 0),
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409},
+				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."}),
+			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
+			final: true,
+		},
+		{
+			name: "wave: two different refusals",
+			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 400, Message: "Metode pembayaran tidak tersedia."}),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
+			final:     true,
+			invariant: InvIdempotency,
+		},
+		{
+			name: "wave: refused alike but debited",
+			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "m"},
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "m"}),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
+			final:     true,
+			invariant: InvBalance,
+		},
+		{
+			name: "wave with a timed-out request",
+			ledger: wave(2, recordtest.Created("w", 0, "A", 10, 0),
+				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeUncertain, MaxBalance: 10}),
+			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
+			final: true,
+		},
+		{
+			name: "created but not found through status",
+			ledger: func() []record.Payment {
+				p := recordtest.Created("a", 1, "A", 100, 0)
+				p.Lookup = &record.Lookup{Code: 404}
+				return []record.Payment{p}
+			}(),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:     true,
+			invariant: InvLost,
+		},
+		{
+			name: "status amounts differ",
+			ledger: func() []record.Payment {
+				p := recordtest.Created("a", 1, "A", 100, 0)
+				p.Lookup = &record.Lookup{Code: 200, TransactionNumber: "INV/a", Amount: &record.Amount{Total: 100, BalanceUsed: 90, GatewayPayment: 10}}
+				return []record.Payment{p}
+			}(),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:     true,
+			invariant: InvLookup,
+		},
+		{
+			name:   "shared account is left to the merge",
+			ledger: []record.Payment{recordtest.Created("a", 1, "A", 100, 0)},
+			snaps: []record.AccountSnapshot{func() record.AccountSnapshot {
+				s := recordtest.Snapshot("A", 0, 1000, 0, 1000, 0)
+				s.Shared = true
+				return s
+			}()},
+			final: false,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Contains(t, r.Accounts[0].Skipped, "merge")
+			},
+		},
+		{
+			name:      "wallet unreadable after created payments",
+			ledger:    []record.Payment{recordtest.Created("a", 1, "A", 100, 0)},
+			snaps:     []record.AccountSnapshot{{Account: "A", Error: "profile: HTTP 500"}},
+			final:     true,
+			invariant: InvBalance,
+		},
+	})
+}
+
+func TestReconcileMergesSharedAccountAcrossShards(t *testing.T) {
+	t.Parallel()
+	// Two shards paid with account A; each saw only its own debits, so each
+	// shard's own view is wrong, but the merged view encloses both.
+	ledger := []record.Payment{recordtest.Created("r-0-1", 1, "A", 100, 0), recordtest.Created("r-1-1", 1, "A", 200, 0)}
+	s0 := recordtest.Snapshot("A", 0, 1000, 0, 800, 0) // shard 0 read after shard 1 had paid
+	s1 := recordtest.Snapshot("A", 1, 900, 0, 700, 0)
+	s0.Shared, s1.Shared = true, true
+	r := Reconcile(ledger, []record.AccountSnapshot{s0, s1}, true)
+	require.True(t, r.Passed(), "%+v", r.Violations)
+	assert.Equal(t, int64(300), r.Accounts[0].BalanceChange) // 1000 (earliest before) − 700 (latest after)
+
+	r = Reconcile(ledger[:1], []record.AccountSnapshot{s0, s1}, true) // a shard's ledger is missing
+	assert.False(t, r.Passed())
+}
+
+func TestReconcileListsAtMostMaxDetailsPerInvariant(t *testing.T) {
+	t.Parallel()
+	var ledger []record.Payment
+	for i := range 40 {
+		id := string(rune('a'+i%26)) + string(rune('a'+i/26))
+		ledger = append(ledger, recordtest.Created(id, uint64(2*i), "A", 1, 0), recordtest.Created(id, uint64(2*i+1), "A", 1, 0))
+	}
+	r := Reconcile(ledger, nil, true)
+	assert.Equal(t, 40, r.Counts[InvUniqueID])
+	assert.Equal(t, 40-maxDetails, r.Omitted(InvUniqueID))
+	assert.Len(t, r.Violations, maxDetails+r.Counts[InvBalance])
+	assert.Equal(t, 40+r.Counts[InvBalance], r.ViolationCount())
+	assert.Equal(t, 40, r.Duplicates)
+}
+
+// TestNotDeliveredIsNoDebit: an id whose only send was not delivered is
+// neither uncertain nor a possible debit: the wallet must not have moved.
+func TestNotDeliveredIsNoDebit(t *testing.T) {
+	t.Parallel()
+	r := Reconcile([]record.Payment{{ID: "n", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered, MaxBalance: 100}},
+		[]record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)}, true)
+	assert.Zero(t, r.UncertainIDs)
+	assert.Equal(t, 1, r.Counts[InvBalance], "a debit for a request that never arrived is a mismatch")
+}

@@ -1,0 +1,34 @@
+package verdict
+
+import (
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/record"
+)
+
+// Verdicts are what the checks conclude from the record of a run.
+type Verdicts struct {
+	// Reconciliation is nil when the run was not reconciled.
+	Reconciliation *Reconciliation
+	// History is nil when the run recorded no history.
+	History *HistoryCheck
+}
+
+// Judge checks the record of a run after its attack: the reconciliation of
+// the ledger and wallets of a reconciled run, and the history check, bounded
+// by historyTimeout, of a run that recorded its history. It fails only when
+// the ledger cannot be read.
+func Judge(o *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
+	v := &Verdicts{}
+	if o.Meta.Reconciled {
+		r, err := ReconcileFrom(o, o.Accounts, o.Whole())
+		if err != nil {
+			return nil, err
+		}
+		v.Reconciliation = r
+	}
+	if o.History != nil {
+		v.History = CheckHistory(o.History, historyTimeout)
+	}
+	return v, nil
+}
