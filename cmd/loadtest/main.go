@@ -340,7 +340,10 @@ func checkOptions(check string, historyTimeout, historyReads time.Duration) ([]l
 	case "":
 		return nil, nil
 	case "history":
-		return []loadtest.Option{loadtest.WithHistory(true), loadtest.WithHistoryTimeout(historyTimeout), loadtest.WithHistoryReads(historyReads)}, nil
+		if historyTimeout <= 0 {
+			return nil, errors.New("--history-timeout must be above 0")
+		}
+		return []loadtest.Option{loadtest.WithHistory(true), loadtest.WithHistoryReads(historyReads)}, nil
 	default:
 		return nil, fmt.Errorf("--check: unknown check %q (want history)", check)
 	}
