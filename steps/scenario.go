@@ -23,7 +23,7 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
-	// entry is the scenario in the catalog; unselected marks a row of an
+	// entry is the scenario in the index of the feature files; unselected marks a row of an
 	// outline the selection left out (it is neither run nor reported).
 	entry      *gherkin.Entry
 	unselected bool
