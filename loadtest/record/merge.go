@@ -66,6 +66,7 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 		g.Duration = max(g.Duration, og.Duration)
 		g.Sending = max(g.Sending, og.Sending)
+		g.mergeBehind(og)
 
 		for _, r := range o.Results {
 			r.Shard = mt.Shard.Index
