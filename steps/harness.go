@@ -46,7 +46,7 @@ type harness struct {
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
 
-	catalog   *gherkin.Catalog
+	index     *gherkin.Index
 	selection *gherkin.Selection
 	regexps   sync.Map        // step expression → *regexp.Regexp
 	console   *report.Console // nil for the junit and cucumber formats
@@ -131,7 +131,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
 	s.started = time.Now()
-	s.entry = s.h.catalog.Lookup(sc)
+	s.entry = s.h.index.Lookup(sc)
 	if s.entry != nil && !s.h.selection.Chosen(s.entry) {
 		// Another row of an outline selected by its row's line or tags.
 		s.unselected = true

@@ -16,11 +16,11 @@ func CheckSelection(fsys fs.FS, tags string, locations []string) error {
 	if fsys == nil {
 		fsys = features.FS
 	}
-	cat, err := gherkin.LoadCatalog(fsys)
+	idx, err := gherkin.LoadIndex(fsys)
 	if err != nil {
 		return fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
 	}
-	if _, err := cat.Select(tags, locations); err != nil {
+	if _, err := idx.Select(tags, locations); err != nil {
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	return nil

@@ -103,11 +103,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return Result{}, err
 	}
-	cat, err := gherkin.LoadCatalog(opts.Features)
+	idx, err := gherkin.LoadIndex(opts.Features)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
 	}
-	sel, err := cat.Select(opts.Tags, opts.Locations)
+	sel, err := idx.Select(opts.Tags, opts.Locations)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
@@ -137,7 +137,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
-		catalog:   cat,
+		index:     idx,
 		selection: sel,
 		runCtx:    ctx,
 	}
@@ -269,7 +269,7 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
 		return res, err
 	}
-	if err := writeReports(opts, h.catalog, h.profile, cucumberPath, res.Summary); err != nil {
+	if err := writeReports(opts, h.index, h.profile, cucumberPath, res.Summary); err != nil {
 		return res, err
 	}
 	if h.console != nil {
@@ -282,7 +282,7 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 
 // writeReports writes the report files of a run and the machine formats on
 // Output, each by its writer in package report, from the run's summary.
-func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
+func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
 	if cucumberPath != "" {
 		if err := report.CompleteCucumber(cucumberPath, sum.Scenarios); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
@@ -292,13 +292,13 @@ func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cu
 		}
 	}
 	if opts.ReportDir != "" {
-		if err := writeReportFiles(opts.ReportDir, opts.Features, cat, prof, sum); err != nil {
+		if err := writeReportFiles(opts.ReportDir, opts.Features, idx, prof, sum); err != nil {
 			return err
 		}
 	}
 	switch opts.Format {
 	case "junit":
-		return report.WriteJUnit(opts.Output, cat, sum)
+		return report.WriteJUnit(opts.Output, idx, sum)
 	case "cucumber":
 		data, err := os.ReadFile(cucumberPath)
 		if err != nil {
@@ -312,11 +312,11 @@ func writeReports(opts Options, cat *gherkin.Catalog, prof *profiles.Profile, cu
 
 // writeReportFiles writes summary.json, junit.xml, the rerun file and the
 // page into dir.
-func writeReportFiles(dir string, fsys fs.FS, cat *gherkin.Catalog, prof *profiles.Profile, sum report.Summary) error {
+func writeReportFiles(dir string, fsys fs.FS, idx *gherkin.Index, prof *profiles.Profile, sum report.Summary) error {
 	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, cat, sum) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {

@@ -25,8 +25,8 @@ type location struct {
 }
 
 // parseLocation resolves "features/payments.feature:37" (or without the
-// features/ folder, or with several :lines) against the catalog.
-func (c *Catalog) parseLocation(arg string) (location, error) {
+// features/ folder, or with several :lines) against the index.
+func (c *Index) parseLocation(arg string) (location, error) {
 	parts := strings.Split(arg, ":")
 	file := parts[0]
 	var lines []int
@@ -62,7 +62,7 @@ func (e *Entry) matches(line int) bool {
 // Select returns the scenarios matching the tag expression and,
 // when given, the locations. Either malformed is an error, and so is a
 // selection of no scenario at all.
-func (c *Catalog) Select(tags string, locs []string) (*Selection, error) {
+func (c *Index) Select(tags string, locs []string) (*Selection, error) {
 	expr, err := parseTagExpr(tags)
 	if err != nil {
 		return nil, err

@@ -67,13 +67,13 @@ type (
 
 func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
 
-// WriteJUnit writes the JUnit XML of a run from its summary; cat, when not
+// WriteJUnit writes the JUnit XML of a run from its summary; idx, when not
 // nil, names the features and orders them.
-func WriteJUnit(w io.Writer, cat *gherkin.Catalog, sum Summary) error {
+func WriteJUnit(w io.Writer, idx *gherkin.Index, sum Summary) error {
 	names := map[string]string{}
 	var order []string
-	if cat != nil {
-		for _, ff := range cat.Files {
+	if idx != nil {
+		for _, ff := range idx.Files {
 			names[ff.URI] = ff.Name
 			order = append(order, ff.URI)
 		}

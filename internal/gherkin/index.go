@@ -1,4 +1,4 @@
-// Package gherkin reads the feature files of the suite: the catalog of
+// Package gherkin reads the feature files of the suite: the index of
 // scenarios the runner selects from (one per row of a scenario outline, with
 // its file and line), the features as the pages document them, selection by
 // tag expression and by FILE:LINE, and the rerun file of the last run's
@@ -17,12 +17,12 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 )
 
-// Catalog is the suite's own index of the feature files: every scenario
+// Index is the suite's own index of the feature files: every scenario
 // (one per row of a scenario outline) with its file, line, name and tags.
 // The runner selects scenarios (tags, file:line, rerun) and writes its
 // reports from it, so that it never depends on godog's formatters for what
 // a scenario is.
-type Catalog struct {
+type Index struct {
 	Files []*File
 	// byKey finds the entry of a pickle godog runs: uri, name and step texts.
 	byKey map[string]*Entry
@@ -76,7 +76,7 @@ func BaseURI(uri string) string {
 }
 
 // Lookup returns the entry of a pickle run by godog, or nil.
-func (c *Catalog) Lookup(p *messages.Pickle) *Entry {
+func (c *Index) Lookup(p *messages.Pickle) *Entry {
 	texts := make([]string, len(p.Steps))
 	for i, st := range p.Steps {
 		texts[i] = st.Text
@@ -84,8 +84,8 @@ func (c *Catalog) Lookup(p *messages.Pickle) *Entry {
 	return c.byKey[pickleKey(BaseURI(p.Uri), p.Name, texts)]
 }
 
-// LoadCatalog parses every *.feature file of fsys.
-func LoadCatalog(fsys fs.FS) (*Catalog, error) {
+// LoadIndex parses every *.feature file of fsys.
+func LoadIndex(fsys fs.FS) (*Index, error) {
 	var paths []string
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -100,7 +100,7 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, err
 	}
 	sort.Strings(paths)
-	c := &Catalog{byKey: map[string]*Entry{}}
+	c := &Index{byKey: map[string]*Entry{}}
 	for _, p := range paths {
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
