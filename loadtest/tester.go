@@ -69,7 +69,9 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 		return nil, err
 	}
 	if c.reconcile {
-		s.gatherAfter(ctx, e, out)
+		if err := s.gatherAfter(ctx, e, out); err != nil {
+			return nil, err
+		}
 	}
 	out.History = s.hist.Operations()
 	if c.reconcile {
@@ -209,14 +211,17 @@ func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 // kept in memory are sized for the schedule up front; past that (a
 // max-rate run has no schedule), they grow by chunks, never copying what
 // was collected while the attack runs. The charts' buckets suit the
-// schedule; the drain, when it runs long, widens them.
+// schedule; the drain, when it runs long, widens them. A reconciled run
+// that records its ledger to a file looks its ids up from the file
+// (lookupFile), keeping a byte per payment; without a file, the ledger is
+// kept in memory for the look-ups.
 func (c *config) newRecorder() (*record.Recorder, error) {
 	size := record.ChunkSize
 	if !c.load.Unbounded() && c.recordDir == "" {
 		size = int(min(c.load.Expected()*1.02, 1<<20)) + 64
 	}
 	span := c.load.Duration + min(time.Second, c.load.Duration/10)
-	return record.NewRecorder(c.recordDir, c.reconcile, record.NewTally(time.Now(), span, false), size)
+	return record.NewRecorder(c.recordDir, c.reconcile && c.recordDir == "", record.NewTally(time.Now(), span, false), size)
 }
 
 // attack runs the attack (with the nemesis, if any) and records it in out.
@@ -226,6 +231,9 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, hist: s.hist, rec: rec}
+	if s.c.reconcile && s.c.recordDir != "" {
+		e.marks = &seqMarks{}
+	}
 	var faults *nemesis.Run
 	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
@@ -241,8 +249,9 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 // gatherAfter gathers what the reconciliation needs after the attack: the
 // created payments' status look-ups and the wallets after. It runs even
 // when ctx was cancelled, bounded by its own deadline: what is not looked
-// up or read by then is not reconciled, which is a violation.
-func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) {
+// up or read by then is not reconciled, which is a violation. It fails
+// only when the ledger file cannot be read or rewritten.
+func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) error {
 	c := s.c
 	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
 	defer cancel()
@@ -251,7 +260,10 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) {
 		out.Meta.ReconcileStopped = dead
 		cancel() // nothing more is looked up or read
 	}
-	missed := e.lookups(post, s.accounts, out.Ledger)
+	missed, err := e.lookUpAll(post, s.accounts, out)
+	if err != nil {
+		return err
+	}
 	switch dead := e.deadAt.Load(); {
 	case dead != nil:
 		out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
@@ -272,4 +284,5 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) {
 		s.snaps[i].After = &w
 	}
 	out.Accounts = s.snaps
+	return nil
 }

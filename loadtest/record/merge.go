@@ -102,6 +102,7 @@ func mergeGenerator(g *Generator, og Generator, first bool) {
 	g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 	g.Duration = max(g.Duration, og.Duration)
 	g.Sending = max(g.Sending, og.Sending)
+	g.mergeBehind(og)
 }
 
 // add adds the results, ledger, faults, files and accounts of shard o to
