@@ -99,7 +99,7 @@ var figures = regexp.MustCompile(`[0-9]+`)
 // (up to the figures), and passes against the reference without the fault.
 func TestSequenceReproduces(t *testing.T) {
 	for _, fault := range []reference.Fault{reference.FaultStaleWalletTakesCoins, reference.FaultReprovisionResetsWallet,
-		reference.FaultStatusAmountDrifts, reference.FaultDuplicateOverwritesProduct} {
+		reference.FaultStatusAmountDrifts, reference.FaultDuplicateOverwritesProduct, reference.FaultProvisionCreatedAs200, reference.FaultDuplicateTrxAccepted} {
 		t.Run(string(fault), func(t *testing.T) {
 			p := failedProperties(t, fault, "sequences", time.Minute, 2*time.Second)[0]
 			require.NotEmpty(t, p.Feature)

@@ -35,4 +35,6 @@ func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 	assert.GreaterOrEqual(t, g.BehindUntil, g.BehindFrom, "%+v", g)
 	assert.True(t, rep.Generator.Limited, "%+v", rep.Generator)
 	assert.Contains(t, strings.Join(rep.Generator.Reasons, "\n"), "all 150 workers were busy")
+	assert.Regexp(t, `\n  FELL BEHIND its schedule from [0-9.]+ m?s to [0-9.]+ m?s: [0-9,]+ of [0-9,]+ sends more than 10 ms late \(worst [^)]+\).*; `+
+		`a request waited for one of the 150 workers [0-9,]+ times\n`, text(t, rep))
 }

@@ -97,3 +97,10 @@ func planFunds(payments float64, d time.Duration, mix Weights, products []record
 	}
 	return f
 }
+
+// setBudget gives a the budget of a wallet holding balance and coins.
+func (a *Account) setBudget(balance, coins int64) {
+	a.wallet = &budget{}
+	a.wallet.balance.Store(balance)
+	a.wallet.coins.Store(coins)
+}

@@ -80,7 +80,7 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 			if tick != nil { // the window is only read by progress reports
 				window = append(window, r.Corrected())
 			}
-			e.rec.Add(&hr)
+			e.keep(&hr)
 		case now := <-tick:
 			report(now, false)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -38,6 +39,7 @@ func (s *scenario) registerCustomers(sc stepper) {
 	// The steps of a generated sequence (generative/model.go).
 	sc.Step(`^the partner (?:provisions|provisioned) a new cashier account, (cashier \d+)$`, s.provisionCashier)
 	sc.Step(`^the partner provisions the phone number of `+actorRE+` again with the same name and email$`, s.provisionAgain)
+	sc.Step(`^the provisioning of (cashier \d+) comes back with status (\d+) and the message "([^"]*)"$`, s.provisioningAnswered)
 	sc.Step(`^`+actorRE+`'s wallet holds what the payments reported leave$`, s.walletAsReported)
 	sc.Step(`^the profile shows the name, email address and phone number that were provided$`, s.profileShowsProvided)
 	sc.Step(`^the balance is a whole number of rupiah$`, s.balanceWhole)
@@ -173,8 +175,8 @@ func (s *scenario) sameCustomerID() error {
 	if first == nil || again == nil {
 		return fmt.Errorf("two provisionings of the same phone number are needed before this check")
 	}
-	if again.id != first.id {
-		return s.failure(s.last, secProvision, fmt.Sprintf("the same customer_id %d", first.id), "customer_id %d came back", again.id)
+	if err := contract.CheckSameCustomer(first.id, again.id); err != nil {
+		return s.failure(s.last, secProvision, fmt.Sprintf("the same customer_id %d", first.id), "%v", err)
 	}
 	return nil
 }
@@ -357,9 +359,8 @@ func (s *scenario) coinValueHalf() error {
 	if !ok1 || !ok2 {
 		return s.failure(s.last, secProfile, "integer coin.available and coin.available_value", "coin is %v", pb.Data.Coin)
 	}
-	if !contract.CoinValueDocumented(coins, value) {
-		return s.failure(s.last, secCoinAvailValue,
-			fmt.Sprintf("available_value %d for %d coins (coins / 2)", contract.CoinValue(coins), coins), "available_value is %d", value)
+	if err := contract.CheckCoinValue(coins, value); err != nil {
+		return s.failure(s.last, secCoinAvailValue, fmt.Sprintf("available_value %d for %d coins (coins / 2)", contract.CoinValue(coins), coins), "%v", err)
 	}
 	var rounding error
 	if value != contract.CoinValue(coins) {
@@ -421,6 +422,23 @@ func (s *scenario) provisionCashier(ctx context.Context, actor string) error {
 		return err
 	}
 	s.setReported(actor, contract.Wallet{Balance: w.balance, Coins: w.coins})
+	return nil
+}
+
+// provisioningAnswered checks the answer to the last provisioning, which
+// is the cashier's (the step that provisions it also reads its profile).
+func (s *scenario) provisioningAnswered(_ string, code int, msg string) error {
+	if s.provisioned == nil || s.provisioned.ex == nil {
+		return errors.New("the partner provisioned no account before this check")
+	}
+	ex := s.provisioned.ex
+	env, err := s.envelope(ex)
+	if err != nil {
+		return err
+	}
+	if err := contract.CheckAnswer(ex.Status, env.Message, code, msg); err != nil {
+		return s.failure(ex, contract.MessageRow(msg), fmt.Sprintf("status %d and the message %q", code, msg), "%v", err)
+	}
 	return nil
 }
 

@@ -377,9 +377,9 @@ func (s *scenario) okOrNotYetAvailable() error {
 	if err != nil {
 		return err
 	}
-	if ex.Status != http.StatusOK || (env.Message != contract.MsgOK && env.Message != contract.MsgSubCategoryInactive) {
-		return s.failure(ex, secSubCategories, fmt.Sprintf("status 200 and the message %q or %q", contract.MsgOK, contract.MsgSubCategoryInactive),
-			"got status %d and the message %q", ex.Status, env.Message)
+	if err := contract.CheckAnswer(ex.Status, env.Message, http.StatusOK, contract.MsgOK); err != nil &&
+		contract.CheckAnswer(ex.Status, env.Message, http.StatusOK, contract.MsgSubCategoryInactive) != nil {
+		return s.failure(ex, secSubCategories, fmt.Sprintf("status 200 and the message %q or %q", contract.MsgOK, contract.MsgSubCategoryInactive), "%v", err)
 	}
 	if env.Message == contract.MsgOK && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")
@@ -412,8 +412,8 @@ func (s *scenario) noMoreThan(limit int) error {
 	if err := s.okPage(pg); err != nil {
 		return err
 	}
-	if len(pg.products) > limit {
-		return s.failure(pg.ex, secPageSizeMax, fmt.Sprintf("at most %d products", limit), "the page holds %d products", len(pg.products))
+	if err := contract.CheckPageSize(len(pg.products), limit); err != nil {
+		return s.failure(pg.ex, secPageSizeMax, fmt.Sprintf("at most %d products", limit), "%v", err)
 	}
 	return nil
 }

@@ -266,8 +266,8 @@ func (s *scenario) expectAnswerCiting(code int, msg, section string) error {
 		return err
 	}
 	want := fmt.Sprintf("status %d and the message %q", code, msg)
-	if ex.Status != code || env.Message != msg {
-		return s.failure(ex, section, want, "got status %d and the message %q", ex.Status, env.Message)
+	if err := contract.CheckAnswer(ex.Status, env.Message, code, msg); err != nil {
+		return s.failure(ex, section, want, "%v", err)
 	}
 	if successMessages[msg] && code >= 200 && code < 300 && !env.Status {
 		return s.failure(ex, "§4: Every success body has status true and message OK unless stated.", "status true", "got status false in a success body")

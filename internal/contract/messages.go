@@ -1,5 +1,7 @@
 package contract
 
+import "fmt"
+
 // The exact messages of the document (section 7, and sections 1 and 4.6
 // where they fix one), compared byte for byte by every judge. This file is
 // the one place they are written in Go; a test checks each against the
@@ -102,4 +104,14 @@ func MessageRow(msg string) string {
 		return row
 	}
 	return "§7 (message " + msg + ")"
+}
+
+// CheckAnswer checks that an answer has the status code and the exact
+// message of a row of section 7 (MessageRow names it); the error says what
+// came instead.
+func CheckAnswer(status int, message string, wantStatus int, wantMessage string) error {
+	if status != wantStatus || message != wantMessage {
+		return fmt.Errorf("got status %d and the message %q", status, message)
+	}
+	return nil
 }

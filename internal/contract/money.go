@@ -2,6 +2,7 @@ package contract
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -19,6 +20,20 @@ func CoinValue(coins int64) int64 { return coins / CoinsPerRupiah }
 // rounds down is the reading coin-value-rounds-down).
 func CoinValueDocumented(coins, value int64) bool {
 	return value == CoinValue(coins) || coins%CoinsPerRupiah != 0 && value == CoinValue(coins)+1
+}
+
+// ErrCoinValue is a coin.available_value that is not the value of the
+// coins.
+var ErrCoinValue = errors.New("coin.available_value is not the value of the coins")
+
+// CheckCoinValue checks coin.available_value against coin.available
+// (section 2.3: coins / 2; an odd coin rounded either way, see
+// CoinValueDocumented).
+func CheckCoinValue(coins, value int64) error {
+	if !CoinValueDocumented(coins, value) {
+		return fmt.Errorf("%w: %d for %d coins, not %d (§2.3: coins / 2)", ErrCoinValue, value, coins, CoinValue(coins))
+	}
+	return nil
 }
 
 // CoinsFor is the number of coins worth rupiah.

@@ -199,3 +199,33 @@ func CheckRecordAsCreated(created, record Record) error {
 	}
 	return nil
 }
+
+// ErrPageOverSize is a page of product sync that holds more products than
+// it may.
+var ErrPageOverSize = errors.New("the page holds more products than it may")
+
+// CheckPageSize checks that a page of product sync holds at most limit
+// products: the pageSize asked (§4.2: "Records per page.") or the maximum
+// of 100 (§8).
+func CheckPageSize(products, limit int) error {
+	if products > limit {
+		return fmt.Errorf("%w: %d products, at most %d", ErrPageOverSize, products, limit)
+	}
+	return nil
+}
+
+// SentenceSameCustomer is the sentence CheckSameCustomer rests on.
+const SentenceSameCustomer = "§4.4: \"When `phone_number` already exists under the same partner, the existing account is synchronized and its token is returned.\""
+
+// ErrNotSameCustomer is a known phone number provisioned again as another
+// customer.
+var ErrNotSameCustomer = errors.New("provisioning a known phone number returned another customer")
+
+// CheckSameCustomer compares the customer_id that provisioning a known
+// phone number returned with the existing account's.
+func CheckSameCustomer(existing, returned int64) error {
+	if returned != existing {
+		return fmt.Errorf("%w: customer_id %d, not %d (%s)", ErrNotSameCustomer, returned, existing, SentenceSameCustomer)
+	}
+	return nil
+}

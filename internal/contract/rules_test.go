@@ -77,3 +77,25 @@ func TestCheckRecord(t *testing.T) {
 	assert.ErrorIs(t, err, ErrRecordNotAsCreated)
 	assert.Contains(t, err.Error(), "product.id is 1002, but the payment was created with 1001; amount.total is 6301, but the payment was created with 6300")
 }
+
+func TestCheckAnswer(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckAnswer(409, MsgDuplicate, 409, MsgDuplicate))
+	assert.EqualError(t, CheckAnswer(200, MsgSynced, 201, MsgSynced), `got status 200 and the message "`+MsgSynced+`"`)
+	assert.Error(t, CheckAnswer(409, MsgDuplicate+" ", 409, MsgDuplicate))
+}
+
+func TestCheckPageSizeAndSameCustomer(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckPageSize(5, 5))
+	assert.ErrorIs(t, CheckPageSize(20, 1), ErrPageOverSize)
+	assert.NoError(t, CheckSameCustomer(39, 39))
+	assert.ErrorIs(t, CheckSameCustomer(39, 41), ErrNotSameCustomer)
+}
+
+func TestCheckCoinValue(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckCoinValue(41, 20))
+	assert.NoError(t, CheckCoinValue(41, 21), "an odd coin rounded up is a reading, not the document")
+	assert.ErrorIs(t, CheckCoinValue(40, 40), ErrCoinValue)
+}

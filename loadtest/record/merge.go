@@ -6,13 +6,13 @@ import (
 	"sort"
 )
 
-// Merge combines the outcomes of the shards of one distributed run into
-// one outcome: results and ledgers are read in turn from memory or from
-// the shards' files (never gathered in memory), generator counters added,
-// and the ledger is reconciled globally (accounts shared between shards
-// included). The merged Tally counts every shard's results, so its
-// percentiles are those of one run over the same results. Every shard 0..n-1 must be present exactly once, unless
-// partial is true.
+// Merge combines the records of the shards of one distributed run into
+// one record: results and ledgers are read in turn from memory or from the
+// shards' files (never gathered in memory) and generator counters added;
+// verdict.Judge then reconciles the ledger globally (accounts shared
+// between shards included). The merged Tally counts every shard's results,
+// so its percentiles are those of one run over the same results. Every
+// shard 0..n-1 must be present exactly once, unless partial is true.
 func Merge(outcomes []*Run, partial bool) (*Run, error) {
 	if len(outcomes) == 0 {
 		return nil, errors.New("merge: no shard given")
@@ -66,6 +66,7 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 		g.Duration = max(g.Duration, og.Duration)
 		g.Sending = max(g.Sending, og.Sending)
+		g.mergeBehind(og)
 
 		for _, r := range o.Results {
 			r.Shard = mt.Shard.Index
