@@ -155,57 +155,65 @@ type fastCreated struct {
 	amount record.Amount
 }
 
+// The keys a created answer holds once each, and those of its amount.
+const (
+	kStatus uint16 = 1 << iota
+	kMessage
+	kData
+	kTransaction
+	kNumber
+	kEcho
+	kAmount
+	kTotal
+	kBalance
+	kCoins
+	kCoinValue
+	kGateway
+)
+
+// amountFields are the amount's keys and their bits, in the order of
+// createdFast's fields.
+var amountFields = [...]struct {
+	name string
+	bit  uint16
+}{{"total", kTotal}, {"balance_used", kBalance}, {"coin_used", kCoins}, {"coin_value_used", kCoinValue}, {"gateway_payment", kGateway}}
+
+// keysSeen are the keys an answer has shown, one bit each.
+type keysSeen uint16
+
+// once records key bit k as seen, and fails on a second sight.
+func (seen *keysSeen) once(k uint16) bool {
+	if uint16(*seen)&k != 0 {
+		return false
+	}
+	*seen |= keysSeen(k)
+	return true
+}
+
 // createdFast reads body, the 200 answer to a create request with id
-// trxID; ok is false when the slow path must decide.
+// trxID; ok is false when the slow path must decide. Its readers of the
+// nested objects are closures over one pass's state: methods calling one
+// another through jscan.members would move that state to the heap, an
+// allocation per answer.
 func createdFast(body []byte, trxID string) (fastCreated, bool) {
 	s := jscan{b: body}
 	var (
-		out           fastCreated
-		seen          uint16
-		status, ok    bool
-		message, echo []byte
-		number        []byte
+		out                   fastCreated
+		seen                  keysSeen
+		status, ok            bool
+		message, echo, number []byte
 	)
-	// once records key bit k as seen, and fails on a second sight.
-	once := func(k uint16) bool {
-		if seen&k != 0 {
-			return false
-		}
-		seen |= k
-		return true
-	}
-	const (
-		kStatus uint16 = 1 << iota
-		kMessage
-		kData
-		kTransaction
-		kNumber
-		kEcho
-		kAmount
-		kTotal
-		kBalance
-		kCoins
-		kCoinValue
-		kGateway
-	)
-	amountFields := [...]struct {
-		name string
-		bit  uint16
-		dst  *int64
-	}{
-		{"total", kTotal, &out.amount.Total}, {"balance_used", kBalance, &out.amount.BalanceUsed},
-		{"coin_used", kCoins, &out.amount.CoinUsed}, {"coin_value_used", kCoinValue, &out.amount.CoinValueUsed},
-		{"gateway_payment", kGateway, &out.amount.GatewayPayment},
-	}
+	once := seen.once
+	dst := [len(amountFields)]*int64{&out.amount.Total, &out.amount.BalanceUsed, &out.amount.CoinUsed, &out.amount.CoinValueUsed, &out.amount.GatewayPayment}
 	amount := func() bool {
 		return s.members(true, func(key []byte) bool {
-			for _, f := range amountFields {
+			for i, f := range amountFields {
 				if string(key) == f.name {
 					n, ok := s.int64()
 					if !ok || !once(f.bit) {
 						return false
 					}
-					*f.dst = n
+					*dst[i] = n
 					return true
 				}
 				if foldEqual(key, f.name) {
@@ -258,7 +266,7 @@ func createdFast(body []byte, trxID string) (fastCreated, bool) {
 	})
 	s.space()
 	const all = kStatus | kMessage | kData | kTransaction | kNumber | kEcho | kAmount
-	if !top || s.i != len(s.b) || seen&all != all || !status || string(message) != MsgCreated || string(echo) != trxID {
+	if !top || s.i != len(s.b) || uint16(seen)&all != all || !status || string(message) != MsgCreated || string(echo) != trxID {
 		return fastCreated{}, false
 	}
 	if contract.CheckAmount(out.amount) != nil {

@@ -45,6 +45,9 @@ type engine struct {
 	sending                                  time.Duration // from the start to the end of the sending loop
 
 	rec *record.Recorder // what the collector gathers, counted and streamed or kept
+	// marks, when the ledger streams to its file and is reconciled, is
+	// what the look-ups need of it in memory (lookupFile).
+	marks *seqMarks
 	// order numbers each operation's sends (record.Result.Order), for the
 	// results file; one counter per operation, set before the attack.
 	order map[string]*atomic.Uint64
@@ -232,7 +235,7 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 	// Rates are requests per second; the schedule paces hits of perTick
 	// requests each. validate has checked the divided profile.
 	pacer, _ := c.load.Divided(int(perTick)).Pacer()
-	s := pacing.Schedule{P: pacer}
+	s := pacing.Schedule{Pacer: pacer}
 	deadline, stop := e.deadline(p)
 	defer stop()
 	planned, walked := e.walk(ctx, p, &s, perTick, deadline)
@@ -341,6 +344,14 @@ func (e *engine) drainWorkers(p *pool, cancelReqs context.CancelFunc) {
 		e.abandoned = e.inFlight.Load()
 		cancelReqs()
 		<-finished
+	}
+}
+
+// keep records hr, as the collector receives it.
+func (e *engine) keep(hr *record.HitResult) {
+	e.rec.Add(hr)
+	if e.marks != nil && hr.Pay != nil {
+		e.marks.note(hr.Pay, len(e.cfg.nemesis) > 0)
 	}
 }
 

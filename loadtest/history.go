@@ -11,14 +11,11 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// WithHistory turns the history check on (create, mixed and retry
-// scenarios): every operation of the run is recorded, the accounts'
-// profiles are read during the attack, and after the run the history is
-// checked for linearizability per account (CheckHistory).
+// WithHistory records the history the history check reads (create, mixed
+// and retry scenarios): every operation of the run is recorded and the
+// accounts' profiles are read during the attack; verdict.Judge then checks
+// the history for linearizability per account (verdict.CheckHistory).
 func WithHistory(on bool) Option { return func(c *config) { c.history = on } }
-
-// WithHistoryTimeout bounds the history check after the run.
-func WithHistoryTimeout(d time.Duration) Option { return func(c *config) { c.historyTimeout = d } }
 
 // WithHistoryReads sets how often each account's profile is read during
 // the attack of a run with the history check; 0 derives it from the rate.
@@ -49,8 +46,8 @@ func (c *config) checkHistoryConfig() error {
 	if c.shard.Count > 1 {
 		return errors.New("the history check needs every operation on an account: run it on one shard")
 	}
-	if c.historyTimeout <= 0 || c.historyReadEvery < 0 {
-		return errors.New("the history timeout must be above 0 and the read interval not negative")
+	if c.historyReadEvery < 0 {
+		return errors.New("the history's read interval must not be negative")
 	}
 	return nil
 }

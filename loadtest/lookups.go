@@ -59,15 +59,10 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []recor
 			first[p.ID] = p
 		}
 	}
-	// An id no request was answered "created" for, but whose answer was
-	// lost (or that a retry found used), is resolved through payment status
-	// too: created once, or never created.
-	// Under faults every id is looked up: one refused, or never
-	// delivered, that payment status finds was resurrected.
 	everyID := len(e.cfg.nemesis) > 0
 	for i := range ledger {
 		p := &ledger[i]
-		if first[p.ID] == nil && (everyID || p.Outcome == record.OutcomeUncertain || (p.Outcome == record.OutcomeDuplicate && p.Attempt > 1)) {
+		if first[p.ID] == nil && resolves(p, everyID) {
 			first[p.ID] = p
 		}
 	}
@@ -83,18 +78,7 @@ func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []recor
 		go func() {
 			defer wg.Done()
 			for p := range work {
-				l := e.lookup(ctx, p, auths[p.Account])
-				if l.Error != "" && ctx.Err() != nil {
-					continue // cut off by the deadline: not looked up
-				}
-				done.Add(1)
-				p.Lookup = l
-				if !l.Transport {
-					failing.Store(0)
-				} else if failing.Add(1) == deadAfter {
-					e.deadAt.Store(&l.Error)
-					stop() // the target stopped answering: stop trying
-				}
+				e.lookUpOne(ctx, stop, p, auths[p.Account], &done, &failing)
 			}
 		}()
 	}

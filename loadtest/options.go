@@ -61,7 +61,6 @@ type config struct {
 	provisionCount   int
 
 	history          bool // the history check (history.go)
-	historyTimeout   time.Duration
 	historyReadEvery time.Duration
 	retries          int // the retry scenario (retry.go)
 	retryTimeout     time.Duration

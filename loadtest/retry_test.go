@@ -114,7 +114,7 @@ func TestHistoryAndRetryOptions(t *testing.T) {
 		{"history with idempotency", []Option{WithScenario(ScenarioIdempotency), WithHistory(true)}, "create, mixed and retry"},
 		{"history without reconciliation", []Option{WithHistory(true), WithReconcile(false)}, "needs the reconciliation"},
 		{"history on a shard", []Option{WithHistory(true), WithShard(record.Shard{Index: 0, Count: 2}), WithRunID("r1")}, "one shard"},
-		{"history without time", []Option{WithHistory(true), WithHistoryTimeout(0)}, "timeout"},
+		{"history reads with a negative interval", []Option{WithHistory(true), WithHistoryReads(-time.Second)}, "negative"},
 		{"retry without timeout", []Option{WithScenario(ScenarioRetry), WithRetry(3, 0, 0)}, "retries must be"},
 		{"too many retries", []Option{WithScenario(ScenarioRetry), WithRetry(11, time.Second, 0)}, "retries must be"},
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
-	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -37,7 +36,6 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 		reconcileTimeout: DefaultReconcileTimeout,
 		lookupWorkers:    DefaultLookupWorkers,
 		provisionCount:   4,
-		historyTimeout:   verdict.DefaultHistoryTimeout,
 		retries:          DefaultRetries,
 		retryTimeout:     DefaultRetryTimeout,
 		retryBackoff:     DefaultRetryBackoff,
@@ -49,15 +47,55 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 	return &Tester{profile: p, cfg: c}
 }
 
-// Run performs the load test: set-up (accounts, catalog, wallets before),
-// the attack, the drain, and the reconciliation (status look-ups, wallets
-// after). It returns an error only when the run could not be carried out;
-// what the target did wrong is in the Outcome.
+// Run records a load test: the set-up (accounts, catalog, wallets before),
+// the attack, the drain, and what the verdicts need after it (status
+// look-ups, wallets after). It returns an error only when the run could not
+// be carried out; what the target did wrong is for verdict.Judge to find in
+// the record.
 func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	c := t.cfg
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	s, err := t.prepare(ctx, &c)
+	if err != nil {
+		return nil, err
+	}
+	defer s.cl.close()
+	out := s.newRun()
+	s.readWalletsBefore(ctx, out)
+	e, err := t.attack(ctx, s, out)
+	if err != nil {
+		return nil, err
+	}
+	if c.reconcile {
+		if err := s.gatherAfter(ctx, e, out); err != nil {
+			return nil, err
+		}
+	}
+	out.History = s.hist.Operations()
+	if c.reconcile {
+		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
+	}
+	return out, nil
+}
+
+// session is what a run sets up before its attack and reads after it.
+type session struct {
+	c        *config
+	cl       *client
+	codes    map[string]map[int]bool
+	accounts []Account
+	cat      *record.Catalog
+	plan     *planner
+	hist     *record.History // nil without the history check
+	snaps    []record.AccountSnapshot
+}
+
+// prepare sets a run up: the documented codes, the ids, the client, the
+// accounts (provisioned when the profile lists none), the catalog and the
+// planner.
+func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 	codes, err := DocumentedCodes()
 	if err != nil {
 		return nil, err
@@ -70,13 +108,30 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer cl.close()
+	s := &session{c: c, cl: cl, codes: codes}
+	if c.history {
+		s.hist = &record.History{}
+	}
+	if err := t.accountsAndCatalog(ctx, s); err != nil {
+		cl.close()
+		return nil, err
+	}
+	if s.plan, err = newPlanner(c.sc, cl, ids, c.shard, s.accounts, s.cat, c.mix, c.ops, c.waveSize); err != nil {
+		cl.close()
+		return nil, err
+	}
+	return s, nil
+}
 
-	accounts := partitionAccounts(t.profile, c.shard)
-	if len(accounts) == 0 {
+// accountsAndCatalog finds the run's accounts and catalog.
+func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
+	c, cl := s.c, s.cl
+	s.accounts = partitionAccounts(t.profile, c.shard)
+	var err error
+	if len(s.accounts) == 0 {
 		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", c.provisionCount)
-		if accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
-			return nil, err
+		if s.accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
+			return err
 		}
 	}
 	cat := c.catalog
@@ -85,88 +140,100 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 		if id := t.profile.Fixtures.UnprocessableProductID; id != 0 {
 			exclude[id] = true
 		}
-		if cat, err = cl.discover(ctx, DefaultSubCategories, exclude, accounts[0].auth); err != nil {
-			return nil, err
+		if cat, err = cl.discover(ctx, DefaultSubCategories, exclude, s.accounts[0].auth); err != nil {
+			return err
 		}
 	}
-	if cat, err = cat.Restrict(c.products); err != nil {
-		return nil, err
-	}
-	planner, err := newPlanner(c.sc, cl, ids, c.shard, accounts, cat, c.mix, c.ops, c.waveSize)
-	if err != nil {
-		return nil, err
-	}
+	s.cat, err = cat.Restrict(c.products)
+	return err
+}
 
+// newRun starts the record of the run with what is known before the attack.
+func (s *session) newRun() *record.Run {
+	c := s.c
 	out := &record.Run{
-		Meta: record.Meta{RunID: c.runID, Scenario: c.scenario, Target: cl.base, Shard: c.shard, Load: c.load,
-			PaymentMix: planner.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
+		Meta: record.Meta{RunID: c.runID, Scenario: c.scenario, Target: s.cl.base, Shard: c.shard, Load: c.load,
+			PaymentMix: s.plan.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
 			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
-		Catalog: cat,
+		Catalog: s.cat,
 	}
-	c.sc.describe(&c, &out.Meta)
-	// The wallets before the run: the reconciliation's start, and each
-	// funded account's budget. Without reconciliation (no wallet reads), or
-	// when a wallet cannot be read, the profile's min_balance and min_coins
-	// are the budget, if it gives them.
-	var hist *record.History
-	if c.history {
-		hist = &record.History{}
-	}
-	snaps := make([]record.AccountSnapshot, len(accounts))
+	c.sc.describe(c, &out.Meta)
+	return out
+}
+
+// readWalletsBefore reads the wallets before the run: the reconciliation's
+// start, and each funded account's budget. Without reconciliation (no
+// wallet reads), or when a wallet cannot be read, the profile's min_balance
+// and min_coins are the budget, if it gives them. It plans the run's funds
+// against those budgets.
+func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
+	c := s.c
+	s.snaps = make([]record.AccountSnapshot, len(s.accounts))
 	source := "wallets read before the run"
-	for i := range accounts {
-		a := &accounts[i]
-		fromProfile := func() {
-			if a.Funded && !a.Shared && (a.minBalance > 0 || a.minCoins > 0) {
-				a.wallet = &budget{}
-				a.wallet.balance.Store(a.minBalance)
-				a.wallet.coins.Store(a.minCoins)
-				source = "the profile's min_balance and min_coins, where no wallet was read"
+	for i := range s.accounts {
+		a := &s.accounts[i]
+		if c.reconcile {
+			if w, ok := s.readBefore(ctx, i); ok {
+				if a.Funded && !a.Shared { // a shared account's spending is not this shard's alone
+					a.setBudget(w.Balance, w.Coins)
+				}
+				continue
 			}
 		}
-		if !c.reconcile {
-			fromProfile()
-			continue
-		}
-		snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: c.shard.Index, Shared: a.Shared}
-		w, err := readWallet(ctx, cl, hist, *a, c.firstOtherClient()+i, record.PhaseBefore)
-		if err != nil {
-			snaps[i].Error = err.Error()
-			fromProfile()
-			continue
-		}
-		snaps[i].Before = &w
-		if a.Funded && !a.Shared { // a shared account's spending is not this shard's alone
-			a.wallet = &budget{}
-			a.wallet.balance.Store(w.Balance)
-			a.wallet.coins.Store(w.Coins)
+		if a.Funded && !a.Shared && (a.minBalance > 0 || a.minCoins > 0) {
+			a.setBudget(a.minBalance, a.minCoins)
+			source = "the profile's min_balance and min_coins, where no wallet was read"
 		}
 	}
-	planner.accounts = accounts // with their budgets
-	planner.whenDry = c.whenDry
-	out.Funds = planFunds(paymentsOf(c.sc, &c, c.load.Expected()), c.load.Duration, planner.mix, cat.Products, accounts, source, c.whenDry)
+	s.plan.accounts = s.accounts // with their budgets
+	s.plan.whenDry = c.whenDry
+	out.Funds = planFunds(paymentsOf(c.sc, c, c.load.Expected()), c.load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.whenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
+}
 
-	// The results and the ledger kept in memory are sized for the schedule
-	// up front; past that (a max-rate run has no schedule), they grow by
-	// chunks, never copying what was collected while the attack runs.
+// readBefore reads account i's wallet before the run into its snapshot;
+// false when it could not be read.
+func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
+	a := s.accounts[i]
+	s.snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: s.c.shard.Index, Shared: a.Shared}
+	w, err := readWallet(ctx, s.cl, s.hist, a, s.c.firstOtherClient()+i, record.PhaseBefore)
+	if err != nil {
+		s.snaps[i].Error = err.Error()
+		return w, false
+	}
+	s.snaps[i].Before = &w
+	return w, true
+}
+
+// newRecorder returns the recorder of the run. The results and the ledger
+// kept in memory are sized for the schedule up front; past that (a
+// max-rate run has no schedule), they grow by chunks, never copying what
+// was collected while the attack runs. The charts' buckets suit the
+// schedule; the drain, when it runs long, widens them. A reconciled run
+// that records its ledger to a file looks its ids up from the file
+// (lookupFile), keeping a byte per payment; without a file, the ledger is
+// kept in memory for the look-ups.
+func (c *config) newRecorder() (*record.Recorder, error) {
 	size := record.ChunkSize
-	if !c.load.Unbounded() {
+	if !c.load.Unbounded() && c.recordDir == "" {
 		size = int(min(c.load.Expected()*1.02, 1<<20)) + 64
 	}
-	if c.recordDir != "" {
-		size = record.ChunkSize
-	}
-	// The charts' buckets suit the schedule; the drain, when it runs long,
-	// widens them.
 	span := c.load.Duration + min(time.Second, c.load.Duration/10)
-	rec, err := record.NewRecorder(c.recordDir, c.reconcile, record.NewTally(time.Now(), span, false), size)
+	return record.NewRecorder(c.recordDir, c.reconcile && c.recordDir == "", record.NewTally(time.Now(), span, false), size)
+}
+
+// attack runs the attack (with the nemesis, if any) and records it in out.
+func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engine, error) {
+	rec, err := s.c.newRecorder()
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{cfg: &c, cl: cl, plan: planner, codes: codes, hist: hist, rec: rec}
+	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, hist: s.hist, rec: rec}
+	if s.c.reconcile && s.c.recordDir != "" {
+		e.marks = &seqMarks{}
+	}
 	var faults *nemesis.Run
 	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
@@ -176,46 +243,46 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	out.Meta.Began = e.began.UTC()    // the schedule's origin
 	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
 	out.Generator = e.generator()
-	if err := rec.Close(out); err != nil {
-		return nil, err
-	}
+	return e, rec.Close(out)
+}
 
-	if c.reconcile {
-		// Reconciliation runs even when ctx was cancelled, bounded by its
-		// own deadline: what is not looked up or read by then is not
-		// reconciled, which is a violation.
-		post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
-		defer cancel()
-		if dead := e.awaitTarget(post, accounts[0].auth, c.targetWait()); dead != "" {
-			c.logger.Warn(dead)
-			out.Meta.ReconcileStopped = dead
-			cancel() // nothing more is looked up or read
-		}
-		missed := e.lookups(post, accounts, out.Ledger)
-		switch dead := e.deadAt.Load(); {
-		case dead != nil:
-			out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
-			c.logger.Warn(out.Meta.ReconcileStopped)
-			cancel()
-		case missed > 0 && out.Meta.ReconcileStopped == "":
-			c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
-		}
-		for i, a := range accounts {
-			if snaps[i].Error != "" {
-				continue
-			}
-			w, err := readWallet(post, cl, hist, a, c.firstOtherClient()+i, record.PhaseAfter)
-			if err != nil {
-				snaps[i].Error = err.Error()
-				continue
-			}
-			snaps[i].After = &w
-		}
-		out.Accounts = snaps
+// gatherAfter gathers what the reconciliation needs after the attack: the
+// created payments' status look-ups and the wallets after. It runs even
+// when ctx was cancelled, bounded by its own deadline: what is not looked
+// up or read by then is not reconciled, which is a violation. It fails
+// only when the ledger file cannot be read or rewritten.
+func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) error {
+	c := s.c
+	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
+	defer cancel()
+	if dead := e.awaitTarget(post, s.accounts[0].auth, c.targetWait()); dead != "" {
+		c.logger.Warn(dead)
+		out.Meta.ReconcileStopped = dead
+		cancel() // nothing more is looked up or read
 	}
-	out.History = hist.Operations()
-	if c.reconcile {
-		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
+	missed, err := e.lookUpAll(post, s.accounts, out)
+	if err != nil {
+		return err
 	}
-	return out, nil
+	switch dead := e.deadAt.Load(); {
+	case dead != nil:
+		out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
+		c.logger.Warn(out.Meta.ReconcileStopped)
+		cancel()
+	case missed > 0 && out.Meta.ReconcileStopped == "":
+		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
+	}
+	for i, a := range s.accounts {
+		if s.snaps[i].Error != "" {
+			continue
+		}
+		w, err := readWallet(post, s.cl, s.hist, a, c.firstOtherClient()+i, record.PhaseAfter)
+		if err != nil {
+			s.snaps[i].Error = err.Error()
+			continue
+		}
+		s.snaps[i].After = &w
+	}
+	out.Accounts = s.snaps
+	return nil
 }

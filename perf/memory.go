@@ -257,6 +257,7 @@ func (s *SoakResult) readReport(b []byte) error {
 			AchievedRate float64       `json:"achieved_rate"`
 			Limited      bool          `json:"limited"`
 			Reasons      []string      `json:"reasons"`
+			FellBehind   string        `json:"fell_behind"`
 			BehindFrom   time.Duration `json:"behind_from"`
 			BehindUntil  time.Duration `json:"behind_until"`
 		} `json:"generator"`
@@ -266,7 +267,10 @@ func (s *SoakResult) readReport(b []byte) error {
 	}
 	g := rep.Generator
 	s.Sent, s.Achieved = g.Sent, g.AchievedRate
-	if g.Limited {
+	switch {
+	case g.FellBehind != "":
+		s.FellBehind = g.FellBehind
+	case g.Limited:
 		s.FellBehind = fmt.Sprintf("the run fell behind its schedule (from %s to %s): %s",
 			g.BehindFrom.Round(time.Second), g.BehindUntil.Round(time.Second), strings.Join(g.Reasons, "; "))
 	}

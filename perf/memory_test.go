@@ -50,6 +50,10 @@ func TestASoakThatFellBehindGivesNoFigure(t *testing.T) {
 	assert.Contains(t, buf.String(), "| not valid |")
 	assert.Contains(t, buf.String(), "| no: the run fell behind its schedule (from 12s to 3m0s): all 10000 workers were busy 5 times")
 
+	told := SoakResult{}
+	require.NoError(t, told.readReport([]byte(`{"generator":{"limited":true,"fell_behind":"FELL BEHIND its schedule from 12 s to 3m0s: …"}}`)))
+	assert.Equal(t, "FELL BEHIND its schedule from 12 s to 3m0s: …", told.FellBehind, "the load tester's own words")
+
 	kept := SoakResult{}
 	require.NoError(t, kept.readReport([]byte(`{"generator":{"sent":900000,"achieved_rate":5000,"limited":false}}`)))
 	assert.Empty(t, kept.FellBehind)

@@ -55,9 +55,20 @@ import (
 // with the run.
 const gcPercent = 400
 
+// memoryLimit is the load tester's soft memory limit unless GOMEMLIMIT sets
+// one. A run that keeps its schedule lives far below it; one that falls
+// behind holds up to its worker cap of requests in flight (about 37 KiB
+// each), which at gcPercent the heap would let grow to five times that
+// (544 MiB measured at 5,000/s on a loaded machine): near the limit the
+// collector runs as often as it must instead.
+const memoryLimit = 512 << 20
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first ^C cancels ctx and the run winds down (drain, reconciliation);
@@ -141,58 +152,77 @@ func thresholdFlags(fs *flag.FlagSet) *[]report.Threshold {
 	return &ths
 }
 
-func runLoad(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// runFlags are the flags of a load test.
+type runFlags struct {
+	profilePath, target, scenario, loadFile, pacing, startAt    *string
+	mix, ops, whenDry, products, shard, runID, outDir, logLevel *string
+	check                                                       *string
+	rate, endRate, amplitude                                    *float64
+	period, duration, timeout, drain, late                      *time.Duration
+	reconcileTO, retryTO, backoff, historyTO, historyRead       *time.Duration
+	wave, maxWorkers, maxConns, retries                         *int
+	quiet, noReconcile                                          *bool
+	ths                                                         *[]report.Threshold
+	faults                                                      nemesis.Schedule
+}
+
+// runFlagSet defines the flags of a load test.
+func runFlagSet(getenv func(string) string, stderr io.Writer) (*flag.FlagSet, *runFlags) {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var (
-		profilePath = fs.String("profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
-		target      = fs.String("target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
-		scenario    = fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", "))
-		loadFile    = fs.String("load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml); flags given explicitly override a one-stage file")
-		pacingName  = fs.String("pacing", pacing.Constant, "pacing: constant, linear or sine (several stages: --load-profile)")
-		rate        = rateFlag(fs, "rate", 200, "the `rate` in requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean")
-		endRate     = rateFlag(fs, "end-rate", 0, "linear pacing: the `rate` at the end (requests per second, or 100/1s)")
-		amplitude   = rateFlag(fs, "amplitude", 0, "sine pacing: the amplitude, a `rate` (requests per second, or 100/1s)")
-		period      = fs.Duration("period", 10*time.Second, "sine pacing: period")
-		startAt     = fs.String("start-at", "mean-up", "sine pacing: mean-up, peak, mean-down or trough")
-		duration    = fs.Duration("duration", 10*time.Second, "duration of the attack")
-		mix         = fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway")
-		ops         = fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync")
-		whenDry     = fs.String("when-dry", record.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)")
-		products    = fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)")
-		wave        = fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id")
-		maxWorkers  = fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator (0: the peak rate × --timeout, between 64 and 5,000: a run that falls behind waits for a worker and says so; a max-rate run, --rate 0, needs one)")
-		maxConns    = fs.Int("max-connections", loadtest.DefaultMaxConnections, "cap on connections to the target (0: none, connections scale with the requests in flight)")
-		timeout     = fs.Duration("timeout", loadtest.DefaultTimeout, "per-request timeout")
-		drain       = fs.Duration("drain", loadtest.DefaultDrain, "how long in-flight requests may finish after the duration")
-		late        = fs.Duration("late", loadtest.DefaultLateAfter, "a send later than this after its scheduled time counts as late")
-		shardFlag   = fs.String("shard", envOr(getenv, "LOADTEST_SHARD", "0/1"), "this machine's shard i/n of a distributed run")
-		runID       = fs.String("run-id", getenv("LOADTEST_RUN_ID"), "run id shared by all shards (required with --shard n > 1; [a-z0-9], ≤ 20)")
-		outDir      = fs.String("out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])")
-		quiet       = fs.Bool("quiet", false, "no live progress line")
-		noReconcile = fs.Bool("no-reconcile", false, "skip the status look-ups and wallet reconciliation")
-		reconcileTO = fs.Duration("reconcile-timeout", loadtest.DefaultReconcileTimeout, "bound on the reconciliation; what it has not checked by then fails")
-		logLevel    = fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error")
-		retries     = fs.Int("retries", loadtest.DefaultRetries, "retry scenario: sends of a payment after its first whose answer was lost")
-		retryTO     = fs.Duration("retry-timeout", loadtest.DefaultRetryTimeout, "retry scenario: the short client timeout of each send of a payment")
-		backoff     = fs.Duration("retry-backoff", loadtest.DefaultRetryBackoff, "retry scenario: the wait before the first retry, doubled before each next")
-		check       = fs.String("check", "", "extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)")
-		historyTO   = fs.Duration("history-timeout", verdict.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails")
-		historyRead = fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)")
-	)
-	ths := thresholdFlags(fs)
-	var faults nemesis.Schedule
+	f := &runFlags{
+		profilePath: fs.String("profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)"),
+		target:      fs.String("target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port"),
+		scenario:    fs.String("scenario", loadtest.ScenarioMixed, "scenario: "+strings.Join(loadtest.Scenarios(), ", ")),
+		loadFile:    fs.String("load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml); flags given explicitly override a one-stage file"),
+		pacing:      fs.String("pacing", pacing.Constant, "pacing: constant, linear or sine (several stages: --load-profile)"),
+		rate:        rateFlag(fs, "rate", 200, "the `rate` in requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean"),
+		endRate:     rateFlag(fs, "end-rate", 0, "linear pacing: the `rate` at the end (requests per second, or 100/1s)"),
+		amplitude:   rateFlag(fs, "amplitude", 0, "sine pacing: the amplitude, a `rate` (requests per second, or 100/1s)"),
+		period:      fs.Duration("period", 10*time.Second, "sine pacing: period"),
+		startAt:     fs.String("start-at", "mean-up", "sine pacing: mean-up, peak, mean-down or trough"),
+		duration:    fs.Duration("duration", 10*time.Second, "duration of the attack"),
+		mix:         fs.String("mix", loadtest.DefaultPaymentMix.String(), "payment kinds and weights: balance, coins, gateway"),
+		ops:         fs.String("ops", loadtest.DefaultOpMix.String(), "mixed scenario: operations and weights: create, status, list, sync"),
+		whenDry:     fs.String("when-dry", record.DryContinue, "when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)"),
+		products:    fs.String("products", "", "pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)"),
+		wave:        fs.Int("wave-size", loadtest.DefaultWaveSize, "idempotency: concurrent requests per partner_trx_id"),
+		maxWorkers:  fs.Int("max-workers", loadtest.DefaultMaxWorkers, "cap on concurrent requests of the generator (0: the peak rate × --timeout, between 64 and 5,000: a run that falls behind waits for a worker and says so; a max-rate run, --rate 0, needs one)"),
+		maxConns:    fs.Int("max-connections", loadtest.DefaultMaxConnections, "cap on connections to the target (0: none, connections scale with the requests in flight)"),
+		timeout:     fs.Duration("timeout", loadtest.DefaultTimeout, "per-request timeout"),
+		drain:       fs.Duration("drain", loadtest.DefaultDrain, "how long in-flight requests may finish after the duration"),
+		late:        fs.Duration("late", loadtest.DefaultLateAfter, "a send later than this after its scheduled time counts as late"),
+		shard:       fs.String("shard", envOr(getenv, "LOADTEST_SHARD", "0/1"), "this machine's shard i/n of a distributed run"),
+		runID:       fs.String("run-id", getenv("LOADTEST_RUN_ID"), "run id shared by all shards (required with --shard n > 1; [a-z0-9], ≤ 20)"),
+		outDir:      fs.String("out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])"),
+		quiet:       fs.Bool("quiet", false, "no live progress line"),
+		noReconcile: fs.Bool("no-reconcile", false, "skip the status look-ups and wallet reconciliation"),
+		reconcileTO: fs.Duration("reconcile-timeout", loadtest.DefaultReconcileTimeout, "bound on the reconciliation; what it has not checked by then fails"),
+		logLevel:    fs.String("log-level", "warn", "log level of set-up events: debug, info, warn, error"),
+		retries:     fs.Int("retries", loadtest.DefaultRetries, "retry scenario: sends of a payment after its first whose answer was lost"),
+		retryTO:     fs.Duration("retry-timeout", loadtest.DefaultRetryTimeout, "retry scenario: the short client timeout of each send of a payment"),
+		backoff:     fs.Duration("retry-backoff", loadtest.DefaultRetryBackoff, "retry scenario: the wait before the first retry, doubled before each next"),
+		check:       fs.String("check", "", "extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)"),
+		historyTO:   fs.Duration("history-timeout", verdict.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails"),
+		historyRead: fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)"),
+	}
+	f.ths = thresholdFlags(fs)
 	fs.Func("nemesis", "a fault run during the attack, repeatable: WHEN: COMMAND, e.g. 'every 5s from 2s: systemctl restart payments', "+
 		"'at 3s for 2s: kill -STOP 4242 ;; kill -CONT 4242' (the command after ;; ends the fault); before the colon also until T, timeout D "+
 		"(default 10s), shell (run with sh -c), name NAME; commands run without a shell unless asked, their output in nemesis.log; "+
 		"the load profile's nemesis: list is added", func(v string) error {
 		st, err := nemesis.ParseStep(v)
 		if err == nil {
-			faults = append(faults, st)
+			f.faults = append(f.faults, st)
 		}
 		return err
 	})
 	fs.Usage = groupedUsage(fs, stderr, runHelpIntro, runGroups, runHelpExamples)
+	return fs, f
+}
+
+func runLoad(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs, f := runFlagSet(getenv, stderr)
 	rest, err := cli.Parse(fs, args, "loadtest", "usage: loadtest [flags]   (loadtest merge [flags] SHARD-DIR... merges shards)")
 	if err != nil {
 		return err
@@ -200,66 +230,29 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if len(rest) > 0 {
 		return fmt.Errorf("unexpected arguments: %v (see loadtest --help)", rest)
 	}
-	logger, err := newLogger(*logLevel, stderr)
+	logger, err := newLogger(*f.logLevel, stderr)
 	if err != nil {
 		return err
 	}
-
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	lp := pacing.LoadProfile{Pacing: *pacingName, Rate: *rate, EndRate: *endRate, Amplitude: *amplitude,
-		Period: *period, StartAt: *startAt, Duration: *duration}
-	if lp, faults, err = withLoadFile(lp, *loadFile, set, faults); err != nil {
-		return err
-	}
-	// A bad schedule stops the run before anything starts or is written.
-	if err := faults.Validate(lp.Duration, exec.LookPath); err != nil {
-		return err
-	}
-	shard, err := record.ParseShard(*shardFlag)
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	plan, err := f.parse(set)
 	if err != nil {
 		return err
 	}
-	if *runID, err = shardRunID(*runID, shard); err != nil {
-		return err
-	}
-	payMix, opMix, err := parseMixes(*mix, *ops)
-	if err != nil {
-		return err
-	}
-
-	prof, stopRef, err := targetProfile(ctx, *profilePath, *target, logger, stderr)
+	lp, shard := plan.load, plan.shard
+	prof, stopRef, err := targetProfile(ctx, *f.profilePath, *f.target, logger, stderr)
 	if err != nil {
 		return err
 	}
 	defer stopRef()
-	dir := outputDir(*outDir, *runID, shard)
-
-	opts := []loadtest.Option{
-		loadtest.WithScenario(*scenario), loadtest.WithLoad(lp), loadtest.WithPaymentMix(payMix),
-		loadtest.WithOpMix(opMix), loadtest.WithWaveSize(*wave), loadtest.WithProducts(splitList(*products)...), loadtest.WithWhenDry(*whenDry), loadtest.WithMaxWorkers(*maxWorkers),
-		loadtest.WithMaxConnections(*maxConns), loadtest.WithTimeout(*timeout), loadtest.WithDrain(*drain),
-		loadtest.WithLateAfter(*late), loadtest.WithShard(shard), loadtest.WithRunID(*runID),
-		loadtest.WithReconcile(!*noReconcile), loadtest.WithReconcileTimeout(*reconcileTO), loadtest.WithLogger(logger),
-		loadtest.WithRetry(*retries, *retryTO, *backoff), loadtest.WithRecordDir(dir),
-	}
-	if len(faults) > 0 {
-		log, closeLog, err := nemesisLog(dir)
-		if err != nil {
-			return err
-		}
-		defer closeLog()
-		opts = append(opts, loadtest.WithNemesis(faults, log))
-	}
-	checks, err := checkOptions(*check, *historyTO, *historyRead)
+	dir := outputDir(*f.outDir, *f.runID, shard)
+	opts, closeLog, err := f.options(plan, dir, logger, stderr)
 	if err != nil {
 		return err
 	}
-	opts = append(opts, checks...)
-	if !*quiet {
-		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
-	}
-	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", *runID, *scenario, lp, shard, dir)
+	defer closeLog()
+	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", *f.runID, *f.scenario, lp, shard, dir)
 	o, err := loadtest.New(prof, opts...).Run(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -267,10 +260,72 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		return err
 	}
-	if !*quiet {
+	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, *historyTO, *ths, dir, stdout)
+	return finish(o, *f.historyTO, *f.ths, dir, stdout)
+}
+
+// runPlan is what the flags ask of a run, parsed and checked.
+type runPlan struct {
+	load          pacing.LoadProfile
+	shard         record.Shard
+	payMix, opMix loadtest.Weights
+}
+
+// parse reads the load of the flags and the load profile file (set are
+// the flags given), checked with its faults before anything starts or is
+// written, the shard and its run id, and the mixes.
+func (f *runFlags) parse(set map[string]bool) (runPlan, error) {
+	var run runPlan
+	run.load = pacing.LoadProfile{Pacing: *f.pacing, Rate: *f.rate, EndRate: *f.endRate, Amplitude: *f.amplitude,
+		Period: *f.period, StartAt: *f.startAt, Duration: *f.duration}
+	var err error
+	if run.load, f.faults, err = withLoadFile(run.load, *f.loadFile, set, f.faults); err != nil {
+		return run, err
+	}
+	if err := f.faults.Validate(run.load.Duration, exec.LookPath); err != nil {
+		return run, err
+	}
+	if run.shard, err = record.ParseShard(*f.shard); err != nil {
+		return run, err
+	}
+	if *f.runID, err = shardRunID(*f.runID, run.shard); err != nil {
+		return run, err
+	}
+	run.payMix, run.opMix, err = parseMixes(*f.mix, *f.ops)
+	return run, err
+}
+
+// options are the load tester's options of the flags, with the nemesis
+// log (closed by the returned function) in dir when faults run.
+func (f *runFlags) options(run runPlan, dir string, logger *slog.Logger, stderr io.Writer) ([]loadtest.Option, func(), error) {
+	opts := []loadtest.Option{
+		loadtest.WithScenario(*f.scenario), loadtest.WithLoad(run.load), loadtest.WithPaymentMix(run.payMix),
+		loadtest.WithOpMix(run.opMix), loadtest.WithWaveSize(*f.wave), loadtest.WithProducts(splitList(*f.products)...), loadtest.WithWhenDry(*f.whenDry), loadtest.WithMaxWorkers(*f.maxWorkers),
+		loadtest.WithMaxConnections(*f.maxConns), loadtest.WithTimeout(*f.timeout), loadtest.WithDrain(*f.drain),
+		loadtest.WithLateAfter(*f.late), loadtest.WithShard(run.shard), loadtest.WithRunID(*f.runID),
+		loadtest.WithReconcile(!*f.noReconcile), loadtest.WithReconcileTimeout(*f.reconcileTO), loadtest.WithLogger(logger),
+		loadtest.WithRetry(*f.retries, *f.retryTO, *f.backoff), loadtest.WithRecordDir(dir),
+	}
+	checks, err := checkOptions(*f.check, *f.historyTO, *f.historyRead)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, checks...)
+	if !*f.quiet {
+		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
+	}
+	closeLog := func() {}
+	if len(f.faults) > 0 {
+		log, closeFile, err := nemesisLog(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		closeLog = closeFile
+		opts = append(opts, loadtest.WithNemesis(f.faults, log))
+	}
+	return opts, closeLog, nil
 }
 
 // withLoadFile is the load of the flags (lp), or of loadFile with the flags
@@ -340,7 +395,10 @@ func checkOptions(check string, historyTimeout, historyReads time.Duration) ([]l
 	case "":
 		return nil, nil
 	case "history":
-		return []loadtest.Option{loadtest.WithHistory(true), loadtest.WithHistoryTimeout(historyTimeout), loadtest.WithHistoryReads(historyReads)}, nil
+		if historyTimeout <= 0 {
+			return nil, errors.New("--history-timeout must be above 0")
+		}
+		return []loadtest.Option{loadtest.WithHistory(true), loadtest.WithHistoryReads(historyReads)}, nil
 	default:
 		return nil, fmt.Errorf("--check: unknown check %q (want history)", check)
 	}
@@ -480,6 +538,9 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
 			p.Unexpected, p.Violations, p.InFlight)
+		if p.BehindFrom > 0 {
+			line += fmt.Sprintf("  BEHIND its schedule since %.1fs", p.BehindFrom.Seconds())
+		}
 		if p.Final {
 			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d  violations %d",
 				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, p.Violations)

@@ -148,6 +148,13 @@ func TestProgressLine(t *testing.T) {
 	var b bytes.Buffer
 	progressPrinter(&b)(progressSample())
 	assert.True(t, strings.HasPrefix(b.String(), "[  2.0s] sent 10"), b.String())
+	assert.NotContains(t, b.String(), "BEHIND")
+
+	b.Reset()
+	behind := progressSample()
+	behind.BehindFrom = 1500 * time.Millisecond
+	progressPrinter(&b)(behind)
+	assert.True(t, strings.HasSuffix(b.String(), "  BEHIND its schedule since 1.5s\n"), b.String())
 
 	b.Reset()
 	progressPrinter(&b)(loadtest.Progress{Phase: loadtest.PhaseReconcile, Elapsed: 3 * time.Second, LookedUp: 1200, ToLookUp: 5000})

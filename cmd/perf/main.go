@@ -49,66 +49,75 @@ func main() {
 	}
 }
 
+// perfFlags are the flags of the measurements.
+type perfFlags struct {
+	refBin, only, clientName, stored, loadtestBin, vegetaBin, genRates *string
+	conns, threads, durableConns, rounds, storedWindows, fill          *int
+	genRounds, genWorkers, memRounds                                   *int
+	window, warmup, storedWindow, genDuration, memShort, memLong       *time.Duration
+	soakDuration, soakEvery                                            *time.Duration
+	genRef, memRate, soakRate                                          *float64
+	showVersion                                                        *bool
+}
+
+// perfFlagSet defines the flags of the measurements.
+func perfFlagSet(stderr io.Writer) (*flag.FlagSet, *perfFlags) {
+	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &perfFlags{
+		refBin:        fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)"),
+		only:          fs.String("only", "ratio,durable,stored,generators,memory", "measurements to run, comma-separated: ratio, durable, stored, generators, memory, soak (soak is long: make soak)"),
+		clientName:    fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)"),
+		conns:         fs.Int("connections", 32, "connections of the client"),
+		threads:       fs.Int("threads", 1, "wrk threads"),
+		durableConns:  fs.Int("durable-connections", 128, "connections of the client in the durable ratio (both sides): with --state a payment waits for an fsync, so its rate is the connections over that latency"),
+		rounds:        fs.Int("rounds", 5, "alternating rounds of the server ratio"),
+		window:        fs.Duration("window", 5*time.Second, "measured time per server per round"),
+		warmup:        fs.Duration("warmup", time.Second, "time sent to each fresh server before its window"),
+		stored:        fs.String("stored", "0,250000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement; the windows at one checkpoint store payments too (about 180k at 0 on a 2-core machine), so keep the gaps larger"),
+		storedWindow:  fs.Duration("stored-window", time.Second, "measured time of each window at a checkpoint"),
+		storedWindows: fs.Int("stored-windows", 5, "windows at each checkpoint; their median is the checkpoint's rate"),
+		fill:          fs.Int("fill", 32, "connections of the Go client that fills the store between checkpoints"),
+		loadtestBin:   fs.String("loadtest", "bin/loadtest", "the load tester binary compared with the vegeta CLI (make perf builds it)"),
+		vegetaBin:     fs.String("vegeta", perf.FindVegeta(), "the vegeta CLI (\"\": not installed, the load tester is measured alone)"),
+		genRates:      fs.String("gen-rates", "2500,5000,7500,10000", "open-model rates (requests per second) of the generator comparison"),
+		genRef:        fs.Float64("gen-reference", 5000, "the rate whose p99 and late sends the generator comparison reports"),
+		genDuration:   fs.Duration("gen-duration", 5*time.Second, "duration of each generator run"),
+		genRounds:     fs.Int("gen-rounds", 3, "alternating rounds of the generator comparison"),
+		genWorkers:    fs.Int("gen-workers", 64, "worker cap of the generators' max-rate runs"),
+		memRate:       fs.Float64("mem-rate", 5000, "rate (requests per second) of the generators' memory runs"),
+		memShort:      fs.Duration("mem-short", 5*time.Second, "the short memory run"),
+		memLong:       fs.Duration("mem-long", 20*time.Second, "the long memory run"),
+		memRounds:     fs.Int("mem-rounds", 2, "alternating rounds of the memory runs"),
+		soakRate:      fs.Float64("soak-rate", 5000, "rate (requests per second) of the soak run"),
+		soakDuration:  fs.Duration("soak-duration", 10*time.Minute, "duration of the soak run, whose memory slope is extrapolated to an hour"),
+		soakEvery:     fs.Duration("soak-every", 5*time.Second, "how often the soak run's resident memory is read"),
+		showVersion:   fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit"),
+	}
+	fs.Usage = func() { usage(fs) }
+	return fs, f
+}
+
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "serve" {
 		return serve(ctx, args[1:], stdout, stderr)
 	}
-	fs := flag.NewFlagSet("perf", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	refBin := fs.String("reference", "bin/reference", "the reference server binary to measure (make perf builds it)")
-	only := fs.String("only", "ratio,durable,stored,generators,memory", "measurements to run, comma-separated: ratio, durable, stored, generators, memory, soak (soak is long: make soak)")
-	clientName := fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)")
-	conns := fs.Int("connections", 32, "connections of the client")
-	threads := fs.Int("threads", 1, "wrk threads")
-	durableConns := fs.Int("durable-connections", 128, "connections of the client in the durable ratio (both sides): with --state a payment waits for an fsync, so its rate is the connections over that latency")
-	rounds := fs.Int("rounds", 5, "alternating rounds of the server ratio")
-	window := fs.Duration("window", 5*time.Second, "measured time per server per round")
-	warmup := fs.Duration("warmup", time.Second, "time sent to each fresh server before its window")
-	stored := fs.String("stored", "0,250000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement; the windows at one checkpoint store payments too (about 180k at 0 on a 2-core machine), so keep the gaps larger")
-	storedWindow := fs.Duration("stored-window", time.Second, "measured time of each window at a checkpoint")
-	storedWindows := fs.Int("stored-windows", 5, "windows at each checkpoint; their median is the checkpoint's rate")
-	fill := fs.Int("fill", 32, "connections of the Go client that fills the store between checkpoints")
-	loadtestBin := fs.String("loadtest", "bin/loadtest", "the load tester binary compared with the vegeta CLI (make perf builds it)")
-	vegetaBin := fs.String("vegeta", perf.FindVegeta(), "the vegeta CLI (\"\": not installed, the load tester is measured alone)")
-	genRates := fs.String("gen-rates", "2500,5000,7500,10000", "open-model rates (requests per second) of the generator comparison")
-	genRef := fs.Float64("gen-reference", 5000, "the rate whose p99 and late sends the generator comparison reports")
-	genDuration := fs.Duration("gen-duration", 5*time.Second, "duration of each generator run")
-	genRounds := fs.Int("gen-rounds", 3, "alternating rounds of the generator comparison")
-	genWorkers := fs.Int("gen-workers", 64, "worker cap of the generators' max-rate runs")
-	memRate := fs.Float64("mem-rate", 5000, "rate (requests per second) of the generators' memory runs")
-	memShort := fs.Duration("mem-short", 5*time.Second, "the short memory run")
-	memLong := fs.Duration("mem-long", 20*time.Second, "the long memory run")
-	memRounds := fs.Int("mem-rounds", 2, "alternating rounds of the memory runs")
-	soakRate := fs.Float64("soak-rate", 5000, "rate (requests per second) of the soak run")
-	soakDuration := fs.Duration("soak-duration", 10*time.Minute, "duration of the soak run, whose memory slope is extrapolated to an hour")
-	soakEvery := fs.Duration("soak-every", 5*time.Second, "how often the soak run's resident memory is read")
-	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
-	fs.Usage = func() { usage(fs) }
+	fs, f := perfFlagSet(stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *showVersion {
+	if *f.showVersion {
 		_, err := io.WriteString(stdout, version.String("perf"))
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	what, err := parseOnly(*only)
+	what, checkpoints, err := f.check()
 	if err != nil {
 		return err
 	}
-	checkpoints, err := parseCheckpoints(*stored)
-	if err != nil {
-		return err
-	}
-	if *rounds < 1 || *window < time.Second || *conns < 1 || *durableConns < 1 || *threads < 1 || *fill < 1 || *storedWindows < 1 {
-		return errors.New("--rounds, --connections, --durable-connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
-	}
-	if _, err := os.Stat(*refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
-		return fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
-	}
-	client, err := pickClient(*clientName, *threads, *conns)
+	client, err := pickClient(*f.clientName, *f.threads, *f.conns)
 	if err != nil {
 		return err
 	}
@@ -116,49 +125,85 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ref, static := launchers(*refBin, self)
 	log := func(format string, args ...any) { fmt.Fprintf(stderr, "perf: "+format+"\n", args...) }
-
 	rep := perf.Report{Client: client.Name(), LoadBefore: perf.LoadAverage()}
+	if err := f.measureServers(ctx, &rep, what, checkpoints, client, self, log); err != nil {
+		return err
+	}
+	if err := f.measureGenerators(ctx, &rep, what, self, log); err != nil {
+		return err
+	}
+	rep.LoadAfter = perf.LoadAverage()
+	rep.WriteMarkdown(stdout)
+	return nil
+}
+
+// check parses --only and --stored and checks the other flags.
+func (f *perfFlags) check() (what map[string]bool, checkpoints []int, err error) {
+	if what, err = parseOnly(*f.only); err != nil {
+		return nil, nil, err
+	}
+	if checkpoints, err = parseCheckpoints(*f.stored); err != nil {
+		return nil, nil, err
+	}
+	if *f.rounds < 1 || *f.window < time.Second || *f.conns < 1 || *f.durableConns < 1 || *f.threads < 1 || *f.fill < 1 || *f.storedWindows < 1 {
+		return nil, nil, errors.New("--rounds, --connections, --durable-connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
+	}
+	if _, err := os.Stat(*f.refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
+		return nil, nil, fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
+	}
+	return what, checkpoints, nil
+}
+
+// measureServers runs the server measurements of what into rep.
+func (f *perfFlags) measureServers(ctx context.Context, rep *perf.Report, what map[string]bool, checkpoints []int,
+	client perf.Client, self string, log func(string, ...any),
+) error {
+	ref, static := launchers(*f.refBin, self)
 	if what["ratio"] {
 		res, err := perf.ServerRatio(ctx, perf.RatioConfig{Client: client, Static: static, Reference: ref,
-			Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log})
+			Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup, Log: log})
 		if err != nil {
 			return fmt.Errorf("server ratio: %w", err)
 		}
 		rep.Ratio = &res
 	}
 	if what["durable"] {
-		cfg := perf.DurableConfig{Connections: *durableConns, Reference: ref, Rounds: *rounds, Window: *window, Warmup: *warmup, Log: log}
-		if rep.Durable, err = durable(ctx, cfg, *clientName, *threads); err != nil {
+		cfg := perf.DurableConfig{Connections: *f.durableConns, Reference: ref, Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup, Log: log}
+		var err error
+		if rep.Durable, err = durable(ctx, cfg, *f.clientName, *f.threads); err != nil {
 			return err
 		}
 	}
 	if what["stored"] {
-		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *fill,
-			Checkpoints: checkpoints, Window: *storedWindow, Windows: *storedWindows, Log: log})
+		res, err := perf.Stored(ctx, perf.StoredConfig{Reference: ref, Client: client, Fill: *f.fill,
+			Checkpoints: checkpoints, Window: *f.storedWindow, Windows: *f.storedWindows, Log: log})
 		if err != nil {
 			return fmt.Errorf("stored payments: %w", err)
 		}
 		rep.Stored = &res
 	}
+	return nil
+}
+
+// measureGenerators runs the load generators' measurements of what into
+// rep.
+func (f *perfFlags) measureGenerators(ctx context.Context, rep *perf.Report, what map[string]bool, self string, log func(string, ...any)) error {
 	if what["generators"] {
-		res, err := generators(ctx, self, *loadtestBin, *vegetaBin, *genRates, *genRef, *genDuration, *genRounds, *genWorkers, log)
+		res, err := generators(ctx, self, *f.loadtestBin, *f.vegetaBin, *f.genRates, *f.genRef, *f.genDuration, *f.genRounds, *f.genWorkers, log)
 		if err != nil {
 			return fmt.Errorf("generators: %w", err)
 		}
 		rep.Generators = &res
 	}
 	if what["memory"] || what["soak"] {
-		res, err := memory(ctx, self, *loadtestBin, *vegetaBin, what, *memRate, *memShort, *memLong, *memRounds,
-			perf.SoakConfig{Rate: *soakRate, Duration: *soakDuration, Every: *soakEvery}, log)
+		res, err := memory(ctx, self, *f.loadtestBin, *f.vegetaBin, what, *f.memRate, *f.memShort, *f.memLong, *f.memRounds,
+			perf.SoakConfig{Rate: *f.soakRate, Duration: *f.soakDuration, Every: *f.soakEvery}, log)
 		if err != nil {
 			return fmt.Errorf("memory: %w", err)
 		}
 		rep.Memory = &res
 	}
-	rep.LoadAfter = perf.LoadAverage()
-	rep.WriteMarkdown(stdout)
 	return nil
 }
 

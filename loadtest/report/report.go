@@ -144,6 +144,9 @@ type GeneratorHealth struct {
 	// did not answer: the workers and connections waited on it.
 	HeldByServer bool     `json:"held_by_server"`
 	Reasons      []string `json:"reasons,omitempty"`
+	// FellBehind says how a paced run fell behind its schedule, and when;
+	// "" when it kept it.
+	FellBehind string `json:"fell_behind,omitempty"`
 }
 
 // assess decides whether the generator, rather than the server, limited the run.
@@ -187,6 +190,7 @@ func assess(g record.Generator, shards int) GeneratorHealth {
 		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d connections were in use %d times (--max-connections)", g.MaxConnections*shards, g.ConnWaits))
 	}
 	h.Limited = len(h.Reasons) > 0
+	h.FellBehind = fellBehind(h)
 	return h
 }
 
@@ -521,6 +525,9 @@ func (rep *Report) writeTextGenerator(b *strings.Builder) {
 	g := rep.Generator
 	fmt.Fprintf(b, "\nGenerator: peak %d workers (cap %s), peak %d in flight (connection cap %s), %d abandoned at drain\n",
 		g.PeakWorkers, readable.Cap(g.MaxWorkers), g.PeakInFlight, readable.Cap(g.MaxConnections), g.Abandoned)
+	if g.FellBehind != "" {
+		fmt.Fprintf(b, "  %s\n", g.FellBehind)
+	}
 	switch {
 	case g.HeldByServer:
 		fmt.Fprintf(b, "  THE SERVER, NOT THE GENERATOR, WAS THE LIMIT: %d requests got no answer within the timeout, and the generator's workers and connections waited on them:\n", rep.Uncertain)

@@ -67,7 +67,7 @@ type HistoryCheck struct {
 	FirstUnexplained string        `json:"first_unexplained,omitempty"`
 	Elapsed          time.Duration `json:"elapsed"`
 
-	Failing *historySegment // the first illegal segment, for the visualisation
+	failing *historySegment // the first illegal segment, for the visualisation
 }
 
 // Passed reports whether the history was found linearizable.
@@ -302,8 +302,8 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 	for _, s := range segs { // in order of time within each account
 		switch s.result {
 		case porcupine.Illegal:
-			if hc.Failing == nil || s.ops[0].Call < hc.Failing.ops[0].Call {
-				hc.Failing = s
+			if hc.failing == nil || s.ops[0].Call < hc.failing.ops[0].Call {
+				hc.failing = s
 			}
 		case porcupine.Unknown:
 			hc.Undecided++
@@ -312,10 +312,10 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 		}
 	}
 	switch {
-	case hc.Failing != nil:
+	case hc.failing != nil:
 		hc.Verdict = HistoryIllegal
-		hc.Account = hc.Failing.account
-		hc.FirstUnexplained = hc.Failing.firstUnexplained()
+		hc.Account = hc.failing.account
+		hc.FirstUnexplained = hc.failing.firstUnexplained()
 	case hc.Undecided > 0:
 		hc.Verdict = HistoryUndecided
 	}
@@ -363,13 +363,17 @@ func (s *historySegment) firstUnexplained() string {
 	return s.desc[first]
 }
 
+// Visualized reports whether WriteVisualization has a failing part of the
+// history to show.
+func (h *HistoryCheck) Visualized() bool { return h.failing != nil }
+
 // WriteVisualization writes porcupine's HTML visualisation of the first
 // failing segment; nothing when the check passed.
 func (h *HistoryCheck) WriteVisualization(w io.Writer) error {
-	if h.Failing == nil {
+	if h.failing == nil {
 		return nil
 	}
-	_, info := porcupine.CheckOperationsVerbose(walletModel, h.Failing.ops, visualizeTimeout)
+	_, info := porcupine.CheckOperationsVerbose(walletModel, h.failing.ops, visualizeTimeout)
 	return porcupine.Visualize(walletModel, info, w)
 }
 
@@ -385,43 +389,72 @@ func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
 	if len(ops) == 0 {
 		return nil
 	}
-	origin, end := int64(math.MaxInt64), int64(0)
+	b := newSegmentBuilder(ops, hc)
+	b.read(ops)
+	for _, id := range b.idOrder {
+		b.addPayment(id, b.byID[id])
+	}
+	hc.Operations = hc.Debits + hc.Reads
+	hc.Accounts = len(b.perAccount)
+	return b.segments()
+}
+
+// idOps are the payment requests and status answers of one partner_trx_id.
+type idOps struct {
+	account string
+	reqs    []*record.HistoryOp
+	found   []*record.HistoryOp // status answers 200 with an amount
+	missing bool                // a status look-up after the attack found nothing
+}
+
+// segmentBuilder gathers a history's items per account, which it then
+// cuts into segments.
+type segmentBuilder struct {
+	hc          *HistoryCheck
+	origin, end int64 // the history's first invocation and its end
+	perAccount  map[string][]item
+	byID        map[string]*idOps
+	idOrder     []string
+}
+
+func newSegmentBuilder(ops []record.HistoryOp, hc *HistoryCheck) *segmentBuilder {
+	b := &segmentBuilder{hc: hc, origin: math.MaxInt64, perAccount: map[string][]item{}, byID: map[string]*idOps{}}
 	for i := range ops {
-		origin = min(origin, ops[i].Invoke)
-		end = max(end, ops[i].Invoke, ops[i].Return)
+		b.origin = min(b.origin, ops[i].Invoke)
+		b.end = max(b.end, ops[i].Invoke, ops[i].Return)
 	}
-	end++ // an effect not bounded by any answer may happen until the history ends
-	at := func(ns int64) string { return fmt.Sprintf("+%.3fs", float64(ns-origin)/1e9) }
+	b.end++ // an effect not bounded by any answer may happen until the history ends
+	return b
+}
 
-	perAccount := map[string][]item{}
-	add := func(acct string, client int, kind int, call, ret int64, out walletState, desc string) {
-		idx := len(perAccount[acct])
-		perAccount[acct] = append(perAccount[acct], item{porcupine.Operation{
-			ClientId: client, Input: stepInput{kind: kind, index: idx}, Call: call, Output: out, Return: ret,
-		}, desc})
-	}
+// at is the time ns from the history's start, for the descriptions.
+func (b *segmentBuilder) at(ns int64) string { return fmt.Sprintf("+%.3fs", float64(ns-b.origin)/1e9) }
 
-	// Group the payment requests and status answers by partner_trx_id.
-	type idOps struct {
-		account string
-		reqs    []*record.HistoryOp
-		found   []*record.HistoryOp // status answers 200 with an amount
-		missing bool                // a status look-up after the attack found nothing
+// add adds an operation of account acct to its items.
+func (b *segmentBuilder) add(acct string, client int, kind int, call, ret int64, out walletState, desc string) {
+	idx := len(b.perAccount[acct])
+	b.perAccount[acct] = append(b.perAccount[acct], item{porcupine.Operation{
+		ClientId: client, Input: stepInput{kind: kind, index: idx}, Call: call, Output: out, Return: ret,
+	}, desc})
+}
+
+// group returns the operations of op's partner_trx_id.
+func (b *segmentBuilder) group(op *record.HistoryOp) *idOps {
+	g := b.byID[op.ID]
+	if g == nil {
+		g = &idOps{account: op.Account}
+		b.byID[op.ID] = g
+		b.idOrder = append(b.idOrder, op.ID)
 	}
-	byID := map[string]*idOps{}
-	var idOrder []string
-	group := func(op *record.HistoryOp) *idOps {
-		g := byID[op.ID]
-		if g == nil {
-			g = &idOps{account: op.Account}
-			byID[op.ID] = g
-			idOrder = append(idOrder, op.ID)
-		}
-		if g.account == "" {
-			g.account = op.Account
-		}
-		return g
+	if g.account == "" {
+		g.account = op.Account
 	}
+	return g
+}
+
+// read adds the answered profile reads and groups the payment requests
+// and status answers by partner_trx_id.
+func (b *segmentBuilder) read(ops []record.HistoryOp) {
 	for i := range ops {
 		op := &ops[i]
 		switch op.Op {
@@ -430,20 +463,20 @@ func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
 				continue
 			}
 			w := walletState{known: true, balance: *op.Balance, coins: *op.Coins}
-			add(op.Account, op.Client, stepRead, op.Invoke, op.Return, w,
+			b.add(op.Account, op.Client, stepRead, op.Invoke, op.Return, w,
 				fmt.Sprintf("the profile read by client %d invoked at %s, answered at %s: %s (%s)",
-					op.Client, at(op.Invoke), at(op.Return), describeWallet(w), op.Phase))
-			hc.Reads++
+					op.Client, b.at(op.Invoke), b.at(op.Return), describeWallet(w), op.Phase))
+			b.hc.Reads++
 		case record.OpCreate:
 			if op.ID != "" {
-				g := group(op)
+				g := b.group(op)
 				g.reqs = append(g.reqs, op)
 			}
 		case record.OpStatus:
 			if op.ID == "" || !op.Answered() {
 				continue
 			}
-			g := group(op)
+			g := b.group(op)
 			switch {
 			case op.Code == http.StatusOK && op.Amount != nil:
 				g.found = append(g.found, op)
@@ -452,84 +485,97 @@ func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
 			}
 		}
 	}
+}
 
-	for _, id := range idOrder {
-		g := byID[id]
-		if len(g.reqs) == 0 || g.account == "" {
-			continue // a status read of an id this history did not create
-		}
-		first := g.reqs[0]
-		call := first.Invoke
-		for _, r := range g.reqs {
-			call = min(call, r.Invoke)
-		}
-		made := 0
-		for _, r := range g.reqs {
-			if r.Outcome != record.OutcomeCreated || r.Amount == nil || !r.Answered() {
-				continue
-			}
-			c := call
-			if made > 0 {
-				c = r.Invoke // a second creation of the id is its own debit
-			}
-			a := walletState{known: true, balance: r.Amount.BalanceUsed, coins: r.Amount.CoinUsed}
-			add(g.account, r.Client, stepDebit, c, r.Return, a,
-				fmt.Sprintf("payment %s (client %d, invoked at %s, created at %s): debit %d rupiah, %d coins",
-					id, r.Client, at(c), at(r.Return), a.balance, a.coins))
-			hc.Debits++
-			made++
-		}
-		if made > 0 {
+// addPayment adds the debits of payment id: one per answer that said
+// created, or one whose effect lies between its first send and the answer
+// that showed it made.
+func (b *segmentBuilder) addPayment(id string, g *idOps) {
+	if len(g.reqs) == 0 || g.account == "" {
+		return // a status read of an id this history did not create
+	}
+	call := g.reqs[0].Invoke
+	for _, r := range g.reqs {
+		call = min(call, r.Invoke)
+	}
+	if b.addCreated(id, g, call) == 0 {
+		b.addUnanswered(id, g, call)
+	}
+}
+
+// addCreated adds a debit for each answer that said created (the first
+// from the id's first send, a second creation of the id its own debit)
+// and returns how many.
+func (b *segmentBuilder) addCreated(id string, g *idOps, call int64) int {
+	made := 0
+	for _, r := range g.reqs {
+		if r.Outcome != record.OutcomeCreated || r.Amount == nil || !r.Answered() {
 			continue
 		}
-		// No answer said "created": the payment took effect if a later
-		// answer says the id is used (409) or payment status finds it; its
-		// effect then lies between the first send and that answer.
-		ret, used, uncertain := end, false, false
-		for _, r := range g.reqs {
-			switch {
-			case r.Outcome == record.OutcomeDuplicate && r.Answered():
-				used = true
-				ret = min(ret, r.Return)
-			case r.Outcome == record.OutcomeUncertain:
-				uncertain = true
-			}
+		c := call
+		if made > 0 {
+			c = r.Invoke
 		}
-		amount := walletState{}
-		for _, f := range g.found {
-			used = true
-			ret = min(ret, f.Return)
-			amount = walletState{known: true, balance: f.Amount.BalanceUsed, coins: f.Amount.CoinUsed}
-		}
-		switch {
-		case used:
-		case uncertain && !g.missing:
-			// Never resolved: its effect, if any, is unknown.
-		default:
-			continue // refused, or never created
-		}
-		how := "debit unknown"
-		if amount.known {
-			how = fmt.Sprintf("debit %d rupiah, %d coins", amount.balance, amount.coins)
-		}
-		add(g.account, first.Client, stepDebit, call, ret, amount,
-			fmt.Sprintf("payment %s (client %d, invoked at %s, answer lost; known to be made by %s): %s",
-				id, first.Client, at(call), at(ret), how))
-		hc.Debits++
+		a := walletState{known: true, balance: r.Amount.BalanceUsed, coins: r.Amount.CoinUsed}
+		b.add(g.account, r.Client, stepDebit, c, r.Return, a,
+			fmt.Sprintf("payment %s (client %d, invoked at %s, created at %s): debit %d rupiah, %d coins",
+				id, r.Client, b.at(c), b.at(r.Return), a.balance, a.coins))
+		b.hc.Debits++
+		made++
 	}
-	hc.Operations = hc.Debits + hc.Reads
-	hc.Accounts = len(perAccount)
+	return made
+}
 
+// addUnanswered adds the debit of a payment no answer said created: it
+// took effect if a later answer says the id is used (409) or payment
+// status finds it; its effect then lies between the first send and that
+// answer. A payment never resolved may have taken effect, for an unknown
+// amount; a refused one, or one never created, adds nothing.
+func (b *segmentBuilder) addUnanswered(id string, g *idOps, call int64) {
+	ret, used, uncertain := b.end, false, false
+	for _, r := range g.reqs {
+		switch {
+		case r.Outcome == record.OutcomeDuplicate && r.Answered():
+			used = true
+			ret = min(ret, r.Return)
+		case r.Outcome == record.OutcomeUncertain:
+			uncertain = true
+		}
+	}
+	amount := walletState{}
+	for _, f := range g.found {
+		used = true
+		ret = min(ret, f.Return)
+		amount = walletState{known: true, balance: f.Amount.BalanceUsed, coins: f.Amount.CoinUsed}
+	}
+	if !used && (!uncertain || g.missing) {
+		return // refused, or never created
+	}
+	how := "debit unknown"
+	if amount.known {
+		how = fmt.Sprintf("debit %d rupiah, %d coins", amount.balance, amount.coins)
+	}
+	first := g.reqs[0]
+	b.add(g.account, first.Client, stepDebit, call, ret, amount,
+		fmt.Sprintf("payment %s (client %d, invoked at %s, answer lost; known to be made by %s): %s",
+			id, first.Client, b.at(call), b.at(ret), how))
+	b.hc.Debits++
+}
+
+// segments cuts each account's items, in the order of their invocation,
+// into segments: runs of operations that overlap in time, checked one at a
+// time from the state the segments before them leave.
+func (b *segmentBuilder) segments() []*historySegment {
 	var accounts []string
-	for a := range perAccount {
+	for a := range b.perAccount {
 		accounts = append(accounts, a)
 	}
 	sort.Strings(accounts)
 	var segs []*historySegment
 	for _, acct := range accounts {
-		items := perAccount[acct]
+		items := b.perAccount[acct]
 		sort.SliceStable(items, func(i, j int) bool { return items[i].op.Call < items[j].op.Call })
-		hc.BoundsOnly += markCrowdedReads(items, func(i int) *porcupine.Operation { return &items[i].op })
+		b.hc.BoundsOnly += markCrowdedReads(items, func(i int) *porcupine.Operation { return &items[i].op })
 		cur := walletState{} // the model's state where the next segment starts
 		for i := 0; i < len(items); {
 			j, reach := i+1, items[i].op.Return
@@ -537,30 +583,38 @@ func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
 				reach = max(reach, items[j].op.Return)
 				j++
 			}
-			s := &historySegment{account: acct, culprit: -1}
-			start := items[i].op.Call - 1
-			s.ops = append(s.ops, porcupine.Operation{ClientId: 0, Input: stepInput{kind: stepStart}, Call: start, Output: cur, Return: start})
-			s.desc = append(s.desc, "start "+describeWallet(cur))
-			clients := map[int]int{}
-			for k, it := range items[i:j] {
-				in := it.op.Input.(stepInput)
-				in.index = k + 1
-				c, ok := clients[it.op.ClientId]
-				if !ok {
-					c = len(clients)
-					clients[it.op.ClientId] = c
-				}
-				o := it.op
-				o.Input, o.ClientId = in, c
-				s.ops = append(s.ops, o)
-				s.desc = append(s.desc, it.desc)
-				cur = advance(cur, in.kind, o.Output.(walletState), j-i == 1)
-			}
+			var s *historySegment
+			s, cur = newSegment(acct, items[i:j], cur)
 			segs = append(segs, s)
 			i = j
 		}
 	}
 	return segs
+}
+
+// newSegment is the segment of account acct's overlapping items, starting
+// from state cur, and the state after it.
+func newSegment(acct string, items []item, cur walletState) (*historySegment, walletState) {
+	s := &historySegment{account: acct, culprit: -1}
+	start := items[0].op.Call - 1
+	s.ops = append(s.ops, porcupine.Operation{ClientId: 0, Input: stepInput{kind: stepStart}, Call: start, Output: cur, Return: start})
+	s.desc = append(s.desc, "start "+describeWallet(cur))
+	clients := map[int]int{}
+	for k, it := range items {
+		in := it.op.Input.(stepInput)
+		in.index = k + 1
+		c, ok := clients[it.op.ClientId]
+		if !ok {
+			c = len(clients)
+			clients[it.op.ClientId] = c
+		}
+		o := it.op
+		o.Input, o.ClientId = in, c
+		s.ops = append(s.ops, o)
+		s.desc = append(s.desc, it.desc)
+		cur = advance(cur, in.kind, o.Output.(walletState), len(items) == 1)
+	}
+	return s, cur
 }
 
 // advance is the state after a segment's operation of kind with output

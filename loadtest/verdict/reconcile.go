@@ -133,7 +133,7 @@ func (r *Reconciliation) ViolationCount() int {
 	return n
 }
 
-// omitted is the number of violations of inv left out of Violations.
+// Omitted is the number of violations of inv left out of Violations.
 func (r *Reconciliation) Omitted(inv string) int { return max(0, r.Counts[inv]-maxDetails) }
 
 func (r *Reconciliation) add(inv, format string, args ...any) {
@@ -178,37 +178,23 @@ func Reconcile(payments []record.Payment, snapshots []record.AccountSnapshot, fi
 // ReconcileFrom checks the ledger read from src and the account snapshots.
 // final is true when the ledger holds every shard of the run (a merge, or
 // a single-shard run): only then are accounts shared between shards
-// reconciled. It fails only when the ledger cannot be read.
+// reconciled. A long ledger read from files is grouped bucket by bucket
+// (eachBucket), so that reconciliation holds a bounded part of it. It fails
+// only when the ledger cannot be read.
 func ReconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, final bool) (*Reconciliation, error) {
+	return reconcileFrom(src, snapshots, final, spillAfter)
+}
+
+// reconcileFrom is ReconcileFrom grouping at most most entries at once.
+func reconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, final bool, most int) (*Reconciliation, error) {
 	r := &Reconciliation{}
-	groups := map[string]*idGroup{}
-	var order []string
-	err := src.EachPayment(func(p *record.Payment) error {
-		r.Requests++
-		g := groups[p.ID]
-		if g == nil {
-			g = &idGroup{id: p.ID, account: p.Account, wave: p.Wave}
-			groups[p.ID] = g
-			order = append(order, p.ID)
-		}
-		g.add(r, p)
-		return nil
-	})
+	perAccount := map[string]*accountBounds{}
+	spilled, err := eachBucket(src, most, func(ps []record.Payment) { r.judgeIDs(ps, perAccount) })
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(order)
-	r.IDs = len(order)
-
-	perAccount := map[string]*accountBounds{}
-	for _, id := range order {
-		g := groups[id]
-		b := perAccount[g.account]
-		if b == nil {
-			b = &accountBounds{}
-			perAccount[g.account] = b
-		}
-		r.boundID(id, g, b)
+	if spilled { // judged bucket by bucket: list the ids in order
+		sort.SliceStable(r.Entries, func(i, j int) bool { return r.Entries[i].ID < r.Entries[j].ID })
 	}
 	accounts := combineSnapshots(snapshots)
 	var keys []string
@@ -226,6 +212,35 @@ func ReconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, 
 		r.checkAccount(k, perAccount[k], accounts[k], final)
 	}
 	return r, nil
+}
+
+// judgeIDs groups ps, which hold every request of their ids, by id, and
+// judges each id in the order of the ids, adding to its account's bounds.
+func (r *Reconciliation) judgeIDs(ps []record.Payment, perAccount map[string]*accountBounds) {
+	groups := map[string]*idGroup{}
+	var order []string
+	for i := range ps {
+		p := &ps[i]
+		r.Requests++
+		g := groups[p.ID]
+		if g == nil {
+			g = &idGroup{id: p.ID, account: p.Account, wave: p.Wave}
+			groups[p.ID] = g
+			order = append(order, p.ID)
+		}
+		g.add(r, p)
+	}
+	sort.Strings(order)
+	r.IDs += len(order)
+	for _, id := range order {
+		g := groups[id]
+		b := perAccount[g.account]
+		if b == nil {
+			b = &accountBounds{}
+			perAccount[g.account] = b
+		}
+		r.boundID(id, g, b)
+	}
 }
 
 // add counts one request of the id: its answer, and what a lost answer may

@@ -16,14 +16,13 @@ import (
 // than skipped, and a scenario's warnings are attached to its last step as
 // output and a text/plain embedding, where Cucumber reporters show them.
 func CompleteCucumber(path string, results []ScenarioResult) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var features []map[string]any
-	if err := json.Unmarshal(data, &features); err != nil {
-		return err
-	}
+	return rewriteCucumber(path, func(features []map[string]any) []map[string]any {
+		return completeFeatures(features, results)
+	})
+}
+
+// completeFeatures is CompleteCucumber on the features of cucumber.json.
+func completeFeatures(features []map[string]any, results []ScenarioResult) []map[string]any {
 	type key struct{ uri, name string }
 	byKey := map[key][]ScenarioResult{}
 	for _, r := range results {
@@ -62,7 +61,21 @@ func CompleteCucumber(path string, results []ScenarioResult) error {
 	if merged == nil {
 		merged = []map[string]any{}
 	}
-	out, err := json.MarshalIndent(merged, "", "    ")
+	return merged
+}
+
+// rewriteCucumber replaces the features of the cucumber.json at path with
+// what edit makes of them, written as godog writes the file.
+func rewriteCucumber(path string, edit func([]map[string]any) []map[string]any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var features []map[string]any
+	if err := json.Unmarshal(data, &features); err != nil {
+		return err
+	}
+	out, err := json.MarshalIndent(edit(features), "", "    ")
 	if err != nil {
 		return err
 	}
@@ -108,14 +121,14 @@ func annotate(e map[string]any, r ScenarioResult) {
 // at path to where its definition is registered (file:line), as locate
 // finds it from the step's text; godog names one line for every step.
 func RelocateSteps(path string, locate func(step string) (string, bool)) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var features []map[string]any
-	if err := json.Unmarshal(data, &features); err != nil {
-		return err
-	}
+	return rewriteCucumber(path, func(features []map[string]any) []map[string]any {
+		relocate(features, locate)
+		return features
+	})
+}
+
+// relocate is RelocateSteps on the features of cucumber.json.
+func relocate(features []map[string]any, locate func(step string) (string, bool)) {
 	for _, f := range features {
 		for _, el := range list(f["elements"]) {
 			e, _ := el.(map[string]any)
@@ -131,11 +144,6 @@ func RelocateSteps(path string, locate func(step string) (string, bool)) error {
 			}
 		}
 	}
-	out, err := json.MarshalIndent(features, "", "    ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
 }
 
 func str(v any) string {

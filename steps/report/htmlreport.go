@@ -145,11 +145,17 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 	page.linkMatrix(matrix)
 	page.setVerdict(sum)
 
+	return executePage(w, htmlReport, page)
+}
+
+// executePage renders a page whole before writing it, so that a template
+// error writes nothing.
+func executePage(w io.Writer, t *template.Template, page any) error {
 	var buf bytes.Buffer
-	if err := htmlReport.Execute(&buf, page); err != nil {
+	if err := t.Execute(&buf, page); err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 

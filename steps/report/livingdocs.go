@@ -148,12 +148,7 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 	}
 	usedBy := page.placeRows(matrix, ops, byPickle, sum != nil)
 	page.linkFeatures(usedBy)
-	var buf bytes.Buffer
-	if err := livingDocs.Execute(&buf, page); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return executePage(w, livingDocs, page)
 }
 
 // docsEndpoints are the contract's operations in the document's order, each

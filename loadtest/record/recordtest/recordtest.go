@@ -4,6 +4,7 @@
 package recordtest
 
 import (
+	"runtime"
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -28,4 +29,13 @@ func Snapshot(acct string, shard int, bal0, coins0, bal1, coins1 int64) record.A
 	return record.AccountSnapshot{Account: acct, Shard: shard,
 		Before: &record.Wallet{Balance: bal0, Coins: coins0, At: T0.Add(time.Duration(shard) * time.Second)},
 		After:  &record.Wallet{Balance: bal1, Coins: coins1, At: T0.Add(time.Minute + time.Duration(shard)*time.Second)}}
+}
+
+// HeapAfterGC is the live heap once collected: what the memory benchmarks
+// compare before and after recording.
+func HeapAfterGC() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }

@@ -1,0 +1,37 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/partnercommerce/conformance/internal/readable"
+)
+
+// fellBehind says how a paced run fell behind its schedule, and when; ""
+// when it kept it (or had none to keep: a max-rate run). A run that fell
+// behind measured a pile of requests waiting to be sent as much as the
+// server: its latency is corrected for the wait, and its memory is the
+// pile's.
+func fellBehind(h GeneratorHealth) string {
+	g := h.Generator
+	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
+	late := h.LatePct > maxLatePct
+	short := h.AchievedPct < minAchievedPct && !stopped
+	if g.Planned == 0 || !(late || short || g.WorkerWaits > 0) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("FELL BEHIND its schedule")
+	if g.BehindFrom > 0 {
+		fmt.Fprintf(&b, " from %s to %s", readable.Duration(g.BehindFrom), readable.Duration(g.BehindUntil))
+	}
+	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(g.Late), readable.Count(g.Sent),
+		readable.Duration(g.LateAfter), readable.Duration(g.MaxLateness))
+	if n := g.Planned - g.Sent; n > 0 && !stopped {
+		fmt.Fprintf(&b, "; %s of %s scheduled requests not sent", readable.Count(n), readable.Count(g.Planned))
+	}
+	if g.WorkerWaits > 0 {
+		fmt.Fprintf(&b, "; a request waited for one of the %s workers %s times", readable.Count(int64(g.MaxWorkers)), readable.Count(g.WorkerWaits))
+	}
+	return b.String()
+}
