@@ -95,7 +95,7 @@ func (h *histogram) merge(o *histogram) {
 	h.hdr.Merge(o.hdr)
 }
 
-// summary is the Latencies of h: exact while h holds every value, from
+// Summary is the Latencies of h: exact while h holds every value, from
 // the HDR histogram past that.
 func (h *histogram) Summary() Latencies {
 	if h == nil || h.n == 0 {

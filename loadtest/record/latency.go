@@ -39,7 +39,7 @@ func Summarize(ds []time.Duration) Latencies {
 	}
 }
 
-// quantile returns the nearest-rank q-quantile of sorted ds.
+// Quantile returns the nearest-rank q-quantile of sorted ds.
 func Quantile(sorted []time.Duration, q float64) time.Duration {
 	if len(sorted) == 0 {
 		return 0

@@ -50,14 +50,14 @@ const (
 	otherRules = "(other rules, past the first 200)"
 )
 
-// newTally returns an empty tally whose charts start at start and suit a
+// NewTally returns an empty tally whose charts start at start and suit a
 // run of about span; merged counts each shard apart.
 func NewTally(start time.Time, span time.Duration, merged bool) *Tally {
 	return &Tally{Ops: map[string]*opTally{}, ByRule: map[string]int{}, Vegeta: &vegeta.Metrics{},
 		Timeline: newTimeline(start, span), Shards: map[int]*shardTally{}, merged: merged}
 }
 
-// totals sums the per-operation counts: what the whole run was answered.
+// Totals sums the per-operation counts: what the whole run was answered.
 func (t *Tally) Totals() OpStats {
 	var sum OpStats
 	for _, op := range t.Ops {
@@ -133,13 +133,13 @@ func (t *Tally) add(r *Result) {
 // Requests is the number of results counted.
 func (t *Tally) Requests() int { return t.requests }
 
-// close ends the counting: vegeta's metrics are computed.
+// Close ends the counting: vegeta's metrics are computed.
 func (t *Tally) Close() { t.Vegeta.Close() }
 
 // addPayment counts ledger entry p (the refusals of empty wallets).
 func (t *Tally) addPayment(p *Payment) { t.Refusals.add(p) }
 
-// refusalTally counts the balance and coin payments refused with 422, for
+// RefusalTally counts the balance and coin payments refused with 422, for
 // exhaustion: what it needs of the ledger.
 type RefusalTally struct {
 	Answered, Refused int
@@ -174,7 +174,7 @@ func (x *RefusalTally) add(p *Payment) {
 // is kept, so that the sample stays evenly spread over the run.
 const plotPoints = 5000
 
-// plotSample is a sample of a run's results, evenly spread, for plot.html.
+// PlotSample is a sample of a run's results, evenly spread, for plot.html.
 type PlotSample struct {
 	Points []PlotPoint
 	stride int // keep every stride-th result

@@ -111,7 +111,7 @@ func writeHistory(o *record.Run, rep *Report, write func(string, func(io.Writer)
 		return nil
 	}
 	err := write(record.FileHistory, func(w io.Writer) error { return record.WriteHistory(w, o.History) })
-	if rep.History.Failing != nil {
+	if rep.History.Visualized() {
 		err = errors.Join(err, write(verdict.FileHistoryHTML, rep.History.WriteVisualization))
 	}
 	return err
