@@ -234,7 +234,7 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 	if s.c.reconcile && s.c.recordDir != "" {
 		e.marks = newSeqMarks(s.c.load)
 	}
-	var faults *nemesis.Run
+	var faults *nemesis.Execution
 	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
 	if faults != nil {
