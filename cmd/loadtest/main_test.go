@@ -132,6 +132,8 @@ func TestBadArguments(t *testing.T) {
 		"argument":          {"extra"},
 		"merge nothing":     {"merge"},
 		"reconcile timeout": {"--reconcile-timeout", "0", "--duration", "100ms"},
+		"history timeout":   {"--check", "history", "--history-timeout", "0", "--duration", "100ms"},
+		"check":             {"--check", "nope", "--duration", "100ms"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
