@@ -170,7 +170,7 @@ func readResults(f recordFile, fn func(*Result) error) error {
 }
 
 // EachPayment calls fn with every ledger entry of o: those in memory, then
-// those of its files. An Outcome is the LedgerSource reconciliation reads.
+// those of its files. A Run is the LedgerSource reconciliation reads.
 func (o *Run) EachPayment(fn func(*Payment) error) error {
 	if err := Payments(o.Ledger).EachPayment(fn); err != nil {
 		return err

@@ -210,7 +210,7 @@ func (s *PlotSample) Add(r *Result) {
 	}
 }
 
-// tallyOf counts the results and ledger of an outcome that kept them in
+// tallyOf counts the results and ledger of a run that kept them in
 // memory (or reads them from its files).
 func tallyOf(o *Run) (*Tally, error) {
 	merged := len(o.Meta.Merged) > 1
@@ -219,7 +219,7 @@ func tallyOf(o *Run) (*Tally, error) {
 	first := true
 	err := o.EachResult(func(r *Result) error {
 		if first && start.IsZero() {
-			// An outcome built without a start: the charts begin at its
+			// A record built without a start: the charts begin at its
 			// first result.
 			t.Timeline.Start = r.Scheduled
 		}

@@ -20,7 +20,7 @@ const (
 	FilePlot   = "plot.html" // `vegeta plot`-style HTML, corrected and raw latency
 )
 
-// WriteArtifacts writes the outcome and its report into dir (created if
+// WriteArtifacts writes the record of a run and its report into dir (created if
 // missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt,
 // report.html and plot.html.
 func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
