@@ -77,6 +77,49 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 	}
 }
 
+// TestARecordedHistoryStreamsToItsFile: a run with a record directory
+// writes its history to history.jsonl as it goes and keeps none of it in
+// memory; the check reads the file, and a shard read back from its
+// directory, alone or merged, is checked from it with the same verdict.
+func TestARecordedHistoryStreamsToItsFile(t *testing.T) {
+	t.Parallel()
+	p := startReference(t)
+	dir := t.TempDir()
+	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+		loadtest.WithHistory(true), loadtest.WithRecordDir(dir))
+	require.NotNil(t, rep.History)
+	require.True(t, rep.History.Passed(), text(t, rep))
+	assert.Nil(t, o.History, "the history stays in its file")
+	assert.True(t, o.HasHistory())
+	f, err := os.Open(filepath.Join(dir, record.FileHistory))
+	require.NoError(t, err)
+	defer func() { _ = f.Close() }()
+	ops, err := record.ReadHistory(f)
+	require.NoError(t, err)
+	creates := 0
+	for _, op := range ops {
+		if op.Op == record.OpCreate {
+			creates++
+		}
+	}
+	assert.Equal(t, o.Tally.Requests(), creates, "every payment request is in the file")
+	assert.Equal(t, rep.History.Operations, verdict.CheckHistory(ops, verdict.DefaultHistoryTimeout).Operations)
+
+	require.NoError(t, report.WriteArtifacts(dir, o, rep)) // leaves the streamed file as it is
+	back, err := record.ReadDir(dir)
+	require.NoError(t, err)
+	merged, err := record.Merge([]*record.Run{back}, true)
+	require.NoError(t, err)
+	for _, r := range []*record.Run{back, merged} {
+		require.True(t, r.HasHistory())
+		h := judge(t, r).History
+		require.NotNil(t, h)
+		assert.Equal(t, rep.History.Debits, h.Debits)
+		assert.Equal(t, rep.History.Reads, h.Reads)
+		assert.Equal(t, rep.History.Segments, h.Segments)
+	}
+}
+
 // TestHistoryCheckCatchesFaults: the check fails on a lost-update debit
 // and on a stale profile read, names the first operation no serial order
 // explains, and writes porcupine's visualisation next to the report.

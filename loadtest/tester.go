@@ -73,7 +73,9 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 			return nil, err
 		}
 	}
-	out.History = s.hist.Operations()
+	if err := s.hist.Close(out); err != nil {
+		return nil, err
+	}
 	if c.reconcile {
 		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
 	}
@@ -111,6 +113,12 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 	s := &session{c: c, cl: cl, codes: codes}
 	if c.history {
 		s.hist = &record.History{}
+		if c.recordDir != "" {
+			if s.hist, err = record.NewHistoryFile(c.recordDir); err != nil {
+				cl.close()
+				return nil, err
+			}
+		}
 	}
 	if err := t.accountsAndCatalog(ctx, s); err != nil {
 		cl.close()

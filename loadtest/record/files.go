@@ -215,8 +215,9 @@ func WriteResults(w io.Writer, results []Result) error {
 }
 
 // ReadDir reads the record a run wrote into dir (shard.json): its
-// results and ledger stay in their files, which merging, reports and
-// reconciliation read one entry at a time.
+// results, ledger and history (when the run had the history check) stay
+// in their files, which merging, reports, reconciliation and the history
+// check read one entry at a time.
 func ReadDir(dir string) (*Run, error) {
 	var sf shardFile
 	b, err := os.ReadFile(filepath.Join(dir, FileShard))
@@ -236,6 +237,9 @@ func ReadDir(dir string) (*Run, error) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			return nil, err
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileHistory)); err == nil { // a run with the history check
+		o.historyFiles = []recordFile{{filepath.Join(dir, FileHistory), sf.Meta.Shard.Index}}
 	}
 	return o, nil
 }

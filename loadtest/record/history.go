@@ -3,8 +3,11 @@ package record
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -56,10 +59,31 @@ func (o *HistoryOp) Answered() bool { return o.Return != 0 }
 
 // History collects the operations of a run; safe for concurrent use. A nil
 // *History records nothing, so that a run without the history check pays
-// nothing for it.
+// nothing for it. A History made by NewHistoryFile streams each operation
+// to the history file as it completes, through a buffered writer, and
+// keeps none; one made as a zero value keeps them in memory.
 type History struct {
 	mu  sync.Mutex
 	ops []HistoryOp
+
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	err  error // the first encoding or write error
+}
+
+// NewHistoryFile returns a History that streams to the history file of
+// dir (created if missing).
+func NewHistoryFile(dir string) (*History, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, FileHistory)
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &History{path: path, f: f, w: bufio.NewWriterSize(f, recordBuffer)}, nil
 }
 
 // Add records op.
@@ -67,12 +91,24 @@ func (h *History) Add(op HistoryOp) {
 	if h == nil {
 		return
 	}
+	if h.f == nil {
+		h.mu.Lock()
+		h.ops = append(h.ops, op)
+		h.mu.Unlock()
+		return
+	}
+	line, err := json.Marshal(&op) // as WriteHistory's encoder writes it
 	h.mu.Lock()
-	h.ops = append(h.ops, op)
-	h.mu.Unlock()
+	defer h.mu.Unlock()
+	if h.err == nil {
+		h.err = err
+	}
+	if h.err == nil {
+		_, h.err = h.w.Write(append(line, '\n'))
+	}
 }
 
-// Operations returns a copy of the recorded operations: nil for a nil
+// Operations returns a copy of the operations kept in memory: nil for a nil
 // *History, never nil otherwise (a history may record nothing).
 func (h *History) Operations() []HistoryOp {
 	if h == nil {
@@ -81,6 +117,60 @@ func (h *History) Operations() []HistoryOp {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append(make([]HistoryOp, 0, len(h.ops)), h.ops...)
+}
+
+// Close flushes and closes the history file and hands the history to o:
+// the operations kept in memory, or the file, which o then reads. Nothing
+// for a nil *History.
+func (h *History) Close(o *Run) error {
+	if h == nil {
+		return nil
+	}
+	if h.f == nil {
+		o.History = h.Operations()
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := errors.Join(h.err, h.w.Flush(), h.f.Close()); err != nil {
+		return fmt.Errorf("recording the history into %s: %w", h.path, err)
+	}
+	o.historyFiles = []recordFile{{h.path, o.Meta.Shard.Index}}
+	return nil
+}
+
+// HasHistory reports whether o recorded a history (the history check ran),
+// in memory or in files.
+func (o *Run) HasHistory() bool { return o.History != nil || len(o.historyFiles) > 0 }
+
+// EachHistoryOp calls fn with every operation of o's history: those in
+// memory, then those of its files, one at a time.
+func (o *Run) EachHistoryOp(fn func(*HistoryOp) error) error {
+	for i := range o.History {
+		if err := fn(&o.History[i]); err != nil {
+			return err
+		}
+	}
+	for _, f := range o.historyFiles {
+		if err := readHistoryFile(f.path, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readHistoryFile calls fn with every operation of history file path.
+func readHistoryFile(path string, fn func(*HistoryOp) error) error {
+	return readFile(path, func(r io.Reader) error { return EachHistoryOp(r, fn) })
+}
+
+// WriteHistoryFile writes the history of o into dir, unless the run
+// streamed it there: from memory and its files (a merge of shards).
+func WriteHistoryFile(dir string, o *Run) error {
+	return writeRecord(dir, FileHistory, o.History == nil, o.historyFiles, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		return o.EachHistoryOp(func(op *HistoryOp) error { return enc.Encode(op) })
+	})
 }
 
 // Stamp returns t in Unix nanoseconds.
@@ -100,17 +190,28 @@ func WriteHistory(w io.Writer, ops []HistoryOp) error {
 
 // ReadHistory reads JSON lines written by WriteHistory.
 func ReadHistory(r io.Reader) ([]HistoryOp, error) {
-	dec := json.NewDecoder(r)
 	var out []HistoryOp
-	for {
+	if err := EachHistoryOp(r, func(op *HistoryOp) error { out = append(out, *op); return nil }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachHistoryOp calls fn with each operation of the JSON lines read from r
+// (written by WriteHistory), one at a time.
+func EachHistoryOp(r io.Reader, fn func(*HistoryOp) error) error {
+	dec := json.NewDecoder(r)
+	for n := 1; ; n++ {
 		var op HistoryOp
 		err := dec.Decode(&op)
 		if err == io.EOF {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("history operation %d: %w", len(out)+1, err)
+			return fmt.Errorf("history operation %d: %w", n, err)
 		}
-		out = append(out, op)
+		if err := fn(&op); err != nil {
+			return err
+		}
 	}
 }

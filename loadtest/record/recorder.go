@@ -185,12 +185,18 @@ func (o *Run) EachPayment(fn func(*Payment) error) error {
 
 // readLedgerFile calls fn with every entry of ledger file path.
 func readLedgerFile(path string, fn func(*Payment) error) error {
+	return readFile(path, func(r io.Reader) error { return eachLedgerEntry(r, fn) })
+}
+
+// readFile reads the file path through a buffer with read; its errors name
+// the file.
+func readFile(path string, read func(io.Reader) error) error {
 	in, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = in.Close() }() // opened read-only
-	if err := eachLedgerEntry(bufio.NewReaderSize(in, recordBuffer), fn); err != nil {
+	if err := read(bufio.NewReaderSize(in, recordBuffer)); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil

@@ -93,9 +93,12 @@ type Run struct {
 	// Tally is what the reports read; nil for a record built by hand,
 	// whose Results and Ledger are counted when it is reported.
 	Tally *Tally `json:"-"`
-	// History holds every operation of a run with the history check (an
-	// empty history when it recorded none); nil without it.
-	History []HistoryOp `json:"-"`
+	// History holds the operations of a run with the history check kept in
+	// memory (an empty history when it recorded none); nil without it, or
+	// when they streamed to the history files historyFiles names (for a
+	// merge, the shards'). HasHistory and EachHistoryOp read both.
+	History      []HistoryOp `json:"-"`
+	historyFiles []recordFile
 }
 
 // Whole reports whether o's ledger holds every shard of the run: a run on

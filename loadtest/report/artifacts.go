@@ -39,7 +39,7 @@ func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
 		write(FilePlot, func(w io.Writer) error {
 			return writePlotSample(w, t.Plot.Points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
 		}),
-		writeHistory(o, rep, write),
+		writeHistory(dir, o, rep, write),
 		writeViolations(rep, write),
 	)
 }
@@ -106,11 +106,11 @@ func writeViolations(rep *Report, write func(string, func(io.Writer) error) erro
 
 // writeHistory writes the history of a run with the history check and,
 // when the check failed, porcupine's visualisation of the failing part.
-func writeHistory(o *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
+func writeHistory(dir string, o *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
 	if rep.History == nil {
 		return nil
 	}
-	err := write(record.FileHistory, func(w io.Writer) error { return record.WriteHistory(w, o.History) })
+	err := record.WriteHistoryFile(dir, o) // nothing when the run streamed it there
 	if rep.History.Visualized() {
 		err = errors.Join(err, write(verdict.FileHistoryHTML, rep.History.WriteVisualization))
 	}

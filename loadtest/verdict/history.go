@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"runtime"
 	"slices"
@@ -252,14 +251,107 @@ func describeWallet(w walletState) string {
 func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 	began := time.Now()
 	hc := &HistoryCheck{}
-	segs := buildSegments(ops, hc)
-	hc.Segments = len(segs)
-
-	// Accounts are checked in parallel; the segments of one account in
-	// order of time, stopping at the first that is not linearizable (the
-	// later ones would be checked against a state the server has left).
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	var sp historySpan
+	for i := range ops {
+		sp.add(&ops[i])
+	}
+	hc.checkPart(ctx, ops, sp)
+	hc.finish(began)
+	return hc
+}
+
+// HistorySource is a history read one operation at a time (a record.Run:
+// from memory and its files).
+type HistorySource interface {
+	EachHistoryOp(fn func(*record.HistoryOp) error) error
+}
+
+// CheckHistoryFrom is CheckHistory of the history of src, which it reads
+// twice: once for the span of the history, then grouped by partition (an
+// account and its payments) with at most spillAfter operations in memory
+// (a longer history is spilled to bucket files, as a ledger is), checking
+// one group at a time. Its verdict is CheckHistory's of the whole history.
+func CheckHistoryFrom(src HistorySource, timeout time.Duration) (*HistoryCheck, error) {
+	return checkHistoryFrom(src, timeout, spillAfter)
+}
+
+func checkHistoryFrom(src HistorySource, timeout time.Duration, most int) (*HistoryCheck, error) {
+	began := time.Now()
+	hc := &HistoryCheck{}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var sp historySpan
+	if err := src.EachHistoryOp(func(op *record.HistoryOp) error { sp.add(op); return nil }); err != nil {
+		return nil, err
+	}
+	_, err := spillEach(src.EachHistoryOp, historySpill, most, func(ops []record.HistoryOp) { hc.checkPart(ctx, ops, sp) }, 0)
+	if err != nil {
+		return nil, fmt.Errorf("history check: %w", err)
+	}
+	hc.finish(began)
+	return hc, nil
+}
+
+// historySpill spills a history by partition: the account of an
+// operation, which the load tester records on every operation of a
+// payment, so that an account's reads and every request and look-up of
+// its payments land in one bucket (an operation without an account, by
+// its partner_trx_id).
+var historySpill = &spillKind[record.HistoryOp]{
+	key: func(op *record.HistoryOp) string {
+		if op.Account != "" {
+			return op.Account
+		}
+		return op.ID
+	},
+	each: record.EachHistoryOp,
+}
+
+// historySpan is the first invocation of a history and its end, from which
+// the descriptions count time and until which an effect no answer bounds
+// may happen.
+type historySpan struct {
+	origin, end int64
+	seen        bool
+}
+
+func (sp *historySpan) add(op *record.HistoryOp) {
+	if !sp.seen {
+		sp.origin, sp.seen = op.Invoke, true
+	}
+	sp.origin = min(sp.origin, op.Invoke)
+	sp.end = max(sp.end, op.Invoke, op.Return)
+}
+
+// checkPart checks ops, a part of a history that holds every operation of
+// its accounts and their payments, within ctx, and adds what it found to
+// hc: counts, and the failing segment that began first.
+func (hc *HistoryCheck) checkPart(ctx context.Context, ops []record.HistoryOp, sp historySpan) {
+	segs := buildSegments(ops, sp, hc)
+	hc.Segments += len(segs)
+	checkSegments(ctx, segs)
+	for _, s := range segs { // in order of time within each account
+		switch s.result {
+		case porcupine.Illegal:
+			if hc.failing == nil || s.ops[0].Call < hc.failing.ops[0].Call ||
+				s.ops[0].Call == hc.failing.ops[0].Call && s.account < hc.failing.account {
+				hc.failing = s
+			}
+		case porcupine.Unknown:
+			hc.Undecided++
+		case "":
+			hc.Skipped++
+		}
+	}
+}
+
+// checkSegments checks segs within ctx, setting each one's result.
+// Accounts are checked in parallel; the segments of one account in order
+// of time, stopping at the first that is not linearizable (the later ones
+// would be checked against a state the server has left).
+func checkSegments(ctx context.Context, segs []*historySegment) {
 	var byAccount [][]*historySegment
 	for i, s := range segs {
 		if i == 0 || s.account != segs[i-1].account {
@@ -274,21 +366,7 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 		go func() {
 			defer wg.Done()
 			for account := range work {
-				for _, s := range account {
-					left := time.Until(deadlineOf(ctx))
-					if left <= 0 {
-						s.result = porcupine.Unknown
-						continue
-					}
-					if s.culprit = s.outOfBounds(); s.culprit >= 0 {
-						s.result = porcupine.Illegal
-					} else {
-						s.result = porcupine.CheckOperationsTimeout(walletModel, s.ops, left)
-					}
-					if s.result == porcupine.Illegal {
-						break
-					}
-				}
+				checkAccount(ctx, account)
 			}
 		}()
 	}
@@ -297,20 +375,33 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 	}
 	close(work)
 	wg.Wait()
+}
 
-	hc.Verdict = HistoryOK
-	for _, s := range segs { // in order of time within each account
-		switch s.result {
-		case porcupine.Illegal:
-			if hc.failing == nil || s.ops[0].Call < hc.failing.ops[0].Call {
-				hc.failing = s
-			}
-		case porcupine.Unknown:
-			hc.Undecided++
-		case "":
-			hc.Skipped++
+// checkAccount checks the segments of one account in order of time,
+// stopping at the first that is not linearizable.
+func checkAccount(ctx context.Context, account []*historySegment) {
+	for _, s := range account {
+		left := time.Until(deadlineOf(ctx))
+		if left <= 0 {
+			s.result = porcupine.Unknown
+			continue
+		}
+		if s.culprit = s.outOfBounds(); s.culprit >= 0 {
+			s.result = porcupine.Illegal
+		} else {
+			s.result = porcupine.CheckOperationsTimeout(walletModel, s.ops, left)
+		}
+		if s.result == porcupine.Illegal {
+			break
 		}
 	}
+}
+
+// finish sets the verdict of the parts checked, and the time taken since
+// began.
+func (hc *HistoryCheck) finish(began time.Time) {
+	hc.Operations = hc.Debits + hc.Reads
+	hc.Verdict = HistoryOK
 	switch {
 	case hc.failing != nil:
 		hc.Verdict = HistoryIllegal
@@ -320,7 +411,6 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 		hc.Verdict = HistoryUndecided
 	}
 	hc.Elapsed = time.Since(began)
-	return hc
 }
 
 func deadlineOf(ctx context.Context) time.Time {
@@ -385,17 +475,16 @@ type item struct {
 
 // buildSegments turns the operations of a run into the model's operations,
 // grouped by account and cut where nothing is in flight.
-func buildSegments(ops []record.HistoryOp, hc *HistoryCheck) []*historySegment {
+func buildSegments(ops []record.HistoryOp, sp historySpan, hc *HistoryCheck) []*historySegment {
 	if len(ops) == 0 {
 		return nil
 	}
-	b := newSegmentBuilder(ops, hc)
+	b := newSegmentBuilder(sp, hc)
 	b.read(ops)
 	for _, id := range b.idOrder {
 		b.addPayment(id, b.byID[id])
 	}
-	hc.Operations = hc.Debits + hc.Reads
-	hc.Accounts = len(b.perAccount)
+	hc.Accounts += len(b.perAccount)
 	return b.segments()
 }
 
@@ -417,14 +506,9 @@ type segmentBuilder struct {
 	idOrder     []string
 }
 
-func newSegmentBuilder(ops []record.HistoryOp, hc *HistoryCheck) *segmentBuilder {
-	b := &segmentBuilder{hc: hc, origin: math.MaxInt64, perAccount: map[string][]item{}, byID: map[string]*idOps{}}
-	for i := range ops {
-		b.origin = min(b.origin, ops[i].Invoke)
-		b.end = max(b.end, ops[i].Invoke, ops[i].Return)
-	}
-	b.end++ // an effect not bounded by any answer may happen until the history ends
-	return b
+func newSegmentBuilder(sp historySpan, hc *HistoryCheck) *segmentBuilder {
+	// An effect not bounded by any answer may happen until the history ends.
+	return &segmentBuilder{hc: hc, origin: sp.origin, end: sp.end + 1, perAccount: map[string][]item{}, byID: map[string]*idOps{}}
 }
 
 // at is the time ns from the history's start, for the descriptions.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/fnv"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,16 +13,32 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// A ledger read from files is grouped by id in memory up to spillAfter
-// entries; a longer one is first spilled to spillBuckets files by a hash
-// of the id, and each bucket, which holds every request of its ids, is
-// grouped and judged in turn (a bucket longer than spillAfter is spilled
-// again, by another hash). Reconciliation then holds at most spillAfter
-// entries at a time, not the run's.
+// A ledger or history read from files is grouped in memory up to
+// spillAfter entries; a longer one is first spilled to spillBuckets files
+// by a hash of each entry's partition key (a ledger entry's id, a history
+// operation's account), and each bucket, which holds every entry of its
+// keys, is grouped and judged in turn (a bucket longer than spillAfter is
+// spilled again, by another hash, unless it holds one key). Reconciliation
+// and the history check then hold at most spillAfter entries at a time,
+// not the run's, but for a key of more entries than that (one account's
+// history), which is held whole.
 const (
 	spillAfter   = 20_000
 	spillBuckets = 256
 )
+
+// spillKind is how entries of type T are spilled: the key that no bucket
+// may split, and how an entry is written to a bucket file and read back.
+type spillKind[T any] struct {
+	key  func(*T) string
+	each func(r io.Reader, fn func(*T) error) error // reads what json.Marshal wrote
+}
+
+// ledgerSpill spills ledger entries by partner_trx_id.
+var ledgerSpill = &spillKind[record.Payment]{
+	key:  func(p *record.Payment) string { return p.ID },
+	each: record.EachLedgerEntry,
+}
 
 // eachBucket calls fn with the ledger of src in groups that each hold every
 // request of their ids: all of it at once when it is in memory or short,
@@ -32,29 +49,31 @@ func eachBucket(src record.LedgerSource, most int, fn func([]record.Payment)) (s
 		fn(ps)
 		return false, nil
 	}
-	return spillEach(src, most, fn, 0)
+	return spillEach(src.EachPayment, ledgerSpill, most, fn, 0)
 }
 
-// spillEach is eachBucket for a ledger read from files, whose buckets
-// hash the ids with salt.
-func spillEach(src record.LedgerSource, most int, fn func([]record.Payment), salt byte) (spilled bool, err error) {
-	var buf []record.Payment
-	var sp *spill
+// spillEach calls fn with the entries that each calls its function with, in
+// groups that each hold every entry of their keys: all at once when there
+// are at most most, bucket by bucket otherwise, whose buckets hash the keys
+// with salt. Each group keeps the entries' order.
+func spillEach[T any](each func(func(*T) error) error, k *spillKind[T], most int, fn func([]T), salt byte) (spilled bool, err error) {
+	var buf []T
+	var sp *spill[T]
 	defer func() {
 		if sp != nil {
 			err = errors.Join(err, sp.remove())
 		}
 	}()
-	err = src.EachPayment(func(p *record.Payment) error {
+	err = each(func(e *T) error {
 		if sp != nil {
-			return sp.add(p)
+			return sp.add(e)
 		}
-		buf = append(buf, *p)
+		buf = append(buf, *e)
 		if len(buf) <= most {
 			return nil
 		}
 		var err error
-		if sp, err = newSpill(salt, most); err != nil {
+		if sp, err = newSpill(k, salt, most); err != nil {
 			return err
 		}
 		for i := range buf {
@@ -75,31 +94,40 @@ func spillEach(src record.LedgerSource, most int, fn func([]record.Payment), sal
 	return true, sp.each(fn)
 }
 
-// spill is a ledger written to bucket files by id.
-type spill struct {
+// spill is a ledger or history written to bucket files by key.
+type spill[T any] struct {
+	kind    *spillKind[T]
 	dir     string
 	salt    byte
 	most    int // entries a bucket may hold before it is spilled again
 	files   [spillBuckets]*os.File
 	writers [spillBuckets]*bufio.Writer
 	counts  [spillBuckets]int
+	keys    [spillBuckets]string // a bucket's first key
+	mixed   [spillBuckets]bool   // whether a bucket holds more than one key
 }
 
-func newSpill(salt byte, most int) (*spill, error) {
-	dir, err := os.MkdirTemp("", "loadtest-reconcile-")
+func newSpill[T any](k *spillKind[T], salt byte, most int) (*spill[T], error) {
+	dir, err := os.MkdirTemp("", "loadtest-spill-")
 	if err != nil {
 		return nil, err
 	}
-	return &spill{dir: dir, salt: salt, most: most}, nil
+	return &spill[T]{kind: k, dir: dir, salt: salt, most: most}, nil
 }
 
-// add writes p to its id's bucket, opening the bucket's file on its first
+// add writes e to its key's bucket, opening the bucket's file on its first
 // entry.
-func (s *spill) add(p *record.Payment) error {
+func (s *spill[T]) add(e *T) error {
 	h := fnv.New32a()
 	_, _ = h.Write([]byte{s.salt})
-	_, _ = h.Write([]byte(p.ID))
+	key := s.kind.key(e)
+	_, _ = h.Write([]byte(key))
 	i := h.Sum32() % spillBuckets
+	if s.counts[i] == 0 {
+		s.keys[i] = key
+	} else if key != s.keys[i] {
+		s.mixed[i] = true
+	}
 	s.counts[i]++
 	if s.writers[i] == nil {
 		f, err := os.Create(filepath.Join(s.dir, strconv.Itoa(int(i))))
@@ -108,7 +136,7 @@ func (s *spill) add(p *record.Payment) error {
 		}
 		s.files[i], s.writers[i] = f, bufio.NewWriterSize(f, 16<<10)
 	}
-	b, err := json.Marshal(p)
+	b, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
@@ -117,7 +145,7 @@ func (s *spill) add(p *record.Payment) error {
 }
 
 // each reads the buckets back, one at a time, and calls fn with each.
-func (s *spill) each(fn func([]record.Payment)) error {
+func (s *spill[T]) each(fn func([]T)) error {
 	for i, w := range s.writers {
 		if w == nil {
 			continue
@@ -128,30 +156,26 @@ func (s *spill) each(fn func([]record.Payment)) error {
 		if _, err := s.files[i].Seek(0, 0); err != nil {
 			return err
 		}
-		if s.counts[i] > s.most && s.salt < 255 { // ids the hash did not spread: spread them again
-			if _, err := spillEach(bucket{s.files[i]}, s.most, fn, s.salt+1); err != nil {
+		read := func(fn func(*T) error) error { return s.kind.each(bufio.NewReaderSize(s.files[i], 64<<10), fn) }
+		// Keys the hash did not spread are spread again; a bucket of one key
+		// (one account's long history) is read whole.
+		if s.counts[i] > s.most && s.mixed[i] && s.salt < 255 {
+			if _, err := spillEach(read, s.kind, s.most, fn, s.salt+1); err != nil {
 				return err
 			}
 			continue
 		}
-		ps, err := record.ReadLedger(bufio.NewReaderSize(s.files[i], 64<<10))
-		if err != nil {
+		var es []T
+		if err := read(func(e *T) error { es = append(es, *e); return nil }); err != nil {
 			return err
 		}
-		fn(ps)
+		fn(es)
 	}
 	return nil
 }
 
-// bucket is a spilled bucket read as a ledger source.
-type bucket struct{ f *os.File }
-
-func (b bucket) EachPayment(fn func(*record.Payment) error) error {
-	return record.EachLedgerEntry(bufio.NewReaderSize(b.f, 64<<10), fn)
-}
-
 // remove deletes the bucket files.
-func (s *spill) remove() error {
+func (s *spill[T]) remove() error {
 	var errs []error
 	for _, f := range s.files {
 		if f != nil {

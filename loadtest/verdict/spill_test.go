@@ -1,7 +1,7 @@
 package verdict
 
 import (
-	"os"
+	"io"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -46,12 +46,16 @@ func (f ledgerFile) EachPayment(fn func(*record.Payment) error) error {
 // ledgerFileSource writes ps to a ledger file and returns it.
 func ledgerFileSource(tb testing.TB, ps []record.Payment) ledgerFile {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), record.FileLedger)
-	f, err := os.Create(path)
-	require.NoError(tb, err)
-	require.NoError(tb, record.WriteLedger(f, ps))
-	require.NoError(tb, f.Close())
-	return ledgerFile(path)
+	return ledgerFile(writeTempFile(tb, record.FileLedger, func(w io.Writer) error { return record.WriteLedger(w, ps) }))
+}
+
+// writeTempFile writes the file name in a temporary directory with write
+// and returns its path.
+func writeTempFile(tb testing.TB, name string, write func(io.Writer) error) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	require.NoError(tb, record.WriteFile(dir, name, write))
+	return filepath.Join(dir, name)
 }
 
 // TestASpilledLedgerReconcilesAsInMemory: a ledger too long to group in
@@ -87,29 +91,37 @@ func BenchmarkReconcileFromFile(b *testing.B) {
 	ps = nil
 	var peak float64
 	for range b.N {
-		base := recordtest.HeapAfterGC()
-		var most atomic.Uint64
-		stop := make(chan struct{})
-		sampled := make(chan struct{})
-		go func() {
-			defer close(sampled)
-			var ms runtime.MemStats
-			for {
-				runtime.ReadMemStats(&ms)
-				most.Store(max(most.Load(), ms.HeapInuse))
-				select {
-				case <-stop:
-					return
-				case <-time.After(time.Millisecond):
-				}
-			}
-		}()
-		r, err := ReconcileFrom(src, snaps, true)
-		close(stop)
-		<-sampled
+		var r *Reconciliation
+		var err error
+		peak += float64(peakHeapDuring(func() { r, err = ReconcileFrom(src, snaps, true) })) / n
 		require.NoError(b, err)
 		require.Equal(b, n+2, r.IDs) // with the wave and the uncertain id
-		peak += (float64(most.Load()) - float64(base)) / n
 	}
 	b.ReportMetric(peak/float64(b.N), "peak-B/payment")
+}
+
+// peakHeapDuring runs fn and returns the most heap in use while it ran
+// (sampled every millisecond) above the heap in use before it.
+func peakHeapDuring(fn func()) int64 {
+	base := recordtest.HeapAfterGC()
+	var most atomic.Uint64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			most.Store(max(most.Load(), ms.HeapInuse))
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-sampled
+	return int64(most.Load()) - int64(base)
 }

@@ -17,7 +17,7 @@ type Verdicts struct {
 // Judge checks the record of a run after its attack: the reconciliation of
 // the ledger and wallets of a reconciled run, and the history check, bounded
 // by historyTimeout, of a run that recorded its history. It fails only when
-// the ledger cannot be read.
+// the ledger or the history cannot be read.
 func Judge(o *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
 	v := &Verdicts{}
 	if o.Meta.Reconciled {
@@ -27,8 +27,12 @@ func Judge(o *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
 		}
 		v.Reconciliation = r
 	}
-	if o.History != nil {
-		v.History = CheckHistory(o.History, historyTimeout)
+	if o.HasHistory() {
+		h, err := CheckHistoryFrom(o, historyTimeout)
+		if err != nil {
+			return nil, err
+		}
+		v.History = h
 	}
 	return v, nil
 }
