@@ -24,7 +24,8 @@
 //     ledger entries, streamed to the run's files (results.bin,
 //     ledger.jsonl, shard.json) and counted in a Tally of fixed size (latency
 //     histograms, the charts' timeline, a bounded error set), so that a
-//     run's memory does not grow with its length; the history of operations;
+//     run's memory does not grow with its length; the history of operations,
+//     streamed to history.jsonl the same way;
 //     Merge of the shards of a distributed run.
 //   - loadtest/verdict: what the checks conclude from a record
 //     (verdict.Judge): the reconciliation of the ledger with the wallets and
