@@ -49,11 +49,17 @@ func (w *world) feature(command, what string, r request) string {
 // (the generated sequence steps of steps/ and the suite's own), so
 // `conformance FILE` takes the same steps against the target and fails
 // at the same check; a partner_trx_id the model made up (gen-...) stands
-// for a fresh one of the run.
-func sequenceFeature(command, scenario string) string {
+// for a fresh one of the run. The feature of a strict run is run with
+// --strict: its last step may be a check that rests on a reading, which
+// only a strict run fails.
+func sequenceFeature(command, scenario string, strict bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Written by the generated mode: %s\n", command)
-	b.WriteString("# Run it against the target: conformance --target URL --profile FILE THIS_FILE\n")
+	flag := ""
+	if strict {
+		flag = "--strict "
+	}
+	fmt.Fprintf(&b, "# Run it against the target: conformance %s--target URL --profile FILE THIS_FILE\n", flag)
 	b.WriteString("@generated\n")
 	b.WriteString("Feature: Generated reproduction: a stateful sequence\n\n")
 	for _, l := range strings.Split(strings.TrimRight(scenario, "\n"), "\n") {

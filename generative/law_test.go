@@ -43,19 +43,32 @@ func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
 // at least one.
 func failedProperties(t *testing.T, fault reference.Fault, property string, budget, shrink time.Duration) []generative.PropertyResult {
 	t.Helper()
-	srv := httpapitest.NewServer(t, fault)
+	return failedAgainst(t, httpapitest.NewServer(t, fault).URL, property, budget, shrink, false)
+}
+
+// runAgainst runs the properties named property (seed 1) against the
+// target at url, strict or not.
+func runAgainst(t *testing.T, url, property string, budget, shrink time.Duration, strict bool) generative.Result {
+	t.Helper()
 	res, err := generative.Run(context.Background(), generative.Options{
-		Profile: profiles.Reference(srv.URL), Seed: 1, Only: property,
-		Duration: budget, ShrinkTime: shrink,
+		Profile: profiles.Reference(url), Seed: 1, Only: property,
+		Duration: budget, ShrinkTime: shrink, Strict: strict,
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Properties)
+	return res
+}
+
+// failedAgainst is runAgainst's failed properties, of which there must be
+// at least one.
+func failedAgainst(t *testing.T, url, property string, budget, shrink time.Duration, strict bool) []generative.PropertyResult {
+	t.Helper()
 	var failed []generative.PropertyResult
-	for _, p := range res.Properties {
+	for _, p := range runAgainst(t, url, property, budget, shrink, strict).Properties {
 		if p.Status == generative.StatusFailed {
 			failed = append(failed, p)
 		}
 	}
-	require.NotEmpty(t, failed, "the fault %s went unnoticed by %q", fault, property)
+	require.NotEmpty(t, failed, "%s went unnoticed by %q (strict %v)", url, property, strict)
 	return failed
 }

@@ -12,6 +12,13 @@ var (
 	ReadingTypesRefused = contract.MustReading("generated-types-refused")
 	// ReadingCoinsInFull: coins cover as much of the remainder as they can.
 	ReadingCoinsInFull = contract.MustReading("generated-coins-cover-remainder")
+	// ReadingRecordAmounts: a status record shows the product and amounts
+	// of the payment's creation. It is the suite's reading, which the model
+	// grades as the suite's step does.
+	ReadingRecordAmounts = contract.MustReading("status-record-amounts")
+	// ReadingCoinValueRoundsDown: an odd coin is worth nothing (the
+	// suite's reading, graded as its step grades it).
+	ReadingCoinValueRoundsDown = contract.MustReading("coin-value-rounds-down")
 )
 
 // Readings lists the readings of the generated mode.

@@ -360,6 +360,9 @@ func (o Options) command(name string) string {
 		fmt.Fprintf(&b, " --target %s --profile %s", shellWord(o.Profile.BaseURL), shellWord(o.ProfilePath))
 	}
 	fmt.Fprintf(&b, " --seed %d --only %s", o.Seed, shellWord(name))
+	if o.Strict {
+		b.WriteString(" --strict") // a failed reading fails only a strict run
+	}
 	return b.String()
 }
 

@@ -3,6 +3,7 @@ package loadtest_test
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,7 +23,11 @@ import (
 func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 	t.Parallel()
 	var once sync.Once
-	stall := func(loadtest.Progress) { once.Do(func() { time.Sleep(2200 * time.Millisecond) }) }
+	var shown atomic.Int64 // when the progress line said it fell behind
+	stall := func(p loadtest.Progress) {
+		once.Do(func() { time.Sleep(2200 * time.Millisecond) })
+		shown.Store(int64(p.BehindFrom))
+	}
 	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(3000, 2*time.Second)), loadtest.WithTimeout(50*time.Millisecond),
 		loadtest.WithProgress(10*time.Millisecond, stall))
@@ -33,6 +38,7 @@ func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 	assert.Positive(t, g.Late, "late sends; %+v", g)
 	assert.Positive(t, g.BehindFrom, "when it fell behind; %+v", g)
 	assert.GreaterOrEqual(t, g.BehindUntil, g.BehindFrom, "%+v", g)
+	assert.Equal(t, g.BehindFrom, time.Duration(shown.Load()), "the progress line says so too")
 	assert.True(t, rep.Generator.Limited, "%+v", rep.Generator)
 	assert.Contains(t, strings.Join(rep.Generator.Reasons, "\n"), "all 150 workers were busy")
 	assert.Regexp(t, `\n  FELL BEHIND its schedule from [0-9.]+ m?s to [0-9.]+ m?s: [0-9,]+ of [0-9,]+ sends more than 10 ms late \(worst [^)]+\).*; `+

@@ -8,14 +8,15 @@
 //   - loadtest (this package) runs an attack and records it. A Tester
 //     (tester.go, options.go) runs an engine (engine.go, workercap.go,
 //     retry.go, progress.go) that paces hits of a scenario (scenario.go: one
-//     type per scenario) built by a planner (planner.go, weights.go, ids.go,
-//     budget.go) and sends them through a client (client.go, requests.go:
-//     the generated api.New*Request builders) to the server under test,
-//     whose catalog and accounts it reads (catalog.go, accounts.go). Answers
-//     are checked against the document through internal/contract
-//     (checks.go). After the attack the created payments are looked up
-//     (lookups.go) and the wallets read again: gathering what the verdicts
-//     need is part of recording the run. history.go reads the wallets during
+//     type per scenario) built by a planner (planner.go, weights.go, ids.go)
+//     and sends them through a client (client.go, requests.go: the
+//     generated api.New*Request builders) to the server under test, whose
+//     catalog and accounts it reads (catalog.go, accounts.go: what each
+//     account can still spend). Answers are checked against the document
+//     through internal/contract (checks.go). After the attack the created
+//     payments are looked up (lookups.go, lookupfile.go) and the wallets
+//     read again: gathering what the verdicts need is part of recording the
+//     run. history.go reads the wallets during
 //     the attack for the history check; faults.go runs the nemesis.
 //   - loadtest/pacing: the load profile and its pacers (constant, linear,
 //     sine, stages).

@@ -235,7 +235,7 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 	// Rates are requests per second; the schedule paces hits of perTick
 	// requests each. validate has checked the divided profile.
 	pacer, _ := c.load.Divided(int(perTick)).Pacer()
-	s := pacing.Schedule{P: pacer}
+	s := pacing.Schedule{Pacer: pacer}
 	deadline, stop := e.deadline(p)
 	defer stop()
 	planned, walked := e.walk(ctx, p, &s, perTick, deadline)

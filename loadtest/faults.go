@@ -32,13 +32,13 @@ func (c *config) checkNemesis() error {
 
 // startNemesis is the engine's hook at the attack's start: the schedule's
 // times count from there.
-func (t *Tester) startNemesis(ctx context.Context, run **nemesis.Run) func(time.Time) {
+func (t *Tester) startNemesis(ctx context.Context, faults **nemesis.Execution) func(time.Time) {
 	c := &t.cfg
 	if len(c.nemesis) == 0 {
 		return nil
 	}
 	return func(began time.Time) {
-		*run = nemesis.Start(ctx, c.nemesis, began, c.load.Duration, c.nemesisLog)
+		*faults = nemesis.Start(ctx, c.nemesis, began, c.load.Duration, c.nemesisLog)
 	}
 }
 

@@ -31,9 +31,9 @@ func pageHas(tb testing.TB, page, s string) {
 	}
 }
 
-// syntheticOutcome is a one-second run of ten payments, one of them
+// syntheticRun is a one-second run of ten payments, one of them
 // answered 500, whose account was debited more than the ledger allows.
-func syntheticOutcome() (*record.Run, *verdict.Verdicts) {
+func syntheticRun() (*record.Run, *verdict.Verdicts) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	o := &record.Run{Meta: record.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
 		Shard: record.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
@@ -59,7 +59,7 @@ func syntheticOutcome() (*record.Run, *verdict.Verdicts) {
 // set and three charts; nothing fetched, no script.
 func TestHTMLShowsAFailedRun(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticOutcome()
+	o, v := syntheticRun()
 	rep := report.BuildReport(o, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
@@ -85,7 +85,7 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 // the ids of each class folded beneath its line.
 func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticOutcome()
+	o, v := syntheticRun()
 	start := o.Meta.Began
 	o.Meta.Faults = []nemesis.Fault{
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},

@@ -22,6 +22,9 @@ type Progress struct {
 	P50, P99   time.Duration // corrected latency over the last interval
 	Unexpected int64         // responses other than expected, so far
 	Violations int64         // contract violations, so far
+	// BehindFrom is when the generator first fell behind its schedule
+	// (Generator.BehindFrom); 0 while it has kept it.
+	BehindFrom time.Duration
 	// Phase is PhaseReconcile while the ids are looked up after the
 	// attack, with LookedUp of ToLookUp done and Elapsed since it began;
 	// empty during the attack.
@@ -44,6 +47,7 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 		sent := e.sent.Load()
 		p := Progress{Elapsed: now.Sub(began), Sent: sent, Done: e.done.Load(), InFlight: e.inFlight.Load(),
 			Final: final, Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
+		p.BehindFrom, _ = e.behind.span()
 		if final {
 			lastSent, lastAt = 0, began
 		}

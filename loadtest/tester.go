@@ -232,9 +232,9 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, hist: s.hist, rec: rec}
 	if s.c.reconcile && s.c.recordDir != "" {
-		e.marks = &seqMarks{}
+		e.marks = newSeqMarks(s.c.load)
 	}
-	var faults *nemesis.Run
+	var faults *nemesis.Execution
 	e.onBegin = t.startNemesis(ctx, &faults)
 	e.attack(ctx)
 	if faults != nil {

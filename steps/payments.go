@@ -76,6 +76,7 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` pays again with the partner transaction id "([^"]*)" for product (\d+) to "([^"]*)" with payment method (\d+), balance (on|off)$`, s.payAgainAsWritten)
 	sc.Step(`^the payment is not refused as a reuse of its partner transaction id$`, s.notRefusedAsReuse)
 	sc.Step(`^the payment takes from `+actorRE+`'s wallet as the document splits it$`, s.takesAsSplit)
+	sc.Step(`^by the generated mode's reading the coins cover as much of the rest of the total as they can$`, s.coinsCoverRest)
 
 	sc.Step(`^the payment is paid, with a documented transaction status$`, s.paid)
 	sc.Step(`^the transaction number contains a slash and the partner transaction id is echoed$`, s.numberAndEcho)
@@ -571,11 +572,9 @@ func (s *scenario) numberAndEcho() error {
 	if err != nil {
 		return err
 	}
-	if !strings.Contains(pm.res.TransactionNumber, "/") {
-		return s.failure(pm.ex, secTransaction, "a transaction_number with slashes", "transaction_number is %q", pm.res.TransactionNumber)
-	}
-	if want := fmt.Sprint(pm.body["partner_trx_id"]); pm.res.PartnerTrxID != want {
-		return s.failure(pm.ex, secTransaction, fmt.Sprintf("partner_trx_id %q", want), "partner_trx_id is %q", pm.res.PartnerTrxID)
+	want := fmt.Sprint(pm.body["partner_trx_id"])
+	if err := contract.CheckTransactionNamed(pm.res.TransactionNumber, pm.res.PartnerTrxID, want); err != nil {
+		return s.failure(pm.ex, secTransaction, fmt.Sprintf("a transaction_number with slashes and partner_trx_id %q", want), "%v", err)
 	}
 	return nil
 }
@@ -905,5 +904,26 @@ func (s *scenario) takesAsSplit(ctx context.Context, actor string) error {
 	if err := contract.CheckSplit(before, pm.res.Amount, fee, useBalance, useCoin); err != nil {
 		return s.failure(pm.ex, contract.SentenceSplit, "balance first when asked, then coins when asked, the rest through the gateway", "%v", err)
 	}
+	return nil
+}
+
+// coinsCoverRest grades the coins of the payment just created, sent with
+// use_coin, against the wallet the payer held before it by the reading
+// generated-coins-cover-remainder (contract.CheckCoinsCoverRemainder), as
+// the generated model grades them.
+func (s *scenario) coinsCoverRest() error {
+	pm := s.attempt
+	if pm == nil || pm.res == nil {
+		return errors.New("no payment was created before this check")
+	}
+	if useCoin, _ := pm.body["use_coin"].(bool); !useCoin {
+		return errors.New("the payment checked was sent without use_coin")
+	}
+	before := contract.Wallet{Balance: pm.before.balance, Coins: pm.before.coins}
+	rd := contract.MustReading("generated-coins-cover-remainder")
+	if err := contract.CheckCoinsCoverRemainder(before, pm.res.Amount); err != nil {
+		return s.reading(rd, s.failure(pm.ex, rd.Sentence, "coins worth min(coins / 2, what balance left) rupiah", "%v", err))
+	}
+	s.applied(rd)
 	return nil
 }

@@ -283,7 +283,24 @@ var successMessages = map[string]bool{contract.MsgOK: true, contract.MsgSynced: 
 
 func (s *scenario) registerCommon(sc stepper) {
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)
+	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)", or with status (\d+) and the message "([^"]*)"$`, s.expectEitherAnswer)
 	sc.Step(`^the target answers without a server fault$`, s.noServerFault)
+}
+
+// expectEitherAnswer checks that the last answer has either status and
+// its exact message (contract.CheckAnswerEither): a request that meets two
+// rows of section 7, which the document does not order.
+func (s *scenario) expectEitherAnswer(code1 int, msg1 string, code2 int, msg2 string) error {
+	ex, env, err := s.lastEnvelope()
+	if err != nil {
+		return err
+	}
+	if err := contract.CheckAnswerEither(ex.Status, env.Message, code1, msg1, code2, msg2); err != nil {
+		return s.failure(ex, contract.MessageRow(msg1)+"; "+contract.MessageRow(msg2),
+			fmt.Sprintf("status %d and the message %q, or status %d and the message %q", code1, msg1, code2, msg2), "%v", err)
+	}
+	s.h.coverage.asserted(ex, env.Message)
+	return nil
 }
 
 // noServerFault checks that the last answer is not a 5xx (a transport

@@ -143,7 +143,7 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 		}
 		fmt.Fprintf(stdout, "reports: %s, %s in %s\n", generative.SummaryFile, generative.JUnitFile, f.reportDir)
 	}
-	if err := writeFeatures(stdout, f.reportDir, f.profilePath, baseURL, embedded, res); err != nil {
+	if err := writeFeatures(stdout, f, baseURL, embedded, res); err != nil {
 		fmt.Fprintf(stderr, "conformance generate: writing the reproduction features: %v\n", err)
 		return exitFail
 	}
@@ -156,10 +156,15 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 	return exitPass
 }
 
-// writeFeatures writes each failure that has a feature file into dir
-// (generated-N.feature) and prints how to run it against the target;
-// without dir it says how to get the files.
-func writeFeatures(stdout io.Writer, dir, profilePath, target string, embedded bool, res generative.Result) error {
+// writeFeatures writes each failure that has a feature file into the
+// report directory (generated-N.feature) and prints how to run it against
+// the target, with --strict after a strict run (its failure may be a
+// reading's); without the directory it says how to get the files.
+func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded bool, res generative.Result) error {
+	dir, strict := f.reportDir, ""
+	if f.strict {
+		strict = "--strict "
+	}
 	n := 0
 	for _, p := range res.Properties {
 		if p.Feature == "" {
@@ -174,9 +179,9 @@ func writeFeatures(stdout io.Writer, dir, profilePath, target string, embedded b
 		if err := os.WriteFile(path, []byte(p.Feature), 0o644); err != nil {
 			return err
 		}
-		run := "conformance " + path
+		run := "conformance " + strict + path
 		if !embedded {
-			run = fmt.Sprintf("conformance --target %s --profile %s %s", target, profilePath, path)
+			run = fmt.Sprintf("conformance %s--target %s --profile %s %s", strict, target, f.profilePath, path)
 		}
 		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", p.Name(), path, run)
 	}

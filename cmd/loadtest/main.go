@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -60,7 +61,9 @@ const gcPercent = 400
 // behind holds up to its worker cap of requests in flight (about 37 KiB
 // each), which at gcPercent the heap would let grow to five times that
 // (544 MiB measured at 5,000/s on a loaded machine): near the limit the
-// collector runs as often as it must instead.
+// collector runs as often as it must instead. A run with the history check
+// keeps every operation in memory, which may rightly pass the limit: it
+// has none (noHistoryLimit).
 const memoryLimit = 512 << 20
 
 func main() {
@@ -313,6 +316,9 @@ func (f *runFlags) options(run runPlan, dir string, logger *slog.Logger, stderr 
 		return nil, nil, err
 	}
 	opts = append(opts, checks...)
+	if len(checks) > 0 {
+		noHistoryLimit(os.Getenv)
+	}
 	if !*f.quiet {
 		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
 	}
@@ -387,6 +393,15 @@ func newLogger(level string, stderr io.Writer) (*slog.Logger, error) {
 		return nil, fmt.Errorf("--log-level: %w", err)
 	}
 	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl})), nil
+}
+
+// noHistoryLimit lifts the soft memory limit main sets, unless GOMEMLIMIT
+// set it: the history check keeps every operation in memory, and a live
+// heap above the limit would keep the collector running.
+func noHistoryLimit(getenv func(string) string) {
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 }
 
 // checkOptions are the options of the extra checks named by --check.
@@ -538,6 +553,9 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
 			p.Unexpected, p.Violations, p.InFlight)
+		if p.BehindFrom > 0 {
+			line += fmt.Sprintf("  BEHIND its schedule since %.1fs", p.BehindFrom.Seconds())
+		}
 		if p.Final {
 			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d  violations %d",
 				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, p.Violations)

@@ -132,6 +132,8 @@ func TestBadArguments(t *testing.T) {
 		"argument":          {"extra"},
 		"merge nothing":     {"merge"},
 		"reconcile timeout": {"--reconcile-timeout", "0", "--duration", "100ms"},
+		"history timeout":   {"--check", "history", "--history-timeout", "0", "--duration", "100ms"},
+		"check":             {"--check", "nope", "--duration", "100ms"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -148,6 +150,13 @@ func TestProgressLine(t *testing.T) {
 	var b bytes.Buffer
 	progressPrinter(&b)(progressSample())
 	assert.True(t, strings.HasPrefix(b.String(), "[  2.0s] sent 10"), b.String())
+	assert.NotContains(t, b.String(), "BEHIND")
+
+	b.Reset()
+	behind := progressSample()
+	behind.BehindFrom = 1500 * time.Millisecond
+	progressPrinter(&b)(behind)
+	assert.True(t, strings.HasSuffix(b.String(), "  BEHIND its schedule since 1.5s\n"), b.String())
 
 	b.Reset()
 	progressPrinter(&b)(loadtest.Progress{Phase: loadtest.PhaseReconcile, Elapsed: 3 * time.Second, LookedUp: 1200, ToLookUp: 5000})

@@ -115,3 +115,14 @@ func CheckAnswer(status int, message string, wantStatus int, wantMessage string)
 	}
 	return nil
 }
+
+// CheckAnswerEither checks that an answer has one of two status codes,
+// each with its exact message: where a request meets two rows of section
+// 7 and the document gives no order of checks, either row is the answer.
+func CheckAnswerEither(status int, message string, status1 int, message1 string, status2 int, message2 string) error {
+	if CheckAnswer(status, message, status1, message1) == nil || CheckAnswer(status, message, status2, message2) == nil {
+		return nil
+	}
+	return fmt.Errorf("got status %d and the message %q, not %d %q nor %d %q (§7: the request meets both rows, and the document gives no order of checks)",
+		status, message, status1, message1, status2, message2)
+}

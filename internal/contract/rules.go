@@ -229,3 +229,60 @@ func CheckSameCustomer(existing, returned int64) error {
 	}
 	return nil
 }
+
+// ErrCoinsShort is a payment sent with use_coin whose coins did not cover
+// what the reading generated-coins-cover-remainder says they cover.
+var ErrCoinsShort = errors.New("the coins do not cover as much of the remainder as they can")
+
+// CheckCoinsCoverRemainder checks the amounts a of a payment sent with
+// use_coin against the wallet before it: coins cover min(coins / 2, what
+// balance left) rupiah. It is the reading generated-coins-cover-remainder
+// (section 4.6 says only "Use coins after balance"), so a judge grades
+// its error as that reading.
+func CheckCoinsCoverRemainder(before Wallet, a api.Amount) error {
+	if want := min(CoinValue(before.Coins), a.Total-a.BalanceUsed); a.CoinValueUsed != want {
+		rd := MustReading("generated-coins-cover-remainder")
+		return fmt.Errorf("%w: coins worth %d rupiah were taken where %d were due (balance %d and %d coins, total %d, balance_used %d) (%s %s)",
+			ErrCoinsShort, a.CoinValueUsed, want, before.Balance, before.Coins, a.Total, a.BalanceUsed, rd.Sentence, rd.Text)
+	}
+	return nil
+}
+
+// SentenceNotShown is the sentence CheckNotShown rests on.
+const SentenceNotShown = "§4.7: \"Looks up one transaction\"; §5: \"The bearer token identifies a customer account\": " +
+	"a transaction created under one partner is not shown to another partner (no 2xx answer and no record)."
+
+// ErrShownToOtherPartner is a transaction shown to another partner.
+var ErrShownToOtherPartner = errors.New("another partner was shown the transaction")
+
+// CheckNotShown checks another partner's lookup of a transaction: its
+// answer has the status given, and record says whether its data carries a
+// record (a partner_trx_id or a transaction_number). Any refusal is right;
+// which one is the reading cross-partner-status-404.
+func CheckNotShown(status int, record bool) error {
+	if status/100 == 2 || record {
+		return fmt.Errorf("%w: status %d, a record in the answer: %v (%s)", ErrShownToOtherPartner, status, record, SentenceNotShown)
+	}
+	return nil
+}
+
+// SentenceTransactionNamed is the sentence CheckTransactionNamed rests on.
+const SentenceTransactionNamed = "§2.5: transaction.transaction_number — \"Service-generated number; contains slashes.\" " +
+	"transaction.partner_trx_id — \"Echo of the partner's id.\""
+
+// ErrTransactionNamed is a created transaction whose number has no slash or
+// whose partner_trx_id is not the one sent.
+var ErrTransactionNamed = errors.New("the transaction is not named as the document says")
+
+// CheckTransactionNamed checks the transaction of a created payment: its
+// transaction_number contains a slash and its partner_trx_id echoes the
+// one sent.
+func CheckTransactionNamed(number, echoed, sent string) error {
+	switch {
+	case !strings.Contains(number, "/"):
+		return fmt.Errorf("%w: transaction_number %q has no slash (%s)", ErrTransactionNamed, number, SentenceTransactionNamed)
+	case echoed != sent:
+		return fmt.Errorf("%w: the payment echoes partner_trx_id %q, not %q (%s)", ErrTransactionNamed, echoed, sent, SentenceTransactionNamed)
+	}
+	return nil
+}

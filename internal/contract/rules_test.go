@@ -99,3 +99,44 @@ func TestCheckCoinValue(t *testing.T) {
 	assert.NoError(t, CheckCoinValue(41, 21), "an odd coin rounded up is a reading, not the document")
 	assert.ErrorIs(t, CheckCoinValue(40, 40), ErrCoinValue)
 }
+
+func TestCheckCoinsCoverRemainder(t *testing.T) {
+	t.Parallel()
+	w := Wallet{Balance: 1000, Coins: 3001}
+	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, CoinUsed: 3000, CoinValueUsed: 1500, GatewayPayment: 2500}))
+	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 400, CoinValueUsed: 200}))
+	err := CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, GatewayPayment: 4000})
+	assert.ErrorIs(t, err, ErrCoinsShort)
+	assert.Contains(t, err.Error(), "coins worth 0 rupiah were taken where 1500 were due")
+	assert.ErrorIs(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 600, CoinValueUsed: 300}), ErrCoinsShort)
+}
+
+func TestCheckNotShown(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckNotShown(404, false))
+	assert.NoError(t, CheckNotShown(401, false))
+	assert.ErrorIs(t, CheckNotShown(200, false), ErrShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, true), ErrShownToOtherPartner)
+}
+
+func TestCheckAnswerEither(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckAnswerEither(409, MsgDuplicate, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
+	assert.NoError(t, CheckAnswerEither(400, MsgInternalMethodFlag, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
+	assert.Error(t, CheckAnswerEither(409, MsgInternalMethodFlag, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
+	assert.Error(t, CheckAnswerEither(200, MsgCreated, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
+}
+
+func TestCheckTransactionNamed(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckTransactionNamed("INV/20261122/P1/7", "a-1", "a-1"))
+	assert.ErrorIs(t, CheckTransactionNamed("INV-20261122", "a-1", "a-1"), ErrTransactionNamed)
+	assert.ErrorIs(t, CheckTransactionNamed("INV/20261122/P1/7", "a-2", "a-1"), ErrTransactionNamed)
+}
+
+func TestCheckCoinValueRoundsDown(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckCoinValueRoundsDown(7, 3))
+	assert.NoError(t, CheckCoinValueRoundsDown(8, 4))
+	assert.ErrorIs(t, CheckCoinValueRoundsDown(7, 4), ErrCoinValueRounded)
+}

@@ -26,8 +26,8 @@ type Fault struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Run is a schedule being carried out.
-type Run struct {
+// Execution is a schedule being carried out.
+type Execution struct {
 	stop   context.CancelFunc
 	wg     sync.WaitGroup
 	mu     sync.Mutex
@@ -41,9 +41,9 @@ type Run struct {
 // even when ctx is cancelled (an interrupted run still recovers every
 // fault it began), each bounded by its timeout; only faults not yet
 // started are dropped.
-func Start(ctx context.Context, s Schedule, began time.Time, duration time.Duration, log io.Writer) *Run {
+func Start(ctx context.Context, s Schedule, began time.Time, duration time.Duration, log io.Writer) *Execution {
 	ctx, stop := context.WithCancel(ctx)
-	r := &Run{stop: stop, log: log}
+	r := &Execution{stop: stop, log: log}
 	if f, ok := log.(*os.File); ok {
 		r.log = f // the children write to the file itself
 	} else {
@@ -61,7 +61,7 @@ func Start(ctx context.Context, s Schedule, began time.Time, duration time.Durat
 
 // Stop starts no further fault, waits for those under way (their recovery
 // included), and returns every fault in the order they started.
-func (r *Run) Stop() []Fault {
+func (r *Execution) Stop() []Fault {
 	r.stop()
 	r.wg.Wait()
 	r.mu.Lock()
@@ -72,7 +72,7 @@ func (r *Run) Stop() []Fault {
 
 // step fires st at each of its times, one fault after the other: a time
 // that comes while the previous fault is still under way waits for it.
-func (r *Run) step(ctx context.Context, n int, label string, st Step, began time.Time, duration time.Duration) {
+func (r *Execution) step(ctx context.Context, n int, label string, st Step, began time.Time, duration time.Duration) {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for _, at := range st.times(duration) {
@@ -115,7 +115,7 @@ func (r *Run) step(ctx context.Context, n int, label string, st Step, began time
 
 // exec runs one command of step n to its end or its timeout, its output
 // going to the log.
-func (r *Run) exec(ctx context.Context, n int, what string, c Command, st Step) error {
+func (r *Execution) exec(ctx context.Context, n int, what string, c Command, st Step) error {
 	timeout := st.timeout()
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
@@ -148,7 +148,7 @@ func (r *Run) exec(ctx context.Context, n int, what string, c Command, st Step) 
 }
 
 // logf writes one line to the log in one Write.
-func (r *Run) logf(format string, args ...any) { fmt.Fprintf(r.log, format, args...) }
+func (r *Execution) logf(format string, args ...any) { fmt.Fprintf(r.log, format, args...) }
 
 // lockedWriter serialises writes to a writer that is not a file (the
 // commands' output is copied to it from several goroutines).

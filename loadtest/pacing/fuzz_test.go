@@ -64,7 +64,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 		if limit > 100_000 {
 			return // too many hits to walk here; the bounds above still hold
 		}
-		s := Schedule{P: pacer}
+		s := Schedule{Pacer: pacer}
 		var hits int64
 		for hits <= limit {
 			due, ok := s.Next()

@@ -247,7 +247,7 @@ func ParseRate(s string) (float64, error) {
 	return r, nil
 }
 
-// expected is the number of requests lp schedules, worked out from its
+// Expected is the number of requests lp schedules, worked out from its
 // mean rate (0 for a max-rate run, which has no schedule).
 func (lp LoadProfile) Expected() float64 {
 	switch lp.Pacing {
@@ -263,7 +263,7 @@ func (lp LoadProfile) Expected() float64 {
 	return lp.Rate * lp.Duration.Seconds()
 }
 
-// divided returns lp with every rate divided by n: the schedule of hits
+// Divided returns lp with every rate divided by n: the schedule of hits
 // that send n requests each, so that lp's rates stay requests per second.
 func (lp LoadProfile) Divided(n int) LoadProfile {
 	if n <= 1 {
@@ -392,20 +392,20 @@ func (p *stagedPacer) Rate(elapsed time.Duration) float64 {
 	return 0
 }
 
-// schedule walks a pacer's intended send times. Calling Pace at the previous
+// Schedule walks a pacer's intended send times. Calling Pace at the previous
 // hit's due time (rather than at the wall clock) yields each hit's due time
 // even when the generator runs behind, which is what coordinated-omission
 // correction needs.
 type Schedule struct {
-	P   vegeta.Pacer
-	due time.Duration
-	n   uint64
+	Pacer vegeta.Pacer
+	due   time.Duration
+	n     uint64
 }
 
-// next returns the offset from the start at which hit n is due, and false
+// Next returns the offset from the start at which hit n is due, and false
 // when the pacer says stop.
 func (s *Schedule) Next() (time.Duration, bool) {
-	wait, stop := s.P.Pace(s.due, s.n)
+	wait, stop := s.Pacer.Pace(s.due, s.n)
 	if stop {
 		return 0, false
 	}
@@ -416,7 +416,7 @@ func (s *Schedule) Next() (time.Duration, bool) {
 	return s.due, true
 }
 
-// remaining counts the hits s still schedules within d, walking s to its
+// Remaining counts the hits s still schedules within d, walking s to its
 // end (one Pace call per hit). The schedule must end: not a max-rate one.
 func (s *Schedule) Remaining(d time.Duration) int64 {
 	var n int64

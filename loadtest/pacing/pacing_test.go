@@ -51,7 +51,7 @@ func TestParseLoadProfile(t *testing.T) {
 				// The schedule honours the pacing within one hit per second of slack.
 				p, err := lp.Pacer()
 				require.NoError(t, err)
-				s := Schedule{P: p}
+				s := Schedule{Pacer: p}
 				assert.InDelta(t, tc.planned, s.Remaining(lp.Duration), float64(lp.Duration/time.Second)+1)
 			}
 		})
@@ -63,7 +63,7 @@ func TestScheduleKeepsDueTimesWhenBehind(t *testing.T) {
 	lp := LoadProfile{Pacing: Constant, Rate: 100, Duration: time.Second}
 	p, err := lp.Pacer()
 	require.NoError(t, err)
-	s := Schedule{P: p}
+	s := Schedule{Pacer: p}
 	for n := 1; n <= 100; n++ {
 		due, ok := s.Next()
 		require.True(t, ok)
@@ -118,7 +118,7 @@ func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 	assert.Contains(t, lp.String(), "3 stages for 3s")
 	pacer, err := lp.Pacer()
 	require.NoError(t, err)
-	s := Schedule{P: pacer}
+	s := Schedule{Pacer: pacer}
 	perSecond := make([]int, 4)
 	for {
 		due, ok := s.Next()

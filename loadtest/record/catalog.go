@@ -32,11 +32,11 @@ type Catalog struct {
 	Methods       []Method  `json:"methods"`
 }
 
-// maxPrice is the highest price a payment for p can be charged: the
+// MaxPrice is the highest price a payment for p can be charged: the
 // recalculated value is not known in advance, so both prices bound it.
 func (p Product) MaxPrice() int64 { return max(p.BasePrice, p.FinalPrice) }
 
-// restrict returns the catalog with only the products whose id or sub
+// Restrict returns the catalog with only the products whose id or sub
 // category is listed in only ("1001", "prabayar"); cat itself when only is
 // empty.
 func (cat *Catalog) Restrict(only []string) (*Catalog, error) {

@@ -73,7 +73,7 @@ func (t *errorTally) add(r *Result) {
 	t.entries[j].Count++
 }
 
-// set returns the error set: the most frequent answers first, at most
+// Set returns the error set: the most frequent answers first, at most
 // maxErrorEntries, and a last entry for the answers past
 // maxTrackedErrors, if any.
 func (t *errorTally) Set() []ErrorEntry {

@@ -35,7 +35,7 @@ func syntheticResults(rng *rand.Rand, at time.Time, n, shard int, rate float64) 
 	return out
 }
 
-func shardOutcome(run string, s Shard, at time.Time, results []Result) *Run {
+func shardRun(run string, s Shard, at time.Time, results []Result) *Run {
 	return &Run{Meta: Meta{RunID: run, Scenario: "create", Shard: s, Began: at, Ended: at.Add(10 * time.Second)},
 		Generator: Generator{Duration: 10 * time.Second, Sent: int64(len(results))}, Results: results}
 }
@@ -63,7 +63,7 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 			}
 		}
 		all = append(all, rs...)
-		o := shardOutcome("merge21", Shard{Index: i, Count: 3}, at, rs)
+		o := shardRun("merge21", Shard{Index: i, Count: 3}, at, rs)
 		dir := filepath.Join(root, fmt.Sprint(i))
 		require.NoError(t, WriteDir(dir, o))
 		read, err := ReadDir(dir)
@@ -74,7 +74,7 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 	require.NoError(t, err)
 	merged, err := m.Tallied()
 	require.NoError(t, err)
-	one, err := shardOutcome("merge21", SingleShard, at, all).Tallied()
+	one, err := shardRun("merge21", SingleShard, at, all).Tallied()
 	require.NoError(t, err)
 
 	require.Equal(t, len(all), merged.Requests())

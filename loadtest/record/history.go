@@ -51,7 +51,7 @@ type HistoryOp struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// answered reports whether an answer came back.
+// Answered reports whether an answer came back.
 func (o *HistoryOp) Answered() bool { return o.Return != 0 }
 
 // History collects the operations of a run; safe for concurrent use. A nil
@@ -62,7 +62,7 @@ type History struct {
 	ops []HistoryOp
 }
 
-// add records op.
+// Add records op.
 func (h *History) Add(op HistoryOp) {
 	if h == nil {
 		return
@@ -83,7 +83,7 @@ func (h *History) Operations() []HistoryOp {
 	return append(make([]HistoryOp, 0, len(h.ops)), h.ops...)
 }
 
-// stamp returns t in Unix nanoseconds.
+// Stamp returns t in Unix nanoseconds.
 func Stamp(t time.Time) int64 { return t.UnixNano() }
 
 // WriteHistory writes ops as JSON lines.

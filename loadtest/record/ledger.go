@@ -113,7 +113,7 @@ func eachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
 
 // LedgerSource is a ledger as reconciliation reads it: one entry at a
 // time, from memory (Payments) or from the ledger.jsonl files of a run or
-// of the shards of a merge (an Outcome), so that a long run's ledger need
+// of the shards of a merge (a Run), so that a long run's ledger need
 // not be held in memory to be read.
 type LedgerSource interface {
 	EachPayment(fn func(*Payment) error) error

@@ -25,17 +25,8 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 	reconciled := true
 	for _, o := range outcomes {
 		mt := o.Meta
-		if mt.RunID != first.RunID {
-			return nil, fmt.Errorf("merge: shard %s belongs to run %s, not %s", mt.Shard, mt.RunID, first.RunID)
-		}
-		if mt.Shard.Count != first.Shard.Count {
-			return nil, fmt.Errorf("merge: shard %s does not split the run in %d", mt.Shard, first.Shard.Count)
-		}
-		if mt.Scenario != first.Scenario {
-			return nil, fmt.Errorf("merge: shard %s ran scenario %s, not %s", mt.Shard, mt.Scenario, first.Scenario)
-		}
-		if seen[mt.Shard.Index] {
-			return nil, fmt.Errorf("merge: shard %s given twice", mt.Shard)
+		if err := belongs(mt, first, seen); err != nil {
+			return nil, err
 		}
 		seen[mt.Shard.Index] = true
 		m.Meta.Merged = append(m.Meta.Merged, mt.Shard)
@@ -46,41 +37,8 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 			m.Meta.Ended = mt.Ended
 		}
 		reconciled = reconciled && mt.Reconciled
-
-		g, og := &m.Generator, o.Generator
-		if len(m.Meta.Merged) == 1 {
-			*g = og
-			g.PeakWorkers, g.PeakInFlight = 0, 0
-			g.Planned, g.Sent, g.Late, g.WorkerWaits, g.ConnWaits, g.Abandoned = 0, 0, 0, 0, 0, 0
-		}
-		g.Planned += og.Planned
-		g.Sent += og.Sent
-		g.Late += og.Late
-		g.WorkerWaits += og.WorkerWaits
-		g.ConnWaits += og.ConnWaits
-		g.Abandoned += og.Abandoned
-		g.PeakWorkers += og.PeakWorkers
-		g.PeakInFlight += og.PeakInFlight
-		g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
-		g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
-		g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
-		g.Duration = max(g.Duration, og.Duration)
-		g.Sending = max(g.Sending, og.Sending)
-		g.mergeBehind(og)
-
-		for _, r := range o.Results {
-			r.Shard = mt.Shard.Index
-			m.Results = append(m.Results, r)
-		}
-		m.Ledger = append(m.Ledger, o.Ledger...)
-		if len(m.Meta.Merged) > 1 { // the first shard's are in m.Meta already
-			m.Meta.Faults = append(m.Meta.Faults, mt.Faults...)
-		}
-		for _, f := range o.resultFiles {
-			m.resultFiles = append(m.resultFiles, recordFile{f.path, mt.Shard.Index})
-		}
-		m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
-		m.Accounts = append(m.Accounts, o.Accounts...)
+		mergeGenerator(&m.Generator, o.Generator, len(m.Meta.Merged) == 1)
+		m.add(o)
 	}
 	sort.SliceStable(m.Meta.Faults, func(i, j int) bool { return m.Meta.Faults[i].Start.Before(m.Meta.Faults[j].Start) })
 	if !partial && len(seen) != first.Shard.Count {
@@ -104,4 +62,64 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 	}
 	m.Tally = t
 	return m, nil
+}
+
+// belongs checks that the shard of meta mt belongs to the run of the
+// first shard's meta, once (seen are the shards merged so far).
+func belongs(mt, first Meta, seen map[int]bool) error {
+	switch {
+	case mt.RunID != first.RunID:
+		return fmt.Errorf("merge: shard %s belongs to run %s, not %s", mt.Shard, mt.RunID, first.RunID)
+	case mt.Shard.Count != first.Shard.Count:
+		return fmt.Errorf("merge: shard %s does not split the run in %d", mt.Shard, first.Shard.Count)
+	case mt.Scenario != first.Scenario:
+		return fmt.Errorf("merge: shard %s ran scenario %s, not %s", mt.Shard, mt.Scenario, first.Scenario)
+	case seen[mt.Shard.Index]:
+		return fmt.Errorf("merge: shard %s given twice", mt.Shard)
+	}
+	return nil
+}
+
+// mergeGenerator adds the generator figures of a shard, og, to g, which
+// starts from the first shard's (first): counts add up, peaks of
+// different machines add up, the longest lateness and times are kept.
+func mergeGenerator(g *Generator, og Generator, first bool) {
+	if first {
+		*g = og
+		g.PeakWorkers, g.PeakInFlight = 0, 0
+		g.Planned, g.Sent, g.Late, g.WorkerWaits, g.ConnWaits, g.Abandoned = 0, 0, 0, 0, 0, 0
+	}
+	g.Planned += og.Planned
+	g.Sent += og.Sent
+	g.Late += og.Late
+	g.WorkerWaits += og.WorkerWaits
+	g.ConnWaits += og.ConnWaits
+	g.Abandoned += og.Abandoned
+	g.PeakWorkers += og.PeakWorkers
+	g.PeakInFlight += og.PeakInFlight
+	g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
+	g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
+	g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
+	g.Duration = max(g.Duration, og.Duration)
+	g.Sending = max(g.Sending, og.Sending)
+	g.mergeBehind(og)
+}
+
+// add adds the results, ledger, faults, files and accounts of shard o to
+// the merged run m.
+func (m *Run) add(o *Run) {
+	shard := o.Meta.Shard.Index
+	for _, r := range o.Results {
+		r.Shard = shard
+		m.Results = append(m.Results, r)
+	}
+	m.Ledger = append(m.Ledger, o.Ledger...)
+	if len(m.Meta.Merged) > 1 { // the first shard's are in m.Meta already
+		m.Meta.Faults = append(m.Meta.Faults, o.Meta.Faults...)
+	}
+	for _, f := range o.resultFiles {
+		m.resultFiles = append(m.resultFiles, recordFile{f.path, shard})
+	}
+	m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
+	m.Accounts = append(m.Accounts, o.Accounts...)
 }

@@ -21,7 +21,7 @@ type recordFile struct {
 	shard int
 }
 
-// recorder keeps what the collector gathers: it counts every result and
+// Recorder keeps what the collector gathers: it counts every result and
 // ledger entry in the run's Tally and either streams them to results.bin
 // and ledger.jsonl in the run directory (WithRecordDir), through buffered
 // writers, or keeps them in memory. The ledger of a reconciled run is kept
@@ -47,7 +47,7 @@ type Recorder struct {
 // recordBuffer is the size of the writers' buffers.
 const recordBuffer = 256 << 10
 
-// newRecorder opens the files of dir ("" keeps everything in memory).
+// NewRecorder opens the files of dir ("" keeps everything in memory).
 // size is how many results to make room for when they are kept in memory.
 func NewRecorder(dir string, keepLedger bool, tally *Tally, size int) (*Recorder, error) {
 	rc := &Recorder{Tally: tally, dir: dir, keepLedger: keepLedger || dir == ""}
@@ -75,7 +75,7 @@ func NewRecorder(dir string, keepLedger bool, tally *Tally, size int) (*Recorder
 	return rc, nil
 }
 
-// add records hit result hr.
+// Add records hit result hr.
 func (rc *Recorder) Add(hr *HitResult) {
 	r := &hr.Result
 	if hr.Pay != nil {
@@ -102,7 +102,7 @@ func (rc *Recorder) Add(hr *HitResult) {
 	}
 }
 
-// close flushes and closes the files, and hands what was kept to o.
+// Close flushes and closes the files, and hands what was kept to o.
 func (rc *Recorder) Close(o *Run) error {
 	rc.Tally.Close()
 	o.Tally = rc.Tally
@@ -170,7 +170,7 @@ func readResults(f recordFile, fn func(*Result) error) error {
 }
 
 // EachPayment calls fn with every ledger entry of o: those in memory, then
-// those of its files. An Outcome is the LedgerSource reconciliation reads.
+// those of its files. A Run is the LedgerSource reconciliation reads.
 func (o *Run) EachPayment(fn func(*Payment) error) error {
 	if err := Payments(o.Ledger).EachPayment(fn); err != nil {
 		return err

@@ -35,10 +35,10 @@ type Result struct {
 	// TrxID is the partner_trx_id of a payment, for the error set's
 	// example; the results file keeps it for unexpected answers only.
 	TrxID string `json:"-"`
-	// order numbers the results of one operation in the order they were
+	// Order numbers the results of one operation in the order they were
 	// sent: their sequence number in the results file, as vegeta's plot
 	// wants it.
-	Order uint64
+	Order uint64 `json:"-"`
 }
 
 // Corrected is the latency from the scheduled send time to the end of the
@@ -51,13 +51,14 @@ func (r *Result) serverError() bool {
 	return r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error()
 }
 
-// hitResult carries a result and, for a payment creation, its ledger entry
+// HitResult carries a result and, for a payment creation, its ledger entry
 // from a worker to the collector.
 type HitResult struct {
 	Result Result
 	Pay    *Payment
 }
 
+// Truncate returns a copy of b cut to n bytes.
 func Truncate(b []byte, n int) []byte {
 	if len(b) > n {
 		b = b[:n]
@@ -117,6 +118,6 @@ const (
 // Amount is the amount object of a payment (document §2.7), in integers.
 type Amount = api.Amount
 
-// errTooLarge is the error of a response whose body is longer than
+// ErrTooLarge is the error of a response whose body is longer than
 // maxBodyBytes: the body is cut there, so it is neither read nor checked.
 var ErrTooLarge = errors.New("response larger than 1 MiB")

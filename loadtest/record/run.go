@@ -90,7 +90,7 @@ type Run struct {
 	Ledger      []Payment `json:"-"`
 	resultFiles []recordFile
 	ledgerFiles []recordFile
-	// Tally is what the reports read; nil for an outcome built by hand,
+	// Tally is what the reports read; nil for a record built by hand,
 	// whose Results and Ledger are counted when it is reported.
 	Tally *Tally `json:"-"`
 	// History holds every operation of a run with the history check (an

@@ -50,14 +50,14 @@ const (
 	otherRules = "(other rules, past the first 200)"
 )
 
-// newTally returns an empty tally whose charts start at start and suit a
+// NewTally returns an empty tally whose charts start at start and suit a
 // run of about span; merged counts each shard apart.
 func NewTally(start time.Time, span time.Duration, merged bool) *Tally {
 	return &Tally{Ops: map[string]*opTally{}, ByRule: map[string]int{}, Vegeta: &vegeta.Metrics{},
 		Timeline: newTimeline(start, span), Shards: map[int]*shardTally{}, merged: merged}
 }
 
-// totals sums the per-operation counts: what the whole run was answered.
+// Totals sums the per-operation counts: what the whole run was answered.
 func (t *Tally) Totals() OpStats {
 	var sum OpStats
 	for _, op := range t.Ops {
@@ -133,13 +133,13 @@ func (t *Tally) add(r *Result) {
 // Requests is the number of results counted.
 func (t *Tally) Requests() int { return t.requests }
 
-// close ends the counting: vegeta's metrics are computed.
+// Close ends the counting: vegeta's metrics are computed.
 func (t *Tally) Close() { t.Vegeta.Close() }
 
 // addPayment counts ledger entry p (the refusals of empty wallets).
 func (t *Tally) addPayment(p *Payment) { t.Refusals.add(p) }
 
-// refusalTally counts the balance and coin payments refused with 422, for
+// RefusalTally counts the balance and coin payments refused with 422, for
 // exhaustion: what it needs of the ledger.
 type RefusalTally struct {
 	Answered, Refused int
@@ -174,7 +174,7 @@ func (x *RefusalTally) add(p *Payment) {
 // is kept, so that the sample stays evenly spread over the run.
 const plotPoints = 5000
 
-// plotSample is a sample of a run's results, evenly spread, for plot.html.
+// PlotSample is a sample of a run's results, evenly spread, for plot.html.
 type PlotSample struct {
 	Points []PlotPoint
 	stride int // keep every stride-th result
@@ -210,7 +210,7 @@ func (s *PlotSample) Add(r *Result) {
 	}
 }
 
-// tallyOf counts the results and ledger of an outcome that kept them in
+// tallyOf counts the results and ledger of a run that kept them in
 // memory (or reads them from its files).
 func tallyOf(o *Run) (*Tally, error) {
 	merged := len(o.Meta.Merged) > 1
@@ -219,7 +219,7 @@ func tallyOf(o *Run) (*Tally, error) {
 	first := true
 	err := o.EachResult(func(r *Result) error {
 		if first && start.IsZero() {
-			// An outcome built without a start: the charts begin at its
+			// A record built without a start: the charts begin at its
 			// first result.
 			t.Timeline.Start = r.Scheduled
 		}

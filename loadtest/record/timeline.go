@@ -158,7 +158,7 @@ const (
 	logBuckets = 48 * logSteps // up to 2^48 ns, about 3 days
 )
 
-// logHist is a coarse latency histogram for the charts' buckets: 16
+// LogHist is a coarse latency histogram for the charts' buckets: 16
 // buckets per doubling of the latency (each at most 6.25 % wide), 3 KiB.
 type LogHist struct {
 	n      uint32
@@ -206,7 +206,7 @@ func (h *LogHist) merge(o *LogHist) *LogHist {
 	return h
 }
 
-// quantile is the nearest-rank q-quantile in milliseconds; NaN when h is empty.
+// Quantile is the nearest-rank q-quantile in milliseconds; NaN when h is empty.
 func (h *LogHist) Quantile(q float64) float64 {
 	if h == nil || h.n == 0 {
 		return math.NaN()

@@ -20,7 +20,7 @@ const (
 	FilePlot   = "plot.html" // `vegeta plot`-style HTML, corrected and raw latency
 )
 
-// WriteArtifacts writes the outcome and its report into dir (created if
+// WriteArtifacts writes the record of a run and its report into dir (created if
 // missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt,
 // report.html and plot.html.
 func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
@@ -111,7 +111,7 @@ func writeHistory(o *record.Run, rep *Report, write func(string, func(io.Writer)
 		return nil
 	}
 	err := write(record.FileHistory, func(w io.Writer) error { return record.WriteHistory(w, o.History) })
-	if rep.History.Failing != nil {
+	if rep.History.Visualized() {
 		err = errors.Join(err, write(verdict.FileHistoryHTML, rep.History.WriteVisualization))
 	}
 	return err

@@ -60,69 +60,101 @@ func trimFloat(v float64) string {
 	return s
 }
 
-// SVG renders the chart.
-func (c chart) SVG() template.HTML {
-	const (
-		w, h                     = 1000.0, 280.0
-		left, right, top, bottom = 64.0, 16.0, 12.0, 36.0
-	)
-	pw, ph := w-left-right, h-top-bottom
-	n := 0
-	ymax := 0.0
+// The chart's size and margins, in SVG units.
+const (
+	chartW, chartH                                       = 1000.0, 280.0
+	chartLeft, chartRight, chartTop, chartBottom         = 64.0, 16.0, 12.0, 36.0
+	plotW, plotH                                 float64 = chartW - chartLeft - chartRight, chartH - chartTop - chartBottom
+)
+
+// chartScale places a chart's buckets and values in the plot area.
+type chartScale struct {
+	n      int     // buckets of the longest line
+	ymax   float64 // the top of the y axis
+	bucket float64 // seconds per bucket
+}
+
+func (c chart) scale() chartScale {
+	sc := chartScale{bucket: c.Bucket}
 	for _, s := range c.Lines {
-		n = max(n, len(s.Y))
+		sc.n = max(sc.n, len(s.Y))
 		for _, v := range s.Y {
 			if !math.IsNaN(v) {
-				ymax = max(ymax, v)
+				sc.ymax = max(sc.ymax, v)
 			}
 		}
 	}
-	ymax = niceCeil(ymax)
-	x := func(i int) float64 {
-		if n <= 1 {
-			return left
-		}
-		return left + pw*float64(i)/float64(n-1)
-	}
-	y := func(v float64) float64 { return top + ph - ph*v/ymax }
+	sc.ymax = niceCeil(sc.ymax)
+	return sc
+}
 
+// x is the abscissa of bucket i.
+func (sc chartScale) x(i int) float64 {
+	if sc.n <= 1 {
+		return chartLeft
+	}
+	return chartLeft + plotW*float64(i)/float64(sc.n-1)
+}
+
+// y is the ordinate of value v.
+func (sc chartScale) y(v float64) float64 { return chartTop + plotH - plotH*v/sc.ymax }
+
+// at is the abscissa of secs from the start, within the plot area.
+func (sc chartScale) at(secs float64) float64 {
+	if sc.n <= 1 || sc.bucket <= 0 {
+		return chartLeft
+	}
+	return min(max(chartLeft+plotW*(secs/sc.bucket)/float64(sc.n-1), chartLeft), chartW-chartRight)
+}
+
+// SVG renders the chart.
+func (c chart) SVG() template.HTML {
+	sc := c.scale()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart" id="%s" role="img" aria-label="%s" viewBox="0 0 %g %g" width="100%%" preserveAspectRatio="xMidYMid meet">`,
-		template.HTMLEscapeString(c.ID), template.HTMLEscapeString(c.Title), w, h)
-	// Axes, grid and labels.
+		template.HTMLEscapeString(c.ID), template.HTMLEscapeString(c.Title), chartW, chartH)
+	c.writeAxes(&b, sc)
+	c.writeMarks(&b, sc)
+	c.writeLines(&b, sc)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String()) //nolint:gosec // built from escaped names and numbers only
+}
+
+// writeAxes writes the axes, the grid and their labels.
+func (c chart) writeAxes(b *strings.Builder, sc chartScale) {
 	for i := 0; i <= 4; i++ {
-		v := ymax * float64(i) / 4
-		fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="#d0d7de" stroke-width="1"/>`, left, w-right, y(v), y(v))
-		fmt.Fprintf(&b, `<text x="%g" y="%.1f" text-anchor="end" font-size="12" fill="#57606a">%s</text>`, left-6, y(v)+4, trimFloat(v))
+		v := sc.ymax * float64(i) / 4
+		fmt.Fprintf(b, `<line x1="%g" x2="%g" y1="%.1f" y2="%.1f" stroke="#d0d7de" stroke-width="1"/>`, chartLeft, chartW-chartRight, sc.y(v), sc.y(v))
+		fmt.Fprintf(b, `<text x="%g" y="%.1f" text-anchor="end" font-size="12" fill="#57606a">%s</text>`, chartLeft-6, sc.y(v)+4, trimFloat(v))
 	}
-	fmt.Fprintf(&b, `<text x="12" y="%g" font-size="12" fill="#57606a" transform="rotate(-90 12 %g)" text-anchor="middle">%s</text>`,
-		top+ph/2, top+ph/2, template.HTMLEscapeString(c.YUnit))
-	ticks := min(n, 10)
+	fmt.Fprintf(b, `<text x="12" y="%g" font-size="12" fill="#57606a" transform="rotate(-90 12 %g)" text-anchor="middle">%s</text>`,
+		chartTop+plotH/2, chartTop+plotH/2, template.HTMLEscapeString(c.YUnit))
+	ticks := min(sc.n, 10)
 	for i := 0; i < ticks; i++ {
 		idx := 0
 		if ticks > 1 {
-			idx = int(math.Round(float64(i) * float64(n-1) / float64(ticks-1)))
+			idx = int(math.Round(float64(i) * float64(sc.n-1) / float64(ticks-1)))
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%g" text-anchor="middle" font-size="12" fill="#57606a">%ss</text>`,
-			x(idx), h-bottom+18, trimFloat(float64(idx)*c.Bucket))
+		fmt.Fprintf(b, `<text x="%.1f" y="%g" text-anchor="middle" font-size="12" fill="#57606a">%ss</text>`,
+			sc.x(idx), chartH-chartBottom+18, trimFloat(float64(idx)*c.Bucket))
 	}
-	fmt.Fprintf(&b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#57606a"/>`, left, w-right, top+ph, top+ph)
-	// Marks, behind the lines: a shaded span (at least 3 px wide) per
-	// fault, labelled at the top.
+	fmt.Fprintf(b, `<line x1="%g" x2="%g" y1="%g" y2="%g" stroke="#57606a"/>`, chartLeft, chartW-chartRight, chartTop+plotH, chartTop+plotH)
+}
+
+// writeMarks writes the marks, behind the lines: a shaded span (at least
+// 3 px wide) per fault, labelled at the top.
+func (c chart) writeMarks(b *strings.Builder, sc chartScale) {
 	for _, m := range c.Marks {
-		at := func(secs float64) float64 {
-			if n <= 1 || c.Bucket <= 0 {
-				return left
-			}
-			return min(max(left+pw*(secs/c.Bucket)/float64(n-1), left), w-right)
-		}
-		x0, x1 := at(m.From), at(m.To)
-		fmt.Fprintf(&b, `<g class="fault"><title>%s</title><rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#cf222e" fill-opacity="0.14"/>`+
+		x0, x1 := sc.at(m.From), sc.at(m.To)
+		fmt.Fprintf(b, `<g class="fault"><title>%s</title><rect x="%.1f" y="%g" width="%.1f" height="%g" fill="#cf222e" fill-opacity="0.14"/>`+
 			`<line x1="%.1f" x2="%.1f" y1="%g" y2="%g" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="3 3"/>`+
 			`<text x="%.1f" y="%g" font-size="11" fill="#cf222e">%s</text></g>`,
-			template.HTMLEscapeString(m.Title), x0, top, max(x1-x0, 3), ph, x0, x0, top, top+ph, x0+3, top+10, template.HTMLEscapeString(m.Label))
+			template.HTMLEscapeString(m.Title), x0, chartTop, max(x1-x0, 3), plotH, x0, x0, chartTop, chartTop+plotH, x0+3, chartTop+10, template.HTMLEscapeString(m.Label))
 	}
-	// Lines: a path per run of consecutive values.
+}
+
+// writeLines writes the lines: a path per run of consecutive values.
+func (c chart) writeLines(b *strings.Builder, sc chartScale) {
 	for _, s := range c.Lines {
 		dash := ""
 		if s.Dash {
@@ -139,14 +171,12 @@ func (c chart) SVG() template.HTML {
 			if !pen {
 				cmd = "M"
 			}
-			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, x(i), y(v))
+			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, sc.x(i), sc.y(v))
 			pen = true
 		}
-		fmt.Fprintf(&b, `<path class="line" data-series="%s" d="%s" fill="none" stroke="%s" stroke-width="2"%s><title>%s</title></path>`,
+		fmt.Fprintf(b, `<path class="line" data-series="%s" d="%s" fill="none" stroke="%s" stroke-width="2"%s><title>%s</title></path>`,
 			template.HTMLEscapeString(s.Name), strings.TrimSpace(d.String()), s.Color, dash, template.HTMLEscapeString(s.Name))
 	}
-	b.WriteString(`</svg>`)
-	return template.HTML(b.String()) //nolint:gosec // built from escaped names and numbers only
 }
 
 // Legend lists the lines with their colour and dash.

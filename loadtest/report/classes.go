@@ -32,66 +32,25 @@ const exampleCount = 3
 // other invariants. Only classes that occurred have a line.
 func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLine {
 	r := rep.Reconciliation
-	by := map[string][]verdict.Entry{}
-	if r != nil {
-		if len(faults) > 0 {
-			for i := range r.Entries {
-				if !r.Entries[i].At.IsZero() {
-					r.Entries[i].Fault = faultOf(r.Entries[i].At, faults)
-				}
-			}
-		}
-		for _, e := range r.Entries {
-			by[e.Class] = append(by[e.Class], e)
-		}
-	}
-	var lines []ClassLine
-	add := func(class string, n int, examples []string, format string, args ...any) {
-		if n == 0 {
-			return
-		}
-		text := fmt.Sprintf(format, args...)
-		if len(examples) > 0 {
-			text += " (e.g. " + strings.Join(examples, ", ") + ")"
-		}
-		lines = append(lines, ClassLine{Class: class, Count: n, Examples: examples, Text: text})
-	}
-	ids := func(es []verdict.Entry) []string {
-		var out []string
-		for _, e := range es[:min(len(es), exampleCount)] {
-			out = append(out, e.ID)
-		}
-		return out
-	}
-
+	by := entriesByClass(r, faults)
+	var lines classLineList
 	lost := by[verdict.ClassLost]
-	add(verdict.ClassLost, len(lost), ids(lost), "%s lost writes: acknowledged as created, then not found by payment status%s",
+	lines.add(verdict.ClassLost, len(lost), exampleIDs(lost), "%s lost writes: acknowledged as created, then not found by payment status%s",
 		readable.Thousands(len(lost)), acrossFaults(lost, faults, began))
 	res := by[verdict.ClassResurrected]
-	add(verdict.ClassResurrected, len(res), ids(res), "%s resurrected payments: refused or never delivered, then found created%s",
+	lines.add(verdict.ClassResurrected, len(res), exampleIDs(res), "%s resurrected payments: refused or never delivered, then found created%s",
 		readable.Thousands(len(res)), acrossFaults(res, faults, began))
 	if r != nil {
 		dup := by[verdict.ClassDuplicate]
-		add(verdict.ClassDuplicate, r.Duplicates, ids(dup), "%s duplicate debits: %s ids created more than once", readable.Thousands(r.Duplicates), readable.Thousands(len(dup)))
+		lines.add(verdict.ClassDuplicate, r.Duplicates, exampleIDs(dup), "%s duplicate debits: %s ids created more than once", readable.Thousands(r.Duplicates), readable.Thousands(len(dup)))
 	}
 	wm := by[verdict.ClassWalletMismatch]
-	add(verdict.ClassWalletMismatch, len(wm), ids(wm), "%s wallet mismatches: accounts whose balance or coins do not reconcile with the ledger", readable.Thousands(len(wm)))
+	lines.add(verdict.ClassWalletMismatch, len(wm), exampleIDs(wm), "%s wallet mismatches: accounts whose balance or coins do not reconcile with the ledger", readable.Thousands(len(wm)))
 	if rep.Uncertain > 0 {
-		un := by[verdict.ClassUncertain]
-		n := map[string]int{}
-		for _, e := range un {
-			n[e.Resolution]++
-		}
-		if len(un) == 0 {
-			add(verdict.ClassUncertain, rep.Uncertain, nil, "%s uncertain requests (no answer within the timeout; each of their ids was answered \"created\" on another send)", readable.Thousands(rep.Uncertain))
-		} else {
-			add(verdict.ClassUncertain, rep.Uncertain, ids(un), "%s uncertain requests (no answer within the timeout; %s ids without a created answer: payment status found %s created, %s never created, %s unresolved)%s",
-				readable.Thousands(rep.Uncertain), readable.Thousands(len(un)), readable.Thousands(n[verdict.ResolvedCreated]), readable.Thousands(n[verdict.ResolvedNeverCreated]), readable.Thousands(n[verdict.Unresolved]),
-				acrossFaults(un, faults, began))
-		}
+		lines.addUncertain(rep.Uncertain, by[verdict.ClassUncertain], faults, began)
 	}
 	nr := by[verdict.ClassNotReconciled]
-	add(verdict.ClassNotReconciled, len(nr), ids(nr), "%s not reconciled: created ids or accounts the reconciliation could not check", readable.Thousands(len(nr)))
+	lines.add(verdict.ClassNotReconciled, len(nr), exampleIDs(nr), "%s not reconciled: created ids or accounts the reconciliation could not check", readable.Thousands(len(nr)))
 	if n := rep.Contract.Violations; n > 0 {
 		var ex []string
 		for _, e := range rep.Errors {
@@ -99,7 +58,7 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 				ex = append(ex, e.Example)
 			}
 		}
-		add(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
+		lines.add(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
 	}
 	if r != nil {
 		other := 0
@@ -110,9 +69,69 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 				other += n
 			}
 		}
-		add("other", other, nil, "%s other invariant violations (idempotency waves)", readable.Thousands(other))
+		lines.add("other", other, nil, "%s other invariant violations (idempotency waves)", readable.Thousands(other))
 	}
 	return lines
+}
+
+// entriesByClass groups the entries of r (none when nil) by class, first
+// naming the fault under way when each was sent.
+func entriesByClass(r *verdict.Reconciliation, faults []nemesis.Fault) map[string][]verdict.Entry {
+	by := map[string][]verdict.Entry{}
+	if r == nil {
+		return by
+	}
+	if len(faults) > 0 {
+		for i := range r.Entries {
+			if !r.Entries[i].At.IsZero() {
+				r.Entries[i].Fault = faultOf(r.Entries[i].At, faults)
+			}
+		}
+	}
+	for _, e := range r.Entries {
+		by[e.Class] = append(by[e.Class], e)
+	}
+	return by
+}
+
+// classLineList collects the class lines of a report.
+type classLineList []ClassLine
+
+// add adds the line of class, which occurred n times (none: no line).
+func (l *classLineList) add(class string, n int, examples []string, format string, args ...any) {
+	if n == 0 {
+		return
+	}
+	text := fmt.Sprintf(format, args...)
+	if len(examples) > 0 {
+		text += " (e.g. " + strings.Join(examples, ", ") + ")"
+	}
+	*l = append(*l, ClassLine{Class: class, Count: n, Examples: examples, Text: text})
+}
+
+// addUncertain adds the line of n uncertain requests, whose ids without a
+// created answer are un.
+func (l *classLineList) addUncertain(n int, un []verdict.Entry, faults []nemesis.Fault, began time.Time) {
+	if len(un) == 0 {
+		l.add(verdict.ClassUncertain, n, nil, "%s uncertain requests (no answer within the timeout; each of their ids was answered \"created\" on another send)", readable.Thousands(n))
+		return
+	}
+	by := map[string]int{}
+	for _, e := range un {
+		by[e.Resolution]++
+	}
+	l.add(verdict.ClassUncertain, n, exampleIDs(un), "%s uncertain requests (no answer within the timeout; %s ids without a created answer: payment status found %s created, %s never created, %s unresolved)%s",
+		readable.Thousands(n), readable.Thousands(len(un)), readable.Thousands(by[verdict.ResolvedCreated]), readable.Thousands(by[verdict.ResolvedNeverCreated]), readable.Thousands(by[verdict.Unresolved]),
+		acrossFaults(un, faults, began))
+}
+
+// exampleIDs are the ids of the first exampleCount entries.
+func exampleIDs(es []verdict.Entry) []string {
+	var out []string
+	for _, e := range es[:min(len(es), exampleCount)] {
+		out = append(out, e.ID)
+	}
+	return out
 }
 
 // acrossFaults says which faults the entries' ids crossed: the fault

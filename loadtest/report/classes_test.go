@@ -21,44 +21,56 @@ import (
 // TestVerdictClasses: each class of the verdict from a handcrafted
 // history: the ledger of a run (each id's answers and what payment status
 // said after it) and the wallets before and after.
+// classT0 is when the runs of TestVerdictClasses began.
+var classT0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// sentAt is p sent d after classT0.
+func sentAt(p record.Payment, d time.Duration) record.Payment { p.At = classT0.Add(d); return p }
+
+// found is p, which payment status found with amount a after the run.
+func found(p record.Payment, a record.Amount) record.Payment {
+	p.Lookup = &record.Lookup{Code: 200, Amount: &a, TransactionNumber: p.TransactionNumber}
+	return p
+}
+
+// refused is the payment id of account A, answered with a refusal.
+func refused(id string, seq uint64, outcome string) record.Payment {
+	return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: outcome, Code: 422, Message: "Saldo tidak mencukupi."}
+}
+
+// unanswered is the payment id of account A, whose answer was lost.
+func unanswered(id string, seq uint64) record.Payment {
+	return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: record.OutcomeUncertain, MaxBalance: 100}
+}
+
+// classCase is a run's ledger and the class of the verdict's first line.
+type classCase struct {
+	name    string
+	ledger  []record.Payment
+	after   int64 // balance after; 1000 before
+	class   string
+	line    string
+	resolve string
+}
+
 func TestVerdictClasses(t *testing.T) {
 	t.Parallel()
-	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	at := func(p record.Payment, d time.Duration) record.Payment { p.At = t0.Add(d); return p }
-	found := func(p record.Payment, a record.Amount) record.Payment {
-		p.Lookup = &record.Lookup{Code: 200, Amount: &a, TransactionNumber: p.TransactionNumber}
-		return p
-	}
-	refused := func(id string, seq uint64, outcome string) record.Payment {
-		return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: outcome, Code: 422, Message: "Saldo tidak mencukupi."}
-	}
-	uncertain := func(id string, seq uint64) record.Payment {
-		return record.Payment{ID: id, Seq: seq, Account: "A", Outcome: record.OutcomeUncertain, MaxBalance: 100}
-	}
-	faults := []nemesis.Fault{{Step: 1, Name: "kill-9", Start: t0.Add(2 * time.Second), End: t0.Add(2100 * time.Millisecond)}}
-	cases := []struct {
-		name    string
-		ledger  []record.Payment
-		after   int64 // balance after; 1000 before
-		class   string
-		line    string
-		resolve string
-	}{
+	cases := []classCase{
 		{
 			name:   "acknowledged, then lost",
-			ledger: []record.Payment{missing(at(recordtest.Created("lost", 1, "A", 100, 0), time.Second))},
+			ledger: []record.Payment{missing(sentAt(recordtest.Created("lost", 1, "A", 100, 0), time.Second))},
 			after:  900, class: verdict.ClassLost,
 			line: "1 lost writes: acknowledged as created, then not found by payment status; 1 before or during fault 1 (kill-9 at 2 s) (e.g. lost)",
 		},
 		{
 			name:   "refused, then found",
-			ledger: []record.Payment{found(at(refused("zombie", 1, record.OutcomeRefused), 3*time.Second), record.Amount{BalanceUsed: 100})},
+			ledger: []record.Payment{found(sentAt(refused("zombie", 1, record.OutcomeRefused), 3*time.Second), record.Amount{BalanceUsed: 100})},
 			after:  900, class: verdict.ClassResurrected,
 			line: "1 resurrected payments: refused or never delivered, then found created; 1 after the last fault (e.g. zombie)",
 		},
 		{
 			name:   "never delivered, then found",
-			ledger: []record.Payment{found(at(record.Payment{ID: "ghost", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered}, 2050*time.Millisecond), record.Amount{BalanceUsed: 100})},
+			ledger: []record.Payment{found(sentAt(record.Payment{ID: "ghost", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered}, 2050*time.Millisecond), record.Amount{BalanceUsed: 100})},
 			after:  900, class: verdict.ClassResurrected,
 			line: "1 resurrected payments: refused or never delivered, then found created; 1 before or during fault 1 (kill-9 at 2 s) (e.g. ghost)",
 		},
@@ -76,58 +88,66 @@ func TestVerdictClasses(t *testing.T) {
 		},
 		{
 			name:   "uncertain, resolved created",
-			ledger: []record.Payment{found(uncertain("u", 1), record.Amount{BalanceUsed: 100})},
+			ledger: []record.Payment{found(unanswered("u", 1), record.Amount{BalanceUsed: 100})},
 			after:  900, class: verdict.ClassUncertain, resolve: verdict.ResolvedCreated,
 		},
 		{
 			name:   "uncertain, never created",
-			ledger: []record.Payment{missing(uncertain("u", 1))},
+			ledger: []record.Payment{missing(unanswered("u", 1))},
 			after:  1000, class: verdict.ClassUncertain, resolve: verdict.ResolvedNeverCreated,
 		},
 		{
 			name:   "uncertain, unresolved",
-			ledger: []record.Payment{uncertain("u", 1)},
+			ledger: []record.Payment{unanswered("u", 1)},
 			after:  950, class: verdict.ClassUncertain, resolve: verdict.Unresolved,
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r := verdict.Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
-			var classes []string
-			for _, e := range r.Entries {
-				classes = append(classes, e.Class)
-			}
-			require.Contains(t, classes, tc.class, "%+v", r.Entries)
-			uncertainReqs := 0
-			for _, p := range tc.ledger {
-				if p.Outcome == record.OutcomeUncertain {
-					uncertainReqs++
-				}
-			}
-			rep := &Report{Requests: len(tc.ledger), Expected: len(tc.ledger), Uncertain: uncertainReqs, Reconciliation: r, Began: t0}
-			rep.Verdict = classLines(rep, faults, t0)
-			rep.finish(nil)
-			require.NotEmpty(t, rep.Verdict)
-			assert.Equal(t, tc.class, rep.Verdict[0].Class, "%+v", rep.Verdict)
-			if tc.line != "" {
-				assert.Equal(t, tc.line, rep.Verdict[0].Text)
-				assert.False(t, rep.Passed)
-				assert.Contains(t, rep.Failures, tc.line)
-			}
-			if tc.resolve != "" {
-				assert.Equal(t, tc.resolve, r.Entries[0].Resolution)
-				assert.Contains(t, rep.Verdict[0].Text, fmt.Sprintf("1 uncertain requests (no answer within the timeout; 1 ids without a created answer: payment status found %d created, %d never created, %d unresolved)",
-					btoi(tc.resolve == verdict.ResolvedCreated), btoi(tc.resolve == verdict.ResolvedNeverCreated), btoi(tc.resolve == verdict.Unresolved)))
-				assert.True(t, rep.Passed, "an uncertain id within the bounds fails no invariant: %v", rep.Failures)
-			}
-			var buf bytes.Buffer
-			require.NoError(t, WriteViolations(&buf, r))
-			var first verdict.Entry
-			require.NoError(t, json.NewDecoder(&buf).Decode(&first))
-			assert.Equal(t, tc.class, first.Class)
+			checkClass(t, tc)
 		})
 	}
+}
+
+// checkClass checks the verdict on tc's ledger: its first line, the
+// report's failure, and violations.jsonl.
+func checkClass(t *testing.T, tc classCase) {
+	t.Helper()
+	faults := []nemesis.Fault{{Step: 1, Name: "kill-9", Start: classT0.Add(2 * time.Second), End: classT0.Add(2100 * time.Millisecond)}}
+	r := verdict.Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
+	var classes []string
+	for _, e := range r.Entries {
+		classes = append(classes, e.Class)
+	}
+	require.Contains(t, classes, tc.class, "%+v", r.Entries)
+	uncertainReqs := 0
+	for _, p := range tc.ledger {
+		if p.Outcome == record.OutcomeUncertain {
+			uncertainReqs++
+		}
+	}
+	rep := &Report{Requests: len(tc.ledger), Expected: len(tc.ledger), Uncertain: uncertainReqs, Reconciliation: r, Began: classT0}
+	rep.Verdict = classLines(rep, faults, classT0)
+	rep.finish(nil)
+	require.NotEmpty(t, rep.Verdict)
+	assert.Equal(t, tc.class, rep.Verdict[0].Class, "%+v", rep.Verdict)
+	if tc.line != "" {
+		assert.Equal(t, tc.line, rep.Verdict[0].Text)
+		assert.False(t, rep.Passed)
+		assert.Contains(t, rep.Failures, tc.line)
+	}
+	if tc.resolve != "" {
+		assert.Equal(t, tc.resolve, r.Entries[0].Resolution)
+		assert.Contains(t, rep.Verdict[0].Text, fmt.Sprintf("1 uncertain requests (no answer within the timeout; 1 ids without a created answer: payment status found %d created, %d never created, %d unresolved)",
+			btoi(tc.resolve == verdict.ResolvedCreated), btoi(tc.resolve == verdict.ResolvedNeverCreated), btoi(tc.resolve == verdict.Unresolved)))
+		assert.True(t, rep.Passed, "an uncertain id within the bounds fails no invariant: %v", rep.Failures)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, WriteViolations(&buf, r))
+	var first verdict.Entry
+	require.NoError(t, json.NewDecoder(&buf).Decode(&first))
+	assert.Equal(t, tc.class, first.Class)
 }
 
 func btoi(b bool) int {

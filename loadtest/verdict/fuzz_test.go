@@ -70,12 +70,12 @@ func checkReconciliation(t *testing.T, r *Reconciliation, requests int) {
 	assert.Equal(t, total, len(r.Violations)+omitted)
 }
 
-// FuzzReadArtifacts writes arbitrary shard.json, results.bin and
+// FuzzReadDir writes arbitrary shard.json, results.bin and
 // ledger.jsonl files into a directory and reads it as `loadtest merge` does
-// with the directories of other machines. ReadArtifacts never panics; on
+// with the directories of other machines. record.ReadDir never panics; on
 // success the shard is valid, every result survives the write/read cycle of
-// results.bin, and merging the outcome alone terminates.
-func FuzzReadArtifacts(f *testing.F) {
+// results.bin, and merging the record alone terminates.
+func FuzzReadDir(f *testing.F) {
 	for _, s := range artifactSeeds(f) {
 		f.Add(s.shard, s.results, s.ledger)
 	}
@@ -121,7 +121,7 @@ func FuzzReadArtifacts(f *testing.F) {
 
 type artifactSeed struct{ shard, results, ledger []byte }
 
-// artifactSeeds builds the seeds of FuzzReadArtifacts: a reconciled
+// artifactSeeds builds the seeds of FuzzReadDir: a reconciled
 // single-shard run, a shard of a split run with a plain vegeta result, and
 // files that are empty or truncated.
 func artifactSeeds(tb testing.TB) []artifactSeed {

@@ -67,7 +67,7 @@ type HistoryCheck struct {
 	FirstUnexplained string        `json:"first_unexplained,omitempty"`
 	Elapsed          time.Duration `json:"elapsed"`
 
-	Failing *historySegment // the first illegal segment, for the visualisation
+	failing *historySegment // the first illegal segment, for the visualisation
 }
 
 // Passed reports whether the history was found linearizable.
@@ -302,8 +302,8 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 	for _, s := range segs { // in order of time within each account
 		switch s.result {
 		case porcupine.Illegal:
-			if hc.Failing == nil || s.ops[0].Call < hc.Failing.ops[0].Call {
-				hc.Failing = s
+			if hc.failing == nil || s.ops[0].Call < hc.failing.ops[0].Call {
+				hc.failing = s
 			}
 		case porcupine.Unknown:
 			hc.Undecided++
@@ -312,10 +312,10 @@ func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
 		}
 	}
 	switch {
-	case hc.Failing != nil:
+	case hc.failing != nil:
 		hc.Verdict = HistoryIllegal
-		hc.Account = hc.Failing.account
-		hc.FirstUnexplained = hc.Failing.firstUnexplained()
+		hc.Account = hc.failing.account
+		hc.FirstUnexplained = hc.failing.firstUnexplained()
 	case hc.Undecided > 0:
 		hc.Verdict = HistoryUndecided
 	}
@@ -363,13 +363,17 @@ func (s *historySegment) firstUnexplained() string {
 	return s.desc[first]
 }
 
+// Visualized reports whether WriteVisualization has a failing part of the
+// history to show.
+func (h *HistoryCheck) Visualized() bool { return h.failing != nil }
+
 // WriteVisualization writes porcupine's HTML visualisation of the first
 // failing segment; nothing when the check passed.
 func (h *HistoryCheck) WriteVisualization(w io.Writer) error {
-	if h.Failing == nil {
+	if h.failing == nil {
 		return nil
 	}
-	_, info := porcupine.CheckOperationsVerbose(walletModel, h.Failing.ops, visualizeTimeout)
+	_, info := porcupine.CheckOperationsVerbose(walletModel, h.failing.ops, visualizeTimeout)
 	return porcupine.Visualize(walletModel, info, w)
 }
 

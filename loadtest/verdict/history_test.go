@@ -42,16 +42,44 @@ func hStatus(acct, id string, call, ret int64, code int, bal int64) record.Histo
 	return op
 }
 
-func TestCheckHistory(t *testing.T) {
+// historyCase is a history and what the check must conclude from it.
+type historyCase struct {
+	name    string
+	ops     []record.HistoryOp
+	verdict string
+	// unexplained is a fragment of the first unexplained operation.
+	unexplained string
+	debits      int
+}
+
+// checkHistoryCases checks each case's history.
+func checkHistoryCases(t *testing.T, cases []historyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			hc := CheckHistory(tc.ops, DefaultHistoryTimeout)
+			require.Equal(t, tc.verdict, hc.Verdict, hc.String())
+			assert.Equal(t, tc.verdict == HistoryOK, hc.Passed())
+			if tc.unexplained != "" {
+				assert.Contains(t, hc.FirstUnexplained, tc.unexplained)
+				assert.Equal(t, "A", hc.Account)
+				var b strings.Builder
+				require.NoError(t, hc.WriteVisualization(&b))
+				assert.Contains(t, b.String(), "<html")
+			}
+			if tc.debits > 0 {
+				assert.Equal(t, tc.debits, hc.Debits)
+			}
+		})
+	}
+}
+
+// TestCheckHistoryReadsAndDebits: answered payments and the reads around
+// them, on one account or several.
+func TestCheckHistoryReadsAndDebits(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name    string
-		ops     []record.HistoryOp
-		verdict string
-		// unexplained is a fragment of the first unexplained operation.
-		unexplained string
-		debits      int
-	}{
+	checkHistoryCases(t, []historyCase{
 		{
 			name:    "serial payments and reads",
 			ops:     []record.HistoryOp{hRead(0, "A", 1, 2, 1000, 50), hPay(1, "A", "a", 10, 20, record.OutcomeCreated, 100, 0), hRead(0, "A", 30, 31, 900, 50)},
@@ -100,6 +128,14 @@ func TestCheckHistory(t *testing.T) {
 				hRead(0, "A", 30, 31, 1000, 0)},
 			verdict: HistoryOK, debits: 0,
 		},
+	})
+}
+
+// TestCheckHistoryLostAnswers: payments whose answer was lost, resolved
+// through payment status or a retry's 409, or never resolved.
+func TestCheckHistoryLostAnswers(t *testing.T) {
+	t.Parallel()
+	checkHistoryCases(t, []historyCase{
 		{
 			name: "lost answer resolved through status: the effect lies before the look-up",
 			ops: []record.HistoryOp{hRead(0, "A", 1, 2, 1000, 0), hPay(1, "A", "a", 10, 0, record.OutcomeUncertain, 0, 0),
@@ -144,25 +180,7 @@ func TestCheckHistory(t *testing.T) {
 				hRead(0, "A", 200, 201, 700, 0), hPay(1, "A", "b", 210, 220, record.OutcomeCreated, 100, 0), hRead(0, "A", 230, 231, 500, 0)},
 			verdict: HistoryIllegal, unexplained: "balance 500",
 		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			hc := CheckHistory(tc.ops, DefaultHistoryTimeout)
-			require.Equal(t, tc.verdict, hc.Verdict, hc.String())
-			assert.Equal(t, tc.verdict == HistoryOK, hc.Passed())
-			if tc.unexplained != "" {
-				assert.Contains(t, hc.FirstUnexplained, tc.unexplained)
-				assert.Equal(t, "A", hc.Account)
-				var b strings.Builder
-				require.NoError(t, hc.WriteVisualization(&b))
-				assert.Contains(t, b.String(), "<html")
-			}
-			if tc.debits > 0 {
-				assert.Equal(t, tc.debits, hc.Debits)
-			}
-		})
-	}
+	})
 }
 
 func TestCheckHistorySegments(t *testing.T) {

@@ -133,7 +133,7 @@ func (r *Reconciliation) ViolationCount() int {
 	return n
 }
 
-// omitted is the number of violations of inv left out of Violations.
+// Omitted is the number of violations of inv left out of Violations.
 func (r *Reconciliation) Omitted(inv string) int { return max(0, r.Counts[inv]-maxDetails) }
 
 func (r *Reconciliation) add(inv, format string, args ...any) {

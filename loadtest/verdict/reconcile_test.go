@@ -129,7 +129,9 @@ func TestReconcile(t *testing.T) {
 	})
 }
 
-func TestReconcileWavesAndLookups(t *testing.T) {
+// TestReconcileWaves: the answers of an idempotency wave, one id sent at
+// once by several workers.
+func TestReconcileWaves(t *testing.T) {
 	t.Parallel()
 	checkReconcile(t, []reconcileCase{
 		{
@@ -179,6 +181,14 @@ func TestReconcileWavesAndLookups(t *testing.T) {
 			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
 			final: true,
 		},
+	})
+}
+
+// TestReconcileLookupsAndWallets: what payment status found after the run,
+// and accounts whose wallets cannot be compared.
+func TestReconcileLookupsAndWallets(t *testing.T) {
+	t.Parallel()
+	checkReconcile(t, []reconcileCase{
 		{
 			name: "created but not found through status",
 			ledger: func() []record.Payment {
