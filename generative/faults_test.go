@@ -140,6 +140,7 @@ var sequenceFaults = []struct {
 	{string(reference.FaultReprovisionResetsWallet), faulty(reference.FaultReprovisionResetsWallet), ""},
 	{string(reference.FaultProvisionCreatedAs200), faulty(reference.FaultProvisionCreatedAs200), ""},
 	{string(reference.FaultDuplicateTrxAccepted), faulty(reference.FaultDuplicateTrxAccepted), ""},
+	{string(reference.FaultStatusCrossPartner), faulty(reference.FaultStatusCrossPartner), ""},
 	{string(reference.FaultStatusAmountDrifts), faulty(reference.FaultStatusAmountDrifts), recordReading},
 	{string(reference.FaultDuplicateOverwritesProduct), faulty(reference.FaultDuplicateOverwritesProduct), recordReading},
 	{"coins kept back from a gateway payment", coinsKeptBack, generative.ReadingCoinsInFull.ID},

@@ -280,8 +280,12 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	if err := contract.CheckWalletAsReported(contract.Wallet(ma.wallet), got); err != nil {
 		m.fail(t, ma.acc.Label+"'s wallet holds what the payments reported leave", "%s: %v", ma.acc.Label, err)
 	}
-	if err := contract.CheckCoinValue(got.Coins, integer(dig(d, "data", "coin", "available_value"))); err != nil {
-		m.fail(t, "the coin value is half the number of coins, rounded down", "%v", err)
+	value := integer(dig(d, "data", "coin", "available_value"))
+	if err := contract.CheckCoinValue(got.Coins, value); err != nil {
+		m.fail(t, thenCoinValue, "%v", err)
+	}
+	if err := contract.CheckCoinValueRoundsDown(got.Coins, value); err != nil {
+		m.reading(t, ReadingCoinValueRoundsDown, thenCoinValue, err.Error())
 	}
 }
 
@@ -380,9 +384,8 @@ func (m *machine) pay(t *rapid.T) {
 		return // refused: the model is unchanged, the next profile read checks it
 	}
 	tx := dig(d, "data", "transaction")
-	if echo := str(dig(tx, "partner_trx_id")); echo != trxID {
-		m.fail(t, "the transaction number contains a slash and the partner transaction id is echoed",
-			"the payment echoes partner_trx_id %q, not %q (§2.5)", echo, trxID)
+	if err := contract.CheckTransactionNamed(str(dig(tx, "transaction_number")), str(dig(tx, "partner_trx_id")), trxID); err != nil {
+		m.fail(t, "the transaction number contains a slash and the partner transaction id is echoed", "%v", err)
 	}
 	am := amountOf(dig(tx, "amount"))
 	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
@@ -416,6 +419,9 @@ var (
 		statusConflict, msgTrxIDUsed, statusBadRequest, msgInternalNoFunds)
 	thenRecord      = "by the suite's reading the record shows the ids, product and amounts the payment was created with"
 	thenCoinsInFull = "by the generated mode's reading the coins cover as much of the rest of the total as they can"
+	// thenCoinValue checks the coin value at document level (either
+	// rounding) and its rounding down by the reading coin-value-rounds-down.
+	thenCoinValue = "the coin value is half the number of coins, rounded down"
 )
 
 func (m *machine) payAgain(t *rapid.T) {

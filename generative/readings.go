@@ -16,6 +16,9 @@ var (
 	// of the payment's creation. It is the suite's reading, which the model
 	// grades as the suite's step does.
 	ReadingRecordAmounts = contract.MustReading("status-record-amounts")
+	// ReadingCoinValueRoundsDown: an odd coin is worth nothing (the
+	// suite's reading, graded as its step grades it).
+	ReadingCoinValueRoundsDown = contract.MustReading("coin-value-rounds-down")
 )
 
 // Readings lists the readings of the generated mode.

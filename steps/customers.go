@@ -363,9 +363,9 @@ func (s *scenario) coinValueHalf() error {
 		return s.failure(s.last, secCoinAvailValue, fmt.Sprintf("available_value %d for %d coins (coins / 2)", contract.CoinValue(coins), coins), "%v", err)
 	}
 	var rounding error
-	if value != contract.CoinValue(coins) {
+	if err := contract.CheckCoinValueRoundsDown(coins, value); err != nil {
 		rounding = s.failure(s.last, secCoinRounding,
-			fmt.Sprintf("available_value %d for %d coins", contract.CoinValue(coins), coins), "available_value is %d", value)
+			fmt.Sprintf("available_value %d for %d coins", contract.CoinValue(coins), coins), "%v", err)
 	}
 	return s.reading(contract.MustReading("coin-value-rounds-down"), rounding)
 }

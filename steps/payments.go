@@ -572,11 +572,9 @@ func (s *scenario) numberAndEcho() error {
 	if err != nil {
 		return err
 	}
-	if !strings.Contains(pm.res.TransactionNumber, "/") {
-		return s.failure(pm.ex, secTransaction, "a transaction_number with slashes", "transaction_number is %q", pm.res.TransactionNumber)
-	}
-	if want := fmt.Sprint(pm.body["partner_trx_id"]); pm.res.PartnerTrxID != want {
-		return s.failure(pm.ex, secTransaction, fmt.Sprintf("partner_trx_id %q", want), "partner_trx_id is %q", pm.res.PartnerTrxID)
+	want := fmt.Sprint(pm.body["partner_trx_id"])
+	if err := contract.CheckTransactionNamed(pm.res.TransactionNumber, pm.res.PartnerTrxID, want); err != nil {
+		return s.failure(pm.ex, secTransaction, fmt.Sprintf("a transaction_number with slashes and partner_trx_id %q", want), "%v", err)
 	}
 	return nil
 }

@@ -36,6 +36,20 @@ func CheckCoinValue(coins, value int64) error {
 	return nil
 }
 
+// ErrCoinValueRounded is an odd number of coins valued at the rupiah above
+// half of them.
+var ErrCoinValueRounded = errors.New("coin.available_value rounds an odd coin up")
+
+// CheckCoinValueRoundsDown checks that an odd coin is worth nothing: the
+// reading coin-value-rounds-down (CheckCoinValue allows either rounding),
+// so a judge grades its error as that reading.
+func CheckCoinValueRoundsDown(coins, value int64) error {
+	if value != CoinValue(coins) {
+		return fmt.Errorf("%w: %d for %d coins, not %d", ErrCoinValueRounded, value, coins, CoinValue(coins))
+	}
+	return nil
+}
+
 // CoinsFor is the number of coins worth rupiah.
 func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 

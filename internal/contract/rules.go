@@ -265,3 +265,24 @@ func CheckNotShown(status int, record bool) error {
 	}
 	return nil
 }
+
+// SentenceTransactionNamed is the sentence CheckTransactionNamed rests on.
+const SentenceTransactionNamed = "§2.5: transaction.transaction_number — \"Service-generated number; contains slashes.\" " +
+	"transaction.partner_trx_id — \"Echo of the partner's id.\""
+
+// ErrTransactionNamed is a created transaction whose number has no slash or
+// whose partner_trx_id is not the one sent.
+var ErrTransactionNamed = errors.New("the transaction is not named as the document says")
+
+// CheckTransactionNamed checks the transaction of a created payment: its
+// transaction_number contains a slash and its partner_trx_id echoes the
+// one sent.
+func CheckTransactionNamed(number, echoed, sent string) error {
+	switch {
+	case !strings.Contains(number, "/"):
+		return fmt.Errorf("%w: transaction_number %q has no slash (%s)", ErrTransactionNamed, number, SentenceTransactionNamed)
+	case echoed != sent:
+		return fmt.Errorf("%w: the payment echoes partner_trx_id %q, not %q (%s)", ErrTransactionNamed, echoed, sent, SentenceTransactionNamed)
+	}
+	return nil
+}

@@ -126,3 +126,17 @@ func TestCheckAnswerEither(t *testing.T) {
 	assert.Error(t, CheckAnswerEither(409, MsgInternalMethodFlag, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
 	assert.Error(t, CheckAnswerEither(200, MsgCreated, 409, MsgDuplicate, 400, MsgInternalMethodFlag))
 }
+
+func TestCheckTransactionNamed(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckTransactionNamed("INV/20261122/P1/7", "a-1", "a-1"))
+	assert.ErrorIs(t, CheckTransactionNamed("INV-20261122", "a-1", "a-1"), ErrTransactionNamed)
+	assert.ErrorIs(t, CheckTransactionNamed("INV/20261122/P1/7", "a-2", "a-1"), ErrTransactionNamed)
+}
+
+func TestCheckCoinValueRoundsDown(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckCoinValueRoundsDown(7, 3))
+	assert.NoError(t, CheckCoinValueRoundsDown(8, 4))
+	assert.ErrorIs(t, CheckCoinValueRoundsDown(7, 4), ErrCoinValueRounded)
+}
