@@ -36,17 +36,68 @@ func main() {
 // gracefully. It prints "listening on http://ADDR" to stdout once the
 // listener is bound. Environment variables REFERENCE_ADDR and
 // REFERENCE_LOG_LEVEL give defaults to --addr and --log-level.
+// config is what the command line asks for.
+type config struct {
+	addr, seed, level, stateDir string
+	settle, expire              time.Duration
+	maxConns                    int
+	showVersion                 bool
+}
+
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := parseFlags(args, getenv, stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if cfg.showVersion {
+		_, err := io.WriteString(stdout, version.String("reference"))
+		return err
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(cfg.level)); err != nil {
+		return fmt.Errorf("--log-level: %w", err)
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+
+	ds, err := loadDataset(cfg.seed)
+	if err != nil {
+		return err
+	}
+	opts := []reference.Option{reference.WithSettleAfter(cfg.settle), reference.WithExpireAfter(cfg.expire)}
+	if cfg.stateDir != "" {
+		opts = append(opts, reference.WithState(cfg.stateDir))
+	}
+	store, err := reference.NewStore(ds, opts...)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = store.Close() }()
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	ln = httpapi.LimitListener(ln, cfg.maxConns)
+	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(cfg.stateDir))
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	return serve(ctx, logger, httpapi.NewHTTPServer(logger, store), ln)
+}
+
+// parseFlags reads the command line; flag.ErrHelp when help was asked for.
+func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
+	var cfg config
 	fs := flag.NewFlagSet("reference", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", envOr(getenv, "REFERENCE_ADDR", "127.0.0.1:8080"), "address to listen on")
-	seed := fs.String("seed", "", "data set YAML file (default: the embedded reference/dataset/default.yaml)")
-	settle := fs.Duration("settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
-	expire := fs.Duration("expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
-	level := fs.String("log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
-	stateDir := fs.String("state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
-	maxConns := fs.Int("max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
-	showVersion := fs.Bool("version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	fs.StringVar(&cfg.addr, "addr", envOr(getenv, "REFERENCE_ADDR", "127.0.0.1:8080"), "address to listen on")
+	fs.StringVar(&cfg.seed, "seed", "", "data set YAML file (default: the embedded reference/dataset/default.yaml)")
+	fs.DurationVar(&cfg.settle, "settle-after", reference.DefaultSettleAfter, "time after which a paid transaction settles")
+	fs.DurationVar(&cfg.expire, "expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
+	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
+	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
+	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
+	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
 			"Serves the Partner Commerce API v2 reference. All state (accounts, wallets,\n"+
@@ -58,46 +109,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	if *showVersion {
-		_, err := io.WriteString(stdout, version.String("reference"))
-		return err
+		return cfg, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	return cfg, nil
+}
 
-	ds, err := loadDataset(*seed)
-	if err != nil {
-		return err
-	}
-	opts := []reference.Option{reference.WithSettleAfter(*settle), reference.WithExpireAfter(*expire)}
-	if *stateDir != "" {
-		opts = append(opts, reference.WithState(*stateDir))
-	}
-	store, err := reference.NewStore(ds, opts...)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = store.Close() }()
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", *addr)
-	if err != nil {
-		return err
-	}
-	ln = httpapi.LimitListener(ln, *maxConns)
-	srv := httpapi.NewHTTPServer(logger, store)
-	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(*stateDir))
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
-
+// serve answers on ln until ctx ends, then shuts down within 10 s.
+func serve(ctx context.Context, logger *slog.Logger, srv *http.Server, ln net.Listener) error {
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {

@@ -17,7 +17,7 @@ func fellBehind(h GeneratorHealth) string {
 	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
 	late := h.LatePct > maxLatePct
 	short := h.AchievedPct < minAchievedPct && !stopped
-	if g.Planned == 0 || !(late || short || g.WorkerWaits > 0) {
+	if g.Planned == 0 || !late && !short && g.WorkerWaits == 0 {
 		return ""
 	}
 	var b strings.Builder

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
@@ -17,7 +18,7 @@ var T0 = time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 // for bal rupiah and coins coins, whose status look-up found it with the
 // same amounts.
 func Created(id string, seq uint64, acct string, bal, coins int64) record.Payment {
-	a := &record.Amount{Total: bal + coins/2, BalanceUsed: bal, CoinUsed: coins, CoinValueUsed: coins / 2}
+	a := &record.Amount{Total: bal + contract.CoinValue(coins), BalanceUsed: bal, CoinUsed: coins, CoinValueUsed: contract.CoinValue(coins)}
 	return record.Payment{ID: id, Seq: seq, Account: acct, Kind: record.KindBalance, Outcome: record.OutcomeCreated, Code: 200,
 		TransactionNumber: "INV/" + id, Amount: a,
 		Lookup: &record.Lookup{Code: 200, TransactionNumber: "INV/" + id, Amount: a}}
