@@ -1,7 +1,9 @@
 package loadtest_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,15 +15,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
@@ -312,4 +317,63 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	txt := text(t, rep)
 	assert.Equal(t, 2, strings.Count(txt, "the target did not answer at reconciliation time"), "once where the run is described, once among the failures:\n%s", txt)
 	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, txt)
+}
+
+// statusAmountsDrift serves the reference with its status-amount-drifts
+// fault (a rupiah more on a transaction's total on every look-up after its
+// second) behind a proxy that relays each payment status look-up three
+// times and answers the last: every look-up the load tester makes finds the
+// payment, with a total other than the one it was created with.
+func statusAmountsDrift(t *testing.T) *profiles.Profile {
+	t.Helper()
+	p := startReference(t, reference.FaultStatusAmountDrifts)
+	ref, err := url.Parse(p.BaseURL)
+	require.NoError(t, err)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/client/v2/payment/status" {
+			for range 2 {
+				forward(httptest.NewRecorder(), r, ref.Host)
+			}
+		}
+		forward(w, r, ref.Host)
+	}))
+	t.Cleanup(proxy.Close)
+	p.BaseURL = proxy.URL
+	return p
+}
+
+// TestStatusAmountsAreGradedByTheirReading: a look-up that finds a payment
+// with other amounts breaks the reading status-record-amounts, not the
+// document: the run passes with a warning naming the reading, and a strict
+// run fails.
+func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
+	t.Parallel()
+	o, rep := run(t, statusAmountsDrift(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
+	out := text(t, rep)
+	r := rep.Reconciliation
+	require.NotNil(t, r, out)
+	require.Positive(t, r.Created, out)
+	assert.True(t, rep.Passed, out)
+	assert.Zero(t, r.ViolationCount(), out)
+	assert.Equal(t, r.Created, r.WarningCounts["status-record-amounts"], out)
+	assert.Contains(t, out, fmt.Sprintf("\nPASS with %d warnings (readings of the document not followed; --strict makes them failures)\n", r.Created))
+	assert.Contains(t, out, "WARNING (reading status-record-amounts): ")
+	assert.Contains(t, out, "amount.total is ")
+	assert.Contains(t, out, contract.MustReading("status-record-amounts").Sentence)
+	var page bytes.Buffer
+	require.NoError(t, report.WriteHTML(&page, o, rep))
+	assert.Contains(t, page.String(), `<details id="warnings-list">`)
+	assert.Contains(t, page.String(), "WARNING (reading status-record-amounts)")
+	js, err := json.Marshal(rep)
+	require.NoError(t, err)
+	assert.Contains(t, string(js), `"warning_counts":{"status-record-amounts":`)
+
+	v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+	require.NoError(t, err)
+	v.Strict = true
+	strict := report.BuildReport(o, v, nil)
+	out = text(t, strict)
+	assert.False(t, strict.Passed, out)
+	assert.Contains(t, strict.Failures, fmt.Sprintf("reading status-record-amounts (strict run): %d checks failed", r.Created), out)
+	t.Log("\n" + out)
 }

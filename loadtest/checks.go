@@ -64,9 +64,12 @@ type createEnvelope struct {
 type statusEnvelope struct {
 	Message string `json:"message"`
 	Data    struct {
-		PartnerTrxID      string        `json:"partner_trx_id"`
-		TransactionNumber string        `json:"transaction_number"`
-		Amount            record.Amount `json:"amount"`
+		PartnerTrxID      string `json:"partner_trx_id"`
+		TransactionNumber string `json:"transaction_number"`
+		Product           struct {
+			ID int64 `json:"id"`
+		} `json:"product"`
+		Amount record.Amount `json:"amount"`
 	} `json:"data"`
 }
 

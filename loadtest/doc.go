@@ -28,8 +28,9 @@
 //     Merge of the shards of a distributed run.
 //   - loadtest/verdict: what the checks conclude from a record
 //     (verdict.Judge): the reconciliation of the ledger with the wallets and
-//     its classes of violation, the accounts' exhaustion, the history
-//     (linearizability) check.
+//     its classes of violation (a check resting on a reading of the
+//     document is a warning, a failure when Verdicts.Strict), the accounts'
+//     exhaustion, the history (linearizability) check.
 //   - loadtest/report: the text, JSON and HTML reports with their charts,
 //     thresholds and classes, and the run directory (WriteArtifacts).
 //   - loadtest/nemesis: the fault schedule run during an attack.

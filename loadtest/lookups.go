@@ -129,7 +129,7 @@ func (e *engine) lookup(ctx context.Context, p *record.Payment, auth string) *re
 		return l
 	}
 	a := env.Data.Amount
-	l.Amount, l.TransactionNumber = &a, env.Data.TransactionNumber
+	l.Amount, l.TransactionNumber, l.ProductID = &a, env.Data.TransactionNumber, env.Data.Product.ID
 	op.Amount = &a
 	return l
 }

@@ -21,7 +21,7 @@ var runGroups = []flagGroup{
 		"amplitude", "period", "start-at", "load-profile", "max-workers", "max-connections", "timeout", "drain", "late"}},
 	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry", "retries", "retry-timeout", "retry-backoff"}},
 	{"Thresholds (the run fails when one fails; latencies are corrected for coordinated omission unless raw)", thresholdNames},
-	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads"}},
+	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads", "strict"}},
 	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
 	{"Output", []string{"out", "quiet", "log-level"}},
@@ -137,7 +137,7 @@ func groupedUsage(fs *flag.FlagSet, w io.Writer, intro string, groups []flagGrou
 
 // mergeGroups orders the flags of loadtest merge for --help.
 var mergeGroups = []flagGroup{
-	{"Merge", []string{"out", "partial"}},
+	{"Merge", []string{"out", "partial", "strict"}},
 	{"Thresholds (as for a run)", thresholdNames},
 }
 

@@ -164,7 +164,7 @@ type runFlags struct {
 	period, duration, timeout, drain, late                      *time.Duration
 	reconcileTO, retryTO, backoff, historyTO, historyRead       *time.Duration
 	wave, maxWorkers, maxConns, retries                         *int
-	quiet, noReconcile                                          *bool
+	quiet, noReconcile, strict                                  *bool
 	ths                                                         *[]report.Threshold
 	faults                                                      nemesis.Schedule
 }
@@ -207,6 +207,7 @@ func runFlagSet(getenv func(string) string, stderr io.Writer) (*flag.FlagSet, *r
 		backoff:     fs.Duration("retry-backoff", loadtest.DefaultRetryBackoff, "retry scenario: the wait before the first retry, doubled before each next"),
 		check:       fs.String("check", "", "extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)"),
 		historyTO:   fs.Duration("history-timeout", verdict.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails"),
+		strict:      fs.Bool("strict", false, strictUsage),
 		historyRead: fs.Duration("history-reads", 0, "with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)"),
 	}
 	f.ths = thresholdFlags(fs)
@@ -266,7 +267,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !*f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, *f.historyTO, *f.ths, dir, stdout)
+	return finish(o, judging{*f.historyTO, *f.strict}, *f.ths, dir, stdout)
 }
 
 // runPlan is what the flags ask of a run, parsed and checked.
@@ -454,14 +455,25 @@ func outputDir(outDir, runID string, shard record.Shard) string {
 	return dir
 }
 
-// finish judges the record of the run (the history check bounded by
-// historyTimeout), builds the report, writes the artifacts, prints the
-// summary and turns a failed report into errFailed.
-func finish(o *record.Run, historyTimeout time.Duration, ths []report.Threshold, dir string, stdout io.Writer) error {
-	v, err := verdict.Judge(o, historyTimeout)
+// strictUsage is the help of --strict, a flag of a run and of a merge.
+const strictUsage = "turn warnings (checks resting on a reading of the document, such as a status look-up's amounts differing from the payment's answer) into failures"
+
+// judging is how finish judges a record: the bound on the history check,
+// and whether a warning fails the run (--strict).
+type judging struct {
+	historyTimeout time.Duration
+	strict         bool
+}
+
+// finish judges the record of the run as j says, builds the report, writes
+// the artifacts, prints the summary and turns a failed report into
+// errFailed.
+func finish(o *record.Run, j judging, ths []report.Threshold, dir string, stdout io.Writer) error {
+	v, err := verdict.Judge(o, j.historyTimeout)
 	if err != nil {
 		return err
 	}
+	v.Strict = j.strict
 	rep := report.BuildReport(o, v, ths)
 	if err := report.WriteArtifacts(dir, o, rep); err != nil {
 		return err
@@ -575,6 +587,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("loadtest merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	outDir := fs.String("out", "", "output directory (default reports/load/<run-id>/merged)")
+	strict := fs.Bool("strict", false, strictUsage)
 	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
 	ths := thresholdFlags(fs)
 	fs.Usage = groupedUsage(fs, stderr, mergeHelpIntro, mergeGroups, mergeHelpExamples)
@@ -602,7 +615,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, verdict.DefaultHistoryTimeout, *ths, dir, stdout) // a merge holds no history
+	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, stdout) // a merge holds no history
 }
 
 // rate is a flag value in requests per second that also reads vegeta's

@@ -66,6 +66,7 @@ type Lookup struct {
 	Message           string  `json:"message,omitempty"`
 	Error             string  `json:"error,omitempty"`
 	TransactionNumber string  `json:"transaction_number,omitempty"`
+	ProductID         int64   `json:"product_id,omitempty"` // the record's product.id
 	Amount            *Amount `json:"amount,omitempty"`
 	Transport         bool    // no answer: Error is the transport's
 }

@@ -172,8 +172,8 @@ func faultOf(t time.Time, faults []nemesis.Fault) int {
 	return 0
 }
 
-// headline is the verdict in a few words: PASS, FAIL or INTERRUPTED, and,
-// for a pass whose balance and coin payments were mostly refused because
+// headline is the verdict in a few words: PASS, FAIL or INTERRUPTED, the
+// warnings of a pass, and, for a pass whose balance and coin payments were mostly refused because
 // the wallets ran dry, that the run measured refusals.
 func (rep *Report) headline() string {
 	switch {
@@ -182,10 +182,14 @@ func (rep *Report) headline() string {
 	case !rep.Passed:
 		return "FAIL"
 	}
-	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
-		return fmt.Sprintf("PASS, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", x.RefusedPct)
+	pass := "PASS"
+	if r := rep.Reconciliation; r != nil && r.WarningCount() > 0 {
+		pass = fmt.Sprintf("PASS with %s warnings (readings of the document not followed; --strict makes them failures)", readable.Thousands(r.WarningCount()))
 	}
-	return "PASS"
+	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
+		return fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+	}
+	return pass
 }
 
 // writeLead writes the lines a report leads with: the headline and, for a

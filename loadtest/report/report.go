@@ -104,6 +104,9 @@ type Report struct {
 	Generator      GeneratorHealth         `json:"generator"`
 	Thresholds     []ThresholdResult       `json:"thresholds"`
 
+	// Strict is a strict run's (--strict): a warning (a check resting on a
+	// reading, Reconciliation.Warnings) fails it.
+	Strict   bool     `json:"strict,omitempty"`
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures"`
 }
@@ -208,6 +211,7 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: v.Reconciliation,
 		History:        v.History,
+		Strict:         v.Strict,
 		Vegeta:         &vegeta.Metrics{},
 	}
 	rep.Shards = []record.Shard{o.Meta.Shard}
@@ -336,6 +340,7 @@ func (rep *Report) finish(thresholds []Threshold) {
 	if h := rep.History; h != nil && !h.Passed() {
 		rep.Failures = append(rep.Failures, h.String())
 	}
+	rep.Failures = append(rep.Failures, rep.strictFailures()...)
 	vals := rep.values()
 	given := map[string]bool{}
 	for _, th := range thresholds {
@@ -354,6 +359,40 @@ func (rep *Report) finish(thresholds []Threshold) {
 		}
 	}
 	rep.Passed = len(rep.Failures) == 0
+}
+
+// strictFailures are the failures of a strict run's warnings: one per
+// reading not followed; none when the run is not strict.
+func (rep *Report) strictFailures() []string {
+	r := rep.Reconciliation
+	if !rep.Strict || r == nil {
+		return nil
+	}
+	var out []string
+	for _, id := range slices.Sorted(maps.Keys(r.WarningCounts)) {
+		out = append(out, fmt.Sprintf("reading %s (strict run): %s checks failed", id, readable.Thousands(r.WarningCounts[id])))
+	}
+	return out
+}
+
+// writeTextWarnings writes the checks that failed but rest on a reading:
+// warnings, failures of a strict run.
+func writeTextWarnings(b *strings.Builder, r *verdict.Reconciliation, strict bool) {
+	n := r.WarningCount()
+	if n == 0 {
+		return
+	}
+	grade := "warnings: the run still passes unless --strict"
+	if strict {
+		grade = "failures: the run is strict"
+	}
+	fmt.Fprintf(b, "  Readings not followed: %s (%s)\n", readable.Thousands(n), grade)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(b, "    %s\n", strings.ReplaceAll(w.String(), "\n", "\n    "))
+	}
+	if listed := len(r.Warnings); n > listed {
+		fmt.Fprintf(b, "    … and %d more\n", n-listed)
+	}
 }
 
 // PercentileMethod says how the run's percentiles were computed.
@@ -514,6 +553,7 @@ func (rep *Report) writeTextReconciliation(b *strings.Builder) {
 				}
 			}
 		}
+		writeTextWarnings(b, r, rep.Strict)
 	} else {
 		fmt.Fprintf(b, "\nReconciliation: not performed\n")
 	}

@@ -16,7 +16,7 @@ const (
 	InvContract    = "response-contract" // every response honours the contract
 	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
 	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, every other answer a 409 or one same refusal
-	InvLookup      = "status-lookup"     // every created id is found with the same amounts
+	InvLookup      = "status-lookup"     // every created id is found, as the transaction created
 	InvLost        = "lost-write"        // an acknowledged (created) id is still found after the run
 	InvResurrected = "resurrected"       // an id refused, or never delivered, is not found created after the run
 	InvBalance     = "balance"           // balance change = debits of created payments
@@ -71,6 +71,12 @@ type Reconciliation struct {
 	Violations []Violation `json:"violations"`
 	// Counts counts violations per invariant, listed or not.
 	Counts map[string]int `json:"counts,omitempty"`
+	// Warnings lists at most maxDetails checks per reading that failed but
+	// rest on a reading (internal/contract): a warning, a failure only in a
+	// strict run (Verdicts.Strict).
+	Warnings []contract.Warning `json:"warnings,omitempty"`
+	// WarningCounts counts them per reading, listed or not.
+	WarningCounts map[string]int `json:"warning_counts,omitempty"`
 	// Entries is the per-id list behind the verdict (violations.jsonl):
 	// every id lost, resurrected, created twice, not reconciled or
 	// uncertain, and every account that does not reconcile; in full, up to
@@ -135,6 +141,26 @@ func (r *Reconciliation) ViolationCount() int {
 
 // Omitted is the number of violations of inv left out of Violations.
 func (r *Reconciliation) Omitted(inv string) int { return max(0, r.Counts[inv]-maxDetails) }
+
+// WarningCount is the number of warnings, listed or not.
+func (r *Reconciliation) WarningCount() int {
+	n := 0
+	for _, k := range r.WarningCounts {
+		n += k
+	}
+	return n
+}
+
+// warn records that a check resting on reading rd failed, with detail.
+func (r *Reconciliation) warn(rd contract.Reading, detail string) {
+	if r.WarningCounts == nil {
+		r.WarningCounts = map[string]int{}
+	}
+	r.WarningCounts[rd.ID]++
+	if r.WarningCounts[rd.ID] <= maxDetails {
+		r.Warnings = append(r.Warnings, rd.Warn(detail))
+	}
+}
 
 func (r *Reconciliation) add(inv, format string, args ...any) {
 	if r.Counts == nil {
@@ -492,7 +518,9 @@ func checkWave(r *Reconciliation, g *idGroup) {
 }
 
 // checkLookup verifies that a created payment was found through payment
-// status with the same transaction number and amounts.
+// status as the transaction created (contract.CheckRecordNamed, a failure),
+// with the product and amounts it was created with (the reading
+// status-record-amounts: a warning).
 func checkLookup(r *Reconciliation, p *record.Payment) {
 	l := p.Lookup
 	var detail string
@@ -517,21 +545,40 @@ func checkLookup(r *Reconciliation, p *record.Payment) {
 		return
 	case l.Code != 200:
 		detail = fmt.Sprintf("created but status answers HTTP %d", l.Code)
-	case l.Amount == nil || *l.Amount != *p.Amount:
-		detail = fmt.Sprintf("status amounts %+v differ from creation %+v", deref(l.Amount), *p.Amount)
-	case l.TransactionNumber != p.TransactionNumber:
-		detail = fmt.Sprintf("status transaction_number %q differs from creation %q", l.TransactionNumber, p.TransactionNumber)
+	case l.Amount == nil:
+		detail = "status record without an amount"
+	default:
+		detail = checkRecord(r, p, l)
 	}
 	if detail != "" {
 		r.add(InvLookup, "%s: %s", p.ID, detail)
 	}
 }
 
-func deref(a *record.Amount) record.Amount {
-	if a == nil {
-		return record.Amount{}
+// readingRecordAmounts is the reading the product and amounts of a status
+// record are graded by.
+var readingRecordAmounts = contract.MustReading("status-record-amounts")
+
+// checkRecord compares the status record l of a created payment p with the
+// answer that created it: another transaction is a failure (its detail is
+// returned), another product or amount a warning of readingRecordAmounts. A
+// look-up recorded without a product (a ledger written before look-ups
+// kept it) has its amounts compared only.
+func checkRecord(r *Reconciliation, p *record.Payment, l *record.Lookup) string {
+	created := contract.Record{PartnerTrxID: p.ID, TransactionNumber: p.TransactionNumber, ProductID: p.ProductID, Amount: *p.Amount}
+	got := contract.Record{PartnerTrxID: p.ID, TransactionNumber: l.TransactionNumber, ProductID: l.ProductID, Amount: *l.Amount}
+	if got.ProductID == 0 {
+		got.ProductID = created.ProductID
 	}
-	return *a
+	if err := contract.CheckRecordNamed(created, got); err != nil {
+		return err.Error()
+	}
+	if err := contract.CheckRecordAsCreated(created, got); err != nil {
+		// The warning quotes the reading once: the error's own quote goes.
+		rd := readingRecordAmounts
+		r.warn(rd, p.ID+": "+strings.TrimSuffix(err.Error(), " ("+rd.Sentence+" "+rd.Text+")"))
+	}
+	return ""
 }
 
 // msgTrxNotFound is the document's message of a status look-up of an

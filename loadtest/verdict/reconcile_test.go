@@ -3,6 +3,7 @@ package verdict
 import (
 	"testing"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 
@@ -201,12 +202,22 @@ func TestReconcileLookupsAndWallets(t *testing.T) {
 			invariant: InvLost,
 		},
 		{
-			name: "status amounts differ",
-			ledger: func() []record.Payment {
-				p := recordtest.Created("a", 1, "A", 100, 0)
-				p.Lookup = &record.Lookup{Code: 200, TransactionNumber: "INV/a", Amount: &record.Amount{Total: 100, BalanceUsed: 90, GatewayPayment: 10}}
-				return []record.Payment{p}
-			}(),
+			name:   "status amounts differ: a warning of the reading",
+			ledger: []record.Payment{lookedUpAs(100, 7, &record.Lookup{Code: 200, TransactionNumber: "INV/a", ProductID: 7, Amount: &record.Amount{Total: 100, BalanceUsed: 90, GatewayPayment: 10}})},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:  true,
+			check:  warnsRecordAmounts("amount.balance_used is 90, but the payment was created with 100"),
+		},
+		{
+			name:   "status product differs: a warning of the reading",
+			ledger: []record.Payment{lookedUpAs(100, 7, &record.Lookup{Code: 200, TransactionNumber: "INV/a", ProductID: 8, Amount: &record.Amount{Total: 100, BalanceUsed: 100}})},
+			snaps:  []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
+			final:  true,
+			check:  warnsRecordAmounts("product.id is 8, but the payment was created with 7"),
+		},
+		{
+			name:      "status names another transaction: a failure",
+			ledger:    []record.Payment{lookedUpAs(100, 7, &record.Lookup{Code: 200, TransactionNumber: "INV/b", ProductID: 7, Amount: &record.Amount{Total: 100, BalanceUsed: 100}})},
 			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, 900, 0)},
 			final:     true,
 			invariant: InvLookup,
@@ -232,6 +243,26 @@ func TestReconcileLookupsAndWallets(t *testing.T) {
 			invariant: InvBalance,
 		},
 	})
+}
+
+// lookedUpAs is a balance payment "a" of account A for product, debiting
+// bal, whose status look-up found l.
+func lookedUpAs(bal, product int64, l *record.Lookup) record.Payment {
+	p := recordtest.Created("a", 1, "A", bal, 0)
+	p.ProductID, p.Lookup = product, l
+	return p
+}
+
+// warnsRecordAmounts checks that a reconciliation passed with one warning
+// of the reading status-record-amounts, whose detail holds detail.
+func warnsRecordAmounts(detail string) func(*testing.T, *Reconciliation) {
+	return func(t *testing.T, r *Reconciliation) {
+		assert.Equal(t, map[string]int{"status-record-amounts": 1}, r.WarningCounts)
+		require.Len(t, r.Warnings, 1)
+		assert.Equal(t, contract.MustReading("status-record-amounts").Sentence, r.Warnings[0].Sentence)
+		assert.Contains(t, r.Warnings[0].Detail, detail)
+		assert.Empty(t, r.Entries, "a warning is no violation")
+	}
 }
 
 func TestReconcileMergesSharedAccountAcrossShards(t *testing.T) {

@@ -12,6 +12,9 @@ type Verdicts struct {
 	Reconciliation *Reconciliation
 	// History is nil when the run recorded no history.
 	History *HistoryCheck
+	// Strict grades a check resting on a reading (Reconciliation.Warnings)
+	// as a failure rather than a warning: the run is strict (--strict).
+	Strict bool
 }
 
 // Judge checks the record of a run after its attack: the reconciliation of
