@@ -9,7 +9,6 @@ Feature: Customer accounts
     Then the answer comes back with status 201 and the message "Akun berhasil disinkronisasi."
     And the answer carries a customer id and a token
 
-  @reading:provision-again-same-account
   Scenario: Provisioning a known phone number synchronizes the same account
     Given the partner provisioned a new cashier account
     When the partner provisions the same phone number again

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -146,6 +148,10 @@ var sequenceFaults = []struct {
 	{"coins kept back from a gateway payment", coinsKeptBack, generative.ReadingCoinsInFull.ID},
 }
 
+// walletReading is the reading a wallet rests on after a payment with a
+// gateway remainder, in the suite and the model alike.
+const walletReading = "wallet-debited"
+
 func faulty(fault reference.Fault) func(t *testing.T) string {
 	return func(t *testing.T) string { return httpapitest.NewServer(t, fault).URL }
 }
@@ -175,6 +181,119 @@ func coinsKeptBack(t *testing.T) string {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// gatewayDebitWaits serves the reference, with the funded customer's
+// balance short of every price, and its profile shows what a payment with a
+// remainder due through a gateway took as not yet taken: it departs from the
+// reading wallet-debited, and from nothing the document states.
+func gatewayDebitWaits(t *testing.T) string {
+	v := variants.Variant{Name: "gateway debit waits", Data: func(ds *reference.Dataset) {
+		for i := range ds.Accounts {
+			if ds.Accounts[i].Token == profiles.Reference("").FundedCustomer.Token {
+				ds.Accounts[i].Balance = 3000
+			}
+		}
+	}, Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler { return heldForGateway(next) }}
+	h, err := v.Handler()
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// heldForGateway adds back to each profile the balance and coins that the
+// payments of its token with a remainder due through a gateway took.
+func heldForGateway(next http.Handler) http.Handler {
+	var mu sync.Mutex
+	held := map[string]contract.Wallet{} // by Authorization header
+	num := func(v any) int64 { n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64); return n }
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		raw, tok := rec.Body.Bytes(), r.Header.Get("Authorization")
+		var body struct{ Data map[string]map[string]any }
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if rec.Code == http.StatusOK && json.Valid(raw) && dec.Decode(&body) == nil {
+			mu.Lock()
+			switch r.URL.Path {
+			case "/client/v2/payment":
+				a, _ := body.Data["transaction"]["amount"].(map[string]any)
+				if num(a["gateway_payment"]) > 0 {
+					h := held[tok]
+					held[tok] = contract.Wallet{Balance: h.Balance + num(a["balance_used"]), Coins: h.Coins + num(a["coin_used"])}
+				}
+			case "/client/v2/customer/profile":
+				if h := held[tok]; h != (contract.Wallet{}) {
+					var full map[string]any
+					_ = json.Unmarshal(raw, &full)
+					d, _ := full["data"].(map[string]any)
+					bal, _ := d["balance"].(map[string]any)
+					coin, _ := d["coin"].(map[string]any)
+					coins := num(coin["available"]) + h.Coins
+					bal["available"], coin["available"], coin["available_value"] = num(bal["available"])+h.Balance, coins, coins/2
+					raw, _ = json.Marshal(full)
+				}
+			}
+			mu.Unlock()
+		}
+		for k, vs := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = vs
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(raw)
+	})
+}
+
+// TestGatewayDebitIsAReading: a profile that does not show what a payment
+// with a gateway remainder took is graded by the reading wallet-debited in
+// both judges. The generated mode warns in a normal run and fails a strict
+// one by that reading (the funded customer's short balance makes such
+// payments; the profile lets the model spend it). The suite's replay of
+// such a sequence (the split-payment customer's short balance) warns, fails
+// strict, and passes against the reference. The same departure after
+// payments fully covered by balance and coins fails (stale-profile in
+// law_test.go and steps/faults_test.go).
+func TestGatewayDebitIsAReading(t *testing.T) {
+	run := func(strict bool) generative.Result {
+		prof := profiles.Reference(gatewayDebitWaits(t))
+		prof.FundedCustomer.MinBalance = -1 << 40
+		res, err := generative.Run(context.Background(), generative.Options{
+			Profile: prof, Seed: 1, Only: "sequences", Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
+		})
+		require.NoError(t, err)
+		require.NotEmpty(t, res.Properties)
+		return res
+	}
+	warned := warnings(t, run(false), walletReading)
+	require.NotEmpty(t, warned, "a warning of the reading %s", walletReading)
+	assert.Contains(t, warned[0].Detail, "the payments reported leave")
+	p := run(true).Properties[0]
+	require.Equal(t, generative.StatusFailed, p.Status)
+	assert.True(t, strings.HasPrefix(p.Failure, "reading "+walletReading+" (strict run): "), p.Failure)
+
+	feature := `@generated
+Feature: Generated reproduction: a stateful sequence
+
+  Scenario: a payment with a gateway remainder
+    Given the split-payment customer of the partner
+    When the split-payment customer pays for product 1001 (6300 rupiah) to "082131510072" with payment method 1, balance on, coins off, as "gen-1-1"
+    And the split-payment customer reads its profile
+    Then the split-payment customer's wallet holds what the payments reported leave
+`
+	got, console := replay(t, gatewayDebitWaits(t), feature, false)
+	require.Equal(t, report.StatusPassed, got.Status, console)
+	require.Len(t, got.Warnings, 1, console)
+	assert.Equal(t, walletReading, got.Warnings[0].Reading)
+	got, console = replay(t, gatewayDebitWaits(t), feature, true)
+	require.Equal(t, report.StatusFailed, got.Status, console)
+	assert.Contains(t, got.Reason, "reading "+walletReading+" (strict run): ")
+	got, console = replay(t, httpapitest.NewServer(t).URL, feature, true)
+	assert.Equal(t, report.StatusPassed, got.Status, console)
+	assert.Empty(t, got.Warnings, console)
 }
 
 // TestSequenceReproduces: for each server only a stateful sequence finds at

@@ -27,6 +27,8 @@ var documentFaults = []struct {
 	{reference.FaultCoinsBeyondTotal, "sequences", "balance and coins pay more than the total"},
 	{reference.FaultCoinsWithoutUseCoin, "sequences", "use_coin was false"},
 	{reference.FaultRetryDebitsAgain, "sequences", "the payments reported leave"},
+	{reference.FaultStaleProfile, "sequences", "the payments reported leave"},
+	{reference.FaultProvisionNewIDOnSync, "sequences", "provisioning a known phone number returned another customer"},
 }
 
 func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {

@@ -35,6 +35,10 @@ const (
 type mAccount struct {
 	acc    *account
 	wallet wallet
+	// gatewayDue: a payment that left a remainder to a gateway was made
+	// since the profile last showed the wallet the model holds, so the next
+	// comparison rests on the reading wallet-debited.
+	gatewayDue bool
 }
 
 // mTrx is a transaction as it was created.
@@ -277,8 +281,14 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	d := m.expect(t, "reading a profile", a)
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 	got := contract.Wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
-	if err := contract.CheckWalletAsReported(contract.Wallet(ma.wallet), got); err != nil {
-		m.fail(t, ma.acc.Label+"'s wallet holds what the payments reported leave", "%s: %v", ma.acc.Label, err)
+	then := ma.acc.Label + "'s wallet holds what the payments reported leave"
+	switch rd, err := contract.CheckWalletAsReported(contract.Wallet(ma.wallet), got, ma.gatewayDue); {
+	case err == nil:
+		ma.gatewayDue = false
+	case rd.ID != "":
+		m.reading(t, rd, then, fmt.Sprintf("%s: %v", ma.acc.Label, err))
+	default:
+		m.fail(t, then, "%s: %v", ma.acc.Label, err)
 	}
 	value := integer(dig(d, "data", "coin", "available_value"))
 	if err := contract.CheckCoinValue(got.Coins, value); err != nil {
@@ -391,6 +401,7 @@ func (m *machine) pay(t *rapid.T) {
 	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
 	ma.wallet.Balance -= am.BalanceUsed
 	ma.wallet.Coins -= am.CoinUsed
+	ma.gatewayDue = ma.gatewayDue || am.GatewayPayment > 0
 	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
 }
 

@@ -421,7 +421,7 @@ func (s *scenario) provisionCashier(ctx context.Context, actor string) error {
 	if err != nil {
 		return err
 	}
-	s.setReported(actor, contract.Wallet{Balance: w.balance, Coins: w.coins})
+	s.setReported(actor, contract.Wallet{Balance: w.balance, Coins: w.coins}, false)
 	return nil
 }
 
@@ -475,15 +475,20 @@ func (s *scenario) reportedWallet(actor string) contract.Wallet {
 	return contract.Wallet{Balance: w.balance, Coins: w.coins}
 }
 
-func (s *scenario) setReported(actor string, w contract.Wallet) {
+// setReported notes the wallet of actor as the payments reported leave it,
+// and whether one of them left a remainder to a gateway since the profile
+// last showed that wallet.
+func (s *scenario) setReported(actor string, w contract.Wallet, gatewayDue bool) {
 	if s.reported == nil {
-		s.reported = map[string]contract.Wallet{}
+		s.reported, s.gatewayDue = map[string]contract.Wallet{}, map[string]bool{}
 	}
-	s.reported[actor] = w
+	s.reported[actor], s.gatewayDue[actor] = w, gatewayDue
 }
 
 // walletAsReported checks the profile just read against the wallet the
-// payments of the scenario reported leave (§2.7).
+// payments of the scenario reported leave (§2.7), graded as
+// contract.CheckWalletAsReported says: by the reading wallet-debited after a
+// payment with a gateway remainder.
 func (s *scenario) walletAsReported(actor string) error {
 	pb, err := s.okProfile()
 	if err != nil {
@@ -491,10 +496,17 @@ func (s *scenario) walletAsReported(actor string) error {
 	}
 	b, _ := integer(pb.Data.Balance["available"])
 	c, _ := integer(pb.Data.Coin["available"])
-	if err := contract.CheckWalletAsReported(s.reportedWallet(actor), contract.Wallet{Balance: b, Coins: c}); err != nil {
-		return s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err)
+	reported := s.reportedWallet(actor)
+	rd, err := contract.CheckWalletAsReported(reported, contract.Wallet{Balance: b, Coins: c}, s.gatewayDue[actor])
+	if err == nil {
+		s.setReported(actor, reported, false)
+		return nil
 	}
-	return nil
+	failed := s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err)
+	if rd.ID != "" {
+		return s.reading(rd, failed)
+	}
+	return failed
 }
 
 // sharedCustomer takes a profile's customer for the whole scenario (its lock

@@ -69,6 +69,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultCoinsBeyondTotal, "@payments", "When the balance is short, all of it is used and coins make up the rest", false},
 		{reference.FaultRetryDebitsAgain, "@payments", "A reused partner transaction id never debits the wallet twice", false},
 		{reference.FaultCoinsWithoutUseCoin, "@payments", "Coins are spent only when the cashier asks for them", false},
+		{reference.FaultStaleProfile, "@payments", "Balance is used first and coins are untouched when the balance suffices", false},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {

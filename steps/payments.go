@@ -725,20 +725,30 @@ func (s *scenario) walletWithinTotal() error {
 	return nil
 }
 
-// expectWallet reads the payer's wallet again and checks the drop; the check
-// rests on the reading id.
-func (s *scenario) expectWallet(ctx context.Context, pm *payment, balanceDrop, coinDrop int64, section, id string) error {
+// expectWallet reads the payer's wallet again and checks that it dropped by
+// exactly what pm reported taking, graded as contract.CheckWalletAsReported
+// says: by the reading wallet-debited when pm left a remainder to a gateway.
+func (s *scenario) expectWallet(ctx context.Context, pm *payment) error {
 	after, err := s.walletOf(ctx, pm.by)
 	if err != nil {
 		return err
 	}
-	want := wallet{balance: pm.before.balance - balanceDrop, coins: pm.before.coins - coinDrop}
-	if after != want {
-		return s.reading(contract.MustReading(id), s.failure(pm.ex, section,
-			fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.balance, pm.before.coins, want.coins),
-			"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
+	want := contract.Wallet{Balance: pm.before.balance - pm.res.Amount.BalanceUsed, Coins: pm.before.coins - pm.res.Amount.CoinUsed}
+	rd, err := contract.CheckWalletAsReported(want, contract.Wallet{Balance: after.balance, Coins: after.coins}, pm.res.Amount.GatewayPayment > 0)
+	if err == nil {
+		return nil
 	}
-	return nil
+	section := contract.SentenceWalletAsReported
+	if rd.ID != "" {
+		section = rd.Sentence + " Reading: " + rd.Text
+	}
+	failed := s.failure(pm.ex, section,
+		fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.Balance, pm.before.coins, want.Coins),
+		"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins)
+	if rd.ID != "" {
+		return s.reading(rd, failed)
+	}
+	return failed
 }
 
 // refusalTookNothing reads the payer's wallet again after refused requests
@@ -766,7 +776,7 @@ func (s *scenario) debitedAsReported(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.expectWallet(ctx, pm, pm.res.Amount.BalanceUsed, pm.res.Amount.CoinUsed, secWalletDebited, "wallet-debited")
+	return s.expectWallet(ctx, pm)
 }
 
 func (s *scenario) debitedOnce(ctx context.Context) error {
@@ -851,7 +861,8 @@ func (s *scenario) payAsWritten(ctx context.Context, actor string, productID, pr
 		s.generated = map[string]*payment{}
 	}
 	s.generated[written] = pm
-	s.setReported(actor, contract.Wallet{Balance: before.Balance - pm.res.Amount.BalanceUsed, Coins: before.Coins - pm.res.Amount.CoinUsed})
+	s.setReported(actor, contract.Wallet{Balance: before.Balance - pm.res.Amount.BalanceUsed, Coins: before.Coins - pm.res.Amount.CoinUsed},
+		s.gatewayDue[actor] || pm.res.Amount.GatewayPayment > 0)
 	return nil
 }
 

@@ -56,10 +56,13 @@ type scenario struct {
 	// reported are the wallets the payments of a generated sequence
 	// reported leave, by actor (reportedWallet); generated are its created
 	// payments and trxIDs the fresh partner_trx_id of this run that stands
-	// for each one it wrote, by the written id.
-	reported  map[string]contract.Wallet
-	generated map[string]*payment
-	trxIDs    map[string]string
+	// for each one it wrote, by the written id. gatewayDue names the actors
+	// a payment of which left a remainder to a gateway since their profile
+	// last showed the reported wallet (the reading wallet-debited).
+	reported   map[string]contract.Wallet
+	gatewayDue map[string]bool
+	generated  map[string]*payment
+	trxIDs     map[string]string
 	// reprovisioned is the account whose phone number was provisioned again.
 	reprovisioned *account
 	// pages are the sync answers of the paging scenario.

@@ -45,7 +45,6 @@ const (
 	secStatusLookup   = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": partner_trx_id or transaction_number."
 	secAuth           = "§5: Failures return HTTP 401 (messages in section 7)."
 	secPageSizeMax    = "§8: pageSize maximum — product sync — 100."
-	secWallet         = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\""
 	secCatalogFixture = "§4.2: Synchronizes the catalog to the partner system."
 	secProfileLoaded  = "§4.3: Returns the profile of the account that owns the token."
 	secNotFound       = contract.SecNotFound
@@ -61,5 +60,4 @@ const (
 	secNothingAfter409 = secUniqueTrx + " " + contract.SentenceRefusalTakesNothing +
 		" So the wallet is debited only by the first payment."
 	secNothingAfter422 = secUnprocessable + " " + contract.SentenceRefusalTakesNothing
-	secWalletDebited   = secWallet + " Reading: the profile's balance.available and coin.available then drop by exactly these amounts."
 )

@@ -78,8 +78,17 @@ func TestCheckSplit(t *testing.T) {
 func TestCheckWalletAsReported(t *testing.T) {
 	t.Parallel()
 	w := Wallet{Balance: 1000, Coins: 40}
-	assert.NoError(t, CheckWalletAsReported(w, w))
-	err := CheckWalletAsReported(w, Wallet{})
+	for _, gatewayDue := range []bool{false, true} {
+		rd, err := CheckWalletAsReported(w, w, gatewayDue)
+		assert.NoError(t, err)
+		assert.Empty(t, rd.ID)
+	}
+	rd, err := CheckWalletAsReported(w, Wallet{}, false)
 	assert.ErrorIs(t, err, ErrWalletNotAsReported)
+	assert.Empty(t, rd.ID, "after payments fully covered by balance and coins, the document's rule")
 	assert.Contains(t, err.Error(), "it holds balance 0 and 0 coins, but the payments reported leave balance 1000 and 40 coins")
+	rd, err = CheckWalletAsReported(w, Wallet{}, true)
+	assert.ErrorIs(t, err, ErrWalletNotAsReported)
+	assert.Equal(t, "wallet-debited", rd.ID, "after a payment with a gateway remainder, the reading")
+	assert.Contains(t, err.Error(), rd.Text)
 }

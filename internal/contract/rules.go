@@ -126,8 +126,10 @@ func CheckCoinsOnlyWhenAsked(a api.Amount) error {
 	return nil
 }
 
-// SentenceWalletAsReported is the sentence CheckWalletAsReported rests on.
+// SentenceWalletAsReported is the sentence CheckWalletAsReported rests on
+// when every payment it compares was fully covered by balance and coins.
 const SentenceWalletAsReported = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" " +
+	"§3: a payment fully covered by balance/coins is PAID, \"Payment finished.\" " +
 	"Every debit is reported in a transaction's amounts, so a wallet holds what it held less what its payments reported taking."
 
 // ErrWalletNotAsReported is a wallet that does not hold what the payments
@@ -136,12 +138,23 @@ var ErrWalletNotAsReported = errors.New("the wallet does not hold what the payme
 
 // CheckWalletAsReported compares the wallet a profile shows (got) with the
 // one the payments reported since it was last read leave (reported).
-func CheckWalletAsReported(reported, got Wallet) error {
-	if got != reported {
-		return fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s)",
-			ErrWalletNotAsReported, got.Balance, got.Coins, reported.Balance, reported.Coins, SentenceWalletAsReported)
+// gatewayDue says whether one of those payments left a remainder to a
+// gateway (gateway_payment > 0): the document does not say when such a
+// payment takes its balance and coins, so the comparison then rests on the
+// reading wallet-debited, which it returns with the departure; for payments
+// fully covered by balance and coins it is the document's (no reading).
+func CheckWalletAsReported(reported, got Wallet, gatewayDue bool) (Reading, error) {
+	if got == reported {
+		return Reading{}, nil
 	}
-	return nil
+	var rd Reading
+	sentence := SentenceWalletAsReported
+	if gatewayDue {
+		rd = MustReading("wallet-debited")
+		sentence = rd.Sentence + " " + rd.Text
+	}
+	return rd, fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s)",
+		ErrWalletNotAsReported, got.Balance, got.Coins, reported.Balance, reported.Coins, sentence)
 }
 
 // Record is what a judge compares of a payment status record (section
