@@ -62,6 +62,7 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 		return nil, err
 	}
 	defer s.cl.close()
+	defer s.hist.Discard()
 	out := s.newRun()
 	s.readWalletsBefore(ctx, out)
 	e, err := t.attack(ctx, s, out)
@@ -111,6 +112,14 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 		return nil, err
 	}
 	s := &session{c: c, cl: cl, codes: codes}
+	if err := t.accountsAndCatalog(ctx, s); err != nil {
+		cl.close()
+		return nil, err
+	}
+	if s.plan, err = newPlanner(c.sc, cl, ids, c.shard, s.accounts, s.cat, c.mix, c.ops, c.waveSize); err != nil {
+		cl.close()
+		return nil, err
+	}
 	if c.history {
 		s.hist = &record.History{}
 		if c.recordDir != "" {
@@ -119,14 +128,6 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 				return nil, err
 			}
 		}
-	}
-	if err := t.accountsAndCatalog(ctx, s); err != nil {
-		cl.close()
-		return nil, err
-	}
-	if s.plan, err = newPlanner(c.sc, cl, ids, c.shard, s.accounts, s.cat, c.mix, c.ops, c.waveSize); err != nil {
-		cl.close()
-		return nil, err
 	}
 	return s, nil
 }

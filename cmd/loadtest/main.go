@@ -602,7 +602,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, stdout) // the shards' histories, when they recorded them, checked as one
+	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, stdout) // a run with the history check (one shard) is checked again from its file
 }
 
 // rate is a flag value in requests per second that also reads vegeta's

@@ -288,3 +288,25 @@ func TestBadFlagIsShort(t *testing.T) {
 		assert.Less(t, strings.Count(msg+stderr, "\n"), 4, msg+stderr)
 	}
 }
+
+// TestMergeChecksTheRecordedHistory: merging the directory of a run with
+// the history check reads its history from history.jsonl and checks it
+// again, writing it into the merged directory.
+func TestMergeChecksTheRecordedHistory(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	d := filepath.Join(root, "run")
+	out, stderr, err := runCLI(t, "--scenario", "create", "--rate", "40", "--duration", "500ms", "--quiet", "--out", d, "--check", "history")
+	require.NoError(t, err, out+stderr)
+	require.Contains(t, out, "history: linearizable")
+	merged := filepath.Join(root, "merged")
+	out, stderr, err = runCLI(t, "merge", "--out", merged, d)
+	require.NoError(t, err, out+stderr)
+	assert.Contains(t, out, "history: linearizable")
+	want, err := os.ReadFile(filepath.Join(d, "history.jsonl"))
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(merged, "history.jsonl"))
+	require.NoError(t, err)
+	assert.Positive(t, bytes.Count(want, []byte("\n")))
+	assert.Equal(t, string(want), string(got))
+}

@@ -66,10 +66,11 @@ type History struct {
 	mu  sync.Mutex
 	ops []HistoryOp
 
-	path string
-	f    *os.File
-	w    *bufio.Writer
-	err  error // the first encoding or write error
+	path   string
+	f      *os.File
+	w      *bufio.Writer
+	err    error // the first encoding or write error
+	closed bool
 }
 
 // NewHistoryFile returns a History that streams to the history file of
@@ -132,11 +133,29 @@ func (h *History) Close(o *Run) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed {
+		return errors.New("recording the history: closed twice")
+	}
+	h.closed = true
 	if err := errors.Join(h.err, h.w.Flush(), h.f.Close()); err != nil {
 		return fmt.Errorf("recording the history into %s: %w", h.path, err)
 	}
 	o.historyFiles = []recordFile{{h.path, o.Meta.Shard.Index}}
 	return nil
+}
+
+// Discard closes the history file of a run that ends without a record
+// (Close was not called); nothing once Close was.
+func (h *History) Discard() {
+	if h == nil || h.f == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		_ = h.f.Close() // the run failed: what it recorded is not read
+	}
 }
 
 // HasHistory reports whether o recorded a history (the history check ran),

@@ -39,6 +39,8 @@ func TestAHistoryFileHoldsWhatAddWasGiven(t *testing.T) {
 	wg.Wait()
 	var o Run
 	require.NoError(t, h.Close(&o))
+	h.Discard() // nothing after Close
+	assert.Error(t, h.Close(&o), "closed twice")
 	assert.Nil(t, o.History)
 	require.True(t, o.HasHistory())
 	seen := map[string]HistoryOp{}
