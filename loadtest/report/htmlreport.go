@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -170,12 +172,7 @@ func timelineCharts(tl *record.Timeline, merged bool) []chart {
 				shards[s] = true
 			}
 		}
-		var idx []int
-		for s := range shards {
-			idx = append(idx, s)
-		}
-		sort.Ints(idx)
-		for i, s := range idx {
+		for i, s := range slices.Sorted(maps.Keys(shards)) {
 			rate.Lines = append(rate.Lines, series{Name: fmt.Sprintf("sent by shard %d", s), Color: palette[(i+2)%len(palette)],
 				Y: tl.PerSecond(func(b *record.TimeBucket) int { return b.Shards[s] })})
 		}
@@ -200,12 +197,7 @@ func timelineCharts(tl *record.Timeline, merged bool) []chart {
 			codes[c] = true
 		}
 	}
-	var keys []string
-	for k := range codes {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
+	for i, k := range slices.Sorted(maps.Keys(codes)) {
 		st.Lines = append(st.Lines, series{Name: k, Color: palette[i%len(palette)], Y: tl.PerSecond(func(b *record.TimeBucket) int { return b.Codes[k] })})
 	}
 	st.Lines = append(st.Lines, series{Name: "unexpected (not allowed by the document, or no answer)", Color: "#cf222e", Dash: true,
