@@ -86,16 +86,16 @@ func WriteLedger(w io.Writer, payments []Payment) error {
 // ReadLedger reads JSON lines written by WriteLedger.
 func ReadLedger(r io.Reader) ([]Payment, error) {
 	var out []Payment
-	err := eachLedgerEntry(r, func(p *Payment) error { out = append(out, *p); return nil })
+	err := EachLedgerEntry(r, func(p *Payment) error { out = append(out, *p); return nil })
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// eachLedgerEntry calls fn with each entry of JSON lines written by
+// EachLedgerEntry calls fn with each entry of JSON lines written by
 // WriteLedger, one at a time.
-func eachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
+func EachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
 	dec := json.NewDecoder(r)
 	for n := 1; ; n++ {
 		var p Payment
@@ -133,13 +133,13 @@ func (ps Payments) EachPayment(fn func(*Payment) error) error {
 	return nil
 }
 
-// appendPayment appends p as encoding/json encodes it, and a newline: the
+// AppendLedgerLine appends p as encoding/json encodes it, and a newline: the
 // ledger line the collector writes for every create request while the
 // attack runs, by hand because reflection was the larger part of the
 // collector's time. A payment with a look-up (written after the attack)
 // and a string or time encoding/json would write otherwise than plainly go
 // through encoding/json; a property test holds the two equal.
-func appendPayment(b []byte, p *Payment) ([]byte, error) {
+func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 	if p.Lookup != nil || !plainTime(p.At) || !plain(p.ID) || !plain(p.Account) || !plain(p.Kind) ||
 		!plain(p.Outcome) || !plain(p.Message) || !plain(p.TransactionNumber) {
 		j, err := json.Marshal(p)

@@ -29,7 +29,7 @@ func FuzzAppendPayment(f *testing.F) {
 			p.Amount = &Amount{BalanceUsed: total / 2, CoinUsed: total % 7, CoinValueUsed: total % 5, GatewayPayment: -total, Total: total}
 		}
 		want, wantErr := json.Marshal(&p)
-		got, err := appendPayment(nil, &p)
+		got, err := AppendLedgerLine(nil, &p)
 		if wantErr != nil {
 			require.Error(t, err)
 			return

@@ -75,6 +75,10 @@ func NewRecorder(dir string, keepLedger bool, tally *Tally, size int) (*Recorder
 	return rc, nil
 }
 
+// LedgerFile is the ledger file the recorder streams to; "" when it keeps
+// everything in memory.
+func (rc *Recorder) LedgerFile() string { return rc.ledgerFile }
+
 // Add records hit result hr.
 func (rc *Recorder) Add(hr *HitResult) {
 	r := &hr.Result
@@ -85,7 +89,7 @@ func (rc *Recorder) Add(hr *HitResult) {
 			rc.ledger.add(hr.Pay)
 		}
 		if rc.ledgerW != nil && rc.err == nil {
-			if rc.line, rc.err = appendPayment(rc.line[:0], hr.Pay); rc.err == nil {
+			if rc.line, rc.err = AppendLedgerLine(rc.line[:0], hr.Pay); rc.err == nil {
 				_, rc.err = rc.ledgerW.Write(rc.line)
 			}
 		}
@@ -176,16 +180,17 @@ func (o *Run) EachPayment(fn func(*Payment) error) error {
 		return err
 	}
 	for _, f := range o.ledgerFiles {
-		if err := readLedgerFile(f.path, fn); err != nil {
+		if err := ReadLedgerFile(f.path, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readLedgerFile calls fn with every entry of ledger file path.
-func readLedgerFile(path string, fn func(*Payment) error) error {
-	return readFile(path, func(r io.Reader) error { return eachLedgerEntry(r, fn) })
+// ReadLedgerFile calls fn with every entry of ledger file path, one at a
+// time.
+func ReadLedgerFile(path string, fn func(*Payment) error) error {
+	return readFile(path, func(r io.Reader) error { return EachLedgerEntry(r, fn) })
 }
 
 // readFile reads the file path through a buffer with read; its errors name
