@@ -196,41 +196,15 @@ func WriteHistoryFile(dir string, o *Run) error {
 func Stamp(t time.Time) int64 { return t.UnixNano() }
 
 // WriteHistory writes ops as JSON lines.
-func WriteHistory(w io.Writer, ops []HistoryOp) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	for i := range ops {
-		if err := enc.Encode(&ops[i]); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
+func WriteHistory(w io.Writer, ops []HistoryOp) error { return writeJSONLines(w, ops) }
 
 // ReadHistory reads JSON lines written by WriteHistory.
 func ReadHistory(r io.Reader) ([]HistoryOp, error) {
-	var out []HistoryOp
-	if err := EachHistoryOp(r, func(op *HistoryOp) error { out = append(out, *op); return nil }); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return readJSONLines[HistoryOp](r, "history operation")
 }
 
 // EachHistoryOp calls fn with each operation of the JSON lines read from r
 // (written by WriteHistory), one at a time.
 func EachHistoryOp(r io.Reader, fn func(*HistoryOp) error) error {
-	dec := json.NewDecoder(r)
-	for n := 1; ; n++ {
-		var op HistoryOp
-		err := dec.Decode(&op)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("history operation %d: %w", n, err)
-		}
-		if err := fn(&op); err != nil {
-			return err
-		}
-	}
+	return eachJSONLine(r, "history operation", fn)
 }

@@ -1,9 +1,7 @@
 package record
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"time"
@@ -72,44 +70,15 @@ type Lookup struct {
 }
 
 // WriteLedger writes payments as JSON lines.
-func WriteLedger(w io.Writer, payments []Payment) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	for i := range payments {
-		if err := enc.Encode(&payments[i]); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
-}
+func WriteLedger(w io.Writer, payments []Payment) error { return writeJSONLines(w, payments) }
 
 // ReadLedger reads JSON lines written by WriteLedger.
-func ReadLedger(r io.Reader) ([]Payment, error) {
-	var out []Payment
-	err := EachLedgerEntry(r, func(p *Payment) error { out = append(out, *p); return nil })
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+func ReadLedger(r io.Reader) ([]Payment, error) { return readJSONLines[Payment](r, "ledger entry") }
 
 // EachLedgerEntry calls fn with each entry of JSON lines written by
 // WriteLedger, one at a time.
 func EachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
-	dec := json.NewDecoder(r)
-	for n := 1; ; n++ {
-		var p Payment
-		err := dec.Decode(&p)
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("ledger entry %d: %w", n, err)
-		}
-		if err := fn(&p); err != nil {
-			return err
-		}
-	}
+	return eachJSONLine(r, "ledger entry", fn)
 }
 
 // LedgerSource is a ledger as reconciliation reads it: one entry at a
