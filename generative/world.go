@@ -331,16 +331,13 @@ func dig(v any, keys ...string) any {
 	return v
 }
 
+// integer reads a JSON number (decoded with UseNumber) as an int64
+// (contract.Int64), 0 for anything else or a number out of range.
 func integer(v any) int64 {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0
+	if n, ok := contract.Int64(v); ok {
+		return n
 	}
-	i, err := n.Int64()
-	if err != nil {
-		return 0
-	}
-	return i
+	return 0
 }
 
 func str(v any) string {

@@ -502,11 +502,7 @@ func (s *scenario) walletAsReported(actor string) error {
 		s.setReported(actor, reported, false)
 		return nil
 	}
-	failed := s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err)
-	if rd.ID != "" {
-		return s.reading(rd, failed)
-	}
-	return failed
+	return s.gradedBy(rd, s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))
 }
 
 // sharedCustomer takes a profile's customer for the whole scenario (its lock

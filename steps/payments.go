@@ -742,13 +742,9 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment) error {
 	if rd.ID != "" {
 		section = rd.Sentence + " Reading: " + rd.Text
 	}
-	failed := s.failure(pm.ex, section,
+	return s.gradedBy(rd, s.failure(pm.ex, section,
 		fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.Balance, pm.before.coins, want.Coins),
-		"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins)
-	if rd.ID != "" {
-		return s.reading(rd, failed)
-	}
-	return failed
+		"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
 }
 
 // refusalTookNothing reads the payer's wallet again after refused requests

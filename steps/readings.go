@@ -32,3 +32,13 @@ func (s *scenario) reading(r contract.Reading, err error) error {
 	s.warnings = append(s.warnings, r.Warn(err.Error()))
 	return nil
 }
+
+// gradedBy grades failed, the failure of a contract check that returned the
+// reading r it rests on: by that reading, or, when the check rests on the
+// document alone (r has no id), as the scenario's failure.
+func (s *scenario) gradedBy(r contract.Reading, failed error) error {
+	if r.ID == "" {
+		return failed
+	}
+	return s.reading(r, failed)
+}
