@@ -81,7 +81,11 @@ func msisdn(seq uint64) string {
 // of the operator's prefixes and 8 digits (12 digits in all, the document's
 // format; the prefixes of contract.PrefixesOrDefault).
 func operatorNumber(operator string, h uint64) string {
-	prefixes := contract.PrefixesOrDefault(operator)
+	return prefixedNumber(contract.PrefixesOrDefault(operator), h)
+}
+
+// prefixedNumber is operatorNumber given the operator's prefixes.
+func prefixedNumber(prefixes []string, h uint64) string {
 	// The prefix and 8 digits, zero-padded, in one allocation.
 	var b [16]byte
 	n := append(b[:0], prefixes[int(h%uint64(len(prefixes)))]...)

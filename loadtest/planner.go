@@ -43,6 +43,9 @@ type planner struct {
 	gateway  map[int64][]record.Product // method id → products it can take
 	methods  []record.Method            // gateway methods with at least one product
 	subCats  []string
+	// prefixes are the destination prefixes of each product's operator,
+	// found once here rather than by name on every payment.
+	prefixes map[string][]string
 
 	mu     sync.Mutex
 	recent []recentID // ring of created ids for status look-ups
@@ -97,6 +100,10 @@ func newPlanner(sc scenario, cl *client, ids IDs, sh record.Shard, accounts []Ac
 	p.byPrice = append([]record.Product(nil), cat.Products...)
 	sort.SliceStable(p.byPrice, func(i, j int) bool { return p.byPrice[i].MaxPrice() < p.byPrice[j].MaxPrice() })
 	p.whenDry, p.dry = record.DryContinue, make(chan struct{})
+	p.prefixes = map[string][]string{}
+	for _, pr := range cat.Products {
+		p.prefixes[pr.Operator] = contract.PrefixesOrDefault(pr.Operator)
+	}
 	return p, nil
 }
 
@@ -163,7 +170,7 @@ func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call
 	}
 	body.methodID = methodID
 	body.productID = pr.ID
-	body.msisdn = operatorNumber(pr.Operator, h)
+	body.msisdn = prefixedNumber(p.prefixes[pr.Operator], h)
 	pay.ProductID, pay.MethodID = pr.ID, methodID
 	return p.cl.createPayment(acct.auth, body), pay, reserved
 }

@@ -293,12 +293,13 @@ func (m MemoryResult) WriteRows(w io.Writer) {
 	rounds := len(o.Long)
 	detail := fmt.Sprintf("VmRSS at the end of the attack (median of its last %s) %s; medians of %d %s",
 		endWindow, o.memoryText(m.Short, m.Long), rounds, plural(rounds, "round"))
-	measured := fmt.Sprintf("%.0f B", o.BytesPerRequest())
+	perRequest := o.BytesPerRequest()
+	measured := fmt.Sprintf("%.0f B", perRequest)
 	if v := m.Vegeta; v != nil {
 		measured += fmt.Sprintf(" vs %.0f B", v.BytesPerRequest())
 		detail += "; vegeta " + v.memoryText(m.Short, m.Long)
 	}
-	ok := met(o.BytesPerRequest() <= GoalBytesPerRequest)
+	ok := met(perRequest <= GoalBytesPerRequest)
 	if n := m.fellBehind(); n > 0 {
 		ok = fmt.Sprintf("no: %d of the load tester's runs fell behind (more than %.0f%% of sends late or %.0f%% of the schedule not sent): "+
 			"the memory is the pile of requests in flight, not what the run records", n, maxBehindPct, maxBehindPct)
@@ -317,17 +318,14 @@ const maxBehindPct = 5.0
 
 // fellBehind counts the load tester's memory runs that fell behind.
 func (m MemoryResult) fellBehind() int {
+	return m.behind(m.Ours.Short, m.Short) + m.behind(m.Ours.Long, m.Long)
+}
+
+// behind counts the runs of duration d that fell behind.
+func (m MemoryResult) behind(runs []GeneratorRun, d time.Duration) int {
 	n := 0
-	behind := func(r GeneratorRun, d time.Duration) bool {
-		return r.LatePct > maxBehindPct || float64(r.Sent) < (1-maxBehindPct/100)*m.Rate*d.Seconds()
-	}
-	for _, r := range m.Ours.Short {
-		if behind(r, m.Short) {
-			n++
-		}
-	}
-	for _, r := range m.Ours.Long {
-		if behind(r, m.Long) {
+	for _, r := range runs {
+		if r.LatePct > maxBehindPct || float64(r.Sent) < (1-maxBehindPct/100)*m.Rate*d.Seconds() {
 			n++
 		}
 	}

@@ -11,13 +11,12 @@ import (
 // when it kept it (or had none to keep: a max-rate run). A run that fell
 // behind measured a pile of requests waiting to be sent as much as the
 // server: its latency is corrected for the wait, and its memory is the
-// pile's.
-func fellBehind(h GeneratorHealth) string {
+// pile's. offSchedule is assess's finding that the run sent short of its
+// schedule or too many sends late.
+func fellBehind(h GeneratorHealth, offSchedule bool) string {
 	g := h.Generator
 	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
-	late := h.LatePct > maxLatePct
-	short := h.AchievedPct < minAchievedPct && !stopped
-	if g.Planned == 0 || !late && !short && g.WorkerWaits == 0 {
+	if g.Planned == 0 || !offSchedule && g.WorkerWaits == 0 {
 		return ""
 	}
 	var b strings.Builder

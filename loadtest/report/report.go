@@ -171,9 +171,11 @@ func assess(g record.Generator, shards int) GeneratorHealth {
 		// hits not sent are the interruption's, not the generator's.
 		h.AchievedRate = float64(g.Sent) / g.InterruptedAfter.Seconds()
 	}
+	offSchedule := false // sent short of the schedule, or too many sends late
 	if g.Planned > 0 {
 		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
 		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 && g.StoppedDryAfter == 0 {
+			offSchedule = true
 			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
 		}
 	} else {
@@ -183,6 +185,7 @@ func assess(g record.Generator, shards int) GeneratorHealth {
 	if g.Sent > 0 {
 		h.LatePct = 100 * float64(g.Late) / float64(g.Sent)
 		if g.Planned > 0 && h.LatePct > maxLatePct {
+			offSchedule = true
 			h.Reasons = append(h.Reasons, fmt.Sprintf("%.1f%% of sends were more than %s late (worst %s)", h.LatePct, g.LateAfter, g.MaxLateness.Round(time.Microsecond)))
 		}
 	}
@@ -193,7 +196,7 @@ func assess(g record.Generator, shards int) GeneratorHealth {
 		h.Reasons = append(h.Reasons, fmt.Sprintf("all %d connections were in use %d times (--max-connections)", g.MaxConnections*shards, g.ConnWaits))
 	}
 	h.Limited = len(h.Reasons) > 0
-	h.FellBehind = fellBehind(h)
+	h.FellBehind = fellBehind(h, offSchedule)
 	return h
 }
 
