@@ -122,7 +122,10 @@ func (m *Run) add(o *Run) {
 	}
 	m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
 	if o.History != nil { // a shard's empty history is still a history
-		m.History = append(make([]HistoryOp, 0, len(m.History)+len(o.History)), append(m.History, o.History...)...)
+		if m.History == nil {
+			m.History = make([]HistoryOp, 0, len(o.History))
+		}
+		m.History = append(m.History, o.History...)
 	}
 	m.historyFiles = append(m.historyFiles, o.historyFiles...)
 	m.Accounts = append(m.Accounts, o.Accounts...)
