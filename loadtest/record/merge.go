@@ -86,8 +86,7 @@ func belongs(mt, first Meta, seen map[int]bool) error {
 func mergeGenerator(g *Generator, og Generator, first bool) {
 	if first {
 		*g = og
-		g.PeakWorkers, g.PeakInFlight = 0, 0
-		g.Planned, g.Sent, g.Late, g.WorkerWaits, g.ConnWaits, g.Abandoned = 0, 0, 0, 0, 0, 0
+		return
 	}
 	g.Planned += og.Planned
 	g.Sent += og.Sent
