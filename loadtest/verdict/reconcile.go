@@ -2,6 +2,8 @@ package verdict
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -223,18 +225,12 @@ func reconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, 
 		sort.SliceStable(r.Entries, func(i, j int) bool { return r.Entries[i].ID < r.Entries[j].ID })
 	}
 	accounts := combineSnapshots(snapshots)
-	var keys []string
-	for k := range perAccount {
-		keys = append(keys, k)
-	}
 	for k := range accounts {
 		if perAccount[k] == nil {
-			keys = append(keys, k)
 			perAccount[k] = &accountBounds{}
 		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(perAccount)) {
 		r.checkAccount(k, perAccount[k], accounts[k], final)
 	}
 	return r, nil
