@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"runtime"
 	"slices"
@@ -650,13 +651,8 @@ func (b *segmentBuilder) addUnanswered(id string, g *idOps, call int64) {
 // into segments: runs of operations that overlap in time, checked one at a
 // time from the state the segments before them leave.
 func (b *segmentBuilder) segments() []*historySegment {
-	var accounts []string
-	for a := range b.perAccount {
-		accounts = append(accounts, a)
-	}
-	sort.Strings(accounts)
 	var segs []*historySegment
-	for _, acct := range accounts {
+	for _, acct := range slices.Sorted(maps.Keys(b.perAccount)) {
 		items := b.perAccount[acct]
 		sort.SliceStable(items, func(i, j int) bool { return items[i].op.Call < items[j].op.Call })
 		b.hc.BoundsOnly += markCrowdedReads(items, func(i int) *porcupine.Operation { return &items[i].op })
