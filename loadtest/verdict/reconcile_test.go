@@ -18,6 +18,12 @@ func wave(n int, ps ...record.Payment) []record.Payment {
 	return ps
 }
 
+// waveAnswer is the answer to request seq of the wave of id "w" of account
+// A that did not create it: a 409, or a refusal with its code and message.
+func waveAnswer(seq uint64, outcome string, code int, message string) record.Payment {
+	return record.Payment{ID: "w", Seq: seq, Account: "A", Outcome: outcome, Code: code, Message: message}
+}
+
 // reconcileCase is a ledger and its wallets, and the invariant their
 // reconciliation breaks.
 type reconcileCase struct {
@@ -122,8 +128,8 @@ func TestReconcile(t *testing.T) {
 		{
 			name: "wave: one created, N-1 409",
 			ledger: wave(3, recordtest.Created("w", 0, "A", 10, 0),
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409},
-				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409}),
+				waveAnswer(1, record.OutcomeDuplicate, 409, ""),
+				waveAnswer(2, record.OutcomeDuplicate, 409, "")),
 			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
 			final: true,
 		},
@@ -137,40 +143,40 @@ func TestReconcileWaves(t *testing.T) {
 	checkReconcile(t, []reconcileCase{
 		{
 			name: "wave: no creation at all",
-			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeDuplicate},
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate}),
+			ledger: wave(2, waveAnswer(0, record.OutcomeDuplicate, 0, ""),
+				waveAnswer(1, record.OutcomeDuplicate, 0, "")),
 			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
 			final:     true,
 			invariant: InvIdempotency,
 		},
 		{
 			name: "wave: all refused alike, nothing debited",
-			ledger: wave(3, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
-				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."}),
+			ledger: wave(3, waveAnswer(0, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi."),
+				waveAnswer(1, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi."),
+				waveAnswer(2, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi.")),
 			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
 			final: true,
 		},
 		{
 			name: "wave: one created, the others 409 or one same refusal",
 			ledger: wave(3, recordtest.Created("w", 0, "A", 10, 0),
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeDuplicate, Code: 409},
-				record.Payment{ID: "w", Seq: 2, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."}),
+				waveAnswer(1, record.OutcomeDuplicate, 409, ""),
+				waveAnswer(2, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi.")),
 			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
 			final: true,
 		},
 		{
 			name: "wave: two different refusals",
-			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "Saldo dan koin tidak mencukupi."},
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 400, Message: "Metode pembayaran tidak tersedia."}),
+			ledger: wave(2, waveAnswer(0, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi."),
+				waveAnswer(1, record.OutcomeRefused, 400, "Metode pembayaran tidak tersedia.")),
 			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
 			final:     true,
 			invariant: InvIdempotency,
 		},
 		{
 			name: "wave: refused alike but debited",
-			ledger: wave(2, record.Payment{ID: "w", Seq: 0, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "m"},
-				record.Payment{ID: "w", Seq: 1, Account: "A", Outcome: record.OutcomeRefused, Code: 422, Message: "m"}),
+			ledger: wave(2, waveAnswer(0, record.OutcomeRefused, 422, "m"),
+				waveAnswer(1, record.OutcomeRefused, 422, "m")),
 			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 90, 0)},
 			final:     true,
 			invariant: InvBalance,
