@@ -474,14 +474,21 @@ func upTo(hi, lo int64, uncertain int) string {
 	return fmt.Sprintf(" (up to %d with %d uncertain ids)", hi, uncertain)
 }
 
-// answers lists the answers of an id that was never created: its
-// refusals and the sends that never reached the server.
-func (g *idGroup) answers() string {
+// refusalCounts lists the refusals of an id, each with how many times it
+// came, in order.
+func (g *idGroup) refusalCounts() []string {
 	var parts []string
 	for k, c := range g.refusals {
 		parts = append(parts, fmt.Sprintf("%d × %s", c, k))
 	}
 	sort.Strings(parts)
+	return parts
+}
+
+// answers lists the answers of an id that was never created: its
+// refusals and the sends that never reached the server.
+func (g *idGroup) answers() string {
+	parts := g.refusalCounts()
 	if g.notDelivered > 0 {
 		parts = append(parts, fmt.Sprintf("%d × not delivered", g.notDelivered))
 	}
@@ -503,13 +510,8 @@ func checkWave(r *Reconciliation, g *idGroup) {
 	// refusal uses the id); not by nothing.
 	ok = ok && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
 	if !ok {
-		var refusals []string
-		for k, c := range g.refusals {
-			refusals = append(refusals, fmt.Sprintf("%d × %s", c, k))
-		}
-		sort.Strings(refusals)
 		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, every other answer a 409 or one same refusal)",
-			g.id, g.n, g.created, g.duplicate, g.refused, refusals, g.uncertain)
+			g.id, g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
 	}
 }
 
