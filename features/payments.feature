@@ -55,6 +55,20 @@ Feature: Payments
     Then the payment is refused with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
     And the wallet was debited only once, by the first payment
 
+  Scenario: A reused partner transaction id with nothing chosen to pay from meets two rows, and either is the answer
+    Given a cashier provisioned by the partner
+    And the cashier paid for a product through a payment gateway
+    When the cashier pays again with the same partner transaction id, with the balance and coin method and neither balance nor coins chosen
+    Then the payment is refused with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.", or with status 400 and the message "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
+
+  @isolation
+  Scenario: Another partner may use the partner's transaction id, or be refused it as used
+    Given a cashier provisioned by the partner
+    And the cashier paid for a product through a payment gateway
+    And a cashier of the other partner
+    When the other partner's cashier pays for a product through a payment gateway with the partner transaction id of the cashier's payment
+    Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses.", or with status 409 and the message "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
+
   @funded @reading:charged-final-price @reading:paid-processing @reading:no-remainder-fields
   Scenario: A payment fully covered by balance and coins is paid
     Given the funded customer of the partner
@@ -105,6 +119,11 @@ Feature: Payments
   Scenario: A product that is not available for sale cannot be paid
     Given the funded customer of the partner
     When the funded customer pays for an inactive product of the catalog from balance and coins
+    Then the payment is not created
+
+  Scenario: A product that is not available for sale cannot be paid from an empty wallet either
+    Given a cashier provisioned by the partner
+    When the cashier pays for an inactive product of the catalog from balance and coins
     Then the payment is not created
 
   Scenario Outline: Optional fields may be null (<field>)

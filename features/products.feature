@@ -36,6 +36,11 @@ Feature: Product catalog
       | data number too short             | paket-data   | 08123456       |
       | data number too long              | paket-data   | 081234567890123 |
 
+  Scenario: The product list for a number of no operator lists it, or refuses the number
+    Given a cashier provisioned by the partner
+    When the cashier lists "prabayar" products for the number "08001234567"
+    Then the answer comes back with status 200 and the message "OK", or with status 400 and the message "Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka."
+
   @inactive-sub-category
   Scenario: The product list says an inactive sub category is not yet available
     Given a cashier provisioned by the partner

@@ -2,6 +2,7 @@ package loadtest_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -23,14 +24,22 @@ import (
 // in lose is lost (loseAnswers).
 func startVariant(tb testing.TB, v variants.Variant, lose int64, faults ...reference.Fault) *profiles.Profile {
 	tb.Helper()
-	h, err := v.Handler(faults...)
+	p, _ := startDouble(tb, v, lose, faults...)
+	return p
+}
+
+// startDouble is startVariant, and returns the double served.
+func startDouble(tb testing.TB, v variants.Variant, lose int64, faults ...reference.Fault) (*profiles.Profile, *variants.Double) {
+	tb.Helper()
+	d, err := v.Double(faults...)
 	require.NoError(tb, err)
+	var h http.Handler = d
 	if lose > 0 {
 		h = loseAnswers(h, lose)
 	}
 	srv := httptest.NewServer(h)
 	tb.Cleanup(srv.Close)
-	return profiles.Reference(srv.URL)
+	return profiles.Reference(srv.URL), d
 }
 
 // TestLoadTesterPassesVariantServers runs a short mixed attack, a short
@@ -39,12 +48,14 @@ func startVariant(tb testing.TB, v variants.Variant, lose int64, faults ...refer
 // history check on), a few hundred requests in all, against each variant
 // (a server that differs from the reference only where the document allows
 // it): the contract checks, the create and retry checks, the history check
-// and the reconciliation find no violation.
+// and the reconciliation find no violation, and the attacks read at least
+// one answer the variant changed (unless the load tester cannot see it).
 func TestLoadTesterPassesVariantServers(t *testing.T) {
 	t.Parallel()
 	for _, v := range variants.All() {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
+			var changes int64
 			for _, tc := range []struct {
 				lose int64
 				opts []loadtest.Option
@@ -55,8 +66,10 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 					loadtest.WithLoad(constant(40, time.Second)), loadtest.WithHistory(true)}},
 			} {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				o, err := loadtest.New(startVariant(t, v, tc.lose), tc.opts...).Run(ctx)
+				p, d := startDouble(t, v, tc.lose)
+				o, err := loadtest.New(p, tc.opts...).Run(ctx)
 				cancel()
+				changes += d.Changed()
 				require.NoError(t, err)
 				rep := judge(t, o, lossyThresholds...)
 				out := text(t, rep)
@@ -70,6 +83,8 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 					assert.True(t, rep.History.Passed(), rep.History.String())
 				}
 			}
+			t.Logf("the double changed %d answers", changes)
+			assert.NoError(t, v.CheckChanged(variants.LoadTester, changes))
 		})
 	}
 }

@@ -186,6 +186,11 @@ type PricedProduct struct {
 	Status string
 }
 
+// FinalPrice is the final_price of p under the plan (section 2.1).
+func (plan PricePlan) FinalPrice(p Product) int64 {
+	return finalPrice(p.BasePrice, plan.MarkupBPS, p.Promotion)
+}
+
 // finalPrice applies a price plan and the product's promotion.
 func finalPrice(base, markupBPS int64, promo *Promotion) int64 {
 	p := base + base*markupBPS/10000

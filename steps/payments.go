@@ -70,6 +70,14 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^`+actorRE+` pays again with the same partner transaction id for another product and number$`, func(ctx context.Context, actor string) error {
 		return s.payAgain(ctx, actor, true)
 	})
+	sc.Step(`^`+actorRE+` pays again with the same partner transaction id, with the balance and coin method and neither balance nor coins chosen$`, s.payAgainWithNothing)
+	sc.Step(`^`+actorRE+` pays for a product through a payment gateway with the partner transaction id of the cashier's payment$`, func(ctx context.Context, actor string) error {
+		first, err := s.created()
+		if err != nil {
+			return err
+		}
+		return s.payGateway(ctx, actor, false, func(body map[string]any) { body["partner_trx_id"] = first.body["partner_trx_id"] })
+	})
 
 	// The steps of a generated sequence (generative/model.go).
 	sc.Step(`^`+actorRE+` pays for product (\d+) \((\d+) rupiah\) to "([^"]*)" with payment method (\d+), balance (on|off), coins (on|off), as "([^"]*)"$`, s.payAsWritten)
@@ -375,9 +383,11 @@ func (s *scenario) payGatewayWithNull(ctx context.Context, actor, field string) 
 }
 
 // payInactive pays, from balance and coins, for a product the catalog shows
-// as inactive (section 3: "Not available for sale"). The payer is funded,
-// so the product is the request's only defect; without an inactive product
-// in the catalog the scenario is skipped.
+// as inactive (section 3: "Not available for sale"). A funded payer's
+// balance covers it, so the product is the request's only defect; a payer
+// with an empty wallet (a new cashier) meets the refusal of an empty wallet
+// as well, and either refusal is right. Without such an inactive product in
+// the catalog the scenario is skipped.
 func (s *scenario) payInactive(ctx context.Context, actor string) error {
 	a, err := s.as(actor)
 	if err != nil {
@@ -389,12 +399,12 @@ func (s *scenario) payInactive(ctx context.Context, actor string) error {
 	}
 	w := s.wallets[actor]
 	for _, p := range c.products {
-		if p.Status == "inactive" && p.FinalPrice <= w.balance {
+		if p.Status == "inactive" && (p.FinalPrice <= w.balance || w == wallet{}) {
 			_, err = s.pay(ctx, a, p, s.baseBody(p, 0, true, true))
 			return err
 		}
 	}
-	return s.skipBecause("the catalog of " + a.partner.label + " shows no inactive product the funded customer's balance covers")
+	return s.skipBecause("the catalog of " + a.partner.label + " shows no inactive product the payer's balance covers")
 }
 
 // notCreated checks that the last payment was not created: section 4.6
@@ -512,6 +522,22 @@ func (s *scenario) payFromMainCatalog(ctx context.Context, actor string) error {
 }
 
 func (s *scenario) payAgain(ctx context.Context, actor string, different bool) error {
+	return s.payAgainEdited(ctx, actor, different, nil)
+}
+
+// payAgainWithNothing sends the first payment again, with the balance and
+// coin method and neither balance nor coins enabled: the request meets the
+// 409 row and the 400 rule of section 4.6 rule 2, which the document does
+// not order.
+func (s *scenario) payAgainWithNothing(ctx context.Context, actor string) error {
+	return s.payAgainEdited(ctx, actor, false, func(body map[string]any) {
+		body["payment_method_id"], body["use_balance"], body["use_coin"] = int64(contract.InternalMethodID), false, false
+	})
+}
+
+// payAgainEdited sends the first payment's body again (for another product
+// and number when different), changed by edit when set.
+func (s *scenario) payAgainEdited(ctx context.Context, actor string, different bool, edit func(map[string]any)) error {
 	a, err := s.as(actor)
 	if err != nil {
 		return err
@@ -523,6 +549,9 @@ func (s *scenario) payAgain(ctx context.Context, actor string, different bool) e
 	body := map[string]any{}
 	for k, v := range first.body {
 		body[k] = v
+	}
+	if edit != nil {
+		edit(body)
 	}
 	p := first.product
 	if different {

@@ -18,16 +18,17 @@ import (
 
 // TestSuitePassesVariantServers runs the whole suite against each variant
 // (servers that differ from the reference only where the document allows
-// it), in parallel; each run must have zero failures, and carry exactly the
-// warnings of the readings the variant departs from.
+// it), in parallel; each run must have zero failures, carry exactly the
+// warnings of the readings the variant departs from, and have read at
+// least one answer the variant changed (unless the suite cannot see it).
 func TestSuitePassesVariantServers(t *testing.T) {
 	t.Parallel()
 	for _, v := range variants.All() {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
-			h, err := v.Handler()
+			d, err := v.Double()
 			require.NoError(t, err)
-			srv := httptest.NewServer(h)
+			srv := httptest.NewServer(d)
 			t.Cleanup(srv.Close)
 			res := runOpts(t, steps.Options{BaseURL: srv.URL, RequestTimeout: 10 * time.Second})
 			warned := map[string]bool{}
@@ -55,7 +56,8 @@ func TestSuitePassesVariantServers(t *testing.T) {
 			want := slices.Clone(v.Warns)
 			sort.Strings(want)
 			assert.Equal(t, want, got, "the readings reported as warnings")
-			t.Logf("%d passed (%d with warnings: %v), %d skipped", res.Passed, res.Summary.Totals.Warned, got, res.Skipped)
+			t.Logf("%d passed (%d with warnings: %v), %d skipped; the double changed %d answers", res.Passed, res.Summary.Totals.Warned, got, res.Skipped, d.Changed())
+			assert.NoError(t, v.CheckChanged(variants.Suite, d.Changed()))
 		})
 	}
 }

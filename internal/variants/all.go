@@ -2,8 +2,10 @@ package variants
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/reference"
 )
 
@@ -24,6 +27,15 @@ func All() []Variant {
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
 	}
 }
+
+// Why a judge cannot observe a variant (Variant.Unseen).
+const (
+	unseenCredentials = "it sends every request with the profile's valid credentials: authentication is the suite's to judge"
+	unseenOperator    = "it sends every payment to a number of the product's operator, as the document lets a server check"
+	unseenOnePartner  = "only the profile's partner pays"
+	unseenPrefixes    = "it sends numbers of the operators the contract's table knows only"
+	unseenOneDefect   = "its requests carry one defect each, and the variant shows only on a request with two"
+)
 
 const (
 	pathPayment   = "/client/v2/payment"
@@ -63,8 +75,9 @@ func settlesAtOnce() Variant {
 
 func checksOperator() Variant {
 	return Variant{
-		Name: "checks the destination number against the product's operator",
-		Why:  "§4.6: msisdn is the destination number of the transaction; the document does not forbid the check",
+		Name:   "checks the destination number against the product's operator",
+		Why:    "§4.6: msisdn is the destination number of the transaction; the document does not forbid the check",
+		Unseen: map[Judge]string{Suite: unseenOperator, LoadTester: unseenOperator},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			prefixes := map[int64][]string{}
 			for _, o := range ds.Operators {
@@ -84,6 +97,7 @@ func checksOperator() Variant {
 				if !isInt || len(msisdn) < 4 || !known || slices.Contains(ps, msisdn[:4]) {
 					return false
 				}
+				changed(r) // a message the reference never gives
 				writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak sesuai dengan operator produk.")
 				return true
 			})
@@ -93,8 +107,9 @@ func checksOperator() Variant {
 
 func other401Messages() Variant {
 	return Variant{
-		Name: "maps the 401 messages differently within each row",
-		Why:  "§7: each 401 row joins its messages with \"or\"",
+		Name:   "maps the 401 messages differently within each row",
+		Why:    "§7: each 401 row joins its messages with \"or\"",
+		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
 				if *status != http.StatusUnauthorized {
@@ -113,8 +128,9 @@ func other401Messages() Variant {
 
 func sync403() Variant {
 	return Variant{
-		Name: "answers 403 to a missing or invalid token on product sync",
-		Why:  "§5: product sync accepts only the main partner account's token; any other token gets 403",
+		Name:   "answers 403 to a missing or invalid token on product sync",
+		Why:    "§5: product sync accepts only the main partner account's token; any other token gets 403",
+		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
 				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != "Secret Key tidak valid." {
@@ -131,6 +147,10 @@ func pricePlanEverywhere() Variant {
 	return Variant{
 		Name: "answers the price plan message on every endpoint of the unconfigured partner",
 		Why:  "§1: when the configuration is not active, endpoints may answer with the message",
+		Unseen: map[Judge]string{
+			Generated:  "it never uses the partner whose price plan is not active",
+			LoadTester: "it never uses the partner whose price plan is not active",
+		},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			inactive := map[int64]bool{}
 			for _, p := range ds.PricePlans {
@@ -147,7 +167,13 @@ func pricePlanEverywhere() Variant {
 				if !slices.Contains(keys, r.Header.Get("X-SECRET-KEY")) {
 					return false
 				}
-				writeEnvelope(w, http.StatusBadRequest, msg)
+				switch r.URL.Path {
+				case pathList, pathSync, pathPayment: // the reference refuses them too, maybe otherwise
+					refuseInstead(w, r, next, http.StatusBadRequest, msg)
+				default:
+					changed(r)
+					writeEnvelope(w, http.StatusBadRequest, msg)
+				}
 				return true
 			})
 		},
@@ -156,8 +182,9 @@ func pricePlanEverywhere() Variant {
 
 func refusesUnknownPrefixes() Variant {
 	return Variant{
-		Name: "refuses phone numbers of no operator",
-		Why:  "§2.3 and §4.1: Indonesian format; a server may know which prefixes exist",
+		Name:   "refuses phone numbers of no operator",
+		Why:    "§2.3 and §4.1: Indonesian format; a server may know which prefixes exist",
+		Unseen: map[Judge]string{Generated: unseenPrefixes, LoadTester: unseenPrefixes},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			var real []string
 			for _, o := range ds.Operators {
@@ -168,17 +195,21 @@ func refusesUnknownPrefixes() Variant {
 				switch r.URL.Path {
 				case pathProvision:
 					if n, _ := body["phone_number"].(string); unreal(n) {
+						changed(r) // a message the reference never gives
 						writeEnvelope(w, http.StatusBadRequest, "Nomor telepon tidak valid.")
 						return true
 					}
 				case pathPayment:
 					if n, _ := body["msisdn"].(string); unreal(n) {
+						changed(r) // a message the reference never gives
 						writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak valid.")
 						return true
 					}
 				case pathList:
-					if unreal(r.URL.Query().Get("phone_number")) {
-						writeEnvelope(w, http.StatusBadRequest, "Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka.")
+					// A malformed number the reference refuses alike.
+					if n := r.URL.Query().Get("phone_number"); unreal(n) && contract.ValidMsisdn(n) {
+						changed(r)
+						writeEnvelope(w, http.StatusBadRequest, contract.MsgInvalidDestination)
 						return true
 					}
 				}
@@ -192,6 +223,10 @@ func walletFirst() Variant {
 	return Variant{
 		Name: "checks the wallet before the other fields",
 		Why:  "§7: the document gives no order of checks",
+		Unseen: map[Judge]string{
+			Generated:  unseenOneDefect + " (method 0 from an empty wallet, and another), which a varied request makes only by chance",
+			LoadTester: "its payers are funded and its requests carry no defect",
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
 				if r.URL.Path != pathPayment || r.Method != http.MethodPost {
@@ -230,7 +265,9 @@ func walletFirst() Variant {
 				if funds > 0 {
 					return false
 				}
-				writeEnvelope(w, http.StatusUnprocessableEntity, "Saldo dan koin tidak mencukupi.")
+				// Method 0 with nothing to spend: the reference refuses it
+				// too, after the other fields.
+				refuseInstead(w, r, next, http.StatusUnprocessableEntity, "Saldo dan koin tidak mencukupi.")
 				return true
 			})
 		},
@@ -259,8 +296,9 @@ func emptyPaketData() Variant {
 
 func idsAcrossPartners() Variant {
 	return Variant{
-		Name: "partner transaction ids unique across partners",
-		Why:  "§4.6: partner_trx_id is unique; the document does not say within what",
+		Name:   "partner transaction ids unique across partners",
+		Why:    "§4.6: partner_trx_id is unique; the document does not say within what",
+		Unseen: map[Judge]string{Generated: unseenOnePartner, LoadTester: unseenOnePartner},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			var mu sync.Mutex
 			owner := map[string]string{}
@@ -285,6 +323,7 @@ func idsAcrossPartners() Variant {
 				if !used || key == r.Header.Get("X-SECRET-KEY") {
 					return false
 				}
+				changed(r) // the reference keeps ids per partner: a fresh id here
 				writeEnvelope(w, http.StatusConflict, "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.")
 				return true
 			})
@@ -386,8 +425,10 @@ func gatewayNotYet() Variant {
 				ds.PaymentMethods[i].MinimumPayment = math.MaxInt64 / 4
 			}
 		},
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
+			refused := refusedBelow(ds, shown)
+			return watchJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
+				refused(r, reqBody, *status)
 				list, _ := body["data"].([]any)
 				if r.URL.Path != pathMethods || *status != http.StatusOK {
 					return
@@ -410,11 +451,13 @@ func gatewayNotYet() Variant {
 const highMinimum = 30000
 
 func highMinimumPayment() Variant {
+	real := map[int64]int64{}
 	return Variant{
 		Name: "every gateway method has a minimum_payment of 30,000",
 		Why: "§2.4 minimum_payment: \"Rupiah.\", its values not shown; §1: the products and prices follow the " +
 			"partner's configuration (here no prabayar product reaches the minimum, some paket-data products do)",
 		Data: func(ds *reference.Dataset) {
+			maps.Copy(real, minima(ds))
 			for i := range ds.PaymentMethods {
 				ds.PaymentMethods[i].MinimumPayment = highMinimum
 			}
@@ -424,14 +467,30 @@ func highMinimumPayment() Variant {
 				return p.SubCategory == "prabayar" && p.BasePrice*105/100 >= highMinimum
 			})
 		},
+		Wrap: minimaWatched(real),
+	}
+}
+
+// minimaWatched is the Wrap of a double whose data set gives the gateway
+// methods other minima than real, the reference's: it marks the methods
+// lists and the refusals that show them.
+func minimaWatched(real map[int64]int64) func(ds *reference.Dataset, next http.Handler) http.Handler {
+	return func(ds *reference.Dataset, next http.Handler) http.Handler {
+		refused := refusedBelow(ds, real)
+		return watchJSON(next, func(r *http.Request, reqBody []byte, status *int, _ map[string]any) {
+			minimaShown(r, *status)
+			refused(r, reqBody, *status)
+		})
 	}
 }
 
 func minimumAboveEveryPrice() Variant {
+	real := map[int64]int64{}
 	return Variant{
 		Name: "no product reaches any gateway method's minimum_payment",
 		Why:  "§2.4 minimum_payment: \"Rupiah.\", its values not shown: a server may offer gateways for no product of the catalog",
 		Data: func(ds *reference.Dataset) {
+			maps.Copy(real, minima(ds))
 			var dearest int64
 			for _, p := range ds.Products {
 				dearest = max(dearest, p.BasePrice)
@@ -441,6 +500,7 @@ func minimumAboveEveryPrice() Variant {
 				ds.PaymentMethods[i].MinimumPayment = 2 * dearest
 			}
 		},
+		Wrap:  minimaWatched(real),
 		Skips: "no gateway payment method's minimum_payment is reached",
 	}
 }
@@ -469,13 +529,35 @@ func useBalanceDefaultsTrue() Variant {
 	return Variant{
 		Name: "an omitted use_balance defaults to true",
 		Why:  "§4.6: use_balance is optional (\"Use the customer's balance.\"); its default is not shown",
+		Unseen: map[Judge]string{
+			Generated: "a varied request leaves use_balance out only by chance, and shows the default only when the payer has balance or pays with method 0",
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			// The reference reads the omitted flag as false: the answer
+			// differs when balance was taken, or when method 0 had
+			// nothing else enabled (the reference refuses it).
+			watched := watchJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
+				req, _ := decodeObject(reqBody)
+				if r.URL.Path != pathPayment || r.Context().Value(defaultedKey{}) == nil {
+					return
+				}
+				method, _ := integer(req["payment_method_id"])
+				data, _ := body["data"].(map[string]any)
+				tx, _ := data["transaction"].(map[string]any)
+				amount, _ := tx["amount"].(map[string]any)
+				used, _ := integer(amount["balance_used"])
+				paid := *status == http.StatusOK || *status == http.StatusUnprocessableEntity
+				if used > 0 || method == 0 && req["use_coin"] != true && paid {
+					changed(r)
+				}
+			})
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == pathPayment && r.Method == http.MethodPost {
 					raw, _ := io.ReadAll(r.Body)
 					if body, ok := decodeObject(raw); ok {
 						if _, given := body["use_balance"]; !given {
 							body["use_balance"] = true
+							r = r.WithContext(context.WithValue(r.Context(), defaultedKey{}, true))
 							if out, err := json.Marshal(body); err == nil {
 								raw = out
 							}
@@ -484,12 +566,16 @@ func useBalanceDefaultsTrue() Variant {
 					r.Body = io.NopCloser(bytes.NewReader(raw))
 					r.ContentLength = int64(len(raw))
 				}
-				next.ServeHTTP(w, r)
+				watched.ServeHTTP(w, r)
 			})
 		},
 		Warns: []string{"use-flags-left-out-are-off"},
 	}
 }
+
+// defaultedKey marks a payment request whose use_balance the
+// useBalanceDefaultsTrue variant filled in.
+type defaultedKey struct{}
 
 func listsMethodZero() Variant {
 	return Variant{
@@ -535,6 +621,10 @@ func methodRuleFirst() Variant {
 	return Variant{
 		Name: "the method rule is checked before the duplicate partner_trx_id",
 		Why:  "§4.6 rule 2 and §7: the document gives no order of checks",
+		Unseen: map[Judge]string{
+			Generated:  unseenOneDefect + " (a used partner_trx_id, and method 0 with neither balance nor coins), which a varied request makes only by chance",
+			LoadTester: "it never sends method 0 without balance or coins",
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
 				if r.URL.Path != pathPayment || r.Method != http.MethodPost || !fieldsGiven(body) {
@@ -546,7 +636,8 @@ func methodRuleFirst() Variant {
 				if body["use_balance"] == true || body["use_coin"] == true {
 					return false
 				}
-				writeEnvelope(w, http.StatusBadRequest, "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu.")
+				// The reference refuses it too: 409 for a used id.
+				refuseInstead(w, r, next, http.StatusBadRequest, contract.MsgInternalMethodFlag)
 				return true
 			})
 		},

@@ -3,11 +3,20 @@
 // (possibly with other data of its own) behind an http.Handler decorator.
 // Every judge (the suite, the generated mode, the load tester) must pass
 // each of them; a judge that fails one holds a rule the document does not.
+//
+// A double that changes no answer proves nothing, so a served double counts
+// the answers it changed (Double.Changed): an answer that the reference
+// over the embedded data set would not have given. Each judge's test of the
+// doubles fails when its run saw none, unless the double names that judge
+// in Unseen, with the reason it cannot observe the double.
 package variants
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -30,12 +39,68 @@ type Variant struct {
 	// variant leaves nothing to observe with; no other scenario may be
 	// skipped.
 	Skips string
+	// Unseen names the judges that cannot observe the variant, each with
+	// the reason (the load tester never synchronizes the catalog, for
+	// one). Every other judge must see it change an answer during its run.
+	Unseen map[Judge]string
 }
 
-// Handler builds the variant: the reference over the embedded data set (as
+// Judge is one of the three judges every variant must pass.
+type Judge string
+
+// The judges.
+const (
+	Suite      Judge = "suite"
+	Generated  Judge = "generated mode"
+	LoadTester Judge = "load tester"
+)
+
+// Double is a variant served: the reference behind the variant's
+// decoration, counting the answers the decoration changed.
+type Double struct {
+	next    http.Handler
+	changed atomic.Int64
+}
+
+// Changed is the number of answers the double changed so far: answers the
+// reference over the embedded data set would not have given.
+func (d *Double) Changed() int64 { return d.changed.Load() }
+
+// ServeHTTP serves r and counts its answer when the decoration changed it.
+func (d *Double) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var mark bool
+	d.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), changeKey{}, &mark)))
+	if mark {
+		d.changed.Add(1)
+	}
+}
+
+// changeKey keys the mark of a request whose answer a double changed.
+type changeKey struct{}
+
+// changed marks the answer to r as changed by the double: a double calls
+// it wherever its answer differs from the reference's (an answer it
+// rewrote, a request it answered itself, a throttled request). An answer
+// is counted once however often it is marked.
+func changed(r *http.Request) {
+	if mark, ok := r.Context().Value(changeKey{}).(*bool); ok {
+		*mark = true
+	}
+}
+
+// Handler builds the variant (Double) as a plain handler.
+func (v Variant) Handler(faults ...reference.Fault) (http.Handler, error) {
+	d, err := v.Double(faults...)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Double builds the variant: the reference over the embedded data set (as
 // Data changes it) with the given faults, decorated by Wrap. Its logs are
 // discarded.
-func (v Variant) Handler(faults ...reference.Fault) (http.Handler, error) {
+func (v Variant) Double(faults ...reference.Fault) (*Double, error) {
 	ds, err := reference.DefaultDataset()
 	if err != nil {
 		return nil, err
@@ -48,10 +113,20 @@ func (v Variant) Handler(faults ...reference.Fault) (http.Handler, error) {
 		return nil, err
 	}
 	h := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
-	if v.Wrap == nil {
-		return h, nil
+	if v.Wrap != nil {
+		h = v.Wrap(ds, h)
 	}
-	return v.Wrap(ds, h), nil
+	return &Double{next: h}, nil
+}
+
+// CheckChanged checks the run of judge j in which the double changed n
+// answers: a judge that can observe the variant (not in Unseen) must have
+// seen it change at least one.
+func (v Variant) CheckChanged(j Judge, n int64) error {
+	if _, unseen := v.Unseen[j]; unseen || n > 0 {
+		return nil
+	}
+	return fmt.Errorf("%q changed no answer during the %s's run: passing it proves nothing (give it data of its own that shows it, or name the %s in Unseen with the reason)", v.Name, j, j)
 }
 
 // Named returns the variant called name, or false.

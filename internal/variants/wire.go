@@ -11,8 +11,20 @@ import (
 )
 
 // rewriteJSON serves every request with next and lets edit change the
-// status and the decoded JSON body of the answer (numbers kept exact).
+// status and the decoded JSON body of the answer (numbers kept exact); an
+// answer edit changed is marked changed.
 func rewriteJSON(next http.Handler, edit func(r *http.Request, reqBody []byte, status *int, body map[string]any)) http.Handler {
+	return editJSON(next, true, edit)
+}
+
+// watchJSON is rewriteJSON for an edit that only undoes what the double's
+// own data set changed (so the answer is the reference's again): the edit
+// marks the answers that differ from the reference's itself (changed).
+func watchJSON(next http.Handler, edit func(r *http.Request, reqBody []byte, status *int, body map[string]any)) http.Handler {
+	return editJSON(next, false, edit)
+}
+
+func editJSON(next http.Handler, count bool, edit func(r *http.Request, reqBody []byte, status *int, body map[string]any)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reqBody, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(reqBody))
@@ -24,18 +36,26 @@ func rewriteJSON(next http.Handler, edit func(r *http.Request, reqBody []byte, s
 			copyAnswer(w, rec.Result().Header, status, rec.Body.Bytes())
 			return
 		}
+		var was []byte
+		if count {
+			was, _ = json.Marshal(body) // before edit changes it in place
+		}
 		edit(r, reqBody, &status, body)
 		out, err := json.Marshal(body)
 		if err != nil {
 			// A body decoded with UseNumber always marshals again.
 			out = rec.Body.Bytes()
 		}
+		if count && (status != rec.Code || !bytes.Equal(was, out)) {
+			changed(r)
+		}
 		copyAnswer(w, rec.Result().Header, status, out)
 	})
 }
 
 // before decodes a request's JSON body (if any) and lets intercept answer
-// the request instead of next.
+// the request instead of next; intercept marks an answer that differs from
+// the reference's (changed), or answers with refuseInstead.
 func before(next http.Handler, intercept func(w http.ResponseWriter, r *http.Request, body map[string]any) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
@@ -68,6 +88,18 @@ func copyAnswer(w http.ResponseWriter, h http.Header, status int, body []byte) {
 	}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// refuseInstead answers r, which the reference refuses too (so asking it
+// changes nothing), with status and msg, and marks the answer changed when
+// the reference's refusal differs.
+func refuseInstead(w http.ResponseWriter, r *http.Request, next http.Handler, status int, msg string) {
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r)
+	if env, _, err := contract.Decode(rec.Body.Bytes()); err != nil || rec.Code != status || env.Message != msg {
+		changed(r)
+	}
+	writeEnvelope(w, status, msg)
 }
 
 // writeEnvelope answers with the contract's failure shape.
