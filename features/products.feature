@@ -78,6 +78,7 @@ Feature: Product catalog
       | paket-data   |
       | paket-sms    |
 
+  @reading:paging-arithmetic
   Scenario Outline: A page size gives pages of that size (<size> per page)
     Given the partner's main account
     When the main account synchronizes the "prabayar" catalog with <size> products per page

@@ -352,8 +352,10 @@ func (s *scenario) everyProductOnce() error {
 	return nil
 }
 
-// perPage checks section 4.2's pageSize: a page asked for with pageSize N
-// says perPage N and holds at most N products.
+// perPage checks section 4.2's pageSize, "Records per page": a page asked
+// for with pageSize N holds at most N products (the document's words), and
+// says perPage N (the reading paging-arithmetic: section 2.2 gives perPage
+// as an integer, and does not say that it echoes pageSize).
 func (s *scenario) perPage(n, limit int) error {
 	pg, err := s.lastPage()
 	if err != nil {
@@ -362,11 +364,15 @@ func (s *scenario) perPage(n, limit int) error {
 	if err := s.okPage(pg); err != nil {
 		return err
 	}
-	if pg.pagination.PerPage != int64(n) || len(pg.products) > limit {
-		return s.failure(pg.ex, secPerPage, fmt.Sprintf("perPage %d and at most %d products", n, limit),
+	if err := contract.CheckPageSize(len(pg.products), limit); err != nil {
+		return s.failure(pg.ex, secPerPage, fmt.Sprintf("at most %d products", limit), "%v", err)
+	}
+	var echo error
+	if pg.pagination.PerPage != int64(n) {
+		echo = s.failure(pg.ex, secPagingReading, fmt.Sprintf("perPage %d, the pageSize asked for", n),
 			"perPage %d and %d products", pg.pagination.PerPage, len(pg.products))
 	}
-	return nil
+	return s.reading(contract.MustReading("paging-arithmetic"), echo)
 }
 
 // okOrNotYetAvailable checks a product list of one of the document's sub

@@ -13,7 +13,7 @@ const (
 	secPricePlan      = "§1: When that configuration is not active, endpoints may answer with the message: " + contract.MsgPricePlan + " §7: When the commercial price configuration is inactive, product list and payment creation may fail with the message given in section 1."
 	secProduct        = "§2.1 Product: id, code, name, description, pricing.base_price, pricing.final_price, promotion (object or null), status (active or inactive), operator.id, operator.name, operator.logo."
 	secPagination     = "§2.2 Pagination object (product sync): total, page, perPage, totalPages (integers). §4.2: page \"Page number. Default 1.\"; pageSize \"Records per page. Maximum 100.\""
-	secPagingReading  = secPagination + " Reading: totalPages = ceil(total / perPage); every page but the last holds perPage products; total and perPage are the same on every page; paging through pages 1 to totalPages yields each of the total products exactly once."
+	secPagingReading  = secPagination + " Reading: perPage is the pageSize asked for; totalPages = ceil(total / perPage); every page but the last holds perPage products; total and perPage are the same on every page; paging through pages 1 to totalPages yields each of the total products exactly once."
 	secProfile        = "§2.3 Customer (profile): customer.*, balance.available (integer rupiah), coin.available, coin.available_value (coins / 2)."
 	secCoinAvailValue = "§2.3: coin.available_value (integer) — \"Rupiah value of the coins (coins / 2).\" §8: Coin conversion — 2 coins = 1 rupiah."
 	secCoinRounding   = secCoinAvailValue + " Reading: the value is an integer, so an odd coin is worth nothing (coins / 2 rounded down)."

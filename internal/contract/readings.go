@@ -97,7 +97,7 @@ var suiteReadings = []Reading{
 		Text:     "amount.total is the pricing.final_price (§2.1) the payer's own catalog shows; through a gateway method it may also include that method's service_fee.amount (§2.4)."},
 	{ID: "paging-arithmetic",
 		Sentence: "§2.2 Pagination object: total, page, perPage, totalPages. §4.2: pageSize — \"Records per page.\"",
-		Text:     "Every page but the last holds perPage products; total and perPage are the same on every page, so every page's totalPages is ceil(total / perPage) with its own perPage; paging through pages 1 to totalPages yields each of the total products exactly once. Document level (CheckTotalPages): the first page's totalPages is ceil(total / perPage), only the empty catalog free (0 or 1)."},
+		Text:     "perPage is the pageSize asked for; every page but the last holds perPage products; total and perPage are the same on every page, so every page's totalPages is ceil(total / perPage) with its own perPage; paging through pages 1 to totalPages yields each of the total products exactly once. Document level: a page holds no more products than the pageSize asked for (CheckPageSize), and the first page's totalPages is ceil(total / perPage), only the empty catalog free (0 or 1) (CheckTotalPages)."},
 	{ID: "profile-customer-id",
 		Sentence: "§5: \"The token returned by provision_account is the one for that customer account.\" §4.4: data.customer_id.",
 		Text:     "The profile read with a new token shows as customer.id the customer_id provisioning returned."},

@@ -505,10 +505,43 @@ func minimumAboveEveryPrice() Variant {
 	}
 }
 
+// smallCatalog is how many prabayar products the perPageCountsRecords
+// variant keeps: fewer than a page of 100, so that a page asked for with
+// pageSize 100 holds fewer records than pageSize and perPage shows it.
+const smallCatalog = 9
+
 func perPageCountsRecords() Variant {
 	return Variant{
 		Name: "pagination.perPage is the number of records on the page",
-		Why:  "§2.2: perPage is an integer; that it echoes pageSize is not written",
+		Why:  "§2.2: perPage is an integer; §4.2: pageSize, \"Records per page. Maximum 100.\"; that perPage echoes pageSize is not written",
+		Data: func(ds *reference.Dataset) {
+			// Keep smallCatalog prabayar products: those a profile names
+			// (unprocessable ones), then the others of each operator in
+			// turn, so that every operator keeps one.
+			byOperator := map[int64][]reference.Product{}
+			var operators []int64
+			keep := map[int64]bool{}
+			for _, p := range ds.Products {
+				switch {
+				case p.SubCategory != "prabayar":
+				case p.Unprocessable:
+					keep[p.ID] = true
+				case p.Status == reference.ProductActive && p.Promotion == nil:
+					if byOperator[p.OperatorID] == nil {
+						operators = append(operators, p.OperatorID)
+					}
+					byOperator[p.OperatorID] = append(byOperator[p.OperatorID], p)
+				}
+			}
+			for i := 0; len(keep) < smallCatalog && i < len(ds.Products); i++ {
+				if ps := byOperator[operators[i%len(operators)]]; i/len(operators) < len(ps) {
+					keep[ps[i/len(operators)].ID] = true
+				}
+			}
+			ds.Products = slices.DeleteFunc(ds.Products, func(p reference.Product) bool {
+				return p.SubCategory == "prabayar" && !keep[p.ID]
+			})
+		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
 				if r.URL.Path != pathSync || *status != http.StatusOK {
