@@ -176,6 +176,15 @@ const (
 	// FaultStatusAmountDrifts adds a rupiah to a transaction's total on
 	// every status lookup after the second.
 	FaultStatusAmountDrifts Fault = "status-amount-drifts"
+	// FaultMixedWalletCredited adds the balance and coins a mixed payment
+	// (a wallet part and a remainder due through a gateway) reports taking
+	// to the wallet instead of taking them: the wallet then holds more than
+	// it did before the payment.
+	FaultMixedWalletCredited Fault = "mixed-wallet-credited"
+	// FaultMixedWalletTakenTwice takes the balance and coins a mixed
+	// payment reports taking twice: the wallet then holds less than the
+	// payment reports leaving (less than nothing, when it took it all).
+	FaultMixedWalletTakenTwice Fault = "mixed-wallet-taken-twice"
 )
 
 // AllFaults lists every fault, in declaration order.
@@ -198,7 +207,7 @@ func AllFaults() []Fault {
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
-		FaultRetryDebitsAgain, FaultStaleProfile,
+		FaultRetryDebitsAgain, FaultStaleProfile, FaultMixedWalletCredited, FaultMixedWalletTakenTwice,
 	}
 }
 
@@ -250,6 +259,8 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultStatusAmountDrifts:         func(p *policy) { p.amountDriftAfterLookups = 2 },
 	FaultRetryDebitsAgain:           func(p *policy) { p.debitUsedID = true },
 	FaultStaleProfile:               func(p *policy) { p.profileCacheFor = StaleProfileFor },
+	FaultMixedWalletCredited:        func(p *policy) { p.mixedCredited = true },
+	FaultMixedWalletTakenTwice:      func(p *policy) { p.mixedTakenTwice = true },
 }
 
 // StaleProfileFor is how long FaultStaleProfile serves a cached wallet.

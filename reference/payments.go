@@ -278,12 +278,32 @@ func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (Split,
 	if split.Gateway > 0 && split.Gateway < q.method.MinimumPayment {
 		return Split{}, ErrBelowMinimumPayment
 	}
+	if !s.policy.takesWalletAtCreation(split.Gateway) {
+		return split, nil // taken when the gateway part is paid: never, here
+	}
 	balance, coins := a.balance, a.coins
 	if !s.policy.debitAtomically {
 		s.gap()
 	}
 	a.balance, a.coins = balance-split.BalanceUsed, coins-split.CoinUsed
+	if split.Gateway > 0 && split.BalanceUsed+split.CoinUsed > 0 {
+		s.bendMixed(a, split)
+	}
 	return split, nil
+}
+
+// bendMixed applies what a policy does to the wallet of a mixed payment
+// beyond its split (FaultMixedWalletCredited, FaultMixedWalletTakenTwice);
+// the reference's own policy does nothing. The caller holds s.mu.
+func (s *Store) bendMixed(a *account, split Split) {
+	switch {
+	case s.policy.mixedCredited:
+		a.balance += 2 * split.BalanceUsed
+		a.coins += 2 * split.CoinUsed
+	case s.policy.mixedTakenTwice:
+		a.balance -= split.BalanceUsed
+		a.coins -= split.CoinUsed
+	}
 }
 
 // fillPayment records a new transaction's amount, method and statuses: a

@@ -52,6 +52,9 @@ type policy struct {
 	coveredTransaction TransactionStatus
 	// reportRemainder reports a gateway remainder (section 4.6 rule 4).
 	reportRemainder bool
+	// walletWhenPaid takes the balance and coins of a payment with a gateway
+	// remainder only when the gateway part is paid (WithWalletTakenWhenPaid).
+	walletWhenPaid bool
 
 	// uniqueEmail refuses an email used by another account of the partner.
 	uniqueEmail bool
@@ -110,6 +113,9 @@ type policy struct {
 	// profileCacheFor, when above 0, serves the profile's balance and coins
 	// from a per-account copy at most this old.
 	profileCacheFor time.Duration
+	// mixedCredited adds a mixed payment's wallet part to the wallet
+	// instead of taking it; mixedTakenTwice takes it twice.
+	mixedCredited, mixedTakenTwice bool
 }
 
 // documentPolicy is the policy of the API document and of
@@ -144,6 +150,12 @@ func documentPolicy() policy {
 		enforcePricePlan:          true,
 		minPageSize:               1,
 	}
+}
+
+// takesWalletAtCreation reports whether a payment whose price leaves
+// remainder to a gateway takes its balance and coins when it is created.
+func (p policy) takesWalletAtCreation(remainder int64) bool {
+	return !p.walletWhenPaid || remainder <= 0
 }
 
 // unlimited is a limit that nothing reaches.

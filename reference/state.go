@@ -268,10 +268,11 @@ func syncDir(dir string, open OpenFunc) error {
 }
 
 // headerRecord is the journal's first record: the format version, the
-// SHA-256 of the data set and the transition times. A journal is replayed
-// only over the same three: its records refer to the data set's accounts
-// and products, and a payment's status is derived from its creation time
-// and the transition times.
+// SHA-256 of the data set, the transition times and, with
+// WithWalletTakenWhenPaid, a mark of it. A journal is replayed only over the
+// same: its records refer to the data set's accounts and products, a
+// payment's status is derived from its creation time and the transition
+// times, and whether a payment debited its wallet from the option.
 func (s *Store) headerRecord(ds *Dataset) []byte {
 	sum := datasetSum(ds)
 	b := make([]byte, recordHeader, 64)
@@ -279,6 +280,9 @@ func (s *Store) headerRecord(ds *Dataset) []byte {
 	b = append(b, sum[:]...)
 	b = binary.AppendVarint(b, int64(s.rules.settleAfter))
 	b = binary.AppendVarint(b, int64(s.rules.expireAfter))
+	if s.policy.walletWhenPaid {
+		b = append(b, 1) // a journal of either kind is replayed only by a store of the same kind
+	}
 	return sealRecord(b, recHeader)
 }
 
@@ -439,6 +443,10 @@ func (s *Store) checkHeader(payload []byte) error {
 		return fmt.Errorf("%w with another data set (--seed); start with the same data set or another --state directory", errStateMismatch)
 	}
 	settle, expire := time.Duration(d.varint()), time.Duration(d.varint())
+	if settle == s.rules.settleAfter && expire == s.rules.expireAfter {
+		return fmt.Errorf("%w with --wallet-when-paid %v (this start: %v); the wallets replay as it says, so start with the same or another --state directory",
+			errStateMismatch, !s.policy.walletWhenPaid, s.policy.walletWhenPaid)
+	}
 	return fmt.Errorf("%w with --settle-after %s --expire-after %s (this start: %s and %s); payment statuses depend on them, so start with the same values or another --state directory",
 		errStateMismatch, settle, expire, s.rules.settleAfter, s.rules.expireAfter)
 }
@@ -658,7 +666,7 @@ func (s *Store) applyPayment(p []byte, debit bool) error {
 	s.txs.indexNumber(i)
 	s.txs.lastID = max(s.txs.lastID, r.id)
 	s.txs.lastSeq[r.partner] = max(s.txs.lastSeq[r.partner], int64(r.seq))
-	if debit {
+	if debit && s.policy.takesWalletAtCreation(r.amount.Total-r.amount.BalanceUsed-r.amount.CoinValueUsed) {
 		a.balance -= r.amount.BalanceUsed
 		a.coins -= r.amount.CoinUsed
 	}

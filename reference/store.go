@@ -30,6 +30,15 @@ func WithSettleAfter(d time.Duration) Option { return func(s *Store) { s.rules.s
 // (default DefaultExpireAfter).
 func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.rules.expireAfter = d } }
 
+// WithWalletTakenWhenPaid makes a payment that leaves a remainder to a
+// gateway take its balance and coins only when the gateway part is paid,
+// not when it is created (docs/reference-choices.md, "When a payment with a
+// gateway remainder takes the wallet"): until then the wallet keeps them,
+// and the profile shows and later payments spend what it holds. The
+// reference has no gateway, so such a payment never takes them. Off by
+// default.
+func WithWalletTakenWhenPaid() Option { return func(s *Store) { s.walletWhenPaid = true } }
+
 // WithGap sets what runs in the gap a racy fault opens in a lock hold
 // (default runtime.Gosched). Tests hold two goroutines there to make the
 // race deterministic; without such a fault it never runs.
@@ -47,6 +56,8 @@ type Store struct {
 	policy policy
 	// yield runs in the gap a racy policy opens in a lock hold (see gap).
 	yield func()
+	// walletWhenPaid is WithWalletTakenWhenPaid's, for the policy.
+	walletWhenPaid bool
 	// The data set's accounts and transactions, which the state starts
 	// from (again when a failed write rolls it back).
 	seedAccounts []AccountSeed
@@ -111,6 +122,7 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 		return nil, errors.New("reference: nil gap function")
 	}
 	s.policy = policyWith(s.faults)
+	s.policy.walletWhenPaid = s.walletWhenPaid
 	s.txs = newTransactions(s.policy.trxNumberSep)
 	s.seedAccounts, s.seedTxs = slices.Clone(ds.Accounts), slices.Clone(ds.Transactions)
 	s.loadSeed()

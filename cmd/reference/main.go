@@ -42,6 +42,7 @@ type config struct {
 	settle, expire              time.Duration
 	maxConns                    int
 	showVersion                 bool
+	walletWhenPaid              bool
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -70,6 +71,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.stateDir != "" {
 		opts = append(opts, reference.WithState(cfg.stateDir))
 	}
+	if cfg.walletWhenPaid {
+		opts = append(opts, reference.WithWalletTakenWhenPaid())
+	}
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
@@ -97,6 +101,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
+	fs.BoolVar(&cfg.walletWhenPaid, "wallet-when-paid", false, "a payment with a gateway remainder takes its balance and coins only when the gateway part is paid (never: the reference has no gateway); docs/reference-choices.md")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+

@@ -310,7 +310,21 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 		}
 		return assert.NotEqual(t, totals[0], totals[2])
 	},
+	reference.FaultMixedWalletCredited: func(t assert.TestingT, e *testEnv) bool {
+		// 6300 - 1500 balance leaves 4800 for QRIS.
+		paid := e.pay(split, payBody(1001, "081234567890", 1, "credited", true, false))
+		b, _ := wallet(e.tb, e.store, 12)
+		return assert.Equal(t, http.StatusOK, paid.Status) && assert.Equal(t, int64(3000), b, "1500 reported taken, 1500 added")
+	},
+	reference.FaultMixedWalletTakenTwice: func(t assert.TestingT, e *testEnv) bool {
+		paid := e.pay(split, payBody(1001, "081234567890", 1, "twice", true, false))
+		b, _ := wallet(e.tb, e.store, 12)
+		return assert.Equal(t, http.StatusOK, paid.Status) && assert.Equal(t, int64(-1500), b, "1500 reported taken, 3000 taken")
+	},
 }
+
+// split is the split-payment customer of the embedded data set (id 12).
+var split = creds{referencetest.KeyNusantara, referencetest.TokSplit}
 
 func TestEveryFaultHasACheck(t *testing.T) {
 	t.Parallel()
