@@ -98,6 +98,16 @@ Feature: Payments
     And the whole balance is used and coins make up the rest
     And the wallet is debited by exactly the amounts reported
 
+  @mixed-payment @reading:wallet-debited
+  Scenario: A payment that takes the balance and leaves the rest to a payment gateway leaves the wallet as it reports
+    Given the mixed-payment customer of the partner
+    When the mixed-payment customer pays from its balance for a product dearer than it, the rest through a payment gateway
+    Then the answer comes back with status 200 and the message "Pembayaran berhasil diproses."
+    And the payment takes from the mixed-payment customer's wallet as the document splits it
+    And a remainder is due through the payment gateway
+    When the mixed-payment customer reads its profile
+    Then the mixed-payment customer's wallet holds what the payments reported leave
+
   @funded
   Scenario: Coins are spent only when the cashier asks for them
     Given the funded customer of the partner

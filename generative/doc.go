@@ -22,6 +22,8 @@
 //
 // The mode uses only what a profile gives: it provisions its own cashier
 // accounts, pays from the profile's funded customer only while the wallet
-// stays above the profile's min_balance and min_coins, and never reuses a
-// partner_trx_id of anyone else.
+// stays above the profile's min_balance and min_coins, makes its mixed
+// payments (a wallet part and a gateway remainder) from the split-payment
+// and mixed-payment customers, and never reuses a partner_trx_id of anyone
+// else.
 package generative

@@ -9,9 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -46,7 +44,7 @@ var generatedFaults = []struct {
 	{reference.FaultZeroPageSizeCrashes, "syncProducts: requests that break", "pageSize=0", ""},
 	{reference.FaultStaleWalletTakesCoins, "sequences", "Scenario:", ""},
 	{reference.FaultDuplicateOverwritesProduct, "sequences", "pays again with the partner transaction id", recordReading},
-	{reference.FaultReprovisionResetsWallet, "sequences", "provisions the phone number of the funded customer again", ""},
+	{reference.FaultReprovisionResetsWallet, "sequences", "provisions the phone number of the", ""},
 	{reference.FaultStatusAmountDrifts, "sequences", "looks up the payment", recordReading},
 }
 
@@ -183,18 +181,13 @@ func coinsKeptBack(t *testing.T) string {
 	return srv.URL
 }
 
-// gatewayDebitWaits serves the reference, with the funded customer's
-// balance short of every price, and its profile shows what a payment with a
-// remainder due through a gateway took as not yet taken: it departs from the
-// reading wallet-debited, and from nothing the document states.
-func gatewayDebitWaits(t *testing.T) string {
-	v := variants.Variant{Name: "gateway debit waits", Data: func(ds *reference.Dataset) {
-		for i := range ds.Accounts {
-			if ds.Accounts[i].Token == profiles.Reference("").FundedCustomer.Token {
-				ds.Accounts[i].Balance = 3000
-			}
-		}
-	}, Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler { return heldForGateway(next) }}
+// walletWhenPaid serves the legal variant whose mixed payments (a wallet
+// part and a remainder due through a gateway) take their wallet part only
+// when the gateway part is paid: it departs from the reading
+// wallet-debited, and from nothing the document states.
+func walletWhenPaid(t *testing.T) string {
+	v, ok := variants.Named("a mixed payment takes its wallet part only when the gateway part is paid")
+	require.True(t, ok)
 	h, err := v.Handler()
 	require.NoError(t, err)
 	srv := httptest.NewServer(h)
@@ -202,67 +195,19 @@ func gatewayDebitWaits(t *testing.T) string {
 	return srv.URL
 }
 
-// heldForGateway adds back to each profile the balance and coins that the
-// payments of its token with a remainder due through a gateway took.
-func heldForGateway(next http.Handler) http.Handler {
-	var mu sync.Mutex
-	held := map[string]contract.Wallet{} // by Authorization header
-	num := func(v any) int64 { n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64); return n }
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		raw, tok := rec.Body.Bytes(), r.Header.Get("Authorization")
-		var body struct{ Data map[string]map[string]any }
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if rec.Code == http.StatusOK && json.Valid(raw) && dec.Decode(&body) == nil {
-			mu.Lock()
-			switch r.URL.Path {
-			case "/client/v2/payment":
-				a, _ := body.Data["transaction"]["amount"].(map[string]any)
-				if num(a["gateway_payment"]) > 0 {
-					h := held[tok]
-					held[tok] = contract.Wallet{Balance: h.Balance + num(a["balance_used"]), Coins: h.Coins + num(a["coin_used"])}
-				}
-			case "/client/v2/customer/profile":
-				if h := held[tok]; h != (contract.Wallet{}) {
-					var full map[string]any
-					_ = json.Unmarshal(raw, &full)
-					d, _ := full["data"].(map[string]any)
-					bal, _ := d["balance"].(map[string]any)
-					coin, _ := d["coin"].(map[string]any)
-					coins := num(coin["available"]) + h.Coins
-					bal["available"], coin["available"], coin["available_value"] = num(bal["available"])+h.Balance, coins, coins/2
-					raw, _ = json.Marshal(full)
-				}
-			}
-			mu.Unlock()
-		}
-		for k, vs := range rec.Header() {
-			if k != "Content-Length" {
-				w.Header()[k] = vs
-			}
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(raw)
-	})
-}
-
-// TestGatewayDebitIsAReading: a profile that does not show what a payment
-// with a gateway remainder took is graded by the reading wallet-debited in
-// both judges. The generated mode warns in a normal run and fails a strict
-// one by that reading (the funded customer's short balance makes such
-// payments; the profile lets the model spend it). The suite's replay of
-// such a sequence (the split-payment customer's short balance) warns, fails
-// strict, and passes against the reference. The same departure after
-// payments fully covered by balance and coins fails (stale-profile in
-// law_test.go and steps/faults_test.go).
+// TestGatewayDebitIsAReading: a profile that still shows what a mixed
+// payment reported taking, within what its unpaid gateway part leaves open,
+// is graded by the reading wallet-debited in both judges. The generated mode
+// warns in a normal run and fails a strict one by that reading (the
+// split-payment customer makes the mixed payments). The suite's replay of
+// such a sequence warns, fails strict, and passes against the reference.
+// A wallet outside that range fails (TestMixedPaymentsOutOfRangeFail), and
+// the same departure after payments fully covered by balance and coins
+// fails (stale-profile in law_test.go and steps/faults_test.go).
 func TestGatewayDebitIsAReading(t *testing.T) {
 	run := func(strict bool) generative.Result {
-		prof := profiles.Reference(gatewayDebitWaits(t))
-		prof.FundedCustomer.MinBalance = -1 << 40
 		res, err := generative.Run(context.Background(), generative.Options{
-			Profile: prof, Seed: 1, Only: "sequences", Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
+			Profile: profiles.Reference(walletWhenPaid(t)), Seed: 1, Only: "sequences", Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
 		})
 		require.NoError(t, err)
 		require.NotEmpty(t, res.Properties)
@@ -284,16 +229,34 @@ Feature: Generated reproduction: a stateful sequence
     And the split-payment customer reads its profile
     Then the split-payment customer's wallet holds what the payments reported leave
 `
-	got, console := replay(t, gatewayDebitWaits(t), feature, false)
+	got, console := replay(t, walletWhenPaid(t), feature, false)
 	require.Equal(t, report.StatusPassed, got.Status, console)
 	require.Len(t, got.Warnings, 1, console)
 	assert.Equal(t, walletReading, got.Warnings[0].Reading)
-	got, console = replay(t, gatewayDebitWaits(t), feature, true)
+	got, console = replay(t, walletWhenPaid(t), feature, true)
 	require.Equal(t, report.StatusFailed, got.Status, console)
 	assert.Contains(t, got.Reason, "reading "+walletReading+" (strict run): ")
 	got, console = replay(t, httpapitest.NewServer(t).URL, feature, true)
 	assert.Equal(t, report.StatusPassed, got.Status, console)
 	assert.Empty(t, got.Warnings, console)
+}
+
+// TestMixedPaymentsOutOfRangeFail: a wallet that holds, after a mixed
+// payment, more than the range allows (the payment credits its wallet part)
+// or less (it takes its wallet part twice) breaks the
+// document's rule: the generated mode fails, not only warns, and the
+// suite's replay of the sequence fails at the same check.
+func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
+	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
+		t.Run(string(fault), func(t *testing.T) {
+			p := failedAgainst(t, httpapitest.NewServer(t, fault).URL, "sequences", time.Minute, 2*time.Second, false)[0]
+			assert.Contains(t, p.Failure, "the payments reported leave")
+			assert.NotContains(t, p.Failure, "reading "+walletReading)
+			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature, false)
+			require.Equal(t, report.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
+			assert.Contains(t, got.Reason, "the payments reported leave")
+		})
+	}
 }
 
 // TestSequenceReproduces: for each server only a stateful sequence finds at

@@ -31,14 +31,16 @@ const (
 )
 
 // mAccount is an account of the model with the wallet the document
-// guarantees it holds.
+// guarantees it holds: exactly what its payments' reported amounts leave,
+// or, after a mixed payment (a wallet part and a remainder due through a
+// gateway), a range up to that plus the wallet parts the mixed payments
+// may not have taken yet (contract.WalletRange).
 type mAccount struct {
 	acc    *account
-	wallet wallet
-	// gatewayDue: a payment that left a remainder to a gateway was made
-	// since the profile last showed the wallet the model holds, so the next
-	// comparison rests on the reading wallet-debited.
-	gatewayDue bool
+	wallet contract.WalletRange
+	// given is the step that introduces a profile's customer to the
+	// scenario ("" for the cashiers a step provisions).
+	given string
 }
 
 // mTrx is a transaction as it was created.
@@ -75,13 +77,18 @@ type machine struct {
 // against the model.
 func (w *world) sequence(t *rapid.T, rec *record) {
 	m := &machine{w: w, rec: rec}
-	if w.funded != nil {
-		wl, _, ok := w.walletOf(w.funded.Token)
-		if !ok {
-			t.Fatalf("the funded customer's profile could not be read")
+	for _, acc := range []*account{w.funded, w.split, w.mixed} {
+		if acc == nil {
+			continue
 		}
-		m.accounts = append(m.accounts, &mAccount{acc: w.funded, wallet: wl})
-		m.given("the funded customer of the partner")
+		wl, _, ok := w.walletOf(acc.Token)
+		if !ok {
+			t.Fatalf("%s's profile could not be read", acc.Label)
+		}
+		m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl)), given: acc.Label + " of the partner"})
+	}
+	if w.funded != nil {
+		m.introduce(m.accounts[0])
 	}
 	m.provisionNew(t, true)
 	actions := map[string]func(*rapid.T){
@@ -95,11 +102,21 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		"pay":         m.pay,
 		"pay2":        m.pay,
 		"pay3":        m.pay,
+		"payMixed":    m.payMixed,
 		"payAgain":    m.payAgain,
 		"status":      m.status,
 		"otherStatus": m.otherPartnerStatus,
 	}
 	t.Repeat(actions)
+}
+
+// introduce gives the scenario the Given step of a profile's customer the
+// sequence uses, once.
+func (m *machine) introduce(ma *mAccount) *mAccount {
+	if ma.given != "" {
+		m.given(ma.given)
+	}
+	return ma
 }
 
 // given introduces an actor of the scenario, once.
@@ -220,7 +237,7 @@ func (m *machine) answered(t *rapid.T, then string, a answer, d map[string]any, 
 }
 
 func (m *machine) pick(t *rapid.T, label string) *mAccount {
-	return rapid.SampledFrom(m.accounts).Draw(t, label)
+	return m.introduce(rapid.SampledFrom(m.accounts).Draw(t, label))
 }
 
 // provisionNew provisions a new cashier, "cashier N"; first says it as the
@@ -247,7 +264,7 @@ func (m *machine) provisionNew(t *rapid.T, first bool) {
 		pd := m.expect(t, "reading the new account's profile", pa)
 		m.answered(t, thenAnswer(statusOK, contract.MsgOK), pa, pd, statusOK, contract.MsgOK)
 	}
-	m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: wl})
+	m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl))})
 }
 
 func (m *machine) reprovision(t *rapid.T) {
@@ -282,14 +299,14 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 	got := contract.Wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
 	then := ma.acc.Label + "'s wallet holds what the payments reported leave"
-	switch rd, err := contract.CheckWalletAsReported(contract.Wallet(ma.wallet), got, ma.gatewayDue); {
+	switch rd, err := contract.CheckWalletAsReported(ma.wallet, got); {
 	case err == nil:
-		ma.gatewayDue = false
 	case rd.ID != "":
 		m.reading(t, rd, then, fmt.Sprintf("%s: %v", ma.acc.Label, err))
 	default:
 		m.fail(t, then, "%s: %v", ma.acc.Label, err)
 	}
+	ma.wallet = ma.wallet.Shown(got)
 	value := integer(dig(d, "data", "coin", "available_value"))
 	if err := contract.CheckCoinValue(got.Coins, value); err != nil {
 		m.fail(t, thenCoinValue, "%v", err)
@@ -358,7 +375,7 @@ func onOff(b bool) string {
 // whose balance can cover a price) half the time.
 func (m *machine) payer(t *rapid.T) *mAccount {
 	if m.w.funded != nil && rapid.Bool().Draw(t, "the funded customer pays?") {
-		return m.accounts[0]
+		return m.introduce(m.accounts[0])
 	}
 	return m.pick(t, "payer")
 }
@@ -371,9 +388,61 @@ func (m *machine) pay(t *rapid.T) {
 		methodID = rapid.SampledFrom(m.w.methods).Draw(t, "method").ID
 	}
 	useBalance, useCoin := rapid.Bool().Draw(t, "use_balance"), rapid.Bool().Draw(t, "use_coin")
-	if (useBalance || useCoin) && !ma.acc.spendable(ma.wallet, p.Price) {
+	if (useBalance || useCoin) && !ma.acc.spendable(wallet(ma.wallet.Reported), p.Price) {
 		t.Skip("the funded customer keeps what the scenarios need")
 	}
+	m.payWith(t, ma, p, methodID, useBalance, useCoin)
+}
+
+// mixedChoice is a product and a gateway method for a mixed payment.
+type mixedChoice struct {
+	p product
+	m method
+}
+
+// payMixed makes a mixed payment: an account whose wallet may hold balance
+// or coins short of a price (the split-payment and mixed-payment customers,
+// or a cashier the target funded as far as it does) pays for a product dearer than that part
+// of its wallet, which the payment takes, through a gateway method whose
+// minimum the rest reaches; the wallet is then read, or not.
+func (m *machine) payMixed(t *rapid.T) {
+	var holders []*mAccount
+	for _, ma := range m.accounts {
+		if most := ma.wallet.Most(); !ma.acc.Funded && (most.Balance > 0 || most.Coins >= contract.CoinsPerRupiah) {
+			holders = append(holders, ma)
+		}
+	}
+	if len(holders) == 0 {
+		t.Skip("no account holds a wallet a price could go beyond")
+	}
+	ma := m.introduce(rapid.SampledFrom(holders).Draw(t, "payer with a wallet"))
+	most := ma.wallet.Most()
+	useBalance := most.Balance > 0 && (most.Coins < contract.CoinsPerRupiah || rapid.Bool().Draw(t, "from the balance?"))
+	part := contract.CoinValue(most.Coins)
+	if useBalance {
+		part = most.Balance
+	}
+	var choices []mixedChoice
+	for _, p := range m.w.products {
+		for _, me := range m.w.methods {
+			if p.Active && p.Price > part && p.Price-part >= me.Min {
+				choices = append(choices, mixedChoice{p, me})
+			}
+		}
+	}
+	if len(choices) == 0 {
+		t.Skip("no product is dearer than the wallet by a gateway method's minimum")
+	}
+	c := rapid.SampledFrom(choices).Draw(t, "product and method")
+	m.payWith(t, ma, c.p, c.m.ID, useBalance, !useBalance)
+	if rapid.Bool().Draw(t, "read the wallet after?") {
+		m.profileOf(t, ma)
+	}
+}
+
+// payWith has ma pay for p through method methodID with the use flags
+// given, and checks the answer against the model.
+func (m *machine) payWith(t *rapid.T, ma *mAccount, p product, methodID int64, useBalance, useCoin bool) {
 	trxID := m.w.uniqueTrxID()
 	msisdn := msisdnFor(t, p.Operator)
 	m.say("When %s pays for product %d (%d rupiah) to %q with payment method %d, balance %s, coins %s, as %q",
@@ -399,9 +468,7 @@ func (m *machine) pay(t *rapid.T) {
 	}
 	am := amountOf(dig(tx, "amount"))
 	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
-	ma.wallet.Balance -= am.BalanceUsed
-	ma.wallet.Coins -= am.CoinUsed
-	ma.gatewayDue = ma.gatewayDue || am.GatewayPayment > 0
+	ma.wallet = ma.wallet.After(am)
 	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
 }
 
@@ -410,11 +477,16 @@ func (m *machine) pay(t *rapid.T) {
 // CheckSplit), and grades how much of the rest the coins covered (a
 // reading).
 func (m *machine) checkSplit(t *rapid.T, ma *mAccount, am api.Amount, fee int64, useBalance, useCoin bool) {
-	if err := contract.CheckSplit(contract.Wallet(ma.wallet), am, fee, useBalance, useCoin); err != nil {
-		m.fail(t, fmt.Sprintf("the payment takes from %s's wallet as the document splits it", ma.acc.Label), "%v", err)
+	then := fmt.Sprintf("the payment takes from %s's wallet as the document splits it", ma.acc.Label)
+	switch rd, err := contract.CheckSplit(ma.wallet, am, fee, useBalance, useCoin); {
+	case err == nil:
+	case rd.ID != "":
+		m.reading(t, rd, then, err.Error())
+	default:
+		m.fail(t, then, "%v", err)
 	}
 	if useCoin {
-		if err := contract.CheckCoinsCoverRemainder(contract.Wallet(ma.wallet), am); err != nil {
+		if err := contract.CheckCoinsCoverRemainder(ma.wallet, am); err != nil {
 			m.reading(t, ReadingCoinsInFull, thenCoinsInFull, err.Error())
 		}
 	}
@@ -446,7 +518,7 @@ func (m *machine) payAgain(t *rapid.T) {
 	// the balance. When nothing is payable, the request also breaks rule 2
 	// (method 0 with neither balance nor coins), and either answer is right.
 	fromBalance := func(p product) bool {
-		return ma.wallet.Balance >= p.Price && ma.acc.spendable(ma.wallet, p.Price)
+		return ma.wallet.Reported.Balance >= p.Price && ma.acc.spendable(wallet(ma.wallet.Reported), p.Price)
 	}
 	var payable []product
 	for _, p := range m.w.products {

@@ -69,6 +69,10 @@ type world struct {
 	maxPrice int64
 	cashier  *account
 	funded   *account
+	// split and mixed are the profile's split-payment and mixed-payment
+	// customers, or nil: their wallets are short of some price, so they
+	// make the sequences' mixed payments.
+	split, mixed *account
 
 	mu   sync.Mutex
 	trxs []trxRef
@@ -144,7 +148,8 @@ func (w *world) get(path, query, token string) answer {
 }
 
 // setup learns the catalog and the methods, provisions the run's cashier
-// and reads the funded customer, if the profile has one.
+// and reads the funded, split-payment and mixed-payment customers the
+// profile has.
 func (w *world) setup() error {
 	for _, sub := range subCategories {
 		for page := 1; page <= 20; page++ {
@@ -184,17 +189,33 @@ func (w *world) setup() error {
 		}
 		w.methods = append(w.methods, method{ID: id, Min: integer(dig(m, "minimum_payment")), Fee: integer(dig(m, "service_fee", "amount"))})
 	}
-	if f := w.prof.FundedCustomer; f != nil && f.Token != "" {
-		a := w.get("/client/v2/customer/profile", "", f.Token)
-		if a.Status != http.StatusOK {
-			return fmt.Errorf("reading the funded customer's profile: status %d", a.Status)
-		}
-		c := dig(decode(a.Body), "data", "customer")
-		w.funded = &account{Label: "the funded customer", Token: f.Token, ID: integer(dig(c, "id")),
-			Phone: str(dig(c, "phone_number")), Name: str(dig(c, "name")), Email: str(dig(c, "email")),
-			Funded: true, MinBalance: f.MinBalance, MinCoins: f.MinCoins}
+	if w.funded, err = w.customer("the funded customer", w.prof.FundedCustomer); err != nil {
+		return err
 	}
-	return nil
+	if w.funded != nil {
+		w.funded.Funded = true
+	}
+	if w.split, err = w.customer("the split-payment customer", w.prof.SplitCustomer); err != nil {
+		return err
+	}
+	w.mixed, err = w.customer("the mixed-payment customer", w.prof.MixedCustomer)
+	return err
+}
+
+// customer reads the profile of a customer the profile names (nil when it
+// names none), as the account labelled label.
+func (w *world) customer(label string, c *profiles.Customer) (*account, error) {
+	if c == nil || c.Token == "" {
+		return nil, nil
+	}
+	a := w.get("/client/v2/customer/profile", "", c.Token)
+	if a.Status != http.StatusOK {
+		return nil, fmt.Errorf("reading %s's profile: status %d", label, a.Status)
+	}
+	d := dig(decode(a.Body), "data", "customer")
+	return &account{Label: label, Token: c.Token, ID: integer(dig(d, "id")),
+		Phone: str(dig(d, "phone_number")), Name: str(dig(d, "name")), Email: str(dig(d, "email")),
+		MinBalance: c.MinBalance, MinCoins: c.MinCoins}, nil
 }
 
 // provision creates a new cashier account of the partner.

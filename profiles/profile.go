@@ -39,6 +39,9 @@ type Profile struct {
 	// SplitCustomer is a customer whose balance is below the price of some
 	// active product and whose coins cover the rest.
 	SplitCustomer *Customer `yaml:"split_customer,omitempty"`
+	// MixedCustomer is a customer whose balance is below the price of some
+	// active product: a payment from it leaves the rest to a gateway.
+	MixedCustomer *Customer `yaml:"mixed_customer,omitempty"`
 	// LoadCustomers are funded customers reserved for load tests.
 	LoadCustomers []Customer `yaml:"load_customers,omitempty"`
 	// SecondPartner is another partner of the same server.
@@ -88,6 +91,7 @@ type Capability string
 const (
 	CapFunded              Capability = "funded"
 	CapSplit               Capability = "split-payment"
+	CapMixed               Capability = "mixed-payment"
 	CapIsolation           Capability = "isolation"
 	CapPricePlan           Capability = "price-plan"
 	CapInactiveSubCategory Capability = "inactive-sub-category"
@@ -98,7 +102,7 @@ const (
 
 // Capabilities lists every capability in a stable order.
 func Capabilities() []Capability {
-	return []Capability{CapFunded, CapSplit, CapIsolation, CapPricePlan,
+	return []Capability{CapFunded, CapSplit, CapMixed, CapIsolation, CapPricePlan,
 		CapInactiveSubCategory, CapProfileFault, CapUnprocessable, CapUnformedPayment}
 }
 
@@ -116,6 +120,8 @@ func (p *Profile) Missing(c Capability) []string {
 		need(p.FundedCustomer != nil && p.FundedCustomer.Token != "", "funded_customer.token")
 	case CapSplit:
 		need(p.SplitCustomer != nil && p.SplitCustomer.Token != "", "split_customer.token")
+	case CapMixed:
+		need(p.MixedCustomer != nil && p.MixedCustomer.Token != "", "mixed_customer.token")
 	case CapIsolation:
 		need(p.SecondPartner != nil && p.SecondPartner.SecretKey != "", "second_partner.secret_key")
 		need(p.SecondPartner != nil && p.SecondPartner.MainToken != "", "second_partner.main_token")

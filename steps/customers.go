@@ -55,6 +55,9 @@ func (s *scenario) registerCustomers(sc stepper) {
 	sc.Step(`^the split-payment customer of the partner$`, func(ctx context.Context) error {
 		return s.sharedCustomer(ctx, "the split-payment customer", s.h.profile.SplitCustomer.Token)
 	})
+	sc.Step(`^the mixed-payment customer of the partner$`, func(ctx context.Context) error {
+		return s.sharedCustomer(ctx, "the mixed-payment customer", s.h.profile.MixedCustomer.Token)
+	})
 	sc.Step(`^a cashier of the other partner$`, func(ctx context.Context) error {
 		return s.cashierOf(ctx, "the other partner's cashier", s.otherPartner())
 	})
@@ -421,7 +424,7 @@ func (s *scenario) provisionCashier(ctx context.Context, actor string) error {
 	if err != nil {
 		return err
 	}
-	s.setReported(actor, contract.Wallet{Balance: w.balance, Coins: w.coins}, false)
+	s.setReported(actor, contract.Exactly(contract.Wallet{Balance: w.balance, Coins: w.coins}))
 	return nil
 }
 
@@ -467,28 +470,27 @@ func (s *scenario) provisionAgain(ctx context.Context, actor string) error {
 
 // reportedWallet is the wallet of actor as the payments reported since it
 // was read leave it.
-func (s *scenario) reportedWallet(actor string) contract.Wallet {
-	if w, ok := s.reported[actor]; ok {
-		return w
+func (s *scenario) reportedWallet(actor string) contract.WalletRange {
+	if r, ok := s.reported[actor]; ok {
+		return r
 	}
 	w := s.wallets[actor]
-	return contract.Wallet{Balance: w.balance, Coins: w.coins}
+	return contract.Exactly(contract.Wallet{Balance: w.balance, Coins: w.coins})
 }
 
-// setReported notes the wallet of actor as the payments reported leave it,
-// and whether one of them left a remainder to a gateway since the profile
-// last showed that wallet.
-func (s *scenario) setReported(actor string, w contract.Wallet, gatewayDue bool) {
+// setReported notes the wallet of actor as the payments leave it.
+func (s *scenario) setReported(actor string, r contract.WalletRange) {
 	if s.reported == nil {
-		s.reported, s.gatewayDue = map[string]contract.Wallet{}, map[string]bool{}
+		s.reported = map[string]contract.WalletRange{}
 	}
-	s.reported[actor], s.gatewayDue[actor] = w, gatewayDue
+	s.reported[actor] = r
 }
 
 // walletAsReported checks the profile just read against the wallet the
-// payments of the scenario reported leave (§2.7), graded as
-// contract.CheckWalletAsReported says: by the reading wallet-debited after a
-// payment with a gateway remainder.
+// payments of the scenario leave (§2.7), graded as
+// contract.CheckWalletAsReported says: a wallet within what mixed payments
+// may not have taken yet by the reading wallet-debited, any other
+// departure as a failure.
 func (s *scenario) walletAsReported(actor string) error {
 	pb, err := s.okProfile()
 	if err != nil {
@@ -496,10 +498,10 @@ func (s *scenario) walletAsReported(actor string) error {
 	}
 	b, _ := integer(pb.Data.Balance["available"])
 	c, _ := integer(pb.Data.Coin["available"])
-	reported := s.reportedWallet(actor)
-	rd, err := contract.CheckWalletAsReported(reported, contract.Wallet{Balance: b, Coins: c}, s.gatewayDue[actor])
+	reported, got := s.reportedWallet(actor), contract.Wallet{Balance: b, Coins: c}
+	rd, err := contract.CheckWalletAsReported(reported, got)
+	s.setReported(actor, reported.Shown(got))
 	if err == nil {
-		s.setReported(actor, reported, false)
 		return nil
 	}
 	return s.gradedBy(rd, s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))

@@ -14,6 +14,10 @@ import (
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
+// mixedScenario is the scenario of a mixed payment: a wallet part, and a
+// remainder due through a gateway.
+const mixedScenario = "A payment that takes the balance and leaves the rest to a payment gateway leaves the wallet as it reports"
+
 // TestSuiteDetectsFaults proves the suite can fail: against a reference
 // built with one fault, the scenario meant to detect it fails. A fault that
 // breaks only a reading (a warning in a normal run) is run strict, where a
@@ -70,6 +74,10 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		{reference.FaultRetryDebitsAgain, "@payments", "A reused partner transaction id never debits the wallet twice", false},
 		{reference.FaultCoinsWithoutUseCoin, "@payments", "Coins are spent only when the cashier asks for them", false},
 		{reference.FaultStaleProfile, "@payments", "Balance is used first and coins are untouched when the balance suffices", false},
+		// A wallet outside the range a mixed payment leaves open, above it
+		// and below it.
+		{reference.FaultMixedWalletCredited, "@payments", mixedScenario, false},
+		{reference.FaultMixedWalletTakenTwice, "@payments", mixedScenario, false},
 	}
 	for _, tc := range cases {
 		t.Run(string(tc.fault), func(t *testing.T) {

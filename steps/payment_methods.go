@@ -94,6 +94,13 @@ func (s *scenario) everyMethodDocumented() error {
 // gatewayChoice picks a gateway method and the cheapest active product whose
 // final price reaches the method's minimum payment.
 func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, product, error) {
+	return s.gatewayChoiceAbove(ctx, a, 0)
+}
+
+// gatewayChoiceAbove is gatewayChoice for a payment whose wallet takes part
+// of the price: the product is dearer than part, and the rest reaches the
+// method's minimum.
+func (s *scenario) gatewayChoiceAbove(ctx context.Context, a *account, part int64) (method, product, error) {
 	ms, err := s.methods(ctx, a)
 	if err != nil {
 		return method{}, product{}, err
@@ -111,7 +118,7 @@ func (s *scenario) gatewayChoice(ctx context.Context, a *account) (method, produ
 			continue
 		}
 		for _, p := range active {
-			if p.FinalPrice >= m.MinimumPayment && p.FinalPrice > 0 {
+			if p.FinalPrice-part >= m.MinimumPayment && p.FinalPrice > part {
 				if !found || p.FinalPrice < bestP.FinalPrice {
 					best, bestP, found = m, p, true
 				}

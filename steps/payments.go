@@ -25,7 +25,10 @@ type payment struct {
 	body   map[string]any
 	ex     *exchange
 	before wallet
-	res    *paymentResult
+	// known is what the scenario knows of the payer's wallet before the
+	// payment: before, or a range after a mixed payment.
+	known contract.WalletRange
+	res   *paymentResult
 }
 
 // paymentResult is the data of a created payment, money as int64.
@@ -62,6 +65,7 @@ func (s *scenario) registerPayments(sc stepper) {
 	sc.Step(`^the payment method is the balance and coin method, with code BALANCE, gateway SALDO and type COIN$`, s.internalMethodNamed)
 	sc.Step(`^`+actorRE+` (pays|paid) for the cheapest product (from balance and coins|with coins only)$`, s.payCheapest)
 	sc.Step(`^`+actorRE+` pays for a product dearer than its balance from balance and coins$`, s.paySplit)
+	sc.Step(`^`+actorRE+` pays from its balance for a product dearer than it, the rest through a payment gateway$`, s.payMixed)
 	sc.Step(`^`+actorRE+` pays for the product that cannot be processed yet$`, s.payUnprocessable)
 	sc.Step(`^`+actorRE+` pays for a product of the partner's catalog from balance and coins$`, s.payFromMainCatalog)
 	sc.Step(`^`+actorRE+` pays again with the same partner transaction id$`, func(ctx context.Context, actor string) error {
@@ -125,7 +129,7 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 	if err != nil {
 		return nil, err
 	}
-	pm := &payment{by: a, product: p, body: body, before: s.wallets[a.actor]}
+	pm := &payment{by: a, product: p, body: body, before: s.wallets[a.actor], known: s.reportedWallet(a.actor)}
 	s.attempt = pm
 	pm.ex, err = s.send(func() (*http.Response, error) {
 		return s.api().CreatePaymentWithBody(ctx, "application/json", bytes.NewReader(raw), a.creds())
@@ -292,11 +296,17 @@ func (s *scenario) payInternalWithoutFunds(ctx context.Context, actor, choice st
 // coins do not cover the price (a new cashier has none). With mustSucceed
 // (a Given step) anything but a created payment fails the step.
 func (s *scenario) payGateway(ctx context.Context, actor string, mustSucceed bool, edit func(map[string]any)) error {
+	return s.payGatewayAbove(ctx, actor, 0, mustSucceed, edit)
+}
+
+// payGatewayAbove is payGateway for a product dearer than part by a gateway
+// method's minimum at least (gatewayChoiceAbove).
+func (s *scenario) payGatewayAbove(ctx context.Context, actor string, part int64, mustSucceed bool, edit func(map[string]any)) error {
 	a, err := s.as(actor)
 	if err != nil {
 		return err
 	}
-	m, p, err := s.gatewayChoice(ctx, a)
+	m, p, err := s.gatewayChoiceAbove(ctx, a, part)
 	if err != nil {
 		return err
 	}
@@ -482,6 +492,23 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 	}
 	return s.skipBecause(fmt.Sprintf("profile split_customer: no active product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
 		w.balance, w.balance+contract.CoinValue(w.coins)))
+}
+
+// payMixed makes a mixed payment: actor pays from its balance, coins off,
+// for a product dearer than the balance by a gateway method's minimum at
+// least, through that method: the balance is taken and the rest goes to
+// the gateway (an empty balance leaves a payment through the gateway
+// alone). What the payment reports taking leaves the wallet; the document
+// does not say whether it takes it now or when the gateway part is paid
+// (reportedWallet).
+func (s *scenario) payMixed(ctx context.Context, actor string) error {
+	err := s.payGatewayAbove(ctx, actor, max(s.wallets[actor].balance, 0), false, func(body map[string]any) {
+		body["use_balance"], body["use_coin"] = true, false
+	})
+	if pm := s.attempt; err == nil && pm != nil && pm.res != nil {
+		s.setReported(actor, pm.known.After(pm.res.Amount))
+	}
+	return err
 }
 
 func (s *scenario) payUnprocessable(ctx context.Context, actor string) error {
@@ -756,14 +783,15 @@ func (s *scenario) walletWithinTotal() error {
 
 // expectWallet reads the payer's wallet again and checks that it dropped by
 // exactly what pm reported taking, graded as contract.CheckWalletAsReported
-// says: by the reading wallet-debited when pm left a remainder to a gateway.
+// says: by the reading wallet-debited when pm is a mixed payment that may
+// not have taken its wallet part yet.
 func (s *scenario) expectWallet(ctx context.Context, pm *payment) error {
 	after, err := s.walletOf(ctx, pm.by)
 	if err != nil {
 		return err
 	}
-	want := contract.Wallet{Balance: pm.before.balance - pm.res.Amount.BalanceUsed, Coins: pm.before.coins - pm.res.Amount.CoinUsed}
-	rd, err := contract.CheckWalletAsReported(want, contract.Wallet{Balance: after.balance, Coins: after.coins}, pm.res.Amount.GatewayPayment > 0)
+	left := pm.known.After(pm.res.Amount)
+	rd, err := contract.CheckWalletAsReported(left, contract.Wallet{Balance: after.balance, Coins: after.coins})
 	if err == nil {
 		return nil
 	}
@@ -772,7 +800,7 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment) error {
 		section = rd.Sentence + " Reading: " + rd.Text
 	}
 	return s.gradedBy(rd, s.failure(pm.ex, section,
-		fmt.Sprintf("balance %d → %d and coins %d → %d", pm.before.balance, want.Balance, pm.before.coins, want.Coins),
+		fmt.Sprintf("%s → %s", pm.known, left),
 		"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
 }
 
@@ -880,14 +908,13 @@ func (s *scenario) payAsWritten(ctx context.Context, actor string, productID, pr
 	if err != nil || pm.res == nil {
 		return err
 	}
-	pm.before = wallet{balance: before.Balance, coins: before.Coins}
+	pm.before = wallet{balance: before.Reported.Balance, coins: before.Reported.Coins}
 	s.payment = pm
 	if s.generated == nil {
 		s.generated = map[string]*payment{}
 	}
 	s.generated[written] = pm
-	s.setReported(actor, contract.Wallet{Balance: before.Balance - pm.res.Amount.BalanceUsed, Coins: before.Coins - pm.res.Amount.CoinUsed},
-		s.gatewayDue[actor] || pm.res.Amount.GatewayPayment > 0)
+	s.setReported(actor, before.After(pm.res.Amount))
 	return nil
 }
 
@@ -936,11 +963,11 @@ func (s *scenario) takesAsSplit(ctx context.Context, actor string) error {
 	}
 	useBalance, _ := pm.body["use_balance"].(bool)
 	useCoin, _ := pm.body["use_coin"].(bool)
-	before := contract.Wallet{Balance: pm.before.balance, Coins: pm.before.coins}
-	if err := contract.CheckSplit(before, pm.res.Amount, fee, useBalance, useCoin); err != nil {
-		return s.failure(pm.ex, contract.SentenceSplit, "balance first when asked, then coins when asked, the rest through the gateway", "%v", err)
+	rd, err := contract.CheckSplit(pm.known, pm.res.Amount, fee, useBalance, useCoin)
+	if err == nil {
+		return nil
 	}
-	return nil
+	return s.gradedBy(rd, s.failure(pm.ex, contract.SentenceSplit, "balance first when asked, then coins when asked, the rest through the gateway", "%v", err))
 }
 
 // coinsCoverRest grades the coins of the payment just created, sent with
@@ -955,9 +982,8 @@ func (s *scenario) coinsCoverRest() error {
 	if useCoin, _ := pm.body["use_coin"].(bool); !useCoin {
 		return errors.New("the payment checked was sent without use_coin")
 	}
-	before := contract.Wallet{Balance: pm.before.balance, Coins: pm.before.coins}
 	rd := contract.MustReading("generated-coins-cover-remainder")
-	if err := contract.CheckCoinsCoverRemainder(before, pm.res.Amount); err != nil {
+	if err := contract.CheckCoinsCoverRemainder(pm.known, pm.res.Amount); err != nil {
 		return s.reading(rd, s.failure(pm.ex, rd.Sentence, "coins worth min(coins / 2, what balance left) rupiah", "%v", err))
 	}
 	s.applied(rd)

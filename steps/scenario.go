@@ -53,16 +53,15 @@ type scenario struct {
 	attempt *payment
 	// wallets hold balance and coins read before the payment, by actor.
 	wallets map[string]wallet
-	// reported are the wallets the payments of a generated sequence
-	// reported leave, by actor (reportedWallet); generated are its created
+	// reported are the wallets the payments of a generated sequence, or a
+	// mixed payment, leave, by actor (reportedWallet): what their reported
+	// amounts leave, up to the wallet parts of the mixed payments not yet
+	// taken (contract.WalletRange); generated are a sequence's created
 	// payments and trxIDs the fresh partner_trx_id of this run that stands
-	// for each one it wrote, by the written id. gatewayDue names the actors
-	// a payment of which left a remainder to a gateway since their profile
-	// last showed the reported wallet (the reading wallet-debited).
-	reported   map[string]contract.Wallet
-	gatewayDue map[string]bool
-	generated  map[string]*payment
-	trxIDs     map[string]string
+	// for each one it wrote, by the written id.
+	reported  map[string]contract.WalletRange
+	generated map[string]*payment
+	trxIDs    map[string]string
 	// reprovisioned is the account whose phone number was provisioned again.
 	reprovisioned *account
 	// pages are the sync answers of the paging scenario.
@@ -110,7 +109,7 @@ type wallet struct {
 }
 
 // actorRE names the accounts a step can act as.
-const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|cashier \d+)`
+const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the mixed-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|cashier \d+)`
 
 func (s *scenario) record(ex *exchange) { s.last = ex }
 

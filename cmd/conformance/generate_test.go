@@ -98,10 +98,9 @@ func TestGeneratedFeatureReproduces(t *testing.T) {
 		only, says string
 	}{
 		{reference.FaultNoShiftCodeLimit, "CreatePayment: requests that break", "the document refuses this request"},
-		// The reset wallet shows at the next payment that takes balance (the
-		// profile read before it follows a payment with a gateway remainder,
-		// so there the departure is only the reading wallet-debited).
-		{reference.FaultReprovisionResetsWallet, "sequences", "balance is not used first"},
+		// The reset wallet shows at the profile read after the
+		// provisioning: no mixed payment leaves it a range there.
+		{reference.FaultReprovisionResetsWallet, "sequences", "the payments reported leave"},
 	} {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()

@@ -70,32 +70,44 @@ var (
 
 // CheckSplit checks the amounts a of a payment sent with useBalance and
 // useCoin through a method whose service fee is fee (UnknownFee when not
-// known) against the wallet before it: balance and coins within the total
-// (CheckWalletWithinTotal), coins only when asked (CheckCoinsOnlyWhenAsked),
-// the amount's arithmetic (CheckAmountWithFee), balance only when asked,
-// nothing beyond the wallet, and balance first (section 4.6 rule 1).
-func CheckSplit(before Wallet, a api.Amount, fee int64, useBalance, useCoin bool) error {
+// known) against the wallet before it, as far as the payer's earlier
+// payments let the judge know it (WalletRange): balance and coins within
+// the total (CheckWalletWithinTotal), coins only when asked
+// (CheckCoinsOnlyWhenAsked), the amount's arithmetic (CheckAmountWithFee),
+// balance only when asked, nothing beyond what the wallet may hold, and
+// balance first (section 4.6 rule 1) from a balance in the range. A payment
+// that took balance or coins the reported amounts say were taken already
+// (the wallet held more, within the range) departs from the reading
+// wallet-debited, which it returns with the departure.
+func CheckSplit(before WalletRange, a api.Amount, fee int64, useBalance, useCoin bool) (Reading, error) {
 	if err := CheckWalletWithinTotal(a); err != nil {
-		return err
+		return Reading{}, err
 	}
 	if !useCoin {
 		if err := CheckCoinsOnlyWhenAsked(a); err != nil {
-			return err
+			return Reading{}, err
 		}
 	}
 	if err := CheckAmountWithFee(a, fee); err != nil {
-		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d, the method's fee %d",
+		return Reading{}, fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d, the method's fee %d",
 			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment, fee)
 	}
+	// A wallet below nothing gives nothing.
+	least := Wallet{Balance: max(before.Reported.Balance, 0), Coins: max(before.Reported.Coins, 0)}
+	most := Wallet{Balance: max(before.Most().Balance, 0), Coins: max(before.Most().Coins, 0)}
 	switch {
 	case !useBalance && a.BalanceUsed != 0:
-		return fmt.Errorf("%w: balance_used %d (%s)", ErrBalanceNotAsked, a.BalanceUsed, SentenceSplit)
-	case a.BalanceUsed > before.Balance || a.CoinUsed > before.Coins:
-		return fmt.Errorf("%w: balance %d and %d coins taken from a wallet of balance %d and %d coins (%s)",
-			ErrBeyondWallet, a.BalanceUsed, a.CoinUsed, before.Balance, before.Coins, SentenceSplit)
-	case useBalance && a.BalanceUsed != min(before.Balance, a.Total):
-		return fmt.Errorf("%w: balance_used is %d with balance %d and total %d (%s)",
-			ErrBalanceNotFirst, a.BalanceUsed, before.Balance, a.Total, SentenceSplit)
+		return Reading{}, fmt.Errorf("%w: balance_used %d (%s)", ErrBalanceNotAsked, a.BalanceUsed, SentenceSplit)
+	case a.BalanceUsed > most.Balance || a.CoinUsed > most.Coins:
+		return Reading{}, fmt.Errorf("%w: balance %d and %d coins taken from a wallet of %s (%s)",
+			ErrBeyondWallet, a.BalanceUsed, a.CoinUsed, before, SentenceSplit)
+	case useBalance && (a.BalanceUsed < min(least.Balance, a.Total) || a.BalanceUsed > min(most.Balance, a.Total)):
+		return Reading{}, fmt.Errorf("%w: balance_used is %d with %s and total %d (%s)",
+			ErrBalanceNotFirst, a.BalanceUsed, before, a.Total, SentenceSplit)
+	case a.BalanceUsed > least.Balance || a.CoinUsed > least.Coins:
+		rd := MustReading("wallet-debited")
+		return rd, fmt.Errorf("%w: balance %d and %d coins taken, but the payments reported leave balance %d and %d coins (%s %s)",
+			ErrWalletNotAsReported, a.BalanceUsed, a.CoinUsed, before.Reported.Balance, before.Reported.Coins, rd.Sentence, rd.Text)
 	}
-	return nil
+	return Reading{}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -65,7 +66,8 @@ func TestCheckSplit(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := CheckSplit(w, tc.a, tc.fee, tc.useBalance, tc.useCoin)
+			rd, err := CheckSplit(Exactly(w), tc.a, tc.fee, tc.useBalance, tc.useCoin)
+			assert.Empty(t, rd.ID, "a wallet known exactly leaves no reading")
 			if tc.want == nil {
 				assert.NoError(t, err)
 				return
@@ -75,20 +77,70 @@ func TestCheckSplit(t *testing.T) {
 	}
 }
 
+// TestCheckSplitAfterAMixedPayment: after a payment that took balance 1500
+// and left the rest to a gateway, the next payment may take the balance as
+// if that payment had not taken it yet (the reading wallet-debited), but
+// not more, nor less than the balance the reported amounts leave.
+func TestCheckSplitAfterAMixedPayment(t *testing.T) {
+	t.Parallel()
+	r := Exactly(Wallet{Balance: 1500, Coins: 100}).After(api.Amount{Total: 6300, BalanceUsed: 1500, GatewayPayment: 4800})
+	require.Equal(t, WalletRange{Reported: Wallet{Balance: 0, Coins: 100}, Unpaid: Wallet{Balance: 1500}}, r)
+	rd, err := CheckSplit(r, api.Amount{Total: 6300, GatewayPayment: 6300}, 0, true, false)
+	assert.NoError(t, err, "the balance was taken")
+	assert.Empty(t, rd.ID)
+	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 1500, GatewayPayment: 4800}, 0, true, false)
+	assert.ErrorIs(t, err, ErrWalletNotAsReported, "the balance was not taken yet")
+	assert.Equal(t, "wallet-debited", rd.ID)
+	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 1600, GatewayPayment: 4700}, 0, true, false)
+	assert.ErrorIs(t, err, ErrBeyondWallet, "more than the wallet may hold")
+	assert.Empty(t, rd.ID)
+	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 100, CoinUsed: 100, CoinValueUsed: 50, GatewayPayment: 6150}, 0, true, true)
+	assert.ErrorIs(t, err, ErrWalletNotAsReported, "balance 100 of a balance the payment may not have taken, coins as reported")
+	assert.Equal(t, "wallet-debited", rd.ID)
+	rd, err = CheckSplit(r, api.Amount{Total: 6300, CoinUsed: 200, CoinValueUsed: 100, GatewayPayment: 6200}, 0, false, true)
+	assert.ErrorIs(t, err, ErrBeyondWallet, "more coins than the wallet may hold")
+	assert.Empty(t, rd.ID)
+	rd, err = CheckSplit(Exactly(Wallet{Balance: -1500}), api.Amount{Total: 6300, GatewayPayment: 6300}, 0, true, false)
+	assert.NoError(t, err, "a wallet below nothing gives nothing, and takes nothing more")
+	assert.Empty(t, rd.ID)
+}
+
 func TestCheckWalletAsReported(t *testing.T) {
 	t.Parallel()
 	w := Wallet{Balance: 1000, Coins: 40}
-	for _, gatewayDue := range []bool{false, true} {
-		rd, err := CheckWalletAsReported(w, w, gatewayDue)
-		assert.NoError(t, err)
-		assert.Empty(t, rd.ID)
-	}
-	rd, err := CheckWalletAsReported(w, Wallet{}, false)
+	rd, err := CheckWalletAsReported(Exactly(w), w)
+	assert.NoError(t, err)
+	assert.Empty(t, rd.ID)
+	rd, err = CheckWalletAsReported(Exactly(w), Wallet{})
 	assert.ErrorIs(t, err, ErrWalletNotAsReported)
-	assert.Empty(t, rd.ID, "after payments fully covered by balance and coins, the document's rule")
+	assert.Empty(t, rd.ID, "a wallet known exactly: the document's rule")
 	assert.Contains(t, err.Error(), "it holds balance 0 and 0 coins, but the payments reported leave balance 1000 and 40 coins")
-	rd, err = CheckWalletAsReported(w, Wallet{}, true)
-	assert.ErrorIs(t, err, ErrWalletNotAsReported)
-	assert.Equal(t, "wallet-debited", rd.ID, "after a payment with a gateway remainder, the reading")
-	assert.Contains(t, err.Error(), rd.Text)
+
+	mixed := Exactly(w).After(api.Amount{Total: 6300, BalanceUsed: 1000, CoinUsed: 40, CoinValueUsed: 20, GatewayPayment: 5280})
+	rd, err = CheckWalletAsReported(mixed, Wallet{})
+	assert.NoError(t, err, "a mixed payment that took its wallet part when it was created")
+	assert.Empty(t, rd.ID)
+	for _, got := range []Wallet{w, {Balance: 1000}, {Balance: 400, Coins: 10}} {
+		rd, err = CheckWalletAsReported(mixed, got)
+		assert.ErrorIs(t, err, ErrWalletNotAsReported)
+		assert.Equal(t, "wallet-debited", rd.ID, "%+v: within the range, the reading", got)
+		assert.Contains(t, err.Error(), rd.Text)
+	}
+	for _, got := range []Wallet{{Balance: 1001, Coins: 40}, {Balance: -1}, {Coins: 41}} {
+		rd, err = CheckWalletAsReported(mixed, got)
+		assert.ErrorIs(t, err, ErrWalletNotAsReported)
+		assert.Empty(t, rd.ID, "%+v: outside the range, the document's rule", got)
+		assert.Contains(t, err.Error(), "the payments reported leave balance 0 to 1000 and 0 to 40 coins")
+	}
+	gateway := Exactly(w).After(api.Amount{Total: 6300, GatewayPayment: 6300})
+	assert.Equal(t, Exactly(w), gateway, "a payment through a gateway alone takes nothing from the wallet")
+}
+
+func TestWalletRangeShown(t *testing.T) {
+	t.Parallel()
+	r := Exactly(Wallet{Balance: 1500, Coins: 100}).After(api.Amount{Total: 6300, BalanceUsed: 1500, CoinUsed: 100, CoinValueUsed: 50, GatewayPayment: 4750})
+	assert.Equal(t, Exactly(Wallet{}), r.Shown(Wallet{}), "the parts were taken: they are not taken again")
+	assert.Equal(t, r, r.Shown(Wallet{Balance: 1500, Coins: 100}), "not taken yet: they may still be")
+	assert.Equal(t, WalletRange{Unpaid: Wallet{Balance: 1500}}, r.Shown(Wallet{Balance: 1500}))
+	assert.Equal(t, r, r.Shown(Wallet{Balance: 1501}), "a wallet outside the range changes nothing")
 }

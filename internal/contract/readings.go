@@ -112,8 +112,8 @@ var suiteReadings = []Reading{
 		Text:     "With use_balance false no balance is taken, and coin_value_used + gateway_payment = total."},
 	{ID: "wallet-debited",
 		Sentence: "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" gateway_payment — \"Rupiah to be paid through a payment gateway.\"",
-		Text: "A payment whose remainder goes to a gateway (gateway_payment > 0) takes its balance_used and coin_used when it is created: the profile read right after it shows balance.available and coin.available lower by exactly these amounts. " +
-			"Document level (CheckWalletAsReported): after payments fully covered by balance and coins (PAID, \"Payment finished\", §3), the profile shows the wallet lower by exactly the amounts they report."},
+		Text: "A payment whose remainder goes to a gateway (gateway_payment > 0) takes its balance_used and coin_used when it is created: the profile read right after it shows balance.available and coin.available lower by exactly these amounts, and the next payment spends from that wallet. " +
+			"Document level (CheckWalletAsReported, CheckSplit): the wallet lies between what the payments' reported amounts leave and that plus the balance and coins of the payments whose gateway part is still unpaid (such a payment may take them when it is created or when its gateway part is paid); after payments fully covered by balance and coins (PAID, \"Payment finished\", §3), it is exactly what they leave."},
 	{ID: "status-record-amounts",
 		Sentence: "§4.7: \"Looks up one transaction\". §2.6: product, amount (2.7).",
 		Text:     "The record's product.id and amounts are those of the answer that created the payment."},

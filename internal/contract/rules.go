@@ -126,37 +126,6 @@ func CheckCoinsOnlyWhenAsked(a api.Amount) error {
 	return nil
 }
 
-// SentenceWalletAsReported is the sentence CheckWalletAsReported rests on
-// when every payment it compares was fully covered by balance and coins.
-const SentenceWalletAsReported = "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" " +
-	"§3: a payment fully covered by balance/coins is PAID, \"Payment finished.\" " +
-	"Every debit is reported in a transaction's amounts, so a wallet holds what it held less what its payments reported taking."
-
-// ErrWalletNotAsReported is a wallet that does not hold what the payments
-// reported leave.
-var ErrWalletNotAsReported = errors.New("the wallet does not hold what the payments reported leave")
-
-// CheckWalletAsReported compares the wallet a profile shows (got) with the
-// one the payments reported since it was last read leave (reported).
-// gatewayDue says whether one of those payments left a remainder to a
-// gateway (gateway_payment > 0): the document does not say when such a
-// payment takes its balance and coins, so the comparison then rests on the
-// reading wallet-debited, which it returns with the departure; for payments
-// fully covered by balance and coins it is the document's (no reading).
-func CheckWalletAsReported(reported, got Wallet, gatewayDue bool) (Reading, error) {
-	if got == reported {
-		return Reading{}, nil
-	}
-	var rd Reading
-	sentence := SentenceWalletAsReported
-	if gatewayDue {
-		rd = MustReading("wallet-debited")
-		sentence = rd.Sentence + " " + rd.Text
-	}
-	return rd, fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s)",
-		ErrWalletNotAsReported, got.Balance, got.Coins, reported.Balance, reported.Coins, sentence)
-}
-
 // Record is what a judge compares of a payment status record (section
 // 2.6) with the answer that created the payment.
 type Record struct {
@@ -249,14 +218,17 @@ var ErrCoinsShort = errors.New("the coins do not cover as much of the remainder 
 
 // CheckCoinsCoverRemainder checks the amounts a of a payment sent with
 // use_coin against the wallet before it: coins cover min(coins / 2, what
-// balance left) rupiah. It is the reading generated-coins-cover-remainder
-// (section 4.6 says only "Use coins after balance"), so a judge grades
-// its error as that reading.
-func CheckCoinsCoverRemainder(before Wallet, a api.Amount) error {
-	if want := min(CoinValue(before.Coins), a.Total-a.BalanceUsed); a.CoinValueUsed != want {
+// balance left) rupiah, for coins anywhere in the range the wallet is
+// known to (WalletRange). It is the reading generated-coins-cover-remainder
+// (section 4.6 says only "Use coins after balance"), so a judge grades its
+// error as that reading.
+func CheckCoinsCoverRemainder(before WalletRange, a api.Amount) error {
+	rest := a.Total - a.BalanceUsed
+	least, most := min(CoinValue(max(before.Reported.Coins, 0)), rest), min(CoinValue(max(before.Most().Coins, 0)), rest)
+	if a.CoinValueUsed < least || a.CoinValueUsed > most {
 		rd := MustReading("generated-coins-cover-remainder")
-		return fmt.Errorf("%w: coins worth %d rupiah were taken where %d were due (balance %d and %d coins, total %d, balance_used %d) (%s %s)",
-			ErrCoinsShort, a.CoinValueUsed, want, before.Balance, before.Coins, a.Total, a.BalanceUsed, rd.Sentence, rd.Text)
+		return fmt.Errorf("%w: coins worth %d rupiah were taken where %s were due (%s, total %d, balance_used %d) (%s %s)",
+			ErrCoinsShort, a.CoinValueUsed, span(least, most), before, a.Total, a.BalanceUsed, rd.Sentence, rd.Text)
 	}
 	return nil
 }

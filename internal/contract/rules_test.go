@@ -102,13 +102,18 @@ func TestCheckCoinValue(t *testing.T) {
 
 func TestCheckCoinsCoverRemainder(t *testing.T) {
 	t.Parallel()
-	w := Wallet{Balance: 1000, Coins: 3001}
+	w := Exactly(Wallet{Balance: 1000, Coins: 3001})
 	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, CoinUsed: 3000, CoinValueUsed: 1500, GatewayPayment: 2500}))
 	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 400, CoinValueUsed: 200}))
 	err := CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, GatewayPayment: 4000})
 	assert.ErrorIs(t, err, ErrCoinsShort)
 	assert.Contains(t, err.Error(), "coins worth 0 rupiah were taken where 1500 were due")
 	assert.ErrorIs(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 600, CoinValueUsed: 300}), ErrCoinsShort)
+	// After a mixed payment that took 1000 coins the wallet may still hold.
+	r := w.After(api.Amount{Total: 6000, BalanceUsed: 1000, CoinUsed: 1000, CoinValueUsed: 500, GatewayPayment: 4500})
+	assert.NoError(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 2000, CoinValueUsed: 1000, GatewayPayment: 4000}))
+	assert.NoError(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 3000, CoinValueUsed: 1500, GatewayPayment: 3500}))
+	assert.ErrorIs(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 1000, CoinValueUsed: 500, GatewayPayment: 4500}), ErrCoinsShort)
 }
 
 func TestCheckNotShown(t *testing.T) {

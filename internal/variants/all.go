@@ -25,6 +25,7 @@ func All() []Variant {
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
+		walletWhenPaid(),
 	}
 }
 
@@ -687,4 +688,18 @@ func fieldsGiven(body map[string]any) bool {
 	shift, _ := body["shift_code"].(string)
 	n := utf8.RuneCountInString
 	return okProduct && product != 0 && msisdn != "" && trx != "" && n(trx) <= 50 && n(shift) <= 50
+}
+
+func walletWhenPaid() Variant {
+	return Variant{
+		Name: "a mixed payment takes its wallet part only when the gateway part is paid",
+		Why: "§2.7: balance_used \"Rupiah taken from balance.\", coin_used \"Coins taken.\": the document does not say whether a payment " +
+			"whose gateway part is unpaid takes them when it is created or when the gateway part is paid; the profile shows, and later payments spend, what the wallet holds",
+		Options: []reference.Option{reference.WithWalletTakenWhenPaid()},
+		Wrap:    func(_ *reference.Dataset, next http.Handler) http.Handler { return heldWatched(next) },
+		Warns:   []string{"wallet-debited"},
+		Unseen: map[Judge]string{
+			LoadTester: "it never makes a payment that takes from the wallet and leaves a remainder to a gateway",
+		},
+	}
 }

@@ -3,6 +3,7 @@ package variants
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
 
 	"github.com/partnercommerce/conformance/reference"
 )
@@ -68,4 +69,40 @@ func minima(ds *reference.Dataset) map[int64]int64 {
 		out[m.ID] = m.MinimumPayment
 	}
 	return out
+}
+
+// heldWatched marks the answers in which a wallet shows what the mixed
+// payments of its account have not taken yet (walletWhenPaid): a profile
+// that shows such a part, and a payment that spends it, where the
+// reference would have taken it already.
+func heldWatched(next http.Handler) http.Handler {
+	var mu sync.Mutex
+	held := map[string]int64{} // rupiah and coins not yet taken, by credentials
+	return watchJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+		data, _ := body["data"].(map[string]any)
+		if *status != http.StatusOK || data == nil {
+			return
+		}
+		who := r.Header.Get("X-SECRET-KEY") + "\x00" + r.Header.Get("Authorization")
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.URL.Path {
+		case pathProfile:
+			if held[who] > 0 {
+				changed(r)
+			}
+		case pathPayment:
+			tx, _ := data["transaction"].(map[string]any)
+			amount, _ := tx["amount"].(map[string]any)
+			balance, _ := integer(amount["balance_used"])
+			coins, _ := integer(amount["coin_used"])
+			gateway, _ := integer(amount["gateway_payment"])
+			if used := balance + coins; gateway > 0 {
+				held[who] += used
+			} else if spent := min(used, held[who]); spent > 0 {
+				held[who] -= spent
+				changed(r)
+			}
+		}
+	})
 }

@@ -30,6 +30,9 @@ type Variant struct {
 	// Data, when set, changes the data set the reference is built from: a
 	// server with data of its own.
 	Data func(ds *reference.Dataset)
+	// Options set a behaviour of the reference that the document allows
+	// and the reference does not choose (reference.WithWalletTakenWhenPaid).
+	Options []reference.Option
 	// Wrap decorates the reference's handler; ds is the data set it serves.
 	Wrap func(ds *reference.Dataset, next http.Handler) http.Handler
 	// Warns are the suite's readings the variant departs from: the suite
@@ -108,7 +111,7 @@ func (v Variant) Double(faults ...reference.Fault) (*Double, error) {
 	if v.Data != nil {
 		v.Data(ds)
 	}
-	st, err := reference.NewStore(ds, reference.WithFaults(faults...))
+	st, err := reference.NewStore(ds, append([]reference.Option{reference.WithFaults(faults...)}, v.Options...)...)
 	if err != nil {
 		return nil, err
 	}

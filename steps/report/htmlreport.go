@@ -397,6 +397,9 @@ func maskedProfile(p *profiles.Profile) [][2]string {
 	if p.SplitCustomer != nil {
 		add("split_customer.token", profiles.Mask(p.SplitCustomer.Token))
 	}
+	if p.MixedCustomer != nil {
+		add("mixed_customer.token", profiles.Mask(p.MixedCustomer.Token))
+	}
 	if len(p.LoadCustomers) > 0 {
 		add("load_customers", fmt.Sprintf("%d accounts", len(p.LoadCustomers)))
 	}
