@@ -61,6 +61,14 @@ type createEnvelope struct {
 	} `json:"data"`
 }
 
+// created is what contract.CheckCreated judges of a created payment's
+// answer with envelope env.
+func (ce *createEnvelope) created(env contract.Envelope) contract.Created {
+	tx := &ce.Data.Transaction
+	return contract.Created{Status: env.Status, Message: env.Message, TransactionNumber: tx.TransactionNumber,
+		PartnerTrxID: tx.PartnerTrxID, Amount: tx.Amount}
+}
+
 type statusEnvelope struct {
 	Message string `json:"message"`
 	Data    struct {
@@ -81,8 +89,9 @@ type checked struct {
 
 // checkResponse verifies one response of op against the contract: a
 // documented status code, the envelope, and for a created payment the
-// success message, the echoed id and the amount arithmetic; for a 409 the
-// exact message.
+// contract's judgement of it (contract.CheckCreated: status and message,
+// the transaction's number and echoed id, the amount arithmetic); for a 409
+// the exact message.
 func checkResponse(codes map[string]map[int]bool, op string, code int, body []byte, trxID string) (checked, *createEnvelope) {
 	if !codes[op][code] {
 		env, _, _ := checkEnvelope(body)
@@ -118,17 +127,8 @@ func checkFully(op string, code int, body []byte, trxID string) (checked, *creat
 			c.violation = "create: HTTP 200 body does not decode: " + err.Error()
 			return c, nil
 		}
-		switch {
-		case !env.Status:
-			c.violation = "create: HTTP 200 with status false"
-		case env.Message != MsgCreated:
-			c.violation = "create: HTTP 200 message is not \"" + MsgCreated + "\""
-		case ce.Data.Transaction.PartnerTrxID != trxID:
-			c.violation = "create: transaction.partner_trx_id does not echo the request"
-		default:
-			if err := contract.CheckAmount(ce.Data.Transaction.Amount); err != nil {
-				c.violation = "create: " + err.Error()
-			}
+		if err := contract.CheckCreated(ce.created(env), trxID, contract.UnknownFee); err != nil {
+			c.violation = "create: " + contract.Rule(err) // one rule per key of the tally, without the figures
 		}
 		return c, &ce
 	case 409:
@@ -269,13 +269,15 @@ func createdFast(body []byte, trxID string) (fastCreated, bool) {
 	})
 	s.space()
 	const all = kStatus | kMessage | kData | kTransaction | kNumber | kEcho | kAmount
-	if !top || s.i != len(s.b) || uint16(seen)&all != all || !status || string(message) != MsgCreated || string(echo) != trxID {
-		return fastCreated{}, false
-	}
-	if contract.CheckAmount(out.amount) != nil {
+	// Equal as bytes, the message and the echo are the strings below.
+	if !top || s.i != len(s.b) || uint16(seen)&all != all || string(message) != MsgCreated || string(echo) != trxID {
 		return fastCreated{}, false
 	}
 	out.number = string(number)
+	if contract.CheckCreated(contract.Created{Status: status, Message: MsgCreated, TransactionNumber: out.number, PartnerTrxID: trxID, Amount: out.amount},
+		trxID, contract.UnknownFee) != nil {
+		return fastCreated{}, false
+	}
 	return out, true
 }
 

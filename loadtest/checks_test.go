@@ -37,7 +37,9 @@ func TestCheckResponse(t *testing.T) {
 		{"duplicate exact", record.OpCreate, 409, `{"status":false,"message":"` + MsgDuplicate + `"}`, ""},
 		{"duplicate other message", record.OpCreate, 409, `{"status":false,"message":"sudah dipakai"}`, "duplicate"},
 		{"wrong success message", record.OpCreate, 200, strings.Replace(ok, "diproses.", "diproses", 1), "message"},
-		{"wrong echo", record.OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "echo"},
+		{"wrong echo", record.OpCreate, 200, strings.Replace(ok, "r-0-1", "r-0-2", 1), "not named"},
+		{"number without a slash", record.OpCreate, 200, strings.Replace(ok, "INV/1", "INV-1", 1), "not named"},
+		{"status false", record.OpCreate, 200, strings.Replace(ok, `"status":true`, `"status":false`, 1), "status true"},
 		{"bad arithmetic", record.OpCreate, 200, strings.Replace(ok, `"total":100`, `"total":101`, 1), "add up"},
 		{"coins not halved", record.OpCreate, 200, strings.Replace(ok, `"coin_used":80`, `"coin_used":40`, 1), "twice"},
 	}
@@ -63,7 +65,8 @@ const createBody = `{"status":true,"message":"Pembayaran berhasil diproses.","da
 	`"developer_notes":{"coin_conversion":"2 koin = 1 rupiah.","gateway_payment":"-"}}}`
 
 // BenchmarkCheckResponse measures the checks of one created payment's
-// answer: documented code, envelope, message, echoed id, amount arithmetic.
+// answer: documented code, envelope, and contract.CheckCreated (message,
+// transaction number and echoed id, amount arithmetic).
 func BenchmarkCheckResponse(b *testing.B) {
 	codes, err := DocumentedCodes()
 	if err != nil {
@@ -126,6 +129,7 @@ var fastSeeds = []struct {
 	{"huge amount", strings.Replace(createBody, `"coin_used":0`, `"coin_used":99999999999999999999`, 1), false},
 	{"amounts do not add up", strings.Replace(createBody, `"total":6300`, `"total":6301`, 1), false},
 	{"wrong echo", strings.Replace(createBody, `r-0-123456`, `r-0-123457`, 1), false},
+	{"number without a slash", strings.Replace(createBody, `INV/20261122/P1/00000001`, `INV-20261122-P1-00000001`, 1), false},
 	{"escaped echo", strings.Replace(createBody, `r-0-123456`, `r-0-12345\u0036`, 1), false},
 	{"escaped message", strings.Replace(createBody, `diproses.`, `diproses\u002e`, 1), false},
 	{"other message", strings.Replace(createBody, `diproses.`, `diproses`, 1), false},

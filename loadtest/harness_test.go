@@ -208,18 +208,32 @@ func TestAuthorizationHeaders(t *testing.T) {
 	}
 }
 
-// TestCoinsBeyondTotalIsDetected: a server whose balance and coins pay more
-// than a payment's total breaks a document-level rule (contract.CheckAmount,
-// section 4.6 rule 4); the load tester counts it as a contract violation.
-func TestCoinsBeyondTotalIsDetected(t *testing.T) {
+// TestCreatedPaymentRulesAreDetected: a server whose balance and coins pay
+// more than a payment's total (section 4.6 rule 4), or whose transaction
+// numbers have no slash (section 2.5), breaks a document-level rule of a
+// created payment (contract.CheckCreated, as the suite and the generated
+// mode judge it); the load tester counts it as a contract violation.
+func TestCreatedPaymentRulesAreDetected(t *testing.T) {
 	t.Parallel()
-	p := startReference(t, reference.FaultCoinsBeyondTotal)
-	_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithReconcile(false),
-		loadtest.WithPaymentMix(loadtest.Weights{record.KindCoins: 1}), loadtest.WithLoad(constant(50, 500*time.Millisecond)))
-	out := text(t, rep)
-	require.False(t, rep.Passed, out)
-	assert.Positive(t, rep.Contract.Violations, out)
-	assert.Contains(t, out, "balance and coins pay more than the total", out)
+	for _, tc := range []struct {
+		fault reference.Fault
+		mix   loadtest.Weights
+		says  string
+	}{
+		{reference.FaultCoinsBeyondTotal, loadtest.Weights{record.KindCoins: 1}, "balance and coins pay more than the total"},
+		{reference.FaultTrxNumberWithoutSlash, loadtest.Weights{record.KindBalance: 1}, "the transaction is not named as the document says"},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			t.Parallel()
+			p := startReference(t, tc.fault)
+			_, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithReconcile(false),
+				loadtest.WithPaymentMix(tc.mix), loadtest.WithLoad(constant(50, 500*time.Millisecond)))
+			out := text(t, rep)
+			require.False(t, rep.Passed, out)
+			assert.Positive(t, rep.Contract.Violations, out)
+			assert.Contains(t, out, tc.says, out)
+		})
+	}
 }
 
 // TestJSONLabelledTextIsDetected: an answer whose JSON body is labelled

@@ -154,14 +154,28 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 }
 
 // paymentLawful checks the rules of the document every created payment
-// keeps, whatever the scenario: its amount arithmetic (§2.7, §4.6 rule 4:
-// balance and coins never pay more than the total) and, when use_coin was
-// sent false, that no coins were taken.
+// keeps, whatever the scenario, as every judge checks them
+// (contract.CheckCreated): status true and the success message, the
+// transaction's number and echoed id, the amount arithmetic (§2.7, §4.6 rule
+// 4: balance and coins never pay more than the total); and, when use_coin
+// was sent false, that no coins were taken.
 func (s *scenario) paymentLawful(pm *payment) error {
 	a := pm.res.Amount
-	if err := contract.CheckAmount(a); err != nil {
-		return s.failure(pm.ex, contract.SentenceWalletWithinTotal+" "+secCoinValue, "an amount whose parts cover the total and no more from the wallet",
-			"%v: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d", err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+	env, err := s.envelope(pm.ex)
+	if err != nil {
+		return err
+	}
+	created := contract.Created{Status: env.Status, Message: env.Message, TransactionNumber: pm.res.TransactionNumber,
+		PartnerTrxID: pm.res.PartnerTrxID, Amount: a}
+	if err := contract.CheckCreated(created, fmt.Sprint(pm.body["partner_trx_id"]), contract.UnknownFee); err != nil {
+		section, wants := contract.SentenceWalletWithinTotal+" "+secCoinValue, "an amount whose parts cover the total and no more from the wallet"
+		switch {
+		case errors.Is(err, contract.ErrCreatedAnswer):
+			section, wants = contract.SentenceCreated, fmt.Sprintf("status true and the message %q", contract.MsgCreated)
+		case errors.Is(err, contract.ErrTransactionNamed):
+			section, wants = secTransaction, "a transaction_number with slashes and the partner_trx_id sent"
+		}
+		return s.failure(pm.ex, section, wants, "%v", err)
 	}
 	if useCoin, sent := pm.body["use_coin"].(bool); sent && !useCoin {
 		if err := contract.CheckCoinsOnlyWhenAsked(a); err != nil {

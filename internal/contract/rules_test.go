@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/api"
 )
@@ -144,4 +145,38 @@ func TestCheckCoinValueRoundsDown(t *testing.T) {
 	assert.NoError(t, CheckCoinValueRoundsDown(7, 3))
 	assert.NoError(t, CheckCoinValueRoundsDown(8, 4))
 	assert.ErrorIs(t, CheckCoinValueRoundsDown(7, 4), ErrCoinValueRounded)
+}
+
+func TestCheckCreated(t *testing.T) {
+	t.Parallel()
+	ok := Created{Status: true, Message: MsgCreated, TransactionNumber: "INV/20261122/P1/7", PartnerTrxID: "a-1",
+		Amount: api.Amount{Total: 6300, BalanceUsed: 1500, GatewayPayment: 4800}}
+	assert.NoError(t, CheckCreated(ok, "a-1", UnknownFee))
+	assert.NoError(t, CheckCreated(ok, "a-1", 0))
+	cases := map[string]struct {
+		edit func(*Created)
+		want error
+		rule string
+	}{
+		"status false":        {func(c *Created) { c.Status = false }, ErrCreatedAnswer, ErrCreatedAnswer.Error()},
+		"another message":     {func(c *Created) { c.Message = "OK" }, ErrCreatedAnswer, ErrCreatedAnswer.Error()},
+		"no slash":            {func(c *Created) { c.TransactionNumber = "INV-7" }, ErrTransactionNamed, ErrTransactionNamed.Error()},
+		"another id echoed":   {func(c *Created) { c.PartnerTrxID = "a-2" }, ErrTransactionNamed, ErrTransactionNamed.Error()},
+		"parts do not add":    {func(c *Created) { c.Amount.GatewayPayment = 4000 }, ErrAmountSum, ErrAmountSum.Error()},
+		"more than the total": {func(c *Created) { c.Amount.BalanceUsed = 7000 }, ErrWalletOverTotal, ErrWalletOverTotal.Error()},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			c := ok
+			tc.edit(&c)
+			err := CheckCreated(c, "a-1", UnknownFee)
+			require.ErrorIs(t, err, tc.want)
+			assert.Equal(t, tc.rule, Rule(err), "the rule, without the figures")
+		})
+	}
+	withFee := ok
+	withFee.Amount.GatewayPayment = 5300
+	assert.NoError(t, CheckCreated(withFee, "a-1", UnknownFee), "a fee on top, the method's fee unknown")
+	assert.ErrorIs(t, CheckCreated(withFee, "a-1", 1000), ErrAmountSum, "a fee the method does not charge")
 }
