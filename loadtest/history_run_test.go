@@ -120,9 +120,11 @@ func TestARecordedHistoryStreamsToItsFile(t *testing.T) {
 	}
 }
 
-// TestHistoryCheckCatchesFaults: the check fails on a lost-update debit
-// and on a stale profile read, names the first operation no serial order
-// explains, and writes porcupine's visualisation next to the report.
+// TestHistoryCheckCatchesFaults: the check finds a lost-update debit and a
+// stale profile read, names the first operation no serial order explains,
+// grades it by its reading history-linearizable (a warning in report.json
+// and the text, a failure of a strict run), and writes porcupine's
+// visualisation next to the report.
 func TestHistoryCheckCatchesFaults(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -146,9 +148,18 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 			require.NotNil(t, rep.History)
 			h := rep.History
 			require.Equal(t, verdict.HistoryIllegal, h.Verdict, out)
-			assert.False(t, rep.Passed)
 			assert.Contains(t, h.FirstUnexplained, "profile read", "a read shows a wallet no serial order produces")
 			assert.Contains(t, out, "history: NOT linearizable: account load_customers[0]")
+			require.NotNil(t, h.Warning)
+			assert.Equal(t, "history-linearizable", h.Warning.Reading)
+			assert.Contains(t, out, "WARNING (reading history-linearizable)")
+			assert.NotContains(t, rep.Failures, h.String(), "a reading: a warning unless strict")
+			v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+			require.NoError(t, err)
+			v.Strict = true
+			strict := report.BuildReport(o, v, nil)
+			assert.False(t, strict.Passed)
+			assert.Contains(t, strict.Failures, "reading history-linearizable (strict run): "+h.String())
 			t.Log(h)
 
 			dir := t.TempDir()
@@ -156,6 +167,12 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 			html, err := os.ReadFile(filepath.Join(dir, verdict.FileHistoryHTML))
 			require.NoError(t, err)
 			assert.Contains(t, string(html), "<html")
+			page, err := os.ReadFile(filepath.Join(dir, report.FileHTML))
+			require.NoError(t, err)
+			assert.Contains(t, string(page), `<p id="history-warning"><b>WARNING (reading history-linearizable)</b>`)
+			js, err := os.ReadFile(filepath.Join(dir, report.FileReport))
+			require.NoError(t, err)
+			assert.Contains(t, string(js), `"reading": "history-linearizable"`)
 		})
 	}
 }

@@ -59,10 +59,13 @@ func Readings() []Reading { return slices.Clone(suiteReadings) }
 // GeneratedReadings lists the readings of the generated mode.
 func GeneratedReadings() []Reading { return slices.Clone(generatedReadings) }
 
+// LoadReadings lists the readings of the load tester's own checks.
+func LoadReadings() []Reading { return slices.Clone(loadReadings) }
+
 // LookupReading returns the reading of id, of the suite or the generated
 // mode, if the registry has it.
 func LookupReading(id string) (Reading, bool) {
-	for _, list := range [][]Reading{suiteReadings, generatedReadings} {
+	for _, list := range [][]Reading{suiteReadings, generatedReadings, loadReadings} {
 		for _, r := range list {
 			if r.ID == id {
 				return r, true
@@ -178,5 +181,28 @@ var generatedReadings = []Reading{
 		ID:       "generated-coins-cover-remainder",
 		Sentence: "§4.6 \"`use_coin` | Use coins after balance.\"",
 		Text:     "With `use_coin`, the coins cover min(coins / 2, what balance left) rupiah; only the rest goes to the gateway.",
+	},
+}
+
+// loadReadings is every reading the load tester makes beyond the suite's
+// (status-record-amounts, which it grades as the suite does).
+var loadReadings = []Reading{
+	// the refusals of an idempotency wave are one refusal.
+	{
+		ID: "wave-refusals-alike",
+		Sentence: "§7 Payment: 409 create, \"partner_trx_id already used\"; 422 create, \"Payment cannot be processed yet\" — " +
+			"\"Follows the message of the payment response.\"",
+		Text: "In an idempotency wave (the same payment request, one partner_trx_id, sent several times at once), every request that " +
+			"is neither created nor answered 409 is refused with one and the same status and message. Document level: at most one " +
+			"request of a wave is created, and a 409 answers a wave in which some request was created, refused, or went unanswered.",
+	},
+	// a customer's payments and profile reads are linearizable.
+	{
+		ID:       "history-linearizable",
+		Sentence: "§2.7: balance_used — \"Rupiah taken from balance.\" coin_used — \"Coins taken.\" §2.3: balance.available, coin.available.",
+		Text: "A customer's successful payments and profile reads, made at the same time, are explained by one serial order in which " +
+			"each takes effect at one instant between its request and its answer: every profile read shows the wallet less the " +
+			"payments before it in that order (linearizability, checked with porcupine). Document level (the reconciliation): after " +
+			"the run, each wallet is lower by exactly what the created payments reported taking.",
 	},
 }

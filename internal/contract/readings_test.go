@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,8 +14,9 @@ func TestReadingsRegistry(t *testing.T) {
 	t.Parallel()
 	require.NotEmpty(t, suiteReadings)
 	require.NotEmpty(t, generatedReadings)
+	require.NotEmpty(t, loadReadings)
 	seen := map[string]bool{}
-	for _, r := range append(Readings(), GeneratedReadings()...) {
+	for _, r := range slices.Concat(Readings(), GeneratedReadings(), LoadReadings()) {
 		assert.Regexp(t, `^[a-z0-9]+(-[a-z0-9]+)*$`, r.ID)
 		assert.False(t, seen[r.ID], "reading %s registered twice", r.ID)
 		seen[r.ID] = true

@@ -340,8 +340,8 @@ func (rep *Report) finish(thresholds []Threshold) {
 				f.Name, readable.Duration(f.Start.Sub(rep.Began)), f.Error, record.FileNemesisLog))
 		}
 	}
-	if h := rep.History; h != nil && !h.Passed() {
-		rep.Failures = append(rep.Failures, h.String())
+	if h := rep.History; h != nil && h.Verdict == verdict.HistoryUndecided {
+		rep.Failures = append(rep.Failures, h.String()) // not illegal: a reading (strictFailures)
 	}
 	rep.Failures = append(rep.Failures, rep.strictFailures()...)
 	vals := rep.values()
@@ -367,15 +367,40 @@ func (rep *Report) finish(thresholds []Threshold) {
 // strictFailures are the failures of a strict run's warnings: one per
 // reading not followed; none when the run is not strict.
 func (rep *Report) strictFailures() []string {
-	r := rep.Reconciliation
-	if !rep.Strict || r == nil {
+	if !rep.Strict {
 		return nil
 	}
 	var out []string
-	for _, id := range slices.Sorted(maps.Keys(r.WarningCounts)) {
-		out = append(out, fmt.Sprintf("reading %s (strict run): %s checks failed", id, readable.Thousands(r.WarningCounts[id])))
+	if r := rep.Reconciliation; r != nil {
+		for _, id := range slices.Sorted(maps.Keys(r.WarningCounts)) {
+			out = append(out, fmt.Sprintf("reading %s (strict run): %s checks failed", id, readable.Thousands(r.WarningCounts[id])))
+		}
+	}
+	if h := rep.History; h != nil && h.Warning != nil {
+		out = append(out, fmt.Sprintf("reading %s (strict run): %s", h.Warning.Reading, h))
 	}
 	return out
+}
+
+// WarningCount is the number of the run's warnings: the reconciliation's
+// and the history check's.
+func (rep *Report) WarningCount() int {
+	n := 0
+	if r := rep.Reconciliation; r != nil {
+		n = r.WarningCount()
+	}
+	if h := rep.History; h != nil && h.Warning != nil {
+		n++
+	}
+	return n
+}
+
+// warningGrade says how a run grades its warnings.
+func warningGrade(strict bool) string {
+	if strict {
+		return "failures: the run is strict"
+	}
+	return "warnings: the run still passes unless --strict"
 }
 
 // writeTextWarnings writes the checks that failed but rest on a reading:
@@ -385,11 +410,7 @@ func writeTextWarnings(b *strings.Builder, r *verdict.Reconciliation, strict boo
 	if n == 0 {
 		return
 	}
-	grade := "warnings: the run still passes unless --strict"
-	if strict {
-		grade = "failures: the run is strict"
-	}
-	fmt.Fprintf(b, "  Readings not followed: %s (%s)\n", readable.Thousands(n), grade)
+	fmt.Fprintf(b, "  Readings not followed: %s (%s)\n", readable.Thousands(n), warningGrade(strict))
 	for _, w := range r.Warnings {
 		fmt.Fprintf(b, "    %s\n", strings.ReplaceAll(w.String(), "\n", "\n    "))
 	}
@@ -417,6 +438,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	rep.writeTextReconciliation(&b)
 	if h := rep.History; h != nil {
 		fmt.Fprintf(&b, "\n%s\n", h)
+		if w := h.Warning; w != nil {
+			fmt.Fprintf(&b, "  %s (%s)\n", strings.ReplaceAll(w.String(), "\n", "\n  "), warningGrade(rep.Strict))
+		}
 	}
 	rep.writeTextGenerator(&b)
 	rep.writeTextVerdict(&b)

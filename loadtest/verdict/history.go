@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/record"
 
 	"github.com/anishathalye/porcupine"
@@ -66,9 +67,16 @@ type HistoryCheck struct {
 	Account          string        `json:"account,omitempty"`
 	FirstUnexplained string        `json:"first_unexplained,omitempty"`
 	Elapsed          time.Duration `json:"elapsed"`
+	// Warning is the departure from the reading the check rests on
+	// (history-linearizable) of an illegal history: a warning, a failure
+	// only in a strict run.
+	Warning *contract.Warning `json:"warning,omitempty"`
 
 	failing *historySegment // the first illegal segment, for the visualisation
 }
+
+// readingHistory is the reading the history check rests on.
+var readingHistory = contract.MustReading("history-linearizable")
 
 // Passed reports whether the history was found linearizable.
 func (h *HistoryCheck) Passed() bool { return h.Verdict == HistoryOK }
@@ -408,6 +416,8 @@ func (hc *HistoryCheck) finish(began time.Time) {
 		hc.Verdict = HistoryIllegal
 		hc.Account = hc.failing.account
 		hc.FirstUnexplained = hc.failing.firstUnexplained()
+		w := readingHistory.Warn(fmt.Sprintf("account %s: no serial order of its payments explains %s", hc.Account, hc.FirstUnexplained))
+		hc.Warning = &w
 	case hc.Undecided > 0:
 		hc.Verdict = HistoryUndecided
 	}

@@ -17,7 +17,7 @@ import (
 const (
 	InvContract    = "response-contract" // every response honours the contract
 	InvUniqueID    = "unique-success"    // no partner_trx_id is created twice
-	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, every other answer a 409 or one same refusal
+	InvIdempotency = "idempotency-wave"  // a wave of N: at most one created, a 409 only after a use of the id (one same refusal: a reading)
 	InvLookup      = "status-lookup"     // every created id is found, as the transaction created
 	InvLost        = "lost-write"        // an acknowledged (created) id is still found after the run
 	InvResurrected = "resurrected"       // an id refused, or never delivered, is not found created after the run
@@ -495,23 +495,29 @@ func (g *idGroup) answers() string {
 	return strings.Join(parts, ", ")
 }
 
+// readingWave is the reading that a wave's refusals are one refusal.
+var readingWave = contract.MustReading("wave-refusals-alike")
+
 // checkWave verifies an idempotency wave of N requests with one
-// partner_trx_id: at most one is created, and every other answer is a 409
-// or one and the same refusal (the document lets a server refuse a payment
-// it cannot process, for example when the wallet cannot cover the price;
-// refusing all N alike, with nothing debited, is correct). Uncertain
-// requests may be anything; the debit of each success is checked on the
-// wallets.
+// partner_trx_id: at most one is created, and a 409 follows a use of the id
+// (the document's rules); every other answer is one and the same refusal
+// (the reading wave-refusals-alike: the document lets a server refuse a
+// payment it cannot process, for example when the wallet cannot cover the
+// price, and does not say that it refuses the same request alike).
+// Uncertain requests may be anything; the debit of each success is checked
+// on the wallets.
 func checkWave(r *Reconciliation, g *idGroup) {
 	n := g.wave
-	ok := g.n == n && g.created <= 1 && len(g.refusals) <= 1
 	// A 409 says the id was used: by a success, by a request whose answer
 	// was lost, or by a refused one (the document does not say whether a
 	// refusal uses the id); not by nothing.
-	ok = ok && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
-	if !ok {
-		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, every other answer a 409 or one same refusal)",
+	ok := g.n == n && g.created <= 1 && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
+	switch {
+	case !ok:
+		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, and a 409 only after a use of the id)",
 			g.id, g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
+	case len(g.refusals) > 1:
+		r.warn(readingWave, fmt.Sprintf("%s: wave of %d refused in %d ways: %v", g.id, g.n, len(g.refusals), g.refusalCounts()))
 	}
 }
 

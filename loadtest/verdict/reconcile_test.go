@@ -166,10 +166,24 @@ func TestReconcileWaves(t *testing.T) {
 			final: true,
 		},
 		{
-			name: "wave: two different refusals",
+			name: "wave: two different refusals, a warning of the reading",
 			ledger: wave(2, waveAnswer(0, record.OutcomeRefused, 422, "Saldo dan koin tidak mencukupi."),
 				waveAnswer(1, record.OutcomeRefused, 400, "Metode pembayaran tidak tersedia.")),
-			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
+			snaps: []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 100, 0)},
+			final: true,
+			check: func(t *testing.T, r *Reconciliation) {
+				assert.Equal(t, map[string]int{"wave-refusals-alike": 1}, r.WarningCounts)
+				require.Len(t, r.Warnings, 1)
+				assert.Equal(t, contract.MustReading("wave-refusals-alike").Sentence, r.Warnings[0].Sentence)
+				assert.Contains(t, r.Warnings[0].Detail, "w: wave of 2 refused in 2 ways: [1 × HTTP 400: Metode pembayaran tidak tersedia. 1 × HTTP 422: Saldo dan koin tidak mencukupi.]")
+				assert.Empty(t, r.Violations, "a warning is no violation")
+			},
+		},
+		{
+			name: "wave: two created and two refusals, a violation only",
+			ledger: wave(4, recordtest.Created("w", 0, "A", 10, 0), recordtest.Created("w", 1, "A", 10, 0),
+				waveAnswer(2, record.OutcomeRefused, 422, "m"), waveAnswer(3, record.OutcomeRefused, 400, "n")),
+			snaps:     []record.AccountSnapshot{recordtest.Snapshot("A", 0, 100, 0, 80, 0)},
 			final:     true,
 			invariant: InvIdempotency,
 		},

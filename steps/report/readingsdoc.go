@@ -42,7 +42,8 @@ chose in those places.
 // ReadingsDoc renders docs/conformance-readings.md: every reading of the
 // suite (contract.Readings) with the scenarios of the feature files in fsys
 // that apply it (tag @reading:<id>), then the readings of the generated mode
-// (contract.GeneratedReadings).
+// (contract.GeneratedReadings) and of the load tester
+// (contract.LoadReadings).
 func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 	generated := contract.GeneratedReadings()
 	scenarios, err := gherkin.ReadTaggedScenarios(fsys)
@@ -81,17 +82,25 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 			fmt.Fprintf(&b, "  - %s\n", a)
 		}
 	}
-	if len(generated) > 0 {
-		b.WriteString("\n## The generated mode\n\n" +
-			"The generated mode (`conformance generate`, docs/generated-testing.md) grades these readings\n" +
-			"the same way: a warning when the server departs from them, a failure with `--strict`.\n")
-		for _, r := range generated {
-			fmt.Fprintf(&b, "\n### `%s`\n\n", r.ID)
-			fmt.Fprintf(&b, "- **Sentence:** %s\n", markdownText(r.Sentence))
-			fmt.Fprintf(&b, "- **Reading:** %s\n", markdownText(r.Text))
-		}
-	}
+	writeReadingsSection(&b, "The generated mode", "The generated mode (`conformance generate`, docs/generated-testing.md) grades these readings\n"+
+		"the same way: a warning when the server departs from them, a failure with `--strict`.\n", generated)
+	writeReadingsSection(&b, "The load tester", "The load tester (`loadtest`) grades these readings of its own checks the same way: a warning in\n"+
+		"`report.json` and on the page when the server departs from them, a failure with `--strict`.\n", contract.LoadReadings())
 	return b.Bytes(), nil
+}
+
+// writeReadingsSection writes a judge's own readings under title, after
+// intro.
+func writeReadingsSection(b *bytes.Buffer, title, intro string, readings []contract.Reading) {
+	if len(readings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n\n%s", title, intro)
+	for _, r := range readings {
+		fmt.Fprintf(b, "\n### `%s`\n\n", r.ID)
+		fmt.Fprintf(b, "- **Sentence:** %s\n", markdownText(r.Sentence))
+		fmt.Fprintf(b, "- **Reading:** %s\n", markdownText(r.Text))
+	}
 }
 
 // markdownText escapes what Markdown would read as HTML or emphasis.
