@@ -81,8 +81,11 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		if acc == nil {
 			continue
 		}
-		wl, _, ok := w.walletOf(acc.Token)
-		if !ok {
+		wl, a, ok := w.walletOf(acc.Token)
+		switch {
+		case !ok && documentedFault(contract.OpGetCustomerProfile, a):
+			t.Skip(acc.Label + "'s profile answered the documented 500: its wallet cannot be loaded now")
+		case !ok:
 			t.Fatalf("%s's profile could not be read", acc.Label)
 		}
 		m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl)), given: acc.Label + " of the partner"})
@@ -91,6 +94,9 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		m.introduce(m.accounts[0])
 	}
 	m.provisionNew(t, true)
+	if len(m.accounts) == 0 {
+		t.Skip("the new cashier's profile answered the documented 500, and the profile names no customer")
+	}
 	actions := map[string]func(*rapid.T){
 		"provision":   func(t *rapid.T) { m.provisionNew(t, false) },
 		"reprovision": m.reprovision,
@@ -209,18 +215,25 @@ func (m *machine) send(r request) answer {
 // thenNoServerFault is the step that checks what expect checks.
 const thenNoServerFault = "the target answers without a server fault"
 
-// expect fails the sequence on a transport failure, a 5xx or an answer
-// openapi.yaml does not allow.
-func (m *machine) expect(t *rapid.T, what string, a answer) map[string]any {
+// expect fails the sequence on a transport failure, a server fault the
+// document does not give (contract.CheckNoServerFault) or an answer
+// openapi.yaml does not allow. ok is false for a system fault the document
+// gives op (a 500 of section 7 with its message): there is nothing more to
+// check, and the model is unchanged.
+func (m *machine) expect(t *rapid.T, op, what string, a answer) (d map[string]any, ok bool) {
+	d = decode(a.Body)
 	switch {
 	case a.Err != nil:
 		m.fail(t, thenNoServerFault, "%s: %v", what, a.Err)
 	case a.Status >= 500:
-		m.fail(t, thenNoServerFault, "%s was answered %d (a server fault): %s", what, a.Status, cut(a.Body))
+		if err := contract.CheckNoServerFault(op, a.Status, str(d["message"])); err != nil {
+			m.fail(t, thenNoServerFault, "%s: %v (body %s)", what, err, cut(a.Body))
+		}
+		return d, false
 	case a.Invalid != nil:
 		m.fail(t, thenNoServerFault, "%v", a.Invalid)
 	}
-	return decode(a.Body)
+	return d, true
 }
 
 // thenAnswer is the step that checks an answer's status and message.
@@ -255,13 +268,16 @@ func (m *machine) provisionNew(t *rapid.T, first bool) {
 	}
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
-	d := m.expect(t, "provisioning a new cashier", a)
+	d, _ := m.expect(t, contract.OpProvisionAccount, "provisioning a new cashier", a)
 	m.answered(t, fmt.Sprintf("the provisioning of %s comes back with status %d and the message %q", acc.Label, statusCreated, contract.MsgSynced),
 		a, d, statusCreated, contract.MsgSynced)
 	acc.Token, acc.ID = str(dig(d, "data", "token")), integer(dig(d, "data", "customer_id"))
 	wl, pa, ok := m.w.walletOf(acc.Token)
 	if !ok {
-		pd := m.expect(t, "reading the new account's profile", pa)
+		pd, fine := m.expect(t, contract.OpGetCustomerProfile, "reading the new account's profile", pa)
+		if !fine {
+			return // the documented 500: the account is not the model's
+		}
 		m.answered(t, thenAnswer(statusOK, contract.MsgOK), pa, pd, statusOK, contract.MsgOK)
 	}
 	m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl))})
@@ -276,7 +292,7 @@ func (m *machine) reprovision(t *rapid.T) {
 	m.say("When the partner provisions the phone number of %s again with the same name and email", acc.Label)
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
-	d := m.expect(t, "provisioning a known phone number", a)
+	d, _ := m.expect(t, contract.OpProvisionAccount, "provisioning a known phone number", a)
 	m.answered(t, thenAnswer(statusOK, contract.MsgSynced), a, d, statusOK, contract.MsgSynced)
 	if err := contract.CheckSameCustomer(acc.ID, integer(dig(d, "data", "customer_id"))); err != nil {
 		m.fail(t, "the same customer id is returned", "%v", err)
@@ -295,7 +311,10 @@ func (m *machine) profile(t *rapid.T) {
 func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	m.say("When %s reads its profile", ma.acc.Label)
 	a := m.send(request{Method: http.MethodGet, Path: pathProfile, Token: ma.acc.Token})
-	d := m.expect(t, "reading a profile", a)
+	d, fine := m.expect(t, contract.OpGetCustomerProfile, "reading a profile", a)
+	if !fine {
+		return // the documented 500: the model is unchanged
+	}
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 	got := contract.Wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
 	then := ma.acc.Label + "'s wallet holds what the payments reported leave"
@@ -320,7 +339,7 @@ func (m *machine) methods(t *rapid.T) {
 	ma := m.pick(t, "account")
 	m.say("When %s lists the payment methods", ma.acc.Label)
 	a := m.send(request{Method: http.MethodGet, Path: pathMethods, Token: ma.acc.Token})
-	d := m.expect(t, "listing the payment methods", a)
+	d, _ := m.expect(t, contract.OpListPaymentMethods, "listing the payment methods", a)
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 }
 
@@ -332,7 +351,10 @@ func (m *machine) sync(t *rapid.T) {
 	m.say("When the main account synchronizes page %d of the %q catalog with %d products per page", page, sub, size)
 	a := m.send(request{Method: http.MethodGet, Path: pathSync, Token: m.w.prof.MainToken,
 		Query: encodeQuery([][2]string{{"sub_category", sub}, {"page", fmt.Sprint(page)}, {"pageSize", fmt.Sprint(size)}})})
-	d := m.expect(t, "synchronizing the catalog", a)
+	d, fine := m.expect(t, contract.OpSyncProducts, "synchronizing the catalog", a)
+	if !fine {
+		return // the documented 500
+	}
 	msg := str(d["message"])
 	if err := contract.CheckAnswer(a.Status, msg, statusOK, contract.MsgOK); err != nil &&
 		contract.CheckAnswer(a.Status, msg, statusOK, contract.MsgSubCategoryInactive) != nil {
@@ -450,7 +472,7 @@ func (m *machine) payWith(t *rapid.T, ma *mAccount, p product, methodID int64, u
 	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
 		"use_balance": useBalance, "use_coin": useCoin, "partner_trx_id": trxID})
 	a := m.send(request{Method: http.MethodPost, Path: pathPayment, Token: ma.acc.Token, ContentType: "application/json", Body: body})
-	d := m.expect(t, "creating a payment", a)
+	d, _ := m.expect(t, contract.OpCreatePayment, "creating a payment", a)
 	if methodID == 0 && !useBalance && !useCoin {
 		m.answered(t, fmt.Sprintf("the payment is refused with status %d and the message %q", statusBadRequest, msgInternalNoFunds),
 			a, d, statusBadRequest, msgInternalNoFunds)
@@ -548,7 +570,7 @@ func (m *machine) payAgain(t *rapid.T) {
 	body, _ := json.Marshal(map[string]any{"product_id": p.ID, "msisdn": msisdn, "payment_method_id": methodID,
 		"use_balance": useBalance, "partner_trx_id": tr.trxID})
 	a := m.send(request{Method: http.MethodPost, Path: pathPayment, Token: ma.acc.Token, ContentType: "application/json", Body: body})
-	d := m.expect(t, "paying with a used partner_trx_id", a)
+	d, _ := m.expect(t, contract.OpCreatePayment, "paying with a used partner_trx_id", a)
 	if len(payable) > 0 {
 		m.answered(t, thenDuplicate, a, d, statusConflict, msgTrxIDUsed)
 		return
@@ -571,7 +593,7 @@ func (m *machine) status(t *rapid.T) {
 	}
 	m.say("When %s looks up the payment %q by its %s", tr.owner.acc.Label, tr.trxID, how)
 	a := m.send(request{Method: http.MethodGet, Path: pathStatus, Token: tr.owner.acc.Token, Query: encodeQuery(q)})
-	d := m.expect(t, "looking up a payment", a)
+	d, _ := m.expect(t, contract.OpGetPaymentStatus, "looking up a payment", a)
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 	rec := dig(d, "data")
 	got := contract.Record{PartnerTrxID: str(dig(rec, "partner_trx_id")), TransactionNumber: str(dig(rec, "transaction_number")),
@@ -595,7 +617,7 @@ func (m *machine) otherPartnerStatus(t *rapid.T) {
 	m.say("When the other partner's main account looks up the payment %q by its partner transaction id", tr.trxID)
 	a := m.w.c.do(m.w.ctx, request{Method: http.MethodGet, Path: pathStatus, Secret: sp.SecretKey, Token: sp.MainToken,
 		Query: encodeQuery([][2]string{{"partner_trx_id", tr.trxID}})})
-	d := m.expect(t, "another partner's lookup", a)
+	d, _ := m.expect(t, contract.OpGetPaymentStatus, "another partner's lookup", a)
 	data, _ := d["data"].(map[string]any)
 	_, trx := data["partner_trx_id"]
 	_, number := data["transaction_number"]

@@ -468,7 +468,9 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		r.Expected = resp.code == http.StatusOK
 	}
 	r.Expected = r.Expected && r.Violation == ""
-	r.Allowed = r.Violation == "" && resp.code < 500
+	// A 5xx is allowed only as the system fault section 7 gives the
+	// operation, with its message.
+	r.Allowed = r.Violation == "" && contract.CheckNoServerFault(operationIDs[d.call.op], resp.code, ck.env.Message) == nil
 	if !r.Expected && r.Error == "" {
 		// An answer the scenario did not expect says why in its message:
 		// keep it, as vegeta keeps an error, for the report's error set.

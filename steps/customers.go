@@ -295,6 +295,9 @@ func (s *scenario) decodeProfile(ex *exchange) (profileBody, error) {
 		return pb, err
 	}
 	if ex.Status != http.StatusOK || env.Message != contract.MsgOK {
+		if skip := s.systemFault(ex, env); skip != nil {
+			return pb, skip
+		}
 		return pb, s.failure(ex, secProfileLoaded, "status 200 and the message \"OK\"", "got status %d and the message %q", ex.Status, env.Message)
 	}
 	if err := decode(ex.RespBody, &pb); err != nil || pb.Data == nil {

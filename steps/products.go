@@ -145,6 +145,9 @@ func (s *scenario) okPage(pg syncPage) error {
 		return err
 	}
 	if pg.ex.Status != http.StatusOK || env.Message != contract.MsgOK {
+		if skip := s.systemFault(pg.ex, env); skip != nil {
+			return skip
+		}
 		return s.failure(pg.ex, "§4.2: Success response body: status, data.products, pagination, message.", "status 200 and the message \"OK\"",
 			"got status %d and the message %q", pg.ex.Status, env.Message)
 	}

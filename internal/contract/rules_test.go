@@ -180,3 +180,26 @@ func TestCheckCreated(t *testing.T) {
 	assert.NoError(t, CheckCreated(withFee, "a-1", UnknownFee), "a fee on top, the method's fee unknown")
 	assert.ErrorIs(t, CheckCreated(withFee, "a-1", 1000), ErrAmountSum, "a fee the method does not charge")
 }
+
+func TestCheckNoServerFault(t *testing.T) {
+	t.Parallel()
+	assert.NoError(t, CheckNoServerFault(OpGetCustomerProfile, 200, MsgOK))
+	assert.NoError(t, CheckNoServerFault(OpCreatePayment, 422, "x"), "not a 5xx: the other checks judge it")
+	assert.NoError(t, CheckNoServerFault(OpGetCustomerProfile, 500, MsgProfileUnloaded))
+	assert.NoError(t, CheckNoServerFault(OpSyncProducts, 500, "Terjadi kesalahan sistem."), "the message follows the server error")
+	assert.NoError(t, CheckNoServerFault(OpListProducts, 500, "database timeout"))
+	for _, tc := range []struct {
+		op      string
+		status  int
+		message string
+	}{
+		{OpGetCustomerProfile, 500, "Terjadi kesalahan sistem."},
+		{OpSyncProducts, 500, " "},
+		{OpCreatePayment, 500, MsgProfileUnloaded},
+		{OpGetPaymentStatus, 500, "x"},
+		{OpGetCustomerProfile, 503, MsgProfileUnloaded},
+		{OpListProducts, 502, "x"},
+	} {
+		assert.ErrorIs(t, CheckNoServerFault(tc.op, tc.status, tc.message), ErrServerFault, "%+v", tc)
+	}
+}

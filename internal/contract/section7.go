@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -182,4 +183,30 @@ func DocumentedStatuses() map[string][]int {
 		out[id] = op.Statuses()
 	}
 	return out
+}
+
+// SentenceServerFault is the sentence CheckNoServerFault rests on.
+const SentenceServerFault = "§7 Products: 500 all, \"System fault\" — \"Follows the server error message.\" " +
+	"§7 Customer: 500 profile, \"Balance/coins cannot be loaded\" — " + MsgProfileUnloaded + " No other answer of the document is a 5xx."
+
+// ErrServerFault is a 5xx answer the document does not give.
+var ErrServerFault = errors.New("a server fault the document does not give")
+
+// CheckNoServerFault checks the status and message of an answer of
+// operation op for a server fault: a status below 500 passes (the other
+// checks judge it); so does a 500 that a row of section 7 gives op, with
+// the row's message, or with any message that is not empty where the row's
+// message "follows the server error message". Any other 5xx is a server
+// fault. A judge that sent a request the document refuses (a defect) still
+// wants a refusal, not a system fault.
+func CheckNoServerFault(op string, status int, message string) error {
+	if status < 500 {
+		return nil
+	}
+	for _, r := range RowsOf(op, status) {
+		if r.Allows(message) || r.Message == "" && strings.TrimSpace(message) != "" {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s answered %d with the message %q (%s)", ErrServerFault, op, status, message, SentenceServerFault)
 }

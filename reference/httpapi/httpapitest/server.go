@@ -4,7 +4,9 @@
 package httpapitest
 
 import (
+	"encoding/json"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -16,6 +18,34 @@ import (
 // loopback port until the test ends; its logs are discarded.
 func NewServer(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	tb.Helper()
+	srv := httptest.NewServer(handler(tb, faults...))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// NewServerAnswering is NewServer, except that every request to path is
+// answered with status and a failure body carrying message (a server that
+// fails one endpoint, as a system fault does).
+func NewServerAnswering(tb testing.TB, path string, status int, message string) *httptest.Server {
+	tb.Helper()
+	ref := handler(tb)
+	body, _ := json.Marshal(map[string]any{"status": false, "message": message})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != path {
+			ref.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	}))
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// handler is the reference over the embedded data set with the faults.
+func handler(tb testing.TB, faults ...reference.Fault) http.Handler {
+	tb.Helper()
 	ds, err := reference.DefaultDataset()
 	if err != nil {
 		tb.Fatalf("the embedded data set: %v", err)
@@ -24,7 +54,5 @@ func NewServer(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	if err != nil {
 		tb.Fatalf("the reference store: %v", err)
 	}
-	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
-	tb.Cleanup(srv.Close)
-	return srv
+	return httpapi.NewServer(slog.New(slog.DiscardHandler), st)
 }
