@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 
 	"github.com/partnercommerce/conformance/api"
@@ -163,12 +164,14 @@ func (s *scenario) notShown() error {
 		return err
 	}
 	var body struct {
-		Data map[string]any `json:"data"`
+		Data any `json:"data"`
 	}
 	_ = decode(ex.RespBody, &body)
-	_, trx := body.Data["partner_trx_id"]
-	_, number := body.Data["transaction_number"]
-	if err := contract.CheckNotShown(ex.Status, trx || number); err != nil {
+	asked := url.Values{}
+	if u, err := url.Parse(ex.URL); err == nil {
+		asked = u.Query()
+	}
+	if err := contract.CheckNotShown(ex.Status, body.Data, asked.Get("partner_trx_id"), asked.Get("transaction_number")); err != nil {
 		return s.failure(ex, secStatusOtherPartner, "no 2xx answer and no record",
 			"%v: the message %q and data %v", err, env.Message, body.Data)
 	}

@@ -240,13 +240,22 @@ const SentenceNotShown = "§4.7: \"Looks up one transaction\"; §5: \"The bearer
 // ErrShownToOtherPartner is a transaction shown to another partner.
 var ErrShownToOtherPartner = errors.New("another partner was shown the transaction")
 
-// CheckNotShown checks another partner's lookup of a transaction: its
-// answer has the status given, and record says whether its data carries a
-// record (a partner_trx_id or a transaction_number). Any refusal is right;
-// which one is the reading cross-partner-status-404.
-func CheckNotShown(status int, record bool) error {
-	if status/100 == 2 || record {
-		return fmt.Errorf("%w: status %d, a record in the answer: %v (%s)", ErrShownToOtherPartner, status, record, SentenceNotShown)
+// CheckNotShown checks another partner's lookup of a transaction by
+// askedTrxID or askedNumber (either may be empty): its answer's status, and
+// data, the answer's decoded data (nil when it has none). Any refusal is
+// right (which one is the reading cross-partner-status-404) that shows no
+// record: no partner_trx_id nor transaction_number in data but the one the
+// lookup asked for (a refusal that echoes the question shows nothing).
+func CheckNotShown(status int, data any, askedTrxID, askedNumber string) error {
+	fields, _ := data.(map[string]any)
+	var shown []string
+	for _, f := range []struct{ key, asked string }{{"partner_trx_id", askedTrxID}, {"transaction_number", askedNumber}} {
+		if v, ok := fields[f.key]; ok && v != f.asked {
+			shown = append(shown, fmt.Sprintf("%s %v", f.key, v))
+		}
+	}
+	if status/100 == 2 || len(shown) > 0 {
+		return fmt.Errorf("%w: status %d, the record's %v in the answer (%s)", ErrShownToOtherPartner, status, shown, SentenceNotShown)
 	}
 	return nil
 }

@@ -119,10 +119,14 @@ func TestCheckCoinsCoverRemainder(t *testing.T) {
 
 func TestCheckNotShown(t *testing.T) {
 	t.Parallel()
-	assert.NoError(t, CheckNotShown(404, false))
-	assert.NoError(t, CheckNotShown(401, false))
-	assert.ErrorIs(t, CheckNotShown(200, false), ErrShownToOtherPartner)
-	assert.ErrorIs(t, CheckNotShown(404, true), ErrShownToOtherPartner)
+	assert.NoError(t, CheckNotShown(404, nil, "a-1", ""))
+	assert.NoError(t, CheckNotShown(401, map[string]any{}, "a-1", ""))
+	assert.NoError(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1"}, "a-1", ""), "an echo of the question shows nothing")
+	assert.NoError(t, CheckNotShown(404, map[string]any{"transaction_number": "INV/1"}, "", "INV/1"))
+	assert.ErrorIs(t, CheckNotShown(200, nil, "a-1", ""), ErrShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1", "transaction_number": "INV/1"}, "a-1", ""), ErrShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-2"}, "a-1", ""), ErrShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1"}, "", "INV/1"), ErrShownToOtherPartner)
 }
 
 func TestCheckAnswerEither(t *testing.T) {

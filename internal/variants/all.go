@@ -25,7 +25,7 @@ func All() []Variant {
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
-		walletWhenPaid(),
+		walletWhenPaid(), lookupEchoed(),
 	}
 }
 
@@ -701,5 +701,27 @@ func walletWhenPaid() Variant {
 		Unseen: map[Judge]string{
 			LoadTester: "it never makes a payment that takes from the wallet and leaves a remainder to a gateway",
 		},
+	}
+}
+
+func lookupEchoed() Variant {
+	return Variant{
+		Name: "a refused payment lookup echoes the id asked for",
+		Why:  "§7: \"Shape of the body of non-success responses: not shown\"; an echo of the question shows no record",
+		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
+			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
+				if r.URL.Path != pathStatus || *status != http.StatusNotFound {
+					return
+				}
+				asked := map[string]any{}
+				for _, k := range []string{"partner_trx_id", "transaction_number"} {
+					if v := r.URL.Query().Get(k); v != "" {
+						asked[k] = v
+					}
+				}
+				body["data"] = asked
+			})
+		},
+		Unseen: map[Judge]string{LoadTester: "it looks up only the ids it sent, which the server created"},
 	}
 }
