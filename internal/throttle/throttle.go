@@ -1,0 +1,236 @@
+// Package throttle is a run's patience with a target that limits the rate
+// of its clients (contract.Throttled: a 429, or a 503 with Retry-After). A
+// Gate is shared by the requests of one run: before each request it waits
+// while a throttled answer asked the run to hold off (Retry-After, or a
+// bounded default when the header is absent) and keeps the run under a
+// pace; after a throttled answer it extends the hold and halves the pace,
+// so that the run settles under the rate the target allows instead of
+// being refused again at every burst. The total time a run holds off is
+// bounded: past MaxWait, the Gate refuses every further request with
+// ErrKeptThrottling, and the run stops without a verdict on what it did
+// not run.
+//
+// The suite and the generated mode send every request through one; the
+// load tester sends the requests it makes outside the attack (the catalog,
+// the wallets, the status look-ups of the reconciliation) through one, and
+// counts the attack's throttled answers instead (the attack measures).
+package throttle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
+)
+
+// Defaults of a Gate.
+const (
+	// DefaultMaxWait bounds the time a run holds off in all.
+	DefaultMaxWait = 3 * time.Minute
+	// DefaultWait is the hold after a throttled answer without a readable
+	// Retry-After; it doubles for each such answer in a row, up to
+	// MaxDefaultWait.
+	DefaultWait    = time.Second
+	MaxDefaultWait = 16 * time.Second
+	// minRate is the slowest pace a Gate halves down to (requests a second).
+	minRate = 1
+)
+
+// ErrKeptThrottling is the error of a request the Gate refuses because the
+// run held off for MaxWait in all: the target kept throttling.
+var ErrKeptThrottling = errors.New("the target kept throttling")
+
+// Options configure a Gate.
+type Options struct {
+	// Rate paces the requests (requests a second); 0 sends them as fast as
+	// they come until the target throttles one.
+	Rate float64
+	// MaxWait bounds the time the run holds off in all (default
+	// DefaultMaxWait).
+	MaxWait time.Duration
+}
+
+// Gate is what one run knows of the target's rate limit. Its methods are
+// safe for concurrent use.
+type Gate struct {
+	maxWait time.Duration
+	rate    float64 // the pace asked for (Options.Rate)
+	lim     *rate.Limiter
+
+	// mu guards the fields below.
+	mu        sync.Mutex
+	notBefore time.Time     // no request is sent before
+	waited    time.Duration // the holds' union, so far
+	throttled int64
+	inARow    int       // throttled answers without a Retry-After and no answer between
+	since     time.Time // start of the answers counted for the pace
+	answers   int64
+	stopped   error // set once the run has held off for maxWait
+}
+
+// New returns the Gate of a run.
+func New(o Options) *Gate {
+	g := &Gate{maxWait: o.MaxWait, rate: o.Rate, since: time.Now()}
+	if g.maxWait <= 0 {
+		g.maxWait = DefaultMaxWait
+	}
+	if o.Rate > 0 {
+		g.lim = rate.NewLimiter(rate.Limit(o.Rate), 1)
+	}
+	return g
+}
+
+// Wait waits until a request may be sent: past the hold, at the pace. It
+// returns ErrKeptThrottling (wrapped, with what happened) once the run has
+// held off for MaxWait, or the cause of ctx.
+func (g *Gate) Wait(ctx context.Context) error {
+	for {
+		g.mu.Lock()
+		stopped, hold, lim := g.stopped, time.Until(g.notBefore), g.lim
+		g.mu.Unlock()
+		if stopped != nil {
+			return stopped
+		}
+		if hold <= 0 {
+			if lim == nil {
+				return nil
+			}
+			if err := lim.Wait(ctx); err != nil {
+				if ctx.Err() != nil {
+					return context.Cause(ctx)
+				}
+				return fmt.Errorf("pacing: %w", err) // the next send is past ctx's deadline
+			}
+			return nil
+		}
+		t := time.NewTimer(hold)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return context.Cause(ctx)
+		}
+	}
+}
+
+// Answered counts an answer that was not throttled.
+func (g *Gate) Answered() {
+	g.mu.Lock()
+	g.answers++
+	g.inARow = 0
+	g.mu.Unlock()
+}
+
+// Throttled counts a throttled answer with header h and holds the run off
+// as it asks (Retry-After, or the default), and returns the hold. The
+// first throttled answer of a hold also halves the pace (from the rate of
+// the answers since the last hold when the run was not paced yet). It
+// returns ErrKeptThrottling, wrapped, when the hold would take the run's
+// waiting past MaxWait: the run holds off no more, and Wait refuses every
+// further request.
+func (g *Gate) Throttled(h http.Header) (time.Duration, error) {
+	now := time.Now()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.throttled++
+	if g.stopped != nil {
+		return 0, g.stopped
+	}
+	wait, ok := contract.RetryAfter(h, now)
+	if !ok {
+		wait = min(DefaultWait<<min(g.inARow, 8), MaxDefaultWait)
+		g.inARow++
+	}
+	until := now.Add(wait)
+	if now.After(g.notBefore) {
+		g.slowDown(now)
+	}
+	if !until.After(g.notBefore) {
+		return wait, nil // within a hold already under way
+	}
+	added := until.Sub(later(now, g.notBefore))
+	if g.waited+added > g.maxWait {
+		g.stopped = fmt.Errorf("%w: %s requests throttled, and after %s of waiting in all a further %s would pass the bound of %s (--max-throttle-wait)",
+			ErrKeptThrottling, readable.Thousands(g.throttled), readable.Duration(g.waited), readable.Duration(wait), readable.Duration(g.maxWait))
+		return 0, g.stopped
+	}
+	g.waited += added
+	g.notBefore = until
+	g.since, g.answers = until, 0
+	return wait, nil
+}
+
+// slowDown halves the pace: the current one, or, for a run not paced yet,
+// the rate of the answers since the last hold ended. g.mu is held.
+func (g *Gate) slowDown(now time.Time) {
+	var from float64
+	switch {
+	case g.lim != nil:
+		from = float64(g.lim.Limit())
+	case g.answers > 0 && now.After(g.since):
+		from = float64(g.answers) / now.Sub(g.since).Seconds()
+	default:
+		return // nothing known of the rate yet
+	}
+	pace := rate.Limit(max(from/2, minRate))
+	if g.lim == nil {
+		g.lim = rate.NewLimiter(pace, 1)
+		return
+	}
+	g.lim.SetLimit(pace)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// Stats is what a Gate saw of a run.
+type Stats struct {
+	// Throttled counts the throttled answers.
+	Throttled int64
+	// Waited is the time the run held off (the union of its holds).
+	Waited time.Duration
+	// MaxWait is the bound on Waited.
+	MaxWait time.Duration
+	// Rate is the pace asked for (0: none); PacedAt the pace at the end
+	// (0: none), lower than Rate when the target throttled the run.
+	Rate, PacedAt float64
+	// Stopped is the error that stopped the run, if it kept throttling.
+	Stopped error
+}
+
+// Stats returns what the Gate saw so far.
+func (g *Gate) Stats() Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s := Stats{Throttled: g.throttled, Waited: g.waited, MaxWait: g.maxWait, Rate: g.rate, Stopped: g.stopped}
+	if g.lim != nil {
+		s.PacedAt = float64(g.lim.Limit())
+	}
+	return s
+}
+
+// String says what the throttling cost a run, in one line: "12 requests
+// throttled (429, or 503 with Retry-After) and sent again; the run waited
+// 2.0 s in all (at most 3 min); paced at 90/s after".
+func (s Stats) String() string {
+	line := fmt.Sprintf("%s requests throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited %s in all (at most %s, --max-throttle-wait)",
+		readable.Thousands(s.Throttled), readable.Duration(s.Waited), readable.Duration(s.MaxWait))
+	switch {
+	case s.PacedAt > 0 && s.PacedAt < s.Rate || s.PacedAt > 0 && s.Rate == 0:
+		line += fmt.Sprintf("; paced at %.0f/s after", s.PacedAt)
+	case s.Rate > 0:
+		line += fmt.Sprintf("; paced at %.0f/s (--rate)", s.Rate)
+	}
+	return line
+}

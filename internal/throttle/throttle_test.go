@@ -1,0 +1,138 @@
+package throttle
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func retryAfter(v string) http.Header {
+	h := http.Header{}
+	if v != "" {
+		h.Set("Retry-After", v)
+	}
+	return h
+}
+
+// TestGateHoldsOffAsRetryAfterSays: after a throttled answer, Wait holds
+// every request until Retry-After has passed; a hold of 0 lets them go.
+func TestGateHoldsOffAsRetryAfterSays(t *testing.T) {
+	t.Parallel()
+	g := New(Options{})
+	require.NoError(t, g.Wait(t.Context()))
+	wait, err := g.Throttled(retryAfter("1"))
+	require.NoError(t, err)
+	assert.Equal(t, time.Second, wait)
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	assert.ErrorIs(t, g.Wait(ctx), context.DeadlineExceeded, "held for a second, not 50 ms")
+
+	g = New(Options{})
+	_, err = g.Throttled(retryAfter("0"))
+	require.NoError(t, err)
+	require.NoError(t, g.Wait(ctx), "Retry-After: 0 holds nothing")
+}
+
+// TestGateCountsTheRunsWaitingOnce: throttled answers that arrive together
+// share one hold, and the run's waiting is the union of its holds.
+func TestGateCountsTheRunsWaitingOnce(t *testing.T) {
+	t.Parallel()
+	g := New(Options{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			_, err := g.Throttled(retryAfter("2"))
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	s := g.Stats()
+	assert.EqualValues(t, 4, s.Throttled)
+	assert.InDelta(t, 2*time.Second, s.Waited, float64(50*time.Millisecond), "four answers, one hold of 2 s")
+	assert.Equal(t, DefaultMaxWait, s.MaxWait)
+}
+
+// TestGateWaitsADefaultThatDoubles: without a readable Retry-After the hold
+// is DefaultWait, doubled for each such answer in a row up to
+// MaxDefaultWait; an answer in between starts again.
+func TestGateWaitsADefaultThatDoubles(t *testing.T) {
+	t.Parallel()
+	g := New(Options{MaxWait: time.Hour})
+	var got []time.Duration
+	for _, v := range []string{"", "soon", "", "", "", "", ""} {
+		w, err := g.Throttled(retryAfter(v))
+		require.NoError(t, err)
+		got = append(got, w)
+	}
+	s := time.Second
+	assert.Equal(t, []time.Duration{s, 2 * s, 4 * s, 8 * s, 16 * s, 16 * s, 16 * s}, got)
+	g.Answered()
+	w, err := g.Throttled(retryAfter(""))
+	require.NoError(t, err)
+	assert.Equal(t, s, w)
+}
+
+// TestGateStopsPastMaxWait: a hold that would take the run's waiting past
+// MaxWait stops the run; every request after that is refused.
+func TestGateStopsPastMaxWait(t *testing.T) {
+	t.Parallel()
+	g := New(Options{MaxWait: 1500 * time.Millisecond})
+	_, err := g.Throttled(retryAfter("1"))
+	require.NoError(t, err)
+	_, err = g.Throttled(retryAfter("3"))
+	require.ErrorIs(t, err, ErrKeptThrottling)
+	assert.Contains(t, err.Error(), "--max-throttle-wait")
+	assert.ErrorIs(t, g.Wait(t.Context()), ErrKeptThrottling)
+	s := g.Stats()
+	assert.EqualValues(t, 2, s.Throttled)
+	assert.Equal(t, time.Second, s.Waited, "the refused hold is not waited")
+	assert.ErrorIs(t, s.Stopped, ErrKeptThrottling)
+}
+
+// TestGateHalvesThePace: the first throttled answer of a hold halves the
+// pace (the one asked for, or the rate of the answers since the last hold);
+// more throttled answers during the hold do not.
+func TestGateHalvesThePace(t *testing.T) {
+	t.Parallel()
+	g := New(Options{Rate: 100})
+	assert.InDelta(t, 100, g.Stats().PacedAt, 0.01)
+	_, err := g.Throttled(retryAfter("0"))
+	require.NoError(t, err)
+	assert.InDelta(t, 50, g.Stats().PacedAt, 0.01)
+	_, err = g.Throttled(retryAfter("1"))
+	require.NoError(t, err)
+	_, err = g.Throttled(retryAfter("1"))
+	require.NoError(t, err)
+	assert.InDelta(t, 25, g.Stats().PacedAt, 0.01, "halved once more, then held")
+	assert.Contains(t, g.Stats().String(), "paced at 25/s after")
+
+	g = New(Options{})
+	_, err = g.Throttled(retryAfter("0"))
+	require.NoError(t, err)
+	assert.Zero(t, g.Stats().PacedAt, "no answer yet: nothing known of the rate")
+	g.since = time.Now().Add(-time.Second)
+	for range 300 {
+		g.Answered()
+	}
+	_, err = g.Throttled(retryAfter("0"))
+	require.NoError(t, err)
+	assert.InDelta(t, 150, g.Stats().PacedAt, 5, "300 answers in a second: paced at half")
+}
+
+// TestGatePaces: with a rate, requests go out no faster than it.
+func TestGatePaces(t *testing.T) {
+	t.Parallel()
+	g := New(Options{Rate: 1})
+	require.NoError(t, g.Wait(t.Context()))
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	err := g.Wait(ctx)
+	require.Error(t, err, "the second request of a 1/s pace waits a second")
+	assert.False(t, errors.Is(err, ErrKeptThrottling))
+}
