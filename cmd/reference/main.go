@@ -42,6 +42,7 @@ type config struct {
 	settle, expire              time.Duration
 	maxConns                    int
 	showVersion                 bool
+	rateLimit                   int // requests a second per secret key; 0: none
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -82,7 +83,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ln = httpapi.LimitListener(ln, cfg.maxConns)
 	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(cfg.stateDir))
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
-	return serve(ctx, logger, httpapi.NewHTTPServer(logger, store), ln)
+	srv := httpapi.NewHTTPServer(logger, store)
+	srv.Handler = httpapi.RateLimit(srv.Handler, cfg.rateLimit)
+	return serve(ctx, logger, srv, ln)
 }
 
 // parseFlags reads the command line; flag.ErrHelp when help was asked for.
@@ -97,6 +100,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
+	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
@@ -113,6 +117,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if cfg.rateLimit < 0 {
+		return cfg, fmt.Errorf("--rate-limit %d: want a number of requests a second, or 0 for no limit", cfg.rateLimit)
 	}
 	return cfg, nil
 }

@@ -53,6 +53,31 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	stop(t, cancel, done)
 }
 
+// TestRunRateLimit: with --rate-limit N, a secret key's requests past N
+// in a second are answered 429 with Retry-After.
+func TestRunRateLimit(t *testing.T) {
+	t.Parallel()
+	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--rate-limit", "3")
+	codes := map[int]int{}
+	retryAfter := ""
+	for range 4 {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
+		require.NoError(t, err)
+		req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+		req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		codes[resp.StatusCode]++
+		if resp.StatusCode == http.StatusTooManyRequests {
+			retryAfter = resp.Header.Get("Retry-After")
+		}
+	}
+	assert.Equal(t, map[int]int{http.StatusOK: 3, http.StatusTooManyRequests: 1}, codes)
+	assert.Equal(t, "1", retryAfter)
+	stop(t, cancel, done)
+}
+
 // stop cancels a run started by start and checks that it returns cleanly.
 func stop(t *testing.T, cancel context.CancelFunc, done <-chan error) {
 	t.Helper()
@@ -93,6 +118,7 @@ func TestRunErrors(t *testing.T) {
 		"missing seed":    {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
 		"bad address":     {"--addr", "not-an-address"},
 		"extra arguments": {"serve"},
+		"negative rate":   {"--rate-limit", "-1"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
