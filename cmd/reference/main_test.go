@@ -39,18 +39,28 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--settle-after", "1s", "--log-level", "debug")
 
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
-	require.NoError(t, err)
-	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
-	req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	resp, data := getProfile(t, base, "tok-nusantara-funded")
 	var body map[string]any
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
-	require.NoError(t, resp.Body.Close())
+	require.NoError(t, json.Unmarshal(data, &body))
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, "OK", body["message"])
 	stop(t, cancel, done)
+}
+
+// getProfile reads the profile of token at base with partner 1's secret
+// key, and returns the answer with its body read.
+func getProfile(t *testing.T, base, token string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	return resp, data
 }
 
 // TestRunRateLimit: with --rate-limit N, a secret key's requests past N
@@ -61,13 +71,7 @@ func TestRunRateLimit(t *testing.T) {
 	codes := map[int]int{}
 	retryAfter := ""
 	for range 4 {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
-		require.NoError(t, err)
-		req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
-		req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		require.NoError(t, resp.Body.Close())
+		resp, _ := getProfile(t, base, "tok-nusantara-funded")
 		codes[resp.StatusCode]++
 		if resp.StatusCode == http.StatusTooManyRequests {
 			retryAfter = resp.Header.Get("Retry-After")
@@ -99,13 +103,7 @@ func TestRunSeedFile(t *testing.T) {
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--seed", path)
 	defer func() { cancel(); assert.NoError(t, <-done) }()
 
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
-	require.NoError(t, err)
-	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
-	req.Header.Set("Authorization", "Bearer tok-custom")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
+	resp, _ := getProfile(t, base, "tok-custom")
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 }
 
