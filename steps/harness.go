@@ -18,6 +18,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -34,6 +35,8 @@ type harness struct {
 	counter   atomic.Int64
 	coverage  *coverage
 	strict    bool
+	// gate holds the run off when the target throttles it (throttle.go).
+	gate *throttle.Gate
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context

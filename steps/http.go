@@ -36,6 +36,11 @@ type exchange struct {
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
 	Invalid error
+	// Throttled counts the throttled answers (429, or 503 with
+	// Retry-After) before this one: the request was sent again after each;
+	// FirstThrottle describes the first.
+	Throttled     int
+	FirstThrottle string
 }
 
 // recorder is the api.HttpRequestDoer of one scenario: it bounds each request
@@ -45,17 +50,19 @@ type recorder struct {
 	s *scenario
 }
 
-// Do implements api.HttpRequestDoer.
+// Do implements api.HttpRequestDoer. A throttled answer (a 429, or a 503
+// with Retry-After) is not the answer to the request: the run holds off as
+// it asks and the same request is sent again (throttle.go).
 func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	h := r.s.h
-	ctx, cancel := context.WithTimeout(req.Context(), h.timeout)
-	defer cancel()
+	ctx := req.Context()
 	if h.abortCtx != nil {
 		// A run stopped early on a dead target cancels what is in flight.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
 		defer context.AfterFunc(h.abortCtx, cancel)()
 	}
-	req = req.WithContext(ctx)
-
 	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
 	if req.Body != nil {
 		body, err := io.ReadAll(req.Body)
@@ -64,16 +71,47 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		ex.ReqBody = body
+	}
+	r.s.record(ex)
+	for {
+		if err := h.gate.Wait(ctx); err != nil {
+			ex.Err = r.held(err)
+			return nil, ex.Err
+		}
+		resp, err := r.send(ctx, req, ex)
+		if err != nil {
+			return nil, err
+		}
+		if !contract.Throttled(resp.StatusCode, resp.Header) {
+			return r.answered(ctx, req, ex, resp)
+		}
+		if err := r.throttled(ex); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// send sends req once, bounded in time, with ex's body, and records what
+// came back in ex (its body buffered and limited).
+func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange) (*http.Response, error) {
+	h := r.s.h
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	req = req.WithContext(ctx)
+	if ex.ReqBody != nil {
+		body := ex.ReqBody
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
-	r.s.record(ex)
-
+	ex.Status, ex.RespHeader, ex.RespBody = 0, nil, nil
 	start := time.Now()
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
 		ex.Err = r.noAnswer(err)
+		if req.Method == http.MethodPost {
+			h.gate.PaymentAnswered(ex.ReqBody) // a payment without an answer may have been made
+		}
 		return nil, ex.Err
 	}
 	defer resp.Body.Close()
@@ -96,13 +134,28 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	if h.abortCtx != nil {
 		h.answered()
 	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	return resp, nil
+}
+
+// answered validates the answer to req against the contract, records its
+// coverage and returns it.
+func (r *recorder) answered(ctx context.Context, req *http.Request, ex *exchange, resp *http.Response) (*http.Response, error) {
+	h := r.s.h
+	h.gate.Answered()
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
 	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
-	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
+	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, ex.RespBody)
+	if ex.Operation == contract.OpCreatePayment {
+		if ex.Throttled > 0 {
+			if err := h.gate.CheckResent(ex.ReqBody, resp.StatusCode); err != nil {
+				return nil, err
+			}
+		}
+		h.gate.PaymentAnswered(ex.ReqBody)
+	}
 	h.coverage.exercised(ex.Operation, resp.StatusCode)
-
-	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil
 }
 
@@ -163,6 +216,9 @@ func (ex *exchange) String() string {
 	writeHeaders(&b, ex.ReqHeader)
 	if len(ex.ReqBody) > 0 {
 		fmt.Fprintf(&b, "    body: %s\n", cut(ex.ReqBody))
+	}
+	if ex.Throttled > 0 {
+		fmt.Fprintf(&b, "  throttled: %d times before this answer (first: %s); sent again after each wait\n", ex.Throttled, ex.FirstThrottle)
 	}
 	if ex.Status == 0 {
 		fmt.Fprintf(&b, "  response: none after %s (%v)\n", readableDuration(ex.Elapsed), ex.Err)

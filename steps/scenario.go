@@ -184,6 +184,9 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		_ = resp.Body.Close()
 	}
 	ex := s.last
+	if errors.Is(err, contract.ErrThrottledProcessed) {
+		return ex, s.throttledProcessed(ex, err)
+	}
 	if err != nil {
 		if ex == nil || ex.Err == nil {
 			return ex, fmt.Errorf("the request could not be built or sent: %w", err)

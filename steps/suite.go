@@ -27,6 +27,7 @@ import (
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
@@ -72,6 +73,12 @@ type Options struct {
 	// Summary receives the human summary (default Output; with the junit and
 	// cucumber formats, os.Stderr, so that Output stays parseable).
 	Summary io.Writer
+	// Rate paces the suite's requests (requests a second, across its
+	// scenarios; 0: none), to stay under a target's known rate limit.
+	Rate float64
+	// MaxThrottleWait bounds the time the run holds off for a target that
+	// throttles it (default throttle.DefaultMaxWait); past it the run stops.
+	MaxThrottleWait time.Duration
 }
 
 // Result is what a run found, for the caller and for the writers of package
@@ -140,6 +147,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		index:     idx,
 		selection: sel,
 		runCtx:    ctx,
+		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
 	}
 	if opts.Format == "pretty" || opts.Format == "progress" {
 		h.console = report.NewConsole(opts.Output, opts.Format, opts.Color)

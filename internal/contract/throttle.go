@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,4 +48,22 @@ func RetryAfter(h http.Header, now time.Time) (wait time.Duration, ok bool) {
 		return 0, false
 	}
 	return max(at.Sub(now), 0), true
+}
+
+// ErrThrottledProcessed is a payment that the server refused as throttled
+// and processed all the same.
+var ErrThrottledProcessed = errors.New("the server processed a payment it refused as throttled")
+
+// CheckThrottledNotProcessed checks the answer (status) to a payment sent
+// again, with the same partner_trx_id, after throttled answers: a
+// throttled request was not processed, so the id is still free unless an
+// earlier request with it was answered, or got no answer (usedBefore). A
+// 409 then says that the server processed a request it said it refused.
+func CheckThrottledNotProcessed(status int, usedBefore bool) error {
+	if status != http.StatusConflict || usedBefore {
+		return nil
+	}
+	return fmt.Errorf("%w: sent again after a throttled answer, the payment was answered 409 (partner_trx_id already used), "+
+		"yet no earlier request with that partner_trx_id was answered or went unanswered: the throttled request was processed (%s)",
+		ErrThrottledProcessed, SentenceThrottle)
 }

@@ -61,3 +61,11 @@ func TestRetryAfter(t *testing.T) {
 		assert.Equal(t, tc.wait, wait, "%q", tc.value)
 	}
 }
+
+func TestCheckThrottledNotProcessed(t *testing.T) {
+	t.Parallel()
+	assert.ErrorIs(t, CheckThrottledNotProcessed(http.StatusConflict, false), ErrThrottledProcessed)
+	assert.NoError(t, CheckThrottledNotProcessed(http.StatusConflict, true), "an earlier request may have used the id")
+	assert.NoError(t, CheckThrottledNotProcessed(http.StatusOK, false))
+	assert.NoError(t, CheckThrottledNotProcessed(http.StatusUnprocessableEntity, false))
+}

@@ -18,6 +18,7 @@ package throttle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -73,6 +74,8 @@ type Gate struct {
 	since     time.Time // start of the answers counted for the pace
 	answers   int64
 	stopped   error // set once the run has held off for maxWait
+
+	used sync.Map // partner_trx_id → true: the ids of payments answered (PaymentAnswered)
 }
 
 // New returns the Gate of a run.
@@ -194,43 +197,91 @@ func later(a, b time.Time) time.Time {
 	return b
 }
 
-// Stats is what a Gate saw of a run.
-type Stats struct {
+// Summary is what the target's throttling cost a run, as its reports
+// write it (summary.json's "throttling", the generated mode's result).
+type Summary struct {
 	// Throttled counts the throttled answers.
-	Throttled int64
-	// Waited is the time the run held off (the union of its holds).
-	Waited time.Duration
-	// MaxWait is the bound on Waited.
-	MaxWait time.Duration
-	// Rate is the pace asked for (0: none); PacedAt the pace at the end
-	// (0: none), lower than Rate when the target throttled the run.
-	Rate, PacedAt float64
-	// Stopped is the error that stopped the run, if it kept throttling.
-	Stopped error
+	Throttled int64 `json:"throttled_requests"`
+	// WaitedSeconds is the time the run held off (the union of its holds);
+	// MaxWaitSeconds its bound (--max-throttle-wait).
+	WaitedSeconds  float64 `json:"waited_seconds"`
+	MaxWaitSeconds float64 `json:"max_wait_seconds"`
+	// Rate is the pace asked for (--rate; 0: none); PacedAt the pace at the
+	// end (0: none), lower than Rate when the target throttled the run.
+	Rate    float64 `json:"rate,omitempty"`
+	PacedAt float64 `json:"paced_at,omitempty"`
 }
 
-// Stats returns what the Gate saw so far.
-func (g *Gate) Stats() Stats {
+// Summary returns what the Gate saw so far.
+func (g *Gate) Summary() Summary {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s := Stats{Throttled: g.throttled, Waited: g.waited, MaxWait: g.maxWait, Rate: g.rate, Stopped: g.stopped}
+	s := Summary{Throttled: g.throttled, WaitedSeconds: g.waited.Seconds(), MaxWaitSeconds: g.maxWait.Seconds(), Rate: g.rate}
 	if g.lim != nil {
 		s.PacedAt = float64(g.lim.Limit())
 	}
 	return s
 }
 
+// Stopped is the error that stopped the run (ErrKeptThrottling, wrapped),
+// or nil.
+func (g *Gate) Stopped() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stopped
+}
+
+// Any reports whether there is anything to say: a request was throttled,
+// or the run was paced.
+func (s Summary) Any() bool { return s.Throttled > 0 || s.Rate > 0 }
+
 // String says what the throttling cost a run, in one line: "12 requests
-// throttled (429, or 503 with Retry-After) and sent again; the run waited
-// 2.0 s in all (at most 3 min); paced at 90/s after".
-func (s Stats) String() string {
+// throttled (429, or 503 with Retry-After) and sent again after the wait;
+// the run waited 2.0 s in all (at most 3 min, --max-throttle-wait); paced
+// at 90/s after".
+func (s Summary) String() string {
+	seconds := func(f float64) string { return readable.Duration(time.Duration(f * float64(time.Second))) }
 	line := fmt.Sprintf("%s requests throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited %s in all (at most %s, --max-throttle-wait)",
-		readable.Thousands(s.Throttled), readable.Duration(s.Waited), readable.Duration(s.MaxWait))
+		readable.Thousands(s.Throttled), seconds(s.WaitedSeconds), seconds(s.MaxWaitSeconds))
 	switch {
-	case s.PacedAt > 0 && s.PacedAt < s.Rate || s.PacedAt > 0 && s.Rate == 0:
+	case s.PacedAt > 0 && (s.Rate == 0 || s.PacedAt < s.Rate):
 		line += fmt.Sprintf("; paced at %.0f/s after", s.PacedAt)
 	case s.Rate > 0:
 		line += fmt.Sprintf("; paced at %.0f/s (--rate)", s.Rate)
 	}
 	return line
+}
+
+// PaymentAnswered remembers the partner_trx_id of the payment body (a
+// create-payment request) that was answered, not throttled, or got no
+// answer: that id may be used from then on.
+func (g *Gate) PaymentAnswered(body []byte) {
+	if id := trxID(body); id != "" {
+		g.used.Store(id, true)
+	}
+}
+
+// CheckResent checks the answer status to the payment body sent again
+// after throttled answers (contract.CheckThrottledNotProcessed): a 409 is
+// the server's finding unless an earlier request with the same
+// partner_trx_id was answered or went unanswered.
+func (g *Gate) CheckResent(body []byte, status int) error {
+	id := trxID(body)
+	if id == "" {
+		return nil // no id to speak of: the document refuses it on its own
+	}
+	_, used := g.used.Load(id)
+	return contract.CheckThrottledNotProcessed(status, used)
+}
+
+// trxID is the partner_trx_id of a create-payment body; "" when the body
+// has none (or is not JSON).
+func trxID(body []byte) string {
+	var b struct {
+		ID string `json:"partner_trx_id"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return ""
+	}
+	return b.ID
 }

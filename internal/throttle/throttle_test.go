@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/contract"
 )
 
 func retryAfter(v string) http.Header {
@@ -52,10 +54,10 @@ func TestGateCountsTheRunsWaitingOnce(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	s := g.Stats()
+	s := g.Summary()
 	assert.EqualValues(t, 4, s.Throttled)
-	assert.InDelta(t, 2*time.Second, s.Waited, float64(50*time.Millisecond), "four answers, one hold of 2 s")
-	assert.Equal(t, DefaultMaxWait, s.MaxWait)
+	assert.InDelta(t, 2, s.WaitedSeconds, 0.05, "four answers, one hold of 2 s")
+	assert.InDelta(t, DefaultMaxWait.Seconds(), s.MaxWaitSeconds, 0.001)
 }
 
 // TestGateWaitsADefaultThatDoubles: without a readable Retry-After the hold
@@ -89,10 +91,11 @@ func TestGateStopsPastMaxWait(t *testing.T) {
 	require.ErrorIs(t, err, ErrKeptThrottling)
 	assert.Contains(t, err.Error(), "--max-throttle-wait")
 	assert.ErrorIs(t, g.Wait(t.Context()), ErrKeptThrottling)
-	s := g.Stats()
+	s := g.Summary()
 	assert.EqualValues(t, 2, s.Throttled)
-	assert.Equal(t, time.Second, s.Waited, "the refused hold is not waited")
-	assert.ErrorIs(t, s.Stopped, ErrKeptThrottling)
+	assert.InDelta(t, 1, s.WaitedSeconds, 0.001, "the refused hold is not waited")
+	assert.ErrorIs(t, g.Stopped(), ErrKeptThrottling)
+	assert.Contains(t, s.String(), "2 requests throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited 1 s in all (at most 1.5 s")
 }
 
 // TestGateHalvesThePace: the first throttled answer of a hold halves the
@@ -101,28 +104,28 @@ func TestGateStopsPastMaxWait(t *testing.T) {
 func TestGateHalvesThePace(t *testing.T) {
 	t.Parallel()
 	g := New(Options{Rate: 100})
-	assert.InDelta(t, 100, g.Stats().PacedAt, 0.01)
+	assert.InDelta(t, 100, g.Summary().PacedAt, 0.01)
 	_, err := g.Throttled(retryAfter("0"))
 	require.NoError(t, err)
-	assert.InDelta(t, 50, g.Stats().PacedAt, 0.01)
+	assert.InDelta(t, 50, g.Summary().PacedAt, 0.01)
 	_, err = g.Throttled(retryAfter("1"))
 	require.NoError(t, err)
 	_, err = g.Throttled(retryAfter("1"))
 	require.NoError(t, err)
-	assert.InDelta(t, 25, g.Stats().PacedAt, 0.01, "halved once more, then held")
-	assert.Contains(t, g.Stats().String(), "paced at 25/s after")
+	assert.InDelta(t, 25, g.Summary().PacedAt, 0.01, "halved once more, then held")
+	assert.Contains(t, g.Summary().String(), "paced at 25/s after")
 
 	g = New(Options{})
 	_, err = g.Throttled(retryAfter("0"))
 	require.NoError(t, err)
-	assert.Zero(t, g.Stats().PacedAt, "no answer yet: nothing known of the rate")
+	assert.Zero(t, g.Summary().PacedAt, "no answer yet: nothing known of the rate")
 	g.since = time.Now().Add(-time.Second)
 	for range 300 {
 		g.Answered()
 	}
 	_, err = g.Throttled(retryAfter("0"))
 	require.NoError(t, err)
-	assert.InDelta(t, 150, g.Stats().PacedAt, 5, "300 answers in a second: paced at half")
+	assert.InDelta(t, 150, g.Summary().PacedAt, 5, "300 answers in a second: paced at half")
 }
 
 // TestGatePaces: with a rate, requests go out no faster than it.
@@ -135,4 +138,18 @@ func TestGatePaces(t *testing.T) {
 	err := g.Wait(ctx)
 	require.Error(t, err, "the second request of a 1/s pace waits a second")
 	assert.False(t, errors.Is(err, ErrKeptThrottling))
+}
+
+// TestGateFindsAThrottledPaymentProcessed: a payment sent again after
+// throttled answers may be answered 409 only when an earlier request with
+// its partner_trx_id was answered.
+func TestGateFindsAThrottledPaymentProcessed(t *testing.T) {
+	t.Parallel()
+	g := New(Options{})
+	pay := func(id string) []byte { return []byte(`{"product_id":1001,"partner_trx_id":"` + id + `"}`) }
+	require.ErrorIs(t, g.CheckResent(pay("a"), http.StatusConflict), contract.ErrThrottledProcessed)
+	require.NoError(t, g.CheckResent(pay("a"), http.StatusOK))
+	g.PaymentAnswered(pay("b"))
+	require.NoError(t, g.CheckResent(pay("b"), http.StatusConflict), "b was answered before: its 409 may be right")
+	require.NoError(t, g.CheckResent([]byte("not json"), http.StatusConflict))
 }

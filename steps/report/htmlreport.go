@@ -52,6 +52,8 @@ type htmlPage struct {
 	Verdict      string
 	VerdictClass string
 	Stopped      *Stopped
+	// Throttling says what the target's rate limit cost the run, if anything.
+	Throttling string
 	// Warnings are the readings the target did not follow.
 	Warnings  []ReadingWarnings
 	Failed    []htmlLink
@@ -214,6 +216,9 @@ func (page *htmlPage) linkMatrix(matrix []MatrixRow) {
 
 // setVerdict sets the page's verdict line and the outcomes it can filter by.
 func (page *htmlPage) setVerdict(sum *Summary) {
+	if sum != nil && sum.Throttling.Any() {
+		page.Throttling = sum.Throttling.String()
+	}
 	switch {
 	case sum != nil && sum.Stopped != nil:
 		page.Stopped = sum.Stopped

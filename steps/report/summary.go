@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // Counts counts scenarios by outcome.
@@ -81,6 +83,9 @@ type Summary struct {
 	// Stopped is set when the run ended before its scenarios did: the
 	// target stopped answering, or the run was interrupted.
 	Stopped *Stopped `json:"stopped,omitempty"`
+	// Throttling is what the target's rate limit cost the run: the
+	// requests throttled and sent again, the time the run held off.
+	Throttling throttle.Summary `json:"throttling"`
 }
 
 // Levels counts the findings of a run by level: failed scenarios (a
@@ -106,12 +111,14 @@ func WriteSummary(path string, s Summary) error {
 const (
 	StopTarget      = "target-stopped-answering"
 	StopInterrupted = "interrupted"
+	// StopThrottled: the target throttled the run past --max-throttle-wait.
+	StopThrottled = "target-kept-throttling"
 )
 
 // Stopped says why a run ended before its scenarios did (summary.json's
 // "stopped").
 type Stopped struct {
-	// Cause is StopTarget or StopInterrupted.
+	// Cause is StopTarget, StopThrottled or StopInterrupted.
 	Cause string `json:"cause"`
 	// Reason is one sentence: what happened.
 	Reason string `json:"reason"`

@@ -62,6 +62,9 @@ func PrintSummary(w io.Writer, s Summary) {
 		}
 	}
 	writeWarnings(&b, s)
+	if th := s.Throttling; th.Any() {
+		fmt.Fprintf(&b, "\nthrottling: %s\n", th)
+	}
 	writeSlowest(&b, s.Scenarios, 5)
 	verdict := "PASS"
 	if t.Failed > 0 || t.Undefined > 0 {
