@@ -143,6 +143,12 @@ const (
 	// refreshed at most every StaleProfileFor, so a read can miss the latest
 	// payments (a stale read).
 	FaultStaleProfile Fault = "stale-profile"
+	// FaultThrottledButProcessed answers 429 Too Many Requests (Retry-After:
+	// 0) in place of a payment it created: a throttled request is refused,
+	// not processed (§8 shows no rate limit; a 429 refuses the request), so
+	// the same request sent again meets a used partner_trx_id (409), and the
+	// wallet was debited for a payment no answer acknowledged.
+	FaultThrottledButProcessed Fault = "throttled-but-processed"
 
 	// The faults below are found by the generated mode (generative/) and by
 	// no hand-written scenario (generative/faults_test.go proves both).
@@ -198,7 +204,7 @@ func AllFaults() []Fault {
 		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
 		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
 		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
-		FaultRetryDebitsAgain, FaultStaleProfile,
+		FaultRetryDebitsAgain, FaultStaleProfile, FaultThrottledButProcessed,
 	}
 }
 
