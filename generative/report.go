@@ -65,8 +65,14 @@ func PrintSummary(w io.Writer, res Result) {
 	passed := len(res.Properties) - failed - skipped
 	fmt.Fprintf(w, "\n%d properties: %d passed (%d with warnings), %d failed, %d not run; %d requests in %.1fs; seed %d\n",
 		len(res.Properties), passed, res.Warned(), failed, skipped, res.Requests, res.Seconds, res.Seed)
+	if res.Throttling.Any() {
+		fmt.Fprintf(w, "throttling: %s\n", res.Throttling)
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(w, "INTERRUPTED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Interrupted)
+	}
+	if res.Stopped != "" {
+		fmt.Fprintf(w, "STOPPED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Stopped)
 	}
 	for _, p := range res.Properties {
 		if p.Status == StatusFailed && p.Command != "" {

@@ -40,8 +40,14 @@ const (
 	// MaxDefaultWait.
 	DefaultWait    = time.Second
 	MaxDefaultWait = 16 * time.Second
+	// MinHold is the shortest hold: a Retry-After of 0 (come back now)
+	// still holds the run this long, so that a target that says so every
+	// time is not asked again in a busy loop, and the bound is reached.
+	MinHold = 10 * time.Millisecond
 	// minRate is the slowest pace a Gate halves down to (requests a second).
 	minRate = 1
+	// recentAnswers is how many answers the first pace is measured from.
+	recentAnswers = 256
 )
 
 // ErrKeptThrottling is the error of a request the Gate refuses because the
@@ -68,19 +74,20 @@ type Gate struct {
 	// mu guards the fields below.
 	mu        sync.Mutex
 	notBefore time.Time     // no request is sent before
+	slowedFor time.Time     // the end of the hold the pace was last halved for
 	waited    time.Duration // the holds' union, so far
 	throttled int64
-	inARow    int       // throttled answers without a Retry-After and no answer between
-	since     time.Time // start of the answers counted for the pace
-	answers   int64
-	stopped   error // set once the run has held off for maxWait
+	inARow    int                      // throttled answers without a Retry-After and no answer between
+	recent    [recentAnswers]time.Time // when the last answers came, a ring
+	answers   int                      // answers counted in recent
+	stopped   error                    // set once the run has held off for maxWait
 
 	used sync.Map // partner_trx_id → true: the ids of payments answered (PaymentAnswered)
 }
 
 // New returns the Gate of a run.
 func New(o Options) *Gate {
-	g := &Gate{maxWait: o.MaxWait, rate: o.Rate, since: time.Now()}
+	g := &Gate{maxWait: o.MaxWait, rate: o.Rate}
 	if g.maxWait <= 0 {
 		g.maxWait = DefaultMaxWait
 	}
@@ -126,15 +133,17 @@ func (g *Gate) Wait(ctx context.Context) error {
 // Answered counts an answer that was not throttled.
 func (g *Gate) Answered() {
 	g.mu.Lock()
+	g.recent[g.answers%recentAnswers] = time.Now()
 	g.answers++
 	g.inARow = 0
 	g.mu.Unlock()
 }
 
 // Throttled counts a throttled answer with header h and holds the run off
-// as it asks (Retry-After, or the default), and returns the hold. The
-// first throttled answer of a hold also halves the pace (from the rate of
-// the answers since the last hold when the run was not paced yet). It
+// as it asks (Retry-After, or the default; at least MinHold), and returns
+// the hold. The first throttled answer of a hold that asks for more than
+// MinHold also halves the pace (from the rate of the answers of the last
+// second when the run was not paced yet): the next holds are fewer. It
 // returns ErrKeptThrottling, wrapped, when the hold would take the run's
 // waiting past MaxWait: the run holds off no more, and Wait refuses every
 // further request.
@@ -151,9 +160,13 @@ func (g *Gate) Throttled(h http.Header) (time.Duration, error) {
 		wait = min(DefaultWait<<min(g.inARow, 8), MaxDefaultWait)
 		g.inARow++
 	}
+	wait = max(wait, MinHold)
 	until := now.Add(wait)
-	if now.After(g.notBefore) {
+	if wait > MinHold && now.After(g.slowedFor) {
+		// A throttled answer that costs a wait, the first of its hold:
+		// slow down to meet fewer.
 		g.slowDown(now)
+		g.slowedFor = until
 	}
 	if !until.After(g.notBefore) {
 		return wait, nil // within a hold already under way
@@ -166,20 +179,16 @@ func (g *Gate) Throttled(h http.Header) (time.Duration, error) {
 	}
 	g.waited += added
 	g.notBefore = until
-	g.since, g.answers = until, 0
 	return wait, nil
 }
 
 // slowDown halves the pace: the current one, or, for a run not paced yet,
-// the rate of the answers since the last hold ended. g.mu is held.
+// the rate of its answers within the last second. g.mu is held.
 func (g *Gate) slowDown(now time.Time) {
 	var from float64
-	switch {
-	case g.lim != nil:
+	if g.lim != nil {
 		from = float64(g.lim.Limit())
-	case g.answers > 0 && now.After(g.since):
-		from = float64(g.answers) / now.Sub(g.since).Seconds()
-	default:
+	} else if from = g.recentRate(now); from == 0 {
 		return // nothing known of the rate yet
 	}
 	pace := rate.Limit(max(from/2, minRate))
@@ -188,6 +197,23 @@ func (g *Gate) slowDown(now time.Time) {
 		return
 	}
 	g.lim.SetLimit(pace)
+}
+
+// recentRate is the rate of the answers within the second before now, from
+// the oldest of them; 0 when there are fewer than two. g.mu is held.
+func (g *Gate) recentRate(now time.Time) float64 {
+	n, oldest := 0, now
+	for i := range min(g.answers, recentAnswers) {
+		at := g.recent[(g.answers-1-i)%recentAnswers]
+		if now.Sub(at) > time.Second {
+			break
+		}
+		n, oldest = n+1, at
+	}
+	if n < 2 || !now.After(oldest) {
+		return 0
+	}
+	return float64(n) / now.Sub(oldest).Seconds()
 }
 
 func later(a, b time.Time) time.Time {

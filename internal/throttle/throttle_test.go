@@ -36,9 +36,10 @@ func TestGateHoldsOffAsRetryAfterSays(t *testing.T) {
 	assert.ErrorIs(t, g.Wait(ctx), context.DeadlineExceeded, "held for a second, not 50 ms")
 
 	g = New(Options{})
-	_, err = g.Throttled(retryAfter("0"))
+	wait, err = g.Throttled(retryAfter("0"))
 	require.NoError(t, err)
-	require.NoError(t, g.Wait(ctx), "Retry-After: 0 holds nothing")
+	assert.Equal(t, MinHold, wait, "Retry-After: 0 holds the least")
+	require.NoError(t, g.Wait(t.Context()))
 }
 
 // TestGateCountsTheRunsWaitingOnce: throttled answers that arrive together
@@ -98,34 +99,42 @@ func TestGateStopsPastMaxWait(t *testing.T) {
 	assert.Contains(t, s.String(), "2 requests throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited 1 s in all (at most 1.5 s")
 }
 
-// TestGateHalvesThePace: the first throttled answer of a hold halves the
-// pace (the one asked for, or the rate of the answers since the last hold);
-// more throttled answers during the hold do not.
+// TestGateHalvesThePace: the first throttled answer of a hold that asks
+// for a wait halves the pace (the one asked for, or the rate of the answers
+// since the last hold); more throttled answers during the hold do not, nor
+// does a Retry-After of 0.
 func TestGateHalvesThePace(t *testing.T) {
 	t.Parallel()
 	g := New(Options{Rate: 100})
 	assert.InDelta(t, 100, g.Summary().PacedAt, 0.01)
-	_, err := g.Throttled(retryAfter("0"))
-	require.NoError(t, err)
+	throttled := func(v string) {
+		_, err := g.Throttled(retryAfter(v))
+		require.NoError(t, err)
+	}
+	throttled("0")
+	assert.InDelta(t, 100, g.Summary().PacedAt, 0.01, "come back now: no slower")
+	throttled("1")
 	assert.InDelta(t, 50, g.Summary().PacedAt, 0.01)
-	_, err = g.Throttled(retryAfter("1"))
-	require.NoError(t, err)
-	_, err = g.Throttled(retryAfter("1"))
-	require.NoError(t, err)
-	assert.InDelta(t, 25, g.Summary().PacedAt, 0.01, "halved once more, then held")
+	throttled("1")
+	assert.InDelta(t, 50, g.Summary().PacedAt, 0.01, "within the hold: once")
+	g.notBefore, g.slowedFor = time.Now(), time.Now() // the hold is over
+	throttled("1")
+	assert.InDelta(t, 25, g.Summary().PacedAt, 0.01, "the next hold: halved again")
 	assert.Contains(t, g.Summary().String(), "paced at 25/s after")
 
 	g = New(Options{})
-	_, err = g.Throttled(retryAfter("0"))
-	require.NoError(t, err)
+	throttled("1")
 	assert.Zero(t, g.Summary().PacedAt, "no answer yet: nothing known of the rate")
-	g.since = time.Now().Add(-time.Second)
+	g.notBefore, g.slowedFor = time.Now(), time.Now()
 	for range 300 {
 		g.Answered()
 	}
-	_, err = g.Throttled(retryAfter("0"))
-	require.NoError(t, err)
-	assert.InDelta(t, 150, g.Summary().PacedAt, 5, "300 answers in a second: paced at half")
+	for i := range recentAnswers { // 256 answers 2 ms apart, the last 10 ms ago
+		g.recent[i] = time.Now().Add(-10*time.Millisecond - time.Duration(recentAnswers-1-i)*2*time.Millisecond)
+	}
+	g.answers = recentAnswers
+	throttled("1")
+	assert.InDelta(t, 250, g.Summary().PacedAt, 10, "500 answers a second: paced at half")
 }
 
 // TestGatePaces: with a rate, requests go out no faster than it.
