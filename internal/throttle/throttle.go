@@ -267,8 +267,12 @@ func (s Summary) Any() bool { return s.Throttled > 0 || s.Rate > 0 }
 // at 90/s after".
 func (s Summary) String() string {
 	seconds := func(f float64) string { return readable.Duration(time.Duration(f * float64(time.Second))) }
-	line := fmt.Sprintf("%s requests throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited %s in all (at most %s, --max-throttle-wait)",
-		readable.Thousands(s.Throttled), seconds(s.WaitedSeconds), seconds(s.MaxWaitSeconds))
+	requests := "requests"
+	if s.Throttled == 1 {
+		requests = "request"
+	}
+	line := fmt.Sprintf("%s %s throttled (429, or 503 with Retry-After) and sent again after the wait; the run waited %s in all (at most %s, --max-throttle-wait)",
+		readable.Thousands(s.Throttled), requests, seconds(s.WaitedSeconds), seconds(s.MaxWaitSeconds))
 	switch {
 	case s.PacedAt > 0 && (s.Rate == 0 || s.PacedAt < s.Rate):
 		line += fmt.Sprintf("; paced at %.0f/s after", s.PacedAt)

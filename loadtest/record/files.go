@@ -27,7 +27,7 @@ const (
 // can recompute corrected latency and the verdicts from it.
 const (
 	headerScheduled = "X-Loadtest-Scheduled" // scheduled send time, Unix nanoseconds
-	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | unexpected | uncertain
+	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | throttled | unexpected | uncertain | not-delivered
 	headerViolation = "X-Loadtest-Violation"
 	headerTrxID     = "X-Loadtest-Trx-Id" // the partner_trx_id of an unexpected payment answer, for the error set
 )
@@ -47,6 +47,8 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 		h[headerVerdict] = []string{"uncertain"}
 	case r.NotDelivered:
 		h[headerVerdict] = []string{"not-delivered"}
+	case r.Throttled:
+		h[headerVerdict] = []string{"throttled"}
 	case r.Expected && r.Allowed && r.Code >= 200 && r.Code < 300 && r.Error == "":
 		// What FromVegeta reads from a result without a verdict: the
 		// common case spares a header in every result.
@@ -87,6 +89,8 @@ func FromVegeta(v vegeta.Result) Result {
 		r.Uncertain = true
 	case "not-delivered":
 		r.NotDelivered = true
+	case "throttled":
+		r.Throttled, r.Allowed = true, true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""

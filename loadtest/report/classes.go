@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,7 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 		}
 		lines.add(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
 	}
+	lines.addThrottled(rep)
 	if r != nil {
 		other := 0
 		for inv, n := range r.Counts {
@@ -187,7 +189,10 @@ func (rep *Report) headline() string {
 		pass = fmt.Sprintf("PASS with %s warnings (readings of the document not followed; --strict makes them failures)", readable.Thousands(r.WarningCount()))
 	}
 	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
-		return fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+		pass = fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+	}
+	if c := rep.throttledCaveat(); c != "" {
+		pass += ", but " + c
 	}
 	return pass
 }
@@ -202,7 +207,7 @@ func (rep *Report) writeLead(b *strings.Builder) {
 	for _, l := range rep.Verdict {
 		fmt.Fprintf(b, "  - %s\n", l.Text)
 	}
-	if len(rep.Verdict) > 0 {
+	if slices.ContainsFunc(rep.Verdict, func(l ClassLine) bool { return l.Class != ClassThrottled }) {
 		fmt.Fprintf(b, "  every id: %s\n", FileViolations)
 	}
 }

@@ -188,12 +188,15 @@ type idGroup struct {
 	uncertain int
 	// notDelivered counts requests that never reached the server.
 	notDelivered int
-	maxBal       int64
-	maxCoins     int64
-	at           time.Time      // the first send
-	resolved     *record.Lookup // the payment status look-up made after the run
-	lost         bool           // a retry scenario's attempt got no answer
-	n            int
+	// throttled counts requests refused for their rate (a 429, or a 503
+	// with Retry-After): refusals, not processed.
+	throttled int
+	maxBal    int64
+	maxCoins  int64
+	at        time.Time      // the first send
+	resolved  *record.Lookup // the payment status look-up made after the run
+	lost      bool           // a retry scenario's attempt got no answer
+	n         int
 }
 
 // Reconcile checks a ledger held in memory and the account snapshots (see
@@ -291,6 +294,9 @@ func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
 		r.Uncertain++
 		g.maxBal = max(g.maxBal, p.MaxBalance)
 		g.maxCoins = max(g.maxCoins, p.MaxCoins)
+	case record.OutcomeThrottled:
+		g.throttled++
+		fallthrough
 	default:
 		g.refused++
 		if g.refusals == nil {
@@ -340,9 +346,10 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		}
 		b.debit(a)
 		checkLookup(r, g.first)
-	case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
-		// Refused, or never delivered, every time: yet it exists (and
-		// debited what payment status says).
+	case resolvedCreated(g.resolved) && g.uncertain == 0 && (g.duplicate == 0 || g.throttled > 0):
+		// Refused, or never delivered, every time (or throttled, and then
+		// found used by a retry): yet it exists (and debited what payment
+		// status says).
 		r.Created++
 		b.created++
 		a := g.resolved.Amount
