@@ -8,6 +8,7 @@ package variants
 import (
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -30,6 +31,10 @@ type Variant struct {
 	// variant leaves nothing to observe with; no other scenario may be
 	// skipped.
 	Skips string
+	// Throttled, when set, counts the answers the variant throttled (a
+	// rate limit's 429, or 503 with Retry-After): its rewrite changed an
+	// answer a judge read when the count grew during the judge's run.
+	Throttled *atomic.Int64
 }
 
 // Handler builds the variant: the reference over the embedded data set (as
