@@ -1,6 +1,7 @@
 // Package readable writes numbers as the load tester's reports and
 // messages read: counts and rupiah with thousands separators, durations to
-// three significant digits, caps.
+// three significant digits, caps; and JSON bodies as failures show them,
+// indented, folded and marked (Body).
 package readable
 
 import (
