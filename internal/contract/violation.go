@@ -134,6 +134,29 @@ func (e *AnswerError) Error() string {
 	return fmt.Sprintf("openapi.yaml %s, response %d: %s", e.Operation, e.Status, strings.Join(parts, "; "))
 }
 
+// Marks are the notes a failure writes beside the values of the body
+// (readable.Body), by JSON pointer: each violation at its value, a
+// missing property at the object that lacks it, the first perField of
+// each field only.
+func (e *AnswerError) Marks(perField int) map[string]string {
+	marks := map[string]string{}
+	seen := map[string]int{}
+	for _, v := range e.Violations {
+		if seen[v.Field()]++; seen[v.Field()] > perField {
+			continue
+		}
+		at := v.Pointer
+		if i := strings.LastIndexByte(at, '/'); v.Rule == RuleMissing && i >= 0 {
+			at = at[:i]
+		}
+		if marks[at] != "" {
+			marks[at] += "; "
+		}
+		marks[at] += v.Reason
+	}
+	return marks
+}
+
 // plural is one or many by n.
 func plural(n int, one, many string) string {
 	if n == 1 {

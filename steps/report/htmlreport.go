@@ -53,7 +53,9 @@ type htmlPage struct {
 	VerdictClass string
 	Stopped      *Stopped
 	// Warnings are the readings the target did not follow.
-	Warnings  []ReadingWarnings
+	Warnings []ReadingWarnings
+	// Groups are the failed scenarios by cause, the largest first.
+	Groups    []htmlGroup
 	Failed    []htmlLink
 	Areas     []htmlArea
 	Matrix    []htmlMatrixRow
@@ -71,6 +73,14 @@ type htmlCapability struct {
 }
 
 type htmlLink struct{ ID, Name, Outcome string }
+
+// htmlGroup is a failure group: its title, its scenarios (linked) and the
+// failure of the first, shown once.
+type htmlGroup struct {
+	Title   string
+	Links   []htmlLink
+	Failure string
+}
 
 type htmlArea struct {
 	ID, Name, Area, File, Description, Sections string
@@ -143,6 +153,9 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 
 	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
 	page.linkMatrix(matrix)
+	if sum != nil {
+		page.linkGroups(sum)
+	}
 	page.setVerdict(sum)
 
 	return executePage(w, htmlReport, page)
@@ -209,6 +222,31 @@ func (page *htmlPage) linkMatrix(matrix []MatrixRow) {
 			page.Exercised++
 		}
 		page.Matrix = append(page.Matrix, hr)
+	}
+}
+
+// linkGroups adds the failure groups of the run, each scenario linked to
+// its article, and the failure of the first.
+func (page *htmlPage) linkGroups(sum *Summary) {
+	byLocation := map[string]htmlScenario{}
+	for _, a := range page.Areas {
+		for _, sc := range a.Scenarios {
+			byLocation[sc.Location+"\x00"+sc.Name] = sc
+		}
+	}
+	for _, g := range sum.FailureGroups {
+		hg := htmlGroup{Title: g.Title()}
+		for _, gs := range g.Scenarios {
+			sc, ok := byLocation[gs.Location+"\x00"+gs.Name]
+			if !ok {
+				continue
+			}
+			if hg.Failure == "" {
+				hg.Failure = sc.Reason
+			}
+			hg.Links = append(hg.Links, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
+		}
+		page.Groups = append(page.Groups, hg)
 	}
 }
 

@@ -60,15 +60,18 @@ type Coverage struct {
 // Summary is what a run found, as summary.json holds it: the writers
 // read it and nothing else of the run.
 type Summary struct {
-	SuiteVersion string                `json:"suite_version"`
-	SpecSHA256   string                `json:"spec_sha256"`
-	Target       string                `json:"target"`
-	StartedAt    time.Time             `json:"started_at"`
-	Seconds      float64               `json:"seconds"`
-	Totals       Counts                `json:"totals"`
-	Areas        map[string]Counts     `json:"areas"`
-	Capabilities map[string]Capability `json:"capabilities"`
-	Coverage     Coverage              `json:"coverage"`
+	SuiteVersion string    `json:"suite_version"`
+	SpecSHA256   string    `json:"spec_sha256"`
+	Target       string    `json:"target"`
+	StartedAt    time.Time `json:"started_at"`
+	Seconds      float64   `json:"seconds"`
+	Totals       Counts    `json:"totals"`
+	// FailureGroups are the failed scenarios grouped by cause, the
+	// largest group first (GroupFailures).
+	FailureGroups []FailureGroup        `json:"failure_groups"`
+	Areas         map[string]Counts     `json:"areas"`
+	Capabilities  map[string]Capability `json:"capabilities"`
+	Coverage      Coverage              `json:"coverage"`
 	// Strict is set when warnings counted as failures.
 	Strict bool `json:"strict"`
 	// Levels counts the findings of the run by level.

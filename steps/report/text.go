@@ -18,6 +18,7 @@ func PrintSummary(w io.Writer, s Summary) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nPartner Commerce API v2 conformance — suite %s, spec sha256 %.12s…\n", s.SuiteVersion, s.SpecSHA256)
 	fmt.Fprintf(&b, "target %s, %.1fs\n\n", s.Target, s.Seconds)
+	writeFailureGroups(&b, s.FailureGroups)
 	fmt.Fprintf(&b, "%-18s %7s %7s %8s %10s\n", "area", "passed", "failed", "skipped", "undefined")
 	for _, a := range gherkin.Areas {
 		c := s.Areas[a]
@@ -45,19 +46,8 @@ func PrintSummary(w io.Writer, s Summary) {
 	fmt.Fprintf(&b, "\ncoverage: %d operations, %d of %d documented status codes received, %d messages asserted\n",
 		len(s.Coverage.Operations), exercised, documented, len(s.Coverage.Messages))
 	for _, sc := range s.Scenarios {
-		switch sc.Status {
-		case StatusFailed, StatusUndefined:
-			// The failure itself is printed once, by the console or in
-			// junit.xml and cucumber.json; here only where it is.
-			loc := sc.Location
-			if loc == "" {
-				loc = sc.Feature
-			}
-			fmt.Fprintf(&b, "  %s: %s — %s\n", strings.ToUpper(sc.Status), loc, sc.Name)
-		case StatusSkipped:
-			if sc.NotRun {
-				continue // counted once, in the stop's banner
-			}
+		// The failed scenarios lead the summary, by cause.
+		if sc.Status == StatusSkipped && !sc.NotRun { // a scenario not run is counted once, in the stop's banner
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
@@ -82,6 +72,43 @@ func PrintSummary(w io.Writer, s Summary) {
 	}
 	fmt.Fprintf(&b, "\nRESULT: %s: %s\n", verdict, summaryLine(t))
 	_, _ = io.WriteString(w, b.String())
+}
+
+// groupListed is how many scenarios of a failure group the summary names.
+const groupListed = 5
+
+// writeFailureGroups lists the failed scenarios by cause, the largest
+// group first: its count and cause on one line, then where its scenarios
+// are (the failure itself is printed once, by the console, and in
+// junit.xml, cucumber.json and the page).
+func writeFailureGroups(b *strings.Builder, groups []FailureGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	failed := 0
+	for _, g := range groups {
+		failed += g.Count
+	}
+	fmt.Fprintf(b, "%s failed, by cause (%s):\n", plural(failed, "1 scenario", fmt.Sprintf("%d scenarios", failed)),
+		plural(len(groups), "1 cause", fmt.Sprintf("%d causes", len(groups))))
+	for _, g := range groups {
+		fmt.Fprintf(b, "  %s\n", g.Title())
+		for _, sc := range g.Scenarios[:min(groupListed, len(g.Scenarios))] {
+			fmt.Fprintf(b, "      %s\n", sc)
+		}
+		if more := len(g.Scenarios) - groupListed; more > 0 {
+			fmt.Fprintf(b, "      and %d more (%s lists every failed scenario)\n", more, gherkin.RerunFile)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // summaryLine is the final count of a run: "N passed (W with warnings), F
