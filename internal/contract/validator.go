@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,8 @@ import (
 type Validator struct {
 	doc    *openapi3.T
 	router routers.Router
+	// routes are the operations of doc by operationId, for ValidateBody.
+	routes map[string]*routers.Route
 }
 
 // NewValidator returns a validator for the server at baseURL.
@@ -37,7 +40,13 @@ func NewValidator(baseURL string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("routing openapi.yaml for %s: %w", baseURL, err)
 	}
-	return &Validator{doc: doc, router: router}, nil
+	routes := map[string]*routers.Route{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			routes[op.OperationID] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+		}
+	}
+	return &Validator{doc: doc, router: router, routes: routes}, nil
 }
 
 // Doc is the validator's copy of openapi.yaml (operationIds as the
@@ -54,41 +63,56 @@ func (v *Validator) Validate(ctx context.Context, req *http.Request, status int,
 	if err != nil {
 		return "", fmt.Errorf("openapi.yaml has no operation %s %s: %w", req.Method, req.URL.Path, err)
 	}
+	ctErr := CheckContentType(header.Get("Content-Type"))
+	return route.Operation.OperationID, errors.Join(ctErr, v.validateBody(ctx, route, params, req, status, body))
+}
+
+// ValidateBody judges the body of an answer with status to operation op
+// (an operationId of openapi.yaml) as Validate does, for a judge that knows
+// the operation and has no request at hand (the load tester): nil or an
+// *AnswerError.
+func (v *Validator) ValidateBody(ctx context.Context, op string, status int, body []byte) error {
+	route, ok := v.routes[op]
+	if !ok {
+		return fmt.Errorf("openapi.yaml has no operation %s", op)
+	}
+	req := &http.Request{Method: route.Method, URL: &url.URL{Path: route.Path}, Header: http.Header{}}
+	return v.validateBody(ctx, route, nil, req, status, body)
+}
+
+// validateBody judges body, the answer with status to req on route; the
+// body is read as JSON whatever its Content-Type says (CheckContentType
+// judges that).
+func (v *Validator) validateBody(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, status int, body []byte) error {
+	id := route.Operation.OperationID
+	if !json.Valid(body) {
+		// openapi3filter reads the first JSON value and ignores what follows.
+		notJSON := Violation{Rule: RuleNotJSON, Reason: "not one JSON value (\"Every response is JSON\")", Section: "1"}
+		return &AnswerError{Operation: id, Status: status, Violations: []Violation{notJSON}}
+	}
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: &openapi3filter.RequestValidationInput{
 			Request: req, PathParams: params, Route: route, Options: opts,
 		},
 		Status:  status,
-		Header:  header,
+		Header:  http.Header{"Content-Type": {"application/json"}},
 		Body:    io.NopCloser(bytes.NewReader(body)),
 		Options: opts,
 	}
-	ctErr := CheckContentType(header.Get("Content-Type"))
-	if ctErr != nil {
-		// The body is still validated as the JSON it must be.
-		in.Header = header.Clone()
-		in.Header.Set("Content-Type", "application/json")
+	err := openapi3filter.ValidateResponse(ctx, in)
+	if err == nil {
+		return nil
 	}
-	id := route.Operation.OperationID
-	if !json.Valid(body) {
-		// openapi3filter reads the first JSON value and ignores what follows.
-		notJSON := Violation{Rule: RuleNotJSON, Reason: "not one JSON value (\"Every response is JSON\")", Section: "1"}
-		return id, errors.Join(ctErr, &AnswerError{Operation: id, Status: status, Violations: []Violation{notJSON}})
-	}
-	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
-		ae := &AnswerError{Operation: id, Status: status, Violations: violations(err)}
-		root := responseSchema(route.Operation, status)
-		opSection, _ := route.Operation.Extensions[extSection].(string)
-		for i := range ae.Violations {
-			v := &ae.Violations[i]
-			if v.Section == "" {
-				v.Section = nonEmpty(sectionAt(root, splitPointer(v.Pointer)), opSection)
-			}
+	ae := &AnswerError{Operation: id, Status: status, Violations: violations(err)}
+	root := responseSchema(route.Operation, status)
+	opSection, _ := route.Operation.Extensions[extSection].(string)
+	for i := range ae.Violations {
+		if w := &ae.Violations[i]; w.Section == "" {
+			w.Section = nonEmpty(sectionAt(root, splitPointer(w.Pointer)), opSection)
 		}
-		return id, errors.Join(ctErr, ae)
 	}
-	return id, ctErr
+	return ae
 }
 
 // extSection names, in openapi.yaml, the section of the document that

@@ -21,7 +21,7 @@ const (
 	RuleType       Rule = "wrong type"
 	RuleNotAllowed Rule = "value not allowed"
 	RuleUnexpected Rule = "unexpected property"
-	RulePattern    Rule = "value does not match the pattern"
+	RulePattern    Rule = "value out of its pattern"
 	RuleBounds     Rule = "value out of bounds"
 	// RuleNotJSON is a body that is not one JSON value (§1).
 	RuleNotJSON Rule = "not JSON"
@@ -30,12 +30,16 @@ const (
 // Violation is one departure of an answer's body from openapi.yaml: the
 // JSON pointer of the offending value (of the missing property, for
 // RuleMissing; "" is the whole body), the rule it breaks, what exactly
-// (Reason, never empty) and the section of the document that shows the field.
+// (Reason, never empty: what the schema requires and the value found) and
+// the section of the document that shows the field. Requires is what the
+// schema requires of the value, without the value ("value must be an
+// integer"); empty for a missing or unexpected property.
 type Violation struct {
-	Pointer string `json:"pointer"`
-	Rule    Rule   `json:"rule"`
-	Reason  string `json:"reason"`
-	Section string `json:"section,omitempty"`
+	Pointer  string `json:"pointer"`
+	Rule     Rule   `json:"rule"`
+	Reason   string `json:"reason"`
+	Requires string `json:"requires,omitempty"`
+	Section  string `json:"section,omitempty"`
 }
 
 // Field is the pointer as the document's tables name a field, array
@@ -94,7 +98,7 @@ func (v Violation) Headline(op string) string {
 	case RuleNotJSON:
 		return fmt.Sprintf("%s answered a body that is not JSON (§1: every response is JSON)", op)
 	}
-	return fmt.Sprintf("%s answered %s with a %s (%s): %s", op, field, v.Rule, where, v.Reason)
+	return fmt.Sprintf("%s answered %s with a %s: %s (%s)", op, field, v.Rule, nonEmpty(v.Requires, v.Reason), where)
 }
 
 // AnswerError is an answer that departs from openapi.yaml: which
@@ -132,6 +136,21 @@ func (e *AnswerError) Error() string {
 		parts = append(parts, s)
 	}
 	return fmt.Sprintf("openapi.yaml %s, response %d: %s", e.Operation, e.Status, strings.Join(parts, "; "))
+}
+
+// Brief is the answer's first violation on one line, its headline and the
+// pointer of its value, for a judge that counts answers by what broke
+// (the load tester): answers that break the same rule at the same field
+// read the same.
+func (e *AnswerError) Brief() string {
+	if len(e.Violations) == 0 {
+		return fmt.Sprintf("openapi.yaml %s, response %d", e.Operation, e.Status)
+	}
+	v := e.Violations[0]
+	if v.Pointer == "" {
+		return v.Headline(e.Operation)
+	}
+	return fmt.Sprintf("%s, at %s", v.Headline(e.Operation), v.Pointer)
 }
 
 // Marks are the notes a failure writes beside the values of the body
@@ -249,42 +268,40 @@ func bestBranch(branches openapi3.MultiError) []Violation {
 // leaf describes one schema error that composes no other.
 func leaf(e *openapi3.SchemaError) Violation {
 	path := e.JSONPointer()
-	v := Violation{Reason: e.Reason}
-	found := foundValue(e.Value)
+	v := Violation{Rule: RuleNotAllowed, Requires: nonEmpty(e.Reason, "value must match "+nonEmpty(e.SchemaField, "the schema"))}
 	switch e.SchemaField {
 	case "required":
-		v.Rule = RuleMissing
+		v.Rule, v.Requires = RuleMissing, ""
+		v.Reason = string(RuleMissing)
 		if len(path) > 0 {
 			v.Reason = fmt.Sprintf("%s %q", RuleMissing, path[len(path)-1])
 		}
-	case "type", "nullable":
-		v.Rule = RuleType
-		v.Reason = fmt.Sprintf("%s: %s, found %s", RuleType, nonEmpty(e.Reason, "value of another type"), found)
-	case "enum":
-		v.Rule = RuleNotAllowed
-		v.Reason = fmt.Sprintf("%s: %s; allowed: %s", RuleNotAllowed, found, enumValues(e.Schema.Enum))
-	case "not":
-		v.Rule = RuleNotAllowed
-		v.Reason = fmt.Sprintf("%s: %s (openapi.yaml forbids it here)", RuleNotAllowed, found)
-		if n := e.Schema.Not; n != nil && n.Value != nil && len(n.Value.Enum) > 0 {
-			v.Reason = fmt.Sprintf("%s: %s; it must not be %s", RuleNotAllowed, found, enumValues(n.Value.Enum))
-		}
 	case "properties", "additionalProperties":
-		v.Rule = RuleUnexpected
+		v.Rule, v.Requires = RuleUnexpected, ""
+		v.Reason = string(RuleUnexpected)
 		if k := unexpectedKey(e); k != "" {
 			path = append(path, k)
 			v.Reason = fmt.Sprintf("%s %q", RuleUnexpected, k)
 		}
-	case "pattern", "format":
+	case "type", "nullable":
+		v.Rule = RuleType
+	case "enum":
+		v.Requires = "value must be one of " + enumValues(e.Schema.Enum)
+	case "not":
+		v.Requires = "value must not match the schema openapi.yaml forbids here"
+		if n := e.Schema.Not; n != nil && n.Value != nil && len(n.Value.Enum) > 0 {
+			v.Requires = "value must not be " + enumValues(n.Value.Enum)
+		}
+	case "pattern":
+		v.Rule, v.Requires = RulePattern, fmt.Sprintf("value must match the pattern %q", e.Schema.Pattern)
+	case "format":
 		v.Rule = RulePattern
-		v.Reason = fmt.Sprintf("%s: %s, found %s", RulePattern, nonEmpty(e.Reason, "malformed"), found)
 	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties":
 		v.Rule = RuleBounds
-		v.Reason = fmt.Sprintf("%s: %s, found %s", RuleBounds, nonEmpty(e.Reason, e.SchemaField), found)
-	default:
-		v.Rule = RuleNotAllowed
-		v.Reason = fmt.Sprintf("%s: %s, found %s", RuleNotAllowed, nonEmpty(e.Reason, "breaks "+nonEmpty(e.SchemaField, "the schema")), found)
+	}
+	if v.Requires != "" {
+		v.Reason = fmt.Sprintf("%s: %s, found %s", v.Rule, v.Requires, foundValue(e.Value))
 	}
 	v.Pointer = pointer(path)
 	return v

@@ -60,15 +60,16 @@ func TestValidatorNamesTheFieldAndTheRule(t *testing.T) {
 			[]Violation{{Pointer: "/message", Rule: RuleMissing, Reason: `missing required property "message"`, Section: "4.2"}}},
 		{"sync OK with a product status not allowed", "GET", sync,
 			`{"status":true,"message":"OK","data":{"products":[` + strings.Replace(strings.Replace(testProduct, `"active"`, `"deleted"`, 1), `"Telkomsel"}`, `"Telkomsel","logo":"l"}`, 1) + `]},"pagination":` + testPaging + `}`,
-			[]Violation{{Pointer: "/data/products/0/status", Rule: RuleNotAllowed, Reason: `value not allowed: "deleted"; allowed: "active", "inactive"`, Section: "2.1"}}},
+			[]Violation{{Pointer: "/data/products/0/status", Rule: RuleNotAllowed, Reason: `value not allowed: value must be one of "active", "inactive", found "deleted"`,
+				Requires: `value must be one of "active", "inactive"`, Section: "2.1"}}},
 		{"profile with a string customer id", "GET", profile,
 			`{"status":true,"message":"OK","data":{"customer":` + customer + `,"balance":{"available":0},"coin":{"note":"n","available":0,"available_value":0}}}`,
-			[]Violation{{Pointer: "/data/customer/id", Rule: RuleType, Reason: `wrong type: value must be an integer, found "7"`, Section: "2.3"}}},
+			[]Violation{{Pointer: "/data/customer/id", Rule: RuleType, Reason: `wrong type: value must be an integer, found "7"`, Requires: "value must be an integer", Section: "2.3"}}},
 		{"payment with a transaction number without a slash", "POST", pay, payment("TRX1", "PAID"),
 			[]Violation{{Pointer: "/data/transaction/transaction_number", Rule: RulePattern,
-				Reason: `value does not match the pattern: string doesn't match the regular expression "/", found "TRX1"`, Section: "2.5"}}},
+				Reason: `value out of its pattern: value must match the pattern "/", found "TRX1"`, Requires: `value must match the pattern "/"`, Section: "2.5"}}},
 		{"payment with an amount of the wrong type", "POST", pay, strings.Replace(payment("TRX/1", "PAID"), `"total":5500`, `"total":"5500"`, 1),
-			[]Violation{{Pointer: "/data/transaction/amount/total", Rule: RuleType, Reason: `wrong type: value must be an integer, found "5500"`, Section: "2.7"}}},
+			[]Violation{{Pointer: "/data/transaction/amount/total", Rule: RuleType, Reason: `wrong type: value must be an integer, found "5500"`, Requires: "value must be an integer", Section: "2.7"}}},
 		{"body not JSON", "GET", profile, `Token tidak valid.`,
 			[]Violation{{Rule: RuleNotJSON, Reason: `not one JSON value ("Every response is JSON")`, Section: "1"}}},
 	}
@@ -113,17 +114,17 @@ func TestViolationsOfEveryConstruct(t *testing.T) {
 		want   Violation
 	}{
 		{"not", &openapi3.Schema{Not: openapi3.NewSchemaRef("", &openapi3.Schema{Enum: []any{"OK"}})}, "OK",
-			Violation{Rule: RuleNotAllowed, Reason: `value not allowed: "OK"; it must not be "OK"`}},
+			Violation{Rule: RuleNotAllowed, Reason: `value not allowed: value must not be "OK", found "OK"`, Requires: `value must not be "OK"`}},
 		{"unexpected property", closed, map[string]any{"a": "x", "b": 1.0},
 			Violation{Pointer: "/b", Rule: RuleUnexpected, Reason: `unexpected property "b"`}},
 		{"allOf", openapi3.NewAllOfSchema(openapi3.NewObjectSchema().WithProperty("a", openapi3.NewIntegerSchema())), map[string]any{"a": "x"},
-			Violation{Pointer: "/a", Rule: RuleType, Reason: `wrong type: value must be an integer, found "x"`}},
+			Violation{Pointer: "/a", Rule: RuleType, Reason: `wrong type: value must be an integer, found "x"`, Requires: "value must be an integer"}},
 		{"anyOf", openapi3.NewAnyOfSchema(openapi3.NewIntegerSchema(), openapi3.NewBoolSchema()), "x",
-			Violation{Rule: RuleNotAllowed, Reason: `value not allowed: doesn't match any schema from "anyOf", found "x"`}},
+			Violation{Rule: RuleNotAllowed, Reason: `value not allowed: doesn't match any schema from "anyOf", found "x"`, Requires: `doesn't match any schema from "anyOf"`}},
 		{"maxLength", openapi3.NewStringSchema().WithMaxLength(2), "abc",
-			Violation{Rule: RuleBounds, Reason: `value out of bounds: maximum string length is 2, found "abc"`}},
+			Violation{Rule: RuleBounds, Reason: `value out of bounds: maximum string length is 2, found "abc"`, Requires: "maximum string length is 2"}},
 		{"pointer escapes", openapi3.NewObjectSchema().WithProperty("a/b~", openapi3.NewIntegerSchema()), map[string]any{"a/b~": "x"},
-			Violation{Pointer: "/a~1b~0", Rule: RuleType, Reason: `wrong type: value must be an integer, found "x"`}},
+			Violation{Pointer: "/a~1b~0", Rule: RuleType, Reason: `wrong type: value must be an integer, found "x"`, Requires: "value must be an integer"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,4 +154,27 @@ func TestAnswerErrorFoldsTheSameViolation(t *testing.T) {
 	assert.Equal(t, "syncProducts answered without `data.products[].operator.logo` (required by openapi.yaml, §2.1)", vs[0].Headline(OpSyncProducts))
 	var ae *AnswerError
 	assert.True(t, errors.As(errors.Join(ErrContentType, err), &ae))
+	typed := Violation{Pointer: "/data/customer/id", Rule: RuleType, Reason: `wrong type: value must be an integer, found "7"`, Requires: "value must be an integer", Section: "2.3"}
+	assert.Equal(t, "getCustomerProfile answered `data.customer.id` with a wrong type: value must be an integer (openapi.yaml, §2.3)",
+		typed.Headline(OpGetCustomerProfile), "a headline holds no value, so that the answers that break a rule alike read alike")
+}
+
+// TestValidateBodyJudgesAsValidate: a judge without the request (the load
+// tester) gets the same violations for the same answer, and a brief of the
+// first that names its field and pointer.
+func TestValidateBodyJudgesAsValidate(t *testing.T) {
+	t.Parallel()
+	v, err := NewValidator("http://target.test")
+	require.NoError(t, err)
+	body := []byte(`{"status":true,"message":"OK","data":{"products":[` + testProduct + `]},"pagination":` + testPaging + `}`)
+	req := httptest.NewRequestWithContext(t.Context(), "GET", "http://target.test/client/v2/product/sync?sub_category=prabayar", nil)
+	_, viaRequest := v.Validate(t.Context(), req, 200, http.Header{"Content-Type": {"application/json"}}, body)
+	viaOperation := v.ValidateBody(t.Context(), OpSyncProducts, 200, body)
+	var a, b *AnswerError
+	require.ErrorAs(t, viaRequest, &a)
+	require.ErrorAs(t, viaOperation, &b)
+	assert.Equal(t, a, b)
+	assert.Equal(t, "syncProducts answered without `data.products[].operator.logo` (required by openapi.yaml, §2.1), at /data/products/0/operator/logo", b.Brief())
+	assert.NoError(t, v.ValidateBody(t.Context(), OpGetPaymentStatus, 400, []byte(`{"status":false,"message":"x"}`)))
+	assert.Error(t, v.ValidateBody(t.Context(), "deletePayment", 200, body))
 }
