@@ -92,15 +92,6 @@ func TestSuiteDetectsFaults(t *testing.T) {
 	}
 }
 
-// shapeFaults are the faults that change the shape of an answer, with the
-// JSON pointer of the field each changes (the body as a whole: "").
-var shapeFaults = map[reference.Fault]string{
-	reference.FaultProductWithoutLogo:    "/data/products/0/operator/logo",
-	reference.FaultCustomerIDAsString:    "/data/customer/id",
-	reference.FaultTrxNumberWithoutSlash: "/data/transaction/transaction_number",
-	reference.FaultErrorsAsText:          "",
-}
-
 // TestEveryShapeFaultIsReportedAtItsField runs the suite against the
 // reference with each fault that rewrites answers (the wire faults; a
 // rule fault's answers keep their shape): every failure that openapi.yaml
@@ -116,7 +107,7 @@ func TestEveryShapeFaultIsReportedAtItsField(t *testing.T) {
 			t.Parallel()
 			srv := httpapitest.NewServer(t, f)
 			res := runOpts(t, steps.Options{BaseURL: srv.URL, RequestTimeout: 5 * time.Second})
-			ptr, known := shapeFaults[f]
+			ptr, known := httpapitest.ShapeFaults[f]
 			judged := 0
 			for _, sc := range res.Summary.Scenarios {
 				assert.NotRegexp(t, `at /?:\s*(\n|$)`, sc.Reason, sc.Name)
@@ -124,7 +115,7 @@ func TestEveryShapeFaultIsReportedAtItsField(t *testing.T) {
 					continue
 				}
 				judged++
-				require.True(t, known, "fault %s changes the shape of an answer (%s): add it to shapeFaults", f, sc.Cause.Headline)
+				require.True(t, known, "fault %s changes the shape of an answer (%s): add it to httpapitest.ShapeFaults", f, sc.Cause.Headline)
 				want := "at " + ptr + ": "
 				if ptr == "" {
 					want = "the body: "
