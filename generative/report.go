@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 )
 
 // The files a generated run writes into a report directory, next to the
@@ -88,7 +90,7 @@ func WriteReports(dir, target string, res Result) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryFile), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(dir, SummaryFile), append(data, '\n')); err != nil {
 		return err
 	}
 	return writeJUnit(filepath.Join(dir, JUnitFile), res)
@@ -154,5 +156,5 @@ func writeJUnit(path string, res Result) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(data, '\n')...), 0o644)
+	return atomicfile.WriteBytes(path, append([]byte(xml.Header), append(data, '\n')...))
 }

@@ -7,13 +7,13 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
@@ -273,15 +273,7 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 
 // WriteHTMLReportFile writes the page of a run into path.
 func WriteHTMLReportFile(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := WriteHTMLReport(f, fsys, &sum, prof); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fsys, &sum, prof) })
 }
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)

@@ -3,9 +3,10 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 )
 
 // Counts counts scenarios by outcome.
@@ -102,7 +103,7 @@ func WriteSummary(path string, s Summary) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(data, '\n'))
 }
 
 // The causes of a stopped run (Stopped.Cause).
