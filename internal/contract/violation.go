@@ -10,6 +10,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
+
+	"github.com/partnercommerce/conformance/internal/readable"
 )
 
 // Rule is the kind of departure from openapi.yaml a Violation is.
@@ -131,7 +133,7 @@ func (e *AnswerError) Error() string {
 		vs := seen[k]
 		s := vs[0].String()
 		if n := len(vs) - 1; n > 0 {
-			s += fmt.Sprintf(" (the same at %d more %s, such as %s)", n, plural(n, "item", "items"), vs[1].Pointer)
+			s += fmt.Sprintf(" (the same at %s, such as %s)", readable.Plural(n, "more item", "more items"), vs[1].Pointer)
 		}
 		parts = append(parts, s)
 	}
@@ -174,14 +176,6 @@ func (e *AnswerError) Marks(perField int) map[string]string {
 		marks[at] += v.Reason
 	}
 	return marks
-}
-
-// plural is one or many by n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // violations turns a validation error of openapi3filter into the

@@ -158,7 +158,7 @@ func fold(lines []bodyLine, limit int) string {
 				depth = min(depth, lines[j].depth)
 				j++
 			}
-			fmt.Fprintf(&b, "%s… %d %s …\n", strings.Repeat("  ", depth), j-i, plural(j-i, "line", "lines"))
+			fmt.Fprintf(&b, "%s… %s …\n", strings.Repeat("  ", depth), Plural(j-i, "line", "lines"))
 			i = j
 			continue
 		}
@@ -171,13 +171,6 @@ func fold(lines []bodyLine, limit int) string {
 		i++
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // cutBytes is s cut after n bytes, saying how long it was.

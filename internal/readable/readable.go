@@ -80,6 +80,14 @@ func Duration(d time.Duration) string {
 // reports do.
 func Count(n int64) string { return Thousands(n) }
 
+// Plural writes n with the noun that fits it: "1 reading", "3 readings".
+func Plural[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + many
+}
+
 // Cap describes a cap: its value, or "none" for 0.
 func Cap(n int) string {
 	if n == 0 {

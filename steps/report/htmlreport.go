@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -31,6 +32,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"failure": failureHTML,
 	"code":    codeHTML,
 	"short":   func(s string) string { return s[:min(12, len(s))] },
+	"plural":  readable.Plural[int],
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome of every scenario in a page without a run

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
+	"github.com/partnercommerce/conformance/internal/readable"
 )
 
 // Counts counts scenarios by outcome.
@@ -134,7 +135,8 @@ func (s *Stopped) Banner() string {
 	if s.Cause == StopInterrupted {
 		word = "INTERRUPTED"
 	}
-	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
+	return fmt.Sprintf("%s after %s: %s; %s not run (none counted as failed)", word,
+		readable.Plural(s.AfterScenarios, "scenario", "scenarios"), s.Reason, readable.Plural(s.NotRun, "scenario", "scenarios"))
 }
 
 // ReadingWarnings is a reading that servers did not follow in a run, with
