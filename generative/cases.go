@@ -1,6 +1,7 @@
 package generative
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -335,7 +336,10 @@ func (w *world) common(t *rapid.T, rec *record, repro string, op operation, a an
 	}
 }
 
+// cut is a body as a failure quotes it: without the newline that ends it
+// and at most 300 bytes of it.
 func cut(b []byte) string {
+	b = bytes.TrimSpace(b)
 	if len(b) > 300 {
 		return string(b[:300]) + "..."
 	}

@@ -72,6 +72,7 @@ func TestGeneratedModeFindsItsFaults(t *testing.T) {
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)
 			assert.Contains(t, p.Failure+"\n"+p.Reproduction, tc.shows)
+			assert.NotContains(t, p.Failure, "\n)", "the body a failure quotes ends where its JSON does")
 		})
 	}
 }
@@ -373,4 +374,21 @@ Feature: Generated reproduction: a stateful sequence
 	got, console := replay(t, wrong, feature, false)
 	require.Equal(t, report.StatusFailed, got.Status, console)
 	assert.Contains(t, got.Reason, "not 409 \""+contract.MsgDuplicate+"\" nor 400 \""+contract.MsgInternalMethodFlag+"\"")
+}
+
+// TestShapeFaultsAreReportedAtTheirField: against each fault that changes
+// the shape of an answer, the generated mode fails, and each failure names
+// the pointer of the field the fault changed (the validator judged it).
+func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
+	for f, ptr := range httpapitest.ShapeFaults {
+		t.Run(string(f), func(t *testing.T) {
+			want := "at " + ptr + ": "
+			if ptr == "" {
+				want = "the body: "
+			}
+			for _, p := range failedAgainst(t, httpapitest.NewServer(t, f).URL, "", time.Minute, 2*time.Second, false) {
+				assert.Contains(t, p.Failure, want, p.Name())
+			}
+		})
+	}
 }

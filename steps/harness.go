@@ -194,6 +194,9 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		r.Status, r.Reason = report.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
 		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
+		if se := (*stepError)(nil); errors.As(err, &se) {
+			r.Cause = &se.cause
+		}
 	}
 	s.h.addResult(r)
 	// A failure for want of an answer waits for the end of the run: if the

@@ -3,6 +3,7 @@ package steps
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -170,11 +172,31 @@ func (ex *exchange) String() string {
 	}
 	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readableDuration(ex.Elapsed))
 	writeHeaders(&b, ex.RespHeader)
-	fmt.Fprintf(&b, "    body: %s\n", cut(ex.RespBody))
+	b.WriteString(ex.responseBody())
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
 	return b.String()
+}
+
+// failureBodyLines is how many lines of a response body the text of a
+// failure shows; the rest is folded (readable.Body).
+const failureBodyLines = 40
+
+// responseBody renders the response body for the text of a failure: a
+// JSON object or array indented, folded when long, each departure from
+// openapi.yaml marked at its value; any other body on one line, cut.
+func (ex *exchange) responseBody() string {
+	trimmed := bytes.TrimSpace(ex.RespBody)
+	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') || len(ex.RespBody) > maxResponseBody {
+		return fmt.Sprintf("    body: %s\n", cut(ex.RespBody))
+	}
+	var marks map[string]string
+	if ae := (*contract.AnswerError)(nil); errors.As(ex.Invalid, &ae) {
+		marks = ae.Marks(3)
+	}
+	pretty := readable.Body(ex.RespBody, marks, failureBodyLines)
+	return "    body:\n      " + strings.ReplaceAll(pretty, "\n", "\n      ") + "\n"
 }
 
 // readableDuration is a duration as a reader wants it: "< 1 ms" below a

@@ -112,6 +112,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	sort.Strings(sum.Coverage.Messages)
 
 	sum.Levels.Failures = sum.Totals.Failed
+	sum.FailureGroups = report.GroupFailures(results)
 	sum.Levels.Readings = len(sum.Warnings)
 	if sum.Warnings == nil {
 		sum.Warnings = []report.ReadingWarnings{}

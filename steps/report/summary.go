@@ -3,9 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
+	"github.com/partnercommerce/conformance/internal/readable"
 )
 
 // Counts counts scenarios by outcome.
@@ -60,15 +62,18 @@ type Coverage struct {
 // Summary is what a run found, as summary.json holds it: the writers
 // read it and nothing else of the run.
 type Summary struct {
-	SuiteVersion string                `json:"suite_version"`
-	SpecSHA256   string                `json:"spec_sha256"`
-	Target       string                `json:"target"`
-	StartedAt    time.Time             `json:"started_at"`
-	Seconds      float64               `json:"seconds"`
-	Totals       Counts                `json:"totals"`
-	Areas        map[string]Counts     `json:"areas"`
-	Capabilities map[string]Capability `json:"capabilities"`
-	Coverage     Coverage              `json:"coverage"`
+	SuiteVersion string    `json:"suite_version"`
+	SpecSHA256   string    `json:"spec_sha256"`
+	Target       string    `json:"target"`
+	StartedAt    time.Time `json:"started_at"`
+	Seconds      float64   `json:"seconds"`
+	Totals       Counts    `json:"totals"`
+	// FailureGroups are the failed scenarios grouped by cause, the
+	// largest group first (GroupFailures).
+	FailureGroups []FailureGroup        `json:"failure_groups"`
+	Areas         map[string]Counts     `json:"areas"`
+	Capabilities  map[string]Capability `json:"capabilities"`
+	Coverage      Coverage              `json:"coverage"`
 	// Strict is set when warnings counted as failures.
 	Strict bool `json:"strict"`
 	// Levels counts the findings of the run by level.
@@ -99,7 +104,7 @@ func WriteSummary(path string, s Summary) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(data, '\n'))
 }
 
 // The causes of a stopped run (Stopped.Cause).
@@ -130,7 +135,8 @@ func (s *Stopped) Banner() string {
 	if s.Cause == StopInterrupted {
 		word = "INTERRUPTED"
 	}
-	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
+	return fmt.Sprintf("%s after %s: %s; %s not run (none counted as failed)", word,
+		readable.Plural(s.AfterScenarios, "scenario", "scenarios"), s.Reason, readable.Plural(s.NotRun, "scenario", "scenarios"))
 }
 
 // ReadingWarnings is a reading that servers did not follow in a run, with
