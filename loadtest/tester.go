@@ -250,7 +250,7 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 		e.marks = newSeqMarks(s.c.load)
 	}
 	var faults *nemesis.Execution
-	e.onBegin = t.startNemesis(ctx, &faults)
+	e.onBegin = startNemesis(ctx, s.c, &faults)
 	e.attack(ctx)
 	if faults != nil {
 		out.Meta.Faults = faults.Stop()
@@ -299,5 +299,8 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) e
 		s.snaps[i].After = &w
 	}
 	out.Accounts = s.snaps
+	if out.Meta.ReconcileStopped != "" {
+		out.Meta.Reconciled = false // what it could not check fails as not reconciled
+	}
 	return nil
 }

@@ -50,12 +50,19 @@ type recorder struct {
 // Do implements api.HttpRequestDoer.
 func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	h := r.s.h
+	ep := h.endpoint(h.endpointKey(req.Method, req.URL.Path))
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return nil, fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
 	ctx, cancel := context.WithTimeout(req.Context(), h.timeout)
 	defer cancel()
 	if h.abortCtx != nil {
 		// A run stopped early on a dead target cancels what is in flight.
 		defer context.AfterFunc(h.abortCtx, cancel)()
 	}
+	// So does an endpoint the target stopped answering, to it.
+	defer context.AfterFunc(ep.ctx, cancel)()
 	req = req.WithContext(ctx)
 
 	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
@@ -75,7 +82,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
 		return nil, ex.Err
 	}
 	defer resp.Body.Close()
@@ -86,7 +93,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	ex.RespBody = data
 	switch {
 	case err != nil:
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
 		return nil, ex.Err
 	case len(data) > maxResponseBody:
 		// Keep a copy of the prefix a failure prints only: a slice of data
@@ -98,6 +105,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	if h.abortCtx != nil {
 		h.answered()
 	}
+	h.endpointAnswered(ep, time.Now())
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
 	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
@@ -108,24 +116,31 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// noAnswer records a request that got no (complete) answer and returns the
-// failure to report. A request cancelled because the run stopped early
-// marks its scenario as aborted instead of counting.
-func (r *recorder) noAnswer(err error) error {
+// noAnswer records a request to ep, sent at sent, that got no (complete)
+// answer and returns the failure to report. A request cancelled because
+// the run stopped early, or stopped sending its endpoint, marks its scenario
+// as aborted, or its endpoint as stopped, instead of counting.
+func (r *recorder) noAnswer(err error, ep *endpoint, sent time.Time) error {
 	h := r.s.h
 	if h.interrupted() {
 		r.s.interrupted = true
 		return fmt.Errorf("the run was %s", h.interruption())
 	}
 	described := contract.TransportError(err, h.timeout)
-	if h.abortCtx != nil {
-		if h.abortCtx.Err() != nil {
-			r.s.aborted = true
-			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
-		}
-		r.s.unansweredAt = time.Now()
-		h.noAnswer(described, r.s.unansweredAt)
+	if h.abortCtx == nil {
+		return described
 	}
+	if h.abortCtx.Err() != nil {
+		r.s.aborted = true
+		return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
+	}
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
+	r.s.unansweredAt, r.s.unansweredOn = time.Now(), ep.key
+	h.noAnswer(described, r.s.unansweredAt)
+	h.endpointNoAnswer(ep, described, sent)
 	return described
 }
 

@@ -39,8 +39,13 @@ type scenario struct {
 	// started because the run had stopped.
 	interrupted bool
 	notRun      bool
-	// unansweredAt is when a request of the scenario last got no answer.
-	unansweredAt time.Time
+	// unansweredAt is when a request of the scenario last got no answer,
+	// and unansweredOn its endpoint; endpointStopped is set when a request
+	// was not sent, or was cancelled, because the target stopped answering
+	// its endpoint (endpoints.go).
+	unansweredAt    time.Time
+	unansweredOn    string
+	endpointStopped string
 
 	client *api.ClientWithResponses
 	last   *exchange

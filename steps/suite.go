@@ -264,6 +264,9 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if st := res.Summary.Stopped; st != nil && st.Cause == report.StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
 	}
+	if eps := res.Summary.StoppedEndpoints; aborted == nil && len(eps) > 0 {
+		aborted = fmt.Errorf("%w: %s", ErrTarget, report.EndpointBanners(eps)) // the run went on without them
+	}
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}

@@ -73,6 +73,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		Scenarios:    results,
 	}
 	sum.Stopped = h.settleStop(results)
+	sum.StoppedEndpoints = h.settleEndpoints(results)
 	for _, c := range profiles.Capabilities() {
 		miss := h.profile.Missing(c)
 		sum.Capabilities[string(c)] = report.Capability{Available: len(miss) == 0, Missing: miss}

@@ -258,6 +258,8 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 	case sum != nil && sum.Stopped != nil:
 		page.Stopped = sum.Stopped
 		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
+	case sum != nil && len(sum.StoppedEndpoints) > 0:
+		page.Verdict, page.VerdictClass = "INCOMPLETE: "+EndpointBanners(sum.StoppedEndpoints), "stopped"
 	case !page.Ran:
 		page.Verdict, page.VerdictClass = "Living documentation: not run against a server", "notrun"
 		page.Outcomes = []string{outcomeNotRun}

@@ -62,6 +62,10 @@ type ScenarioResult struct {
 	// unstarted; UnansweredAt is when its last request got no answer.
 	NotRun       bool      `json:"-"`
 	UnansweredAt time.Time `json:"-"`
+	// UnansweredOn is the endpoint ("POST /client/v2/payment") of that
+	// request, or of the request not sent because the target had stopped
+	// answering the endpoint.
+	UnansweredOn string `json:"-"`
 }
 
 // StepRun is one step as it ran: its text, godog's status of it and its error.

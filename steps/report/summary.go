@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
@@ -86,6 +87,38 @@ type Summary struct {
 	// Stopped is set when the run ended before its scenarios did: the
 	// target stopped answering, or the run was interrupted.
 	Stopped *Stopped `json:"stopped,omitempty"`
+	// StoppedEndpoints are the endpoints the target stopped answering while
+	// it answered the others: the run went on without them.
+	StoppedEndpoints []EndpointStop `json:"stopped_endpoints,omitempty"`
+}
+
+// EndpointStop is an endpoint the target stopped answering while it still
+// answered the others (summary.json's "stopped_endpoints"): the run stopped
+// sending it, and the scenarios that needed it were not run, or not run to
+// their end (skipped, never failed).
+type EndpointStop struct {
+	// Endpoint is the method and path: "POST /client/v2/payment".
+	Endpoint string `json:"endpoint"`
+	// Reason is one sentence: what happened.
+	Reason string `json:"reason"`
+	// NotRun counts the scenarios not run, or not run to their end, because of it.
+	NotRun int `json:"not_run"`
+	// LastTransportError is the failure of its last request that got no answer.
+	LastTransportError string `json:"last_transport_error,omitempty"`
+}
+
+// Banner is the line the console and the page give the endpoint.
+func (e EndpointStop) Banner() string {
+	return fmt.Sprintf("the target stopped answering %s: %s; %d scenarios not run (none counted as failed)", e.Endpoint, e.Reason, e.NotRun)
+}
+
+// EndpointBanners joins the banners of eps in one line.
+func EndpointBanners(eps []EndpointStop) string {
+	banners := make([]string, 0, len(eps))
+	for _, e := range eps {
+		banners = append(banners, e.Banner())
+	}
+	return strings.Join(banners, "; ")
 }
 
 // Levels counts the findings of a run by level: failed scenarios (a

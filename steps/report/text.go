@@ -35,6 +35,16 @@ func PrintSummary(w io.Writer, s Summary) {
 	if t.Failed > 0 || t.Undefined > 0 {
 		verdict = "FAIL"
 	}
+	for _, e := range s.StoppedEndpoints {
+		fmt.Fprintf(&b, "\nINCOMPLETE: %s\n", e.Banner())
+		if e.LastTransportError != "" {
+			fmt.Fprintf(&b, "  last transport error: %s\n", e.LastTransportError)
+		}
+		verdict = "INCOMPLETE"
+		if t.Failed > 0 {
+			verdict += " (with failures)"
+		}
+	}
 	if st := s.Stopped; st != nil {
 		fmt.Fprintf(&b, "\n%s\n", st.Banner())
 		if st.LastTransportError != "" {
