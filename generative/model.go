@@ -69,7 +69,14 @@ type machine struct {
 	givens   []string
 	lines    []string
 	cashiers int
+	// start is the funded customer's wallet when the sequence began, and
+	// spend the most its payments may take: the scenario's funded customer
+	// must hold them (fundsNeeded), or its replay could not show the fault.
+	start, spend wallet
 }
+
+// fundedLine is the given that introduces the funded customer.
+const fundedLine = "Given the funded customer of the partner"
 
 // sequence runs one random sequence of operations and checks each answer
 // against the model.
@@ -81,6 +88,7 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 			t.Fatalf("the funded customer's profile could not be read")
 		}
 		m.accounts = append(m.accounts, &mAccount{acc: w.funded, wallet: wl})
+		m.start = wl
 		m.given("the funded customer of the partner")
 	}
 	m.provisionNew(t, true)
@@ -165,6 +173,9 @@ func (m *machine) scenario(name, then string) string {
 		if strings.HasPrefix(l, "  # ") {
 			fmt.Fprintf(&b, "  %s\n", l)
 			continue
+		}
+		if l == fundedLine {
+			l = "Given " + fundedGiven(m.w.fundsNeeded(m.start, m.spend))
 		}
 		kw, text, _ := strings.Cut(l, " ")
 		step(kw, text)
@@ -347,6 +358,14 @@ func (m *machine) product(t *rapid.T) product {
 	return rapid.SampledFrom(active).Draw(t, "product")
 }
 
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func onOff(b bool) string {
 	if b {
 		return "on"
@@ -373,6 +392,10 @@ func (m *machine) pay(t *rapid.T) {
 	useBalance, useCoin := rapid.Bool().Draw(t, "use_balance"), rapid.Bool().Draw(t, "use_coin")
 	if (useBalance || useCoin) && !ma.acc.spendable(ma.wallet, p.Price) {
 		t.Skip("the funded customer keeps what the scenarios need")
+	}
+	if ma.acc == m.w.funded {
+		m.spend.Balance += p.Price * btoi(useBalance)
+		m.spend.Coins += 2 * p.Price * btoi(useCoin)
 	}
 	trxID := m.w.uniqueTrxID()
 	msisdn := msisdnFor(t, p.Operator)
@@ -465,6 +488,9 @@ func (m *machine) payAgain(t *rapid.T) {
 		} else {
 			useBalance = true
 		}
+	}
+	if ma.acc == m.w.funded { // a server that debits a reused id takes it
+		m.spend.Balance += p.Price * btoi(useBalance)
 	}
 	msisdn := msisdnFor(t, p.Operator)
 	m.say("When %s pays again with the partner transaction id %q for product %d to %q with payment method %d, balance %s",

@@ -25,6 +25,7 @@ type engine struct {
 	cl     *client
 	plan   *planner
 	codes  map[string]map[int]bool
+	valid  *contract.Validator    // judges the sampled answers' bodies (schemaSampled)
 	hist   *record.History        // nil without the history check
 	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
 	// onBegin, when set, is called as the attack begins (the nemesis
@@ -483,6 +484,12 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	if ck.violation == "" {
 		if err := contract.CheckContentType(resp.contentType); err != nil {
 			ck.violation = fmt.Sprintf("%s: HTTP %d: %v", d.call.op, resp.code, err)
+		}
+	}
+	if ck.violation == "" && e.valid != nil && schemaSampled(r.Order) {
+		var ae *contract.AnswerError
+		if err := e.valid.ValidateBody(e.reqCtx, operationIDs[d.call.op], resp.code, resp.body); errors.As(err, &ae) {
+			ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
 		}
 	}
 	r.Violation = ck.violation

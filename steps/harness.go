@@ -48,6 +48,9 @@ type harness struct {
 	streakStart atomic.Int64
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
+	// eps are the endpoints and their streaks: one the target stopped
+	// answering is not sent any more (endpoints.go).
+	eps endpoints
 
 	index     *gherkin.Index
 	selection *gherkin.Selection
@@ -197,6 +200,12 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		r.Status, r.Reason = report.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
 		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
+		if se := (*stepError)(nil); errors.As(err, &se) {
+			r.Cause = &se.cause
+		}
+	}
+	if r.Status == report.StatusFailed || (r.NotRun && s.endpointStopped != "") {
+		r.UnansweredOn = s.unansweredOn
 	}
 	s.h.addResult(r)
 	// A failure for want of an answer waits for the end of the run: if the

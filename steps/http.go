@@ -3,6 +3,7 @@ package steps
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -55,14 +57,20 @@ type recorder struct {
 // it asks and the same request is sent again (throttle.go).
 func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	h := r.s.h
-	ctx := req.Context()
+	ep := h.endpoint(h.endpointKey(req.Method, req.URL.Path))
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return nil, fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
+	ctx, cancel := context.WithCancel(req.Context())
+	defer cancel()
 	if h.abortCtx != nil {
 		// A run stopped early on a dead target cancels what is in flight.
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
 		defer context.AfterFunc(h.abortCtx, cancel)()
 	}
+	// So does an endpoint the target stopped answering, to it.
+	defer context.AfterFunc(ep.ctx, cancel)()
+
 	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
 	if req.Body != nil {
 		body, err := io.ReadAll(req.Body)
@@ -75,25 +83,25 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	r.s.record(ex)
 	for {
 		if err := h.gate.Wait(ctx); err != nil {
-			ex.Err = r.held(err)
+			ex.Err = r.held(err, ep)
 			return nil, ex.Err
 		}
-		resp, err := r.send(ctx, req, ex)
+		resp, err := r.send(ctx, req, ex, ep)
 		if err != nil {
 			return nil, err
 		}
 		if !contract.Throttled(resp.StatusCode, resp.Header) {
 			return r.answered(ctx, req, ex, resp)
 		}
-		if err := r.throttled(ex); err != nil {
+		if err := r.throttled(ex, ep); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// send sends req once, bounded in time, with ex's body, and records what
-// came back in ex (its body buffered and limited).
-func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange) (*http.Response, error) {
+// send sends req to ep once, bounded in time, with ex's body, and records
+// what came back in ex (its body buffered and limited).
+func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep *endpoint) (*http.Response, error) {
 	h := r.s.h
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
@@ -108,7 +116,7 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange) (*
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
 		if req.Method == http.MethodPost {
 			h.gate.PaymentAnswered(ex.ReqBody) // a payment without an answer may have been made
 		}
@@ -122,7 +130,7 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange) (*
 	ex.RespBody = data
 	switch {
 	case err != nil:
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
 		return nil, ex.Err
 	case len(data) > maxResponseBody:
 		// Keep a copy of the prefix a failure prints only: a slice of data
@@ -134,6 +142,7 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange) (*
 	if h.abortCtx != nil {
 		h.answered()
 	}
+	h.endpointAnswered(ep, time.Now())
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil
 }
@@ -159,24 +168,31 @@ func (r *recorder) answered(ctx context.Context, req *http.Request, ex *exchange
 	return resp, nil
 }
 
-// noAnswer records a request that got no (complete) answer and returns the
-// failure to report. A request cancelled because the run stopped early
-// marks its scenario as aborted instead of counting.
-func (r *recorder) noAnswer(err error) error {
+// noAnswer records a request to ep, sent at sent, that got no (complete)
+// answer and returns the failure to report. A request cancelled because
+// the run stopped early, or stopped sending its endpoint, marks its scenario
+// as aborted, or its endpoint as stopped, instead of counting.
+func (r *recorder) noAnswer(err error, ep *endpoint, sent time.Time) error {
 	h := r.s.h
 	if h.interrupted() {
 		r.s.interrupted = true
 		return fmt.Errorf("the run was %s", h.interruption())
 	}
 	described := contract.TransportError(err, h.timeout)
-	if h.abortCtx != nil {
-		if h.abortCtx.Err() != nil {
-			r.s.aborted = true
-			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
-		}
-		r.s.unansweredAt = time.Now()
-		h.noAnswer(described, r.s.unansweredAt)
+	if h.abortCtx == nil {
+		return described
 	}
+	if h.abortCtx.Err() != nil {
+		r.s.aborted = true
+		return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
+	}
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
+	r.s.unansweredAt, r.s.unansweredOn = time.Now(), ep.key
+	h.noAnswer(described, r.s.unansweredAt)
+	h.endpointNoAnswer(ep, described, sent)
 	return described
 }
 
@@ -226,11 +242,31 @@ func (ex *exchange) String() string {
 	}
 	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readableDuration(ex.Elapsed))
 	writeHeaders(&b, ex.RespHeader)
-	fmt.Fprintf(&b, "    body: %s\n", cut(ex.RespBody))
+	b.WriteString(ex.responseBody())
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
 	return b.String()
+}
+
+// failureBodyLines is how many lines of a response body the text of a
+// failure shows; the rest is folded (readable.Body).
+const failureBodyLines = 40
+
+// responseBody renders the response body for the text of a failure: a
+// JSON object or array indented, folded when long, each departure from
+// openapi.yaml marked at its value; any other body on one line, cut.
+func (ex *exchange) responseBody() string {
+	trimmed := bytes.TrimSpace(ex.RespBody)
+	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') || len(ex.RespBody) > maxResponseBody {
+		return fmt.Sprintf("    body: %s\n", cut(ex.RespBody))
+	}
+	var marks map[string]string
+	if ae := (*contract.AnswerError)(nil); errors.As(ex.Invalid, &ae) {
+		marks = ae.Marks(3)
+	}
+	pretty := readable.Body(ex.RespBody, marks, failureBodyLines)
+	return "    body:\n      " + strings.ReplaceAll(pretty, "\n", "\n      ") + "\n"
 }
 
 // readableDuration is a duration as a reader wants it: "< 1 ms" below a

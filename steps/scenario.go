@@ -39,8 +39,13 @@ type scenario struct {
 	// started because the run had stopped.
 	interrupted bool
 	notRun      bool
-	// unansweredAt is when a request of the scenario last got no answer.
-	unansweredAt time.Time
+	// unansweredAt is when a request of the scenario last got no answer,
+	// and unansweredOn its endpoint; endpointStopped is set when a request
+	// was not sent, or was cancelled, because the target stopped answering
+	// its endpoint (endpoints.go).
+	unansweredAt    time.Time
+	unansweredOn    string
+	endpointStopped string
 
 	client *api.ClientWithResponses
 	last   *exchange
@@ -209,22 +214,49 @@ func (s *scenario) skipBecause(reason string) error {
 	return fmt.Errorf("%w: %s", godog.ErrSkip, reason)
 }
 
-// stepError is a failed check: it carries the full report.
+// stepError is a failed check: it carries the full report and its cause,
+// the key by which the writers group failures.
 type stepError struct {
 	report string
+	cause  report.Cause
 }
 
 func (e *stepError) Error() string { return e.report }
 
 // failure builds the report of a failed check: the sentence of the
-// document checked, what was expected, what was found, the exchange.
+// document checked, what was expected, what was found, the exchange. Its
+// cause is the operation of the exchange, the sentence, and the first
+// field of openapi.yaml an argument's *contract.AnswerError names, or else
+// what was expected.
 func (s *scenario) failure(ex *exchange, section, expected, format string, args ...any) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "found: %s\n", fmt.Sprintf(format, args...))
 	fmt.Fprintf(&b, "  checks:   %s\n", section)
 	fmt.Fprintf(&b, "  expected: %s\n", expected)
 	b.WriteString(ex.String())
-	return &stepError{report: b.String()}
+	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, args)}
+}
+
+// failureCause is the cause of a failure of failure's arguments.
+func failureCause(ex *exchange, section, expected string, args []any) report.Cause {
+	c := report.Cause{Check: section, Expected: expected}
+	if ex != nil {
+		c.Operation = ex.Operation
+	}
+	for _, a := range args {
+		var ae *contract.AnswerError
+		if err, ok := a.(error); ok && errors.As(err, &ae) && len(ae.Violations) > 0 {
+			v := ae.Violations[0]
+			c.Field, c.Rule, c.Expected = v.Field(), string(v.Rule), ""
+			c.Headline = v.Headline(ae.Operation)
+			return c
+		}
+	}
+	c.Headline = "expected " + expected
+	if c.Operation != "" {
+		c.Headline = c.Operation + ": " + c.Headline
+	}
+	return c
 }
 
 // decode reads one JSON value from a body, keeping numbers exact; anything

@@ -20,31 +20,31 @@ import (
 // not run to their end are "not run: the target kept throttling", never
 // failed, and the run is STOPPED.
 
-// throttled counts the throttled answer ex holds and holds the run off as
-// it asks; past the bound, it stops the run and returns the scenario's
-// error.
-func (r *recorder) throttled(ex *exchange) error {
+// throttled counts the throttled answer ex holds (from ep) and holds the
+// run off as it asks; past the bound, it stops the run and returns the
+// scenario's error.
+func (r *recorder) throttled(ex *exchange, ep *endpoint) error {
 	h := r.s.h
 	if ex.Throttled == 0 {
 		ex.FirstThrottle = fmt.Sprintf("%d, Retry-After %q", ex.Status, ex.RespHeader.Get("Retry-After"))
 	}
 	ex.Throttled++
 	if _, err := h.gate.Throttled(ex.RespHeader); err != nil {
-		return r.held(err)
+		return r.held(err, ep)
 	}
 	return nil
 }
 
-// held is the error of a request the gate did not let go: the target kept
-// throttling (the run stops), or the run stopped or was interrupted while
-// it held off.
-func (r *recorder) held(err error) error {
+// held is the error of a request to ep the gate did not let go: the
+// target kept throttling (the run stops), or the run stopped, stopped
+// sending ep, or was interrupted while it held off.
+func (r *recorder) held(err error, ep *endpoint) error {
 	if errors.Is(err, throttle.ErrKeptThrottling) {
 		r.s.h.keptThrottling(err)
 		r.s.aborted = true
 		return fmt.Errorf("the run stopped early: %w", err)
 	}
-	return r.noAnswer(err)
+	return r.noAnswer(err, ep, time.Now())
 }
 
 // keptThrottling stops the run: the target throttled it past

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
@@ -188,7 +188,7 @@ func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded b
 			continue
 		}
 		path := filepath.Join(dir, fmt.Sprintf("generated-%d.feature", n))
-		if err := os.WriteFile(path, []byte(p.Feature), 0o644); err != nil {
+		if err := atomicfile.WriteBytes(path, []byte(p.Feature)); err != nil {
 			return err
 		}
 		run := "conformance " + strict + path

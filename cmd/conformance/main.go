@@ -7,9 +7,10 @@
 // reading of the document the target did not follow; --strict makes it a
 // failure), 1 a scenario failed, 2 usage or
 // profile error, or a target that cannot be tested (preflight failed, or the
-// target stopped answering or kept throttling during the run), 130
-// interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: an interrupted run reports the scenarios it
-// did not finish as not run, and no failure for them.
+// target, or one of its endpoints, stopped answering, or it kept
+// throttling, during the run), 130 interrupted by SIGINT (Ctrl-C), 143 by
+// SIGTERM: an interrupted run reports the scenarios it did not finish as
+// not run, and no failure for them.
 package main
 
 import (
@@ -65,10 +66,10 @@ FILE[:LINE] runs the scenarios of a feature file, or the one at LINE, as in
 Exit codes: 0 every scenario passed, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
 scenario failed, 2 usage or profile error, or a target that cannot be tested
-(preflight, or it stopped answering or kept throttling), 130 interrupted
-(Ctrl-C, SIGINT), 143 terminated (SIGTERM, as CI cancels a job); an
-interrupted run reports the scenarios it did not finish as not run, never as
-failed.
+(preflight, or it, or one of its endpoints, stopped answering, or it kept
+throttling), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM, as
+CI cancels a job); an interrupted run reports the scenarios it did not
+finish as not run, never as failed.
 
 A target that throttles (429, or 503 with Retry-After) is waited out as it
 asks and the same request sent again; --rate paces the requests,

@@ -1,7 +1,9 @@
 // Command reference serves the reference server of the Partner Commerce API
 // v2 on 127.0.0.1:8080, with the embedded data set or --seed. The state
 // (accounts, wallets, transactions) is kept in memory and lost when the
-// process stops, unless --state DIR keeps it in a journal there.
+// process stops, unless --state DIR keeps it in a journal there. --fault
+// switches on deliberate departures from the API document (--list-faults
+// names them), to rehearse a failing run.
 package main
 
 import (
@@ -15,6 +17,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,8 +32,22 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "reference:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// usageError is a command line that cannot be served.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// exitCode is the exit code of run's error: 2 for a usage error, else 1.
+func exitCode(err error) int {
+	var usage usageError
+	if errors.As(err, &usage) {
+		return 2
+	}
+	return 1
 }
 
 // run parses the flags, serves until ctx is done, then shuts down
@@ -42,6 +60,8 @@ type config struct {
 	settle, expire              time.Duration
 	maxConns                    int
 	showVersion                 bool
+	faults                      []reference.Fault
+	listFaults                  bool
 	rateLimit                   int // requests a second per secret key; 0: none
 }
 
@@ -57,9 +77,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		_, err := io.WriteString(stdout, version.String("reference"))
 		return err
 	}
+	if cfg.listFaults {
+		return listFaults(stdout)
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(cfg.level)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
+		return usageError{fmt.Errorf("--log-level: %w", err)}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 
@@ -70,6 +93,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	opts := []reference.Option{reference.WithSettleAfter(cfg.settle), reference.WithExpireAfter(cfg.expire)}
 	if cfg.stateDir != "" {
 		opts = append(opts, reference.WithState(cfg.stateDir))
+	}
+	if len(cfg.faults) > 0 {
+		opts = append(opts, reference.WithFaults(cfg.faults...))
+		logger.Warn("faults switched on: this server departs from the API document on purpose", "faults", cfg.faults)
 	}
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
@@ -102,6 +129,12 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	var faults []string
+	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {
+		faults = append(faults, list)
+		return nil
+	})
+	fs.BoolVar(&cfg.listFaults, "list-faults", false, "list the faults --fault can switch on, one line each, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
 			"Serves the Partner Commerce API v2 reference. All state (accounts, wallets,\n"+
@@ -113,15 +146,38 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return cfg, err
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return cfg, usageError{fmt.Errorf("unexpected arguments: %v", fs.Args())}
+	}
+	var err error
+	if cfg.faults, err = reference.ParseFaults(strings.Join(faults, ",")); err != nil {
+		return cfg, usageError{fmt.Errorf("--fault: %w (reference --list-faults says what each does)", err)}
 	}
 	if cfg.rateLimit < 0 {
-		return cfg, fmt.Errorf("--rate-limit %d: want a number of requests a second, or 0 for no limit", cfg.rateLimit)
+		return cfg, usageError{fmt.Errorf("--rate-limit %d: want a number of requests a second, or 0 for no limit", cfg.rateLimit)}
 	}
 	return cfg, nil
+}
+
+// listFaults prints each fault --fault can switch on, by name, with its one line.
+func listFaults(stdout io.Writer) error {
+	faults := reference.AllFaults()
+	slices.Sort(faults)
+	width := 0
+	for _, f := range faults {
+		width = max(width, len(f))
+	}
+	var b strings.Builder
+	for _, f := range faults {
+		fmt.Fprintf(&b, "%-*s  %s\n", width, f, f.Describe())
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
 }
 
 // serve answers on ln until ctx ends, then shuts down within 10 s.

@@ -8,12 +8,16 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // start runs run() in the background and returns the base URL it prints.
@@ -39,46 +43,26 @@ func TestRunServesAndShutsDown(t *testing.T) {
 	t.Parallel()
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--settle-after", "1s", "--log-level", "debug")
 
-	resp, data := getProfile(t, base, "tok-nusantara-funded")
-	var body map[string]any
-	require.NoError(t, json.Unmarshal(data, &body))
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	code, body := call(t, base, http.MethodGet, "/client/v2/customer/profile", "tok-nusantara-funded", "")
+	assert.Equal(t, http.StatusOK, code)
 	assert.Equal(t, "OK", body["message"])
 	stop(t, cancel, done)
 }
 
-// getProfile reads the profile of token at base with partner 1's secret
-// key, and returns the answer with its body read.
-func getProfile(t *testing.T, base, token string) (*http.Response, []byte) {
-	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/client/v2/customer/profile", nil)
-	require.NoError(t, err)
-	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	data, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
-	return resp, data
-}
-
 // TestRunRateLimit: with --rate-limit N, a secret key's requests past N
-// in a second are answered 429 with Retry-After.
+// in a second are answered 429 with the contract's error body.
 func TestRunRateLimit(t *testing.T) {
 	t.Parallel()
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--rate-limit", "3")
 	codes := map[int]int{}
-	retryAfter := ""
 	for range 4 {
-		resp, _ := getProfile(t, base, "tok-nusantara-funded")
-		codes[resp.StatusCode]++
-		if resp.StatusCode == http.StatusTooManyRequests {
-			retryAfter = resp.Header.Get("Retry-After")
+		code, body := call(t, base, http.MethodGet, "/client/v2/customer/profile", "tok-nusantara-funded", "")
+		codes[code]++
+		if code == http.StatusTooManyRequests {
+			assert.Equal(t, httpapi.MsgRateLimited, body["message"])
 		}
 	}
 	assert.Equal(t, map[int]int{http.StatusOK: 3, http.StatusTooManyRequests: 1}, codes)
-	assert.Equal(t, "1", retryAfter)
 	stop(t, cancel, done)
 }
 
@@ -103,8 +87,8 @@ func TestRunSeedFile(t *testing.T) {
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--seed", path)
 	defer func() { cancel(); assert.NoError(t, <-done) }()
 
-	resp, _ := getProfile(t, base, "tok-custom")
-	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	code, _ := call(t, base, http.MethodGet, "/client/v2/customer/profile", "tok-custom", "")
+	assert.Equal(t, http.StatusOK, code)
 }
 
 func TestRunErrors(t *testing.T) {
@@ -160,17 +144,7 @@ func TestRunStateSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "state")
 	do := func(base, method, path, body string) (int, map[string]any) {
-		req, err := http.NewRequestWithContext(t.Context(), method, base+path, strings.NewReader(body))
-		require.NoError(t, err)
-		req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
-		req.Header.Set("Authorization", "Bearer tok-nusantara-funded")
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer func() { _ = resp.Body.Close() }()
-		var m map[string]any
-		require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
-		return resp.StatusCode, m
+		return call(t, base, method, path, "tok-nusantara-funded", body)
 	}
 	base, cancel, done := start(t, "--addr", "127.0.0.1:0", "--state", dir)
 	code, _ := do(base, http.MethodPost, "/client/v2/payment",
@@ -185,4 +159,98 @@ func TestRunStateSurvivesRestart(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code, "%v", status)
 	_, again := do(base, http.MethodGet, "/client/v2/customer/profile", "")
 	assert.Equal(t, profile, again, "the wallet after the restart")
+}
+
+// TestListFaults: --list-faults prints every fault of the reference once,
+// sorted by name, each with its one line, and serves nothing.
+func TestListFaults(t *testing.T) {
+	t.Parallel()
+	var stdout strings.Builder
+	require.NoError(t, run(context.Background(), []string{"--list-faults"}, func(string) string { return "" }, &stdout, io.Discard))
+	lines := strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n")
+	require.Len(t, lines, len(reference.AllFaults()))
+	var names []string
+	for _, l := range lines {
+		name, line, ok := strings.Cut(l, " ")
+		require.True(t, ok, l)
+		names = append(names, name)
+		assert.Equal(t, reference.Fault(name).Describe(), strings.TrimSpace(line), "%s", l)
+		assert.NotEmpty(t, strings.TrimSpace(line), "%s has its one line", name)
+	}
+	assert.True(t, slices.IsSorted(names), "sorted by name: %v", names)
+	for _, f := range reference.AllFaults() {
+		assert.Contains(t, names, string(f))
+	}
+}
+
+// TestFaultFlag: --fault switches the named faults on: with
+// product-without-logo and message-typo the products lack operator.logo
+// and a payment's message its final period; without the flag both are as
+// the document says.
+func TestFaultFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args           []string
+		logo           bool
+		paymentMessage string
+	}{
+		{nil, true, "Pembayaran berhasil diproses."},
+		{[]string{"--fault", "product-without-logo,message-typo"}, false, "Pembayaran berhasil diproses"},
+		{[]string{"--fault", "product-without-logo", "--fault", "message-typo"}, false, "Pembayaran berhasil diproses"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			base, cancel, done := start(t, append([]string{"--addr", "127.0.0.1:0"}, tc.args...)...)
+			defer stop(t, cancel, done)
+			code, sync := call(t, base, http.MethodGet, "/client/v2/product/sync?sub_category=prabayar&page=1&pageSize=1", "tok-nusantara-main", "")
+			require.Equal(t, http.StatusOK, code, "%v", sync)
+			products, _ := sync["data"].(map[string]any)["products"].([]any)
+			require.NotEmpty(t, products)
+			_, logo := products[0].(map[string]any)["operator"].(map[string]any)["logo"]
+			assert.Equal(t, tc.logo, logo, "operator.logo present")
+			code, paid := call(t, base, http.MethodPost, "/client/v2/payment", "tok-nusantara-funded",
+				`{"product_id":1002,"msisdn":"081234567890","payment_method_id":0,"use_balance":true,"partner_trx_id":"fault-flag-1"}`)
+			require.Equal(t, http.StatusOK, code, "%v", paid)
+			assert.Equal(t, tc.paymentMessage, paid["message"])
+		})
+	}
+}
+
+// call sends one request of partner 1 with token and decodes the answer.
+func call(t *testing.T, base, method, path, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, base+path, strings.NewReader(body))
+	require.NoError(t, err)
+	req.Header.Set("X-SECRET-KEY", "sk-nusantara-7f3a9c")
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer func() { _ = resp.Body.Close() }()
+	var m map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&m))
+	return resp.StatusCode, m
+}
+
+// TestUnknownFaultIsAUsageError: a fault name that does not exist is a
+// usage error (exit code 2) that names the faults there are; nothing is
+// served.
+func TestUnknownFaultIsAUsageError(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"no-such-fault", "product-without-logo,no-such-fault"} {
+		t.Run(arg, func(t *testing.T) {
+			t.Parallel()
+			var stdout strings.Builder
+			err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--fault", arg}, func(string) string { return "" }, &stdout, io.Discard)
+			require.Error(t, err)
+			assert.Equal(t, 2, exitCode(err))
+			assert.Contains(t, err.Error(), `unknown fault "no-such-fault"`)
+			for _, f := range reference.AllFaults() {
+				assert.Contains(t, err.Error(), string(f), "the error names the faults there are")
+			}
+			assert.Empty(t, stdout.String(), "nothing was served")
+		})
+	}
+	assert.Equal(t, 2, exitCode(run(context.Background(), []string{"--nope"}, func(string) string { return "" }, io.Discard, io.Discard)), "an unknown flag")
+	assert.Equal(t, 1, exitCode(run(context.Background(), []string{"--addr", "not-an-address"}, func(string) string { return "" }, io.Discard, io.Discard)), "a server that cannot start")
 }

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 )
 
 // The files of a run's output directory.
@@ -126,21 +127,9 @@ func WriteDir(dir string, o *Run) error {
 }
 
 // WriteFile writes the file name into dir through a buffer, fn giving its
-// content; its errors name the file.
+// content, whole or not at all (atomicfile); its errors name the file.
 func WriteFile(dir, name string, fn func(w io.Writer) error) error {
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = fn(bw)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, name), fn); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -49,8 +49,11 @@ type htmlLoadPage struct {
 	Bucket     string
 	// The verdict: the caveat of a pass, the classes of a failure with
 	// their ids, and the faults (also marked on the charts).
-	Caveat   string
-	Classes  []htmlClass
+	Caveat  string
+	Classes []htmlClass
+	// Listed are the classes whose ids violations.jsonl lists (every
+	// class but the contract's, whose violations are answers).
+	Listed   []htmlClass
 	Failures []string // the failures the class lines do not already say
 	Faults   []htmlFault
 	// Throttled says how many answers the target throttled, by operation.

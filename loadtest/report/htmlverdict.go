@@ -56,6 +56,9 @@ func (page *htmlLoadPage) verdictPage(rep *Report, start time.Time) {
 			c.Entries = c.Entries[:maxHTMLEntries]
 		}
 		page.Classes = append(page.Classes, c)
+		if len(c.Entries) > 0 { // contract violations are answers, not ids
+			page.Listed = append(page.Listed, c)
+		}
 	}
 	for _, f := range rep.Failures {
 		if !shown[f] { // the class lines above say it already

@@ -49,5 +49,5 @@ func (l *classLineList) addThrottled(rep *Report) {
 			ex = append(ex, e.Example)
 		}
 	}
-	l.add(ClassThrottled, rep.Throttled, ex, "%s", rep.throttledText())
+	l.line(ClassThrottled, rep.Throttled, ex, "%s", rep.throttledText())
 }

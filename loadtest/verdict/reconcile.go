@@ -80,9 +80,10 @@ type Reconciliation struct {
 	// WarningCounts counts them per reading, listed or not.
 	WarningCounts map[string]int `json:"warning_counts,omitempty"`
 	// Entries is the per-id list behind the verdict (violations.jsonl):
-	// every id lost, resurrected, created twice, not reconciled or
-	// uncertain, and every account that does not reconcile; in full, up to
-	// maxEntries.
+	// every id lost, resurrected, created twice, of a broken idempotency
+	// wave, not reconciled or uncertain, and every account that does not
+	// reconcile; in full, up to maxEntries. Every id or account a violation
+	// of Counts names has its entry, and the verdict's classes count them.
 	Entries []Entry `json:"-"`
 }
 
@@ -114,6 +115,7 @@ const (
 	ClassUncertain      = "uncertain"          // no definite answer; Resolution says what payment status found
 	ClassNotReconciled  = "not-reconciled"     // created, but not looked up (or the look-up failed or differed)
 	ClassContract       = "contract-violation" // an answer broke the contract
+	ClassIdempotency    = "idempotency-wave"   // a wave of one id got more than one created, or mixed refusals
 )
 
 // Resolutions of an uncertain id.
@@ -342,6 +344,7 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		a := g.first.Amount
 		if a == nil {
 			r.add(InvLookup, "%s: created without an amount in the ledger", id)
+			r.entry(Entry{Class: ClassNotReconciled, ID: id, Account: g.account, At: g.first.At, Detail: "created without an amount in the ledger"})
 			break
 		}
 		b.debit(a)
@@ -517,8 +520,9 @@ func checkWave(r *Reconciliation, g *idGroup) {
 	// refusal uses the id); not by nothing.
 	ok = ok && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
 	if !ok {
-		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, every other answer a 409 or one same refusal)",
-			g.id, g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
+		got := fmt.Sprintf("wave of %d got %d created, %d 409, %d refused %v, %d uncertain", g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
+		r.add(InvIdempotency, "%s: %s (want at most 1 created, every other answer a 409 or one same refusal)", g.id, got)
+		r.entry(Entry{Class: ClassIdempotency, ID: g.id, Account: g.account, At: g.at, Detail: got})
 	}
 }
 
