@@ -10,6 +10,9 @@
 // ErrKeptThrottling, and the run stops without a verdict on what it did
 // not run.
 //
+// While nothing is throttled, the pace rises again, slowly, so that a run
+// slowed down once is not slow for good.
+//
 // The suite and the generated mode send every request through one; the
 // load tester sends the requests it makes outside the attack (the catalog,
 // the wallets, the status look-ups of the reconciliation) through one, and
@@ -48,6 +51,9 @@ const (
 	minRate = 1
 	// recentAnswers is how many answers the first pace is measured from.
 	recentAnswers = 256
+	// calmFor is how long after its last halving a pace starts rising
+	// again (by a quarter a second) while nothing is throttled.
+	calmFor = 3 * time.Second
 )
 
 // ErrKeptThrottling is the error of a request the Gate refuses because the
@@ -75,6 +81,7 @@ type Gate struct {
 	mu        sync.Mutex
 	notBefore time.Time     // no request is sent before
 	slowedFor time.Time     // the end of the hold the pace was last halved for
+	raisedAt  time.Time     // when the pace was last raised
 	waited    time.Duration // the holds' union, so far
 	throttled int64
 	inARow    int                      // throttled answers without a Retry-After and no answer between
@@ -132,11 +139,28 @@ func (g *Gate) Wait(ctx context.Context) error {
 
 // Answered counts an answer that was not throttled.
 func (g *Gate) Answered() {
+	now := time.Now()
 	g.mu.Lock()
-	g.recent[g.answers%recentAnswers] = time.Now()
+	g.recent[g.answers%recentAnswers] = now
 	g.answers++
 	g.inARow = 0
+	if g.lim != nil && now.Sub(g.slowedFor) >= calmFor && now.Sub(g.raisedAt) >= time.Second {
+		g.speedUp(now)
+	}
 	g.mu.Unlock()
+}
+
+// speedUp raises the pace by a quarter, up to the pace asked for: the
+// target has throttled nothing for calmFor, and the pace it was halved to
+// may be below its limit now (the limit of a target shared with other
+// clients comes back). g.mu is held.
+func (g *Gate) speedUp(now time.Time) {
+	pace := float64(g.lim.Limit()) * 1.25
+	if g.rate > 0 {
+		pace = min(pace, g.rate)
+	}
+	g.lim.SetLimit(rate.Limit(pace))
+	g.raisedAt = now
 }
 
 // Throttled counts a throttled answer with header h and holds the run off

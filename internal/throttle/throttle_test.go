@@ -162,3 +162,26 @@ func TestGateFindsAThrottledPaymentProcessed(t *testing.T) {
 	require.NoError(t, g.CheckResent(pay("b"), http.StatusConflict), "b was answered before: its 409 may be right")
 	require.NoError(t, g.CheckResent([]byte("not json"), http.StatusConflict))
 }
+
+// TestGateSpeedsUpWhenNothingIsThrottled: calmFor after its last halving,
+// each answer a second apart raises the pace by a quarter, never above the
+// pace asked for.
+func TestGateSpeedsUpWhenNothingIsThrottled(t *testing.T) {
+	t.Parallel()
+	g := New(Options{Rate: 100})
+	_, err := g.Throttled(retryAfter("1"))
+	require.NoError(t, err)
+	require.InDelta(t, 50, g.Summary().PacedAt, 0.01)
+	g.Answered()
+	assert.InDelta(t, 50, g.Summary().PacedAt, 0.01, "within calmFor of the halving: no faster")
+	g.slowedFor = time.Now().Add(-calmFor)
+	g.Answered()
+	assert.InDelta(t, 62.5, g.Summary().PacedAt, 0.01)
+	g.Answered()
+	assert.InDelta(t, 62.5, g.Summary().PacedAt, 0.01, "once a second")
+	for range 5 {
+		g.raisedAt = time.Now().Add(-time.Second)
+		g.Answered()
+	}
+	assert.InDelta(t, 100, g.Summary().PacedAt, 0.01, "up to --rate")
+}
