@@ -52,12 +52,7 @@ func runOpts(tb testing.TB, o generative.Options) generative.Result {
 // were throttled.
 func TestGeneratedModeWaitsOutARateLimit(t *testing.T) {
 	t.Parallel()
-	var gateway variants.Variant
-	for _, v := range variants.All() {
-		if v.Throttled != nil {
-			gateway = v
-		}
-	}
+	gateway := variants.Throttles()
 	h, err := gateway.Handler()
 	require.NoError(t, err)
 	srv := httptest.NewServer(httpapi.RateLimit(h, 200))

@@ -32,12 +32,7 @@ func TestWalletReadsWaitOutThrottlingExceptDuringTheAttack(t *testing.T) {
 	} {
 		t.Run(tc.phase, func(t *testing.T) {
 			t.Parallel()
-			var gateway variants.Variant
-			for _, v := range variants.All() {
-				if v.Throttled != nil {
-					gateway = v
-				}
-			}
+			gateway := variants.Throttles()
 			h, err := gateway.Handler()
 			require.NoError(t, err)
 			srv := httptest.NewServer(h)

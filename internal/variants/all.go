@@ -22,7 +22,7 @@ func All() []Variant {
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
-		throttles(),
+		Throttles(),
 	}
 }
 

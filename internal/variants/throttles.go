@@ -17,7 +17,7 @@ import (
 // secret key and operation.
 const throttlesPerSecond = 1000
 
-// throttles is a gateway in front of the reference with a rate limit: a
+// Throttles is a gateway in front of the reference with a rate limit: a
 // token bucket per secret key and operation (method and path), refilled at
 // throttlesPerSecond and holding as many, that starts empty, as a
 // gateway's allowance does after it starts or when a new key first calls.
@@ -26,8 +26,9 @@ const throttlesPerSecond = 1000
 // a text body the judges must not read. So every judge's run is throttled,
 // whatever its speed: the first request of each operation it sends, at
 // least, and a run faster than the limit more often. Throttled counts the
-// answers it throttled.
-func throttles() Variant {
+// answers it throttled. (All holds it too; the judges' tests of
+// throttling use it alone.)
+func Throttles() Variant {
 	var throttled atomic.Int64
 	return Variant{
 		Name: "throttles with 503 and Retry-After: each secret key and operation starts with no allowance, then 1,000 a second",
