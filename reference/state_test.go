@@ -123,11 +123,13 @@ func TestStateSurvivesReopen(t *testing.T) {
 	info, err := os.Stat(dir)
 	require.NoError(t, err)
 	assert.Equal(t, fs.FileMode(0o700), info.Mode().Perm(), "the directory")
-	for _, name := range []string{JournalName, "lock"} {
-		info, err := os.Stat(filepath.Join(dir, name))
-		require.NoError(t, err)
-		assert.Equal(t, fs.FileMode(0o600), info.Mode().Perm(), name)
-	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the journal alone: the lock is on the directory, not a file")
+	info, err = entries[0].Info()
+	require.NoError(t, err)
+	assert.Equal(t, JournalName, info.Name())
+	assert.Equal(t, fs.FileMode(0o600), info.Mode().Perm(), info.Name())
 }
 
 // frameOffsets lists the offsets of the journal's frames.
@@ -267,6 +269,9 @@ func TestStateRefusesAnotherDatasetOrTimes(t *testing.T) {
 	require.Error(t, err, "faults are not journaled")
 }
 
+// TestStateDirectoryInUseRefuses starts a second store over a directory in
+// use, also after every file in it was deleted: the lock is the
+// directory's own, so no file can be removed to get around it.
 func TestStateDirectoryInUseRefuses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -275,8 +280,41 @@ func TestStateDirectoryInUseRefuses(t *testing.T) {
 	_, err := openStateStore(t, dir, clock)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "in use by another reference server")
+
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.NotEmpty(t, entries)
+	for _, e := range entries {
+		require.NoError(t, os.Remove(filepath.Join(dir, e.Name())))
+	}
+	_, err = openStateStore(t, dir, clock)
+	require.Error(t, err, "deleting every file does not let a second server in")
+	assert.Contains(t, err.Error(), "in use by another reference server")
+
 	require.NoError(t, s.Close())
 	mustOpenState(t, dir, clock)
+}
+
+// TestStateLegacyLockFile opens a directory with the lock file of an
+// earlier version: left unheld (even 0666) it is removed; held, the start
+// is refused.
+func TestStateLegacyLockFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clock := referencetest.NewClockAtT0()
+	lock := filepath.Join(dir, "lock")
+	require.NoError(t, os.WriteFile(lock, nil, 0o600))
+	require.NoError(t, os.Chmod(lock, 0o666))
+	held, err := os.Open(lock)
+	require.NoError(t, err)
+	require.NoError(t, syscall.Flock(int(held.Fd()), syscall.LOCK_EX|syscall.LOCK_NB))
+	_, err = openStateStore(t, dir, clock)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "in use by another reference server (it holds a lock on "+lock+")")
+
+	require.NoError(t, held.Close())
+	require.NoError(t, mustOpenState(t, dir, clock).Close())
+	assert.NoFileExists(t, lock)
 }
 
 func TestStateReadOnlyDirectoryRefuses(t *testing.T) {
