@@ -2,7 +2,6 @@ package reference
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -244,7 +243,7 @@ func BenchmarkCreatePaymentState(b *testing.B) {
 	store, _ := newTestStore(b, WithState(dir))
 	b.Cleanup(func() { _ = store.Close() })
 	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
-	size0 := fileSize(b, filepath.Join(dir, JournalName))
+	size0 := journalEnd(b, filepath.Join(dir, JournalName))
 	var seq atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(64)
@@ -258,7 +257,7 @@ func BenchmarkCreatePaymentState(b *testing.B) {
 		}
 	})
 	b.StopTimer()
-	b.ReportMetric(float64(fileSize(b, filepath.Join(dir, JournalName))-size0)/float64(b.N), "disk-B/payment")
+	b.ReportMetric(float64(journalEnd(b, filepath.Join(dir, JournalName))-size0)/float64(b.N), "disk-B/payment")
 }
 
 // BenchmarkStateReplay measures a start over a journal of 100k payments:
@@ -287,11 +286,4 @@ func BenchmarkStateReplay(b *testing.B) {
 		require.NoError(b, s.Close())
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/payments, "ns/payment")
-}
-
-func fileSize(tb testing.TB, path string) int64 {
-	tb.Helper()
-	info, err := os.Stat(path)
-	require.NoError(tb, err)
-	return info.Size()
 }
