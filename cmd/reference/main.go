@@ -42,6 +42,7 @@ type config struct {
 	settle, expire              time.Duration
 	maxConns                    int
 	showVersion                 bool
+	repair                      bool
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -68,7 +69,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	opts := []reference.Option{reference.WithSettleAfter(cfg.settle), reference.WithExpireAfter(cfg.expire)}
 	if cfg.stateDir != "" {
-		opts = append(opts, reference.WithState(cfg.stateDir))
+		opts = append(opts, reference.WithState(cfg.stateDir), reference.WithLogger(logger))
+	}
+	if cfg.repair {
+		opts = append(opts, reference.WithRepair())
 	}
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
@@ -96,6 +100,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.DurationVar(&cfg.expire, "expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
+	fs.BoolVar(&cfg.repair, "repair", false, "with --state: start over a damaged journal, keeping a copy of it, dropping the damaged frame and everything after it, and logging every payment dropped")
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.Usage = func() {
@@ -113,6 +118,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if cfg.repair && cfg.stateDir == "" {
+		return cfg, errors.New("--repair repairs the journal of --state DIR: give both")
 	}
 	return cfg, nil
 }

@@ -88,11 +88,12 @@ func TestRunErrors(t *testing.T) {
 	t.Parallel()
 	env := func(string) string { return "" }
 	cases := map[string][]string{
-		"unknown flag":    {"--nope"},
-		"bad log level":   {"--log-level", "loud"},
-		"missing seed":    {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
-		"bad address":     {"--addr", "not-an-address"},
-		"extra arguments": {"serve"},
+		"unknown flag":     {"--nope"},
+		"bad log level":    {"--log-level", "loud"},
+		"missing seed":     {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
+		"bad address":      {"--addr", "not-an-address"},
+		"extra arguments":  {"serve"},
+		"repair, no state": {"--repair"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -161,4 +162,24 @@ func TestRunStateSurvivesRestart(t *testing.T) {
 	assert.Equal(t, http.StatusOK, code, "%v", status)
 	_, again := do(base, http.MethodGet, "/client/v2/customer/profile", "")
 	assert.Equal(t, profile, again, "the wallet after the restart")
+}
+
+// TestRunLogsTheJournal: with --state the server's log says what its start
+// found in the journal.
+func TestRunLogsTheJournal(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--state", t.TempDir()}, func(string) string { return "" }, pw, &stderr)
+		_ = pw.Close()
+	}()
+	_, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	cancel()
+	require.NoError(t, <-done)
+	assert.Contains(t, stderr.String(), `level=INFO msg="state journal replayed"`)
 }
