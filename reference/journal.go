@@ -65,7 +65,10 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 // the requests wait; records appended meanwhile go in the next frame, which
 // it writes as soon as the fdatasync returns. So one round (a write and an
 // fdatasync) serves every request that arrived during the previous one, and
-// no request has to be woken to start the next write.
+// no request has to be woken to start the next write. A waiting request
+// sleeps on its frame's channel, closed as soon as the frame is durable:
+// the frame's requests wake together and none needs the journal's lock to
+// learn its outcome.
 //
 // The frames are written into zeros preallocated ahead of them (reserve),
 // at the end of the last durable frame; nothing in the file changes length
@@ -92,11 +95,15 @@ type journal struct {
 	failures atomic.Int32
 
 	mu sync.Mutex
-	// cond wakes the waiters when a flush ends; kick wakes run when there
-	// is something to flush or the journal closes.
-	cond, kick sync.Cond
-	closing    bool
-	stopped    chan struct{}
+	// kick wakes run when there is something to flush or the journal
+	// closes.
+	kick    sync.Cond
+	closing bool
+	stopped chan struct{}
+	// next is closed when the flush that takes the pending records ends,
+	// inflight when the flush under way does (nil when none is): the
+	// requests waiting for each wake once, without taking mu.
+	next, inflight chan struct{}
 	// pending holds the records appended since the last flush began,
 	// behind frameHeader bytes reserved for their frame's header;
 	// pendingAt is the position of its first record.
@@ -132,8 +139,8 @@ type episode struct {
 
 func newJournal(path string, f StateFile, size, allocated int64, storeMu *sync.Mutex, rollback func(int64) error, logger *slog.Logger) *journal {
 	j := &journal{path: path, file: f, logger: logger, size: size, allocated: allocated, storeMu: storeMu, rollback: rollback,
-		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{})}
-	j.cond.L, j.kick.L = &j.mu, &j.mu
+		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{}), next: make(chan struct{})}
+	j.kick.L = &j.mu
 	go j.run()
 	return j
 }
@@ -174,29 +181,42 @@ func (j *journal) append(rec []byte) uint64 {
 // when a failed flush dropped one of them. The caller does not hold
 // Store.mu.
 func (j *journal) wait(end uint64) error {
-	if end <= j.durable.Load() && j.failures.Load() == 0 {
-		return nil
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	for {
-		if j.broken != nil {
-			return j.broken
-		}
-		for _, l := range j.lost {
-			if end > l.from && end <= l.to {
-				if !j.trouble.since.IsZero() {
-					j.trouble.requests++
-				}
-				return errNotDurable
-			}
-		}
-		if end <= j.durable.Load() {
+		if end <= j.durable.Load() && j.failures.Load() == 0 {
 			return nil
 		}
-		j.kick.Signal()
-		j.cond.Wait()
+		done, err := j.waitFor(end)
+		if done == nil {
+			return err
+		}
+		<-done
 	}
+}
+
+// waitFor returns the outcome of the record ending at end when it is
+// known, or else the channel closed when the flush that writes it ends.
+func (j *journal) waitFor(end uint64) (chan struct{}, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.broken != nil {
+		return nil, j.broken
+	}
+	for _, l := range j.lost {
+		if end > l.from && end <= l.to {
+			if !j.trouble.since.IsZero() {
+				j.trouble.requests++
+			}
+			return nil, errNotDurable
+		}
+	}
+	if end <= j.durable.Load() {
+		return nil, nil
+	}
+	if end <= j.pendingAt { // in the frame being written
+		return j.inflight, nil
+	}
+	j.kick.Signal()
+	return j.next, nil
 }
 
 // flush writes the pending records as one frame at the end of the durable
@@ -219,6 +239,8 @@ func (j *journal) flush() {
 	j.spare = nil
 	end := j.pendingAt + uint64(k)
 	j.pendingAt = end
+	done := j.next
+	j.inflight, j.next = done, make(chan struct{})
 	j.mu.Unlock()
 
 	err := j.reserve(int64(len(frame)))
@@ -228,19 +250,23 @@ func (j *journal) flush() {
 	if err == nil {
 		err = datasync(j.file)
 	}
+	if err == nil { // wake the frame's requests first, then the books
+		j.durable.Store(end)
+		close(done)
+	}
 
 	j.mu.Lock()
+	j.inflight = nil
 	if err == nil {
 		j.size += int64(len(frame))
-		j.durable.Store(end)
 		if cap(frame) <= 4*maxFrame {
 			j.spare = frame[:0]
 		}
 		j.writesAgain()
-		j.cond.Broadcast()
 		return
 	}
 	j.fail(err, countRecords(frame[frameHeader:]))
+	close(done)
 }
 
 // reserve makes room for n more bytes after the durable frames
@@ -340,7 +366,8 @@ func (j *journal) fail(cause error, records int) {
 	}
 	j.allocated = min(j.allocated, j.size)
 	j.writeFailed(cause, records)
-	j.cond.Broadcast()
+	close(j.next) // the pending records are lost too
+	j.next = make(chan struct{})
 	j.mu.Unlock()
 	j.storeMu.Unlock()
 	j.mu.Lock()
@@ -389,7 +416,8 @@ func (j *journal) close() error {
 		j.broken = errors.New("reference: the store is closed")
 	}
 	j.failures.Add(1)
-	j.cond.Broadcast()
+	close(j.next)
+	j.next = make(chan struct{}) // a later wait sees broken
 	j.mu.Unlock()
 	return j.file.Close()
 }
