@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -253,6 +254,12 @@ func (j *journal) flush() {
 	if err == nil { // wake the frame's requests first, then the books
 		j.durable.Store(end)
 		close(done)
+		// The requests just woken wait in this goroutine's run queue: let
+		// them answer before the next fdatasync blocks this thread with
+		// them behind it (until the scheduler hands them on, a context
+		// switch later). Requests that arrive meanwhile join the next
+		// frame instead of waiting a round more.
+		runtime.Gosched()
 	}
 
 	j.mu.Lock()
