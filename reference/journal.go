@@ -252,6 +252,11 @@ func (j *journal) flush() {
 		err = datasync(j.file)
 	}
 	if err == nil { // wake the frame's requests first, then the books
+		if j.failures.Load() != 0 { // an episode of failures may end: log it before any answer
+			j.mu.Lock()
+			j.writesAgain()
+			j.mu.Unlock()
+		}
 		j.durable.Store(end)
 		close(done)
 		// The requests just woken wait in this goroutine's run queue: let
@@ -269,7 +274,6 @@ func (j *journal) flush() {
 		if cap(frame) <= 4*maxFrame {
 			j.spare = frame[:0]
 		}
-		j.writesAgain()
 		return
 	}
 	j.fail(err, countRecords(frame[frameHeader:]))
