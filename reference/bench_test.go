@@ -235,15 +235,17 @@ func (now gcCPU) shareSince(then gcCPU) float64 {
 }
 
 // BenchmarkCreatePaymentState is BenchmarkCreatePaymentDomain with a state
-// directory: every payment is fsynced to the journal before it returns,
-// and 64 goroutines per CPU share the fsyncs (group commit), as concurrent
-// requests do. disk-B/payment is the journal's growth per payment.
+// directory: every payment is fdatasynced to the journal before it returns,
+// and 64 goroutines per CPU share the rounds (group commit), as concurrent
+// requests do. disk-B/payment is the journal's growth per payment,
+// payments/round how many share a round and µs/round what one costs.
 func BenchmarkCreatePaymentState(b *testing.B) {
 	dir := b.TempDir()
 	store, _ := newTestStore(b, WithState(dir))
 	b.Cleanup(func() { _ = store.Close() })
 	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
 	size0 := journalEnd(b, filepath.Join(dir, JournalName))
+	frames0 := store.journal.frames.Load()
 	var seq atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(64)
@@ -258,6 +260,11 @@ func BenchmarkCreatePaymentState(b *testing.B) {
 	})
 	b.StopTimer()
 	b.ReportMetric(float64(journalEnd(b, filepath.Join(dir, JournalName))-size0)/float64(b.N), "disk-B/payment")
+	// A round of group commit: one frame written and fdatasynced, shared
+	// by the payments that waited for it.
+	frames := float64(store.journal.frames.Load() - frames0)
+	b.ReportMetric(float64(b.N)/frames, "payments/round")
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/frames, "µs/round")
 }
 
 // BenchmarkStateReplay measures a start over a journal of 100k payments:
