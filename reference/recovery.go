@@ -224,7 +224,13 @@ func unwrittenHeader(b []byte, off int64) int64 {
 }
 
 func isZero(b []byte) bool {
-	return !bytes.ContainsFunc(b, func(r rune) bool { return r != 0 })
+	for len(b) > len(zeros) {
+		if !bytes.Equal(b[:len(zeros)], zeros[:]) {
+			return false
+		}
+		b = b[len(zeros):]
+	}
+	return bytes.Equal(b, zeros[:len(b)])
 }
 
 // describeDamage says what lies at and after damage at off that is
@@ -271,14 +277,18 @@ func intactFrameAfter(b []byte) int {
 // size), or off when there is none. It reads from the end, where the
 // preallocated zeros are.
 func lastNonZero(r io.ReaderAt, off, size int64) (int64, error) {
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, len(zeros))
 	for hi := size; hi > off; {
 		lo := max(off, hi-int64(len(buf)))
 		b := buf[:hi-lo]
 		if _, err := r.ReadAt(b, lo); err != nil {
 			return 0, err
 		}
-		if i := bytes.LastIndexFunc(b, func(r rune) bool { return r != 0 }); i >= 0 {
+		if !isZero(b) {
+			i := len(b) - 1
+			for b[i] == 0 {
+				i--
+			}
 			return lo + int64(i) + 1, nil
 		}
 		hi = lo

@@ -564,9 +564,11 @@ func decodePayment(p []byte) (paymentPayload, error) {
 		pr.extra.shiftCode = &sc
 	}
 	if pr.mask&extraParts != 0 {
-		if err := json.Unmarshal([]byte(d.string()), &pr.extra.parts); err != nil {
+		var parts map[string]any // its own variable: &pr.extra.parts would move pr to the heap
+		if err := json.Unmarshal([]byte(d.string()), &parts); err != nil {
 			return pr, fmt.Errorf("payment record: parts: %w", err)
 		}
+		pr.extra.parts = parts
 	}
 	if err := d.done(); err != nil {
 		return pr, fmt.Errorf("payment record: %w", err)
