@@ -63,6 +63,7 @@ type config struct {
 	faults                      []reference.Fault
 	listFaults                  bool
 	rateLimit                   int // requests a second per secret key; 0: none
+	repair                      bool
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -92,7 +93,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	opts := []reference.Option{reference.WithSettleAfter(cfg.settle), reference.WithExpireAfter(cfg.expire)}
 	if cfg.stateDir != "" {
-		opts = append(opts, reference.WithState(cfg.stateDir))
+		opts = append(opts, reference.WithState(cfg.stateDir), reference.WithLogger(logger))
+	}
+	if cfg.repair {
+		opts = append(opts, reference.WithRepair())
 	}
 	if len(cfg.faults) > 0 {
 		opts = append(opts, reference.WithFaults(cfg.faults...))
@@ -126,6 +130,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.DurationVar(&cfg.expire, "expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
+	fs.BoolVar(&cfg.repair, "repair", false, "with --state: start over a damaged journal, keeping a copy of it, dropping the damaged frame and everything after it, and logging every payment dropped")
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
@@ -160,6 +165,9 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	}
 	if cfg.rateLimit < 0 {
 		return cfg, usageError{fmt.Errorf("--rate-limit %d: want a number of requests a second, or 0 for no limit", cfg.rateLimit)}
+	}
+	if cfg.repair && cfg.stateDir == "" {
+		return cfg, usageError{errors.New("--repair repairs the journal of --state DIR: give both")}
 	}
 	return cfg, nil
 }

@@ -95,12 +95,13 @@ func TestRunErrors(t *testing.T) {
 	t.Parallel()
 	env := func(string) string { return "" }
 	cases := map[string][]string{
-		"unknown flag":    {"--nope"},
-		"bad log level":   {"--log-level", "loud"},
-		"missing seed":    {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
-		"bad address":     {"--addr", "not-an-address"},
-		"extra arguments": {"serve"},
-		"negative rate":   {"--rate-limit", "-1"},
+		"unknown flag":     {"--nope"},
+		"bad log level":    {"--log-level", "loud"},
+		"missing seed":     {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
+		"bad address":      {"--addr", "not-an-address"},
+		"extra arguments":  {"serve"},
+		"negative rate":    {"--rate-limit", "-1"},
+		"repair, no state": {"--repair"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -253,4 +254,24 @@ func TestUnknownFaultIsAUsageError(t *testing.T) {
 	}
 	assert.Equal(t, 2, exitCode(run(context.Background(), []string{"--nope"}, func(string) string { return "" }, io.Discard, io.Discard)), "an unknown flag")
 	assert.Equal(t, 1, exitCode(run(context.Background(), []string{"--addr", "not-an-address"}, func(string) string { return "" }, io.Discard, io.Discard)), "a server that cannot start")
+}
+
+// TestRunLogsTheJournal: with --state the server's log says what its start
+// found in the journal.
+func TestRunLogsTheJournal(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--state", t.TempDir()}, func(string) string { return "" }, pw, &stderr)
+		_ = pw.Close()
+	}()
+	_, err := bufio.NewReader(pr).ReadString('\n')
+	require.NoError(t, err)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	cancel()
+	require.NoError(t, <-done)
+	assert.Contains(t, stderr.String(), `level=INFO msg="state journal replayed"`)
 }
