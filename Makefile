@@ -87,7 +87,7 @@ bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 .PHONY: perf
-perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, reference --state vs in memory (and bytes on disk per payment), memory and rate at 1M payments, load tester vs vegeta CLI (rate, CPU, memory growth per request).
+perf: ## Ratios against baselines on loopback in alternating rounds (a few minutes, bounded): reference vs static handler, reference --state vs in memory at 16 and 128 connections (and bytes on disk per payment), memory and rate at 1M payments, load tester vs vegeta CLI (rate, CPU, memory growth per request).
 	@$(GO) build -o bin/reference ./cmd/reference && $(GO) build -o bin/loadtest ./cmd/loadtest && $(GO) build -o bin/perf ./cmd/perf && bin/perf --reference bin/reference --loadtest bin/loadtest $(ARGS)
 
 .PHONY: soak

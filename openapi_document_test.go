@@ -95,6 +95,7 @@ func TestContractStillRefusesWhatTheDocumentForbids(t *testing.T) {
 	cases := map[string]exchangeCheck{
 		"sync OK without products":                   {"GET", "/client/v2/product/sync?sub_category=prabayar", 200, `{"status":true,"message":"OK","data":null}`},
 		"sync OK without pagination":                 {"GET", "/client/v2/product/sync?sub_category=prabayar", 200, `{"status":true,"message":"OK","data":{"products":[]}}`},
+		"sync OK with a product without its logo":    {"GET", "/client/v2/product/sync?sub_category=prabayar", 200, `{"status":true,"message":"OK","data":{"products":[{"id":1,"code":"T5","name":"P","description":"","pricing":{"base_price":1,"final_price":2},"status":"active","operator":{"id":1,"name":"T"}}]},"pagination":{"total":1,"page":1,"perPage":10,"totalPages":1}}`},
 		"sync unknown sub category, message missing": {"GET", "/client/v2/product/sync?sub_category=x", 200, `{"status":false,"data":null}`},
 		"product list without status":                {"GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", 200, `{"message":"OK","data":null}`},
 		"profile identity_number a number":           {"GET", "/client/v2/customer/profile", 200, `{"status":true,"message":"OK","data":{"customer":{"id":7,"name":"K","email":"k@toko.co.id","phone_number":"081234567890","identity_number":5,"level":1,"referral_code":"R","registered_at":"2026-01-05 09:00:00"},"balance":{"available":0},"coin":{"note":"n","available":0,"available_value":0}}}`},

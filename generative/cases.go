@@ -1,6 +1,7 @@
 package generative
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -155,13 +156,28 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		trxBefore = w.record(trxID)
 	}
 
+	what := op.ID
+	if d != nil {
+		what += " with " + d.Name
+	}
+	var need wallet // what the funded customer must hold for a replay
+	if op.Pays && payer == w.funded && beforeOK {
+		price := w.priceOf(body["product_id"])
+		need = w.fundsNeeded(before, wallet{Balance: price, Coins: 2 * price})
+	}
+	feature := func(c reproCheck) string { return w.feature(rec.command, what, r, c, need) }
+
 	a := w.c.do(w.ctx, r)
-	w.common(t, rec, repro, op, a, d == nil)
+	answered := answeredCheck
+	if d != nil {
+		answered = brokenCheck
+	}
+	w.common(t, rec, repro, feature(answered), op, a, d == nil)
 	refused := a.Status/100 != 2
 	if d != nil && !refused {
 		switch d.Class {
 		case stated:
-			rec.feature = w.feature(rec.command, op.ID+" with "+d.Name, r)
+			rec.feature = feature(refusedCheck)
 			rec.fail(t, repro, "%s with %s was answered %d: the document refuses it (no 2xx)", op.ID, d.Name, a.Status)
 		case read:
 			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status), repro)
@@ -171,8 +187,20 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		rec.fail(t, repro, "a payment with the used partner_trx_id %q was answered %d, not refused (§7: 409)", trxID, a.Status)
 	}
 	if op.Pays && !op.SecretOnly && beforeOK {
-		w.checkPaymentEffects(t, rec, repro, payer, before, trxID, trxBefore, a)
+		w.checkPaymentEffects(t, rec, repro, feature(walletCheck), payer, before, trxID, trxBefore, a)
 	}
+}
+
+// priceOf is the price of the catalog's product id (a JSON number of a
+// drawn body), or 0.
+func (w *world) priceOf(id any) int64 {
+	n, _ := id.(int64)
+	for _, p := range w.products {
+		if p.ID == n {
+			return p.Price
+		}
+	}
+	return 0
 }
 
 // queryPairs draws op's query parameters: every required one, and each
@@ -238,8 +266,9 @@ func (r *request) encode(op operation, pairs [][2]string, body map[string]any, d
 // the record of its partner_trx_id: a refused one changed neither
 // (contract.CheckRefusalTakesNothing); an accepted one took the balance and
 // coins it reports (contract.CheckWalletAsReported: a mixed payment may take
-// them later, the reading wallet-debited).
-func (w *world) checkPaymentEffects(t *rapid.T, rec *record, repro string, payer *account, before wallet,
+// them later, the reading wallet-debited). feature is the request's
+// reproduction by the payer's wallet.
+func (w *world) checkPaymentEffects(t *rapid.T, rec *record, repro, feature string, payer *account, before wallet,
 	trxID string, trxBefore any, a answer) {
 	after, read, ok := w.walletOf(payer.Token)
 	switch {
@@ -250,10 +279,12 @@ func (w *world) checkPaymentEffects(t *rapid.T, rec *record, repro string, payer
 		if err := contract.CheckNoServerFault(contract.OpGetCustomerProfile, read.Status, str(decode(read.Body)["message"])); err != nil {
 			why = err.Error()
 		}
+		rec.feature = feature
 		rec.fail(t, repro, "the payer's profile could not be read after the payment: %s", why)
 	}
 	if a.Status/100 != 2 {
 		if err := contract.CheckRefusalTakesNothing(contract.Wallet(before), contract.Wallet(after)); err != nil {
+			rec.feature = feature
 			rec.fail(t, repro, "a refused payment (%d): %v", a.Status, err)
 		}
 		if trxAfter := w.record(trxID); !reflect.DeepEqual(trxBefore, trxAfter) {
@@ -267,6 +298,7 @@ func (w *world) checkPaymentEffects(t *rapid.T, rec *record, repro string, payer
 	case rd.ID != "":
 		rec.warn(t, rd, err.Error(), repro)
 	default:
+		rec.feature = feature
 		rec.fail(t, repro, "the payment reported balance_used %d and coin_used %d: %v", amount.BalanceUsed, amount.CoinUsed, err)
 	}
 	num := str(dig(decode(a.Body), "data", "transaction", "transaction_number"))
@@ -329,17 +361,22 @@ func (w *world) record(trxID string) any {
 // that departs from the schema probes how the server takes bad input, and a
 // system fault then says the input broke it), its status is declared for
 // the operation (or a failure the document leaves open), its body
-// validates, and a refusal says so.
-func (w *world) common(t *rapid.T, rec *record, repro string, op operation, a answer, valid bool) {
+// validates, and a refusal says so. feature is the request's reproduction
+// by these checks.
+func (w *world) common(t *rapid.T, rec *record, repro, feature string, op operation, a answer, valid bool) {
+	fail := func(format string, args ...any) {
+		rec.feature = feature
+		rec.fail(t, repro, format, args...)
+	}
 	switch {
 	case a.Err != nil:
-		rec.fail(t, repro, "%s: %v", op.ID, a.Err)
+		fail("%s: %v", op.ID, a.Err)
 	case a.Status >= 500 && (!valid || !documentedFault(op.ID, a)):
-		rec.fail(t, repro, "%s was answered %d: a server fault on a generated request (body %s)", op.ID, a.Status, cut(a.Body))
+		fail("%s was answered %d: a server fault on a generated request (body %s)", op.ID, a.Status, cut(a.Body))
 	case !op.declared(a.Status) && a.Status/100 != 4:
-		rec.fail(t, repro, "%s was answered %d, a status openapi.yaml does not declare for it", op.ID, a.Status)
+		fail("%s was answered %d, a status openapi.yaml does not declare for it", op.ID, a.Status)
 	case a.Invalid != nil:
-		rec.fail(t, repro, "%v (body %s)", a.Invalid, cut(a.Body))
+		fail("%v (body %s)", a.Invalid, cut(a.Body))
 	}
 	if a.Status/100 == 4 {
 		m := decode(a.Body)
@@ -355,7 +392,10 @@ func documentedFault(op string, a answer) bool {
 	return a.Err == nil && a.Status >= 500 && contract.CheckNoServerFault(op, a.Status, str(decode(a.Body)["message"])) == nil
 }
 
+// cut is a body as a failure quotes it: without the newline that ends it
+// and at most 300 bytes of it.
 func cut(b []byte) string {
+	b = bytes.TrimSpace(b)
 	if len(b) > 300 {
 		return string(b[:300]) + "..."
 	}

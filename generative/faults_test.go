@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -70,6 +71,7 @@ func TestGeneratedModeFindsItsFaults(t *testing.T) {
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)
 			assert.Contains(t, p.Failure+"\n"+p.Reproduction, tc.shows)
+			assert.NotContains(t, p.Failure, "\n)", "the body a failure quotes ends where its JSON does")
 		})
 	}
 }
@@ -108,6 +110,82 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 		assert.NotEqual(t, report.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
 	}
 	assert.Positive(t, res.Passed)
+}
+
+// clockFaults show only when requests fall within a time of each other:
+// whether a replay shows them is up to the clock, so their reproductions
+// are held to passing against a correct server only.
+var clockFaults = map[reference.Fault]bool{
+	reference.FaultStaleProfile: true, // a profile read within a second of a payment
+}
+
+// spentFaults show only on a wallet the run spends: the mixed payment that
+// shows one takes the whole balance of the customer that makes it (the
+// split-payment or mixed-payment customer), so the faulty server as the run
+// left it holds none for a replay; their reproductions are replayed against
+// a fresh faulty server.
+var spentFaults = map[reference.Fault]bool{
+	reference.FaultMixedWalletTakenTwice: true,
+}
+
+// TestEveryFoundFaultReproduces: for every reference fault the generated
+// mode finds, it writes a failure as a feature file (in a normal run, or
+// else in a strict one: a check that rests on a reading), and every feature
+// it writes fails against the faulty server, as the run left it (but for
+// clockFaults; a fresh one for spentFaults), and passes against a correct
+// one.
+func TestEveryFoundFaultReproduces(t *testing.T) {
+	var found []reference.Fault
+	for _, f := range reference.AllFaults() {
+		t.Run(string(f), func(t *testing.T) {
+			url := httpapitest.NewServer(t, f).URL
+			strict, failed := false, failures(t, url, false)
+			if !slices.ContainsFunc(failed, func(p generative.PropertyResult) bool { return p.Feature != "" }) {
+				if inStrict := failures(t, url, true); len(inStrict) > 0 {
+					strict, failed = true, inStrict
+				}
+			}
+			if len(failed) == 0 {
+				t.Logf("%s: not found by the generated mode", f)
+				return
+			}
+			found = append(found, f)
+			written := 0
+			for _, p := range failed {
+				if p.Feature == "" {
+					continue
+				}
+				written++
+				if !clockFaults[f] {
+					target := url
+					if spentFaults[f] {
+						target = httpapitest.NewServer(t, f).URL
+					}
+					got, console := replay(t, target, p.Feature, strict)
+					assert.Equal(t, report.StatusFailed, got.Status, "%s: fails against the faulty server:\n%s\n%s", p.Name(), p.Feature, console)
+				}
+				got, console := replay(t, httpapitest.NewServer(t).URL, p.Feature, strict)
+				assert.Equal(t, report.StatusPassed, got.Status, "%s: passes against the reference:\n%s\n%s", p.Name(), p.Feature, console)
+			}
+			assert.Positive(t, written, "a failure of %s is written as a feature file", f)
+		})
+	}
+	for _, tc := range generatedFaults {
+		assert.Contains(t, found, tc.fault, "the generated mode finds it")
+	}
+}
+
+// failures are the failed properties of a run with the default budget
+// (seed 1) against the target at url, strict or not.
+func failures(t *testing.T, url string, strict bool) []generative.PropertyResult {
+	t.Helper()
+	var failed []generative.PropertyResult
+	for _, p := range runAgainst(t, url, "", time.Minute, 2*time.Second, strict).Properties {
+		if p.Status == generative.StatusFailed {
+			failed = append(failed, p)
+		}
+	}
+	return failed
 }
 
 // replay runs a feature file written by the generated mode with the suite
@@ -336,4 +414,21 @@ Feature: Generated reproduction: a stateful sequence
 	got, console := replay(t, wrong, feature, false)
 	require.Equal(t, report.StatusFailed, got.Status, console)
 	assert.Contains(t, got.Reason, "not 409 \""+contract.MsgDuplicate+"\" nor 400 \""+contract.MsgInternalMethodFlag+"\"")
+}
+
+// TestShapeFaultsAreReportedAtTheirField: against each fault that changes
+// the shape of an answer, the generated mode fails, and each failure names
+// the pointer of the field the fault changed (the validator judged it).
+func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
+	for f, ptr := range httpapitest.ShapeFaults {
+		t.Run(string(f), func(t *testing.T) {
+			want := "at " + ptr + ": "
+			if ptr == "" {
+				want = "the body: "
+			}
+			for _, p := range failedAgainst(t, httpapitest.NewServer(t, f).URL, "", time.Minute, 2*time.Second, false) {
+				assert.Contains(t, p.Failure, want, p.Name())
+			}
+		})
+	}
 }

@@ -41,6 +41,12 @@ type mAccount struct {
 	// given is the step that introduces a profile's customer to the
 	// scenario ("" for the cashiers a step provisions).
 	given string
+	// mixedOnly: a customer whose wallet is short of a price (the
+	// split-payment and mixed-payment customers) makes mixed payments only
+	// (payMixed), is read and looks its payments up, but pays nothing else
+	// and is not provisioned again: a reproduction meets its wallet as the
+	// run left it, so the run spends it on what only it shows.
+	mixedOnly bool
 }
 
 // mTrx is a transaction as it was created.
@@ -71,7 +77,14 @@ type machine struct {
 	givens   []string
 	lines    []string
 	cashiers int
+	// start is the funded customer's wallet when the sequence began, and
+	// spend the most its payments may take: the scenario's funded customer
+	// must hold them (fundsNeeded), or its replay could not show the fault.
+	start, spend wallet
 }
+
+// fundedLine is the given that introduces the funded customer.
+const fundedLine = "Given the funded customer of the partner"
 
 // sequence runs one random sequence of operations and checks each answer
 // against the model.
@@ -88,7 +101,11 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		case !ok:
 			t.Fatalf("%s's profile could not be read", acc.Label)
 		}
-		m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl)), given: acc.Label + " of the partner"})
+		if acc == w.funded {
+			m.start = wl
+		}
+		m.accounts = append(m.accounts, &mAccount{acc: acc, wallet: contract.Exactly(contract.Wallet(wl)), given: acc.Label + " of the partner",
+			mixedOnly: acc != w.funded})
 	}
 	if w.funded != nil {
 		m.introduce(m.accounts[0])
@@ -189,6 +206,9 @@ func (m *machine) scenario(name, then string) string {
 			fmt.Fprintf(&b, "  %s\n", l)
 			continue
 		}
+		if l == fundedLine {
+			l = "Given " + fundedGiven(m.w.fundsNeeded(m.start, m.spend))
+		}
 		kw, text, _ := strings.Cut(l, " ")
 		step(kw, text)
 	}
@@ -212,8 +232,13 @@ func (m *machine) send(r request) answer {
 	return a
 }
 
-// thenNoServerFault is the step that checks what expect checks.
-const thenNoServerFault = "the target answers without a server fault"
+// thenNoServerFault is the step that checks what expect checks; and
+// thenNoFaultOnBrokenRequest the step that checks a request that breaks the
+// schema as common does: no 5xx at all.
+const (
+	thenNoServerFault          = "the target answers without a server fault"
+	thenNoFaultOnBrokenRequest = "the target answers the request that breaks the schema without a server fault"
+)
 
 // expect fails the sequence on a transport failure, a server fault the
 // document does not give (contract.CheckNoServerFault) or an answer
@@ -253,6 +278,18 @@ func (m *machine) pick(t *rapid.T, label string) *mAccount {
 	return m.introduce(rapid.SampledFrom(m.accounts).Draw(t, label))
 }
 
+// pickPaying draws an account that may pay anything, or be provisioned
+// again: not one kept for mixed payments (mAccount.mixedOnly).
+func (m *machine) pickPaying(t *rapid.T, label string) *mAccount {
+	var paying []*mAccount
+	for _, ma := range m.accounts {
+		if !ma.mixedOnly {
+			paying = append(paying, ma)
+		}
+	}
+	return m.introduce(rapid.SampledFrom(paying).Draw(t, label))
+}
+
 // provisionNew provisions a new cashier, "cashier N"; first says it as the
 // scenario's Given.
 func (m *machine) provisionNew(t *rapid.T, first bool) {
@@ -284,7 +321,7 @@ func (m *machine) provisionNew(t *rapid.T, first bool) {
 }
 
 func (m *machine) reprovision(t *rapid.T) {
-	ma := m.pick(t, "account")
+	ma := m.pickPaying(t, "account")
 	acc := ma.acc
 	if !contract.ValidMsisdn(acc.Phone) || acc.Name == "" || acc.Email == "" {
 		t.Skip("the profile does not give a phone number in the form the document requires for provisioning")
@@ -386,6 +423,14 @@ func (m *machine) product(t *rapid.T) product {
 	return rapid.SampledFrom(active).Draw(t, "product")
 }
 
+// btoi is 1 for true, 0 for false.
+func btoi(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func onOff(b bool) string {
 	if b {
 		return "on"
@@ -399,7 +444,7 @@ func (m *machine) payer(t *rapid.T) *mAccount {
 	if m.w.funded != nil && rapid.Bool().Draw(t, "the funded customer pays?") {
 		return m.introduce(m.accounts[0])
 	}
-	return m.pick(t, "payer")
+	return m.pickPaying(t, "payer")
 }
 
 func (m *machine) pay(t *rapid.T) {
@@ -465,6 +510,10 @@ func (m *machine) payMixed(t *rapid.T) {
 // payWith has ma pay for p through method methodID with the use flags
 // given, and checks the answer against the model.
 func (m *machine) payWith(t *rapid.T, ma *mAccount, p product, methodID int64, useBalance, useCoin bool) {
+	if ma.acc == m.w.funded {
+		m.spend.Balance += p.Price * btoi(useBalance)
+		m.spend.Coins += 2 * p.Price * btoi(useCoin)
+	}
 	trxID := m.w.uniqueTrxID()
 	msisdn := msisdnFor(t, p.Operator)
 	m.say("When %s pays for product %d (%d rupiah) to %q with payment method %d, balance %s, coins %s, as %q",
@@ -538,7 +587,7 @@ func (m *machine) payAgain(t *rapid.T) {
 		t.Skip("no transaction yet")
 	}
 	tr := rapid.SampledFrom(m.trxs).Draw(t, "transaction")
-	ma := m.pick(t, "payer")
+	ma := m.pickPaying(t, "payer")
 	// Exactly one defect: the rest of the request could be paid, through a
 	// gateway method (never the internal one, even when listed) or from
 	// the balance. When nothing is payable, the request also breaks rule 2
@@ -563,6 +612,9 @@ func (m *machine) payAgain(t *rapid.T) {
 		} else {
 			useBalance = true
 		}
+	}
+	if ma.acc == m.w.funded { // a server that debits a reused id takes it
+		m.spend.Balance += p.Price * btoi(useBalance)
 	}
 	msisdn := msisdnFor(t, p.Operator)
 	m.say("When %s pays again with the partner transaction id %q for product %d to %q with payment method %d, balance %s",

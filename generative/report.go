@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
+	"github.com/partnercommerce/conformance/internal/readable"
 )
 
 // The files a generated run writes into a report directory, next to the
@@ -37,7 +40,7 @@ func PrintProperty(w io.Writer, p PropertyResult) {
 	case len(p.Warnings) > 0:
 		mark = "warn"
 	}
-	fmt.Fprintf(w, "%s %s (%d examples)\n", mark, p.Name(), p.Examples)
+	fmt.Fprintf(w, "%s %s (%s)\n", mark, p.Name(), readable.Plural(p.Examples, "example", "examples"))
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
 	}
@@ -63,10 +66,17 @@ func PrintSummary(w io.Writer, res Result) {
 		}
 	}
 	passed := len(res.Properties) - failed - skipped
-	fmt.Fprintf(w, "\n%d properties: %d passed (%d with warnings), %d failed, %d not run; %d requests in %.1fs; seed %d\n",
-		len(res.Properties), passed, res.Warned(), failed, skipped, res.Requests, res.Seconds, res.Seed)
+	fmt.Fprintf(w, "\n%s: %d passed (%d with warnings), %d failed, %d not run; %s in %.1fs; seed %d\n",
+		readable.Plural(len(res.Properties), "property", "properties"), passed, res.Warned(), failed, skipped,
+		readable.Plural(res.Requests, "request", "requests"), res.Seconds, res.Seed)
+	if res.Throttling.Any() {
+		fmt.Fprintf(w, "throttling: %s\n", res.Throttling)
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(w, "INTERRUPTED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Interrupted)
+	}
+	if res.Stopped != "" {
+		fmt.Fprintf(w, "STOPPED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Stopped)
 	}
 	for _, p := range res.Properties {
 		if p.Status == StatusFailed && p.Command != "" {
@@ -88,7 +98,7 @@ func WriteReports(dir, target string, res Result) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryFile), append(data, '\n'), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(dir, SummaryFile), append(data, '\n')); err != nil {
 		return err
 	}
 	return writeJUnit(filepath.Join(dir, JUnitFile), res)
@@ -154,5 +164,5 @@ func writeJUnit(path string, res Result) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(data, '\n')...), 0o644)
+	return atomicfile.WriteBytes(path, append([]byte(xml.Header), append(data, '\n')...))
 }

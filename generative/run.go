@@ -16,6 +16,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -49,6 +50,13 @@ type Options struct {
 	Only string
 	// Done, when set, receives each property's result as it ends.
 	Done func(PropertyResult)
+	// Rate paces the requests (requests a second; 0: none), to stay under
+	// a target's known rate limit.
+	Rate float64
+	// MaxThrottleWait bounds the time the run holds off for a target that
+	// throttles it (default throttle.DefaultMaxWait); past it the run
+	// stops and the properties not run to their end are skipped.
+	MaxThrottleWait time.Duration
 }
 
 // The outcome of a property. A property the run's interruption left
@@ -95,6 +103,12 @@ type Result struct {
 	Properties []PropertyResult `json:"properties"`
 	// Interrupted says why the run was interrupted (a signal), if it was.
 	Interrupted string `json:"interrupted,omitempty"`
+	// Stopped says why the run stopped before its end (the target kept
+	// throttling), if it did: the properties it did not run to their end
+	// are skipped, none failed.
+	Stopped string `json:"stopped,omitempty"`
+	// Throttling is what the target's rate limit cost the run.
+	Throttling throttle.Summary `json:"throttling"`
 }
 
 // OK reports whether every property passed.
@@ -162,13 +176,22 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano())
 	}
-	c, err := newClient(opts.Profile.BaseURL, opts.HTTPClient, opts.RequestTimeout)
+	// The run's own context: the client stops it when the target kept
+	// throttling, and the properties not run to their end say so.
+	outer := ctx
+	ctx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	gate := throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait})
+	c, err := newClient(opts.Profile.BaseURL, opts.HTTPClient, opts.RequestTimeout, gate, stopRun)
 	if err != nil {
 		return Result{}, err
 	}
 	start := time.Now()
 	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, runID: newRunID()}
 	if err := w.setup(); err != nil {
+		if stopped := gate.Stopped(); stopped != nil {
+			return Result{}, fmt.Errorf("preparing the generated run: %w", stopped)
+		}
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("%w while preparing the generated run: %w", ErrInterrupted, context.Cause(ctx))
 		}
@@ -192,9 +215,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		}
 		res.Properties = append(res.Properties, pr)
 	}
-	if ctx.Err() != nil {
+	if stopped := gate.Stopped(); stopped != nil {
+		res.Stopped = stopped.Error()
+	} else if outer.Err() != nil {
 		res.Interrupted = interruption(ctx)
 	}
+	res.Throttling = gate.Summary()
 	res.Requests = c.sent.Load()
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
@@ -374,9 +400,14 @@ func shellWord(s string) string {
 	return shellQuote(s)
 }
 
-// interruption describes why ctx ended: "interrupted (interrupt signal received)".
+// interruption describes why ctx ended: "interrupted (interrupt signal
+// received)", or the target kept throttling (the gate's error).
 func interruption(ctx context.Context) string {
-	if cause := context.Cause(ctx); cause != nil && cause.Error() != context.Canceled.Error() {
+	cause := context.Cause(ctx)
+	if errors.Is(cause, throttle.ErrKeptThrottling) {
+		return cause.Error()
+	}
+	if cause != nil && cause.Error() != context.Canceled.Error() {
 		return "interrupted (" + cause.Error() + ")"
 	}
 	return "interrupted"

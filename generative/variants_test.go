@@ -55,6 +55,10 @@ func TestGeneratedModePassesVariantServers(t *testing.T) {
 				})
 				require.NoError(t, err)
 				t.Logf("seed %d: %d requests in %.1fs", seed, res.Requests, res.Seconds)
+				if v.Throttled != nil {
+					require.Positive(t, v.Throttled.Load(), "the variant throttled the run")
+					require.Positive(t, res.Throttling.Throttled, "the run says it was throttled")
+				}
 				for _, p := range res.Properties {
 					if p.Status != generative.StatusPassed {
 						t.Errorf("seed %d: %s (%s)\n%s\n%s", seed, p.Name(), v.Why, p.Failure, p.Reproduction)

@@ -3,6 +3,7 @@ package generative
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // maxAnswer is the largest answer body read; no answer of the API is larger.
@@ -46,7 +48,9 @@ type answer struct {
 	Err error
 }
 
-// client sends requests to the target and validates every answer.
+// client sends requests to the target and validates every answer. A
+// throttled answer (a 429, or a 503 with Retry-After) is not the answer:
+// the run holds off as it asks (gate) and the same request is sent again.
 type client struct {
 	base      string
 	http      *http.Client
@@ -54,9 +58,12 @@ type client struct {
 	validator *contract.Validator
 	doc       *openapi3.T
 	sent      atomic.Int64
+	gate      *throttle.Gate
+	// stop stops the run when the target kept throttling (the gate's error).
+	stop context.CancelCauseFunc
 }
 
-func newClient(base string, hc *http.Client, timeout time.Duration) (*client, error) {
+func newClient(base string, hc *http.Client, timeout time.Duration, gate *throttle.Gate, stop context.CancelCauseFunc) (*client, error) {
 	v, err := contract.NewValidator(base)
 	if err != nil {
 		return nil, err
@@ -68,7 +75,7 @@ func newClient(base string, hc *http.Client, timeout time.Duration) (*client, er
 	if err != nil {
 		return nil, err
 	}
-	return &client{base: strings.TrimRight(base, "/"), http: hc, timeout: timeout, validator: v, doc: doc}, nil
+	return &client{base: strings.TrimRight(base, "/"), http: hc, timeout: timeout, validator: v, doc: doc, gate: gate, stop: stop}, nil
 }
 
 func (r request) url(base string) string {
@@ -100,8 +107,50 @@ func (r request) httpRequest(ctx context.Context, base string) (*http.Request, e
 	return req, nil
 }
 
-// do sends r, bounded by the client's timeout, and validates the answer.
+// do sends r, bounded by the client's timeout, and validates the answer,
+// after waiting out the throttled answers before it. A payment answered
+// 409 after throttled answers, with a partner_trx_id no earlier request
+// used, is the server's finding (contract.CheckThrottledNotProcessed): its
+// Err says so.
 func (c *client) do(ctx context.Context, r request) answer {
+	throttled := 0
+	for {
+		if err := c.gate.Wait(ctx); err != nil {
+			return answer{Err: c.held(err)}
+		}
+		a := c.once(ctx, r)
+		if a.Err == nil && contract.Throttled(a.Status, a.Header) {
+			throttled++
+			if _, err := c.gate.Throttled(a.Header); err != nil {
+				return answer{Err: c.held(err)}
+			}
+			continue
+		}
+		if a.Err == nil {
+			c.gate.Answered()
+		}
+		if a.Operation == contract.OpCreatePayment || a.Err != nil && r.Method == http.MethodPost {
+			if throttled > 0 && a.Err == nil {
+				a.Err = c.gate.CheckResent(r.Body, a.Status)
+			}
+			c.gate.PaymentAnswered(r.Body)
+		}
+		return a
+	}
+}
+
+// held is the error of a request the gate did not let go: the target kept
+// throttling, which stops the run, or the run ended while it held off.
+func (c *client) held(err error) error {
+	if errors.Is(err, throttle.ErrKeptThrottling) {
+		c.stop(err)
+	}
+	return err
+}
+
+// once sends r once, bounded by the client's timeout, and validates the
+// answer.
+func (c *client) once(ctx context.Context, r request) answer {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	req, err := r.httpRequest(ctx, c.base)
@@ -123,6 +172,9 @@ func (c *client) do(ctx context.Context, r request) answer {
 	case len(data) > maxAnswer:
 		a.Err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
 		return a
+	}
+	if contract.Throttled(resp.StatusCode, resp.Header) {
+		return a // not the API's answer: neither validated nor read
 	}
 	vreq, err := r.httpRequest(ctx, c.base)
 	if err != nil {

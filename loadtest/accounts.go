@@ -118,9 +118,14 @@ type profileEnvelope struct {
 	} `json:"data"`
 }
 
-// wallet reads the profile of token.
-func (cl *client) wallet(ctx context.Context, auth string) (record.Wallet, error) {
-	r := cl.doTimed(ctx, cl.customerProfile(auth))
+// wallet reads the profile of token. patient waits out throttled answers
+// (doTimed); otherwise a throttled answer is a read that failed.
+func (cl *client) wallet(ctx context.Context, auth string, patient bool) (record.Wallet, error) {
+	send := cl.doOnce
+	if patient {
+		send = cl.doTimed
+	}
+	r := send(ctx, cl.customerProfile(auth))
 	if r.err != nil {
 		return record.Wallet{}, fmt.Errorf("profile: %w", r.err)
 	}

@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
@@ -302,12 +307,7 @@ func TestMaxRateRunNeedsAWorkerCap(t *testing.T) {
 func TestDeadTargetAtReconciliation(t *testing.T) {
 	t.Parallel()
 	srv := httpapitest.NewServer(t)
-	var once sync.Once
-	kill := func(p loadtest.Progress) {
-		if p.Final {
-			once.Do(func() { _ = srv.Listener.Close(); srv.CloseClientConnections() })
-		}
-	}
+	kill := killAtTheEnd(srv)
 	start := time.Now()
 	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithTimeout(5*time.Second))
@@ -317,6 +317,74 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	txt := text(t, rep)
 	assert.Equal(t, 2, strings.Count(txt, "the target did not answer at reconciliation time"), "once where the run is described, once among the failures:\n%s", txt)
 	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, txt)
+}
+
+// killAtTheEnd is a progress hook that stops srv when the attack ends.
+func killAtTheEnd(srv *httptest.Server) func(loadtest.Progress) {
+	var once sync.Once
+	return func(p loadtest.Progress) {
+		if p.Final {
+			once.Do(func() { _ = srv.Listener.Close(); srv.CloseClientConnections() })
+		}
+	}
+}
+
+// TestDeadTargetAfterAFaultSaysSoAtOnce: a target killed by a fault of the
+// nemesis and not restarted is waited for at reconciliation time (a fault
+// may restart it), but the run says so when it starts waiting, not only
+// when it gives up; the record and its page then say it was not reconciled,
+// and the verdict fails what could not be checked.
+func TestDeadTargetAfterAFaultSaysSoAtOnce(t *testing.T) {
+	t.Parallel()
+	srv := httpapitest.NewServer(t)
+	kill := killAtTheEnd(srv)
+	step, err := nemesis.ParseStep("at 100ms: true")
+	require.NoError(t, err)
+	logs := &logRecords{}
+	dir := t.TempDir()
+	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
+		loadtest.WithProgress(time.Hour, kill), loadtest.WithNemesis(nemesis.Schedule{step}, nil), loadtest.WithReconcileTimeout(time.Second),
+		loadtest.WithLogger(slog.New(logs)), loadtest.WithRecordDir(dir))
+	require.NotEmpty(t, o.Meta.Faults)
+	msgs := logs.messages()
+	require.NotEmpty(t, msgs)
+	assert.Regexp(t, `^the target does not answer after the attack \(.+\): waiting up to 1 s for it to come back before reconciling$`, msgs[0],
+		"said before the wait: %q", msgs)
+	assert.Contains(t, msgs[len(msgs)-1], "the target did not answer at reconciliation time")
+
+	assert.False(t, o.Meta.Reconciled, "not reconciled")
+	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	saved, err := record.ReadDir(dir)
+	require.NoError(t, err)
+	assert.False(t, saved.Meta.Reconciled, "%s says reconciled: false", record.FileShard)
+	page, err := os.ReadFile(filepath.Join(dir, report.FileHTML))
+	require.NoError(t, err)
+	pageHas(t, string(page), "<dt>reconciled</dt><dd>false</dd>")
+	assert.False(t, rep.Passed)
+	require.NotNil(t, rep.Reconciliation, "what could not be checked is judged")
+	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, text(t, rep))
+}
+
+// logRecords is a slog.Handler that keeps the messages logged, in order.
+type logRecords struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logRecords) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecords) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, r.Message)
+	return nil
+}
+func (l *logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecords) WithGroup(string) slog.Handler      { return l }
+
+func (l *logRecords) messages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.msgs)
 }
 
 // statusAmountsDrift serves the reference with its status-amount-drifts

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -40,6 +42,9 @@ type client struct {
 	createU   *url.URL // createURL parsed, shared read-only by every creation
 	mu        sync.RWMutex
 	headers   map[headerKey]http.Header // shared read-only (see header)
+	// gate holds off the requests made outside the attack (doTimed) when
+	// the target throttles them, and paces them under its limit.
+	gate *throttle.Gate
 }
 
 type headerKey struct {
@@ -77,6 +82,7 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		mainAuth:  bearer(p.MainToken),
 		tr:        tr,
 		timeout:   timeout,
+		gate:      throttle.New(throttle.Options{}),
 	}, nil
 }
 
@@ -113,7 +119,11 @@ type response struct {
 	// err is a transport error or a timeout (no answer, or an answer cut
 	// off), or errTooLarge (an answer too long to read).
 	err error
-	buf *[]byte // body's pooled buffer; see release
+	// throttled is a throttled answer (contract.Throttled: a 429, or a 503
+	// with Retry-After), whose Retry-After is retryAfter ("" when absent).
+	throttled  bool
+	retryAfter string
+	buf        *[]byte // body's pooled buffer; see release
 }
 
 // bodies are the buffers responses are read into: a response's body is
@@ -192,6 +202,9 @@ func (cl *client) do(ctx context.Context, c call) response {
 	buf := bodies.Get().(*[]byte)
 	b, err := readBody(resp.Body, (*buf)[:0])
 	out := response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b, bytes: uint64(len(b)), buf: buf, err: err}
+	if contract.Throttled(resp.StatusCode, resp.Header) {
+		out.throttled, out.retryAfter = true, resp.Header.Get("Retry-After")
+	}
 	if err == nil && len(b) > maxBodyBytes {
 		out.body, out.err = b[:maxBodyBytes], record.ErrTooLarge
 	}
@@ -225,11 +238,45 @@ func readBody(r io.Reader, buf []byte) ([]byte, error) {
 	return buf, nil
 }
 
-// doTimed is do with the target's per-request timeout.
+// doTimed is do, each send with the target's per-request timeout, for the
+// requests the run makes outside the attack (set-up, wallet reads, status
+// look-ups): a throttled answer is not the answer, so the gate holds the
+// run's other such requests off as it asks, paces them under the rate the
+// target allows, and c is sent again. When the target kept throttling past
+// the gate's bound, err says so.
 func (cl *client) doTimed(ctx context.Context, c call) response {
+	for {
+		if err := cl.gate.Wait(ctx); err != nil {
+			return response{err: err}
+		}
+		r := cl.doOnce(ctx, c)
+		if !r.throttled {
+			if r.err == nil {
+				cl.gate.Answered()
+			}
+			return r
+		}
+		r.release()
+		if _, err := cl.gate.Throttled(r.header()); err != nil {
+			return response{err: err}
+		}
+	}
+}
+
+// doOnce is do with the target's per-request timeout.
+func (cl *client) doOnce(ctx context.Context, c call) response {
 	ctx, cancel := context.WithTimeout(ctx, cl.timeout)
 	defer cancel()
 	return cl.do(ctx, c)
+}
+
+// header is the Retry-After of a throttled answer, as a header.
+func (r *response) header() http.Header {
+	h := http.Header{}
+	if r.retryAfter != "" {
+		h.Set("Retry-After", r.retryAfter)
+	}
+	return h
 }
 
 // notDelivered reports whether err is a failure to connect (refused, no

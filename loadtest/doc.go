@@ -13,7 +13,8 @@
 //     generated api.New*Request builders) to the server under test, whose
 //     catalog and accounts it reads (catalog.go, accounts.go: what each
 //     account can still spend). Answers are checked against the document
-//     through internal/contract (checks.go). After the attack the created
+//     through internal/contract (checks.go), and a sample of them against
+//     openapi.yaml's schema by its validator. After the attack the created
 //     payments are looked up (lookups.go, lookupfile.go) and the wallets
 //     read again: gathering what the verdicts need is part of recording the
 //     run. history.go reads the wallets during

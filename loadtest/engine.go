@@ -14,6 +14,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
@@ -24,6 +25,7 @@ type engine struct {
 	cl     *client
 	plan   *planner
 	codes  map[string]map[int]bool
+	valid  *contract.Validator    // judges the sampled answers' bodies (schemaSampled)
 	hist   *record.History        // nil without the history check
 	deadAt atomic.Pointer[string] // the error that stopped the look-ups: the target stopped answering
 	// onBegin, when set, is called as the attack begins (the nemesis
@@ -365,8 +367,10 @@ func (e *engine) ranDry() bool {
 	}
 }
 
-// hit sends job d, scheduled at scheduled, and checks its response.
-func (e *engine) hit(d job, scheduled time.Time) record.Result {
+// hit sends job d, scheduled at scheduled, and checks its response. hold
+// is what a throttled answer asks the client to wait (Retry-After, or
+// throttle.DefaultWait when it says nothing); 0 for any other answer.
+func (e *engine) hit(d job, scheduled time.Time) (r record.Result, hold time.Duration) {
 	sent, order := e.start(&d, scheduled)
 	ctx, cancel := context.WithTimeout(e.reqCtx, e.timeoutOf(d))
 	resp := e.cl.do(ctx, d.call)
@@ -378,7 +382,7 @@ func (e *engine) hit(d job, scheduled time.Time) record.Result {
 	if d.pay != nil {
 		d.pay.At = sent
 	}
-	r := record.Result{
+	r = record.Result{
 		Result: vegeta.Result{
 			Attack: d.call.op, Seq: d.seq, Code: uint16(resp.code), Timestamp: sent,
 			Latency: end.Sub(sent), BytesOut: uint64(len(d.call.body)), BytesIn: resp.bytes,
@@ -388,10 +392,35 @@ func (e *engine) hit(d job, scheduled time.Time) record.Result {
 	}
 	if resp.err != nil {
 		unanswered(&d, &r, resp.err)
-		return r
+		return r, 0
+	}
+	if resp.throttled {
+		return r, throttled(&d, &r, &resp, end)
 	}
 	e.judge(&d, &r, &resp)
-	return r
+	return r, 0
+}
+
+// throttled records a throttled answer to d (a 429, or a 503 with
+// Retry-After): the target refused the request for its rate and did not
+// process it, so a payment is a refusal that debits nothing. The answer is
+// not the API's: it is neither checked against the contract nor a server
+// error, and the scenario did not get what it expected. It returns the
+// hold the answer asks for.
+func throttled(d *job, r *record.Result, resp *response, at time.Time) time.Duration {
+	r.Throttled, r.Allowed = true, true
+	r.Error = fmt.Sprintf("throttled: HTTP %d", resp.code)
+	if p := d.pay; p != nil {
+		p.Outcome, p.Code, p.Message = record.OutcomeThrottled, resp.code, "throttled"
+		if d.wallet != nil && p.Attempt == 0 { // a retry keeps its reservation for its next send
+			d.wallet.settle(p)
+		}
+	}
+	hold, ok := contract.RetryAfter(resp.header(), at)
+	if !ok {
+		hold = throttle.DefaultWait
+	}
+	return hold
 }
 
 // start counts the send of d, now: its number among its operation's sends,
@@ -455,6 +484,16 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	if ck.violation == "" {
 		if err := contract.CheckContentType(resp.contentType); err != nil {
 			ck.violation = fmt.Sprintf("%s: HTTP %d: %v", d.call.op, resp.code, err)
+		}
+	}
+	// A sampled answer is judged against the schema too, which names the
+	// field: for a created payment its verdict takes the place of
+	// contract.CheckCreated's (a transaction number without a slash
+	// breaks both).
+	if (ck.violation == "" || ce != nil) && e.valid != nil && schemaSampled(r.Order) {
+		var ae *contract.AnswerError
+		if err := e.valid.ValidateBody(e.reqCtx, operationIDs[d.call.op], resp.code, resp.body); errors.As(err, &ae) {
+			ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
 		}
 	}
 	r.Violation = ck.violation

@@ -31,9 +31,9 @@ func (c *config) checkNemesis() error {
 }
 
 // startNemesis is the engine's hook at the attack's start: the schedule's
-// times count from there.
-func (t *Tester) startNemesis(ctx context.Context, faults **nemesis.Execution) func(time.Time) {
-	c := &t.cfg
+// times count from there. c is the run's validated configuration (its log
+// is never nil).
+func startNemesis(ctx context.Context, c *config, faults **nemesis.Execution) func(time.Time) {
 	if len(c.nemesis) == 0 {
 		return nil
 	}
@@ -52,11 +52,15 @@ func (e *engine) awaitTarget(ctx context.Context, auth string, wait time.Duratio
 	start := time.Now()
 	deadline := start.Add(wait)
 	probe := e.cl.paymentStatus(auth, "probe-"+e.cfg.runID)
-	for {
+	for tries := 0; ; tries++ {
 		r := e.cl.doTimed(ctx, probe)
 		r.release()
 		if r.err == nil {
 			return ""
+		}
+		if tries == 0 && wait > 0 {
+			e.cfg.logger.Warn(fmt.Sprintf("the target does not answer after the attack (%s): waiting up to %s for it to come back before reconciling",
+				errorText(r.err), readable.Duration(wait)))
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Sprintf("the target did not answer at reconciliation time (%s, tried for %s): nothing was looked up or read",

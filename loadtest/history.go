@@ -69,7 +69,10 @@ func (c *config) readEvery(accounts int) time.Duration {
 // readWallet reads acct's wallet and records the read in h.
 func readWallet(ctx context.Context, cl *client, h *record.History, acct Account, client int, phase string) (record.Wallet, error) {
 	invoke := time.Now()
-	w, err := cl.wallet(ctx, acct.auth)
+	// The reads during the attack are the history's samples: one the
+	// target throttles is a read that failed, and holds off nothing (the
+	// attack spends the target's allowance, not the reconciliation's).
+	w, err := cl.wallet(ctx, acct.auth, phase != record.PhaseAttack)
 	if h != nil {
 		op := record.HistoryOp{Client: client, Phase: phase, Op: record.OpProfile, Account: acct.Key, Invoke: record.Stamp(invoke)}
 		if err != nil {

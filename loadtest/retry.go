@@ -11,7 +11,9 @@ import (
 // ScenarioRetry sends each payment with a short client timeout and, when
 // the answer is lost (timeout, lost connection), sends it again with the
 // same partner_trx_id and body after a backoff, as a careful partner
-// integration would. The server must never debit twice: a 409 on a retry
+// integration would; a throttled payment (429, or 503 with Retry-After:
+// not processed) is sent again the same way after the wait its answer
+// asks for. The server must never debit twice: a 409 on a retry
 // is allowed (the document refuses a used id), and the payment's outcome
 // is then read through payment status.
 const ScenarioRetry = "retry"
@@ -68,18 +70,20 @@ func (e *engine) timeoutOf(j job) time.Duration {
 
 // send sends job j for worker client, records it and delivers its result.
 // A payment of the retry scenario whose answer was lost is sent again,
-// same id and body, after the backoff, up to the configured retries; each
-// attempt is a result and a ledger entry of its own.
+// same id and body, after the backoff, up to the configured retries; so is
+// a throttled one (not processed), after the wait its answer asks for
+// (Retry-After), if longer. Each attempt is a result and a ledger entry of
+// its own.
 func (e *engine) send(j job, scheduled time.Time, client int, results chan<- record.HitResult) {
 	for {
-		r := e.hit(j, scheduled)
+		r, hold := e.hit(j, scheduled)
 		e.record(client, j, &r)
 		results <- record.HitResult{Result: r, Pay: j.pay}
 		p := j.pay
-		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered || p.Attempt > e.cfg.retries {
+		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled || p.Attempt > e.cfg.retries {
 			return
 		}
-		t := time.NewTimer(e.cfg.retryBackoff << (p.Attempt - 1))
+		t := time.NewTimer(max(e.cfg.retryBackoff<<(p.Attempt-1), hold))
 		select {
 		case <-t.C:
 		case <-e.reqCtx.Done():

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -88,6 +89,7 @@ type session struct {
 	c        *config
 	cl       *client
 	codes    map[string]map[int]bool
+	valid    *contract.Validator
 	accounts []Account
 	cat      *record.Catalog
 	plan     *planner
@@ -107,11 +109,15 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	valid, err := contract.NewValidator(t.profile.BaseURL)
+	if err != nil {
+		return nil, err
+	}
 	cl, err := newClient(t.profile, c.maxConns, c.timeout)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{c: c, cl: cl, codes: codes}
+	s := &session{c: c, cl: cl, codes: codes, valid: valid}
 	if err := t.accountsAndCatalog(ctx, s); err != nil {
 		cl.close()
 		return nil, err
@@ -239,12 +245,12 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 	if err != nil {
 		return nil, err
 	}
-	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, hist: s.hist, rec: rec}
+	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
 	if s.c.reconcile && s.c.recordDir != "" {
 		e.marks = newSeqMarks(s.c.load)
 	}
 	var faults *nemesis.Execution
-	e.onBegin = t.startNemesis(ctx, &faults)
+	e.onBegin = startNemesis(ctx, s.c, &faults)
 	e.attack(ctx)
 	if faults != nil {
 		out.Meta.Faults = faults.Stop()
@@ -293,5 +299,8 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) e
 		s.snaps[i].After = &w
 	}
 	out.Accounts = s.snaps
+	if out.Meta.ReconcileStopped != "" {
+		out.Meta.Reconciled = false // what it could not check fails as not reconciled
+	}
 	return nil
 }

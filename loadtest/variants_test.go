@@ -66,12 +66,17 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 					loadtest.WithLoad(constant(40, time.Second)), loadtest.WithHistory(true)}},
 			} {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				before := throttledBy(v)
 				p, d := startDouble(t, v, tc.lose)
 				o, err := loadtest.New(p, tc.opts...).Run(ctx)
 				cancel()
 				changes += d.Changed()
 				require.NoError(t, err)
 				rep := judge(t, o, lossyThresholds...)
+				if v.Throttled != nil {
+					assert.Greater(t, throttledBy(v), before, "the variant throttled the run")
+					assert.Positive(t, rep.Throttled, "the attack was throttled: its first payment, at least")
+				}
 				out := text(t, rep)
 				require.True(t, rep.Passed, "%s\n%s", v.Why, out)
 				assert.Equal(t, 0, rep.Contract.Violations, out)
@@ -87,6 +92,15 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 			assert.NoError(t, v.CheckChanged(variants.LoadTester, changes))
 		})
 	}
+}
+
+// throttledBy is how many answers v has throttled so far (0 for a variant
+// without a rate limit).
+func throttledBy(v variants.Variant) int64 {
+	if v.Throttled == nil {
+		return 0
+	}
+	return v.Throttled.Load()
 }
 
 // TestLoadTesterCatchesAWrongVariant: a legal variant that also debits the

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,8 +12,8 @@ import (
 )
 
 // GoalDurableRatio is the payment rate of the reference with --state over
-// its rate in memory.
-const GoalDurableRatio = 0.5
+// its rate in memory, at 16 connections and more.
+const GoalDurableRatio = 0.6
 
 // DurableConfig is the durable ratio: payment creation on the reference
 // with --state (a fresh state directory each round) over the reference in
@@ -109,19 +110,29 @@ func measureDurable(ctx context.Context, cfg DurableConfig) (float64, float64, e
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", l.Name, err)
 	}
-	info, err := os.Stat(filepath.Join(dir, "state", journalName))
+	used, err := journalUsed(filepath.Join(dir, "state", journalName))
 	if err != nil {
 		return 0, 0, err
 	}
-	return window.PerSecond(), float64(info.Size()) / float64(answered), nil
+	return window.PerSecond(), float64(used) / float64(answered), nil
+}
+
+// journalUsed is the length of the journal at path up to its last non-zero
+// byte: the rest is the zeros it preallocates for its next frames.
+func journalUsed(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return int64(len(bytes.TrimRight(data, "\x00"))), nil
 }
 
 // WriteRows writes the durable ratio's rows of the table.
 func (r DurableResult) WriteRows(w io.Writer) {
 	lo, hi := r.Ratio.Range()
-	fmt.Fprintf(w, "| POST payment, reference --state / in memory | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s; %d connections, every payment fsynced before its answer | at least %.2f | %s |\n",
-		r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), r.Connections, GoalDurableRatio, met(r.Ratio.Median() >= GoalDurableRatio))
+	fmt.Fprintf(w, "| POST payment, reference --state / in memory, %d connections | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s; every payment fdatasynced before its answer | at least %.2f | %s |\n",
+		r.Connections, r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), GoalDurableRatio, met(r.Ratio.Median() >= GoalDurableRatio))
 	dlo, dhi := r.DiskBytes.Range()
-	fmt.Fprintf(w, "| Bytes on disk per payment (--state) | %.0f B | the journal's length over the payments answered, %.0f to %.0f B | (none) | - |\n",
-		r.DiskBytes.Median(), dlo, dhi)
+	fmt.Fprintf(w, "| Bytes on disk per payment (--state), %d connections | %.0f B | the journal's frames over the payments answered, %.0f to %.0f B | (none) | - |\n",
+		r.Connections, r.DiskBytes.Median(), dlo, dhi)
 }

@@ -274,7 +274,7 @@ func TestStoredTakesTheMedianOfItsWindows(t *testing.T) {
 func TestDurableComparesStateWithMemory(t *testing.T) {
 	var order []string
 	res, err := Durable(t.Context(), DurableConfig{
-		Client: &GoClient{Connections: 4, Prefix: "d-"}, Reference: child(t, "reference"),
+		Client: &GoClient{Connections: 4, Prefix: "d-"}, Connections: 4, Reference: child(t, "reference"),
 		Rounds: 2, Window: time.Second,
 		Log: func(format string, args ...any) { order = append(order, args[1].(string)) },
 	})
@@ -290,8 +290,8 @@ func TestDurableComparesStateWithMemory(t *testing.T) {
 	}
 	var out strings.Builder
 	res.WriteRows(&out)
-	assert.Contains(t, out.String(), "| POST payment, reference --state / in memory |")
-	assert.Contains(t, out.String(), "| Bytes on disk per payment (--state) |")
+	assert.Contains(t, out.String(), "| POST payment, reference --state / in memory, 4 connections |")
+	assert.Contains(t, out.String(), "| Bytes on disk per payment (--state), 4 connections |")
 }
 
 func TestParseHWM(t *testing.T) {

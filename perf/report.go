@@ -20,7 +20,7 @@ type Report struct {
 	LoadBefore string // /proc/loadavg at the start
 	LoadAfter  string // and at the end
 	Ratio      *RatioResult
-	Durable    *DurableResult
+	Durable    []DurableResult // one per client connection count
 	Stored     *StoredResult
 	Generators *GeneratorResult
 	Memory     *MemoryResult // the generators' memory growth, and the soak's slope
@@ -49,7 +49,7 @@ func (r Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| POST payment, reference / static-JSON handler | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s | at least %.2f | %s |\n",
 			q.Ratio.Median(), len(q.Ratio.Values), plural(len(q.Ratio.Values), "round"), lo, hi, q.Reference.Median(), q.Static.Median(), GoalServerRatio, met(q.Ratio.Median() >= GoalServerRatio))
 	}
-	if d := r.Durable; d != nil {
+	for _, d := range r.Durable {
 		d.WriteRows(w)
 	}
 	stored := r.Stored != nil && len(r.Stored.Checkpoints) > 0

@@ -1,14 +1,17 @@
 package reference
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
 // Fault is a deliberate departure from the API document that tests can switch
-// on to prove that the conformance suite and the load tester detect it. Faults
-// are off by default and can only be set through WithFaults, which no flag of
-// cmd/reference reaches.
+// on to prove that the conformance suite and the load tester detect it, and
+// that a person can switch on to see a failing run (`reference --fault NAME`).
+// Faults are off by default and are set through WithFaults only.
 //
 // Faults are decided once, when the store is built; the rule code never asks
 // for one. There are two kinds:
@@ -24,9 +27,9 @@ import (
 //     httpapi's requestFaults).
 //
 // To add a fault: declare its constant below with a doc comment naming the
-// rule it breaks, add it to AllFaults, then either add a ruleFaults entry
-// (and, if no policy field expresses it yet, a policy field with the
-// document's value in documentPolicy) or add a rewrite to httpapi's
+// rule it breaks, add it and its one line to faultLines, then either add a
+// ruleFaults entry (and, if no policy field expresses it yet, a policy field
+// with the document's value in documentPolicy) or add a rewrite to httpapi's
 // wireFaults. Finally add a check to httpapi/faults_test.go that shows the
 // departure; TestFaultChecksFailWithoutFault proves that the check fails
 // without the fault, and TestEveryFaultIsWired that it is wired.
@@ -143,6 +146,12 @@ const (
 	// refreshed at most every StaleProfileFor, so a read can miss the latest
 	// payments (a stale read).
 	FaultStaleProfile Fault = "stale-profile"
+	// FaultThrottledButProcessed answers 429 Too Many Requests (Retry-After:
+	// 0) in place of a payment it created: a throttled request is refused,
+	// not processed (§8 shows no rate limit; a 429 refuses the request), so
+	// the same request sent again meets a used partner_trx_id (409), and the
+	// wallet was debited for a payment no answer acknowledged.
+	FaultThrottledButProcessed Fault = "throttled-but-processed"
 
 	// The faults below are found by the generated mode (generative/) and by
 	// no hand-written scenario (generative/faults_test.go proves both).
@@ -187,28 +196,117 @@ const (
 	FaultMixedWalletTakenTwice Fault = "mixed-wallet-taken-twice"
 )
 
-// AllFaults lists every fault, in declaration order.
+// faultLines is the registry of the faults: each with its one line, in the
+// order AllFaults lists them. Fault.Describe and ParseFaults read it, and so
+// `reference --fault` and `reference --list-faults`.
+var faultLines = []struct {
+	fault Fault
+	line  string
+}{
+	{FaultMessageTypo, `drops the final period of "Pembayaran berhasil diproses."`},
+	{FaultProvisionCreatedAs200, "answers 200 instead of 201 when provisioning creates an account"},
+	{FaultCoinsBeforeBalance, "spends coins before balance, even when the balance suffices"},
+	{FaultCoinValueNotHalved, "values one coin at one rupiah instead of half"},
+	{FaultDuplicateTrxAccepted, "creates a second transaction for a reused partner_trx_id instead of 409"},
+	{FaultRacyDuplicateCheck, "checks partner_trx_id and stores the payment under two locks: concurrent duplicates both succeed"},
+	{FaultLostUpdateDebit, "debits the wallet by read, unlock, write back: concurrent debits overwrite each other"},
+	{FaultSyncOpenToAnyToken, "lets any account's token call product sync (not only the main account's)"},
+	{FaultStatusCrossPartner, "lets a partner look up another partner's transactions"},
+	{FaultTokenAcrossPartners, "accepts a token sent with another partner's secret key"},
+	{FaultProductWithoutLogo, "leaves operator.logo out of every product"},
+	{FaultCustomerIDAsString, "returns the profile's customer.id as a string"},
+	{FaultPaginationOffByOne, "starts each product sync page one page too far"},
+	{FaultInternalMethodWithoutFunds, "accepts payment method 0 with neither balance nor coins chosen"},
+	{FaultNoTrxIDLimit, "accepts a partner_trx_id over 50 characters"},
+	{FaultNoShiftCodeLimit, "accepts a shift_code over 50 characters"},
+	{FaultNoPageSizeLimit, "accepts a pageSize over 100"},
+	{FaultPhoneNotValidated, "accepts any destination number on the product list"},
+	{FaultProvisionNewIDOnSync, "gives an already provisioned phone number a new customer id"},
+	{FaultDuplicateEmailAccepted, "accepts an email already used by another account of the partner"},
+	{FaultProductTokenMessage, `answers an invalid token on product endpoints with "Token tidak valid."`},
+	{FaultStatusEmptyAs404, "answers a payment status lookup without parameters with 404 instead of 400"},
+	{FaultBasePriceCharged, "charges base_price instead of the partner's final_price"},
+	{FaultTrxNumberWithoutSlash, "makes transaction numbers without slashes"},
+	{FaultCoveredPaymentUnpaid, "reports a payment fully covered by balance and coins as UNPAID / WAITING_PAYMENT"},
+	{FaultInactiveSubCategoryServed, "serves an inactive sub category as if it were active"},
+	{FaultGatewayRemainderHidden, "reports no gateway payment although a remainder is due"},
+	{FaultPricePlanIgnored, "serves a partner whose price plan is inactive"},
+	{FaultErrorsAsText, "answers every error with a text/plain body"},
+	{FaultPageSizeIgnored, "pages product sync by its default size whatever pageSize asks"},
+	{FaultEmailNotValidated, "accepts an email address that is not valid"},
+	{FaultInactiveProductSold, "sells a product whose status is inactive"},
+	{FaultInternalMethodMisnamed, "names payment method 0 otherwise than code BALANCE, gateway SALDO, type COIN"},
+	{FaultAccountsAcrossPartners, "refuses a phone number or email that an account of another partner uses"},
+	{FaultLengthInBytes, "counts the 50-character limits in bytes"},
+	{FaultListOnlyPrabayar, "refuses the product list of every sub category but prabayar"},
+	{FaultNullOptionalRefused, "refuses a payment that sends promotion_id, parts or shift_code as null"},
+	{FaultJSONLabelledText, "labels the JSON list of payment methods Content-Type text/plain"},
+	{FaultTotalPagesRoundedDown, "counts the pages of product sync rounding down"},
+	{FaultCoinsBeyondTotal, "takes all of a customer's coins when coins are used, though fewer cover the total"},
+	{FaultCoinsWithoutUseCoin, "spends coins after balance although use_coin is false"},
+	{FaultMultiByteShiftCodePanics, "crashes (500) on a shift_code of 51 three-byte characters"},
+	{FaultPromotionZeroCrashes, "crashes (500) on promotion_id 0"},
+	{FaultEmptyPartsCrashes, "crashes (500) on an empty parts object"},
+	{FaultInactiveProductDebitKept, "debits the wallet for a payment it then refuses because the product is not for sale"},
+	{FaultZeroPageSizeCrashes, "accepts pageSize 0 and crashes (500) dividing by it"},
+	{FaultStaleWalletTakesCoins, "takes coins before balance from the third payment after the account's last profile read"},
+	{FaultDuplicateOverwritesProduct, "stores the product of a refused duplicate payment on the first transaction"},
+	{FaultReprovisionResetsWallet, "empties the wallet of an account whose phone number is provisioned again"},
+	{FaultStatusAmountDrifts, "adds a rupiah to a transaction's total on every status lookup after the second"},
+	{FaultRetryDebitsAgain, "debits a payment whose partner_trx_id is used again before refusing it with 409"},
+	{FaultStaleProfile, "serves the profile's balance and coins from a cache up to 1 s old"},
+	{FaultThrottledButProcessed, "answers 429 (Retry-After: 0) in place of a payment it created: a throttled request that was processed"},
+	{FaultMixedWalletCredited, "adds to the wallet the balance and coins a payment with a gateway remainder reports taking, instead of taking them"},
+	{FaultMixedWalletTakenTwice, "takes twice the balance and coins a payment with a gateway remainder reports taking"},
+}
+
+// AllFaults lists every fault, in the order of faultLines.
 func AllFaults() []Fault {
-	return []Fault{
-		FaultMessageTypo, FaultProvisionCreatedAs200, FaultCoinsBeforeBalance,
-		FaultCoinValueNotHalved, FaultDuplicateTrxAccepted, FaultRacyDuplicateCheck,
-		FaultLostUpdateDebit, FaultSyncOpenToAnyToken, FaultStatusCrossPartner,
-		FaultTokenAcrossPartners, FaultProductWithoutLogo, FaultCustomerIDAsString,
-		FaultPaginationOffByOne, FaultInternalMethodWithoutFunds, FaultNoTrxIDLimit,
-		FaultNoShiftCodeLimit, FaultNoPageSizeLimit, FaultPhoneNotValidated,
-		FaultProvisionNewIDOnSync, FaultDuplicateEmailAccepted, FaultProductTokenMessage,
-		FaultStatusEmptyAs404, FaultBasePriceCharged, FaultTrxNumberWithoutSlash,
-		FaultCoveredPaymentUnpaid, FaultInactiveSubCategoryServed, FaultGatewayRemainderHidden,
-		FaultPricePlanIgnored, FaultErrorsAsText,
-		FaultPageSizeIgnored, FaultEmailNotValidated, FaultInactiveProductSold,
-		FaultInternalMethodMisnamed, FaultAccountsAcrossPartners, FaultLengthInBytes,
-		FaultListOnlyPrabayar, FaultNullOptionalRefused,
-		FaultJSONLabelledText, FaultTotalPagesRoundedDown, FaultCoinsBeyondTotal, FaultCoinsWithoutUseCoin,
-		FaultMultiByteShiftCodePanics, FaultPromotionZeroCrashes, FaultEmptyPartsCrashes,
-		FaultInactiveProductDebitKept, FaultZeroPageSizeCrashes, FaultStaleWalletTakesCoins,
-		FaultDuplicateOverwritesProduct, FaultReprovisionResetsWallet, FaultStatusAmountDrifts,
-		FaultRetryDebitsAgain, FaultStaleProfile, FaultMixedWalletCredited, FaultMixedWalletTakenTwice,
+	out := make([]Fault, len(faultLines))
+	for i, l := range faultLines {
+		out[i] = l.fault
 	}
+	return out
+}
+
+// Describe is the fault's one line: the departure from the API document it
+// makes, as `reference --list-faults` prints it; "" for an unknown fault.
+func (f Fault) Describe() string {
+	for _, l := range faultLines {
+		if l.fault == f {
+			return l.line
+		}
+	}
+	return ""
+}
+
+// ErrUnknownFault marks a fault name that is not one of AllFaults.
+var ErrUnknownFault = errors.New("unknown fault")
+
+// ParseFaults reads a comma-separated list of fault names ("" is none). A
+// name that is not a fault is an error wrapping ErrUnknownFault that lists
+// the names there are.
+func ParseFaults(list string) ([]Fault, error) {
+	var out []Fault
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		f := Fault(name)
+		if f.Describe() == "" {
+			names := make([]string, 0, len(faultLines))
+			for _, l := range faultLines {
+				names = append(names, string(l.fault))
+			}
+			slices.Sort(names)
+			return nil, fmt.Errorf("%w %q; the faults are: %s", ErrUnknownFault, name, strings.Join(names, ", "))
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // ruleFaults bends the document's policy for each rule fault.
@@ -279,8 +377,8 @@ func IsRuleFault(f Fault) bool {
 	return ok
 }
 
-// WithFaults switches on deliberate departures from the API document. Tests
-// only: no flag of cmd/reference reaches it.
+// WithFaults switches on deliberate departures from the API document: tests,
+// and `reference --fault` for a person rehearsing a failing run.
 func WithFaults(faults ...Fault) Option {
 	return func(s *Store) { s.faults = append(s.faults, faults...) }
 }

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"hash/crc32"
 	"io/fs"
+	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
-// The journal's file is a sequence of frames, each one write and one fsync:
+// The journal's file is a sequence of frames, each one write and one
+// fdatasync, followed by zeros (the space preallocated for the next ones):
 //
 //	"PCJ1"  body length (uint32 LE)  CRC-32C of the body (uint32 LE)  body
 //
@@ -26,7 +30,16 @@ const (
 	// maxFrameRead is the longest body the reader accepts: longer is damage.
 	maxFrameRead = 64 << 20
 	recordHeader = 5
+	// The journal grows by writing zeros ahead of its frames, so that a
+	// frame's write changes neither the file's length nor its allocation
+	// and fdatasync suffices: first by minSegment, then by as much as it
+	// holds, at most segment at a time.
+	minSegment = 64 << 10
+	segment    = 8 << 20
 )
+
+// zeros is what the journal's space is preallocated with (read only).
+var zeros [64 << 10]byte
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -34,7 +47,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // wrap it to make a write or an fsync fail.
 type StateFile interface {
 	ReadAt(p []byte, off int64) (int, error)
-	Write(p []byte) (int, error)
+	WriteAt(p []byte, off int64) (int, error)
 	Sync() error
 	Truncate(size int64) error
 	Stat() (fs.FileInfo, error)
@@ -49,11 +62,18 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 // store appends a record under Store.mu for every change it makes, in the
 // order it makes them, then releases Store.mu and waits (wait) until the
 // record is on disk before it answers. Group commit: one goroutine (run)
-// writes every record appended so far as one frame and fsyncs it, while
+// writes every record appended so far as one frame and fdatasyncs it, while
 // the requests wait; records appended meanwhile go in the next frame, which
-// it writes as soon as the fsync returns. So one fsync serves every request
-// that arrived during the previous one, and no request has to be woken to
-// start the next write.
+// it writes as soon as the fdatasync returns. So one round (a write and an
+// fdatasync) serves every request that arrived during the previous one, and
+// no request has to be woken to start the next write. A waiting request
+// sleeps on its frame's channel, closed as soon as the frame is durable:
+// the frame's requests wake together and none needs the journal's lock to
+// learn its outcome.
+//
+// The frames are written into zeros preallocated ahead of them (reserve),
+// at the end of the last durable frame; nothing in the file changes length
+// while serving but a new segment's zeros.
 //
 // Positions are logical: the count of record bytes appended since the
 // journal was opened, never reused, so a waiter compares its record's end
@@ -61,8 +81,9 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 //
 // Lock order: Store.mu, then journal.mu.
 type journal struct {
-	path string
-	file StateFile
+	path   string
+	file   StateFile
+	logger *slog.Logger
 	// rollback rebuilds the store's state from the file's first size bytes
 	// (Store.rebuild); it runs with Store.mu and journal.mu held.
 	rollback func(size int64) error
@@ -73,13 +94,20 @@ type journal struct {
 	// fast path of wait.
 	durable  atomic.Uint64
 	failures atomic.Int32
+	// frames counts the frames made durable (the group-commit rounds), for
+	// the benchmarks.
+	frames atomic.Uint64
 
 	mu sync.Mutex
-	// cond wakes the waiters when a flush ends; kick wakes run when there
-	// is something to flush or the journal closes.
-	cond, kick sync.Cond
-	closing    bool
-	stopped    chan struct{}
+	// kick wakes run when there is something to flush or the journal
+	// closes.
+	kick    sync.Cond
+	closing bool
+	stopped chan struct{}
+	// next is closed when the flush that takes the pending records ends,
+	// inflight when the flush under way does (nil when none is): the
+	// requests waiting for each wake once, without taking mu.
+	next, inflight chan struct{}
 	// pending holds the records appended since the last flush began,
 	// behind frameHeader bytes reserved for their frame's header;
 	// pendingAt is the position of its first record.
@@ -89,8 +117,12 @@ type journal struct {
 	// appended is the end of the last record appended. Appenders hold
 	// Store.mu and mu, so either lock suffices to read it.
 	appended uint64
-	// size is the file's length after the last durable frame.
-	size int64
+	// size is the end of the last durable frame, where the next is
+	// written; allocated is the file's length, zeros from size on. Only
+	// run (flush, reserve, fail) changes them once the journal runs.
+	size, allocated int64
+	// trouble is the episode of failed writes under way, if any.
+	trouble episode
 	// lost are the spans of records a failed flush dropped.
 	lost []span
 	// broken, once set, fails every request: the state in memory could not
@@ -101,10 +133,18 @@ type journal struct {
 // span is the records whose end is in (from, to].
 type span struct{ from, to uint64 }
 
-func newJournal(path string, f StateFile, size int64, storeMu *sync.Mutex, rollback func(int64) error) *journal {
-	j := &journal{path: path, file: f, size: size, storeMu: storeMu, rollback: rollback,
-		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{})}
-	j.cond.L, j.kick.L = &j.mu, &j.mu
+// episode counts the failures from the first failed write until a write
+// succeeds again, so that the log says it once at each end, not once per
+// request.
+type episode struct {
+	since                  time.Time // zero: no failure under way
+	writes, requests, lost int       // failed flushes, requests answered 500, records dropped
+}
+
+func newJournal(path string, f StateFile, size, allocated int64, storeMu *sync.Mutex, rollback func(int64) error, logger *slog.Logger) *journal {
+	j := &journal{path: path, file: f, logger: logger, size: size, allocated: allocated, storeMu: storeMu, rollback: rollback,
+		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{}), next: make(chan struct{})}
+	j.kick.L = &j.mu
 	go j.run()
 	return j
 }
@@ -145,30 +185,47 @@ func (j *journal) append(rec []byte) uint64 {
 // when a failed flush dropped one of them. The caller does not hold
 // Store.mu.
 func (j *journal) wait(end uint64) error {
-	if end <= j.durable.Load() && j.failures.Load() == 0 {
-		return nil
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
 	for {
-		if j.broken != nil {
-			return j.broken
-		}
-		for _, l := range j.lost {
-			if end > l.from && end <= l.to {
-				return errNotDurable
-			}
-		}
-		if end <= j.durable.Load() {
+		if end <= j.durable.Load() && j.failures.Load() == 0 {
 			return nil
 		}
-		j.kick.Signal()
-		j.cond.Wait()
+		done, err := j.waitFor(end)
+		if done == nil {
+			return err
+		}
+		<-done
 	}
 }
 
-// flush writes the pending records as one frame and fsyncs it. The caller
-// (run) holds j.mu; j.mu is released during the write.
+// waitFor returns the outcome of the record ending at end when it is
+// known, or else the channel closed when the flush that writes it ends.
+func (j *journal) waitFor(end uint64) (chan struct{}, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.broken != nil {
+		return nil, j.broken
+	}
+	for _, l := range j.lost {
+		if end > l.from && end <= l.to {
+			if !j.trouble.since.IsZero() {
+				j.trouble.requests++
+			}
+			return nil, errNotDurable
+		}
+	}
+	if end <= j.durable.Load() {
+		return nil, nil
+	}
+	if end <= j.pendingAt { // in the frame being written
+		return j.inflight, nil
+	}
+	j.kick.Signal()
+	return j.next, nil
+}
+
+// flush writes the pending records as one frame at the end of the durable
+// ones and fdatasyncs it. The caller (run) holds j.mu; j.mu is released
+// during the write.
 func (j *journal) flush() {
 	body := j.pending[frameHeader:]
 	k := frameCut(body)
@@ -186,24 +243,98 @@ func (j *journal) flush() {
 	j.spare = nil
 	end := j.pendingAt + uint64(k)
 	j.pendingAt = end
+	done := j.next
+	j.inflight, j.next = done, make(chan struct{})
 	j.mu.Unlock()
 
-	err := writeFrame(j.file, frame)
+	err := j.reserve(int64(len(frame)))
 	if err == nil {
-		err = j.file.Sync()
+		err = writeFrame(j.file, frame, j.size)
+	}
+	if err == nil {
+		err = datasync(j.file)
+	}
+	if err == nil { // wake the frame's requests first, then the books
+		if j.failures.Load() != 0 { // an episode of failures may end: log it before any answer
+			j.mu.Lock()
+			j.writesAgain()
+			j.mu.Unlock()
+		}
+		j.durable.Store(end)
+		j.frames.Add(1)
+		close(done)
+		// The requests just woken wait in this goroutine's run queue: let
+		// them answer before the next fdatasync blocks this thread with
+		// them behind it (until the scheduler hands them on, a context
+		// switch later). Requests that arrive meanwhile join the next
+		// frame instead of waiting a round more.
+		runtime.Gosched()
 	}
 
 	j.mu.Lock()
+	j.inflight = nil
 	if err == nil {
 		j.size += int64(len(frame))
-		j.durable.Store(end)
 		if cap(frame) <= 4*maxFrame {
 			j.spare = frame[:0]
 		}
-		j.cond.Broadcast()
 		return
 	}
-	j.fail(err)
+	j.fail(err, countRecords(frame[frameHeader:]))
+	close(done)
+}
+
+// reserve makes room for n more bytes after the durable frames
+// (preallocate).
+func (j *journal) reserve(n int64) error {
+	var err error
+	j.allocated, err = preallocate(j.file, j.size, j.allocated, n)
+	return err
+}
+
+// preallocate writes zeros after the file's length until n more bytes fit
+// after size, and fsyncs them (the file's length changed), so that the
+// frames written into them need only fdatasync. It returns the file's
+// length.
+func preallocate(f StateFile, size, length, n int64) (int64, error) {
+	need := size + n - length
+	if need <= 0 {
+		return length, nil
+	}
+	grow := max(need, min(max(length, minSegment), segment))
+	if err := writeZeros(f, length, grow); err != nil {
+		return length, err
+	}
+	if err := f.Sync(); err != nil {
+		return length, err
+	}
+	return length + grow, nil
+}
+
+// writeZeros writes n zero bytes at off.
+func writeZeros(f StateFile, off, n int64) error {
+	for n > 0 {
+		k := min(n, int64(len(zeros)))
+		if _, err := f.WriteAt(zeros[:k], off); err != nil {
+			return err
+		}
+		off, n = off+k, n-k
+	}
+	return nil
+}
+
+// countRecords counts the whole records of a frame's body.
+func countRecords(body []byte) int {
+	n := 0
+	for len(body) >= recordHeader {
+		k := recordHeader - 1 + int(binary.LittleEndian.Uint32(body))
+		if k < recordHeader || k > len(body) {
+			break
+		}
+		body = body[k:]
+		n++
+	}
+	return n
 }
 
 // frameCut returns how many bytes of body, whole records, make the next
@@ -223,16 +354,18 @@ func frameCut(body []byte) int {
 	return k
 }
 
-// fail handles a failed write or fsync: every record not yet durable is
-// dropped (its request answers 500), the file is cut back to its durable
-// length and the store's state is rebuilt from it, so the memory keeps
-// nothing the disk does not. If that fails too the journal is broken and
-// every later request fails. The caller holds j.mu; fail takes Store.mu
-// first, in the lock order, and returns with j.mu held.
-func (j *journal) fail(cause error) {
+// fail handles a failed write or fsync, whose frame held records records:
+// every record not yet durable is dropped (its request answers 500), the
+// file is cut back to the end of its durable frames (the next write
+// preallocates again) and the store's state is rebuilt from it, so the
+// memory keeps nothing the disk does not. If that fails too the journal is
+// broken and every later request fails. The caller holds j.mu; fail takes
+// Store.mu first, in the lock order, and returns with j.mu held.
+func (j *journal) fail(cause error, records int) {
 	j.mu.Unlock()
 	j.storeMu.Lock()
 	j.mu.Lock()
+	records += countRecords(j.pending[frameHeader:])
 	j.lost = append(j.lost, span{from: j.durable.Load(), to: j.appended})
 	j.failures.Add(1)
 	// The state rebuilt below is the disk's: it is durable, at a position
@@ -246,10 +379,43 @@ func (j *journal) fail(cause error) {
 	} else if err := j.rollback(j.size); err != nil {
 		j.broken = errors.Join(errNotDurable, cause, err)
 	}
-	j.cond.Broadcast()
+	j.allocated = min(j.allocated, j.size)
+	j.writeFailed(cause, records)
+	close(j.next) // the pending records are lost too
+	j.next = make(chan struct{})
 	j.mu.Unlock()
 	j.storeMu.Unlock()
 	j.mu.Lock()
+}
+
+// writeFailed logs the first failure of an episode at Error, and a broken
+// journal. The caller holds j.mu.
+func (j *journal) writeFailed(cause error, records int) {
+	t := &j.trouble
+	if t.since.IsZero() {
+		t.since = time.Now()
+		j.logger.Error("state journal: a write failed; every request that changes state, or reads a change not yet on disk, answers 500 until a write succeeds",
+			"path", j.path, "error", cause, "dropped_records", records)
+	}
+	t.writes++
+	t.lost += records
+	if j.broken != nil {
+		j.logger.Error("state journal: the state could not be brought back to what is on disk; every request answers 500 until the server restarts",
+			"path", j.path, "error", j.broken)
+	}
+}
+
+// writesAgain ends an episode of failed writes, logging what it cost. The
+// caller holds j.mu.
+func (j *journal) writesAgain() {
+	t := &j.trouble
+	if t.since.IsZero() {
+		return
+	}
+	j.logger.Warn("state journal: writing works again",
+		"path", j.path, "failed_writes", t.writes, "failed_requests", t.requests, "dropped_records", t.lost,
+		"for", time.Since(t.since).Round(time.Millisecond))
+	*t = episode{}
 }
 
 // close stops run once its flush (if any) ends, fails every later wait and
@@ -265,7 +431,8 @@ func (j *journal) close() error {
 		j.broken = errors.New("reference: the store is closed")
 	}
 	j.failures.Add(1)
-	j.cond.Broadcast()
+	close(j.next)
+	j.next = make(chan struct{}) // a later wait sees broken
 	j.mu.Unlock()
 	return j.file.Close()
 }

@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,6 +26,13 @@ type OpenFunc func(name string, flag int, perm fs.FileMode) (StateFile, error)
 // set and transition times) starts with the state the journal holds.
 // The directory is created 0700 and its files 0600: they hold tokens.
 func WithState(dir string) Option { return func(s *Store) { s.stateDir = dir } }
+
+// WithRepair lets a start over a damaged journal (a *CorruptError) go on:
+// it keeps a copy of the journal as it was beside it
+// (journal.damaged-TIME), logs every payment and account change it drops,
+// by id, and erases the damaged frame and everything after it. Without it
+// such a start is refused.
+func WithRepair() Option { return func(s *Store) { s.repair = true } }
 
 // WithStateFiles sets how the store opens the files of its state directory
 // (default os.OpenFile). Tests wrap the files to make a write or an fsync
@@ -49,19 +56,6 @@ const compactAfter = 1000
 
 // journalVersion is the format version the header records.
 const journalVersion = 1
-
-// CorruptError is a journal damaged before its end: the store refuses to
-// start rather than serve the state before the damage.
-type CorruptError struct {
-	Path   string
-	Offset int64
-	Reason string
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("state journal %s is damaged at offset %d (%s); it holds acknowledged changes after that point, so the reference refuses to start rather than serve part of its state: restore the file from a copy or start with another --state directory",
-		e.Path, e.Offset, e.Reason)
-}
 
 func defaultOpen(name string, flag int, perm fs.FileMode) (StateFile, error) {
 	return os.OpenFile(name, flag, perm) //nolint:gosec // the path is the operator's --state directory
@@ -87,78 +81,50 @@ func (s *Store) openState(ds *Dataset) error {
 	}
 	s.header = s.headerRecord(ds)
 	path := filepath.Join(dir, JournalName)
-	f, size, err := s.openJournal(dir, path)
+	f, size, length, err := s.openJournal(dir, path)
+	if err == nil {
+		// The first frames' space, so that they need only fdatasync.
+		length, err = preallocate(f, size, length, minSegment)
+		if err != nil {
+			_ = f.Close()
+			err = fmt.Errorf("state journal %s: preallocating: %w", path, err)
+		}
+	}
 	if err != nil {
 		unlock()
 		return err
 	}
 	s.unlockDir = unlock
-	s.journal = newJournal(path, f, size, &s.mu, s.rebuild)
+	s.journal = newJournal(path, f, size, length, &s.mu, s.rebuild, s.logger)
 	return nil
 }
 
 // openJournal opens the journal at path, replays it and compacts it if it
-// is due. It returns the journal open for appending and its length.
-func (s *Store) openJournal(dir, path string) (StateFile, int64, error) {
-	f, err := s.openFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+// is due. It returns the journal, the end of its frames and its length.
+func (s *Store) openJournal(dir, path string) (f StateFile, size, length int64, err error) {
+	f, err = s.openFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, 0, stateDirError(dir, err)
+		return nil, 0, 0, stateDirError(dir, err)
 	}
-	size, err := s.recoverJournal(dir, path, f)
+	size, length, err = s.recoverJournal(dir, path, f)
 	if err != nil {
 		_ = f.Close()
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
 		if err := f.Close(); err != nil {
-			return nil, 0, fmt.Errorf("state journal %s: %w", path, err)
+			return nil, 0, 0, fmt.Errorf("state journal %s: %w", path, err)
 		}
-		return s.compact(dir, path)
-	}
-	return f, size, nil
-}
-
-// recoverJournal replays the journal f into the store, cuts off a torn
-// last frame, and writes the header of a new (or headless) journal. It
-// returns the journal's length.
-func (s *Store) recoverJournal(dir, path string, f StateFile) (int64, error) {
-	info, err := f.Stat()
-	if err != nil {
-		return 0, fmt.Errorf("state journal %s: %w", path, err)
-	}
-	if info.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(path, 0o600); err != nil {
-			return 0, fmt.Errorf("state journal %s: %w", path, err)
-		}
-	}
-	size := info.Size()
-	if size > 0 {
-		good, err := s.replay(path, f, size)
+		start := time.Now()
+		f, length, err = s.compact(dir, path)
 		if err != nil {
-			return 0, err
+			return nil, 0, 0, err
 		}
-		if good < size {
-			// A torn last frame: its write never completed, so none of its
-			// requests was answered.
-			if err := f.Truncate(good); err != nil {
-				return 0, fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
-			}
-			if err := f.Sync(); err != nil {
-				return 0, fmt.Errorf("state journal %s: %w", path, err)
-			}
-			size = good
-		}
+		s.logger.Info("state journal compacted", "path", path, "bytes_before", size, "bytes_after", length,
+			"superseded_account_records", dead, "took", time.Since(start).Round(time.Microsecond))
+		size = length
 	}
-	if size == 0 { // a new journal, or one whose header's write was torn
-		if err := writeHeader(f, s.header); err != nil {
-			return 0, stateDirError(dir, err)
-		}
-		if err := syncDir(dir, s.openFile); err != nil {
-			return 0, stateDirError(dir, err)
-		}
-		size = frameHeader + int64(len(s.header))
-	}
-	return size, nil
+	return f, size, length, nil
 }
 
 // compact rewrites the journal as the state it holds: the header, every
@@ -169,7 +135,7 @@ func (s *Store) recoverJournal(dir, path string, f StateFile) (int64, error) {
 // owns s.
 func (s *Store) compact(dir, path string) (StateFile, int64, error) {
 	tmp := path + ".compact"
-	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, 0, stateDirError(dir, err)
 	}
@@ -201,7 +167,7 @@ func (s *Store) writeCompacted(f StateFile) (int64, error) {
 	var werr error
 	add := func(rec []byte) {
 		if len(frame)+len(rec) > frameHeader+maxFrame && len(frame) > frameHeader {
-			werr = errors.Join(werr, writeFrame(f, frame))
+			werr = errors.Join(werr, writeFrame(f, frame, size))
 			size += int64(len(frame))
 			frame = frame[:frameHeader]
 		}
@@ -219,7 +185,7 @@ func (s *Store) writeCompacted(f StateFile) (int64, error) {
 		add(s.paymentRecord(i, recStored))
 	}
 	if len(frame) > frameHeader {
-		werr = errors.Join(werr, writeFrame(f, frame))
+		werr = errors.Join(werr, writeFrame(f, frame, size))
 		size += int64(len(frame))
 	}
 	return size, werr
@@ -233,24 +199,22 @@ func stateDirError(dir string, err error) error {
 	return fmt.Errorf("state directory %s: %w", dir, err)
 }
 
+// writeHeader writes the header's frame at the journal's start.
 func writeHeader(f StateFile, header []byte) error {
 	frame := append(make([]byte, frameHeader, frameHeader+len(header)), header...)
-	if err := writeFrame(f, frame); err != nil {
+	if err := writeFrame(f, frame, 0); err != nil {
 		return err
 	}
 	return f.Sync()
 }
 
 // writeFrame fills in the header of frame, which begins with frameHeader
-// reserved bytes, and writes it.
-func writeFrame(f StateFile, frame []byte) error {
+// reserved bytes, and writes it at off.
+func writeFrame(f StateFile, frame []byte, off int64) error {
 	copy(frame, frameMagic)
 	binary.LittleEndian.PutUint32(frame[4:], uint32(len(frame)-frameHeader))
 	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[frameHeader:], castagnoli))
-	n, err := f.Write(frame)
-	if err == nil && n < len(frame) {
-		err = io.ErrShortWrite
-	}
+	_, err := f.WriteAt(frame, off) // WriteAt fails on a short write
 	return err
 }
 
@@ -302,94 +266,6 @@ func sealRecord(b []byte, typ byte) []byte {
 	binary.LittleEndian.PutUint32(b, uint32(len(b)-recordHeader+1))
 	b[4] = typ
 	return b
-}
-
-// replay applies the journal's frames in [0, size) to the store and
-// returns the length of the good prefix: size, or the offset of a torn last
-// frame. Damage before the end is a *CorruptError; the header must match
-// the store's.
-func (s *Store) replay(path string, f StateFile, size int64) (int64, error) {
-	r := io.NewSectionReader(f, 0, size)
-	var hdr [frameHeader]byte
-	var body []byte
-	off := int64(0)
-	for off < size {
-		reason := ""
-		if size-off < frameHeader {
-			reason = "incomplete frame header"
-		} else if _, err := r.ReadAt(hdr[:], off); err != nil {
-			return 0, fmt.Errorf("state journal %s: %w", path, err)
-		}
-		n := int64(binary.LittleEndian.Uint32(hdr[4:]))
-		switch {
-		case reason != "":
-		case string(hdr[:4]) != frameMagic:
-			reason = "no frame starts here"
-		case n > maxFrameRead:
-			reason = "impossible frame length"
-		case off+frameHeader+n > size:
-			reason = "incomplete frame"
-		}
-		if reason == "" {
-			if int64(cap(body)) < n {
-				body = make([]byte, n)
-			}
-			body = body[:n]
-			if _, err := r.ReadAt(body, off+frameHeader); err != nil {
-				return 0, fmt.Errorf("state journal %s: %w", path, err)
-			}
-			if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
-				reason = "checksum mismatch"
-			}
-		}
-		if reason != "" {
-			torn, err := tornTail(r, off, size)
-			if err != nil {
-				return 0, fmt.Errorf("state journal %s: %w", path, err)
-			}
-			if torn {
-				return off, nil
-			}
-			return 0, &CorruptError{Path: path, Offset: off, Reason: reason}
-		}
-		if err := s.applyFrame(body, off == 0); errors.Is(err, errStateMismatch) {
-			return 0, fmt.Errorf("state journal %s: %w", path, err)
-		} else if err != nil {
-			return 0, &CorruptError{Path: path, Offset: off, Reason: err.Error()}
-		}
-		off += frameHeader + n
-	}
-	return off, nil
-}
-
-// tornTail reports whether the damage at off is a torn last write: it lies
-// within the last maxFrame bytes of the file and no intact frame follows
-// it. A crash tears at most the last write (one frame); damage with an
-// intact frame after it, or further from the end, is not a torn write.
-func tornTail(r io.ReaderAt, off, size int64) (bool, error) {
-	if size-off > frameHeader+maxFrame {
-		return false, nil
-	}
-	tail := make([]byte, size-off)
-	if _, err := r.ReadAt(tail, off); err != nil {
-		return false, err
-	}
-	for p := 1; p+frameHeader <= len(tail); p++ {
-		i := bytes.Index(tail[p:], []byte(frameMagic))
-		if i < 0 {
-			break
-		}
-		p += i
-		if p+frameHeader > len(tail) {
-			break
-		}
-		n := int(binary.LittleEndian.Uint32(tail[p+4:]))
-		if n <= len(tail)-p-frameHeader &&
-			crc32.Checksum(tail[p+frameHeader:p+frameHeader+n], castagnoli) == binary.LittleEndian.Uint32(tail[p+8:]) {
-			return false, nil
-		}
-	}
-	return true, nil
 }
 
 // applyFrame applies a frame's records; header says the frame must be the
@@ -459,6 +335,9 @@ func (s *Store) rebuild(size int64) error {
 	return err
 }
 
+// chmodPrivate narrows a file's permissions to 0600.
+func chmodPrivate(path string) error { return os.Chmod(path, 0o600) }
+
 // Close releases the state directory: later requests fail. Without a state
 // directory it does nothing.
 func (s *Store) Close() error {
@@ -498,19 +377,9 @@ func (s *Store) accountRecord(a *account) []byte {
 // applyAccount replays an account record: the account with its token is
 // replaced, or created. The caller owns s or holds s.mu.
 func (s *Store) applyAccount(p []byte) error {
-	d := decoder{b: p}
-	a := &account{}
-	a.id, a.partner = int64(d.uvarint()), int64(d.uvarint())
-	a.name, a.email, a.phone, a.deviceID, a.token = d.string(), d.string(), d.string(), d.string(), d.string()
-	a.main, a.level, a.referralCode = d.bool(), d.varint(), d.string()
-	if d.bool() {
-		id := d.string()
-		a.identityNumber = &id
-	}
-	a.registeredAt = time.Unix(0, d.varint()).In(wib)
-	a.balance, a.coins, a.walletUnavailable = d.varint(), d.varint(), d.bool()
-	if err := d.done(); err != nil {
-		return fmt.Errorf("account record: %w", err)
+	a, err := decodeAccount(p)
+	if err != nil {
+		return err
 	}
 	if s.cat.partners[a.partner] == nil {
 		return fmt.Errorf("account record: partner %d is not in the data set", a.partner)
@@ -533,6 +402,25 @@ func (s *Store) applyAccount(p []byte) error {
 	s.nextAccountID = max(s.nextAccountID, a.id)
 	s.replayed.accounts++
 	return nil
+}
+
+// decodeAccount reads an account record's payload.
+func decodeAccount(p []byte) (*account, error) {
+	d := decoder{b: p}
+	a := &account{}
+	a.id, a.partner = int64(d.uvarint()), int64(d.uvarint())
+	a.name, a.email, a.phone, a.deviceID, a.token = d.string(), d.string(), d.string(), d.string(), d.string()
+	a.main, a.level, a.referralCode = d.bool(), d.varint(), d.string()
+	if d.bool() {
+		id := d.string()
+		a.identityNumber = &id
+	}
+	a.registeredAt = time.Unix(0, d.varint()).In(wib)
+	a.balance, a.coins, a.walletUnavailable = d.varint(), d.varint(), d.bool()
+	if err := d.done(); err != nil {
+		return nil, fmt.Errorf("account record: %w", err)
+	}
+	return a, nil
 }
 
 // paymentRecord encodes transaction i as a record of type typ (recPayment
@@ -609,45 +497,19 @@ func appendExtra(b []byte, e *txExtra) []byte {
 // with debit, its amount debited from its account's wallet. The caller owns
 // s or holds s.mu.
 func (s *Store) applyPayment(p []byte, debit bool) error {
-	d := decoder{b: p}
-	var r txRecord
-	r.id, r.created = int64(d.uvarint()), d.varint()
-	r.partner, r.account = int64(d.uvarint()), int64(d.uvarint())
-	r.msisdn, r.msisdnLen = d.uvarint(), d.byte()
-	r.amount = Amount{Total: d.varint(), BalanceUsed: d.varint(), CoinUsed: d.varint(), CoinValueUsed: d.varint(), GatewayPayment: d.varint()}
-	r.seq = uint32(d.uvarint())
-	productID, methodID := int64(d.uvarint()), int64(d.uvarint())
-	r.paymentStatus, r.status, r.flags = d.byte(), d.byte(), d.byte()
-	if r.flags&flagToken != 0 {
-		copy(r.token[:], d.bytes(len(r.token)))
+	pr, err := decodePayment(p)
+	if err != nil {
+		return err
 	}
-	trxID := d.string()
-	mask := d.byte()
-	var e txExtra
-	if mask&extraPromotion != 0 {
-		id := d.varint()
-		e.promotionID = &id
-	}
-	if mask&extraShiftCode != 0 {
-		sc := d.string()
-		e.shiftCode = &sc
-	}
-	if mask&extraParts != 0 {
-		if err := json.Unmarshal([]byte(d.string()), &e.parts); err != nil {
-			return fmt.Errorf("payment record: parts: %w", err)
-		}
-	}
-	if err := d.done(); err != nil {
-		return fmt.Errorf("payment record: %w", err)
-	}
+	r := pr.txRecord
 	a := s.accounts[r.account]
-	product, ok := s.cat.productIndex[productID]
-	method, mok := s.cat.methodIndex[methodID]
+	product, ok := s.cat.productIndex[pr.productID]
+	method, mok := s.cat.methodIndex[pr.methodID]
 	switch {
 	case a == nil:
 		return fmt.Errorf("payment record %d: account %d does not exist", r.id, r.account)
-	case !ok || (methodID != 0 && !mok):
-		return fmt.Errorf("payment record %d: product %d or method %d is not in the data set", r.id, productID, methodID)
+	case !ok || (pr.methodID != 0 && !mok):
+		return fmt.Errorf("payment record %d: product %d or method %d is not in the data set", r.id, pr.productID, pr.methodID)
 	case int(r.paymentStatus) >= len(paymentStatuses) || int(r.status) >= len(transactionStatuses) || r.msisdnLen > 19:
 		return fmt.Errorf("payment record %d: a status or the destination number is out of range", r.id)
 	case r.id != s.txs.lastID+1 || int64(r.seq) != s.txs.lastSeq[r.partner]+1:
@@ -657,12 +519,12 @@ func (s *Store) applyPayment(p []byte, debit bool) error {
 	i, rec := s.txs.add()
 	*rec = r
 	rec.product, rec.method = product, method
-	rec.trxID = s.txs.text.add(trxID)
-	if mask != 0 {
+	rec.trxID = s.txs.text.add(pr.trxID)
+	if pr.mask != 0 {
 		x := s.txs.extra(i, true)
-		x.promotionID, x.shiftCode, x.parts = e.promotionID, e.shiftCode, e.parts
+		x.promotionID, x.shiftCode, x.parts = pr.extra.promotionID, pr.extra.shiftCode, pr.extra.parts
 	}
-	s.txs.indexTrxID(s.txs.hash(r.partner, trxID), r.partner, trxID, i)
+	s.txs.indexTrxID(s.txs.hash(r.partner, pr.trxID), r.partner, pr.trxID, i)
 	s.txs.indexNumber(i)
 	s.txs.lastID = max(s.txs.lastID, r.id)
 	s.txs.lastSeq[r.partner] = max(s.txs.lastSeq[r.partner], int64(r.seq))
@@ -672,6 +534,54 @@ func (s *Store) applyPayment(p []byte, debit bool) error {
 	}
 	s.replayed.payments++
 	return nil
+}
+
+// paymentPayload is a payment record's payload as read: the transaction
+// and what refers to the catalog or the text store.
+type paymentPayload struct {
+	txRecord
+	productID, methodID int64
+	trxID               string
+	mask                byte
+	extra               txExtra
+}
+
+// decodePayment reads a payment record's payload.
+func decodePayment(p []byte) (paymentPayload, error) {
+	d := decoder{b: p}
+	var pr paymentPayload
+	r := &pr.txRecord
+	r.id, r.created = int64(d.uvarint()), d.varint()
+	r.partner, r.account = int64(d.uvarint()), int64(d.uvarint())
+	r.msisdn, r.msisdnLen = d.uvarint(), d.byte()
+	r.amount = Amount{Total: d.varint(), BalanceUsed: d.varint(), CoinUsed: d.varint(), CoinValueUsed: d.varint(), GatewayPayment: d.varint()}
+	r.seq = uint32(d.uvarint())
+	pr.productID, pr.methodID = int64(d.uvarint()), int64(d.uvarint())
+	r.paymentStatus, r.status, r.flags = d.byte(), d.byte(), d.byte()
+	if r.flags&flagToken != 0 {
+		copy(r.token[:], d.bytes(len(r.token)))
+	}
+	pr.trxID = d.string()
+	pr.mask = d.byte()
+	if pr.mask&extraPromotion != 0 {
+		id := d.varint()
+		pr.extra.promotionID = &id
+	}
+	if pr.mask&extraShiftCode != 0 {
+		sc := d.string()
+		pr.extra.shiftCode = &sc
+	}
+	if pr.mask&extraParts != 0 {
+		var parts map[string]any // its own variable: &pr.extra.parts would move pr to the heap
+		if err := json.Unmarshal([]byte(d.string()), &parts); err != nil {
+			return pr, fmt.Errorf("payment record: parts: %w", err)
+		}
+		pr.extra.parts = parts
+	}
+	if err := d.done(); err != nil {
+		return pr, fmt.Errorf("payment record: %w", err)
+	}
+	return pr, nil
 }
 
 func appendString(b []byte, v string) []byte {

@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"slices"
 	"strconv"
@@ -39,6 +40,11 @@ func WithExpireAfter(d time.Duration) Option { return func(s *Store) { s.rules.e
 // default.
 func WithWalletTakenWhenPaid() Option { return func(s *Store) { s.walletWhenPaid = true } }
 
+// WithLogger sets where the store logs (default: nowhere). Only a store
+// with a state directory logs: what its start found in the journal, a
+// compaction, a repair, and each episode of failed writes.
+func WithLogger(l *slog.Logger) Option { return func(s *Store) { s.logger = l } }
+
 // WithGap sets what runs in the gap a racy fault opens in a lock hold
 // (default runtime.Gosched). Tests hold two goroutines there to make the
 // race deterministic; without such a fault it never runs.
@@ -67,6 +73,8 @@ type Store struct {
 	// without one (state.go).
 	stateDir  string
 	openFile  OpenFunc
+	repair    bool
+	logger    *slog.Logger
 	header    []byte
 	unlockDir func()
 	journal   *journal
@@ -120,6 +128,9 @@ func NewStore(ds *Dataset, opts ...Option) (*Store, error) {
 	}
 	if s.yield == nil {
 		return nil, errors.New("reference: nil gap function")
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
 	}
 	s.policy = policyWith(s.faults)
 	s.policy.walletWhenPaid = s.walletWhenPaid

@@ -99,3 +99,41 @@ func TestSuiteDetectsFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryShapeFaultIsReportedAtItsField runs the suite against the
+// reference with each fault that rewrites answers (the wire faults; a
+// rule fault's answers keep their shape): every failure that openapi.yaml
+// judged names the pointer of the field the fault changed and its rule,
+// and no fault changes a shape this test does not know.
+func TestEveryShapeFaultIsReportedAtItsField(t *testing.T) {
+	t.Parallel()
+	for _, f := range reference.AllFaults() {
+		if reference.IsRuleFault(f) {
+			continue
+		}
+		t.Run(string(f), func(t *testing.T) {
+			t.Parallel()
+			srv := httpapitest.NewServer(t, f)
+			res := runOpts(t, steps.Options{BaseURL: srv.URL, RequestTimeout: 5 * time.Second})
+			ptr, known := httpapitest.ShapeFaults[f]
+			judged := 0
+			for _, sc := range res.Summary.Scenarios {
+				assert.NotRegexp(t, `at /?:\s*(\n|$)`, sc.Reason, sc.Name)
+				if sc.Status != report.StatusFailed || sc.Cause == nil || sc.Cause.Field == "" {
+					continue
+				}
+				judged++
+				require.True(t, known, "fault %s changes the shape of an answer (%s): add it to httpapitest.ShapeFaults", f, sc.Cause.Headline)
+				want := "at " + ptr + ": "
+				if ptr == "" {
+					want = "the body: "
+				}
+				assert.Contains(t, sc.Reason, want, sc.Name)
+				assert.NotEmpty(t, sc.Cause.Rule, sc.Name)
+			}
+			if known {
+				assert.Positive(t, judged, "no scenario caught fault %s through openapi.yaml", f)
+			}
+		})
+	}
+}

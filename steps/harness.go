@@ -18,6 +18,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -34,6 +35,8 @@ type harness struct {
 	counter   atomic.Int64
 	coverage  *coverage
 	strict    bool
+	// gate holds the run off when the target throttles it (throttle.go).
+	gate *throttle.Gate
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context
@@ -45,6 +48,9 @@ type harness struct {
 	streakStart atomic.Int64
 	abortCtx    context.Context
 	abort       context.CancelCauseFunc
+	// eps are the endpoints and their streaks: one the target stopped
+	// answering is not sent any more (endpoints.go).
+	eps endpoints
 
 	index     *gherkin.Index
 	selection *gherkin.Selection
@@ -194,6 +200,12 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		r.Status, r.Reason = report.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
 		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
+		if se := (*stepError)(nil); errors.As(err, &se) {
+			r.Cause = &se.cause
+		}
+	}
+	if r.Status == report.StatusFailed || (r.NotRun && s.endpointStopped != "") {
+		r.UnansweredOn = s.unansweredOn
 	}
 	s.h.addResult(r)
 	// A failure for want of an answer waits for the end of the run: if the

@@ -3,6 +3,7 @@ package steps
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -36,6 +38,11 @@ type exchange struct {
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
 	Invalid error
+	// Throttled counts the throttled answers (429, or 503 with
+	// Retry-After) before this one: the request was sent again after each;
+	// FirstThrottle describes the first.
+	Throttled     int
+	FirstThrottle string
 }
 
 // recorder is the api.HttpRequestDoer of one scenario: it bounds each request
@@ -45,16 +52,24 @@ type recorder struct {
 	s *scenario
 }
 
-// Do implements api.HttpRequestDoer.
+// Do implements api.HttpRequestDoer. A throttled answer (a 429, or a 503
+// with Retry-After) is not the answer to the request: the run holds off as
+// it asks and the same request is sent again (throttle.go).
 func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	h := r.s.h
-	ctx, cancel := context.WithTimeout(req.Context(), h.timeout)
+	ep := h.endpoint(h.endpointKey(req.Method, req.URL.Path))
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return nil, fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
+	ctx, cancel := context.WithCancel(req.Context())
 	defer cancel()
 	if h.abortCtx != nil {
 		// A run stopped early on a dead target cancels what is in flight.
 		defer context.AfterFunc(h.abortCtx, cancel)()
 	}
-	req = req.WithContext(ctx)
+	// So does an endpoint the target stopped answering, to it.
+	defer context.AfterFunc(ep.ctx, cancel)()
 
 	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
 	if req.Body != nil {
@@ -64,16 +79,47 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		ex.ReqBody = body
+	}
+	r.s.record(ex)
+	for {
+		if err := h.gate.Wait(ctx); err != nil {
+			ex.Err = r.held(err, ep)
+			return nil, ex.Err
+		}
+		resp, err := r.send(ctx, req, ex, ep)
+		if err != nil {
+			return nil, err
+		}
+		if !contract.Throttled(resp.StatusCode, resp.Header) {
+			return r.answered(ctx, req, ex, resp)
+		}
+		if err := r.throttled(ex, ep); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// send sends req to ep once, bounded in time, with ex's body, and records
+// what came back in ex (its body buffered and limited).
+func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep *endpoint) (*http.Response, error) {
+	h := r.s.h
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	req = req.WithContext(ctx)
+	if ex.ReqBody != nil {
+		body := ex.ReqBody
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
-	r.s.record(ex)
-
+	ex.Status, ex.RespHeader, ex.RespBody = 0, nil, nil
 	start := time.Now()
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
+		if req.Method == http.MethodPost {
+			h.gate.PaymentAnswered(ex.ReqBody) // a payment without an answer may have been made
+		}
 		return nil, ex.Err
 	}
 	defer resp.Body.Close()
@@ -84,7 +130,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	ex.RespBody = data
 	switch {
 	case err != nil:
-		ex.Err = r.noAnswer(err)
+		ex.Err = r.noAnswer(err, ep, start)
 		return nil, ex.Err
 	case len(data) > maxResponseBody:
 		// Keep a copy of the prefix a failure prints only: a slice of data
@@ -96,34 +142,57 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	if h.abortCtx != nil {
 		h.answered()
 	}
-	// Validate against a fresh copy of the request: the body was consumed.
-	vreq := req.Clone(ctx)
-	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
-	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
-	h.coverage.exercised(ex.Operation, resp.StatusCode)
-
+	h.endpointAnswered(ep, time.Now())
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	return resp, nil
 }
 
-// noAnswer records a request that got no (complete) answer and returns the
-// failure to report. A request cancelled because the run stopped early
-// marks its scenario as aborted instead of counting.
-func (r *recorder) noAnswer(err error) error {
+// answered validates the answer to req against the contract, records its
+// coverage and returns it.
+func (r *recorder) answered(ctx context.Context, req *http.Request, ex *exchange, resp *http.Response) (*http.Response, error) {
+	h := r.s.h
+	h.gate.Answered()
+	// Validate against a fresh copy of the request: the body was consumed.
+	vreq := req.Clone(ctx)
+	vreq.Body = io.NopCloser(bytes.NewReader(ex.ReqBody))
+	ex.Operation, ex.Invalid = h.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, ex.RespBody)
+	if ex.Operation == contract.OpCreatePayment {
+		if ex.Throttled > 0 {
+			if err := h.gate.CheckResent(ex.ReqBody, resp.StatusCode); err != nil {
+				return nil, err
+			}
+		}
+		h.gate.PaymentAnswered(ex.ReqBody)
+	}
+	h.coverage.exercised(ex.Operation, resp.StatusCode)
+	return resp, nil
+}
+
+// noAnswer records a request to ep, sent at sent, that got no (complete)
+// answer and returns the failure to report. A request cancelled because
+// the run stopped early, or stopped sending its endpoint, marks its scenario
+// as aborted, or its endpoint as stopped, instead of counting.
+func (r *recorder) noAnswer(err error, ep *endpoint, sent time.Time) error {
 	h := r.s.h
 	if h.interrupted() {
 		r.s.interrupted = true
 		return fmt.Errorf("the run was %s", h.interruption())
 	}
 	described := contract.TransportError(err, h.timeout)
-	if h.abortCtx != nil {
-		if h.abortCtx.Err() != nil {
-			r.s.aborted = true
-			return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
-		}
-		r.s.unansweredAt = time.Now()
-		h.noAnswer(described, r.s.unansweredAt)
+	if h.abortCtx == nil {
+		return described
 	}
+	if h.abortCtx.Err() != nil {
+		r.s.aborted = true
+		return fmt.Errorf("the run stopped early: %w", context.Cause(h.abortCtx))
+	}
+	if reason := h.endpointStopped(ep); reason != "" {
+		r.s.endpointStopped, r.s.unansweredOn = reason, ep.key
+		return fmt.Errorf("%w: %s", errEndpointStopped, reason)
+	}
+	r.s.unansweredAt, r.s.unansweredOn = time.Now(), ep.key
+	h.noAnswer(described, r.s.unansweredAt)
+	h.endpointNoAnswer(ep, described, sent)
 	return described
 }
 
@@ -164,17 +233,40 @@ func (ex *exchange) String() string {
 	if len(ex.ReqBody) > 0 {
 		fmt.Fprintf(&b, "    body: %s\n", cut(ex.ReqBody))
 	}
+	if ex.Throttled > 0 {
+		fmt.Fprintf(&b, "  throttled: %d times before this answer (first: %s); sent again after each wait\n", ex.Throttled, ex.FirstThrottle)
+	}
 	if ex.Status == 0 {
 		fmt.Fprintf(&b, "  response: none after %s (%v)\n", readableDuration(ex.Elapsed), ex.Err)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readableDuration(ex.Elapsed))
 	writeHeaders(&b, ex.RespHeader)
-	fmt.Fprintf(&b, "    body: %s\n", cut(ex.RespBody))
+	b.WriteString(ex.responseBody())
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
 	return b.String()
+}
+
+// failureBodyLines is how many lines of a response body the text of a
+// failure shows; the rest is folded (readable.Body).
+const failureBodyLines = 40
+
+// responseBody renders the response body for the text of a failure: a
+// JSON object or array indented, folded when long, each departure from
+// openapi.yaml marked at its value; any other body on one line, cut.
+func (ex *exchange) responseBody() string {
+	trimmed := bytes.TrimSpace(ex.RespBody)
+	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') || len(ex.RespBody) > maxResponseBody {
+		return fmt.Sprintf("    body: %s\n", cut(ex.RespBody))
+	}
+	var marks map[string]string
+	if ae := (*contract.AnswerError)(nil); errors.As(ex.Invalid, &ae) {
+		marks = ae.Marks(3)
+	}
+	pretty := readable.Body(ex.RespBody, marks, failureBodyLines)
+	return "    body:\n      " + strings.ReplaceAll(pretty, "\n", "\n      ") + "\n"
 }
 
 // readableDuration is a duration as a reader wants it: "< 1 ms" below a

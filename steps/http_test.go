@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // TestOversizedBodyKeepsOnlyTheFailurePrefix: an answer larger
@@ -26,7 +28,7 @@ func TestOversizedBodyKeepsOnlyTheFailurePrefix(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
-	s := &scenario{h: &harness{http: srv.Client(), timeout: 5 * time.Second, coverage: newCoverage()}}
+	s := &scenario{h: &harness{http: srv.Client(), timeout: 5 * time.Second, coverage: newCoverage(), gate: throttle.New(throttle.Options{})}}
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL+"/client/v2/payment/methods", nil)
 	require.NoError(t, err)
 	resp, err := (&recorder{s: s}).Do(req)

@@ -37,34 +37,80 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
+	url := strings.TrimRight(prof.BaseURL, "/") + preflightPath
+	var a preflightAnswer
+	for try := 1; ; try++ {
+		var err error
+		if a, err = preflightOnce(ctx, hc, prof, url, timeout); err != nil {
+			return err
+		}
+		if !contract.Throttled(a.status, a.header) {
+			break
+		}
+		// A throttled answer says the target answers; it is not the
+		// answer to the credentials. Wait as it asks, a few times.
+		wait, ok := contract.RetryAfter(a.header, time.Now())
+		if !ok {
+			wait = time.Second
+		}
+		if try == preflightTries || wait > preflightMaxWait {
+			return nil // the run's gate waits for the target
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%w: preflight: %w", ErrTarget, context.Cause(ctx))
+		}
+	}
+	env, _, err := contract.Decode(a.body)
+	if err != nil {
+		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w): %q; is --target the API's base URL?",
+			ErrTarget, url, a.status, a.header.Get("Content-Type"), err, preview(a.body))
+	}
+	if a.status == http.StatusUnauthorized {
+		return fmt.Errorf("%w: preflight: GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile",
+			ErrTarget, url, env.Message)
+	}
+	return nil
+}
+
+// The preflight sends its request again after a throttled answer at most
+// preflightTries times in all, waiting at most preflightMaxWait each time.
+const (
+	preflightTries   = 3
+	preflightMaxWait = 10 * time.Second
+)
+
+// preflightAnswer is what came back to the preflight request.
+type preflightAnswer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// preflightOnce sends the preflight request once, within timeout, and
+// reads its answer.
+func preflightOnce(ctx context.Context, hc *http.Client, prof *profiles.Profile, url string, timeout time.Duration) (preflightAnswer, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	url := strings.TrimRight(prof.BaseURL, "/") + preflightPath
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return fmt.Errorf("%w: preflight: %w", ErrTarget, err)
+		return preflightAnswer{}, fmt.Errorf("%w: preflight: %w", ErrTarget, err)
 	}
 	req.Header.Set("X-SECRET-KEY", prof.SecretKey)
 	req.Header.Set("Authorization", "Bearer "+prof.MainToken)
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
+		return preflightAnswer{}, fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
 	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
+		return preflightAnswer{}, fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, contract.TransportError(err, timeout))
 	}
-	env, _, err := contract.Decode(body)
-	if err != nil {
-		return fmt.Errorf("%w: preflight: GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w): %q; is --target the API's base URL?",
-			ErrTarget, url, resp.StatusCode, resp.Header.Get("Content-Type"), err, preview(body))
-	}
-	if resp.StatusCode == http.StatusUnauthorized {
-		return fmt.Errorf("%w: preflight: GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile",
-			ErrTarget, url, env.Message)
-	}
-	return nil
+	return preflightAnswer{resp.StatusCode, resp.Header, body}, nil
 }
 
 // preview is the start of a body, for a one-line message.

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +77,31 @@ func TestPreflight(t *testing.T) {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusInternalServerError)
 				_, _ = w.Write([]byte(`{"status":false,"message":"Profil belum dapat dimuat. Silakan coba lagi nanti."}`))
+			})
+		}, nil, ""},
+		{"a throttled answer is waited out, then the credentials are checked", func(t *testing.T) string {
+			var n atomic.Int64
+			ref := httpapitest.NewServer(t)
+			return serveFunc(t, func(w http.ResponseWriter, r *http.Request) {
+				if n.Add(1) == 1 {
+					w.Header().Set("Retry-After", "0")
+					w.WriteHeader(http.StatusTooManyRequests) // no body: a gateway's
+					return
+				}
+				r.URL.Host, r.URL.Scheme, r.RequestURI = strings.TrimPrefix(ref.URL, "http://"), "http", ""
+				resp, err := http.DefaultTransport.RoundTrip(r)
+				if err != nil {
+					return
+				}
+				defer resp.Body.Close()
+				w.WriteHeader(resp.StatusCode)
+				_, _ = io.Copy(w, resp.Body)
+			})
+		}, func(p *profiles.Profile) { p.MainToken = "tok-wrong" }, "401"},
+		{"a target that throttles every time is left to the run", func(t *testing.T) string {
+			return serveFunc(t, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Retry-After", "0")
+				w.WriteHeader(http.StatusServiceUnavailable)
 			})
 		}, nil, ""},
 	}

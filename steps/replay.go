@@ -4,17 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cucumber/godog"
+
+	"github.com/partnercommerce/conformance/api"
 )
 
 // The replay steps send one request exactly as written: the generated mode
 // writes a failing request of a schema property as a feature file in these
 // words, so that `conformance FILE` runs it against the target and fails
 // the same way. A partner_trx_id the generated mode made up (gen-...) is
-// replaced by a fresh one, since the target may hold the original already.
+// replaced by a fresh one, since the target may hold the original already;
+// a defect of the id (its length) is kept.
 
 func (s *scenario) registerReplay(sc stepper) {
 	sc.Step(`^`+actorRE+` sends (GET|POST) "([^"]*)" with the JSON body:$`, s.sendWritten)
@@ -22,10 +28,12 @@ func (s *scenario) registerReplay(sc stepper) {
 		return s.sendWritten(ctx, actor, method, path, nil)
 	})
 	sc.Step(`^the target refuses it with a 4xx status$`, s.expectRefusal)
+	sc.Step(`^the funded customer of the partner, holding at least (\d+) rupiah and (\d+) coins$`, s.fundedHolding)
 }
 
 // sendWritten sends method path with body as actor: the partner's secret
-// key and the actor's token.
+// key and the actor's token. A payment it creates takes from the actor's
+// wallet what it reports (reportedWallet), as a generated sequence's do.
 func (s *scenario) sendWritten(ctx context.Context, actor, method, path string, body *godog.DocString) error {
 	a, err := s.as(actor)
 	if err != nil {
@@ -46,23 +54,56 @@ func (s *scenario) sendWritten(ctx context.Context, actor, method, path string, 
 	if a.token != "" {
 		req.Header.Set("Authorization", "Bearer "+a.token)
 	}
-	_, err = s.send(func() (*http.Response, error) { return (&recorder{s: s}).Do(req) })
-	return err
+	ex, err := s.send(func() (*http.Response, error) { return (&recorder{s: s}).Do(req) })
+	if err != nil || method != http.MethodPost || path != "/client/v2/payment" || ex.Status != http.StatusOK {
+		return err
+	}
+	var created struct {
+		Data struct {
+			Transaction struct {
+				Amount api.Amount `json:"amount"`
+			} `json:"transaction"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(ex.RespBody, &created) == nil {
+		s.setReported(actor, s.reportedWallet(actor).After(created.Data.Transaction.Amount))
+	}
+	return nil
 }
 
-// freshTrxID replaces a generated partner_trx_id (gen-...) of a JSON body
-// by one of this run; any other body is sent as written.
+// generatedHead is how a partner_trx_id the generated mode made up starts
+// (gen-RUN-N); what follows it is what a defect added (characters up to a
+// length), and the defect is what the file reproduces.
+var generatedHead = regexp.MustCompile(`^gen-[0-9]+-[0-9]+`)
+
+// freshTrxID replaces the generated head of the partner_trx_id of a JSON
+// body (gen-RUN-N) by a fresh id of this run, and keeps the rest: the
+// characters after the head, and the id's length in characters, so that an
+// id one character too long stays one character too long. Any other body is
+// sent as written.
 func (s *scenario) freshTrxID(body []byte) []byte {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
 		return body
 	}
 	var id string
-	if json.Unmarshal(m["partner_trx_id"], &id) != nil || !strings.HasPrefix(id, "gen-") {
+	if json.Unmarshal(m["partner_trx_id"], &id) != nil {
 		return body
 	}
-	fresh, _ := json.Marshal(s.nextTrxID()) // a string always marshals
-	return bytes.Replace(body, m["partner_trx_id"], fresh, 1)
+	head := generatedHead.FindString(id)
+	if head == "" {
+		return body
+	}
+	fresh, rest := []rune(s.nextTrxID()), []rune(id[len(head):])
+	if len(rest) > 0 {
+		length := utf8.RuneCountInString(id)
+		for len(fresh)+len(rest) < length { // a longer head than the fresh id's
+			rest = append(rest[:1:1], rest...)
+		}
+		rest = rest[min(len(fresh)+len(rest)-length, len(rest)-1):]
+	}
+	out, _ := json.Marshal(string(append(fresh, rest...))) // a string always marshals
+	return bytes.Replace(body, m["partner_trx_id"], out, 1)
 }
 
 // expectRefusal checks that the last request was refused with a 4xx
@@ -74,6 +115,25 @@ func (s *scenario) expectRefusal() error {
 	}
 	if ex.Status/100 != 4 {
 		return s.failure(ex, "§7: the document refuses this request", "a 4xx refusal", "got status %d", ex.Status)
+	}
+	return nil
+}
+
+// fundedHolding takes the funded customer of the profile, as "the funded
+// customer of the partner" does, and requires its wallet to hold what a
+// reproduction needs: what its payments may take and the profile's
+// reserve. A wallet an earlier run (or the fault) spent or reset cannot show
+// the fault the reproduction is about, nor its absence: that fails here,
+// saying so, rather than passing.
+func (s *scenario) fundedHolding(ctx context.Context, balance, coins int64) error {
+	const actor = "the funded customer"
+	if err := s.sharedCustomer(ctx, actor, s.h.profile.FundedCustomer.Token); err != nil {
+		return err
+	}
+	if w := s.wallets[actor]; w.balance < balance || w.coins < coins {
+		return s.failure(s.last, "profile funded_customer: the account the reproduction pays from", fmt.Sprintf("at least %d rupiah and %d coins", balance, coins),
+			"%s holds %d rupiah and %d coins: an earlier run, or the fault, spent or reset them, so the reproduction cannot show the fault (nor its absence); give the account its funds back (restart the target from its data set) and run it again",
+			actor, w.balance, w.coins)
 	}
 	return nil
 }

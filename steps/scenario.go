@@ -39,8 +39,13 @@ type scenario struct {
 	// started because the run had stopped.
 	interrupted bool
 	notRun      bool
-	// unansweredAt is when a request of the scenario last got no answer.
-	unansweredAt time.Time
+	// unansweredAt is when a request of the scenario last got no answer,
+	// and unansweredOn its endpoint; endpointStopped is set when a request
+	// was not sent, or was cancelled, because the target stopped answering
+	// its endpoint (endpoints.go).
+	unansweredAt    time.Time
+	unansweredOn    string
+	endpointStopped string
 
 	client *api.ClientWithResponses
 	last   *exchange
@@ -183,6 +188,9 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		_ = resp.Body.Close()
 	}
 	ex := s.last
+	if errors.Is(err, contract.ErrThrottledProcessed) {
+		return ex, s.throttledProcessed(ex, err)
+	}
 	if err != nil {
 		if ex == nil || ex.Err == nil {
 			return ex, fmt.Errorf("the request could not be built or sent: %w", err)
@@ -205,22 +213,49 @@ func (s *scenario) skipBecause(reason string) error {
 	return fmt.Errorf("%w: %s", godog.ErrSkip, reason)
 }
 
-// stepError is a failed check: it carries the full report.
+// stepError is a failed check: it carries the full report and its cause,
+// the key by which the writers group failures.
 type stepError struct {
 	report string
+	cause  report.Cause
 }
 
 func (e *stepError) Error() string { return e.report }
 
 // failure builds the report of a failed check: the sentence of the
-// document checked, what was expected, what was found, the exchange.
+// document checked, what was expected, what was found, the exchange. Its
+// cause is the operation of the exchange, the sentence, and the first
+// field of openapi.yaml an argument's *contract.AnswerError names, or else
+// what was expected.
 func (s *scenario) failure(ex *exchange, section, expected, format string, args ...any) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "found: %s\n", fmt.Sprintf(format, args...))
 	fmt.Fprintf(&b, "  checks:   %s\n", section)
 	fmt.Fprintf(&b, "  expected: %s\n", expected)
 	b.WriteString(ex.String())
-	return &stepError{report: b.String()}
+	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, args)}
+}
+
+// failureCause is the cause of a failure of failure's arguments.
+func failureCause(ex *exchange, section, expected string, args []any) report.Cause {
+	c := report.Cause{Check: section, Expected: expected}
+	if ex != nil {
+		c.Operation = ex.Operation
+	}
+	for _, a := range args {
+		var ae *contract.AnswerError
+		if err, ok := a.(error); ok && errors.As(err, &ae) && len(ae.Violations) > 0 {
+			v := ae.Violations[0]
+			c.Field, c.Rule, c.Expected = v.Field(), string(v.Rule), ""
+			c.Headline = v.Headline(ae.Operation)
+			return c
+		}
+	}
+	c.Headline = "expected " + expected
+	if c.Operation != "" {
+		c.Headline = c.Operation + ": " + c.Headline
+	}
+	return c
 }
 
 // decode reads one JSON value from a body, keeping numbers exact; anything
@@ -292,6 +327,7 @@ func (s *scenario) registerCommon(sc stepper) {
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)"$`, s.expectAnswer)
 	sc.Step(`^the (?:answer|request|payment) (?:comes back|is refused) with status (\d+) and the message "([^"]*)", or with status (\d+) and the message "([^"]*)"$`, s.expectEitherAnswer)
 	sc.Step(`^the target answers without a server fault$`, s.noServerFault)
+	sc.Step(`^the target answers the request that breaks the schema without a server fault$`, s.noServerFaultAtAll)
 }
 
 // expectEitherAnswer checks that the last answer has either status and
@@ -325,6 +361,22 @@ func (s *scenario) noServerFault() error {
 	env, _ := s.envelope(ex)
 	if err := contract.CheckNoServerFault(ex.Operation, ex.Status, env.Message); err != nil {
 		return s.failure(ex, contract.SentenceServerFault, "an answer, or the system fault section 7 gives the operation", "%v", err)
+	}
+	return nil
+}
+
+// noServerFaultAtAll checks that the last answer, to a request that breaks
+// the schema in one place (a generated reproduction), is no 5xx at all: a
+// system fault there says the input broke the server, which the document
+// answers with a refusal.
+func (s *scenario) noServerFaultAtAll() error {
+	ex := s.last
+	if ex == nil {
+		return errors.New("no request was sent before this check")
+	}
+	if ex.Status >= 500 {
+		return s.failure(ex, "§7: the document answers bad input with a refusal (4xx); a 5xx says the input broke the server",
+			"an answer, not a server fault", "the answer is %d (a server fault)", ex.Status)
 	}
 	return nil
 }

@@ -119,6 +119,8 @@ func (s *scenario) notRunReason(err error) string {
 		return "not run to its end: " + h.interruption()
 	case err != nil && s.aborted:
 		return "not run to its end: " + context.Cause(h.abortCtx).Error()
+	case err != nil && s.endpointStopped != "":
+		return "not run: " + s.endpointStopped
 	}
 	return ""
 }

@@ -25,8 +25,10 @@ import (
 	"github.com/cucumber/godog"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
@@ -72,6 +74,12 @@ type Options struct {
 	// Summary receives the human summary (default Output; with the junit and
 	// cucumber formats, os.Stderr, so that Output stays parseable).
 	Summary io.Writer
+	// Rate paces the suite's requests (requests a second, across its
+	// scenarios; 0: none), to stay under a target's known rate limit.
+	Rate float64
+	// MaxThrottleWait bounds the time the run holds off for a target that
+	// throttles it (default throttle.DefaultMaxWait); past it the run stops.
+	MaxThrottleWait time.Duration
 }
 
 // Result is what a run found, for the caller and for the writers of package
@@ -140,6 +148,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		index:     idx,
 		selection: sel,
 		runCtx:    ctx,
+		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
 	}
 	if opts.Format == "pretty" || opts.Format == "progress" {
 		h.console = report.NewConsole(opts.Output, opts.Format, opts.Color)
@@ -206,18 +215,19 @@ func (opts Options) withDefaults() (Options, error) {
 	return opts, nil
 }
 
-// cucumberFile is where godog writes cucumber.json: in the report directory,
-// or in a temporary one (removed by cleanup) when only the cucumber format
-// on Output needs it; "" when nothing does.
+// cucumberFile is where godog writes its cucumber.json: a temporary
+// directory (removed by cleanup), whether the report directory or only
+// the cucumber format on Output needs it; "" when nothing does. godog
+// creates its file when the run starts and fills it when the run ends, so
+// the report directory only ever holds the completed file, written whole
+// (writeReports).
 func cucumberFile(opts Options) (path string, cleanup func(), err error) {
 	cleanup = func() {}
 	if opts.ReportDir != "" {
 		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
 			return "", cleanup, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
 		}
-		return filepath.Join(opts.ReportDir, "cucumber.json"), cleanup, nil
-	}
-	if opts.Format != "cucumber" {
+	} else if opts.Format != "cucumber" {
 		return "", cleanup, nil
 	}
 	tmp, err := os.MkdirTemp("", "conformance-")
@@ -262,6 +272,9 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if st := res.Summary.Stopped; st != nil && st.Cause == report.StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
 	}
+	if eps := res.Summary.StoppedEndpoints; aborted == nil && len(eps) > 0 {
+		aborted = fmt.Errorf("%w: %s", ErrTarget, report.EndpointBanners(eps)) // the run went on without them
+	}
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
@@ -295,6 +308,13 @@ func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucu
 		if err := writeReportFiles(opts.ReportDir, opts.Features, idx, prof, sum); err != nil {
 			return err
 		}
+		data, err := os.ReadFile(cucumberPath)
+		if err == nil {
+			err = atomicfile.WriteBytes(filepath.Join(opts.ReportDir, "cucumber.json"), data)
+		}
+		if err != nil {
+			return fmt.Errorf("cucumber.json: %w", err)
+		}
 	}
 	switch opts.Format {
 	case "junit":
@@ -311,28 +331,16 @@ func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucu
 }
 
 // writeReportFiles writes summary.json, junit.xml, the rerun file and the
-// page into dir.
+// page into dir, each whole or not at all (atomicfile).
 func writeReportFiles(dir string, fsys fs.FS, idx *gherkin.Index, prof *profiles.Profile, sum report.Summary) error {
 	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
 		return err
 	}
 	return report.WriteHTMLReportFile(filepath.Join(dir, report.FileHTMLReport), fsys, sum, prof)
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }

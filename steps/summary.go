@@ -73,6 +73,8 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		Scenarios:    results,
 	}
 	sum.Stopped = h.settleStop(results)
+	sum.StoppedEndpoints = h.settleEndpoints(results)
+	sum.Throttling = h.gate.Summary()
 	for _, c := range profiles.Capabilities() {
 		miss := h.profile.Missing(c)
 		sum.Capabilities[string(c)] = report.Capability{Available: len(miss) == 0, Missing: miss}
@@ -112,6 +114,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	sort.Strings(sum.Coverage.Messages)
 
 	sum.Levels.Failures = sum.Totals.Failed
+	sum.FailureGroups = report.GroupFailures(results)
 	sum.Levels.Readings = len(sum.Warnings)
 	if sum.Warnings == nil {
 		sum.Warnings = []report.ReadingWarnings{}

@@ -45,6 +45,10 @@ func TestSuitePassesVariantServers(t *testing.T) {
 			}
 			require.Zero(t, res.Failed, "a server that differs only where the document allows (%s) must pass", v.Why)
 			require.Zero(t, res.Undefined)
+			if v.Throttled != nil {
+				assert.Positive(t, v.Throttled.Load(), "the variant throttled the run")
+				assert.Positive(t, res.Summary.Throttling.Throttled, "the run says it was throttled")
+			}
 			if v.Skips != "" {
 				assert.Positive(t, skipped, "the variant leaves scenarios nothing to observe: they are skipped with %q", v.Skips)
 			}

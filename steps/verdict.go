@@ -106,7 +106,7 @@ func (s *scenario) taggedReadings() []string {
 // scenario it becomes a warning of each reading the scenario names, and the
 // scenario's remaining steps are skipped.
 func (s *scenario) advisory(err error) error {
-	if !s.isAdvisory() || s.aborted || errors.Is(err, godog.ErrSkip) ||
+	if !s.isAdvisory() || s.aborted || s.endpointStopped != "" || errors.Is(err, godog.ErrSkip) ||
 		errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending) {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -70,7 +71,7 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	path := filepath.Join(*out, report.FileLivingDocs)
-	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(path, page.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitUsage
 	}

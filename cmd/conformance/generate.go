@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -28,8 +29,10 @@ Before the first property, the suite's preflight request checks that the
 target answers JSON and accepts the profile's credentials.
 
 Exit codes: 0 every property passed, 1 a property failed, 2 usage or profile
-error, or a target that cannot be tested (preflight), 130 interrupted
-(SIGINT), 143 terminated (SIGTERM).
+error, or a target that cannot be tested (preflight, or it kept throttling
+past --max-throttle-wait), 130 interrupted (SIGINT), 143 terminated
+(SIGTERM). A throttled answer (429, or 503 with Retry-After) is waited out
+and the same request sent again.
 
 Flags:
 `
@@ -65,6 +68,10 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintln(stderr, "conformance generate: --examples and --steps must be at least 1, --duration and --timeout positive")
 		return exitUsage
 	}
+	if err := f.throttling.check(); err != nil {
+		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
+		return exitUsage
+	}
 	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelError, stderr)
 	defer stopRef()
 	if err != nil {
@@ -93,7 +100,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 	}
 	res, err := generative.Run(ctx, generative.Options{
 		Profile: prof, ProfilePath: profileArg, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
-		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only,
+		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
 		Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	})
 	return f.finish(ctx, prof.BaseURL, embedded, res, err, stdout, stderr)
@@ -106,6 +113,7 @@ type generateFlags struct {
 	duration, timeout                    time.Duration
 	seed                                 uint64
 	strict, noPreflight                  bool
+	throttling                           throttleFlags
 }
 
 func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -120,6 +128,7 @@ func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.reportDir, "report-dir", "", "directory for generated-summary.json and generated-junit.xml")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
 	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	f.throttling.register(fs)
 }
 
 // finish reports a generated run (the summary, the report files, the
@@ -130,7 +139,7 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 			return interrupted(ctx, stdout)
 		}
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
-		if errors.Is(err, generative.ErrUsage) {
+		if errors.Is(err, generative.ErrUsage) || errors.Is(err, throttle.ErrKeptThrottling) {
 			return exitUsage
 		}
 		return exitFail
@@ -149,6 +158,9 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 	}
 	if res.Interrupted != "" {
 		return interrupted(ctx, stdout)
+	}
+	if res.Stopped != "" && res.Failed() == 0 {
+		return exitUsage // the target cannot be tested: it kept throttling
 	}
 	if !res.OK() {
 		return exitFail
@@ -176,7 +188,7 @@ func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded b
 			continue
 		}
 		path := filepath.Join(dir, fmt.Sprintf("generated-%d.feature", n))
-		if err := os.WriteFile(path, []byte(p.Feature), 0o644); err != nil {
+		if err := atomicfile.WriteBytes(path, []byte(p.Feature)); err != nil {
 			return err
 		}
 		run := "conformance " + strict + path

@@ -7,9 +7,10 @@
 // reading of the document the target did not follow; --strict makes it a
 // failure), 1 a scenario failed, 2 usage or
 // profile error, or a target that cannot be tested (preflight failed, or the
-// target stopped answering during the run), 130 interrupted by SIGINT
-// (Ctrl-C), 143 by SIGTERM: an interrupted run reports the scenarios it
-// did not finish as not run, and no failure for them.
+// target, or one of its endpoints, stopped answering, or it kept
+// throttling, during the run), 130 interrupted by SIGINT (Ctrl-C), 143 by
+// SIGTERM: an interrupted run reports the scenarios it did not finish as
+// not run, and no failure for them.
 package main
 
 import (
@@ -65,9 +66,14 @@ FILE[:LINE] runs the scenarios of a feature file, or the one at LINE, as in
 Exit codes: 0 every scenario passed, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
 scenario failed, 2 usage or profile error, or a target that cannot be tested
-(preflight, or it stopped answering), 130 interrupted (Ctrl-C, SIGINT), 143
-terminated (SIGTERM, as CI cancels a job); an interrupted run reports the
-scenarios it did not finish as not run, never as failed.
+(preflight, or it, or one of its endpoints, stopped answering, or it kept
+throttling), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM, as
+CI cancels a job); an interrupted run reports the scenarios it did not
+finish as not run, never as failed.
+
+A target that throttles (429, or 503 with Retry-After) is waited out as it
+asks and the same request sent again; --rate paces the requests,
+--max-throttle-wait bounds the waiting.
 
 Environment:
   CONFORMANCE_TARGET   default of --target
@@ -119,6 +125,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if f.concurrency < 1 || f.timeout <= 0 {
 		fmt.Fprintln(stderr, "conformance: --concurrency must be at least 1 and --timeout positive")
+		return exitUsage
+	}
+	if err := f.throttling.check(); err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
 
@@ -198,6 +208,7 @@ type suiteFlags struct {
 	timeout                                      time.Duration
 	strict, noPreflight, noColor                 bool
 	rerunFailed, showVersion                     bool
+	throttling                                   throttleFlags
 }
 
 func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -213,21 +224,24 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	f.throttling.register(fs)
 }
 
 // options are the suite's options from the flags, for prof and a selection.
 func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations []string) steps.Options {
 	return steps.Options{
-		Profile:        prof,
-		Tags:           f.tags,
-		Concurrency:    f.concurrency,
-		Format:         f.format,
-		ReportDir:      f.reportDir,
-		RequestTimeout: f.timeout,
-		NoPreflight:    f.noPreflight,
-		Strict:         f.strict,
-		Locations:      locations,
-		Features:       featureFS,
+		Profile:         prof,
+		Tags:            f.tags,
+		Concurrency:     f.concurrency,
+		Format:          f.format,
+		ReportDir:       f.reportDir,
+		RequestTimeout:  f.timeout,
+		NoPreflight:     f.noPreflight,
+		Strict:          f.strict,
+		Locations:       locations,
+		Features:        featureFS,
+		Rate:            f.throttling.rate,
+		MaxThrottleWait: f.throttling.maxWait,
 	}
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -185,4 +186,54 @@ func TestGenerateInterrupt(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(junit), "<failure")
 	assert.Contains(t, string(junit), "<skipped")
+}
+
+// TestSecondSignalLeavesNoCutReport: a second Ctrl-C ends the run at once
+// (the process dies of the signal) with what was already written: each
+// report file is there whole or not at all, never cut short. The second
+// signal comes 0.3 s after the first, and, so that it surely lands while
+// the run winds down, 0.05 s after it.
+func TestSecondSignalLeavesNoCutReport(t *testing.T) {
+	t.Parallel()
+	for _, after := range []time.Duration{50 * time.Millisecond, 300 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			prof := writeFile(t, referenceProfile(t))
+			cmd, _, exited := startMain(t, "--target "+slowReference(t, 150*time.Millisecond)+" --profile "+prof+" --concurrency 4 --report-dir "+dir, "PASSED")
+			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+			time.Sleep(after)
+			second := cmd.Process.Signal(syscall.SIGINT)
+			code := exitCode(t, exited)
+			if after < 100*time.Millisecond {
+				require.NoError(t, second, "the run was still winding down")
+				assert.Equal(t, -1, code, "the second signal ends the process at once")
+			}
+			assertWholeReports(t, dir)
+		})
+	}
+}
+
+// assertWholeReports: every report file in dir is absent or whole.
+func assertWholeReports(t *testing.T, dir string) {
+	t.Helper()
+	read := func(name string) ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, false
+		}
+		require.NoError(t, err)
+		return data, true
+	}
+	for _, name := range []string{"cucumber.json", "summary.json"} {
+		if data, ok := read(name); ok {
+			assert.True(t, json.Valid(data), "%s is cut short (%d bytes)", name, len(data))
+		}
+	}
+	if data, ok := read("junit.xml"); ok {
+		assert.NoError(t, xml.Unmarshal(data, new(struct{})), "junit.xml is cut short (%d bytes)", len(data))
+	}
+	if data, ok := read(report.FileHTMLReport); ok {
+		assert.True(t, strings.HasSuffix(strings.TrimSpace(string(data)), "</html>"), "report.html is cut short (%d bytes)", len(data))
+	}
 }

@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	build := dist.GoBuild(*goCmd, ".", "github.com/partnercommerce/conformance/internal/version.Stamped="+*version)
-	rel, err := dist.Build(ctx, build, *version, ts, []string{"README.md"}, *out)
+	rel, err := dist.Build(ctx, build, *version, ts, ".", dist.Extras, *out)
 	if err != nil {
 		return err
 	}

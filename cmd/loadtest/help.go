@@ -37,7 +37,7 @@ var thresholdNames = func() []string {
 		names = append(names, "max-raw-"+m)
 	}
 	return append(names, "min-success", "min-expected", "max-server-errors", "max-errors", "max-duplicate-debits",
-		"max-uncertain", "max-late-sends", "min-achieved-rate", "threshold")
+		"max-uncertain", "max-throttled-pct", "max-late-sends", "min-achieved-rate", "threshold")
 }()
 
 const runHelpIntro = `Usage:

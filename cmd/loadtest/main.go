@@ -145,6 +145,8 @@ func thresholdFlags(fs *flag.FlagSet) *[]report.Threshold {
 		func(v string) (report.Threshold, error) { return report.MaxThreshold("duplicate_debits", v) })
 	add("max-uncertain", fmt.Sprintf("fail when more than this percentage of requests got no answer within --timeout: the server did not answer (default %g)", report.DefaultMaxUncertainPct),
 		func(v string) (report.Threshold, error) { return report.MaxThreshold("uncertain_pct", v) })
+	add("max-throttled-pct", "fail when more than this percentage of requests were throttled (429, or 503 with Retry-After); by default a throttled run passes and says the offered rate was above the target's limit",
+		func(v string) (report.Threshold, error) { return report.MaxThreshold("throttled_pct", v) })
 	add("max-late-sends", "fail when more than this percentage of sends were late",
 		func(v string) (report.Threshold, error) { return report.MaxThreshold("late_sends", v) })
 	add("min-achieved-rate", "fail when the generator sent less than this percentage of the scheduled requests",

@@ -52,7 +52,8 @@ func main() {
 // perfFlags are the flags of the measurements.
 type perfFlags struct {
 	refBin, only, clientName, stored, loadtestBin, vegetaBin, genRates *string
-	conns, threads, durableConns, rounds, storedWindows, fill          *int
+	durableConns                                                       *string
+	conns, threads, rounds, storedWindows, fill                        *int
 	genRounds, genWorkers, memRounds                                   *int
 	window, warmup, storedWindow, genDuration, memShort, memLong       *time.Duration
 	soakDuration, soakEvery                                            *time.Duration
@@ -70,7 +71,7 @@ func perfFlagSet(stderr io.Writer) (*flag.FlagSet, *perfFlags) {
 		clientName:    fs.String("client", "auto", "client of the server measurements: wrk, go, or auto (wrk when installed)"),
 		conns:         fs.Int("connections", 32, "connections of the client"),
 		threads:       fs.Int("threads", 1, "wrk threads"),
-		durableConns:  fs.Int("durable-connections", 128, "connections of the client in the durable ratio (both sides): with --state a payment waits for an fsync, so its rate is the connections over that latency"),
+		durableConns:  fs.String("durable-connections", "16,128", "connections of the client in the durable ratio (both sides), comma-separated, one ratio each: with --state a payment waits for an fdatasync, so its rate is at most the connections over that latency"),
 		rounds:        fs.Int("rounds", 5, "alternating rounds of the server ratio"),
 		window:        fs.Duration("window", 5*time.Second, "measured time per server per round"),
 		warmup:        fs.Duration("warmup", time.Second, "time sent to each fresh server before its window"),
@@ -146,8 +147,11 @@ func (f *perfFlags) check() (what map[string]bool, checkpoints []int, err error)
 	if checkpoints, err = parseCheckpoints(*f.stored); err != nil {
 		return nil, nil, err
 	}
-	if *f.rounds < 1 || *f.window < time.Second || *f.conns < 1 || *f.durableConns < 1 || *f.threads < 1 || *f.fill < 1 || *f.storedWindows < 1 {
-		return nil, nil, errors.New("--rounds, --connections, --durable-connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
+	if *f.rounds < 1 || *f.window < time.Second || *f.conns < 1 || *f.threads < 1 || *f.fill < 1 || *f.storedWindows < 1 {
+		return nil, nil, errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
+	}
+	if _, err := parseConnections(*f.durableConns); err != nil {
+		return nil, nil, err
 	}
 	if _, err := os.Stat(*f.refBin); err != nil && (what["ratio"] || what["durable"] || what["stored"]) {
 		return nil, nil, fmt.Errorf("--reference: %w (make perf builds bin/reference)", err)
@@ -169,10 +173,14 @@ func (f *perfFlags) measureServers(ctx context.Context, rep *perf.Report, what m
 		rep.Ratio = &res
 	}
 	if what["durable"] {
-		cfg := perf.DurableConfig{Connections: *f.durableConns, Reference: ref, Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup, Log: log}
-		var err error
-		if rep.Durable, err = durable(ctx, cfg, *f.clientName, *f.threads); err != nil {
-			return err
+		conns, _ := parseConnections(*f.durableConns) // checked by check
+		for _, n := range conns {
+			cfg := perf.DurableConfig{Connections: n, Reference: ref, Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup, Log: log}
+			res, err := durable(ctx, cfg, *f.clientName, *f.threads)
+			if err != nil {
+				return err
+			}
+			rep.Durable = append(rep.Durable, *res)
 		}
 	}
 	if what["stored"] {
@@ -247,6 +255,19 @@ func parseOnly(s string) (map[string]bool, error) {
 		default:
 			return nil, fmt.Errorf("--only: unknown measurement %q (ratio, durable, stored, generators, memory, soak)", f)
 		}
+	}
+	return out, nil
+}
+
+// parseConnections reads --durable-connections: counts of at least 1.
+func parseConnections(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--durable-connections: %q is not a list of connection counts", s)
+		}
+		out = append(out, n)
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,7 +31,14 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("PERF_FAKE_REFERENCE") == "1" && len(os.Args) > 2 && os.Args[1] == "--addr" {
 		ds, _ := reference.DefaultDataset()
-		st, _ := reference.NewStore(ds)
+		var opts []reference.Option
+		if i := slices.Index(os.Args, "--state"); i > 0 && i+1 < len(os.Args) {
+			opts = append(opts, reference.WithState(os.Args[i+1]))
+		}
+		st, err := reference.NewStore(ds, opts...)
+		if err != nil {
+			os.Exit(2)
+		}
 		ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", os.Args[2])
 		if err != nil {
 			os.Exit(2)
@@ -55,6 +63,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{[]string{"--rounds", "0"}, "at least 1"},
 		{[]string{"--stored-windows", "0"}, "at least 1"},
 		{[]string{"--window", "10ms"}, "at least 1s"},
+		{[]string{"--durable-connections", "16,x"}, "not a list of connection counts"},
 		{[]string{"--reference", "/nonexistent/reference"}, "make perf builds bin/reference"},
 		{[]string{"--reference", self, "--client", "curl"}, `"curl" is not wrk, go or auto`},
 		{[]string{"extra"}, "unexpected arguments"},
@@ -85,4 +94,21 @@ func TestRunPrintsTheRatioTable(t *testing.T) {
 	assert.Contains(t, got, "| POST payment, reference / static-JSON handler |")
 	assert.Regexp(t, `\| Payment rate at \d+k? stored / at 0 \| \d+\.\d\d \|`, got)
 	assert.Equal(t, 2, strings.Count(errb.String(), "perf: round 1:"), errb.String())
+}
+
+// TestRunPrintsTheDurableRatioAtEachConnectionCount: --durable-connections
+// lists the client's connection counts, and the table has the durable
+// ratio's rows for each.
+func TestRunPrintsTheDurableRatioAtEachConnectionCount(t *testing.T) {
+	self, err := os.Executable()
+	require.NoError(t, err)
+	t.Setenv("PERF_FAKE_REFERENCE", "1")
+	var out, errb bytes.Buffer
+	err = run(t.Context(), []string{"--only", "durable", "--reference", self, "--client", "go", "--durable-connections", "2,4",
+		"--rounds", "1", "--window", "1s", "--warmup", "0s"}, &out, &errb)
+	require.NoError(t, err, errb.String())
+	for _, n := range []string{"2", "4"} {
+		assert.Regexp(t, `\| POST payment, reference --state / in memory, `+n+` connections \| \d+\.\d\d \|`, out.String())
+		assert.Regexp(t, `\| Bytes on disk per payment \(--state\), `+n+` connections \| \d+ B \|`, out.String())
+	}
 }

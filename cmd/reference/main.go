@@ -1,7 +1,9 @@
 // Command reference serves the reference server of the Partner Commerce API
 // v2 on 127.0.0.1:8080, with the embedded data set or --seed. The state
 // (accounts, wallets, transactions) is kept in memory and lost when the
-// process stops, unless --state DIR keeps it in a journal there.
+// process stops, unless --state DIR keeps it in a journal there. --fault
+// switches on deliberate departures from the API document (--list-faults
+// names them), to rehearse a failing run.
 package main
 
 import (
@@ -15,6 +17,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,8 +32,22 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "reference:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// usageError is a command line that cannot be served.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+// exitCode is the exit code of run's error: 2 for a usage error, else 1.
+func exitCode(err error) int {
+	var usage usageError
+	if errors.As(err, &usage) {
+		return 2
+	}
+	return 1
 }
 
 // run parses the flags, serves until ctx is done, then shuts down
@@ -43,6 +61,10 @@ type config struct {
 	maxConns                    int
 	showVersion                 bool
 	walletWhenPaid              bool
+	faults                      []reference.Fault
+	listFaults                  bool
+	rateLimit                   int // requests a second per secret key; 0: none
+	repair                      bool
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -57,9 +79,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		_, err := io.WriteString(stdout, version.String("reference"))
 		return err
 	}
+	if cfg.listFaults {
+		return listFaults(stdout)
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(cfg.level)); err != nil {
-		return fmt.Errorf("--log-level: %w", err)
+		return usageError{fmt.Errorf("--log-level: %w", err)}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
 
@@ -69,7 +94,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	opts := []reference.Option{reference.WithSettleAfter(cfg.settle), reference.WithExpireAfter(cfg.expire)}
 	if cfg.stateDir != "" {
-		opts = append(opts, reference.WithState(cfg.stateDir))
+		opts = append(opts, reference.WithState(cfg.stateDir), reference.WithLogger(logger))
+	}
+	if cfg.repair {
+		opts = append(opts, reference.WithRepair())
+	}
+	if len(cfg.faults) > 0 {
+		opts = append(opts, reference.WithFaults(cfg.faults...))
+		logger.Warn("faults switched on: this server departs from the API document on purpose", "faults", cfg.faults)
 	}
 	if cfg.walletWhenPaid {
 		opts = append(opts, reference.WithWalletTakenWhenPaid())
@@ -86,7 +118,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ln = httpapi.LimitListener(ln, cfg.maxConns)
 	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(cfg.stateDir))
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
-	return serve(ctx, logger, httpapi.NewHTTPServer(logger, store), ln)
+	srv := httpapi.NewHTTPServer(logger, store)
+	srv.Handler = httpapi.RateLimit(srv.Handler, cfg.rateLimit)
+	return serve(ctx, logger, srv, ln)
 }
 
 // parseFlags reads the command line; flag.ErrHelp when help was asked for.
@@ -100,9 +134,17 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.DurationVar(&cfg.expire, "expire-after", reference.DefaultExpireAfter, "time after which an unpaid payment expires")
 	fs.StringVar(&cfg.level, "log-level", envOr(getenv, "REFERENCE_LOG_LEVEL", "info"), "log level: debug, info, warn, error")
 	fs.StringVar(&cfg.stateDir, "state", "", "directory whose journal keeps the state across restarts and crashes (created 0700; default: memory only)")
+	fs.BoolVar(&cfg.repair, "repair", false, "with --state: start over a damaged journal, keeping a copy of it, dropping the damaged frame and everything after it, and logging every payment dropped")
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.BoolVar(&cfg.walletWhenPaid, "wallet-when-paid", false, "a payment with a gateway remainder takes its balance and coins only when the gateway part is paid (never: the reference has no gateway); docs/reference-choices.md")
+	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	var faults []string
+	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {
+		faults = append(faults, list)
+		return nil
+	})
+	fs.BoolVar(&cfg.listFaults, "list-faults", false, "list the faults --fault can switch on, one line each, and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: reference [flags]\n\n"+
 			"Serves the Partner Commerce API v2 reference. All state (accounts, wallets,\n"+
@@ -114,12 +156,41 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return cfg, err
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		return cfg, usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return cfg, usageError{fmt.Errorf("unexpected arguments: %v", fs.Args())}
+	}
+	var err error
+	if cfg.faults, err = reference.ParseFaults(strings.Join(faults, ",")); err != nil {
+		return cfg, usageError{fmt.Errorf("--fault: %w (reference --list-faults says what each does)", err)}
+	}
+	if cfg.rateLimit < 0 {
+		return cfg, usageError{fmt.Errorf("--rate-limit %d: want a number of requests a second, or 0 for no limit", cfg.rateLimit)}
+	}
+	if cfg.repair && cfg.stateDir == "" {
+		return cfg, usageError{errors.New("--repair repairs the journal of --state DIR: give both")}
 	}
 	return cfg, nil
+}
+
+// listFaults prints each fault --fault can switch on, by name, with its one line.
+func listFaults(stdout io.Writer) error {
+	faults := reference.AllFaults()
+	slices.Sort(faults)
+	width := 0
+	for _, f := range faults {
+		width = max(width, len(f))
+	}
+	var b strings.Builder
+	for _, f := range faults {
+		fmt.Fprintf(&b, "%-*s  %s\n", width, f, f.Describe())
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
 }
 
 // serve answers on ln until ctx ends, then shuts down within 10 s.

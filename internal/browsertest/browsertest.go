@@ -173,6 +173,23 @@ func Screenshot(tb testing.TB, p *Page, name string, full bool) []byte {
 	return png
 }
 
+// ScreenshotOf captures the element selector (a CSS selector) of the page
+// whole, saves it as name under the test's temporary directory and
+// returns the PNG.
+func ScreenshotOf(tb testing.TB, p *Page, selector, name string) []byte {
+	tb.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS(selector)))
+	if err != nil {
+		tb.Fatalf("screenshot of %s: %v", selector, err)
+	}
+	path := filepath.Join(tb.TempDir(), name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("screenshot saved: %s (%d bytes)", path, len(png))
+	return png
+}
+
 // SaveForDocs writes png to path when $CONFORMANCE_SCREENSHOTS is set.
 func SaveForDocs(tb testing.TB, path string, png []byte) {
 	tb.Helper()

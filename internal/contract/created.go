@@ -48,10 +48,10 @@ func CheckCreated(c Created, sent string, fee int64) error {
 	return nil
 }
 
-// Rule names the rule a check's error breaks, without the figures of the
+// RuleOf names the rule a check's error breaks, without the figures of the
 // case: its innermost error, the sentinel a check wraps. A judge that counts
 // violations by rule (the load tester) keys them by it.
-func Rule(err error) string {
+func RuleOf(err error) string {
 	for {
 		inner := errors.Unwrap(err)
 		if inner == nil {

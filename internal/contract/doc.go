@@ -12,7 +12,9 @@
 // destination number format and the one table of operator prefixes
 // (msisdn.go); the sub categories (section 4.1); the readings registry
 // (Reading, Warning, readings.go), from which docs/conformance-readings.md
-// is generated; and the response validator (validator.go).
+// is generated; and the response validator (validator.go), whose
+// violations name the JSON pointer, the rule and the section of each
+// departure (violation.go).
 //
 // The reference server does not import it: the reference is one
 // implementation of the document, the contract is the judge (a test keeps

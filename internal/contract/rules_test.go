@@ -176,7 +176,7 @@ func TestCheckCreated(t *testing.T) {
 			tc.edit(&c)
 			err := CheckCreated(c, "a-1", UnknownFee)
 			require.ErrorIs(t, err, tc.want)
-			assert.Equal(t, tc.rule, Rule(err), "the rule, without the figures")
+			assert.Equal(t, tc.rule, RuleOf(err), "the rule, without the figures")
 		})
 	}
 	withFee := ok

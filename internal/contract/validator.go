@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -23,6 +25,8 @@ import (
 type Validator struct {
 	doc    *openapi3.T
 	router routers.Router
+	// routes are the operations of doc by operationId, for ValidateBody.
+	routes map[string]*routers.Route
 }
 
 // NewValidator returns a validator for the server at baseURL.
@@ -36,7 +40,13 @@ func NewValidator(baseURL string) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("routing openapi.yaml for %s: %w", baseURL, err)
 	}
-	return &Validator{doc: doc, router: router}, nil
+	routes := map[string]*routers.Route{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			routes[op.OperationID] = &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: op}
+		}
+	}
+	return &Validator{doc: doc, router: router, routes: routes}, nil
 }
 
 // Doc is the validator's copy of openapi.yaml (operationIds as the
@@ -44,12 +54,41 @@ func NewValidator(baseURL string) (*Validator, error) {
 func (v *Validator) Doc() *openapi3.T { return v.doc }
 
 // Validate returns the operation id of req (as openapi.yaml spells it) and
-// the answer's departures from openapi.yaml, if any. req's body must be
-// readable (or nil).
+// the answer's departures from openapi.yaml, if any: an *AnswerError
+// naming the field (a JSON pointer) and the rule of each, joined with a
+// Content-Type other than application/json (ErrContentType). req's body
+// must be readable (or nil).
 func (v *Validator) Validate(ctx context.Context, req *http.Request, status int, header http.Header, body []byte) (string, error) {
 	route, params, err := v.router.FindRoute(req)
 	if err != nil {
 		return "", fmt.Errorf("openapi.yaml has no operation %s %s: %w", req.Method, req.URL.Path, err)
+	}
+	ctErr := CheckContentType(header.Get("Content-Type"))
+	return route.Operation.OperationID, errors.Join(ctErr, v.validateBody(ctx, route, params, req, status, body))
+}
+
+// ValidateBody judges the body of an answer with status to operation op
+// (an operationId of openapi.yaml) as Validate does, for a judge that knows
+// the operation and has no request at hand (the load tester): nil or an
+// *AnswerError.
+func (v *Validator) ValidateBody(ctx context.Context, op string, status int, body []byte) error {
+	route, ok := v.routes[op]
+	if !ok {
+		return fmt.Errorf("openapi.yaml has no operation %s", op)
+	}
+	req := &http.Request{Method: route.Method, URL: &url.URL{Path: route.Path}, Header: http.Header{}}
+	return v.validateBody(ctx, route, nil, req, status, body)
+}
+
+// validateBody judges body, the answer with status to req on route; the
+// body is read as JSON whatever its Content-Type says (CheckContentType
+// judges that).
+func (v *Validator) validateBody(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, status int, body []byte) error {
+	id := route.Operation.OperationID
+	if !json.Valid(body) {
+		// openapi3filter reads the first JSON value and ignores what follows.
+		notJSON := Violation{Rule: RuleNotJSON, Reason: "not one JSON value (\"Every response is JSON\")", Section: "1"}
+		return &AnswerError{Operation: id, Status: status, Violations: []Violation{notJSON}}
 	}
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
 	in := &openapi3filter.ResponseValidationInput{
@@ -57,46 +96,87 @@ func (v *Validator) Validate(ctx context.Context, req *http.Request, status int,
 			Request: req, PathParams: params, Route: route, Options: opts,
 		},
 		Status:  status,
-		Header:  header,
+		Header:  http.Header{"Content-Type": {"application/json"}},
 		Body:    io.NopCloser(bytes.NewReader(body)),
 		Options: opts,
 	}
-	ctErr := CheckContentType(header.Get("Content-Type"))
-	if ctErr != nil {
-		// The body is still validated as the JSON it must be.
-		in.Header = header.Clone()
-		in.Header.Set("Content-Type", "application/json")
+	err := openapi3filter.ValidateResponse(ctx, in)
+	if err == nil {
+		return nil
 	}
-	if !json.Valid(body) {
-		// openapi3filter reads the first JSON value and ignores what follows.
-		return route.Operation.OperationID, errors.Join(ctErr, errors.New("§1 \"Every response is JSON\": the body is not one JSON value"))
+	ae := &AnswerError{Operation: id, Status: status, Violations: violations(err)}
+	root := responseSchema(route.Operation, status)
+	opSection, _ := route.Operation.Extensions[extSection].(string)
+	for i := range ae.Violations {
+		if w := &ae.Violations[i]; w.Section == "" {
+			w.Section = nonEmpty(sectionAt(root, splitPointer(w.Pointer)), opSection)
+		}
 	}
-	if err := openapi3filter.ValidateResponse(ctx, in); err != nil {
-		return route.Operation.OperationID, errors.Join(ctErr, fmt.Errorf("openapi.yaml %s, response %d: %s", route.Operation.OperationID, status, flatten(err)))
-	}
-	return route.Operation.OperationID, ctErr
+	return ae
 }
 
-// flatten renders a (multi) validation error on a few lines.
-func flatten(err error) string {
-	var me openapi3.MultiError
-	if errors.As(err, &me) {
-		parts := make([]string, 0, len(me))
-		for _, e := range me {
-			parts = append(parts, flatten(e))
+// extSection names, in openapi.yaml, the section of the document that
+// shows an operation or an object.
+const extSection = "x-document-section"
+
+// responseSchema is the schema of the JSON body of op's answer with
+// status (or of its default answer), or nil.
+func responseSchema(op *openapi3.Operation, status int) *openapi3.Schema {
+	resp := op.Responses.Status(status)
+	if resp == nil {
+		resp = op.Responses.Default()
+	}
+	if resp == nil || resp.Value == nil {
+		return nil
+	}
+	mt := resp.Value.Content.Get("application/json")
+	if mt == nil || mt.Schema == nil {
+		return nil
+	}
+	return mt.Schema.Value
+}
+
+// sectionAt is the section of the document that shows the value at path
+// in a body of schema s: that of the deepest object on the way that names
+// one, "" when none does.
+func sectionAt(s *openapi3.Schema, path []string) string {
+	if s == nil {
+		return ""
+	}
+	own, _ := s.Extensions[extSection].(string)
+	var next []*openapi3.SchemaRef
+	if len(path) > 0 {
+		if p := s.Properties[path[0]]; p != nil {
+			next = append(next, p)
+		} else if _, err := strconv.Atoi(path[0]); err == nil && s.Items != nil {
+			next = append(next, s.Items)
 		}
-		return strings.Join(parts, "; ")
 	}
-	var re *openapi3filter.ResponseError
-	if errors.As(err, &re) && re.Err != nil {
-		if re.Reason != "" {
-			return re.Reason + ": " + flatten(re.Err)
+	for _, ref := range next {
+		if sec := sectionAt(ref.Value, path[1:]); sec != "" {
+			return sec
 		}
-		return flatten(re.Err)
 	}
-	var se *openapi3.SchemaError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("at %s: %s", "/"+strings.Join(se.JSONPointer(), "/"), se.Reason)
+	// The branches of allOf, oneOf and anyOf describe the same value.
+	for _, branches := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+		for _, ref := range branches {
+			if sec := sectionAt(ref.Value, path); sec != "" {
+				return sec
+			}
+		}
 	}
-	return err.Error()
+	return own
+}
+
+// splitPointer is the path of a JSON pointer (RFC 6901).
+func splitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(p[1:], "/")
+	unesc := strings.NewReplacer("~1", "/", "~0", "~")
+	for i, seg := range segs {
+		segs[i] = unesc.Replace(seg)
+	}
+	return segs
 }

@@ -1,9 +1,11 @@
 // Package dist builds the release artifacts of the project the way
 // GoReleaser lays them out, without needing GoReleaser: for each target
 // (os/arch) one archive holding the static binaries of conformance,
-// loadtest and reference with the README (tar.gz; zip for Windows), named
-// conformance_<version>_<os>_<arch>, and conformance_<version>_checksums.txt
-// with the SHA-256 of every archive, as sha256sum prints it.
+// loadtest and reference with the files a user starts from (Extras: the
+// README, the LICENSE and the example profile every help text points to;
+// tar.gz, zip for Windows), named conformance_<version>_<os>_<arch>, and
+// conformance_<version>_checksums.txt with the SHA-256 of every archive, as
+// sha256sum prints it.
 package dist
 
 import (
@@ -28,6 +30,12 @@ const Project = "conformance"
 
 // Commands are the binaries of every archive (./cmd/<name>).
 var Commands = []string{"conformance", "loadtest", "reference"}
+
+// Extras are the files every archive holds beside the binaries, as paths
+// relative to the module's root, kept in the archive under the same path:
+// the help and error messages of conformance and loadtest name
+// profiles/example.yaml, so it is found where they say.
+var Extras = []string{"README.md", "LICENSE", "profiles/example.yaml"}
 
 // Targets are the platforms of a release.
 var Targets = []Target{
@@ -103,9 +111,9 @@ type Release struct {
 }
 
 // Build builds every command for every target into outDir/<os>_<arch>/,
-// archives each target with the extra files (such as README.md), and
-// writes the checksums file.
-func Build(ctx context.Context, build Builder, version string, targets []Target, extra []string, outDir string) (Release, error) {
+// archives each target with the extra files (paths relative to root, such
+// as Extras, archived under the same path), and writes the checksums file.
+func Build(ctx context.Context, build Builder, version string, targets []Target, root string, extra []string, outDir string) (Release, error) {
 	var rel Release
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return rel, err
@@ -116,15 +124,17 @@ func Build(ctx context.Context, build Builder, version string, targets []Target,
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return rel, err
 		}
-		files := make([]string, 0, len(Commands)+len(extra))
+		files := make([]member, 0, len(Commands)+len(extra))
 		for _, cmd := range Commands {
 			out := filepath.Join(dir, t.Binary(cmd))
 			if err := build(ctx, cmd, t, out); err != nil {
 				return rel, err
 			}
-			files = append(files, out)
+			files = append(files, member{name: t.Binary(cmd), path: out})
 		}
-		files = append(files, extra...)
+		for _, e := range extra {
+			files = append(files, member{name: filepath.ToSlash(e), path: filepath.Join(root, e)})
+		}
 		archive := filepath.Join(outDir, ArchiveName(version, t))
 		if err := writeArchive(archive, files); err != nil {
 			return rel, fmt.Errorf("%s: %w", archive, err)
@@ -168,10 +178,13 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeArchive writes files, flat (by base name), into a tar.gz or a zip.
-// Binaries keep their executable bit; times are fixed, so that the same
-// binaries give the same archive.
-func writeArchive(path string, files []string) error {
+// member is one file of an archive: its name there and where it is read.
+type member struct{ name, path string }
+
+// writeArchive writes files into a tar.gz or a zip. Binaries keep their
+// executable bit; times are fixed, so that the same binaries give the same
+// archive.
+func writeArchive(path string, files []member) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -191,15 +204,15 @@ func writeArchive(path string, files []string) error {
 // epoch is the modification time of every archived file.
 var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func writeTarGz(w io.Writer, files []string) error {
+func writeTarGz(w io.Writer, files []member) error {
 	gz := gzip.NewWriter(w)
 	tw := tar.NewWriter(gz)
-	for _, p := range files {
-		data, mode, err := readFile(p)
+	for _, m := range files {
+		data, mode, err := readFile(m.path)
 		if err != nil {
 			return err
 		}
-		if err := tw.WriteHeader(&tar.Header{Name: filepath.Base(p), Mode: mode, Size: int64(len(data)), ModTime: epoch, Format: tar.FormatPAX}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: m.name, Mode: mode, Size: int64(len(data)), ModTime: epoch, Format: tar.FormatPAX}); err != nil {
 			return err
 		}
 		if _, err := tw.Write(data); err != nil {
@@ -212,14 +225,14 @@ func writeTarGz(w io.Writer, files []string) error {
 	return gz.Close()
 }
 
-func writeZip(w io.Writer, files []string) error {
+func writeZip(w io.Writer, files []member) error {
 	zw := zip.NewWriter(w)
-	for _, p := range files {
-		data, mode, err := readFile(p)
+	for _, m := range files {
+		data, mode, err := readFile(m.path)
 		if err != nil {
 			return err
 		}
-		h := &zip.FileHeader{Name: filepath.Base(p), Method: zip.Deflate, Modified: epoch}
+		h := &zip.FileHeader{Name: m.name, Method: zip.Deflate, Modified: epoch}
 		h.SetMode(os.FileMode(mode))
 		fw, err := zw.CreateHeader(h)
 		if err != nil {

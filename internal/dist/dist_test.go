@@ -31,19 +31,21 @@ func TestNames(t *testing.T) {
 }
 
 // TestBuild builds with a stand-in compiler (the real one is `make dist`):
-// one archive per target with the three binaries and the README, and a
-// checksums file sha256sum -c accepts.
+// one archive per target with the three binaries and the extra files under
+// their own paths (profiles/example.yaml stays in profiles/, where the help
+// texts point), and a checksums file sha256sum -c accepts.
 func TestBuild(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	readme := filepath.Join(dir, "README.md")
-	require.NoError(t, os.WriteFile(readme, []byte("# read me\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("# read me\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "profiles"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "profiles", "example.yaml"), []byte("base_url: x\n"), 0o644))
 	fake := func(_ context.Context, cmd string, tg dist.Target, out string) error {
 		return os.WriteFile(out, []byte("binary "+cmd+" for "+tg.String()), 0o755)
 	}
 	targets := []dist.Target{{OS: "linux", Arch: "arm64"}, {OS: "windows", Arch: "amd64"}}
 	out := filepath.Join(dir, "dist")
-	rel, err := dist.Build(context.Background(), fake, "v0.9.0", targets, []string{readme}, out)
+	rel, err := dist.Build(context.Background(), fake, "v0.9.0", targets, dir, []string{"README.md", "profiles/example.yaml"}, out)
 	require.NoError(t, err)
 	require.Len(t, rel.Archives, 2)
 
@@ -51,11 +53,10 @@ func TestBuild(t *testing.T) {
 	assert.Equal(t, map[string]string{
 		"conformance": "binary conformance for linux/arm64", "loadtest": "binary loadtest for linux/arm64",
 		"reference": "binary reference for linux/arm64", "README.md": "# read me\n",
+		"profiles/example.yaml": "base_url: x\n",
 	}, tarFiles)
 	zipFiles := readZip(t, rel.Archives[1])
-	assert.Contains(t, zipFiles, "conformance.exe")
-	assert.Contains(t, zipFiles, "reference.exe")
-	assert.Contains(t, zipFiles, "README.md")
+	assert.ElementsMatch(t, []string{"conformance.exe", "loadtest.exe", "reference.exe", "README.md", "profiles/example.yaml"}, zipFiles)
 
 	sums, err := os.ReadFile(rel.Checksums)
 	require.NoError(t, err)
@@ -66,6 +67,21 @@ func TestBuild(t *testing.T) {
 		require.NoError(t, err)
 		sum := sha256.Sum256(data)
 		assert.Equal(t, hex.EncodeToString(sum[:])+"  "+name, lines[i])
+	}
+}
+
+// TestExtrasAreTheFilesAUserStartsFrom: every archive of a release holds
+// the README, the LICENSE and the example profile that every help and
+// error message points to, and each is a file of the module.
+func TestExtrasAreTheFilesAUserStartsFrom(t *testing.T) {
+	t.Parallel()
+	assert.ElementsMatch(t, []string{"README.md", "LICENSE", "profiles/example.yaml"}, dist.Extras)
+	for _, e := range dist.Extras {
+		fi, err := os.Stat(filepath.Join("..", "..", e))
+		if assert.NoError(t, err, "the release's extra file %s", e) {
+			assert.True(t, fi.Mode().IsRegular(), e)
+			assert.Positive(t, fi.Size(), e)
+		}
 	}
 }
 
@@ -86,7 +102,7 @@ func readTarGz(t *testing.T, path string) map[string]string {
 		data, err := io.ReadAll(tr)
 		require.NoError(t, err)
 		files[h.Name] = string(data)
-		if h.Name != "README.md" {
+		if !strings.Contains(h.Name, ".") {
 			assert.Equal(t, int64(0o755), h.Mode, "%s is executable", h.Name)
 		}
 	}

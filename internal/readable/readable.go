@@ -1,6 +1,7 @@
 // Package readable writes numbers as the load tester's reports and
 // messages read: counts and rupiah with thousands separators, durations to
-// three significant digits, caps.
+// three significant digits, caps; and JSON bodies as failures show them,
+// indented, folded and marked (Body).
 package readable
 
 import (
@@ -78,6 +79,14 @@ func Duration(d time.Duration) string {
 // Count writes a count with thousands separators (1,234,567), as the
 // reports do.
 func Count(n int64) string { return Thousands(n) }
+
+// Plural writes n with the noun that fits it: "1 reading", "3 readings".
+func Plural[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + many
+}
 
 // Cap describes a cap: its value, or "none" for 0.
 func Cap(n int) string {

@@ -23,3 +23,10 @@ func TestNumbersReadAsNumbers(t *testing.T) {
 	assert.Equal(t, "none", Cap(0))
 	assert.Equal(t, "2,000 to 3,000", Span(2000, 3000))
 }
+
+func TestPlural(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "1 reading", Plural(1, "reading", "readings"))
+	assert.Equal(t, "0 readings", Plural(0, "reading", "readings"))
+	assert.Equal(t, "12 properties", Plural(int64(12), "property", "properties"))
+}

@@ -26,6 +26,7 @@ func All() []Variant {
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
 		walletWhenPaid(), lookupEchoed(),
+		Throttles(),
 	}
 }
 

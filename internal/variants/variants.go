@@ -46,6 +46,10 @@ type Variant struct {
 	// the reason (the load tester never synchronizes the catalog, for
 	// one). Every other judge must see it change an answer during its run.
 	Unseen map[Judge]string
+	// Throttled, when set, counts the answers the variant throttled (a
+	// rate limit's 429, or 503 with Retry-After): its rewrite changed an
+	// answer a judge read when the count grew during the judge's run.
+	Throttled *atomic.Int64
 }
 
 // Judge is one of the three judges every variant must pass.

@@ -20,3 +20,22 @@ func TestMergedShardsFellBehindFromTheFirstToTheLast(t *testing.T) {
 	assert.Equal(t, 4*time.Second, g.BehindFrom)
 	assert.Equal(t, 20*time.Second, g.BehindUntil)
 }
+
+// TestMergeKeepsAStoppedReconciliation: a shard whose reconciliation the
+// target stopped makes the merged run not reconciled, says which shard,
+// and still has it judged (Gathered).
+func TestMergeKeepsAStoppedReconciliation(t *testing.T) {
+	t.Parallel()
+	shard := func(i int, stopped string) *Run {
+		return &Run{Meta: Meta{RunID: "r", Scenario: "create", Shard: Shard{Index: i, Count: 2}, Reconciled: stopped == "", ReconcileStopped: stopped}}
+	}
+	m, err := Merge([]*Run{shard(0, ""), shard(1, "the target did not answer at reconciliation time")}, false)
+	assert.NoError(t, err)
+	assert.False(t, m.Meta.Reconciled)
+	assert.Equal(t, "shard 1/2: the target did not answer at reconciliation time", m.Meta.ReconcileStopped)
+	assert.True(t, m.Meta.Gathered())
+	m, err = Merge([]*Run{shard(0, ""), shard(1, "")}, false)
+	assert.NoError(t, err)
+	assert.True(t, m.Meta.Reconciled && m.Meta.Gathered())
+	assert.Empty(t, m.Meta.ReconcileStopped)
+}

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 )
 
 // The files of a run's output directory.
@@ -27,7 +28,7 @@ const (
 // can recompute corrected latency and the verdicts from it.
 const (
 	headerScheduled = "X-Loadtest-Scheduled" // scheduled send time, Unix nanoseconds
-	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | unexpected | uncertain
+	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | throttled | unexpected | uncertain | not-delivered
 	headerViolation = "X-Loadtest-Violation"
 	headerTrxID     = "X-Loadtest-Trx-Id" // the partner_trx_id of an unexpected payment answer, for the error set
 )
@@ -47,6 +48,8 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 		h[headerVerdict] = []string{"uncertain"}
 	case r.NotDelivered:
 		h[headerVerdict] = []string{"not-delivered"}
+	case r.Throttled:
+		h[headerVerdict] = []string{"throttled"}
 	case r.Expected && r.Allowed && r.Code >= 200 && r.Code < 300 && r.Error == "":
 		// What FromVegeta reads from a result without a verdict: the
 		// common case spares a header in every result.
@@ -87,6 +90,8 @@ func FromVegeta(v vegeta.Result) Result {
 		r.Uncertain = true
 	case "not-delivered":
 		r.NotDelivered = true
+	case "throttled":
+		r.Throttled, r.Allowed = true, true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""
@@ -122,21 +127,9 @@ func WriteDir(dir string, o *Run) error {
 }
 
 // WriteFile writes the file name into dir through a buffer, fn giving its
-// content; its errors name the file.
+// content, whole or not at all (atomicfile); its errors name the file.
 func WriteFile(dir, name string, fn func(w io.Writer) error) error {
-	f, err := os.Create(filepath.Join(dir, name))
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	err = fn(bw)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, name), fn); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil

@@ -19,6 +19,9 @@ const (
 	OutcomeCreated   = "created"   // HTTP 200, status true
 	OutcomeDuplicate = "duplicate" // HTTP 409
 	OutcomeRefused   = "refused"   // any other HTTP 4xx: nothing may be debited
+	// OutcomeThrottled: a 429, or a 503 with Retry-After: refused for the
+	// rate, not processed; reconciled as a refusal (nothing may be debited).
+	OutcomeThrottled = "throttled"
 	OutcomeUncertain = "uncertain" // no response (timeout, transport error) or 5xx
 	// OutcomeNotDelivered: no connection could be made, so no byte of the
 	// request reached the server: certainly not processed.

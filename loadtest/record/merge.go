@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Merge combines the records of the shards of one distributed run into
@@ -23,6 +24,7 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 	m.Meta.Merged = nil
 	m.Meta.Shard = Shard{Index: 0, Count: first.Shard.Count}
 	reconciled := true
+	var stopped []string // the shards' reconciliations the target stopped
 	for _, o := range outcomes {
 		mt := o.Meta
 		if err := belongs(mt, first, seen); err != nil {
@@ -37,6 +39,9 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 			m.Meta.Ended = mt.Ended
 		}
 		reconciled = reconciled && mt.Reconciled
+		if mt.ReconcileStopped != "" {
+			stopped = append(stopped, "shard "+mt.Shard.String()+": "+mt.ReconcileStopped)
+		}
 		mergeGenerator(&m.Generator, o.Generator, len(m.Meta.Merged) == 1)
 		m.add(o)
 	}
@@ -53,6 +58,7 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 	sort.Slice(m.Meta.Merged, func(i, j int) bool { return m.Meta.Merged[i].Index < m.Meta.Merged[j].Index })
 	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].Scheduled.Before(m.Results[j].Scheduled) })
 	m.Meta.Reconciled = reconciled
+	m.Meta.ReconcileStopped = strings.Join(stopped, "; ")
 	// The shards' results are counted again, together: the histograms of
 	// the shards would merge exactly, but vegeta's metrics and the charts'
 	// buckets, which begin at the first shard's start, would not.

@@ -28,6 +28,10 @@ type Result struct {
 	// NotDelivered is true when the request never reached the server: no
 	// connection could be made (refused, no route, the dial timed out).
 	NotDelivered bool `json:"not_delivered,omitempty"`
+	// Throttled is true when the target refused the request for its rate
+	// (contract.Throttled: a 429, or a 503 with Retry-After): not processed,
+	// not the API's answer; allowed, never a server error or a violation.
+	Throttled bool `json:"throttled,omitempty"`
 	// Violation names the contract rule the response broke, if any.
 	Violation string `json:"violation,omitempty"`
 	// Shard is the index of the shard that sent the request (set by Merge).
@@ -46,9 +50,10 @@ type Result struct {
 func (r *Result) Corrected() time.Duration { return r.End().Sub(r.Scheduled) }
 
 // serverError reports whether r is a 5xx or has no readable answer (no
-// answer within the timeout, a broken connection, a body too large).
+// answer within the timeout, a broken connection, a body too large); a
+// throttled 503 is not.
 func (r *Result) serverError() bool {
-	return r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error()
+	return !r.Throttled && (r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error())
 }
 
 // HitResult carries a result and, for a payment creation, its ledger entry

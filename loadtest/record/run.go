@@ -26,7 +26,10 @@ type Meta struct {
 	Began          time.Time          `json:"began"`
 	// Ended is the end of the attack (the drain included); ReconciledIn is
 	// how long the reconciliation after it took.
-	Ended        time.Time     `json:"ended"`
+	Ended time.Time `json:"ended"`
+	// Reconciled is set when the reconciliation ran to its end: not when
+	// the run had none, nor when the target stopped answering it
+	// (ReconcileStopped).
 	Reconciled   bool          `json:"reconciled"`
 	ReconciledIn time.Duration `json:"reconciled_in,omitempty"`
 	// ReconcileStopped says why the reconciliation stopped before its end
@@ -37,6 +40,12 @@ type Meta struct {
 	// Merged lists the shards combined by Merge; empty for one shard's run.
 	Merged []Shard `json:"merged_shards,omitempty"`
 }
+
+// Gathered reports whether the run looked its ids up and read its wallets
+// after the attack, to the end (Reconciled) or until the target stopped
+// answering (ReconcileStopped): then the verdict reconciles what it has,
+// and what it could not check is not reconciled.
+func (m Meta) Gathered() bool { return m.Reconciled || m.ReconcileStopped != "" }
 
 // Generator is how well the load generator kept up with its schedule.
 type Generator struct {

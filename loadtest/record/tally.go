@@ -66,6 +66,7 @@ func (t *Tally) Totals() OpStats {
 		sum.ServerErrors += op.ServerErrors
 		sum.Uncertain += op.Uncertain
 		sum.NotDelivered += op.NotDelivered
+		sum.Throttled += op.Throttled
 	}
 	return sum
 }
@@ -100,6 +101,9 @@ func (t *Tally) add(r *Result) {
 	}
 	if r.NotDelivered {
 		op.NotDelivered++
+	}
+	if r.Throttled {
+		op.Throttled++
 	}
 	if r.Violation != "" {
 		op.Violations++
@@ -150,7 +154,7 @@ type RefusalTally struct {
 const maxRefusalMessages = 100
 
 func (x *RefusalTally) add(p *Payment) {
-	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered {
+	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered || p.Outcome == OutcomeThrottled {
 		return
 	}
 	x.Answered++
@@ -238,12 +242,15 @@ func tallyOf(o *Run) (*Tally, error) {
 // OpStats summarises the requests of one operation (counts of requests):
 // a row of the report.
 type OpStats struct {
-	Requests     int       `json:"requests"`
-	Expected     int       `json:"expected"`
-	Allowed      int       `json:"allowed"`
-	ServerErrors int       `json:"server_errors"`
-	Violations   int       `json:"contract_violations"`
-	Uncertain    int       `json:"uncertain"`
-	NotDelivered int       `json:"not_delivered"`
-	Corrected    Latencies `json:"latency_corrected"`
+	Requests     int `json:"requests"`
+	Expected     int `json:"expected"`
+	Allowed      int `json:"allowed"`
+	ServerErrors int `json:"server_errors"`
+	Violations   int `json:"contract_violations"`
+	Uncertain    int `json:"uncertain"`
+	NotDelivered int `json:"not_delivered"`
+	// Throttled counts the throttled answers (429, or 503 with
+	// Retry-After): allowed, never server errors.
+	Throttled int       `json:"throttled"`
+	Corrected Latencies `json:"latency_corrected"`
 }

@@ -30,6 +30,7 @@ type Timeline struct {
 // TimeBucket is what a timeline counts in one bucket.
 type TimeBucket struct {
 	Sent, Scheduled, Unexpected int
+	Throttled                   int            // throttled answers (429, or 503 with Retry-After), by their end
 	Codes                       map[string]int // answers by status code ("no answer": none)
 	Shards                      map[int]int    // sent per shard (merged runs)
 	Corrected, Raw              *LogHist       // by scheduled and by send time
@@ -89,6 +90,7 @@ func (b *TimeBucket) merge(o *TimeBucket) {
 	b.Sent += o.Sent
 	b.Scheduled += o.Scheduled
 	b.Unexpected += o.Unexpected
+	b.Throttled += o.Throttled
 	for k, n := range o.Codes {
 		if b.Codes == nil {
 			b.Codes = map[string]int{}
@@ -136,6 +138,9 @@ func (tl *Timeline) add(r *Result, merged bool) {
 	end.Codes[code]++
 	if !r.Allowed {
 		end.Unexpected++
+	}
+	if r.Throttled {
+		end.Throttled++
 	}
 }
 

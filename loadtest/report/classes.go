@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +17,10 @@ import (
 // ClassLine is one line a failed run's verdict leads with: a class of what
 // went wrong, how many, and up to three examples (ids, or accounts).
 type ClassLine struct {
-	Class    string   `json:"class"`
+	Class string `json:"class"`
+	// Count is the number of the class's lines in violations.jsonl (ids, or
+	// accounts), but for contract violations, which are answers (the error
+	// set shows them; violations.jsonl has no line of theirs).
 	Count    int      `json:"count"`
 	Examples []string `json:"examples,omitempty"`
 	// Text is the line as the text report and the page print it.
@@ -27,30 +31,34 @@ type ClassLine struct {
 const exampleCount = 3
 
 // classLines sums up rep by class, in the order a reader acts on them:
-// lost writes, resurrected payments, duplicate debits, wallet mismatches,
-// uncertain requests, ids not reconciled, contract violations, and the
-// other invariants. Only classes that occurred have a line.
+// lost writes, resurrected payments, duplicate debits, broken idempotency
+// waves, wallet mismatches, uncertain requests, ids not reconciled,
+// contract violations. Only classes that occurred have a line. Each line
+// counts the entries of its class (violations.jsonl), so that the page, the
+// text and the file agree.
 func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLine {
 	r := rep.Reconciliation
 	by := entriesByClass(r, faults)
 	var lines classLineList
 	lost := by[verdict.ClassLost]
-	lines.add(verdict.ClassLost, len(lost), exampleIDs(lost), "%s lost writes: acknowledged as created, then not found by payment status%s",
+	lines.add(verdict.ClassLost, lost, "%s lost writes: acknowledged as created, then not found by payment status%s",
 		readable.Thousands(len(lost)), acrossFaults(lost, faults, began))
 	res := by[verdict.ClassResurrected]
-	lines.add(verdict.ClassResurrected, len(res), exampleIDs(res), "%s resurrected payments: refused or never delivered, then found created%s",
+	lines.add(verdict.ClassResurrected, res, "%s resurrected payments: refused or never delivered, then found created%s",
 		readable.Thousands(len(res)), acrossFaults(res, faults, began))
+	dup := by[verdict.ClassDuplicate]
 	if r != nil {
-		dup := by[verdict.ClassDuplicate]
-		lines.add(verdict.ClassDuplicate, r.Duplicates, exampleIDs(dup), "%s duplicate debits: %s ids created more than once", readable.Thousands(r.Duplicates), readable.Thousands(len(dup)))
+		lines.add(verdict.ClassDuplicate, dup, "%s ids created more than once: %s duplicate debits", readable.Thousands(len(dup)), readable.Thousands(r.Duplicates))
 	}
+	waves := by[verdict.ClassIdempotency]
+	lines.add(verdict.ClassIdempotency, waves, "%s idempotency waves broken: more than one created, or answers other than a 409 or one same refusal", readable.Thousands(len(waves)))
 	wm := by[verdict.ClassWalletMismatch]
-	lines.add(verdict.ClassWalletMismatch, len(wm), exampleIDs(wm), "%s wallet mismatches: accounts whose balance or coins do not reconcile with the ledger", readable.Thousands(len(wm)))
-	if rep.Uncertain > 0 {
-		lines.addUncertain(rep.Uncertain, by[verdict.ClassUncertain], faults, began)
+	lines.add(verdict.ClassWalletMismatch, wm, "%s wallet mismatches: accounts whose balance or coins do not reconcile with the ledger", readable.Thousands(len(wm)))
+	if un := by[verdict.ClassUncertain]; len(un) > 0 {
+		lines.addUncertain(rep.Uncertain, un, faults, began)
 	}
 	nr := by[verdict.ClassNotReconciled]
-	lines.add(verdict.ClassNotReconciled, len(nr), exampleIDs(nr), "%s not reconciled: created ids or accounts the reconciliation could not check", readable.Thousands(len(nr)))
+	lines.add(verdict.ClassNotReconciled, nr, "%s not reconciled: created ids or accounts the reconciliation could not check", readable.Thousands(len(nr)))
 	if n := rep.Contract.Violations; n > 0 {
 		var ex []string
 		for _, e := range rep.Errors {
@@ -58,19 +66,9 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 				ex = append(ex, e.Example)
 			}
 		}
-		lines.add(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
+		lines.line(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
 	}
-	if r != nil {
-		other := 0
-		for inv, n := range r.Counts {
-			switch inv {
-			case verdict.InvLost, verdict.InvResurrected, verdict.InvUniqueID, verdict.InvBalance, verdict.InvCoins, verdict.InvLookup:
-			default:
-				other += n
-			}
-		}
-		lines.add("other", other, nil, "%s other invariant violations (idempotency waves)", readable.Thousands(other))
-	}
+	lines.addThrottled(rep)
 	return lines
 }
 
@@ -97,8 +95,13 @@ func entriesByClass(r *verdict.Reconciliation, faults []nemesis.Fault) map[strin
 // classLineList collects the class lines of a report.
 type classLineList []ClassLine
 
-// add adds the line of class, which occurred n times (none: no line).
-func (l *classLineList) add(class string, n int, examples []string, format string, args ...any) {
+// add adds the line of class, whose entries are es (none: no line).
+func (l *classLineList) add(class string, es []verdict.Entry, format string, args ...any) {
+	l.line(class, len(es), exampleIDs(es), format, args...)
+}
+
+// line adds the line of class, which occurred n times (none: no line).
+func (l *classLineList) line(class string, n int, examples []string, format string, args ...any) {
 	if n == 0 {
 		return
 	}
@@ -110,17 +113,13 @@ func (l *classLineList) add(class string, n int, examples []string, format strin
 }
 
 // addUncertain adds the line of n uncertain requests, whose ids without a
-// created answer are un.
+// created answer are un (the class's entries, at least one).
 func (l *classLineList) addUncertain(n int, un []verdict.Entry, faults []nemesis.Fault, began time.Time) {
-	if len(un) == 0 {
-		l.add(verdict.ClassUncertain, n, nil, "%s uncertain requests (no answer within the timeout; each of their ids was answered \"created\" on another send)", readable.Thousands(n))
-		return
-	}
 	by := map[string]int{}
 	for _, e := range un {
 		by[e.Resolution]++
 	}
-	l.add(verdict.ClassUncertain, n, exampleIDs(un), "%s uncertain requests (no answer within the timeout; %s ids without a created answer: payment status found %s created, %s never created, %s unresolved)%s",
+	l.add(verdict.ClassUncertain, un, "%s uncertain requests (no answer within the timeout; %s ids without a created answer: payment status found %s created, %s never created, %s unresolved)%s",
 		readable.Thousands(n), readable.Thousands(len(un)), readable.Thousands(by[verdict.ResolvedCreated]), readable.Thousands(by[verdict.ResolvedNeverCreated]), readable.Thousands(by[verdict.Unresolved]),
 		acrossFaults(un, faults, began))
 }
@@ -187,7 +186,10 @@ func (rep *Report) headline() string {
 		pass = fmt.Sprintf("PASS with %s warnings (readings of the document not followed; --strict makes them failures)", readable.Thousands(n))
 	}
 	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
-		return fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+		pass = fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+	}
+	if c := rep.throttledCaveat(); c != "" {
+		pass += ", but " + c
 	}
 	return pass
 }
@@ -202,7 +204,7 @@ func (rep *Report) writeLead(b *strings.Builder) {
 	for _, l := range rep.Verdict {
 		fmt.Fprintf(b, "  - %s\n", l.Text)
 	}
-	if len(rep.Verdict) > 0 {
+	if slices.ContainsFunc(rep.Verdict, func(l ClassLine) bool { return l.Class != ClassThrottled }) {
 		fmt.Fprintf(b, "  every id: %s\n", FileViolations)
 	}
 }

@@ -78,7 +78,7 @@ func TestVerdictClasses(t *testing.T) {
 			name:   "debited twice",
 			ledger: []record.Payment{recordtest.Created("twice", 1, "A", 100, 0), recordtest.Created("twice", 2, "A", 100, 0)},
 			after:  800, class: verdict.ClassDuplicate,
-			line: "1 duplicate debits: 1 ids created more than once (e.g. twice)",
+			line: "1 ids created more than once: 1 duplicate debits (e.g. twice)",
 		},
 		{
 			name:   "wallet mismatch",
@@ -177,12 +177,12 @@ func TestVerdictLeadsInOrder(t *testing.T) {
 	}
 	assert.Equal(t, []string{verdict.ClassLost, verdict.ClassDuplicate, verdict.ClassWalletMismatch, verdict.ClassUncertain, verdict.ClassContract}, order)
 	assert.Equal(t, "2 lost writes: acknowledged as created, then not found by payment status (e.g. l1, l2)", rep.Verdict[0].Text)
-	assert.Equal(t, "2 duplicate debits: 1 ids created more than once (e.g. d)", rep.Verdict[1].Text)
+	assert.Equal(t, "1 ids created more than once: 2 duplicate debits (e.g. d)", rep.Verdict[1].Text)
 	assert.Equal(t, "2 contract violations: answers the document does not allow (e.g. partner_trx_id x)", rep.Verdict[4].Text)
 	rep.finish(nil)
 	var b bytes.Buffer
 	require.NoError(t, rep.WriteText(&b))
-	assert.Regexp(t, "^Load test .*\nFAIL\n  - 2 lost writes: .*\n  - 2 duplicate debits: .*\n  - 1 wallet mismatches: .*\n  - 1 uncertain requests .*\n  - 2 contract violations: .*\n  every id: violations.jsonl\n", b.String())
+	assert.Regexp(t, "^Load test .*\nFAIL\n  - 2 lost writes: .*\n  - 1 ids created more than once: .*\n  - 1 wallet mismatches: .*\n  - 1 uncertain requests .*\n  - 2 contract violations: .*\n  every id: violations.jsonl\n", b.String())
 }
 
 func missing(p record.Payment) record.Payment {

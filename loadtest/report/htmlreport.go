@@ -49,10 +49,15 @@ type htmlLoadPage struct {
 	Bucket     string
 	// The verdict: the caveat of a pass, the classes of a failure with
 	// their ids, and the faults (also marked on the charts).
-	Caveat   string
-	Classes  []htmlClass
+	Caveat  string
+	Classes []htmlClass
+	// Listed are the classes whose ids violations.jsonl lists (every
+	// class but the contract's, whose violations are answers).
+	Listed   []htmlClass
 	Failures []string // the failures the class lines do not already say
 	Faults   []htmlFault
+	// Throttled says how many answers the target throttled, by operation.
+	Throttled string
 }
 
 type htmlThreshold struct {
@@ -145,6 +150,9 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	page.Bucket = trimFloat(tl.Bucket.Seconds()) + " s"
 	page.Charts = timelineCharts(tl, page.Merged)
 	page.verdictPage(rep, tl.Start)
+	if rep.Throttled > 0 {
+		page.Throttled = rep.throttledText()
+	}
 	if page.Merged {
 		page.Shards = shardRows(t, o.Meta.Merged)
 	}
@@ -202,6 +210,8 @@ func timelineCharts(tl *record.Timeline, merged bool) []chart {
 	}
 	st.Lines = append(st.Lines, series{Name: "unexpected (not allowed by the document, or no answer)", Color: "#cf222e", Dash: true,
 		Y: tl.PerSecond(func(b *record.TimeBucket) int { return b.Unexpected })})
+	st.Lines = append(st.Lines, series{Name: "throttled (429, or 503 with Retry-After: refused for the rate, not processed)", Color: "#9a6700", Dash: true,
+		Y: tl.PerSecond(func(b *record.TimeBucket) int { return b.Throttled })})
 	return []chart{rate, lat, st}
 }
 

@@ -33,6 +33,14 @@ func (page *htmlLoadPage) verdictPage(rep *Report, start time.Time) {
 	if x := rep.Exhaustion; rep.Passed && x != nil && x.RefusedPct > 50 {
 		page.Caveat = fmt.Sprintf("but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments.", x.RefusedPct)
 	}
+	if c := rep.throttledCaveat(); rep.Passed && c != "" {
+		if page.Caveat != "" {
+			page.Caveat += " And "
+		} else {
+			page.Caveat = "but "
+		}
+		page.Caveat += c + "."
+	}
 	by := map[string][]verdict.Entry{}
 	if r := rep.Reconciliation; r != nil {
 		for _, e := range r.Entries {
@@ -48,6 +56,9 @@ func (page *htmlLoadPage) verdictPage(rep *Report, start time.Time) {
 			c.Entries = c.Entries[:maxHTMLEntries]
 		}
 		page.Classes = append(page.Classes, c)
+		if len(c.Entries) > 0 { // contract violations are answers, not ids
+			page.Listed = append(page.Listed, c)
+		}
 	}
 	for _, f := range rep.Failures {
 		if !shown[f] { // the class lines above say it already

@@ -76,7 +76,13 @@ type Report struct {
 	// NotDelivered counts requests that never reached the server (no
 	// connection could be made): certainly not processed, so never
 	// uncertain; they are server errors all the same.
-	NotDelivered int                       `json:"not_delivered"`
+	NotDelivered int `json:"not_delivered"`
+	// Throttled counts the answers the target throttled (a 429, or a 503
+	// with Retry-After): refused for the rate, not processed; allowed,
+	// never server errors nor contract violations. ThrottledPct is their
+	// share (the threshold metric throttled_pct, --max-throttled-pct).
+	Throttled    int                       `json:"throttled"`
+	ThrottledPct float64                   `json:"throttled_pct"`
 	StatusCodes  map[string]int            `json:"status_codes"`
 	Ops          map[string]record.OpStats `json:"ops"`
 	// Errors is the error set: each distinct unexpected answer with its
@@ -231,7 +237,7 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 	rep.Requests = t.Requests()
 	sum := t.Totals()
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
-	rep.NotDelivered = sum.NotDelivered
+	rep.NotDelivered, rep.Throttled = sum.NotDelivered, sum.Throttled
 	rep.Contract.Violations = t.Violations
 	maps.Copy(rep.Contract.ByRule, t.ByRule)
 	*rep.Vegeta = *t.Vegeta
@@ -247,6 +253,7 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
 		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
 		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
+		rep.ThrottledPct = pct(rep.Throttled)
 	}
 	rep.Interrupted = o.Generator.InterruptedAfter > 0
 	rep.Errors = t.Errors.Set()
@@ -272,6 +279,7 @@ func (rep *Report) values() map[string]float64 {
 		"allowed":             rep.AllowedPct,
 		"server_errors":       rep.ServerErrorsPct,
 		"uncertain_pct":       rep.UncertainPct,
+		"throttled_pct":       rep.ThrottledPct,
 		"late_sends":          rep.Generator.LatePct,
 		"achieved_rate":       rep.Generator.AchievedPct,
 		"errors":              float64(rep.Requests - rep.Expected),
@@ -326,7 +334,7 @@ func (rep *Report) finish(thresholds []Threshold) {
 		// contract have their own rules.
 		n := len(rep.Failures)
 		for _, l := range rep.Verdict {
-			if l.Class != verdict.ClassUncertain && l.Class != verdict.ClassContract {
+			if l.Class != verdict.ClassUncertain && l.Class != verdict.ClassContract && l.Class != ClassThrottled {
 				rep.Failures = append(rep.Failures, l.Text)
 			}
 		}
@@ -470,6 +478,9 @@ func (rep *Report) writeTextHead(b *strings.Builder) {
 	fmt.Fprintf(b, "Outcome   %.3f%% as expected (%s of %s); %.3f%% allowed by the document (%s); %s server errors (5xx or no readable answer), of which %s uncertain (no answer within the timeout, %.3f%%)%s\n",
 		rep.SuccessPct, readable.Thousands(rep.Expected), readable.Thousands(rep.Requests), rep.AllowedPct, readable.Thousands(rep.Allowed), readable.Thousands(rep.ServerErrors),
 		readable.Thousands(rep.Uncertain), rep.UncertainPct, rep.notDeliveredText())
+	if rep.Throttled > 0 {
+		fmt.Fprintf(b, "Throttled %s\n", rep.throttledText())
+	}
 	if rep.Funds != nil {
 		fmt.Fprintf(b, "Funds     %s\n", rep.Funds)
 	}
@@ -517,8 +528,8 @@ func (rep *Report) writeTextOperations(b *strings.Builder, ops []string) {
 	fmt.Fprintf(b, "\nOperations\n")
 	for _, k := range ops {
 		o := rep.Ops[k]
-		fmt.Fprintf(b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain\n",
-			k, o.Requests, o.Expected, o.Allowed, o.ServerErrors, o.Violations, o.Uncertain)
+		fmt.Fprintf(b, "  %-8s %6d requests, %6d as expected, %6d allowed, %d server errors, %d contract violations, %d uncertain, %d throttled\n",
+			k, o.Requests, o.Expected, o.Allowed, o.ServerErrors, o.Violations, o.Uncertain, o.Throttled)
 	}
 	if len(rep.Errors) > 0 {
 		fmt.Fprintf(b, "\nError set (unexpected answers, most frequent first)\n")

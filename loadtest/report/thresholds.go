@@ -27,6 +27,7 @@ var metricUnits = map[string]string{
 	"allowed":              "%", // responses the document allows (expected or a documented refusal) / requests
 	"server_errors":        "%", // 5xx and unanswered requests / requests
 	"uncertain_pct":        "%", // requests without an answer / requests
+	"throttled_pct":        "%", // throttled answers (429, or 503 with Retry-After) / requests
 	"late_sends":           "%", // sends later than --late / sends
 	"achieved_rate":        "%", // sent / planned
 	"errors":               "",  // unexpected responses

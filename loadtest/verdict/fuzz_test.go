@@ -92,7 +92,7 @@ func FuzzReadDir(f *testing.F) {
 		require.NoError(t, o.Meta.Shard.Validate())
 		payments := 0
 		ledgerErr := o.EachPayment(func(*record.Payment) error { payments++; return nil })
-		if o.Meta.Reconciled {
+		if o.Meta.Gathered() {
 			v, err := Judge(o, time.Second)
 			if ledgerErr != nil {
 				require.Error(t, err, "a ledger that cannot be read is not reconciled")

@@ -80,9 +80,10 @@ type Reconciliation struct {
 	// WarningCounts counts them per reading, listed or not.
 	WarningCounts map[string]int `json:"warning_counts,omitempty"`
 	// Entries is the per-id list behind the verdict (violations.jsonl):
-	// every id lost, resurrected, created twice, not reconciled or
-	// uncertain, and every account that does not reconcile; in full, up to
-	// maxEntries.
+	// every id lost, resurrected, created twice, of a broken idempotency
+	// wave, not reconciled or uncertain, and every account that does not
+	// reconcile; in full, up to maxEntries. Every id or account a violation
+	// of Counts names has its entry, and the verdict's classes count them.
 	Entries []Entry `json:"-"`
 }
 
@@ -114,6 +115,7 @@ const (
 	ClassUncertain      = "uncertain"          // no definite answer; Resolution says what payment status found
 	ClassNotReconciled  = "not-reconciled"     // created, but not looked up (or the look-up failed or differed)
 	ClassContract       = "contract-violation" // an answer broke the contract
+	ClassIdempotency    = "idempotency-wave"   // a wave of one id got more than one created, or mixed refusals
 )
 
 // Resolutions of an uncertain id.
@@ -188,12 +190,15 @@ type idGroup struct {
 	uncertain int
 	// notDelivered counts requests that never reached the server.
 	notDelivered int
-	maxBal       int64
-	maxCoins     int64
-	at           time.Time      // the first send
-	resolved     *record.Lookup // the payment status look-up made after the run
-	lost         bool           // a retry scenario's attempt got no answer
-	n            int
+	// throttled counts requests refused for their rate (a 429, or a 503
+	// with Retry-After): refusals, not processed.
+	throttled int
+	maxBal    int64
+	maxCoins  int64
+	at        time.Time      // the first send
+	resolved  *record.Lookup // the payment status look-up made after the run
+	lost      bool           // a retry scenario's attempt got no answer
+	n         int
 }
 
 // Reconcile checks a ledger held in memory and the account snapshots (see
@@ -291,6 +296,9 @@ func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
 		r.Uncertain++
 		g.maxBal = max(g.maxBal, p.MaxBalance)
 		g.maxCoins = max(g.maxCoins, p.MaxCoins)
+	case record.OutcomeThrottled:
+		g.throttled++
+		fallthrough
 	default:
 		g.refused++
 		if g.refusals == nil {
@@ -336,13 +344,15 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		a := g.first.Amount
 		if a == nil {
 			r.add(InvLookup, "%s: created without an amount in the ledger", id)
+			r.entry(Entry{Class: ClassNotReconciled, ID: id, Account: g.account, At: g.first.At, Detail: "created without an amount in the ledger"})
 			break
 		}
 		b.debit(a)
 		checkLookup(r, g.first)
-	case resolvedCreated(g.resolved) && g.uncertain == 0 && g.duplicate == 0:
-		// Refused, or never delivered, every time: yet it exists (and
-		// debited what payment status says).
+	case resolvedCreated(g.resolved) && g.uncertain == 0 && (g.duplicate == 0 || g.throttled > 0):
+		// Refused, or never delivered, every time (or throttled, and then
+		// found used by a retry): yet it exists (and debited what payment
+		// status says).
 		r.Created++
 		b.created++
 		a := g.resolved.Amount
@@ -514,8 +524,9 @@ func checkWave(r *Reconciliation, g *idGroup) {
 	ok := g.n == n && g.created <= 1 && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
 	switch {
 	case !ok:
-		r.add(InvIdempotency, "%s: wave of %d got %d created, %d 409, %d refused %v, %d uncertain (want at most 1 created, and a 409 only after a use of the id)",
-			g.id, g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
+		got := fmt.Sprintf("wave of %d got %d created, %d 409, %d refused %v, %d uncertain", g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
+		r.add(InvIdempotency, "%s: %s (want at most 1 created, and a 409 only after a use of the id)", g.id, got)
+		r.entry(Entry{Class: ClassIdempotency, ID: g.id, Account: g.account, At: g.at, Detail: got})
 	case len(g.refusals) > 1:
 		r.warn(readingWave, fmt.Sprintf("%s: wave of %d refused in %d ways: %v", g.id, g.n, len(g.refusals), g.refusalCounts()))
 	}

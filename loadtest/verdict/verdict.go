@@ -18,12 +18,12 @@ type Verdicts struct {
 }
 
 // Judge checks the record of a run after its attack: the reconciliation of
-// the ledger and wallets of a reconciled run, and the history check, bounded
+// the ledger and wallets of a run that gathered them (record.Meta.Gathered), and the history check, bounded
 // by historyTimeout, of a run that recorded its history. It fails only when
 // the ledger or the history cannot be read.
 func Judge(o *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
 	v := &Verdicts{}
-	if o.Meta.Reconciled {
+	if o.Meta.Gathered() {
 		r, err := ReconcileFrom(o, o.Accounts, o.Whole())
 		if err != nil {
 			return nil, err

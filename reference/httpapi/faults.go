@@ -81,6 +81,13 @@ var wireFaults = map[reference.Fault]func(*wireResponse){
 			r.header.Set("Content-Type", "text/plain; charset=utf-8")
 		}
 	},
+	reference.FaultThrottledButProcessed: func(r *wireResponse) {
+		if r.op == opCreatePayment && r.status == http.StatusOK {
+			r.status = http.StatusTooManyRequests
+			r.header.Set("Retry-After", "0")
+			r.body = []byte(`{"status":false,"message":"` + MsgRateLimited + `"}` + "\n")
+		}
+	},
 	reference.FaultErrorsAsText: func(r *wireResponse) {
 		var eb struct {
 			Status  *bool  `json:"status"`

@@ -40,6 +40,11 @@ func barrier(n int) func() {
 // causes. Each check fails against a store without the fault (see
 // TestFaultChecksFailWithoutFault).
 var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
+	reference.FaultThrottledButProcessed: func(t assert.TestingT, e *testEnv) bool {
+		a := e.pay(funded, payBody(1002, "081234567890", 0, "throttled", true, false))
+		b := e.pay(funded, payBody(1002, "081234567890", 0, "throttled", true, false))
+		return assert.Equal(t, http.StatusTooManyRequests, a.Status) && assert.Equal(t, http.StatusConflict, b.Status)
+	},
 	reference.FaultMessageTypo: func(t assert.TestingT, e *testEnv) bool {
 		r := e.pay(funded, payBody(1002, "081234567890", 0, "typo", true, false))
 		return assert.Equal(t, "Pembayaran berhasil diproses", r.message())
@@ -350,7 +355,7 @@ func TestEveryFaultIsWired(t *testing.T) {
 		}
 		assert.Equal(t, 1, kinds, "%s must be exactly one of a rule fault, a wire fault or a request fault", f)
 	}
-	assert.Len(t, wireFaults, 8)
+	assert.Len(t, wireFaults, 9)
 	assert.Len(t, requestFaults, 1)
 }
 

@@ -47,10 +47,8 @@ func (h *handlers) SyncProducts(ctx context.Context, req api.SyncProductsRequest
 		return nil, err
 	}
 	products := toAPIProducts(page.Products)
-	pagination := &api.Pagination{Total: page.Total, Page: page.Page, PerPage: page.PerPage, TotalPages: page.TotalPages}
-	resp := api.SyncProducts200JSONResponse{Status: true, Message: msgOK, Pagination: pagination}
-	resp.Data = &api.ProductSyncData{Products: products}
-	return resp, nil
+	pagination := api.Pagination{Total: page.Total, Page: page.Page, PerPage: page.PerPage, TotalPages: page.TotalPages}
+	return api.SyncProducts200JSONResponse{Status: true, Message: msgOK, Data: api.ProductSyncData{Products: products}, Pagination: pagination}, nil
 }
 
 // GetCustomerProfile serves GET /client/v2/customer/profile.

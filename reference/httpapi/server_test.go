@@ -283,9 +283,7 @@ func TestHTTPProductBodies(t *testing.T) {
 		resp, err := e.client.SyncProductsWithResponse(ctx, &api.SyncProductsParams{SubCategory: "prabayar", Page: ptr(2), PageSize: ptr(7)}, main1.edit)
 		require.NoError(t, err)
 		require.NotNil(t, resp.JSON200)
-		require.NotNil(t, resp.JSON200.Pagination)
-		pg := resp.JSON200.Pagination
-		assert.Equal(t, api.Pagination{Total: 266, Page: 2, PerPage: 7, TotalPages: 38}, *pg)
+		assert.Equal(t, api.Pagination{Total: 266, Page: 2, PerPage: 7, TotalPages: 38}, resp.JSON200.Pagination)
 		require.Len(t, resp.JSON200.Data.Products, 7)
 		assert.Equal(t, int64(1008), resp.JSON200.Data.Products[0].Id)
 	})

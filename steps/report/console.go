@@ -11,20 +11,24 @@ import (
 // Console writes the pretty and progress formats from the suite's own
 // results, while the run goes on. Each scenario is written whole when it
 // ends, under a lock, so that with concurrent scenarios no line of one lands
-// inside another. Each failure is printed once, in its scenario.
+// inside another. Each distinct failure is printed once, in the first
+// scenario of its cause; the others of that cause name it in one line.
 type Console struct {
 	w      io.Writer
 	format string
 	color  bool
 
-	mu sync.Mutex // guards w and n
+	mu sync.Mutex // guards w, n and shown
 	n  int        // progress characters on the current line
+	// shown holds the location of the first scenario whose failure was
+	// printed, by the key of its cause.
+	shown map[string]string
 }
 
 // NewConsole returns the console of a run in format (pretty or progress)
 // on w, coloured when color is set.
 func NewConsole(w io.Writer, format string, color bool) *Console {
-	return &Console{w: w, format: format, color: color}
+	return &Console{w: w, format: format, color: color, shown: map[string]string{}}
 }
 
 // ANSI colours.
@@ -58,9 +62,9 @@ func (c *Console) Scenario(r ScenarioResult) {
 		_, _ = io.WriteString(c.w, b.String())
 		return
 	}
-	c.render(&b, r)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.render(&b, r)
 	_, _ = io.WriteString(c.w, b.String())
 }
 
@@ -88,12 +92,14 @@ func (c *Console) statusWord(r ScenarioResult) string {
 	return c.paint(ansiYellow, strings.ToUpper(r.Status))
 }
 
-// render writes a scenario, its steps, its failure and warnings.
+// render writes a scenario, its steps, its failure and warnings; c.mu
+// is held.
 func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 	loc := r.Location
 	if loc == "" {
 		loc = r.Feature
 	}
+	failure := c.failureText(r, loc)
 	fmt.Fprintf(b, "\n%s %s %s\n", c.statusWord(r), r.Name, c.paint(ansiGrey, "# "+loc))
 	if r.Status == StatusSkipped {
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
@@ -115,7 +121,7 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 		}
 		fmt.Fprintf(b, "  %s %s%s\n", c.paint(color, mark), keyword, st.Text)
 		if st.Status == "failed" && st.Err != nil {
-			b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(st.Err.Error(), "\n")), "      "))
+			b.WriteString(indent(c.paint(ansiRed, failure), "      "))
 		}
 		if st.Status == "undefined" {
 			fmt.Fprintf(b, "      %s\n", c.paint(ansiYellow, "no step definition matches this step"))
@@ -127,12 +133,26 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 			fmt.Fprintf(b, "  %s %s %s\n", c.paint(ansiCyan, "-"), st.Keyword, st.Text)
 		}
 	}
-	if r.Status == StatusFailed && !slices.ContainsFunc(r.Steps, func(s StepRun) bool { return s.Status == "failed" }) {
-		b.WriteString(indent(c.paint(ansiRed, strings.TrimRight(r.Reason, "\n")), "      "))
+	if r.Status == StatusFailed && !slices.ContainsFunc(r.Steps, func(s StepRun) bool { return s.Status == "failed" && s.Err != nil }) {
+		b.WriteString(indent(c.paint(ansiRed, failure), "      "))
 	}
 	for _, w := range r.Warnings {
 		b.WriteString(indent(c.paint(ansiYellow, w.String()), "  "))
 	}
+}
+
+// failureText is the failure of r as the console prints it: whole for
+// the first scenario of its cause, else one line naming that scenario.
+func (c *Console) failureText(r ScenarioResult, loc string) string {
+	if r.Status != StatusFailed {
+		return ""
+	}
+	cause := causeOf(r)
+	if first, ok := c.shown[cause.key()]; ok {
+		return fmt.Sprintf("same cause as %s, printed there: %s", first, cause.Headline)
+	}
+	c.shown[cause.key()] = loc
+	return strings.TrimRight(r.Reason, "\n")
 }
 
 func indent(s, prefix string) string {

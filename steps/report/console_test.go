@@ -17,7 +17,7 @@ import (
 
 // TestPrettyConsole: with concurrent scenarios, each scenario is written
 // whole; a skipped scenario is never shown as passed (no godog summary
-// counting it so); each failure is printed once;
+// counting it so); each distinct failure is printed once;
 // the five slowest scenarios close the run; no colour unless asked.
 func TestPrettyConsole(t *testing.T) {
 	t.Parallel()
@@ -45,7 +45,8 @@ func TestPrettyConsole(t *testing.T) {
 		}
 	}
 	assert.Equal(t, len(res.Summary.Scenarios), headers, "one block per scenario")
-	assert.Equal(t, res.Failed, strings.Count(out, "found: "), "each failure once")
+	assert.Equal(t, len(res.Summary.FailureGroups), strings.Count(out, "found: "), "each distinct failure once")
+	assert.Equal(t, res.Failed-len(res.Summary.FailureGroups), strings.Count(out, "same cause as "), "the others name the first")
 	_, slowest, ok := strings.Cut(out, "slowest scenarios:\n")
 	require.True(t, ok)
 	assert.Len(t, strings.Split(strings.Split(slowest, "\n\n")[0], "\n"), 5)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
@@ -79,7 +80,7 @@ func rewriteCucumber(path string, edit func([]map[string]any) []map[string]any) 
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(out, '\n'))
 }
 
 // annotate completes one cucumber element with its scenario's result.

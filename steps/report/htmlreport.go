@@ -7,15 +7,16 @@ import (
 	"html/template"
 	"io"
 	"io/fs"
-	"os"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -31,6 +32,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"failure": failureHTML,
 	"code":    codeHTML,
 	"short":   func(s string) string { return s[:min(12, len(s))] },
+	"plural":  readable.Plural[int],
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome of every scenario in a page without a run
@@ -52,8 +54,12 @@ type htmlPage struct {
 	Verdict      string
 	VerdictClass string
 	Stopped      *Stopped
+	// Throttling says what the target's rate limit cost the run, if anything.
+	Throttling string
 	// Warnings are the readings the target did not follow.
-	Warnings  []ReadingWarnings
+	Warnings []ReadingWarnings
+	// Groups are the failed scenarios by cause, the largest first.
+	Groups    []htmlGroup
 	Failed    []htmlLink
 	Areas     []htmlArea
 	Matrix    []htmlMatrixRow
@@ -71,6 +77,14 @@ type htmlCapability struct {
 }
 
 type htmlLink struct{ ID, Name, Outcome string }
+
+// htmlGroup is a failure group: its title, its scenarios (linked) and the
+// failure of the first, shown once.
+type htmlGroup struct {
+	Title   string
+	Links   []htmlLink
+	Failure string
+}
 
 type htmlArea struct {
 	ID, Name, Area, File, Description, Sections string
@@ -143,6 +157,9 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 
 	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
 	page.linkMatrix(matrix)
+	if sum != nil {
+		page.linkGroups(sum)
+	}
 	page.setVerdict(sum)
 
 	return executePage(w, htmlReport, page)
@@ -212,12 +229,42 @@ func (page *htmlPage) linkMatrix(matrix []MatrixRow) {
 	}
 }
 
+// linkGroups adds the failure groups of the run, each scenario linked to
+// its article, and the failure of the first.
+func (page *htmlPage) linkGroups(sum *Summary) {
+	byLocation := map[string]htmlScenario{}
+	for _, a := range page.Areas {
+		for _, sc := range a.Scenarios {
+			byLocation[sc.Location+"\x00"+sc.Name] = sc
+		}
+	}
+	for _, g := range sum.FailureGroups {
+		hg := htmlGroup{Title: g.Title()}
+		for _, gs := range g.Scenarios {
+			sc, ok := byLocation[gs.Location+"\x00"+gs.Name]
+			if !ok {
+				continue
+			}
+			if hg.Failure == "" {
+				hg.Failure = sc.Reason
+			}
+			hg.Links = append(hg.Links, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
+		}
+		page.Groups = append(page.Groups, hg)
+	}
+}
+
 // setVerdict sets the page's verdict line and the outcomes it can filter by.
 func (page *htmlPage) setVerdict(sum *Summary) {
+	if sum != nil && sum.Throttling.Any() {
+		page.Throttling = sum.Throttling.String()
+	}
 	switch {
 	case sum != nil && sum.Stopped != nil:
 		page.Stopped = sum.Stopped
 		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
+	case sum != nil && len(sum.StoppedEndpoints) > 0:
+		page.Verdict, page.VerdictClass = "INCOMPLETE: "+EndpointBanners(sum.StoppedEndpoints), "stopped"
 	case !page.Ran:
 		page.Verdict, page.VerdictClass = "Living documentation: not run against a server", "notrun"
 		page.Outcomes = []string{outcomeNotRun}
@@ -235,15 +282,7 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 
 // WriteHTMLReportFile writes the page of a run into path.
 func WriteHTMLReportFile(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := WriteHTMLReport(f, fsys, &sum, prof); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fsys, &sum, prof) })
 }
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)

@@ -1,18 +1,25 @@
 package report_test
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
 )
@@ -108,4 +115,43 @@ func TestHTMLReportInABrowser(t *testing.T) {
 
 	png := browsertest.Screenshot(t, p, "conformance-report.png", false)
 	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "conformance-report.png"), png)
+}
+
+// TestHTMLReportOfFailuresInABrowser opens the page of a run against a
+// reference whose products lack operator.logo and whose profile gives
+// customer.id as a string: the page leads with one group per cause, the
+// largest first, each showing its failure once with the broken field
+// marked in the body, its scenarios folded under it. The screenshot is the
+// README's (docs/conformance-failures.png with $CONFORMANCE_SCREENSHOTS).
+func TestHTMLReportOfFailuresInABrowser(t *testing.T) {
+	t.Parallel()
+	srv := httpapitest.NewServer(t, reference.FaultProductWithoutLogo, reference.FaultCustomerIDAsString)
+	dir := t.TempDir()
+	res, err := steps.Run(context.Background(), steps.Options{BaseURL: srv.URL, Profile: profiles.Reference(srv.URL),
+		Format: "progress", Output: io.Discard, ReportDir: dir, RequestTimeout: 5 * time.Second})
+	require.NoError(t, err)
+	groups := res.Summary.FailureGroups
+	require.Len(t, groups, 2)
+
+	p := browsertest.Open(t, filepath.Join(dir, report.FileHTMLReport))
+	assert.Empty(t, p.Errors(), "console errors")
+	titles := browsertest.Eval[[]string](t, p, `Array.from(document.querySelectorAll("#failure-groups details.group > summary")).map(s => s.innerText)`)
+	want := []string{}
+	for _, g := range groups {
+		want = append(want, strings.ReplaceAll(g.Title(), "`", ""))
+	}
+	assert.Equal(t, want, titles, "one group per cause, the largest first")
+	assert.Equal(t, groups[0].Count, browsertest.Eval[int](t, p, `document.querySelectorAll("#failure-groups details.group")[0].querySelectorAll("details.scenarios li").length`))
+
+	// The reader opens the largest group: its failure, the missing field marked.
+	note := browsertest.Eval[string](t, p, `(() => {
+  const g = document.querySelector("#failure-groups details.group");
+  g.open = true;
+  const m = g.querySelector("pre.reason mark.note");
+  return m && m.getBoundingClientRect().height > 0 ? m.innerText : "";
+})()`)
+	assert.Equal(t, `◀ missing required property "logo"`, note)
+
+	png := browsertest.ScreenshotOf(t, p, "#failure-groups", "conformance-failures.png")
+	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "conformance-failures.png"), png)
 }

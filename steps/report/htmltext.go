@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"regexp"
 	"strings"
+
+	"github.com/partnercommerce/conformance/internal/readable"
 )
 
 // The conformance page renders text the suite wrote for the console (the
@@ -23,7 +25,7 @@ func failureHTML(text string) template.HTML {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		indent, rest, ok := cutBody(line)
 		if !ok {
-			b.WriteString(template.HTMLEscapeString(line))
+			b.WriteString(markedLine(line))
 			continue
 		}
 		pretty, ok := prettyJSON(rest)
@@ -40,6 +42,16 @@ func failureHTML(text string) template.HTML {
 		}
 	}
 	return template.HTML(b.String()) // every part is escaped
+}
+
+// markedLine escapes a line, its note beside a value of a body marked.
+func markedLine(line string) string {
+	value, note, ok := strings.Cut(line, readable.Note)
+	if !ok {
+		return template.HTMLEscapeString(line)
+	}
+	trimmed := strings.TrimRight(note, "\n")
+	return template.HTMLEscapeString(value) + `   <mark class="note">◀ ` + template.HTMLEscapeString(trimmed) + "</mark>" + note[len(trimmed):]
 }
 
 // cutBody splits "    body: {...}\n" into its indent and the body.

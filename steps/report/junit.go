@@ -11,8 +11,9 @@ import (
 
 // The JUnit XML that Jenkins, GitLab and GitHub read: one testsuite per
 // feature, one testcase per scenario (classname: the feature), a skipped
-// scenario as one <skipped message>, a failure with its text in the
-// message and the body, an undefined step as an <error>, warnings as
+// scenario as one <skipped message>, a failure with its group (how many
+// scenarios failed on its cause, and the cause) in the message and its
+// text in the body, an undefined step as an <error>, warnings as
 // properties and system-out.
 type (
 	junitSuites struct {
@@ -85,6 +86,10 @@ func WriteJUnit(w io.Writer, idx *gherkin.Index, sum Summary) error {
 		}
 		byFeature[r.Feature] = append(byFeature[r.Feature], r)
 	}
+	titles := map[string]string{}
+	for _, g := range GroupFailures(sum.Scenarios) {
+		titles[g.key()] = g.Title()
+	}
 	out := junitSuites{Name: "Partner Commerce API v2 conformance", Time: seconds(sum.Seconds)}
 	stamp := sum.StartedAt.Format("2006-01-02T15:04:05")
 	seen := map[string]bool{}
@@ -102,7 +107,7 @@ func WriteJUnit(w io.Writer, idx *gherkin.Index, sum Summary) error {
 		var total float64
 		for _, r := range results {
 			total += r.Seconds
-			tc := suite.add(r, name, uri)
+			tc := suite.add(r, name, uri, titles[causeOf(r).key()])
 			suite.Cases = append(suite.Cases, tc)
 		}
 		suite.Tests = len(suite.Cases)
@@ -126,22 +131,21 @@ func WriteJUnit(w io.Writer, idx *gherkin.Index, sum Summary) error {
 }
 
 // add counts result r of feature uri (named name) in the suite and returns
-// its test case: its outcome, its warnings as properties and system-out,
-// and its line (an outline's example row).
-func (suite *junitSuite) add(r ScenarioResult, name, uri string) junitCase {
+// its test case: its outcome (a failure's message is the title of its
+// group), its warnings as properties and system-out, and its line (an
+// outline's example row).
+func (suite *junitSuite) add(r ScenarioResult, name, uri, group string) junitCase {
 	tc := junitCase{Name: r.Name, Classname: name, File: uri, Time: seconds(r.Seconds)}
 	switch r.Status {
 	case StatusSkipped:
 		tc.Skipped = &junitSkipped{Message: r.Reason}
 		suite.Skipped++
 	case StatusFailed:
-		first, _, _ := strings.Cut(r.Reason, "\n")
-		tc.Failure = &junitFailure{Message: first, Type: "failed", Body: r.Reason}
+		tc.Failure = &junitFailure{Message: group, Type: "failed", Body: r.Reason}
 		suite.Failures++
 	case StatusPassed:
 	default:
-		first, _, _ := strings.Cut(r.Reason, "\n")
-		tc.Error = &junitFailure{Message: first, Type: r.Status, Body: r.Reason}
+		tc.Error = &junitFailure{Message: group, Type: r.Status, Body: r.Reason}
 		suite.Errors++
 	}
 	if len(r.Warnings) > 0 {

@@ -36,7 +36,14 @@ var livingDocsTemplate string
 
 var livingDocs = template.Must(template.New("docs").Funcs(template.FuncMap{
 	"join": strings.Join,
+	"path": pathHTML,
 }).Parse(livingDocsTemplate))
+
+// pathHTML renders a path so that a narrow column wraps it after a slash
+// (a <wbr> after each), never inside a word.
+func pathHTML(p string) template.HTML {
+	return template.HTML(strings.ReplaceAll(template.HTMLEscapeString(p), "/", "/<wbr>")) // escaped first
+}
 
 // FileLivingDocs is the name of the living documentation page.
 const FileLivingDocs = "living-docs.html"

@@ -46,6 +46,29 @@ func TestLivingDocsInABrowser(t *testing.T) {
 	// An exact message of a rule is code, as in the document.
 	assert.True(t, browsertest.Eval[bool](t, p, `Array.from(document.querySelectorAll(".steps li.then code")).some(c => c.innerText === "Metode pembayaran tidak tersedia.")`))
 
+	// The sidebar wraps a long path after a slash, never inside a word:
+	// each word of its links stands on one line.
+	broken = browsertest.Eval[[]string](t, p, brokenWords("nav.side a"))
+	assert.Empty(t, broken, "words of the sidebar broken across lines")
+
 	png := browsertest.Screenshot(t, p, "living-docs.png", false)
 	browsertest.SaveForDocs(t, filepath.Join("..", "..", "docs", "living-docs.png"), png)
+}
+
+// brokenWords is a script that lists the words (runs between slashes and
+// spaces) of the elements selector matches that the page breaks across
+// lines.
+func brokenWords(selector string) string {
+	return `Array.from(document.querySelectorAll(` + "`" + selector + "`" + `)).flatMap(el => {
+  const out = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (const m of n.data.matchAll(/[^\/\s]+/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      if (r.getClientRects().length > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})`
 }

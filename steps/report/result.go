@@ -35,6 +35,9 @@ type ScenarioResult struct {
 	// Reason is the text of a failure (what was sent, what came back,
 	// what was expected), or why a scenario was skipped.
 	Reason string `json:"reason,omitempty"`
+	// Cause is what the scenario failed on, as its failed check recorded
+	// it (nil when no check did): the key of its failure group.
+	Cause *Cause `json:"cause,omitempty"`
 	// Warnings are the readings the server did not follow.
 	Warnings []Warning `json:"warnings,omitempty"`
 	// Advisory is set on a scenario that rests on a reading as a whole
@@ -59,6 +62,10 @@ type ScenarioResult struct {
 	// unstarted; UnansweredAt is when its last request got no answer.
 	NotRun       bool      `json:"-"`
 	UnansweredAt time.Time `json:"-"`
+	// UnansweredOn is the endpoint ("POST /client/v2/payment") of that
+	// request, or of the request not sent because the target had stopped
+	// answering the endpoint.
+	UnansweredOn string `json:"-"`
 }
 
 // StepRun is one step as it ran: its text, godog's status of it and its error.

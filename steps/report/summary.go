@@ -3,9 +3,13 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // Counts counts scenarios by outcome.
@@ -60,15 +64,18 @@ type Coverage struct {
 // Summary is what a run found, as summary.json holds it: the writers
 // read it and nothing else of the run.
 type Summary struct {
-	SuiteVersion string                `json:"suite_version"`
-	SpecSHA256   string                `json:"spec_sha256"`
-	Target       string                `json:"target"`
-	StartedAt    time.Time             `json:"started_at"`
-	Seconds      float64               `json:"seconds"`
-	Totals       Counts                `json:"totals"`
-	Areas        map[string]Counts     `json:"areas"`
-	Capabilities map[string]Capability `json:"capabilities"`
-	Coverage     Coverage              `json:"coverage"`
+	SuiteVersion string    `json:"suite_version"`
+	SpecSHA256   string    `json:"spec_sha256"`
+	Target       string    `json:"target"`
+	StartedAt    time.Time `json:"started_at"`
+	Seconds      float64   `json:"seconds"`
+	Totals       Counts    `json:"totals"`
+	// FailureGroups are the failed scenarios grouped by cause, the
+	// largest group first (GroupFailures).
+	FailureGroups []FailureGroup        `json:"failure_groups"`
+	Areas         map[string]Counts     `json:"areas"`
+	Capabilities  map[string]Capability `json:"capabilities"`
+	Coverage      Coverage              `json:"coverage"`
 	// Strict is set when warnings counted as failures.
 	Strict bool `json:"strict"`
 	// Levels counts the findings of the run by level.
@@ -81,6 +88,41 @@ type Summary struct {
 	// Stopped is set when the run ended before its scenarios did: the
 	// target stopped answering, or the run was interrupted.
 	Stopped *Stopped `json:"stopped,omitempty"`
+	// StoppedEndpoints are the endpoints the target stopped answering while
+	// it answered the others: the run went on without them.
+	StoppedEndpoints []EndpointStop `json:"stopped_endpoints,omitempty"`
+	// Throttling is what the target's rate limit cost the run: the
+	// requests throttled and sent again, the time the run held off.
+	Throttling throttle.Summary `json:"throttling"`
+}
+
+// EndpointStop is an endpoint the target stopped answering while it still
+// answered the others (summary.json's "stopped_endpoints"): the run stopped
+// sending it, and the scenarios that needed it were not run, or not run to
+// their end (skipped, never failed).
+type EndpointStop struct {
+	// Endpoint is the method and path: "POST /client/v2/payment".
+	Endpoint string `json:"endpoint"`
+	// Reason is one sentence: what happened.
+	Reason string `json:"reason"`
+	// NotRun counts the scenarios not run, or not run to their end, because of it.
+	NotRun int `json:"not_run"`
+	// LastTransportError is the failure of its last request that got no answer.
+	LastTransportError string `json:"last_transport_error,omitempty"`
+}
+
+// Banner is the line the console and the page give the endpoint.
+func (e EndpointStop) Banner() string {
+	return fmt.Sprintf("the target stopped answering %s: %s; %d scenarios not run (none counted as failed)", e.Endpoint, e.Reason, e.NotRun)
+}
+
+// EndpointBanners joins the banners of eps in one line.
+func EndpointBanners(eps []EndpointStop) string {
+	banners := make([]string, 0, len(eps))
+	for _, e := range eps {
+		banners = append(banners, e.Banner())
+	}
+	return strings.Join(banners, "; ")
 }
 
 // Levels counts the findings of a run by level: failed scenarios (a
@@ -99,19 +141,21 @@ func WriteSummary(path string, s Summary) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteBytes(path, append(data, '\n'))
 }
 
 // The causes of a stopped run (Stopped.Cause).
 const (
 	StopTarget      = "target-stopped-answering"
 	StopInterrupted = "interrupted"
+	// StopThrottled: the target throttled the run past --max-throttle-wait.
+	StopThrottled = "target-kept-throttling"
 )
 
 // Stopped says why a run ended before its scenarios did (summary.json's
 // "stopped").
 type Stopped struct {
-	// Cause is StopTarget or StopInterrupted.
+	// Cause is StopTarget, StopThrottled or StopInterrupted.
 	Cause string `json:"cause"`
 	// Reason is one sentence: what happened.
 	Reason string `json:"reason"`
@@ -130,7 +174,8 @@ func (s *Stopped) Banner() string {
 	if s.Cause == StopInterrupted {
 		word = "INTERRUPTED"
 	}
-	return fmt.Sprintf("%s after %d scenarios: %s; %d scenarios not run (none counted as failed)", word, s.AfterScenarios, s.Reason, s.NotRun)
+	return fmt.Sprintf("%s after %s: %s; %s not run (none counted as failed)", word,
+		readable.Plural(s.AfterScenarios, "scenario", "scenarios"), s.Reason, readable.Plural(s.NotRun, "scenario", "scenarios"))
 }
 
 // ReadingWarnings is a reading that servers did not follow in a run, with

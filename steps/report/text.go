@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -18,54 +19,34 @@ func PrintSummary(w io.Writer, s Summary) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nPartner Commerce API v2 conformance — suite %s, spec sha256 %.12s…\n", s.SuiteVersion, s.SpecSHA256)
 	fmt.Fprintf(&b, "target %s, %.1fs\n\n", s.Target, s.Seconds)
-	fmt.Fprintf(&b, "%-18s %7s %7s %8s %10s\n", "area", "passed", "failed", "skipped", "undefined")
-	for _, a := range gherkin.Areas {
-		c := s.Areas[a]
-		fmt.Fprintf(&b, "%-18s %7d %7d %8d %10d\n", a, c.Passed, c.Failed, c.Skipped, c.Undefined)
-	}
-	fmt.Fprintf(&b, "%-18s %7d %7d %8d %10d\n\n", "total", t.Passed, t.Failed, t.Skipped, t.Undefined)
-	b.WriteString("capabilities:\n")
-	for _, c := range profiles.Capabilities() {
-		cr := s.Capabilities[string(c)]
-		if cr.Available {
-			fmt.Fprintf(&b, "  %-22s available (%d passed, %d failed)\n", c, cr.Counts.Passed, cr.Counts.Failed)
-		} else {
-			fmt.Fprintf(&b, "  %-22s SKIPPED: profile lacks %s\n", c, strings.Join(cr.Missing, ", "))
-		}
-	}
-	exercised, documented := 0, 0
-	for _, oc := range s.Coverage.Operations {
-		documented += len(oc.Documented)
-		for _, c := range oc.Exercised {
-			if slices.Contains(oc.Documented, c) {
-				exercised++
-			}
-		}
-	}
-	fmt.Fprintf(&b, "\ncoverage: %d operations, %d of %d documented status codes received, %d messages asserted\n",
-		len(s.Coverage.Operations), exercised, documented, len(s.Coverage.Messages))
+	writeFailureGroups(&b, s.FailureGroups)
+	writeAreas(&b, s)
+	writeCapabilities(&b, s.Capabilities)
+	writeCoverage(&b, s.Coverage)
 	for _, sc := range s.Scenarios {
-		switch sc.Status {
-		case StatusFailed, StatusUndefined:
-			// The failure itself is printed once, by the console or in
-			// junit.xml and cucumber.json; here only where it is.
-			loc := sc.Location
-			if loc == "" {
-				loc = sc.Feature
-			}
-			fmt.Fprintf(&b, "  %s: %s — %s\n", strings.ToUpper(sc.Status), loc, sc.Name)
-		case StatusSkipped:
-			if sc.NotRun {
-				continue // counted once, in the stop's banner
-			}
+		// The failed scenarios lead the summary, by cause.
+		if sc.Status == StatusSkipped && !sc.NotRun { // a scenario not run is counted once, in the stop's banner
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
 	writeWarnings(&b, s)
+	if th := s.Throttling; th.Any() {
+		fmt.Fprintf(&b, "\nthrottling: %s\n", th)
+	}
 	writeSlowest(&b, s.Scenarios, 5)
 	verdict := "PASS"
 	if t.Failed > 0 || t.Undefined > 0 {
 		verdict = "FAIL"
+	}
+	for _, e := range s.StoppedEndpoints {
+		fmt.Fprintf(&b, "\nINCOMPLETE: %s\n", e.Banner())
+		if e.LastTransportError != "" {
+			fmt.Fprintf(&b, "  last transport error: %s\n", e.LastTransportError)
+		}
+		verdict = "INCOMPLETE"
+		if t.Failed > 0 {
+			verdict += " (with failures)"
+		}
 	}
 	if st := s.Stopped; st != nil {
 		fmt.Fprintf(&b, "\n%s\n", st.Banner())
@@ -84,6 +65,95 @@ func PrintSummary(w io.Writer, s Summary) {
 	_, _ = io.WriteString(w, b.String())
 }
 
+// The summary prints only what has content: a run of one area (a single
+// scenario, a feature file) has no table of areas, its total being the
+// RESULT line, and a capability none of the run's scenarios needed is
+// left out unless the profile lacks it.
+
+// writeAreas writes the count of each area that ran a scenario, when
+// more than one did.
+func writeAreas(b *strings.Builder, s Summary) {
+	var ran []string
+	for _, a := range gherkin.Areas {
+		if s.Areas[a] != (Counts{}) {
+			ran = append(ran, a)
+		}
+	}
+	if len(ran) < 2 {
+		return
+	}
+	t := s.Totals
+	fmt.Fprintf(b, "%-18s %7s %7s %8s %10s\n", "area", "passed", "failed", "skipped", "undefined")
+	for _, a := range ran {
+		c := s.Areas[a]
+		fmt.Fprintf(b, "%-18s %7d %7d %8d %10d\n", a, c.Passed, c.Failed, c.Skipped, c.Undefined)
+	}
+	fmt.Fprintf(b, "%-18s %7d %7d %8d %10d\n\n", "total", t.Passed, t.Failed, t.Skipped, t.Undefined)
+}
+
+// writeCapabilities writes each capability the profile lacks, and the
+// counts of each the run's scenarios needed.
+func writeCapabilities(b *strings.Builder, caps map[string]Capability) {
+	var lines []string
+	for _, c := range profiles.Capabilities() {
+		cr := caps[string(c)]
+		switch {
+		case !cr.Available:
+			lines = append(lines, fmt.Sprintf("  %-22s SKIPPED: profile lacks %s\n", c, strings.Join(cr.Missing, ", ")))
+		case cr.Counts != (Counts{}):
+			lines = append(lines, fmt.Sprintf("  %-22s available (%d passed, %d failed)\n", c, cr.Counts.Passed, cr.Counts.Failed))
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("capabilities:\n" + strings.Join(lines, "") + "\n")
+}
+
+// writeCoverage writes what the run exercised of the contract.
+func writeCoverage(b *strings.Builder, c Coverage) {
+	exercised, documented := 0, 0
+	for _, oc := range c.Operations {
+		documented += len(oc.Documented)
+		for _, code := range oc.Exercised {
+			if slices.Contains(oc.Documented, code) {
+				exercised++
+			}
+		}
+	}
+	fmt.Fprintf(b, "coverage: %s, %d of %s received, %s asserted\n", readable.Plural(len(c.Operations), "operation", "operations"),
+		exercised, readable.Plural(documented, "documented status code", "documented status codes"),
+		readable.Plural(len(c.Messages), "message", "messages"))
+}
+
+// groupListed is how many scenarios of a failure group the summary names.
+const groupListed = 5
+
+// writeFailureGroups lists the failed scenarios by cause, the largest
+// group first: its count and cause on one line, then where its scenarios
+// are (the failure itself is printed once, by the console, and in
+// junit.xml, cucumber.json and the page).
+func writeFailureGroups(b *strings.Builder, groups []FailureGroup) {
+	if len(groups) == 0 {
+		return
+	}
+	failed := 0
+	for _, g := range groups {
+		failed += g.Count
+	}
+	fmt.Fprintf(b, "%s failed, by cause (%s):\n", readable.Plural(failed, "scenario", "scenarios"), readable.Plural(len(groups), "cause", "causes"))
+	for _, g := range groups {
+		fmt.Fprintf(b, "  %s\n", g.Title())
+		for _, sc := range g.Scenarios[:min(groupListed, len(g.Scenarios))] {
+			fmt.Fprintf(b, "      %s\n", sc)
+		}
+		if more := len(g.Scenarios) - groupListed; more > 0 {
+			fmt.Fprintf(b, "      and %d more (%s lists every failed scenario)\n", more, gherkin.RerunFile)
+		}
+	}
+	b.WriteString("\n")
+}
+
 // summaryLine is the final count of a run: "N passed (W with warnings), F
 // failed, S skipped", and the undefined scenarios when there are any.
 func summaryLine(t Counts) string {
@@ -100,7 +170,8 @@ func writeWarnings(b *strings.Builder, s Summary) {
 	if len(s.Warnings) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\nwarnings: %d readings of the document not followed (not failures; --strict makes them failures; docs/conformance-readings.md):\n", len(s.Warnings))
+	fmt.Fprintf(b, "\nwarnings: %s of the document not followed (not failures; --strict makes them failures; docs/conformance-readings.md):\n",
+		readable.Plural(len(s.Warnings), "reading", "readings"))
 	for _, w := range s.Warnings {
 		fmt.Fprintf(b, "  WARNING reading %s: %s\n", w.Reading, w.Sentence)
 		for _, sc := range w.Scenarios {
@@ -112,8 +183,8 @@ func writeWarnings(b *strings.Builder, s Summary) {
 // writeSlowest lists the n slowest scenarios that ran.
 func writeSlowest(b *strings.Builder, results []ScenarioResult, n int) {
 	ran := slices.DeleteFunc(slices.Clone(results), func(r ScenarioResult) bool { return r.Status == StatusSkipped })
-	if len(ran) == 0 {
-		return
+	if len(ran) < 2 {
+		return // the slowest of one scenario is that scenario
 	}
 	sort.SliceStable(ran, func(i, j int) bool { return ran[i].Seconds > ran[j].Seconds })
 	fmt.Fprintf(b, "\nslowest scenarios:\n")

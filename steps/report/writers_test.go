@@ -39,7 +39,7 @@ func TestJUnitShowsWarnings(t *testing.T) {
 	assert.Contains(t, out, "<system-out>WARNING (reading settles-at-once): got SUCCESS")
 	assert.Contains(t, out, `tests="3" failures="1" errors="0" skipped="1"`)
 	assert.Contains(t, out, `<skipped message="the profile lacks funded_customer.token">`)
-	assert.Contains(t, out, `<failure message="found: a typo" type="failed">found: a typo`)
+	assert.Contains(t, out, `<failure message="1 scenario failed: found: a typo" type="failed">found: a typo`)
 }
 
 // TestCucumberShowsWarnings: a warning is output and a text/plain

@@ -1,0 +1,117 @@
+package generative_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/variants"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+)
+
+// serveReference serves the reference, wrapped by wrap, on a loopback
+// port until the test ends.
+func serveReference(tb testing.TB, wrap func(http.Handler) http.Handler) string {
+	tb.Helper()
+	ds, err := reference.DefaultDataset()
+	require.NoError(tb, err)
+	st, err := reference.NewStore(ds)
+	require.NoError(tb, err)
+	srv := httptest.NewServer(wrap(httpapi.NewServer(slog.New(slog.DiscardHandler), st)))
+	tb.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// runOpts runs the generated mode with o, seed 1 and a few examples.
+func runOpts(tb testing.TB, o generative.Options) generative.Result {
+	tb.Helper()
+	o.Seed, o.Examples, o.Steps, o.Duration, o.ShrinkTime = 1, 10, 20, time.Minute, 2*time.Second
+	res, err := generative.Run(context.Background(), o)
+	require.NoError(tb, err)
+	return res
+}
+
+// TestGeneratedModeWaitsOutARateLimit: against the reference limited to
+// 200 requests a second per secret key (reference --rate-limit 200),
+// behind the throttling gateway of internal/variants (which throttles the
+// first request of each operation, so that the run is throttled whatever
+// its speed), every property passes, and the result says how many requests
+// were throttled.
+func TestGeneratedModeWaitsOutARateLimit(t *testing.T) {
+	t.Parallel()
+	gateway := variants.Throttles()
+	h, err := gateway.Handler()
+	require.NoError(t, err)
+	srv := httptest.NewServer(httpapi.RateLimit(h, 200))
+	t.Cleanup(srv.Close)
+	res := runOpts(t, generative.Options{Profile: profiles.Reference(srv.URL)})
+	for _, p := range res.Properties {
+		assert.Equal(t, generative.StatusPassed, p.Status, "%s: %s %s\n%s", p.Name(), p.Failure, p.Reason, p.Reproduction)
+	}
+	require.Positive(t, gateway.Throttled.Load())
+	require.Positive(t, res.Throttling.Throttled)
+	assert.Empty(t, res.Stopped)
+	var out bytes.Buffer
+	generative.PrintSummary(&out, res)
+	assert.Contains(t, out.String(), "throttling: "+res.Throttling.String())
+	t.Logf("%d requests in %.1fs; %s", res.Requests, res.Seconds, res.Throttling)
+}
+
+// TestGeneratedModeStopsWhenTheTargetKeepsThrottling: a target that throttles
+// every request after its first ones stops the run past
+// --max-throttle-wait: no property fails, those not run to their end say
+// the target kept throttling.
+func TestGeneratedModeStopsWhenTheTargetKeepsThrottling(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	url := serveReference(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) <= 200 {
+				h.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+		})
+	})
+	res := runOpts(t, generative.Options{Profile: profiles.Reference(url), MaxThrottleWait: 1500 * time.Millisecond})
+	assert.Contains(t, res.Stopped, "the target kept throttling")
+	assert.Zero(t, res.Failed())
+	skipped := 0
+	for _, p := range res.Properties {
+		if p.Status == generative.StatusSkipped {
+			skipped++
+			assert.Contains(t, p.Reason, "the target kept throttling", p.Name())
+		}
+	}
+	assert.Positive(t, skipped)
+	var out bytes.Buffer
+	generative.PrintSummary(&out, res)
+	assert.Contains(t, out.String(), "STOPPED: the target kept throttling")
+}
+
+// TestGeneratedModeFailsAThrottledPaymentThatWasProcessed: a server that
+// answers 429 in place of a payment it created makes the payment sent
+// again meet a used id (409): the property fails, naming the finding.
+func TestGeneratedModeFailsAThrottledPaymentThatWasProcessed(t *testing.T) {
+	t.Parallel()
+	srv := httpapitest.NewServer(t, reference.FaultThrottledButProcessed)
+	res := runOpts(t, generative.Options{Profile: profiles.Reference(srv.URL), Only: "sequences"})
+	require.Len(t, res.Properties, 1)
+	p := res.Properties[0]
+	assert.Equal(t, generative.StatusFailed, p.Status)
+	assert.Contains(t, p.Failure, contract.ErrThrottledProcessed.Error())
+}

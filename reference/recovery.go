@@ -1,0 +1,372 @@
+package reference
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"time"
+)
+
+// sector is the unit a disk writes whole: a write torn by a crash leaves
+// some of its sectors written and the others as they were (zeros, in the
+// journal's preallocated space).
+const sector = 512
+
+// CorruptError is a journal whose frames cannot all be read, and whose
+// damage is not a torn last write: the store refuses to start rather than
+// serve the state before the damage (unless WithRepair).
+type CorruptError struct {
+	Path   string
+	Offset int64
+	Reason string // what is wrong at Offset
+	// Follows says what lies after the damage ("" when the damaged frame
+	// is whole and its records are what is wrong).
+	Follows string
+}
+
+func (e *CorruptError) Error() string {
+	follows := ""
+	if e.Follows != "" {
+		follows = "; " + e.Follows
+	}
+	return fmt.Sprintf("state journal %s is damaged at offset %d (%s)%s. The reference refuses to start rather than serve part of its state: restore the file from a copy, start with another --state directory, or start with --repair, which keeps a copy of the journal, drops the damaged frame and everything after it, and logs every payment it drops",
+		e.Path, e.Offset, e.Reason, follows)
+}
+
+// scan is what replay read of a journal.
+type scan struct {
+	end    int64 // the end of the last intact frame, where the next is written
+	frames int
+	zeros  int64 // zero bytes after end (the preallocated space)
+	torn   *tail // a torn last write after end, or nil
+}
+
+// tail is what follows the last intact frame, at off, when it is not only
+// zeros: a torn last write, or damage.
+type tail struct {
+	off, end int64 // end: after the last non-zero byte
+	frame    int   // the frame's number (the header's frame is 1)
+	// torn says how the last write was cut ("" : it was not, this is damage).
+	torn string
+}
+
+// replay applies the journal's frames in [0, size) to the store and
+// returns what it found: where the frames end, and the zeros or the torn
+// last write after them. Damage is a *CorruptError; the header must match
+// the store's.
+func (s *Store) replay(path string, f StateFile, size int64) (scan, error) {
+	r := io.NewSectionReader(f, 0, size)
+	var hdr [frameHeader]byte
+	var body []byte
+	var sc scan
+	for sc.end < size {
+		off := sc.end
+		n, reason, err := readFrame(r, off, size, &hdr, &body)
+		if err != nil {
+			return sc, fmt.Errorf("state journal %s: %w", path, err)
+		}
+		if reason != "" {
+			return s.replayTail(path, r, sc, size, reason)
+		}
+		if err := s.applyFrame(body, off == 0); errors.Is(err, errStateMismatch) {
+			return sc, fmt.Errorf("state journal %s: %w", path, err)
+		} else if err != nil {
+			return sc, &CorruptError{Path: path, Offset: off, Reason: err.Error()}
+		}
+		sc.end, sc.frames = off+frameHeader+n, sc.frames+1
+	}
+	return sc, nil
+}
+
+// readFrame reads the frame at off into body and returns its body's
+// length, or why it does not read whole.
+func readFrame(r io.ReaderAt, off, size int64, hdr *[frameHeader]byte, body *[]byte) (int64, string, error) {
+	if size-off < frameHeader {
+		return 0, "incomplete frame header", nil
+	}
+	if _, err := r.ReadAt(hdr[:], off); err != nil {
+		return 0, "", err
+	}
+	n := int64(binary.LittleEndian.Uint32(hdr[4:]))
+	switch {
+	case string(hdr[:4]) != frameMagic:
+		return 0, "no frame starts here", nil
+	case n == 0 || n > maxFrameRead:
+		return 0, "impossible frame length", nil
+	case off+frameHeader+n > size:
+		return 0, "incomplete frame", nil
+	}
+	if int64(cap(*body)) < n {
+		*body = make([]byte, n)
+	}
+	*body = (*body)[:n]
+	if _, err := r.ReadAt(*body, off+frameHeader); err != nil {
+		return 0, "", err
+	}
+	if crc32.Checksum(*body, castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
+		return 0, "checksum mismatch", nil
+	}
+	return n, "", nil
+}
+
+// replayTail judges what follows the last intact frame (sc.end), where a
+// frame does not read whole for reason: zeros (the preallocated space), a
+// torn last write, or damage.
+func (s *Store) replayTail(path string, r io.ReaderAt, sc scan, size int64, reason string) (scan, error) {
+	off := sc.end
+	end, err := lastNonZero(r, off, size)
+	if err != nil {
+		return sc, fmt.Errorf("state journal %s: %w", path, err)
+	}
+	if end == off {
+		sc.zeros = size - off
+		return sc, nil
+	}
+	t, follows, err := judgeTail(r, off, end, size, reason)
+	if err != nil {
+		return sc, fmt.Errorf("state journal %s: %w", path, err)
+	}
+	if t.torn == "" {
+		return sc, &CorruptError{Path: path, Offset: off, Reason: reason, Follows: follows}
+	}
+	t.frame = sc.frames + 1
+	sc.torn, sc.zeros = &t, size-end
+	return sc, nil
+}
+
+// judgeTail tells a torn last write from damage at off, where the
+// non-zero bytes end at end and the file at size. A write is torn when a
+// crash stopped it part way: the file ends inside its frame (a journal
+// that grew with each write), or some of the frame's sectors were never
+// written and read as the zeros preallocated there; and nothing but zeros
+// follows it. A frame whose bytes are all there and whose checksum fails
+// is damage, as is anything followed by an intact frame or by more than
+// one write could hold. For damage, follows says what comes after it.
+func judgeTail(r io.ReaderAt, off, end, size int64, reason string) (tail, string, error) {
+	t := tail{off: off, end: end}
+	buf := make([]byte, min(end-off, frameHeader+maxFrameRead))
+	if _, err := r.ReadAt(buf, off); err != nil {
+		return t, "", err
+	}
+	if next := intactFrameAfter(buf); next > 0 {
+		return t, fmt.Sprintf("an intact frame follows at offset %d, so the journal holds acknowledged changes after the damage", off+int64(next)), nil
+	}
+	hdr := make([]byte, frameHeader) // what the header holds, zeros after end
+	copy(hdr, buf)
+	var claimed int64 // the frame's length with its header, when the header reads
+	if n := int64(binary.LittleEndian.Uint32(hdr[4:])); string(hdr[:4]) == frameMagic && n > 0 && n <= maxFrameRead {
+		claimed = frameHeader + n
+	}
+	reach := int64(frameHeader + maxFrame) // the most one write holds
+	switch z := unwrittenHeader(buf, off); {
+	case size-off < frameHeader:
+		t.torn = "the file ends inside its header"
+	case z >= 0 && end-off <= reach:
+		t.torn = fmt.Sprintf("its header's sector at offset %d was never written", z)
+	case claimed > 0 && off+claimed > size:
+		t.torn = "the file ends inside it"
+	case claimed > 0 && end <= off+claimed:
+		frame := append(buf, make([]byte, off+claimed-end)...) // zeros after end
+		if z := unwrittenSector(frame, off); z >= 0 {
+			t.torn = fmt.Sprintf("the sector at offset %d was never written", z)
+		}
+		reach = claimed
+	}
+	if t.torn != "" {
+		return t, "", nil
+	}
+	return t, describeDamage(buf, off, end, size, claimed, reach), nil
+}
+
+// minUnwritten is the fewest zero bytes at a frame's end that count as a
+// sector never written: a frame may end in a few zero bytes of its own (a
+// record's last fields are often zero), so a shorter run is read as data,
+// and a frame it made fail is damage, not a torn write.
+const minUnwritten = 8
+
+// unwrittenSector returns the file offset of the first part of frame
+// (which starts at file offset off), cut at sector boundaries, that is all
+// zeros and so was never written, or -1.
+func unwrittenSector(frame []byte, off int64) int64 {
+	for len(frame) > 0 {
+		k := min(int64(len(frame)), sector-off%sector)
+		short := k == int64(len(frame)) && k < minUnwritten
+		if !short && isZero(frame[:k]) {
+			return off
+		}
+		frame, off = frame[k:], off+k
+	}
+	return -1
+}
+
+// unwrittenHeader returns the file offset of a sector of the header at
+// the start of b (file offset off) that was never written, or -1: its
+// part of the header is all zeros and holds magic or checksum bytes (the
+// length's high bytes are zero in a frame of its own), and so does the
+// rest of that sector in b.
+func unwrittenHeader(b []byte, off int64) int64 {
+	hdr := make([]byte, frameHeader) // zeros after b's end
+	copy(hdr, b)
+	for a := int64(0); a < frameHeader; {
+		sectorEnd := a + sector - (off+a)%sector // a's sector's end, from off
+		e := min(sectorEnd, frameHeader)
+		lo := min(frameHeader, int64(len(b)))
+		rest := b[lo:max(lo, min(sectorEnd, int64(len(b))))] // the sector's bytes after the header
+		if isZero(hdr[a:e]) && (a < 4 || e > 8) && isZero(rest) {
+			return off + a
+		}
+		a = e
+	}
+	return -1
+}
+
+func isZero(b []byte) bool {
+	for len(b) > len(zeros) {
+		if !bytes.Equal(b[:len(zeros)], zeros[:]) {
+			return false
+		}
+		b = b[len(zeros):]
+	}
+	return bytes.Equal(b, zeros[:len(b)])
+}
+
+// describeDamage says what lies at and after damage at off that is
+// neither a torn write nor followed by an intact frame.
+func describeDamage(buf []byte, off, end, size, claimed, reach int64) string {
+	first := off + int64(len(buf)-len(bytes.TrimLeft(buf, "\x00")))
+	after := "then only zeros"
+	if end == size {
+		after = "then the end of the file"
+	}
+	switch {
+	case first > off:
+		return fmt.Sprintf("%d zero bytes, then non-zero bytes from offset %d to %d; no intact frame follows", first-off, first, end)
+	case claimed > 0 && end <= off+claimed:
+		return fmt.Sprintf("it is the last frame and whole (its %d bytes are all there, %s): its write finished, so its changes may have been acknowledged", claimed, after)
+	case end-off > reach:
+		return fmt.Sprintf("non-zero bytes run on to offset %d, more than one write holds; no intact frame follows", end)
+	}
+	return fmt.Sprintf("non-zero bytes up to offset %d, %s; no intact frame follows", end, after)
+}
+
+// intactFrameAfter returns the offset in b, after its start, of the first
+// frame that reads whole with its checksum, or 0.
+func intactFrameAfter(b []byte) int {
+	for p := 1; p+frameHeader <= len(b); p++ {
+		i := bytes.Index(b[p:], []byte(frameMagic))
+		if i < 0 {
+			return 0
+		}
+		p += i
+		if p+frameHeader > len(b) {
+			return 0
+		}
+		n := int(binary.LittleEndian.Uint32(b[p+4:]))
+		if n > 0 && n <= len(b)-p-frameHeader &&
+			crc32.Checksum(b[p+frameHeader:p+frameHeader+n], castagnoli) == binary.LittleEndian.Uint32(b[p+8:]) {
+			return p
+		}
+	}
+	return 0
+}
+
+// lastNonZero returns the offset after the last non-zero byte of [off,
+// size), or off when there is none. It reads from the end, where the
+// preallocated zeros are.
+func lastNonZero(r io.ReaderAt, off, size int64) (int64, error) {
+	buf := make([]byte, len(zeros))
+	for hi := size; hi > off; {
+		lo := max(off, hi-int64(len(buf)))
+		b := buf[:hi-lo]
+		if _, err := r.ReadAt(b, lo); err != nil {
+			return 0, err
+		}
+		if !isZero(b) {
+			i := len(b) - 1
+			for b[i] == 0 {
+				i--
+			}
+			return lo + int64(i) + 1, nil
+		}
+		hi = lo
+	}
+	return off, nil
+}
+
+// recoverJournal replays the journal f into the store, erases a torn last
+// write (or, with WithRepair, damage and everything after it), and writes
+// the header of a new (or headless) journal. It returns the end of its
+// frames and the file's length.
+func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int64, err error) {
+	start := time.Now()
+	if length, err = s.journalLength(path, f); err != nil {
+		return 0, 0, err
+	}
+	var sc scan
+	if length > 0 {
+		sc, err = s.replay(path, f, length)
+		var corrupt *CorruptError
+		if errors.As(err, &corrupt) && s.repair {
+			if err = s.repairJournal(dir, path, f, length, corrupt); err == nil {
+				sc, err = s.replay(path, f, length)
+			}
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if err := s.dropTorn(path, f, sc); err != nil {
+			return 0, 0, err
+		}
+	}
+	size = sc.end
+	if size == 0 { // a new journal, or one whose header's write was torn
+		if err := writeHeader(f, s.header); err != nil {
+			return 0, 0, stateDirError(dir, err)
+		}
+		if err := syncDir(dir, s.openFile); err != nil {
+			return 0, 0, stateDirError(dir, err)
+		}
+		size = frameHeader + int64(len(s.header))
+		length = max(length, size)
+	}
+	s.logger.Info("state journal replayed", "path", path, "frames", sc.frames, "bytes", size,
+		"account_records", s.replayed.accounts, "payments", s.replayed.payments,
+		"preallocated", sc.zeros, "took", time.Since(start).Round(time.Microsecond))
+	return size, length, nil
+}
+
+// dropTorn erases the torn last write sc found (zeros where it was, as
+// preallocated), so that the next frame is written in its place.
+func (s *Store) dropTorn(path string, f StateFile, sc scan) error {
+	t := sc.torn
+	if t == nil {
+		return nil
+	}
+	if err := writeZeros(f, t.off, t.end-t.off); err != nil {
+		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
+	}
+	if err := datasync(f); err != nil {
+		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
+	}
+	s.logger.Warn("state journal: dropped a torn last frame (a write the crash stopped part way; none of its requests was answered)",
+		"path", path, "frame", t.frame, "offset", t.off, "bytes", t.end-t.off, "torn", t.torn)
+	return nil
+}
+
+// journalLength returns the length of the journal f, narrowing its
+// permissions to 0600 first.
+func (s *Store) journalLength(path string, f StateFile) (int64, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("state journal %s: %w", path, err)
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		if err := chmodPrivate(path); err != nil {
+			return 0, fmt.Errorf("state journal %s: %w", path, err)
+		}
+	}
+	return info.Size(), nil
+}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Cause is what a failed scenario failed on, as the check that failed
+// recorded it: the operation whose answer it judged, the check (the
+// sentence of the document it rests on) and either the field and rule of
+// openapi.yaml the answer broke or what the check expected. Failures with
+// the same cause are one group in every writer (Schemathesis prints each
+// distinct failure once; pytest's short summary lists each failure on one
+// line): the key is made of these fields, never of the failure's text.
+type Cause struct {
+	Operation string `json:"operation,omitempty"`
+	Check     string `json:"check,omitempty"`
+	// Field names the value as the document's tables do
+	// ("data.products[].operator.logo"); Rule is the rule of openapi.yaml
+	// it broke ("missing required property").
+	Field string `json:"field,omitempty"`
+	Rule  string `json:"rule,omitempty"`
+	// Expected is what a check of a value expected, when no field of
+	// openapi.yaml names the failure.
+	Expected string `json:"expected,omitempty"`
+	// Headline says the cause in one sentence.
+	Headline string `json:"headline"`
+}
+
+// key is what failures of one cause share.
+func (c Cause) key() string {
+	if c.Field != "" {
+		return strings.Join([]string{c.Operation, c.Check, c.Field, c.Rule}, "\x00")
+	}
+	return strings.Join([]string{c.Operation, c.Check, c.Expected, c.Headline}, "\x00")
+}
+
+// causeOf is the cause of a failed or undefined scenario: the one its
+// failed check recorded, or, for a failure no check describes (a step
+// without a definition, a feature that calls steps in the wrong order),
+// its first line.
+func causeOf(r ScenarioResult) Cause {
+	if r.Cause != nil {
+		return *r.Cause
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(r.Reason), "\n")
+	if r.Status == StatusUndefined {
+		first = "a step has no definition: " + first
+	}
+	return Cause{Headline: first}
+}
+
+// FailureGroup is the failed scenarios of one cause.
+type FailureGroup struct {
+	Cause
+	// Count is the number of scenarios that failed on the cause.
+	Count int `json:"count"`
+	// Scenarios are the scenarios, first the one whose failure the group
+	// shows (its location when it has one, and its name).
+	Scenarios []GroupScenario `json:"scenarios"`
+}
+
+// GroupScenario is one scenario of a failure group.
+type GroupScenario struct {
+	Location string `json:"location,omitempty"`
+	Name     string `json:"name"`
+}
+
+// String is the scenario on one line: where and which.
+func (s GroupScenario) String() string {
+	if s.Location == "" {
+		return s.Name
+	}
+	return s.Location + "  " + s.Name
+}
+
+// Title is the group in one line: its count and its cause, "49 scenarios
+// failed on one check: syncProducts answered without ...".
+func (g FailureGroup) Title() string {
+	if g.Count == 1 {
+		return "1 scenario failed: " + g.Headline
+	}
+	return fmt.Sprintf("%d scenarios failed on one check: %s", g.Count, g.Headline)
+}
+
+// GroupFailures groups the failed and undefined scenarios of results by
+// cause, the group of the most scenarios first (then in the order of the
+// results).
+func GroupFailures(results []ScenarioResult) []FailureGroup {
+	var groups []FailureGroup
+	index := map[string]int{}
+	for _, r := range results {
+		if r.Status != StatusFailed && r.Status != StatusUndefined {
+			continue
+		}
+		c := causeOf(r)
+		i, ok := index[c.key()]
+		if !ok {
+			i = len(groups)
+			index[c.key()] = i
+			groups = append(groups, FailureGroup{Cause: c})
+		}
+		groups[i].Count++
+		groups[i].Scenarios = append(groups[i].Scenarios, GroupScenario{Location: r.Location, Name: r.Name})
+	}
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Count > groups[j].Count })
+	if groups == nil {
+		groups = []FailureGroup{}
+	}
+	return groups
+}

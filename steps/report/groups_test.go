@@ -1,0 +1,37 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestGroupFailuresByCause: failures group by the fields of their cause,
+// never by their text; the largest group comes first; a failure no check
+// described groups by its first line.
+func TestGroupFailuresByCause(t *testing.T) {
+	t.Parallel()
+	logo := &Cause{Operation: "syncProducts", Check: "openapi.yaml", Field: "data.products[].operator.logo", Rule: "missing required property",
+		Headline: "syncProducts answered without `data.products[].operator.logo` (required by openapi.yaml, §2.1)"}
+	typo := &Cause{Operation: "createPayment", Check: "§4.6", Expected: `the message "Pembayaran berhasil diproses."`,
+		Headline: `createPayment: expected the message "Pembayaran berhasil diproses."`}
+	results := []ScenarioResult{
+		{Name: "a", Location: "a.feature:1", Status: StatusFailed, Cause: typo, Reason: "found: typo at 10:01"},
+		{Name: "b", Location: "b.feature:1", Status: StatusFailed, Cause: logo, Reason: "found: at /data/products/0/operator/logo"},
+		{Name: "c", Location: "c.feature:1", Status: StatusPassed},
+		{Name: "d", Location: "d.feature:1", Status: StatusFailed, Cause: logo, Reason: "found: at /data/products/3/operator/logo"},
+		{Name: "e", Location: "e.feature:1", Status: StatusFailed, Cause: typo, Reason: "found: typo at 10:02"},
+		{Name: "f", Location: "f.feature:1", Status: StatusFailed, Cause: logo, Reason: "found: another text"},
+		{Name: "g", Status: StatusUndefined, Reason: "step \"x\" is undefined\nmore"},
+	}
+	groups := GroupFailures(results)
+	assert.Equal(t, []FailureGroup{
+		{Cause: *logo, Count: 3, Scenarios: []GroupScenario{{"b.feature:1", "b"}, {"d.feature:1", "d"}, {"f.feature:1", "f"}}},
+		{Cause: *typo, Count: 2, Scenarios: []GroupScenario{{"a.feature:1", "a"}, {"e.feature:1", "e"}}},
+		{Cause: Cause{Headline: `a step has no definition: step "x" is undefined`}, Count: 1, Scenarios: []GroupScenario{{Name: "g"}}},
+	}, groups)
+	assert.Equal(t, "3 scenarios failed on one check: syncProducts answered without `data.products[].operator.logo` (required by openapi.yaml, §2.1)", groups[0].Title())
+	assert.Equal(t, `1 scenario failed: a step has no definition: step "x" is undefined`, groups[2].Title())
+	assert.Empty(t, GroupFailures(results[2:3]))
+	assert.NotNil(t, GroupFailures(nil), "summary.json holds [] rather than null")
+}
