@@ -31,7 +31,7 @@ func benchAttack(b *testing.B, p *profiles.Profile, opts ...loadtest.Option) {
 			loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 		}, opts...)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		o, err := loadtest.New(p, all...).Run(ctx)
+		o, err := loadtest.New(p, all...).Run(ctx, b.TempDir())
 		cancel()
 		if err != nil {
 			b.Fatal(err)

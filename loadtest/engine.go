@@ -46,13 +46,17 @@ type engine struct {
 	began                                    time.Time     // when the attack began
 	sending                                  time.Duration // from the start to the end of the sending loop
 
-	rec *record.Recorder // what the collector gathers, counted and streamed or kept
-	// marks, when the ledger streams to its file and is reconciled, is
-	// what the look-ups need of it in memory (lookupFile).
+	rec *record.Recorder // what the collector gathers, counted and streamed
+	// marks, when the run is reconciled, is what the look-ups need of its
+	// ledger in memory (lookupFile).
 	marks *seqMarks
 	// order numbers each operation's sends (record.Result.Order), for the
-	// results file; one counter per operation, set before the attack.
-	order map[string]*atomic.Uint64
+	// results file, in the order of their send times (vegeta's plot wants
+	// both to grow together): one counter per operation, set before the
+	// attack, taken with the send time under orderMu, as vegeta's attacker
+	// takes its Seq and Timestamp.
+	order   map[string]*uint64
+	orderMu sync.Mutex
 }
 
 func (e *engine) generator() record.Generator {
@@ -149,9 +153,9 @@ func (e *engine) attack(ctx context.Context) {
 // numberOps sets one send counter per operation (record.Result.Order), and one
 // shared by the operations it does not name.
 func (e *engine) numberOps() {
-	e.order = map[string]*atomic.Uint64{}
+	e.order = map[string]*uint64{}
 	for _, op := range []string{"", record.OpCreate, record.OpStatus, record.OpList, record.OpSync, record.OpProfile, record.OpMethods, record.OpProvision} {
-		e.order[op] = &atomic.Uint64{}
+		e.order[op] = new(uint64)
 	}
 }
 
@@ -426,12 +430,14 @@ func throttled(d *job, r *record.Result, resp *response, at time.Time) time.Dura
 // start counts the send of d, now: its number among its operation's sends,
 // whether it is late, and the requests in flight.
 func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint64) {
-	sent = time.Now()
 	counter := e.order[d.call.op]
 	if counter == nil { // an operation the engine did not number: share one counter
 		counter = e.order[""]
 	}
-	order = counter.Add(1) - 1
+	e.orderMu.Lock()
+	sent, order = time.Now(), *counter
+	*counter++
+	e.orderMu.Unlock()
 	e.sent.Add(1)
 	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
 		e.late.Add(1)

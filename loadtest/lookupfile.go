@@ -15,8 +15,8 @@ import (
 
 // seqMarks is a byte per sequence number of a run's payment requests: what
 // the look-ups after the attack need in memory to choose, as they read the
-// ledger file, which request of each id to look up. A reconciled run that
-// records its ledger to a file keeps this instead of its ledger.
+// ledger file, which request of each id to look up. A reconciled run keeps
+// this instead of its ledger.
 type seqMarks []byte
 
 const (
@@ -122,16 +122,6 @@ func (m seqMarks) toLookUp(wave int) int {
 	return n
 }
 
-// lookUpAll looks up the ids of o's ledger: from its file when the run
-// streamed it there, in memory otherwise. It returns how many created ids
-// it did not get to.
-func (e *engine) lookUpAll(ctx context.Context, accounts []Account, o *record.Run) (int, error) {
-	if e.marks == nil {
-		return e.lookups(ctx, accounts, o.Ledger), nil
-	}
-	return e.lookupFile(ctx, accounts, *e.marks, e.rec.LedgerFile())
-}
-
 // pending is a ledger entry on its way from the reader to the writer of
 // lookupFile, through a look-up worker when chosen; done is closed when
 // it may be written.
@@ -144,10 +134,13 @@ type pending struct {
 // lookupWindow bounds the entries between lookupFile's reader and writer.
 const lookupWindow = 4096
 
-// lookupFile is lookups for a ledger recorded to the file path: it reads
-// the file one entry at a time, looks up what the marks choose, and writes
-// every entry, in the same order, with its look-up, to a file that then
-// replaces path. It returns how many created ids it did not get to.
+// lookupFile checks the created ids of the ledger file path through
+// payment status, with a few workers, until ctx is done: it reads the
+// file one entry at a time, looks up what the marks choose (the first
+// created request of each id, and the ids to resolve), and writes every
+// entry, in the same order, with its look-up (Payment.Lookup), to a file
+// that then replaces path. It returns how many created ids it did not get
+// to (their Lookup stays nil, which reconciliation reports).
 func (e *engine) lookupFile(ctx context.Context, accounts []Account, marks seqMarks, path string) (missed int, err error) {
 	auths := map[string]string{}
 	for _, a := range accounts {

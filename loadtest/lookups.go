@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,64 +42,8 @@ func (e *engine) reconcileProgress(done *atomic.Int64, total int) func() {
 	return func() { close(stop); <-finished }
 }
 
-// lookups checks every created id of ledger through payment status, with a few
-// workers, until ctx is done. It fills Payment.Lookup of the first created
-// request of each id, and returns how many ids it did not get to (their
-// Lookup stays nil, which reconciliation reports).
-func (e *engine) lookups(ctx context.Context, accounts []Account, ledger []record.Payment) int {
-	auths := map[string]string{}
-	for _, a := range accounts {
-		auths[a.Key] = a.auth
-	}
-	first := map[string]*record.Payment{}
-	for i := range ledger {
-		p := &ledger[i]
-		if p.Outcome == record.OutcomeCreated && (first[p.ID] == nil || first[p.ID].Outcome != record.OutcomeCreated) {
-			first[p.ID] = p
-		}
-	}
-	everyID := len(e.cfg.nemesis) > 0
-	for i := range ledger {
-		p := &ledger[i]
-		if first[p.ID] == nil && resolves(p, everyID) {
-			first[p.ID] = p
-		}
-	}
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	work := make(chan *record.Payment)
-	var wg sync.WaitGroup
-	var done, failing atomic.Int64 // look-ups made; transport failures in a row
-	stopProgress := e.reconcileProgress(&done, len(first))
-	defer stopProgress()
-	for range e.cfg.lookupWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range work {
-				e.lookUpOne(ctx, stop, p, auths[p.Account], &done, &failing)
-			}
-		}()
-	}
-dispatch:
-	for _, p := range first {
-		select {
-		case work <- p:
-		case <-ctx.Done():
-			break dispatch
-		}
-	}
-	close(work)
-	wg.Wait()
-	missed := 0
-	for _, p := range first {
-		if p.Lookup == nil && p.Outcome == record.OutcomeCreated {
-			missed++
-		}
-	}
-	return missed
-}
-
+// lookup looks payment p up through payment status, and records the
+// look-up in the history.
 func (e *engine) lookup(ctx context.Context, p *record.Payment, auth string) *record.Lookup {
 	invoke := time.Now()
 	r := e.cl.doTimed(ctx, e.cl.paymentStatus(auth, p.ID))

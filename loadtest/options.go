@@ -56,7 +56,6 @@ type config struct {
 	progress         func(Progress)
 	progressEvery    time.Duration
 	logger           *slog.Logger
-	recordDir        string // where results and ledger stream; "" keeps them in memory
 	lookupWorkers    int
 	provisionCount   int
 
@@ -132,15 +131,6 @@ func WithCatalog(cat *record.Catalog) Option { return func(c *config) { c.catalo
 func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
 }
-
-// WithRecordDir streams the run's results and ledger, as they arrive, to
-// results.bin and ledger.jsonl in dir (created if missing), through
-// buffered writers, instead of keeping them in memory: the memory of a run
-// then does not grow with its length (only a reconciled run keeps its
-// ledger, for the look-ups after the attack). The reports read the
-// Run's Tally; WriteArtifacts into the same dir leaves the two files
-// as they are (the ledger is written again with the look-ups).
-func WithRecordDir(dir string) Option { return func(c *config) { c.recordDir = dir } }
 
 // WithLogger sets the logger for setup and reconciliation events.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -48,17 +49,17 @@ func New(p *profiles.Profile, opts ...Option) *Tester {
 	return &Tester{profile: p, cfg: c}
 }
 
-// Run records a load test: the set-up (accounts, catalog, wallets before),
-// the attack, the drain, and what the verdicts need after it (status
-// look-ups, wallets after). It returns an error only when the run could not
+// Run records a load test into dir (created if missing): the set-up
+// (accounts, catalog, wallets before), the attack, the drain, and what the
+// verdicts need after it (status look-ups, wallets after). It returns an error only when the run could not
 // be carried out; what the target did wrong is for verdict.Judge to find in
 // the record.
-func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
+func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	c := t.cfg
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	s, err := t.prepare(ctx, &c)
+	s, err := t.prepare(ctx, &c, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +67,12 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	defer s.hist.Discard()
 	out := s.newRun()
 	s.readWalletsBefore(ctx, out)
-	e, err := t.attack(ctx, s, out)
+	e, err := t.attack(ctx, s, out, dir)
 	if err != nil {
 		return nil, err
 	}
 	if c.reconcile {
-		if err := s.gatherAfter(ctx, e, out); err != nil {
+		if err := s.gatherAfter(ctx, e, out, dir); err != nil {
 			return nil, err
 		}
 	}
@@ -100,7 +101,7 @@ type session struct {
 // prepare sets a run up: the documented codes, the ids, the client, the
 // accounts (provisioned when the profile lists none), the catalog and the
 // planner.
-func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
+func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, error) {
 	codes, err := DocumentedCodes()
 	if err != nil {
 		return nil, err
@@ -127,12 +128,9 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 		return nil, err
 	}
 	if c.history {
-		s.hist = &record.History{}
-		if c.recordDir != "" {
-			if s.hist, err = record.NewHistoryFile(c.recordDir); err != nil {
-				cl.close()
-				return nil, err
-			}
+		if s.hist, err = record.NewHistory(dir); err != nil {
+			cl.close()
+			return nil, err
 		}
 	}
 	return s, nil
@@ -222,31 +220,17 @@ func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 	return w, true
 }
 
-// newRecorder returns the recorder of the run. The results and the ledger
-// kept in memory are sized for the schedule up front; past that (a
-// max-rate run has no schedule), they grow by chunks, never copying what
-// was collected while the attack runs. The charts' buckets suit the
-// schedule; the drain, when it runs long, widens them. A reconciled run
-// that records its ledger to a file looks its ids up from the file
-// (lookupFile), keeping a byte per payment; without a file, the ledger is
-// kept in memory for the look-ups.
-func (c *config) newRecorder() (*record.Recorder, error) {
-	size := record.ChunkSize
-	if !c.load.Unbounded() && c.recordDir == "" {
-		size = int(min(c.load.Expected()*1.02, 1<<20)) + 64
-	}
-	span := c.load.Duration + min(time.Second, c.load.Duration/10)
-	return record.NewRecorder(c.recordDir, c.reconcile && c.recordDir == "", record.NewTally(time.Now(), span, false), size)
-}
-
 // attack runs the attack (with the nemesis, if any) and records it in out.
-func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engine, error) {
-	rec, err := s.c.newRecorder()
+func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir string) (*engine, error) {
+	// The charts' buckets suit the schedule; the drain, when it runs long,
+	// widens them.
+	span := s.c.load.Duration + min(time.Second, s.c.load.Duration/10)
+	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, false))
 	if err != nil {
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
-	if s.c.reconcile && s.c.recordDir != "" {
+	if s.c.reconcile {
 		e.marks = newSeqMarks(s.c.load)
 	}
 	var faults *nemesis.Execution
@@ -266,7 +250,7 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 // when ctx was cancelled, bounded by its own deadline: what is not looked
 // up or read by then is not reconciled, which is a violation. It fails
 // only when the ledger file cannot be read or rewritten.
-func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) error {
+func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, dir string) error {
 	c := s.c
 	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
 	defer cancel()
@@ -275,7 +259,7 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) e
 		out.Meta.ReconcileStopped = dead
 		cancel() // nothing more is looked up or read
 	}
-	missed, err := e.lookUpAll(post, s.accounts, out)
+	missed, err := e.lookupFile(post, s.accounts, *e.marks, filepath.Join(dir, record.FileLedger))
 	if err != nil {
 		return err
 	}

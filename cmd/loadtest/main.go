@@ -258,7 +258,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	defer closeLog()
 	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", *f.runID, *f.scenario, lp, shard, dir)
-	o, err := loadtest.New(prof, opts...).Run(ctx)
+	o, err := loadtest.New(prof, opts...).Run(ctx, dir)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w before the attack began: %w", errInterrupted, err)
@@ -311,7 +311,7 @@ func (f *runFlags) options(run runPlan, dir string, logger *slog.Logger, stderr 
 		loadtest.WithMaxConnections(*f.maxConns), loadtest.WithTimeout(*f.timeout), loadtest.WithDrain(*f.drain),
 		loadtest.WithLateAfter(*f.late), loadtest.WithShard(run.shard), loadtest.WithRunID(*f.runID),
 		loadtest.WithReconcile(!*f.noReconcile), loadtest.WithReconcileTimeout(*f.reconcileTO), loadtest.WithLogger(logger),
-		loadtest.WithRetry(*f.retries, *f.retryTO, *f.backoff), loadtest.WithRecordDir(dir),
+		loadtest.WithRetry(*f.retries, *f.retryTO, *f.backoff),
 	}
 	checks, err := checkOptions(*f.check, *f.historyTO, *f.historyRead)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -260,11 +261,9 @@ func TestProductsAndWhenDryFlags(t *testing.T) {
 	out, _, err := runCLI(t, "--scenario", "create", "--rate", "40", "--duration", "300ms", "--quiet", "--out", dir,
 		"--products", "1001,1002", "--mix", "balance=1", "--when-dry", "gateway")
 	require.NoError(t, err, out)
-	f, err := os.Open(filepath.Join(dir, "ledger.jsonl"))
+	run, err := record.ReadDir(dir)
 	require.NoError(t, err)
-	defer func() { _ = f.Close() }()
-	ledger, err := record.ReadLedger(f)
-	require.NoError(t, err)
+	ledger := recordtest.Payments(t, run)
 	require.NotEmpty(t, ledger)
 	for _, p := range ledger {
 		assert.Contains(t, []int64{1001, 1002}, p.ProductID)

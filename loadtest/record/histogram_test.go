@@ -35,9 +35,19 @@ func syntheticResults(rng *rand.Rand, at time.Time, n, shard int, rate float64) 
 	return out
 }
 
-func shardRun(run string, s Shard, at time.Time, results []Result) *Run {
-	return &Run{Meta: Meta{RunID: run, Scenario: "create", Shard: s, Began: at, Ended: at.Add(10 * time.Second)},
-		Generator: Generator{Duration: 10 * time.Second, Sent: int64(len(results))}, Results: results}
+// shardRun records results as shard s of run, from at, into a directory
+// of tb.
+func shardRun(tb testing.TB, run string, s Shard, at time.Time, results []Result) *Run {
+	tb.Helper()
+	o := &Run{Meta: Meta{RunID: run, Scenario: "create", Shard: s, Began: at, Ended: at.Add(10 * time.Second)},
+		Generator: Generator{Duration: 10 * time.Second, Sent: int64(len(results))}}
+	rec, err := NewRecorder(tb.TempDir(), NewTally(at, 10*time.Second, false))
+	require.NoError(tb, err)
+	for i := range results {
+		rec.Add(&HitResult{Result: results[i]})
+	}
+	require.NoError(tb, rec.Close(o))
+	return o
 }
 
 // TestMergedPercentilesEqualOneRun: three shards each write their results
@@ -63,7 +73,7 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 			}
 		}
 		all = append(all, rs...)
-		o := shardRun("merge21", Shard{Index: i, Count: 3}, at, rs)
+		o := shardRun(t, "merge21", Shard{Index: i, Count: 3}, at, rs)
 		dir := filepath.Join(root, fmt.Sprint(i))
 		require.NoError(t, WriteDir(dir, o))
 		read, err := ReadDir(dir)
@@ -72,10 +82,7 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 	}
 	m, err := Merge(outs, false)
 	require.NoError(t, err)
-	merged, err := m.Tallied()
-	require.NoError(t, err)
-	one, err := shardRun("merge21", SingleShard, at, all).Tallied()
-	require.NoError(t, err)
+	merged, one := m.Tally, shardRun(t, "merge21", SingleShard, at, all).Tally
 
 	require.Equal(t, len(all), merged.Requests())
 	assert.Equal(t, one.Corrected.Summary(), merged.Corrected.Summary())

@@ -81,7 +81,9 @@ type Generator struct {
 }
 
 // Run is the record of a run, everything its attack produced: where the
-// attack (the producer) and the verdicts and reports meet.
+// attack (the producer) and the verdicts and reports meet. Its results,
+// ledger and history are in the files of its directory (for a merge, of
+// the shards' directories), read one entry at a time; Tally counts them.
 type Run struct {
 	Meta      Meta              `json:"meta"`
 	Generator Generator         `json:"generator"`
@@ -90,37 +92,22 @@ type Run struct {
 	// Funds is the plan of what the run spends against what the accounts
 	// hold; nil when the wallets are not known.
 	Funds *FundsPlan `json:"funds,omitempty"`
-	// Results and Ledger are what was kept in memory: everything when the
-	// run had no record directory (WithRecordDir), nothing of the results
-	// and only a reconciled run's ledger when it streamed them to its
-	// files, which resultFiles and ledgerFiles name (for a merge, the
-	// shards' files). Tally counts them all.
-	Results     []Result  `json:"-"`
-	Ledger      []Payment `json:"-"`
-	resultFiles []recordFile
-	ledgerFiles []recordFile
-	// Tally is what the reports read; nil for a record built by hand,
-	// whose Results and Ledger are counted when it is reported.
+	// Tally counts the results and the ledger: what the reports read.
 	Tally *Tally `json:"-"`
-	// History holds the operations of a run with the history check kept in
-	// memory (an empty history when it recorded none); nil without it, or
-	// when they streamed to the history files historyFiles names (for a
-	// merge, the shards'). HasHistory and EachHistoryOp read both.
-	History      []HistoryOp `json:"-"`
-	historyFiles []recordFile
+	parts []part
 }
 
-// Whole reports whether o's ledger holds every shard of the run: a run on
-// one machine, or a merge of every shard. Only then are accounts shared
-// between shards reconciled.
-func (o *Run) Whole() bool {
-	return o.Meta.Shard.Count == 1 || len(o.Meta.Merged) == o.Meta.Shard.Count
+// part is a directory holding a run's files (results.bin, ledger.jsonl
+// and, with the history check, history.jsonl), written by the shard shard.
+type part struct {
+	dir     string
+	shard   int
+	history bool
 }
 
-// tally returns o's tally, counting its results and ledger if o has none.
-func (o *Run) Tallied() (*Tally, error) {
-	if o.Tally != nil {
-		return o.Tally, nil
-	}
-	return tallyOf(o)
+// Whole reports whether the run's ledger holds every shard of the run: a
+// run on one machine, or a merge of every shard. Only then are accounts
+// shared between shards reconciled.
+func (run *Run) Whole() bool {
+	return run.Meta.Shard.Count == 1 || len(run.Meta.Merged) == run.Meta.Shard.Count
 }

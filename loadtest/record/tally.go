@@ -214,28 +214,14 @@ func (s *PlotSample) Add(r *Result) {
 	}
 }
 
-// tallyOf counts the results and ledger of a run that kept them in
-// memory (or reads them from its files).
-func tallyOf(o *Run) (*Tally, error) {
-	merged := len(o.Meta.Merged) > 1
-	start := o.Meta.Began
-	t := NewTally(start, o.Generator.Duration, merged)
-	first := true
-	err := o.EachResult(func(r *Result) error {
-		if first && start.IsZero() {
-			// A record built without a start: the charts begin at its
-			// first result.
-			t.Timeline.Start = r.Scheduled
-		}
-		first = false
-		t.add(r)
-		return nil
-	})
-	if err != nil {
+// tallyOf counts the results and ledger of run from its files.
+func tallyOf(run *Run) (*Tally, error) {
+	t := NewTally(run.Meta.Began, run.Generator.Duration, len(run.Meta.Merged) > 1)
+	if err := run.EachResult(func(r *Result) error { t.add(r); return nil }); err != nil {
 		return nil, err
 	}
 	t.Close()
-	err = o.EachPayment(func(p *Payment) error { t.addPayment(p); return nil })
+	err := run.EachPayment(func(p *Payment) error { t.addPayment(p); return nil })
 	return t, err
 }
 

@@ -28,10 +28,7 @@ func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
 		return err
 	}
 	write := func(name string, fn func(w io.Writer) error) error { return record.WriteFile(dir, name, fn) }
-	t, err := o.Tallied()
-	if err != nil {
-		return err
-	}
+	t := o.Tally
 	return errors.Join(
 		write(FileReport, func(w io.Writer) error { return record.WriteJSON(w, rep) }),
 		write(FileText, rep.WriteText),
@@ -42,16 +39,6 @@ func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
 		writeHistory(dir, o, rep, write),
 		writeViolations(rep, write),
 	)
-}
-
-// WritePlot writes an HTML latency plot (vegeta's lib/plot) of results,
-// at most 2·plotPoints of them evenly spread (see writePlotSample).
-func WritePlot(w io.Writer, results []record.Result, title string) error {
-	var s record.PlotSample
-	for i := range results {
-		s.Add(&results[i])
-	}
-	return writePlotSample(w, s.Points, title)
 }
 
 // writePlotSample writes an HTML latency plot (vegeta's lib/plot) of a

@@ -142,10 +142,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	}
 	sort.Slice(page.Codes, func(i, j int) bool { return page.Codes[i].Name < page.Codes[j].Name })
 
-	t, err := o.Tallied()
-	if err != nil {
-		return err
-	}
+	t := o.Tally
 	tl := t.Timeline
 	page.Bucket = trimFloat(tl.Bucket.Seconds()) + " s"
 	page.Charts = timelineCharts(tl, page.Merged)
@@ -161,7 +158,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	if err := htmlReport.Execute(&buf, page); err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 

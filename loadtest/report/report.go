@@ -227,13 +227,7 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 	if len(o.Meta.Merged) > 0 {
 		rep.Shards = o.Meta.Merged
 	}
-	t, err := o.Tallied()
-	if err != nil {
-		// The results file could not be read: nothing below is known.
-		t = record.NewTally(o.Meta.Began, 0, false)
-		t.Close()
-		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
-	}
+	t := o.Tally
 	rep.Requests = t.Requests()
 	sum := t.Totals()
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain

@@ -255,38 +255,18 @@ func describeWallet(w walletState) string {
 	return fmt.Sprintf("balance %d, coins %d", w.balance, w.coins)
 }
 
-// CheckHistory checks ops (the operations of a run) for linearizability,
-// per account, with porcupine, within timeout.
-func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
-	began := time.Now()
-	hc := &HistoryCheck{}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	var sp historySpan
-	for i := range ops {
-		sp.add(&ops[i])
-	}
-	hc.checkPart(ctx, ops, sp)
-	hc.finish(began)
-	return hc
-}
-
-// HistorySource is a history read one operation at a time (a record.Run:
-// from memory and its files).
-type HistorySource interface {
+// history is a history read one operation at a time (a record.Run, from
+// its files).
+type history interface {
 	EachHistoryOp(fn func(*record.HistoryOp) error) error
 }
 
-// CheckHistoryFrom is CheckHistory of the history of src, which it reads
-// twice: once for the span of the history, then grouped by partition (an
-// account and its payments) with at most spillAfter operations in memory
-// (a longer history is spilled to bucket files, as a ledger is), checking
-// one group at a time. Its verdict is CheckHistory's of the whole history.
-func CheckHistoryFrom(src HistorySource, timeout time.Duration) (*HistoryCheck, error) {
-	return checkHistoryFrom(src, timeout, spillAfter)
-}
-
-func checkHistoryFrom(src HistorySource, timeout time.Duration, most int) (*HistoryCheck, error) {
+// checkHistory checks the history of src for linearizability, per
+// account, with porcupine, within timeout. It reads src twice: once for
+// the span of the history, then grouped by partition (an account and its
+// payments) with at most most operations in memory (a longer history is
+// spilled to bucket files, as a ledger is), checking one group at a time.
+func checkHistory(src history, timeout time.Duration, most int) (*HistoryCheck, error) {
 	began := time.Now()
 	hc := &HistoryCheck{}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
