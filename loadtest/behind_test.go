@@ -35,7 +35,7 @@ func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 	require.Equal(t, 150, g.MaxWorkers, "the default cap: 3,000/s × 50 ms")
 	assert.LessOrEqual(t, g.PeakWorkers, int64(g.MaxWorkers), "workers; %+v", g)
 	assert.Positive(t, g.WorkerWaits, "hits that waited for a worker at the cap; %+v", g)
-	assert.Positive(t, g.Late, "late sends; %+v", g)
+	assert.Positive(t, rep.Generator.Late, "late sends; %+v", rep.Generator)
 	assert.Positive(t, g.BehindFrom, "when it fell behind; %+v", g)
 	assert.GreaterOrEqual(t, g.BehindUntil, g.BehindFrom, "%+v", g)
 	assert.Equal(t, g.BehindFrom, time.Duration(shown.Load()), "the progress line says so too")

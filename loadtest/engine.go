@@ -34,17 +34,16 @@ type engine struct {
 
 	reqCtx context.Context // parent of every request; cancelled at the drain timeout
 
-	sent, done, late, workerWaits, connWaits atomic.Int64
-	behind                                   fellBehind
-	inFlight, peakInFlight, maxLate          atomic.Int64
-	unexpected, violations                   atomic.Int64
-	workers                                  int64
-	planned                                  int64
-	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
-	stoppedDry                               time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
-	abandoned                                int64
-	began                                    time.Time     // when the attack began
-	sending                                  time.Duration // from the start to the end of the sending loop
+	sent, workerWaits, connWaits atomic.Int64
+	behind                       fellBehind
+	inFlight, peakInFlight       atomic.Int64
+	workers                      int64
+	planned                      int64
+	interrupted                  time.Duration // when the attack was interrupted; 0 if it was not
+	stoppedDry                   time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
+	abandoned                    int64
+	began                        time.Time     // when the attack began
+	sending                      time.Duration // from the start to the end of the sending loop
 
 	rec *record.Recorder // what the collector gathers, counted and streamed
 	// marks, when the run is reconciled, is what the look-ups need of its
@@ -61,8 +60,7 @@ type engine struct {
 
 func (e *engine) generator() record.Generator {
 	g := record.Generator{
-		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
-		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
+		Planned: e.planned, Sent: e.sent.Load(), LateAfter: e.cfg.lateAfter, WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
 		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
 		Abandoned: e.abandoned, Sending: e.sending,
@@ -428,7 +426,8 @@ func throttled(d *job, r *record.Result, resp *response, at time.Time) time.Dura
 }
 
 // start counts the send of d, now: its number among its operation's sends,
-// whether it is late, and the requests in flight.
+// whether the generator is behind its schedule, and the requests in
+// flight. (The result counts how late the send was.)
 func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint64) {
 	counter := e.order[d.call.op]
 	if counter == nil { // an operation the engine did not number: share one counter
@@ -439,12 +438,8 @@ func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint6
 	*counter++
 	e.orderMu.Unlock()
 	e.sent.Add(1)
-	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
-		e.late.Add(1)
-		storeMax(&e.maxLate, int64(late))
-		if late > behindAfter*e.cfg.lateAfter {
-			e.behind.mark(sent.Sub(e.began))
-		}
+	if sent.Sub(scheduled) > behindAfter*e.cfg.lateAfter {
+		e.behind.mark(sent.Sub(e.began))
 	}
 	in := e.inFlight.Add(1)
 	if e.cfg.maxConns > 0 && in > int64(e.cfg.maxConns) {

@@ -70,7 +70,7 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 	require.NoError(t, report.WriteHTML(&b, o, rep))
 	page := b.String()
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
-	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10ms</td><td><span class="bad">fail</span></td>`)
+	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10.002ms</td><td><span class="bad">fail</span></td>`)
 	pageHas(t, page, `<td><code>errors&lt;=1</code></td><td class="n">1</td><td><span class="ok">pass</span></td>`)
 	pageHas(t, page, `<td><code>tok-load-1</code></td><td class="n">3,000</td><td class="n">2,000 – 2,000</td>`)
 	pageHas(t, page, `<span class="bad">mismatch</span>`)

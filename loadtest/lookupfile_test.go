@@ -71,7 +71,7 @@ func TestSeqMarksChooseWhatTheLedgerWouldLookUp(t *testing.T) {
 func recordReconciled(tb testing.TB, dir string, n int) *engine {
 	tb.Helper()
 	at := time.Now()
-	rec, err := record.NewRecorder(dir, record.NewTally(at, time.Duration(n/5)*time.Millisecond, false))
+	rec, err := record.NewRecorder(dir, record.NewTally(at, time.Duration(n/5)*time.Millisecond, 10*time.Millisecond, false))
 	require.NoError(tb, err)
 	e := &engine{cfg: &config{}, rec: rec, marks: &seqMarks{}}
 	for i := range n {

@@ -97,14 +97,15 @@ func TestTwoShardsMerge(t *testing.T) {
 	assert.Equal(t, len(resultsOf(t, outs[0]))+len(resultsOf(t, outs[1])), rep.Requests)
 	assert.Equal(t, outs[0].Generator.Sent+outs[1].Generator.Sent, rep.Generator.Sent)
 	assert.Len(t, rep.Reconciliation.Accounts, 4)
-	// Percentiles are recomputed from the raw results, not averaged.
+	// Percentiles are recomputed from the raw results, not averaged: the
+	// largest is the largest of all, within the histogram's precision.
 	var all []time.Duration
 	for _, o := range outs {
 		for _, r := range resultsOf(t, o) {
 			all = append(all, r.Latency)
 		}
 	}
-	assert.Equal(t, maxOf(all), rep.Raw.Max)
+	assert.InEpsilon(t, float64(maxOf(all)), float64(rep.Raw.Max), 0.001)
 
 	// The merged artifacts can be written and read back.
 	dir := t.TempDir()

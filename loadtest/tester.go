@@ -225,7 +225,7 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir st
 	// The charts' buckets suit the schedule; the drain, when it runs long,
 	// widens them.
 	span := s.c.load.Duration + min(time.Second, s.c.load.Duration/10)
-	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, false))
+	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, s.c.lateAfter, false))
 	if err != nil {
 		return nil, err
 	}

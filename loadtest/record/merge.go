@@ -95,13 +95,11 @@ func mergeGenerator(g *Generator, og Generator, first bool) {
 	}
 	g.Planned += og.Planned
 	g.Sent += og.Sent
-	g.Late += og.Late
 	g.WorkerWaits += og.WorkerWaits
 	g.ConnWaits += og.ConnWaits
 	g.Abandoned += og.Abandoned
 	g.PeakWorkers += og.PeakWorkers
 	g.PeakInFlight += og.PeakInFlight
-	g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
 	g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 	g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
 	g.Duration = max(g.Duration, og.Duration)

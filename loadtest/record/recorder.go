@@ -73,7 +73,6 @@ func (rc *Recorder) Add(hr *HitResult) {
 
 // Close flushes and closes the files, and hands them and the tally to run.
 func (rc *Recorder) Close(run *Run) error {
-	rc.Tally.Close()
 	run.Tally = rc.Tally
 	err := errors.Join(rc.err, rc.resultsW.Flush(), rc.ledgerW.Flush(), rc.resultsF.Close(), rc.ledgerF.Close())
 	if err != nil {

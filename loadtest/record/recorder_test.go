@@ -3,6 +3,7 @@ package record
 import (
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -23,12 +24,12 @@ func heapAfterGC() uint64 {
 func recordSynthetic(tb testing.TB, dir string, n int) (*Recorder, *Run) {
 	tb.Helper()
 	at := time.Now()
-	rec, err := NewRecorder(dir, NewTally(at, time.Duration(n/5)*time.Millisecond, false))
+	rec, err := NewRecorder(dir, NewTally(at, time.Duration(n/5)*time.Millisecond, 10*time.Millisecond, false))
 	require.NoError(tb, err)
 	rng := rand.New(rand.NewPCG(21, 4))
 	for i, r := range syntheticResults(rng, at, n, 0, 5000) {
-		p := Payment{ID: "run-0-" + itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
-			MaxBalance: 5000, At: r.Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + itoa(i),
+		p := Payment{ID: "run-0-" + strconv.Itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
+			MaxBalance: 5000, At: r.Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + strconv.Itoa(i),
 			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
 		rec.Add(&HitResult{r, &p})
 	}
@@ -78,14 +79,14 @@ func BenchmarkRecorderRetained(b *testing.B) {
 // ledger entry, streamed to files: counted, encoded, written.
 func BenchmarkRecorderAdd(b *testing.B) {
 	at := time.Now()
-	rec, err := NewRecorder(b.TempDir(), NewTally(at, time.Minute, false))
+	rec, err := NewRecorder(b.TempDir(), NewTally(at, time.Minute, 10*time.Millisecond, false))
 	require.NoError(b, err)
 	rng := rand.New(rand.NewPCG(21, 5))
 	rs := syntheticResults(rng, at, 4096, 0, 5000)
 	ps := make([]Payment, len(rs))
 	for i := range ps {
-		ps[i] = Payment{ID: "run-0-" + itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
-			MaxBalance: 5000, At: rs[i].Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + itoa(i),
+		ps[i] = Payment{ID: "run-0-" + strconv.Itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
+			MaxBalance: 5000, At: rs[i].Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + strconv.Itoa(i),
 			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
 	}
 	b.ReportAllocs()

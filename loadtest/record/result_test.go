@@ -23,7 +23,7 @@ func TestAThrottledResultIsItsOwnClass(t *testing.T) {
 	assert.True(t, back.Allowed)
 	assert.False(t, back.Expected)
 
-	tally := NewTally(now, time.Second, false)
+	tally := NewTally(now, time.Second, 10*time.Millisecond, false)
 	tally.add(&back)
 	plain := back
 	plain.Throttled, plain.Code = false, 500

@@ -51,9 +51,7 @@ func (m Meta) Gathered() bool { return m.Reconciled || m.ReconcileStopped != "" 
 type Generator struct {
 	Planned        int64         `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
 	Sent           int64         `json:"sent"`
-	Late           int64         `json:"late"` // sent more than LateAfter after their scheduled time
 	LateAfter      time.Duration `json:"late_after"`
-	MaxLateness    time.Duration `json:"max_lateness"`
 	WorkerWaits    int64         `json:"worker_waits"`     // dispatches that found every worker busy at the cap
 	ConnWaits      int64         `json:"connection_waits"` // requests started with every connection in use
 	PeakWorkers    int64         `json:"peak_workers"`

@@ -24,8 +24,8 @@ func fellBehind(h GeneratorHealth, offSchedule bool) string {
 	if g.BehindFrom > 0 {
 		fmt.Fprintf(&b, " from %s to %s", readable.Duration(g.BehindFrom), readable.Duration(g.BehindUntil))
 	}
-	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(g.Late), readable.Count(g.Sent),
-		readable.Duration(g.LateAfter), readable.Duration(g.MaxLateness))
+	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(h.Late), readable.Count(g.Sent),
+		readable.Duration(g.LateAfter), readable.Duration(h.MaxLateness))
 	if n := g.Planned - g.Sent; n > 0 && !stopped {
 		fmt.Fprintf(&b, "; %s of %s scheduled requests not sent", readable.Count(n), readable.Count(g.Planned))
 	}

@@ -47,7 +47,7 @@ func Record(tb testing.TB, run *record.Run, hits ...record.HitResult) *record.Ru
 	if start.IsZero() && len(hits) > 0 {
 		start = hits[0].Result.Scheduled
 	}
-	rec, err := record.NewRecorder(tb.TempDir(), record.NewTally(start, time.Minute, false))
+	rec, err := record.NewRecorder(tb.TempDir(), record.NewTally(start, time.Minute, run.Meta.LateAfter, false))
 	require.NoError(tb, err)
 	for i := range hits {
 		rec.Add(&hits[i])
