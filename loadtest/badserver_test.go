@@ -196,7 +196,7 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 				time.AfterFunc(tc.cutAfter, cancel)
 			}
 			opts := append([]loadtest.Option{loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false)}, tc.opts...)
-			o, err := loadtest.New(fastTarget(t), opts...).Run(ctx, t.TempDir())
+			o, err := newTester(fastTarget(t), opts...).Run(ctx, t.TempDir())
 			require.NoError(t, err)
 			assert.InDelta(t, tc.planned, o.Generator.Planned, 1)
 			// Every hit was built once, whoever built it: sequence numbers
@@ -252,8 +252,8 @@ func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 	o, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(1000, 400*time.Millisecond)))
 	g := o.Generator
-	assert.Equal(t, 5000, g.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
-	assert.Zero(t, g.MaxConnections, "connection cap")
+	assert.Equal(t, 5000, o.Meta.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
+	assert.Zero(t, o.Meta.MaxConnections, "connection cap")
 	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers; %+v", g)
 	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight; %+v", g)
 	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once; %+v", g)
@@ -299,7 +299,7 @@ func TestPacedRunBehindIsRatedOverItsSendingTime(t *testing.T) {
 // of a max-rate run, so one must be given (as vegeta asks for -max-workers).
 func TestMaxRateRunNeedsAWorkerCap(t *testing.T) {
 	t.Parallel()
-	_, err := loadtest.New(fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	_, err := newTester(fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(0, 100*time.Millisecond))).Run(context.Background(), t.TempDir())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--max-workers")

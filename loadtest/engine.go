@@ -60,9 +60,8 @@ type engine struct {
 
 func (e *engine) generator() record.Generator {
 	g := record.Generator{
-		Planned: e.planned, Sent: e.sent.Load(), LateAfter: e.cfg.lateAfter, WorkerWaits: e.workerWaits.Load(),
+		Planned: e.planned, Sent: e.sent.Load(), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
-		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
 		Abandoned: e.abandoned, Sending: e.sending,
 	}
 	g.InterruptedAfter, g.StoppedDryAfter = e.interrupted, e.stoppedDry
@@ -170,7 +169,7 @@ type pool struct {
 // startPool starts the first workers; dispatch starts more as needed.
 func (e *engine) startPool(results chan<- record.HitResult) *pool {
 	p := &pool{e: e, jobs: make(chan dispatched), results: results}
-	for range cmp.Or(min(e.cfg.maxWorkers, 8), 8) {
+	for range cmp.Or(min(e.cfg.MaxWorkers, 8), 8) {
 		p.spawn()
 	}
 	return p
@@ -215,7 +214,7 @@ func (p *pool) dispatch(ctx context.Context, d dispatched) bool {
 	// a starved CPU from piling up workers, and makes more sends late
 	// at 7,500/s.
 	e := p.e
-	if e.cfg.maxWorkers == 0 || e.workers < int64(e.cfg.maxWorkers) {
+	if e.cfg.MaxWorkers == 0 || e.workers < int64(e.cfg.MaxWorkers) {
 		p.spawn()
 	} else {
 		e.workerWaits.Add(1)
@@ -238,17 +237,17 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 	perTick := int64(c.sc.perHit(c))
 	// Rates are requests per second; the schedule paces hits of perTick
 	// requests each. validate has checked the divided profile.
-	pacer, _ := c.load.Divided(int(perTick)).Pacer()
+	pacer, _ := c.Load.Divided(int(perTick)).Pacer()
 	s := pacing.Schedule{Pacer: pacer}
 	deadline, stop := e.deadline(p)
 	defer stop()
 	planned, walked := e.walk(ctx, p, &s, perTick, deadline)
-	if c.load.Unbounded() { // a max-rate schedule never ends, and plans nothing
+	if c.Load.Unbounded() { // a max-rate schedule never ends, and plans nothing
 		return
 	}
 	// When the walk stopped early, the rest of the schedule is counted.
 	if !walked {
-		planned += s.Remaining(c.load.Duration)
+		planned += s.Remaining(c.Load.Duration)
 	}
 	e.planned = planned * perTick
 }
@@ -259,8 +258,8 @@ func (e *engine) pace(ctx context.Context, p *pool) {
 // stops at the duration, so that sends ÷ duration is the rate it achieved,
 // and p.ended fires then. stop releases the timer.
 func (e *engine) deadline(p *pool) (deadline time.Time, stop func()) {
-	d := e.cfg.load.Duration
-	if !e.cfg.load.Unbounded() {
+	d := e.cfg.Load.Duration
+	if !e.cfg.Load.Unbounded() {
 		return e.began.Add(d + min(time.Second, d/10)), func() {}
 	}
 	end := time.NewTimer(time.Until(e.began.Add(d)))
@@ -273,12 +272,12 @@ func (e *engine) deadline(p *pool) (deadline time.Time, stop func()) {
 // deadline passes. planned counts the hits it reached.
 func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick int64, deadline time.Time) (planned int64, walked bool) {
 	c := e.cfg
-	unbounded := c.load.Unbounded()
+	unbounded := c.Load.Unbounded()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for n := uint64(0); ; n++ {
 		due, ok := s.Next()
-		if !ok || due > c.load.Duration {
+		if !ok || due > c.Load.Duration {
 			return planned, true
 		}
 		planned++
@@ -340,7 +339,7 @@ func (e *engine) dispatchHit(ctx context.Context, p *pool, n uint64, at time.Tim
 func (e *engine) drainWorkers(p *pool, cancelReqs context.CancelFunc) {
 	finished := make(chan struct{})
 	go func() { p.wg.Wait(); close(finished) }()
-	drain := time.NewTimer(e.cfg.drain)
+	drain := time.NewTimer(e.cfg.Drain)
 	defer drain.Stop()
 	select {
 	case <-finished:
@@ -355,7 +354,7 @@ func (e *engine) drainWorkers(p *pool, cancelReqs context.CancelFunc) {
 func (e *engine) keep(hr *record.HitResult) {
 	e.rec.Add(hr)
 	if e.marks != nil && hr.Pay != nil {
-		e.marks.note(hr.Pay, len(e.cfg.nemesis) > 0)
+		e.marks.note(hr.Pay, len(e.cfg.Nemesis) > 0)
 	}
 }
 
@@ -438,11 +437,11 @@ func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint6
 	*counter++
 	e.orderMu.Unlock()
 	e.sent.Add(1)
-	if sent.Sub(scheduled) > behindAfter*e.cfg.lateAfter {
+	if sent.Sub(scheduled) > behindAfter*e.cfg.LateAfter {
 		e.behind.mark(sent.Sub(e.began))
 	}
 	in := e.inFlight.Add(1)
-	if e.cfg.maxConns > 0 && in > int64(e.cfg.maxConns) {
+	if e.cfg.MaxConnections > 0 && in > int64(e.cfg.MaxConnections) {
 		e.connWaits.Add(1)
 	}
 	storeMax(&e.peakInFlight, in)

@@ -3,42 +3,21 @@ package loadtest
 import (
 	"context"
 	"fmt"
-	"io"
-	"os/exec"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
-// WithNemesis runs schedule s during the attack (restarts, pauses, network
-// rules: whatever commands it gives), the commands' output going to log.
-// Each fault is recorded in Meta.Faults with its start and end; the
-// schedule is checked (times within the run, every program found) before
-// anything is sent.
-func WithNemesis(s nemesis.Schedule, log io.Writer) Option {
-	return func(c *config) { c.nemesis, c.nemesisLog = s, log }
-}
-
-func (c *config) checkNemesis() error {
-	if len(c.nemesis) == 0 {
-		return nil
-	}
-	if c.nemesisLog == nil {
-		c.nemesisLog = io.Discard
-	}
-	return c.nemesis.Validate(c.load.Duration, exec.LookPath)
-}
-
 // startNemesis is the engine's hook at the attack's start: the schedule's
 // times count from there. c is the run's validated configuration (its log
 // is never nil).
 func startNemesis(ctx context.Context, c *config, faults **nemesis.Execution) func(time.Time) {
-	if len(c.nemesis) == 0 {
+	if len(c.Nemesis) == 0 {
 		return nil
 	}
 	return func(began time.Time) {
-		*faults = nemesis.Start(ctx, c.nemesis, began, c.load.Duration, c.nemesisLog)
+		*faults = nemesis.Start(ctx, c.Nemesis, began, c.Load.Duration, c.nemesisLog)
 	}
 }
 
@@ -51,7 +30,7 @@ func startNemesis(ctx context.Context, c *config, faults **nemesis.Execution) fu
 func (e *engine) awaitTarget(ctx context.Context, auth string, wait time.Duration) string {
 	start := time.Now()
 	deadline := start.Add(wait)
-	probe := e.cl.paymentStatus(auth, "probe-"+e.cfg.runID)
+	probe := e.cl.paymentStatus(auth, "probe-"+e.cfg.RunID)
 	for tries := 0; ; tries++ {
 		r := e.cl.doTimed(ctx, probe)
 		r.release()
@@ -78,8 +57,8 @@ func (e *engine) awaitTarget(ctx context.Context, auth string, wait time.Duratio
 // targetWait is how long reconciliation waits for the target to answer:
 // long enough for a server restarted by the last fault to come back.
 func (c *config) targetWait() time.Duration {
-	if len(c.nemesis) > 0 {
-		return min(30*time.Second, c.reconcileTimeout)
+	if len(c.Nemesis) > 0 {
+		return min(30*time.Second, c.ReconcileTimeout)
 	}
-	return min(2*time.Second, c.reconcileTimeout)
+	return min(2*time.Second, c.ReconcileTimeout)
 }

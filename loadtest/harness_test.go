@@ -47,9 +47,15 @@ func runIn(tb testing.TB, dir string, p *profiles.Profile, opts ...loadtest.Opti
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	o, err := loadtest.New(p, opts...).Run(ctx, dir)
+	o, err := newTester(p, opts...).Run(ctx, dir)
 	require.NoError(tb, err)
 	return o, judge(tb, o)
+}
+
+// newTester is a Tester of a short create run (50/s for 2 s) unless opts
+// set others.
+func newTester(p *profiles.Profile, opts ...loadtest.Option) *loadtest.Tester {
+	return loadtest.New(p, append([]loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 2*time.Second))}, opts...)...)
 }
 
 // judge checks the record o and builds its report with thresholds ths.
@@ -275,6 +281,6 @@ func TestTotalPagesRoundedDownIsDetected(t *testing.T) {
 	p := startReference(t, reference.FaultTotalPagesRoundedDown)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := loadtest.New(p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(10, 100*time.Millisecond))).Run(ctx, t.TempDir())
+	_, err := newTester(p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(10, 100*time.Millisecond))).Run(ctx, t.TempDir())
 	require.ErrorIs(t, err, contract.ErrTotalPages)
 }

@@ -11,18 +11,6 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// WithHistory records the history the history check reads (create, mixed
-// and retry scenarios): every operation of the run is recorded and the
-// accounts' profiles are read during the attack; verdict.Judge then checks
-// the history for linearizability per account (verdict.CheckHistory).
-func WithHistory(on bool) Option { return func(c *config) { c.history = on } }
-
-// WithHistoryReads sets how often each account's profile is read during
-// the attack of a run with the history check; 0 derives it from the rate.
-func WithHistoryReads(every time.Duration) Option {
-	return func(c *config) { c.historyReadEvery = every }
-}
-
 // Profile reads of the history check: bounds of the interval at which each
 // account is read.
 const (
@@ -30,23 +18,25 @@ const (
 	maxHistoryReadEvery = time.Second
 )
 
-// checkHistoryConfig validates the options of the history check.
-func (c *config) checkHistoryConfig() error {
-	if !c.history {
+// checkHistory validates the settings of the history check.
+func (c *config) checkHistory() error {
+	switch c.Check {
+	case "":
 		return nil
-	}
-	switch c.scenario {
-	case ScenarioCreate, ScenarioMixed, ScenarioRetry:
+	case record.CheckHistory:
 	default:
-		return fmt.Errorf("the history check runs with the create, mixed and retry scenarios, not %s", c.scenario)
+		return fmt.Errorf("check %q: want %s", c.Check, record.CheckHistory)
 	}
-	if !c.reconcile {
+	if c.Scenario == ScenarioIdempotency {
+		return fmt.Errorf("the history check runs with the create, mixed and retry scenarios, not %s", c.Scenario)
+	}
+	if !c.reconciles() {
 		return errors.New("the history check needs the reconciliation (its status look-ups and last wallet reads)")
 	}
-	if c.shard.Count > 1 {
+	if c.Shard.Count > 1 {
 		return errors.New("the history check needs every operation on an account: run it on one shard")
 	}
-	if c.historyReadEvery < 0 {
+	if c.HistoryReads < 0 {
 		return errors.New("the history's read interval must not be negative")
 	}
 	return nil
@@ -55,10 +45,10 @@ func (c *config) checkHistoryConfig() error {
 // readEvery is the interval of each account's profile reads: about one
 // read for every five requests of the run, spread over the accounts.
 func (c *config) readEvery(accounts int) time.Duration {
-	if c.historyReadEvery > 0 {
-		return c.historyReadEvery
+	if c.HistoryReads > 0 {
+		return c.HistoryReads
 	}
-	rate := c.load.Rate
+	rate := c.Load.Rate
 	if rate <= 0 {
 		rate = 1000
 	}
@@ -102,7 +92,7 @@ func (e *engine) startReads() func() {
 			tk := time.NewTicker(every)
 			defer tk.Stop()
 			for {
-				ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.timeout)
+				ctx, cancel := context.WithTimeout(e.reqCtx, e.cfg.Timeout)
 				_, _ = readWallet(ctx, e.cl, e.hist, a, e.cfg.firstOtherClient()+i, record.PhaseAttack) // a failed read is recorded and checks nothing
 				cancel()
 				select {

@@ -238,7 +238,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	p := startLossyReference(t, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := loadtest.New(p, lossy...).Run(ctx, t.TempDir())
+	o, err := newTester(p, lossy...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
 	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
@@ -272,7 +272,7 @@ func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
 	p.LoadCustomers = p.LoadCustomers[:1]
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx, t.TempDir())
+	o, err := newTester(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
 	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)

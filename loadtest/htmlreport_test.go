@@ -21,6 +21,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 )
 
@@ -37,9 +38,10 @@ func pageHas(tb testing.TB, page, s string) {
 func syntheticRun(tb testing.TB) (*record.Run, *verdict.Verdicts) {
 	tb.Helper()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	o := &record.Run{Meta: record.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
-		Shard: record.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
-	o.Generator = record.Generator{Planned: 10, Sent: 10, Duration: time.Second, MaxWorkers: 4, MaxConnections: 4}
+	o := &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "run1", Scenario: "create", Shard: record.SingleShard, MaxWorkers: 4, MaxConnections: 4,
+		Load: pacing.LoadProfile{Duration: time.Second}}, Target: "http://127.0.0.1:1",
+		Began: start, Ended: start.Add(time.Second), Reconciled: true}}
+	o.Generator = record.Generator{Planned: 10, Sent: 10}
 	hits := make([]record.HitResult, 10)
 	for i := range hits {
 		at := start.Add(time.Duration(i) * 100 * time.Millisecond)

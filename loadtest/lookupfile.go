@@ -193,12 +193,12 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var done atomic.Int64
-	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.waveSize))
+	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.WaveSize))
 	defer stopProgress()
 	work := make(chan *pending)
 	var wg sync.WaitGroup
 	var failing atomic.Int64 // transport failures in a row
-	for range e.cfg.lookupWorkers {
+	for range lookupWorkers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -208,7 +208,7 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 			}
 		}()
 	}
-	everyID := len(e.cfg.nemesis) > 0
+	everyID := len(e.cfg.Nemesis) > 0
 	err := record.ReadLedgerFile(path, func(p *record.Payment) error {
 		pd := &pending{p: p, chosen: marks.choose(p, everyID), done: make(chan struct{})}
 		ordered <- pd

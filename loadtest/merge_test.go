@@ -35,7 +35,7 @@ func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			all := append([]loadtest.Option{loadtest.WithRunID(run), loadtest.WithShard(record.Shard{Index: i, Count: n})}, opts...)
-			o, err := loadtest.New(p, all...).Run(ctx, t.TempDir())
+			o, err := newTester(p, all...).Run(ctx, t.TempDir())
 			if err != nil {
 				errs[i] = err
 				return

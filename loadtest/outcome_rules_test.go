@@ -185,7 +185,7 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o, err := loadtest.New(startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+	o, err := newTester(startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithLoad(constant(50, time.Minute)), loadtest.WithProgress(100*time.Millisecond, func(p loadtest.Progress) {
 			if p.Elapsed > 200*time.Millisecond {
 				cancel() // as a signal would, once the attack runs

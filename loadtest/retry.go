@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -18,20 +17,6 @@ import (
 // is then read through payment status.
 const ScenarioRetry = "retry"
 
-// Defaults of the retry scenario.
-const (
-	DefaultRetries      = 3
-	DefaultRetryTimeout = 250 * time.Millisecond
-	DefaultRetryBackoff = 50 * time.Millisecond
-)
-
-// WithRetry sets the retry scenario's client timeout per attempt, the
-// backoff before the first retry (doubled before each next one) and the
-// number of retries after the first attempt.
-func WithRetry(retries int, timeout, backoff time.Duration) Option {
-	return func(c *config) { c.retries, c.retryTimeout, c.retryBackoff = retries, timeout, backoff }
-}
-
 // retryScenario: one payment creation per hit, each with its own id, sent
 // again after a lost answer.
 type retryScenario struct{}
@@ -43,15 +28,13 @@ func (retryScenario) perHit(*config) int {
 }
 
 func (retryScenario) check(c *config) error {
-	if c.retries < 0 || c.retries > 10 || c.retryTimeout <= 0 || c.retryBackoff < 0 {
+	if c.Retries < 0 || c.Retries > 10 || c.RetryTimeout <= 0 || c.RetryBackoff < 0 {
 		return errors.New("retry: retries must be from 0 to 10, the timeout above 0 and the backoff not negative")
 	}
 	return nil
 }
 
-func (retryScenario) describe(c *config, m *record.Meta) {
-	m.Retry = fmt.Sprintf("%d retries, timeout %s, backoff %s doubling", c.retries, c.retryTimeout, c.retryBackoff)
-}
+func (retryScenario) describe(*config, *record.Meta) {}
 
 func (retryScenario) jobs(p *planner, n uint64, buf []job) []job {
 	j := p.createJob(n)
@@ -63,9 +46,9 @@ func (retryScenario) jobs(p *planner, n uint64, buf []job) []job {
 // for its payments, the run's otherwise.
 func (e *engine) timeoutOf(j job) time.Duration {
 	if j.pay != nil && j.pay.Attempt > 0 {
-		return e.cfg.retryTimeout
+		return e.cfg.RetryTimeout
 	}
-	return e.cfg.timeout
+	return e.cfg.Timeout
 }
 
 // send sends job j for worker client, records it and delivers its result.
@@ -80,10 +63,10 @@ func (e *engine) send(j job, scheduled time.Time, client int, results chan<- rec
 		e.record(client, j, &r)
 		results <- record.HitResult{Result: r, Pay: j.pay}
 		p := j.pay
-		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled || p.Attempt > e.cfg.retries {
+		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled || p.Attempt > e.cfg.Retries {
 			return
 		}
-		t := time.NewTimer(max(e.cfg.retryBackoff<<(p.Attempt-1), hold))
+		t := time.NewTimer(max(e.cfg.RetryBackoff<<(p.Attempt-1), hold))
 		select {
 		case <-t.C:
 		case <-e.reqCtx.Done():

@@ -100,19 +100,19 @@ func (idempotencyScenario) name() string   { return ScenarioIdempotency }
 func (idempotencyScenario) keepsIDs() bool { return false }
 
 func (idempotencyScenario) check(c *config) error {
-	if c.waveSize < 2 || (c.maxWorkers > 0 && c.waveSize > c.maxWorkers) {
-		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(c.maxWorkers))
+	if c.WaveSize < 2 || (c.MaxWorkers > 0 && c.WaveSize > c.MaxWorkers) {
+		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(c.MaxWorkers))
 	}
 	return nil
 }
 
-func (idempotencyScenario) perHit(c *config) int { return c.waveSize }
+func (idempotencyScenario) perHit(c *config) int { return c.WaveSize }
 
 func (idempotencyScenario) payments(c *config, requests float64) float64 {
-	return requests / float64(c.waveSize)
+	return requests / float64(c.WaveSize)
 }
 
-func (idempotencyScenario) describe(c *config, m *record.Meta) { m.WaveSize = c.waveSize }
+func (idempotencyScenario) describe(c *config, m *record.Meta) { m.WaveSize = c.WaveSize }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 	base := n * uint64(p.waveSize)

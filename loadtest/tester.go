@@ -9,7 +9,6 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
-	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -20,29 +19,10 @@ type Tester struct {
 	cfg     config
 }
 
-// New returns a Tester for the target described by profile p.
+// New returns a Tester for the target described by profile p, with
+// DefaultSettings unless an option sets others (WithSettings).
 func New(p *profiles.Profile, opts ...Option) *Tester {
-	c := config{
-		scenario:         ScenarioCreate,
-		load:             pacing.LoadProfile{Pacing: pacing.Constant, Rate: 50, Duration: 2 * time.Second},
-		mix:              DefaultPaymentMix,
-		ops:              DefaultOpMix,
-		waveSize:         DefaultWaveSize,
-		maxWorkers:       DefaultMaxWorkers,
-		maxConns:         DefaultMaxConnections,
-		timeout:          DefaultTimeout,
-		drain:            DefaultDrain,
-		lateAfter:        DefaultLateAfter,
-		shard:            record.SingleShard,
-		reconcile:        true,
-		reconcileTimeout: DefaultReconcileTimeout,
-		lookupWorkers:    DefaultLookupWorkers,
-		provisionCount:   4,
-		retries:          DefaultRetries,
-		retryTimeout:     DefaultRetryTimeout,
-		retryBackoff:     DefaultRetryBackoff,
-		logger:           slog.New(slog.DiscardHandler),
-	}
+	c := config{Settings: DefaultSettings(), logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -71,7 +51,7 @@ func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.reconcile {
+	if c.reconciles() {
 		if err := s.gatherAfter(ctx, e, out, dir); err != nil {
 			return nil, err
 		}
@@ -79,7 +59,7 @@ func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	if err := s.hist.Close(out); err != nil {
 		return nil, err
 	}
-	if c.reconcile {
+	if c.reconciles() {
 		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
 	}
 	return out, nil
@@ -106,7 +86,7 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 	if err != nil {
 		return nil, err
 	}
-	ids, err := NewIDs(c.runID, c.shard)
+	ids, err := NewIDs(c.RunID, c.Shard)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +94,7 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 	if err != nil {
 		return nil, err
 	}
-	cl, err := newClient(t.profile, c.maxConns, c.timeout)
+	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +103,11 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 		cl.close()
 		return nil, err
 	}
-	if s.plan, err = newPlanner(c.sc, cl, ids, c.shard, s.accounts, s.cat, c.mix, c.ops, c.waveSize); err != nil {
+	if s.plan, err = newPlanner(c.sc, cl, ids, c.Shard, s.accounts, s.cat, c.mix, c.ops, c.WaveSize); err != nil {
 		cl.close()
 		return nil, err
 	}
-	if c.history {
+	if c.checksHistory() {
 		if s.hist, err = record.NewHistory(dir); err != nil {
 			cl.close()
 			return nil, err
@@ -139,11 +119,11 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 // accountsAndCatalog finds the run's accounts and catalog.
 func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 	c, cl := s.c, s.cl
-	s.accounts = partitionAccounts(t.profile, c.shard)
+	s.accounts = partitionAccounts(t.profile, c.Shard)
 	var err error
 	if len(s.accounts) == 0 {
-		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", c.provisionCount)
-		if s.accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
+		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", provisionCount)
+		if s.accounts, err = cl.provision(ctx, c.RunID, c.Shard, provisionCount); err != nil {
 			return err
 		}
 	}
@@ -157,19 +137,16 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 			return err
 		}
 	}
-	s.cat, err = cat.Restrict(c.products)
+	s.cat, err = cat.Restrict(c.products())
 	return err
 }
 
 // newRun starts the record of the run with what is known before the attack.
 func (s *session) newRun() *record.Run {
 	c := s.c
-	out := &record.Run{
-		Meta: record.Meta{RunID: c.runID, Scenario: c.scenario, Target: s.cl.base, Shard: c.shard, Load: c.load,
-			PaymentMix: s.plan.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
-			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
-		Catalog: s.cat,
-	}
+	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Reconciled: c.reconciles()}, Catalog: s.cat}
+	out.Meta.PaymentMix = s.plan.mix.String() // the kinds the run could pay with
+	out.Meta.WaveSize, out.Meta.OpMix = 0, "" // the scenario's own, set by describe
 	c.sc.describe(c, &out.Meta)
 	return out
 }
@@ -185,7 +162,7 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 	source := "wallets read before the run"
 	for i := range s.accounts {
 		a := &s.accounts[i]
-		if c.reconcile {
+		if c.reconciles() {
 			if w, ok := s.readBefore(ctx, i); ok {
 				if a.Funded && !a.Shared { // a shared account's spending is not this shard's alone
 					a.setBudget(w.Balance, w.Coins)
@@ -199,8 +176,8 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 		}
 	}
 	s.plan.accounts = s.accounts // with their budgets
-	s.plan.whenDry = c.whenDry
-	out.Funds = planFunds(paymentsOf(c.sc, c, c.load.Expected()), c.load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.whenDry)
+	s.plan.whenDry = c.WhenDry
+	out.Funds = planFunds(paymentsOf(c.sc, c, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
@@ -210,7 +187,7 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 // false when it could not be read.
 func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 	a := s.accounts[i]
-	s.snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: s.c.shard.Index, Shared: a.Shared}
+	s.snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: s.c.Shard.Index, Shared: a.Shared}
 	w, err := readWallet(ctx, s.cl, s.hist, a, s.c.firstOtherClient()+i, record.PhaseBefore)
 	if err != nil {
 		s.snaps[i].Error = err.Error()
@@ -224,14 +201,14 @@ func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir string) (*engine, error) {
 	// The charts' buckets suit the schedule; the drain, when it runs long,
 	// widens them.
-	span := s.c.load.Duration + min(time.Second, s.c.load.Duration/10)
-	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, s.c.lateAfter, false))
+	span := s.c.Load.Duration + min(time.Second, s.c.Load.Duration/10)
+	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, s.c.LateAfter, false))
 	if err != nil {
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
-	if s.c.reconcile {
-		e.marks = newSeqMarks(s.c.load)
+	if s.c.reconciles() {
+		e.marks = newSeqMarks(s.c.Load)
 	}
 	var faults *nemesis.Execution
 	e.onBegin = startNemesis(ctx, s.c, &faults)
@@ -252,7 +229,7 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir st
 // only when the ledger file cannot be read or rewritten.
 func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, dir string) error {
 	c := s.c
-	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
+	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.ReconcileTimeout)
 	defer cancel()
 	if dead := e.awaitTarget(post, s.accounts[0].auth, c.targetWait()); dead != "" {
 		c.logger.Warn(dead)
@@ -269,7 +246,7 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, d
 		c.logger.Warn(out.Meta.ReconcileStopped)
 		cancel()
 	case missed > 0 && out.Meta.ReconcileStopped == "":
-		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
+		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.ReconcileTimeout, "ids", missed)
 	}
 	for i, a := range s.accounts {
 		if s.snaps[i].Error != "" {

@@ -102,7 +102,6 @@ func mergeGenerator(g *Generator, og Generator, first bool) {
 	g.PeakInFlight += og.PeakInFlight
 	g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 	g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
-	g.Duration = max(g.Duration, og.Duration)
 	g.Sending = max(g.Sending, og.Sending)
 	g.mergeBehind(og)
 }

@@ -4,26 +4,15 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
-	"github.com/partnercommerce/conformance/loadtest/pacing"
 )
 
-// Meta describes a run (one shard).
+// Meta describes a run (one shard): its settings, as the run resolved
+// them (the worker cap, the run id, the payment mix it could pay with),
+// the target, and when and how it ran.
 type Meta struct {
-	RunID          string             `json:"run_id"`
-	Scenario       string             `json:"scenario"`
-	Target         string             `json:"target"`
-	Shard          Shard              `json:"shard"`
-	Load           pacing.LoadProfile `json:"load"`
-	WaveSize       int                `json:"wave_size,omitempty"`
-	PaymentMix     string             `json:"payment_mix"`
-	OpMix          string             `json:"op_mix,omitempty"`
-	Retry          string             `json:"retry,omitempty"`
-	MaxWorkers     int                `json:"max_workers"`
-	MaxConnections int                `json:"max_connections"`
-	Timeout        time.Duration      `json:"timeout"`
-	Drain          time.Duration      `json:"drain"`
-	LateAfter      time.Duration      `json:"late_after"`
-	Began          time.Time          `json:"began"`
+	Settings
+	Target string    `json:"target"`
+	Began  time.Time `json:"began"`
 	// Ended is the end of the attack (the drain included); ReconciledIn is
 	// how long the reconciliation after it took.
 	Ended time.Time `json:"ended"`
@@ -49,18 +38,14 @@ func (m Meta) Gathered() bool { return m.Reconciled || m.ReconcileStopped != "" 
 
 // Generator is how well the load generator kept up with its schedule.
 type Generator struct {
-	Planned        int64         `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
-	Sent           int64         `json:"sent"`
-	LateAfter      time.Duration `json:"late_after"`
-	WorkerWaits    int64         `json:"worker_waits"`     // dispatches that found every worker busy at the cap
-	ConnWaits      int64         `json:"connection_waits"` // requests started with every connection in use
-	PeakWorkers    int64         `json:"peak_workers"`
-	PeakInFlight   int64         `json:"peak_in_flight"`
-	MaxWorkers     int           `json:"max_workers"`
-	MaxConnections int           `json:"max_connections"`
-	Duration       time.Duration `json:"duration"` // the run's configured duration (sum over shards' wall time is not used)
-	// Sending is how long the generator kept sending: about Duration when it
-	// kept up, up to a grace past it when a paced run fell behind (the
+	Planned      int64 `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
+	Sent         int64 `json:"sent"`
+	WorkerWaits  int64 `json:"worker_waits"`     // dispatches that found every worker busy at the cap
+	ConnWaits    int64 `json:"connection_waits"` // requests started with every connection in use
+	PeakWorkers  int64 `json:"peak_workers"`
+	PeakInFlight int64 `json:"peak_in_flight"`
+	// Sending is how long the generator kept sending: about the run's
+	// duration when it kept up, up to a grace past it when a paced run fell behind (the
 	// longest of the shards').
 	Sending time.Duration `json:"sending"`
 	// InterruptedAfter is when the attack was stopped (a signal) before its

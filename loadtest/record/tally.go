@@ -250,7 +250,7 @@ func (x *RefusalTally) add(p *Payment) {
 
 // tallyOf counts the results and ledger of run from its files.
 func tallyOf(run *Run) (*Tally, error) {
-	t := NewTally(run.Meta.Began, run.Generator.Duration, run.Meta.LateAfter, len(run.Meta.Merged) > 1)
+	t := NewTally(run.Meta.Began, run.Meta.Load.Duration, run.Meta.LateAfter, len(run.Meta.Merged) > 1)
 	if err := run.EachResult(func(r *Result) error { t.add(r); return nil }); err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -40,8 +41,8 @@ func syntheticResults(rng *rand.Rand, at time.Time, n, shard int, rate float64) 
 // of tb.
 func shardRun(tb testing.TB, run string, s Shard, at time.Time, results []Result) *Run {
 	tb.Helper()
-	o := &Run{Meta: Meta{RunID: run, Scenario: "create", Shard: s, Began: at, Ended: at.Add(10 * time.Second)},
-		Generator: Generator{Duration: 10 * time.Second, Sent: int64(len(results))}}
+	o := &Run{Meta: Meta{Settings: Settings{RunID: run, Scenario: "create", Shard: s, Load: pacing.LoadProfile{Duration: 10 * time.Second}}, Began: at, Ended: at.Add(10 * time.Second)},
+		Generator: Generator{Sent: int64(len(results))}}
 	rec, err := NewRecorder(tb.TempDir(), NewTally(at, 10*time.Second, 10*time.Millisecond, false))
 	require.NoError(tb, err)
 	for i := range results {

@@ -14,7 +14,7 @@ import (
 // pile's. offSchedule is assess's finding that the run sent short of its
 // schedule or too many sends late.
 func fellBehind(h GeneratorHealth, offSchedule bool) string {
-	g := h.Generator
+	g := &h
 	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
 	if g.Planned == 0 || !offSchedule && g.WorkerWaits == 0 {
 		return ""

@@ -24,7 +24,7 @@ func BenchmarkWriteHTML(b *testing.B) {
 			Scheduled: at, Op: "create", Expected: true, Allowed: true,
 		}
 	}
-	o := recordtest.Record(b, &record.Run{Meta: record.Meta{RunID: "bench", Scenario: "create", Shard: record.SingleShard, Began: start}}, hits...)
+	o := recordtest.Record(b, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "bench", Scenario: "create", Shard: record.SingleShard}, Began: start}}, hits...)
 	rep := report.BuildReport(o, nil, nil)
 	var size countingWriter
 	b.ReportAllocs()

@@ -138,9 +138,14 @@ type ContractSummary struct {
 	ByRule     map[string]int `json:"by_rule"`
 }
 
-// GeneratorHealth is the generator's self-assessment.
+// GeneratorHealth is the generator's self-assessment: its figures, the
+// settings they are held to, and how late it sent.
 type GeneratorHealth struct {
 	record.Generator
+	MaxWorkers     int           `json:"max_workers"`
+	MaxConnections int           `json:"max_connections"`
+	Duration       time.Duration `json:"duration"` // the run's configured duration
+	LateAfter      time.Duration `json:"late_after"`
 	// Late counts the sends more than LateAfter after their scheduled
 	// time; MaxLateness and Lateness are how late every send was.
 	Late         int64            `json:"late"`
@@ -163,7 +168,7 @@ type GeneratorHealth struct {
 // assess decides whether the generator, rather than the server, limited
 // the run, from h's generator figures and lateness.
 func assess(h GeneratorHealth, shards int) GeneratorHealth {
-	g := h.Generator
+	g := &h
 	secs := g.Duration.Seconds()
 	if secs > 0 {
 		h.TargetRate = float64(g.Planned) / secs
@@ -252,8 +257,9 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 	rep.Errors = t.Errors.Set()
 	rep.Exhaustion = verdict.ExhaustionOf(o, &t.Refusals)
 	rep.Funds = o.Funds
-	lateness := t.Lateness()
-	rep.Generator = assess(GeneratorHealth{Generator: o.Generator, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
+	lateness, m := t.Lateness(), o.Meta
+	rep.Generator = assess(GeneratorHealth{Generator: o.Generator, MaxWorkers: m.MaxWorkers, MaxConnections: m.MaxConnections, Duration: m.Load.Duration,
+		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
 	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)

@@ -70,7 +70,7 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	}
 
 	now := time.Now()
-	o := recordtest.Record(t, &record.Run{Meta: record.Meta{RunID: "r", Shard: record.SingleShard}}, // no Reconciliation
+	o := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, // no Reconciliation
 		record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now}, Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}})
 	dup, err := MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)

@@ -71,7 +71,7 @@ func Ledger(tb testing.TB, payments []record.Payment, snaps ...record.AccountSna
 		hits[i] = record.HitResult{Pay: &p, Result: record.Result{Op: record.OpCreate, Scheduled: at,
 			Result: vegeta.Result{Attack: record.OpCreate, Timestamp: at, Code: uint16(p.Code)}}}
 	}
-	run := &record.Run{Meta: record.Meta{Shard: record.SingleShard, Reconciled: true}, Accounts: snaps}
+	run := &record.Run{Meta: record.Meta{Settings: record.Settings{Shard: record.SingleShard}, Reconciled: true}, Accounts: snaps}
 	return Record(tb, run, hits...)
 }
 
