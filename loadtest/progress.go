@@ -1,10 +1,6 @@
 package loadtest
 
-import (
-	"time"
-
-	"github.com/partnercommerce/conformance/loadtest/record"
-)
+import "time"
 
 // PhaseReconcile is the Phase of the progress of the look-ups after the attack.
 const PhaseReconcile = "reconcile"
@@ -29,50 +25,4 @@ type Progress struct {
 	// empty during the attack.
 	Phase              string
 	LookedUp, ToLookUp int64
-}
-
-// collect gathers results and delivers progress, which it reads from the
-// run's tally.
-func (e *engine) collect(results <-chan record.HitResult, began time.Time, done chan<- struct{}) {
-	defer close(done)
-	var tick <-chan time.Time
-	if e.cfg.progress != nil && e.cfg.progressEvery > 0 {
-		tk := time.NewTicker(e.cfg.progressEvery)
-		defer tk.Stop()
-		tick = tk.C
-	}
-	t := e.rec.Tally
-	lastSent, lastAt := int64(0), began
-	report := func(now time.Time, final bool) {
-		sum := t.Totals()
-		p := Progress{Elapsed: now.Sub(began), Sent: e.sent.Load(), Done: int64(sum.Requests), InFlight: e.inFlight.Load(),
-			Final: final, Unexpected: int64(sum.Requests - sum.Expected), Violations: int64(t.Violations)}
-		p.BehindFrom, _ = e.behind.span()
-		if final {
-			lastSent, lastAt = 0, began
-		}
-		if d := now.Sub(lastAt).Seconds(); d > 0 {
-			p.Rate = float64(p.Sent-lastSent) / d
-		}
-		recent := t.Timeline.Recent(lastAt)
-		p.P50, p.P99 = recent.P50, recent.P99
-		lastSent, lastAt = p.Sent, now
-		e.cfg.progress(p)
-	}
-	for {
-		select {
-		case hr, ok := <-results:
-			if !ok {
-				// A final update, so that even a run shorter than one
-				// progress interval reports what it did.
-				if tick != nil {
-					report(time.Now(), true)
-				}
-				return
-			}
-			e.keep(&hr)
-		case now := <-tick:
-			report(now, false)
-		}
-	}
 }

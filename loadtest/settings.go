@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/exec"
 	"reflect"
@@ -138,10 +139,10 @@ func (c *config) validate() error {
 	if err := c.checkCaps(); err != nil {
 		return err
 	}
-	if err := sc.check(c); err != nil {
+	if err := sc.check(&c.Settings); err != nil {
 		return err
 	}
-	if n := sc.perHit(c); n > 1 {
+	if n := sc.perHit(&c.Settings); n > 1 {
 		if err := c.Load.Divided(n).Validate(); err != nil {
 			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
 		}
@@ -221,3 +222,67 @@ func (c *config) firstOtherClient() int {
 // uncappedOtherClients numbers the readers of a run without a worker cap:
 // far above the workers any run starts.
 const uncappedOtherClients = 1 << 24
+
+// checkHistory validates the settings of the history check.
+func (c *config) checkHistory() error {
+	switch c.Check {
+	case "":
+		return nil
+	case record.CheckHistory:
+	default:
+		return fmt.Errorf("check %q: want %s", c.Check, record.CheckHistory)
+	}
+	if c.Scenario == ScenarioIdempotency {
+		return fmt.Errorf("the history check runs with the create, mixed and retry scenarios, not %s", c.Scenario)
+	}
+	if !c.reconciles() {
+		return errors.New("the history check needs the reconciliation (its status look-ups and last wallet reads)")
+	}
+	if c.Shard.Count > 1 {
+		return errors.New("the history check needs every operation on an account: run it on one shard")
+	}
+	if c.HistoryReads < 0 {
+		return errors.New("the history's read interval must not be negative")
+	}
+	return nil
+}
+
+// The default worker cap of a paced run lies between these bounds.
+const (
+	// MinDefaultWorkers keeps a slow rate's cap above what an ordinary
+	// latency needs.
+	MinDefaultWorkers = 64
+	// MaxDefaultWorkers bounds what a run that falls behind keeps in
+	// flight: each worker holds a goroutine, a connection and a request,
+	// about 37 KiB together (measured: 367 MiB with 10,000 workers waiting
+	// on a target that never answers), so about 185 MiB at this cap.
+	MaxDefaultWorkers = 5000
+)
+
+// defaultWorkerCap is the worker cap of a paced run given none: the
+// requests its peak rate starts within one timeout. No answer takes longer
+// than the timeout, so a run that keeps its schedule never reaches it; a
+// run that falls behind (the target or the generator's CPU too slow for
+// the rate) waits for a worker at the cap, and says so, instead of starting
+// workers without bound.
+func defaultWorkerCap(lp pacing.LoadProfile, timeout time.Duration, waveSize int) int {
+	n := math.Ceil(peakRate(lp) * timeout.Seconds())
+	return int(max(min(n, MaxDefaultWorkers), MinDefaultWorkers, float64(waveSize)))
+}
+
+// peakRate is the highest rate lp schedules, per second.
+func peakRate(lp pacing.LoadProfile) float64 {
+	switch lp.Pacing {
+	case pacing.Linear:
+		return max(lp.Rate, lp.EndRate)
+	case pacing.Sine:
+		return lp.Rate + lp.Amplitude
+	case pacing.Stages:
+		peak := 0.0
+		for _, st := range lp.Stages {
+			peak = max(peak, peakRate(st))
+		}
+		return peak
+	}
+	return lp.Rate
+}

@@ -2,9 +2,7 @@ package loadtest
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"path/filepath"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -103,7 +101,7 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 		cl.close()
 		return nil, err
 	}
-	if s.plan, err = newPlanner(c.sc, cl, ids, c.Shard, s.accounts, s.cat, c.mix, c.ops, c.WaveSize); err != nil {
+	if s.plan, err = newPlanner(c.sc.keepsIDs(), cl, ids, c.Shard, s.accounts, s.cat, c.mix, c.ops, c.WaveSize); err != nil {
 		cl.close()
 		return nil, err
 	}
@@ -145,9 +143,8 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 func (s *session) newRun() *record.Run {
 	c := s.c
 	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Reconciled: c.reconciles()}, Catalog: s.cat}
-	out.Meta.PaymentMix = s.plan.mix.String() // the kinds the run could pay with
-	out.Meta.WaveSize, out.Meta.OpMix = 0, "" // the scenario's own, set by describe
-	c.sc.describe(c, &out.Meta)
+	out.Meta.PaymentMix, out.Meta.OpMix = s.plan.mix.String(), c.ops.String() // the kinds the run could pay with
+	c.sc.describe(&out.Meta)
 	return out
 }
 
@@ -177,7 +174,7 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 	}
 	s.plan.accounts = s.accounts // with their budgets
 	s.plan.whenDry = c.WhenDry
-	out.Funds = planFunds(paymentsOf(c.sc, c, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
+	out.Funds = planFunds(c.sc.payments(&c.Settings, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
@@ -222,46 +219,14 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir st
 	return e, rec.Close(out)
 }
 
-// gatherAfter gathers what the reconciliation needs after the attack: the
-// created payments' status look-ups and the wallets after. It runs even
-// when ctx was cancelled, bounded by its own deadline: what is not looked
-// up or read by then is not reconciled, which is a violation. It fails
-// only when the ledger file cannot be read or rewritten.
-func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, dir string) error {
-	c := s.c
-	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.ReconcileTimeout)
-	defer cancel()
-	if dead := e.awaitTarget(post, s.accounts[0].auth, c.targetWait()); dead != "" {
-		c.logger.Warn(dead)
-		out.Meta.ReconcileStopped = dead
-		cancel() // nothing more is looked up or read
+// startNemesis is the engine's hook at the attack's start: the schedule's
+// times count from there. c is the run's validated configuration (its log
+// is never nil).
+func startNemesis(ctx context.Context, c *config, faults **nemesis.Execution) func(time.Time) {
+	if len(c.Nemesis) == 0 {
+		return nil
 	}
-	missed, err := e.lookupFile(post, s.accounts, *e.marks, filepath.Join(dir, record.FileLedger))
-	if err != nil {
-		return err
+	return func(began time.Time) {
+		*faults = nemesis.Start(ctx, c.Nemesis, began, c.Load.Duration, c.nemesisLog)
 	}
-	switch dead := e.deadAt.Load(); {
-	case dead != nil:
-		out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
-		c.logger.Warn(out.Meta.ReconcileStopped)
-		cancel()
-	case missed > 0 && out.Meta.ReconcileStopped == "":
-		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.ReconcileTimeout, "ids", missed)
-	}
-	for i, a := range s.accounts {
-		if s.snaps[i].Error != "" {
-			continue
-		}
-		w, err := readWallet(post, s.cl, s.hist, a, c.firstOtherClient()+i, record.PhaseAfter)
-		if err != nil {
-			s.snaps[i].Error = err.Error()
-			continue
-		}
-		s.snaps[i].After = &w
-	}
-	out.Accounts = s.snaps
-	if out.Meta.ReconcileStopped != "" {
-		out.Meta.Reconciled = false // what it could not check fails as not reconciled
-	}
-	return nil
 }
