@@ -9,6 +9,7 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
@@ -16,8 +17,9 @@ import (
 // the suite (internal/contract/readings.go and the @reading:<id> tags) and of
 // the generated mode rendered, so the list cannot drift from the code.
 func TestReadingsDocIsGenerated(t *testing.T) {
-	want, err := report.ReadingsDoc(features.FS)
+	fts, err := gherkin.Load(features.FS)
 	require.NoError(t, err)
+	want := report.ReadingsDoc(fts)
 	got, err := os.ReadFile("docs/conformance-readings.md")
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got),

@@ -52,7 +52,7 @@ type harness struct {
 	// answering is not sent any more (endpoints.go).
 	eps endpoints
 
-	index     *gherkin.Index
+	features  *gherkin.Features
 	selection *gherkin.Selection
 	regexps   sync.Map        // step expression → *regexp.Regexp
 	console   *report.Console // nil for the junit and cucumber formats
@@ -137,7 +137,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
 	s.started = time.Now()
-	s.entry = s.h.index.Lookup(sc)
+	s.entry = s.h.features.Lookup(sc)
 	if s.entry != nil && !s.h.selection.Chosen(s.entry) {
 		// Another row of an outline selected by its row's line or tags.
 		s.unselected = true

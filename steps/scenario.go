@@ -23,9 +23,9 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
-	// entry is the scenario in the index of the feature files; unselected marks a row of an
-	// outline the selection left out (it is neither run nor reported).
-	entry      *gherkin.Entry
+	// entry is the scenario in the feature files; unselected marks a row of
+	// an outline the selection left out (it is neither run nor reported).
+	entry      *gherkin.Scenario
 	unselected bool
 	started    time.Time
 	// mu guards steps: godog may record a skipped step after the scenario ended.

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -56,8 +55,9 @@ type Options struct {
 	ReportDir string
 	// RequestTimeout bounds each request, body included (default 10s).
 	RequestTimeout time.Duration
-	// Features holds the feature files (default features.FS).
-	Features fs.FS
+	// Features are the feature files, loaded once (gherkin.Load); default
+	// the suite's own (package features).
+	Features *gherkin.Features
 	// HTTPClient sends the requests (default a new client).
 	HTTPClient *http.Client
 	// Strict turns warnings (failed readings) into failures.
@@ -111,11 +111,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return Result{}, err
 	}
-	idx, err := gherkin.LoadIndex(opts.Features)
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
-	}
-	sel, err := idx.Select(opts.Tags, opts.Locations)
+	sel, err := opts.Features.Select(opts.Tags, opts.Locations)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
@@ -145,7 +141,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
-		index:     idx,
+		features:  opts.Features,
 		selection: sel,
 		runCtx:    ctx,
 		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
@@ -210,7 +206,11 @@ func (opts Options) withDefaults() (Options, error) {
 		opts.RequestTimeout = 10 * time.Second
 	}
 	if opts.Features == nil {
-		opts.Features = features.FS
+		fts, err := gherkin.Load(features.FS)
+		if err != nil {
+			return opts, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
+		}
+		opts.Features = fts
 	}
 	return opts, nil
 }
@@ -256,7 +256,7 @@ func runGodog(ctx context.Context, h *harness, opts Options, paths []string, cuc
 			Concurrency:    opts.Concurrency,
 			Strict:         true,
 			NoColors:       true,
-			FS:             opts.Features,
+			FS:             opts.Features.FS,
 			Paths:          paths,
 			DefaultContext: ctx,
 		},
@@ -278,11 +278,8 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
-	var err error
-	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
-		return res, err
-	}
-	if err := writeReports(opts, h.index, h.profile, cucumberPath, res.Summary); err != nil {
+	res.Summary.Section7 = h.matrix(res.Summary.Scenarios)
+	if err := writeReports(opts, h.profile, cucumberPath, res.Summary); err != nil {
 		return res, err
 	}
 	if h.console != nil {
@@ -295,7 +292,7 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 
 // writeReports writes the report files of a run and the machine formats on
 // Output, each by its writer in package report, from the run's summary.
-func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
+func writeReports(opts Options, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
 	if cucumberPath != "" {
 		if err := report.CompleteCucumber(cucumberPath, sum.Scenarios); err != nil {
 			return fmt.Errorf("cucumber.json: %w", err)
@@ -305,7 +302,7 @@ func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucu
 		}
 	}
 	if opts.ReportDir != "" {
-		if err := writeReportFiles(opts.ReportDir, opts.Features, idx, prof, sum); err != nil {
+		if err := writeReportFiles(opts.ReportDir, opts.Features, prof, sum); err != nil {
 			return err
 		}
 		data, err := os.ReadFile(cucumberPath)
@@ -318,7 +315,7 @@ func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucu
 	}
 	switch opts.Format {
 	case "junit":
-		return report.WriteJUnit(opts.Output, idx, sum)
+		return report.WriteJUnit(opts.Output, opts.Features, sum)
 	case "cucumber":
 		data, err := os.ReadFile(cucumberPath)
 		if err != nil {
@@ -332,15 +329,15 @@ func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucu
 
 // writeReportFiles writes summary.json, junit.xml, the rerun file and the
 // page into dir, each whole or not at all (atomicfile).
-func writeReportFiles(dir string, fsys fs.FS, idx *gherkin.Index, prof *profiles.Profile, sum report.Summary) error {
+func writeReportFiles(dir string, fts *gherkin.Features, prof *profiles.Profile, sum report.Summary) error {
 	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, fts, sum) }); err != nil {
 		return err
 	}
 	if err := atomicfile.Write(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
 		return err
 	}
-	return report.WriteHTMLReportFile(filepath.Join(dir, report.FileHTMLReport), fsys, sum, prof)
+	return report.WriteHTMLReportFile(filepath.Join(dir, report.FileHTMLReport), fts, sum, prof)
 }

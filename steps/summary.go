@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"io/fs"
 	"slices"
 	"sort"
 	"sync"
@@ -126,19 +125,11 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 // matrix fills in section 7 for the results of a run, from what the run
 // received and asserted.
-func (h *harness) matrix(fsys fs.FS, results []report.ScenarioResult) ([]report.MatrixRow, error) {
-	docs, err := gherkin.ReadFeatures(fsys)
-	if err != nil {
-		return nil, err
-	}
-	var texts []gherkin.ScenarioText
-	for _, d := range docs {
-		texts = append(texts, d.Scenarios...)
-	}
+func (h *harness) matrix(results []report.ScenarioResult) []report.MatrixRow {
 	h.coverage.mu.Lock()
 	defer h.coverage.mu.Unlock()
 	if results == nil {
 		results = []report.ScenarioResult{}
 	}
-	return report.Section7(h.coverage.statuses, h.coverage.rows, texts, results), nil
+	return report.Section7(h.coverage.statuses, h.coverage.rows, h.features, results)
 }

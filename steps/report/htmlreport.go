@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
@@ -126,16 +125,12 @@ type htmlCode struct {
 	Got  bool
 }
 
-// WriteHTMLReport writes the conformance page: the feature files of fsys
+// WriteHTMLReport writes the conformance page: the feature files fts
 // as living documentation, with the outcome of each scenario when sum is the
 // summary of a run (nil renders the documentation alone). prof, when not
 // nil, is shown with its secrets masked. The page fetches nothing: styles
 // and the filter script are inline, and it reads well without the script.
-func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profile) error {
-	docs, err := gherkin.ReadFeatures(fsys)
-	if err != nil {
-		return fmt.Errorf("reading the features: %w", err)
-	}
+func WriteHTMLReport(w io.Writer, fts *gherkin.Features, sum *Summary, prof *profiles.Profile) error {
 	page := htmlPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), Date: time.Now().UTC().Format(time.RFC3339)}
 	var results []ScenarioResult
 	matrix := []MatrixRow(nil)
@@ -145,17 +140,13 @@ func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profi
 		matrix = sum.Section7
 	}
 	if matrix == nil {
-		var texts []gherkin.ScenarioText
-		for _, d := range docs {
-			texts = append(texts, d.Scenarios...)
-		}
-		matrix = Section7(nil, nil, texts, results)
+		matrix = Section7(nil, nil, fts, results)
 	}
 	if prof != nil {
 		page.Profile = maskedProfile(prof)
 	}
 
-	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
+	page.Areas, page.Tags = areasOf(fts.ByArea(), results, page.Ran)
 	page.linkMatrix(matrix)
 	if sum != nil {
 		page.linkGroups(sum)
@@ -281,8 +272,8 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 }
 
 // WriteHTMLReportFile writes the page of a run into path.
-func WriteHTMLReportFile(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fsys, &sum, prof) })
+func WriteHTMLReportFile(path string, fts *gherkin.Features, sum Summary, prof *profiles.Profile) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fts, &sum, prof) })
 }
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
@@ -294,7 +285,7 @@ func slug(s string) string {
 // areasOf pairs the scenarios of the features with their results. Results
 // of scenarios the features do not hold (none, normally) are kept in an
 // area of their own, so that no failure is hidden.
-func areasOf(docs []gherkin.FeatureDoc, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
+func areasOf(docs []*gherkin.File, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
 	pending := map[string][]ScenarioResult{}
 	for _, r := range results {
 		k := resultKey(r.Feature, r.Name)
@@ -320,7 +311,7 @@ func areasOf(docs []gherkin.FeatureDoc, results []ScenarioResult, ran bool) ([]h
 		for _, p := range d.Scenarios {
 			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags, Outcome: outcomeNotRun}
 			for _, st := range p.Steps {
-				sc.Steps = append(sc.Steps, htmlStep{Text: st})
+				sc.Steps = append(sc.Steps, htmlStep{Text: st.String()})
 			}
 			for _, t := range p.Tags {
 				tags[t] = true

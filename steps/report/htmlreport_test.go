@@ -156,7 +156,7 @@ func TestHTMLReportOutcomes(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			require.NoError(t, report.WriteHTMLReport(&b, features.FS, &sum, profiles.Reference("http://127.0.0.1:1")))
+			require.NoError(t, report.WriteHTMLReport(&b, stepstest.Features(t, features.FS), &sum, profiles.Reference("http://127.0.0.1:1")))
 			page := b.String()
 			assert.True(t, strings.Contains(page, `<p id="verdict-text">`+tc.verdict), "verdict %q", tc.verdict)
 			for _, w := range tc.want {
@@ -175,7 +175,7 @@ func TestHTMLReportOutcomes(t *testing.T) {
 func TestHTMLDocumentation(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	require.NoError(t, report.WriteHTMLReport(&b, features.FS, nil, nil))
+	require.NoError(t, report.WriteHTMLReport(&b, stepstest.Features(t, features.FS), nil, nil))
 	page := b.String()
 	contains(t, page, "Living documentation: not run against a server")
 	lacks(t, page, `id="coverage-table"`)

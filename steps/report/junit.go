@@ -10,12 +10,12 @@ import (
 )
 
 // WriteJUnit writes the JUnit XML of a run from its summary: one testsuite
-// per feature (named and ordered by the index fts when it is not nil), one testcase
+// per feature (named and ordered by fts when it is not nil), one testcase
 // per scenario (classname: the feature), a skipped scenario as one <skipped
 // message>, a failure with its group (how many scenarios failed on its cause,
 // and the cause) in the message and its text in the body, an undefined step
 // as an <error>, warnings as properties and system-out.
-func WriteJUnit(w io.Writer, fts *gherkin.Index, sum Summary) error {
+func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 	names := map[string]string{}
 	var order []string
 	if fts != nil {

@@ -56,8 +56,8 @@ type ScenarioResult struct {
 
 	// Steps are the steps that ran, for the console and the page.
 	Steps []StepRun `json:"-"`
-	// Entry is the scenario in the index of the feature files, or nil.
-	Entry *gherkin.Entry `json:"-"`
+	// Entry is the scenario in the feature files, or nil.
+	Entry *gherkin.Scenario `json:"-"`
 	// NotRun marks a skipped scenario the run's stop left unfinished or
 	// unstarted; UnansweredAt is when its last request got no answer.
 	NotRun       bool      `json:"-"`
