@@ -41,7 +41,7 @@ func (h *harness) noAnswer(described error, at time.Time) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: report.StopTarget, AfterScenarios: len(h.results), LastTransportError: described.Error(),
+		h.stopped = &report.Stopped{Cause: report.StopTarget, LastTransportError: described.Error(),
 			Reason: fmt.Sprintf("the target stopped answering: %d requests in a row, across scenarios, got no answer", n)}
 	}
 	h.mu.Unlock()

@@ -51,9 +51,7 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 // scenarios' results in file order, counted by area and capability, with
 // the coverage of the contract and the stop, if any.
 func (h *harness) result(target string, start time.Time, elapsed time.Duration) Result {
-	h.mu.Lock()
-	results := append([]report.ScenarioResult(nil), h.results...)
-	h.mu.Unlock()
+	results := h.fmt.scenarios()
 	sort.SliceStable(results, func(i, j int) bool {
 		if results[i].Feature != results[j].Feature {
 			return results[i].Feature < results[j].Feature

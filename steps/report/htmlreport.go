@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/readable"
@@ -271,11 +270,6 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 	}
 }
 
-// WriteHTMLReportFile writes the page of a run into path.
-func WriteHTMLReportFile(path string, fts *gherkin.Features, sum Summary, prof *profiles.Profile) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fts, &sum, prof) })
-}
-
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
 
 func slug(s string) string {
@@ -366,16 +360,17 @@ const (
 )
 
 // markSteps gives each step the mark of how it ran, as the console does:
-// passed, failed, skipped (godog skipped it after a failure, or the
-// scenario was skipped), or not run (the scenario ended before it).
+// passed, failed, skipped (the scenario, or the rest of it, was skipped),
+// or not run (the scenario ended before it, on a failure).
 func markSteps(steps []htmlStep, r ScenarioResult) {
+	end := r.endedAt()
 	for i := range steps {
 		switch {
 		case len(r.Steps) == 0:
 			if r.Status == StatusSkipped {
 				steps[i].Mark = markSkipped
 			}
-		case i >= len(r.Steps):
+		case i >= len(r.Steps) || i > end:
 			steps[i].Mark = markNotRun
 		case r.Steps[i].Status == "passed":
 			steps[i].Mark = markPassed
