@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/features"
-	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -24,7 +24,7 @@ func TestReadingsDocIsGenerated(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got),
 		"docs/conformance-readings.md differs from the readings in code: run go generate ./internal/contract/ (or make generate) and commit")
-	for _, r := range generative.Readings() {
+	for _, r := range contract.GeneratedReadings() {
 		assert.Contains(t, string(got), "`"+r.ID+"`", "the generated mode's reading %s is listed", r.ID)
 	}
 }

@@ -20,14 +20,6 @@ const (
 	JUnitFile   = "generated-junit.xml"
 )
 
-// Print writes the outcome of every property and the summary.
-func Print(w io.Writer, res Result) {
-	for _, p := range res.Properties {
-		PrintProperty(w, p)
-	}
-	PrintSummary(w, res)
-}
-
 // PrintProperty writes the outcome of one property: its warnings, each with
 // the request that earned it, or its failure and shrunk reproduction.
 func PrintProperty(w io.Writer, p PropertyResult) {

@@ -24,7 +24,7 @@ import (
 
 // harness is the state shared by the scenarios of one run: configuration,
 // the run's unique id, counters, the locks of shared fixture accounts, and
-// the results. Scenarios share no data through it.
+// the formatter that collects the results. Scenarios share no data through it.
 type harness struct {
 	profile   *profiles.Profile
 	http      *http.Client

@@ -29,13 +29,9 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/throttle"
-	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
-
-// SuiteVersion is the version of the scenarios and their step definitions.
-const SuiteVersion = version.Suite
 
 // Options configure one run of the suite.
 type Options struct {

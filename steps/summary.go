@@ -60,7 +60,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	})
 
 	sum := report.Summary{
-		SuiteVersion: SuiteVersion,
+		SuiteVersion: version.Suite,
 		SpecSHA256:   version.SpecSHA256(),
 		Target:       target,
 		StartedAt:    start.UTC(),

@@ -44,7 +44,7 @@ type gradedSteps struct {
 var errorType = reflect.TypeFor[error]()
 
 // stepLocations maps the expression of each step definition to where it is
-// registered (file:line), for cucumber.json (report.RelocateSteps): godog
+// registered (file:line), for cucumber.json (formatter.complete): godog
 // would name the line of gradedSteps.Step for every step. Step definitions
 // are code, so the map is the same for every run.
 var stepLocations sync.Map // string -> registeredStep

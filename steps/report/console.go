@@ -72,13 +72,13 @@ func (c *Console) Scenario(r ScenarioResult) {
 // progress mark and its word; a skipped scenario is never shown as passed.
 var consoleOutcomes = map[string]struct{ color, mark, word string }{
 	StatusPassed:  {ansiGreen, ".", "PASSED"},
-	OutcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
+	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
 	StatusFailed:  {ansiRed, "F", "FAILED"},
 	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
 }
 
 func (c *Console) progressMark(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.Outcome()]; ok {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
 		return c.paint(o.color, o.mark)
 	}
 	return c.paint(ansiYellow, "U")
@@ -86,7 +86,7 @@ func (c *Console) progressMark(r ScenarioResult) string {
 
 // statusWord is how a scenario's outcome is shown.
 func (c *Console) statusWord(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.Outcome()]; ok {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
 		return c.paint(o.color, o.word)
 	}
 	return c.paint(ansiYellow, strings.ToUpper(r.Status))

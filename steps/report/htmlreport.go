@@ -34,7 +34,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 }).Parse(htmlReportTemplate))
 
 // outcomeNotRun is the outcome of every scenario in a page without a run
-// (a page of a run shows a status or OutcomeWarned, and leaves out the
+// (a page of a run shows a status or outcomeWarned, and leaves out the
 // scenarios the run did not select).
 const outcomeNotRun = "not-run"
 
@@ -261,12 +261,12 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 	case page.Totals.Failed > 0 || page.Totals.Undefined > 0:
 		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
 	case page.Totals.Warned > 0:
-		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", OutcomeWarned
+		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
 	default:
 		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
 	}
 	if page.Ran {
-		page.Outcomes = []string{StatusPassed, OutcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
+		page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
 	}
 }
 
@@ -314,7 +314,7 @@ func areasOf(docs []*gherkin.File, results []ScenarioResult, ran bool) ([]htmlAr
 			if q := pending[k]; len(q) > 0 {
 				r := q[0]
 				pending[k] = q[1:]
-				sc.Outcome, sc.Reason, sc.Warnings = r.Outcome(), r.Reason, r.Warnings
+				sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
 				sc.Location, sc.Readings = r.Location, r.Readings
 				markSteps(sc.Steps, r)
 				a.Counts.Add(r)

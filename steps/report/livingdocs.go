@@ -44,9 +44,9 @@ func pathHTML(p string) template.HTML {
 // FileLivingDocs is the name of the living documentation page.
 const FileLivingDocs = "living-docs.html"
 
-// ReadingsDocURL is where the readings are explained, for a page that is
+// readingsDocURL is where the readings are explained, for a page that is
 // read away from the repository.
-const ReadingsDocURL = "https://github.com/partnercommerce/conformance/blob/main/docs/conformance-readings.md"
+const readingsDocURL = "https://github.com/partnercommerce/conformance/blob/main/docs/conformance-readings.md"
 
 type docsPage struct {
 	SuiteVersion, SpecSHA256, Date string
@@ -125,14 +125,14 @@ type docsLink struct{ ID, Name string }
 // fts. With sum, the outcome of that run is overlaid on each rule, example
 // and section 7 row.
 func WriteLivingDocs(w io.Writer, fts *gherkin.Features, sum *Summary) error {
-	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
+	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: readingsDocURL,
 		Date: time.Now().UTC().Format("2006-01-02")}
 	outcomes := map[string]string{}
 	var results []ScenarioResult
 	if sum != nil {
 		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
 		for _, r := range sum.Scenarios {
-			outcomes[resultKey(r.Feature, r.Name)] = r.Outcome()
+			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
 		}
 		results = sum.Scenarios
 	}
@@ -377,7 +377,7 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep) *docsRule {
 
 // worstOutcome combines the outcomes of a rule's examples.
 func worstOutcome(a, b string) string {
-	order := []string{"", StatusPassed, StatusSkipped, OutcomeWarned, StatusUndefined, StatusFailed}
+	order := []string{"", StatusPassed, StatusSkipped, outcomeWarned, StatusUndefined, StatusFailed}
 	if slices.Index(order, b) > slices.Index(order, a) {
 		return b
 	}

@@ -100,15 +100,15 @@ func (r ScenarioResult) NoAnswer() bool {
 	return !r.UnansweredAt.IsZero() && (r.Status == StatusFailed || r.NotRun)
 }
 
-// OutcomeWarned is how the writers show a passed scenario that carries
+// outcomeWarned is how the writers show a passed scenario that carries
 // warnings; it is never a ScenarioResult.Status.
-const OutcomeWarned = "passed-with-warnings"
+const outcomeWarned = "passed-with-warnings"
 
-// Outcome is the scenario's status as the writers show it: a passed
-// scenario with warnings is OutcomeWarned.
-func (r ScenarioResult) Outcome() string {
+// outcome is the scenario's status as the writers show it: a passed
+// scenario with warnings is outcomeWarned.
+func (r ScenarioResult) outcome() string {
 	if r.Status == StatusPassed && len(r.Warnings) > 0 {
-		return OutcomeWarned
+		return outcomeWarned
 	}
 	return r.Status
 }

@@ -30,8 +30,8 @@ type MatrixRow struct {
 
 // The outcomes of a matrix row that are not scenario statuses.
 const (
-	OutcomeNotExercised = "not exercised"
-	OutcomeNotRun       = "not run"
+	outcomeNotExercised = "not exercised"
+	outcomeUnrun        = "not run"
 )
 
 // resultKey names a scenario by its feature file and name.
@@ -103,7 +103,7 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *g
 	for i := range rows {
 		r := &rows[i]
 		if results == nil {
-			r.Outcome = OutcomeNotRun
+			r.Outcome = outcomeUnrun
 		} else {
 			r.Exercised = statuses[r.Operation][r.Status] && (r.Message == "" || asserted[RowKey(r.Operation, r.Status, r.Message)])
 		}
@@ -125,7 +125,7 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *g
 		case len(seen) > 0 && !slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped }):
 			r.Outcome = StatusSkipped
 		default:
-			r.Outcome = OutcomeNotExercised
+			r.Outcome = outcomeNotExercised
 		}
 	}
 	return rows
