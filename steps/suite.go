@@ -297,7 +297,7 @@ func writeReportFiles(dir string, fts *gherkin.Features, prof *profiles.Profile,
 		{"junit.xml", func(w io.Writer) error { return report.WriteJUnit(w, fts, sum) }},
 		{"cucumber.json", func(w io.Writer) error { return report.WriteCucumber(w, sum) }},
 		{gherkin.RerunFile, func(w io.Writer) error { return report.WriteRerun(w, sum) }},
-		{report.FileHTMLReport, func(w io.Writer) error { return report.WriteHTMLReport(w, fts, &sum, prof) }},
+		{report.FileHTMLReport, func(w io.Writer) error { return report.WriteHTMLReport(w, fts, sum, prof) }},
 	}
 	for _, f := range files {
 		if err := atomicfile.Write(filepath.Join(dir, f.name), f.write); err != nil {
