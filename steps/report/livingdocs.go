@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -85,8 +84,10 @@ type docsRule struct {
 	Examples           *docsExamples
 	// Outcome is the overlaid run's outcome, when a run is overlaid.
 	Outcome string
-	// rowOffset is where the rows of each examples table start in Examples.
+	// rowOffset is where the rows of each examples table start in Examples;
+	// feature is the ID of the feature holding the rule.
 	rowOffset map[*messages.Examples]int
+	feature   string
 }
 
 type docsStep struct {
@@ -143,12 +144,12 @@ func WriteLivingDocs(w io.Writer, fts *gherkin.Features, sum *Summary) error {
 	if page.Endpoints, err = docsEndpoints(ops); err != nil {
 		return err
 	}
-	byPickle := page.readFeatures(fts, outcomes)
+	byName := page.readFeatures(fts, outcomes)
 	matrix := Section7(nil, nil, fts, results)
 	if sum != nil && sum.Section7 != nil {
 		matrix = sum.Section7
 	}
-	usedBy := page.placeRows(matrix, ops, byPickle, sum != nil)
+	usedBy := page.placeRows(matrix, ops, byName, sum != nil)
 	page.linkFeatures(usedBy)
 	return executePage(w, livingDocs, page)
 }
@@ -181,20 +182,20 @@ func docsEndpoints(ops map[string]contract.Operation) ([]docsEndpoint, error) {
 }
 
 // readFeatures adds the feature files to the page, ordered by area, and
-// returns the rule of each scenario as it runs (an outline row included),
-// keyed by feature file and name.
-func (page *docsPage) readFeatures(fts *gherkin.Features, outcomes map[string]string) map[string]*docsRule {
-	byPickle := map[string]*docsRule{}
+// returns the rules of the scenarios as they run (an outline row included)
+// by the scenario's name, in that order.
+func (page *docsPage) readFeatures(fts *gherkin.Features, outcomes map[string]string) map[string][]*docsRule {
+	byName := map[string][]*docsRule{}
 	for _, f := range fts.ByArea() {
-		page.Features = append(page.Features, docsFeatureOf(f, byPickle, outcomes))
+		page.Features = append(page.Features, docsFeatureOf(f, byName, outcomes))
 	}
-	return byPickle
+	return byName
 }
 
 // placeRows puts each section 7 row under its endpoint and its table, with
 // the rules that prove it (and, withOutcome, the run's outcome). It returns,
 // per feature ID, the operations its rules prove.
-func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Operation, byPickle map[string]*docsRule, withOutcome bool) map[string]map[string]bool {
+func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Operation, byName map[string][]*docsRule, withOutcome bool) map[string]map[string]bool {
 	endpoints := map[string]*docsEndpoint{}
 	for i := range page.Endpoints {
 		endpoints[page.Endpoints[i].Operation] = &page.Endpoints[i]
@@ -209,18 +210,16 @@ func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Oper
 		}
 		seen := map[string]bool{}
 		for _, name := range m.Scenarios {
-			for _, key := range pickleKeysNamed(byPickle, name) {
-				rule := byPickle[key]
+			for _, rule := range byName[name] {
 				if seen[rule.ID] {
 					continue
 				}
 				seen[rule.ID] = true
 				row.Proofs = append(row.Proofs, docsLink{ID: rule.ID, Name: rule.Name})
-				fid := featureOf(page.Features, rule)
-				if usedBy[fid] == nil {
-					usedBy[fid] = map[string]bool{}
+				if usedBy[rule.feature] == nil {
+					usedBy[rule.feature] = map[string]bool{}
 				}
-				usedBy[fid][m.Operation] = true
+				usedBy[rule.feature][m.Operation] = true
 			}
 		}
 		if e := endpoints[m.Operation]; e != nil {
@@ -259,32 +258,10 @@ func (page *docsPage) linkFeatures(usedBy map[string]map[string]bool) {
 	}
 }
 
-// pickleKeysNamed returns the keys of byPickle whose scenario is named name.
-func pickleKeysNamed(byPickle map[string]*docsRule, name string) []string {
-	var keys []string
-	for k := range byPickle {
-		if strings.HasSuffix(k, "\x00"+name) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// featureOf returns the ID of the feature holding rule.
-func featureOf(features []docsFeature, rule *docsRule) string {
-	for _, f := range features {
-		if slices.Contains(f.Rules, rule) {
-			return f.ID
-		}
-	}
-	return ""
-}
-
 // docsFeatureOf is the page's feature of file f: its rules (scenarios and
-// outlines with their examples), each scenario as it runs registered in
-// byPickle under its rule.
-func docsFeatureOf(f *gherkin.File, byPickle map[string]*docsRule, outcomes map[string]string) docsFeature {
+// outlines with their examples), the rule of each scenario as it runs added
+// to byName.
+func docsFeatureOf(f *gherkin.File, byName map[string][]*docsRule, outcomes map[string]string) docsFeature {
 	df := docsFeature{File: f.URI, ID: "area-" + slug(strings.TrimSuffix(f.URI, ".feature")), Name: f.Name, Description: f.Description, Sections: f.Sections()}
 	if f.Area != "" {
 		df.ID = "area-" + f.Area
@@ -301,6 +278,7 @@ func docsFeatureOf(f *gherkin.File, byPickle map[string]*docsRule, outcomes map[
 	rules := map[*messages.Scenario]*docsRule{}
 	addScenario := func(sc *messages.Scenario, bg []docsStep) {
 		r := newDocsRule(f.URI, sc, bg)
+		r.feature = df.ID
 		rules[sc] = r
 		df.Rules = append(df.Rules, r)
 	}
@@ -324,7 +302,9 @@ func docsFeatureOf(f *gherkin.File, byPickle map[string]*docsRule, outcomes map[
 	}
 	for _, s := range f.Scenarios {
 		r := rules[s.AST]
-		byPickle[f.URI+"\x00"+s.Name] = r
+		if !slices.Contains(byName[s.Name], r) {
+			byName[s.Name] = append(byName[s.Name], r)
+		}
 		outcome, ran := outcomes[resultKey(f.URI, s.Name)]
 		if !ran {
 			continue
