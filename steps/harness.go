@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -53,7 +52,6 @@ type harness struct {
 
 	features  *gherkin.Features
 	selection *gherkin.Selection
-	regexps   sync.Map // step expression → *regexp.Regexp
 	// fmt is the run's godog formatter: it collects the results.
 	fmt *formatter
 
@@ -89,25 +87,6 @@ func (h *harness) lock(key string) func() {
 	m.Lock()
 	var once sync.Once
 	return func() { once.Do(m.Unlock) }
-}
-
-// stepRegexp compiles a step expression once per run: godog would compile
-// every expression again for each scenario, and its results keep each
-// scenario's copies until the run ends (about 70 MB in a full run).
-func (h *harness) stepRegexp(expr any) any {
-	src, ok := expr.(string)
-	if !ok {
-		return expr
-	}
-	if re, ok := h.regexps.Load(src); ok {
-		return re
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return expr // godog reports it
-	}
-	actual, _ := h.regexps.LoadOrStore(src, re)
-	return actual
 }
 
 // initScenario is called by godog once per scenario: it gives the scenario
