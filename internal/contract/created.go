@@ -31,7 +31,7 @@ var ErrCreatedAnswer = errors.New("the created payment's answer does not carry s
 // partner_trx_id sent, through a method whose service fee is fee
 // (UnknownFee when the judge does not know it): status true and the message
 // of rule 3, the transaction named as section 2.5 says
-// (CheckTransactionNamed), and the amount's arithmetic (CheckAmountWithFee).
+// (CheckTransactionNamed), and the amount's arithmetic (checkAmountWithFee).
 // Every judge calls it on every payment it sees created. It allocates
 // nothing when the answer passes (the load tester calls it per answer).
 func CheckCreated(c Created, sent string, fee int64) error {
@@ -41,7 +41,7 @@ func CheckCreated(c Created, sent string, fee int64) error {
 	if err := CheckTransactionNamed(c.TransactionNumber, c.PartnerTrxID, sent); err != nil {
 		return err
 	}
-	if err := CheckAmountWithFee(c.Amount, fee); err != nil {
+	if err := checkAmountWithFee(c.Amount, fee); err != nil {
 		a := c.Amount
 		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d",
 			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)

@@ -34,7 +34,7 @@ func TestReadCreated(t *testing.T) {
 		payment bool // the payment is read despite the error
 	}{
 		"not JSON":               {createdAnswer[:40], ErrNotObject, false},
-		"no status":              {edit(`"status":true,`, ``), ErrStatusMissing, false},
+		"no status":              {edit(`"status":true,`, ``), errStatusMissing, false},
 		"no data":                {`{"status":true,"message":"Pembayaran berhasil diproses."}`, ErrCreatedData, false},
 		"data null":              {edit(`"data":{"transaction"`, `"data":null,"x":{"transaction"`), ErrCreatedData, false},
 		"an amount as a string":  {edit(`"total":6300`, `"total":"6300"`), ErrCreatedData, false},
@@ -44,8 +44,8 @@ func TestReadCreated(t *testing.T) {
 		"status false":           {edit(`"status":true`, `"status":false`), ErrCreatedAnswer, true},
 		"another id echoed":      {edit(`"partner_trx_id":"a-1"`, `"partner_trx_id":"a-2"`), ErrTransactionNamed, true},
 		"number missing":         {edit(`"transaction_number":"INV/20261122/P1/00000001",`, ``), ErrTransactionNamed, true},
-		"parts do not add up":    {edit(`"gateway_payment":4800`, `"gateway_payment":4000`), ErrAmountSum, true},
-		"wallet over the total":  {edit(`"balance_used":1500`, `"balance_used":7000`), ErrWalletOverTotal, true},
+		"parts do not add up":    {edit(`"gateway_payment":4800`, `"gateway_payment":4000`), errAmountSum, true},
+		"wallet over the total":  {edit(`"balance_used":1500`, `"balance_used":7000`), errWalletOverTotal, true},
 		"number capitalised key": {edit(`"transaction_number"`, `"Transaction_Number"`), ErrTransactionNamed, true},
 	}
 	for name, tc := range cases {
