@@ -122,8 +122,11 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 	finished := make([]time.Time, len(p.Steps))
 	for _, sr := range f.Storage.MustGetPickleStepResultsByPickleID(p.Id) {
 		i := index[sr.PickleStepID]
-		loc, found := stepLocation(p.Steps[i].Text)
-		if !found && res.Entry != nil { // no definition: the step itself
+		loc := ""
+		if sr.Def != nil { // the definition godog matched to the step
+			loc = definitionLocation(sr.Def.Expr)
+		}
+		if loc == "" && res.Entry != nil { // no definition: the step itself
 			loc = fmt.Sprintf("%s:%d", res.Entry.File.URI, res.Entry.Steps[i].Line)
 		}
 		res.Steps[i] = report.StepRun{Text: p.Steps[i].Text, Status: sr.Status.String(), Err: sr.Err, Location: loc}

@@ -142,15 +142,15 @@ func (s *scenario) advisory(err error) error {
 	return fmt.Errorf("%w: advisory scenario: its failed check is a warning; the remaining steps are not run", godog.ErrSkip)
 }
 
-// stepLocation returns where the definition matching a step's text is
-// registered (file:line).
-func stepLocation(text string) (loc string, found bool) {
-	stepDefinitions.Range(func(_, v any) bool {
-		if l := v.(registeredStep); l.re.MatchString(text) {
-			loc, found = l.location, true
-			return false
-		}
-		return true
-	})
-	return loc, found
+// definitionLocation returns where the step definition of expression re,
+// the one godog matched to a step, is registered (file:line); "" for one
+// registered without stepRegexp.
+func definitionLocation(re *regexp.Regexp) string {
+	if re == nil {
+		return ""
+	}
+	if d, ok := stepDefinitions.Load(re.String()); ok {
+		return d.(registeredStep).location
+	}
+	return ""
 }
