@@ -222,16 +222,12 @@ func runGodog(ctx context.Context, h *harness, opts Options, paths []string) int
 	name := fmt.Sprintf("conformance-%d", runSeq.Add(1))
 	runFormatters.Store(name, h.fmt)
 	defer runFormatters.Delete(name)
-	console := opts.Output
-	if h.fmt.format != "pretty" && h.fmt.format != "progress" {
-		console = io.Discard
-	}
 	suite := godog.TestSuite{
 		Name:                name,
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
 			Format:         formatName,
-			Output:         console,
+			Output:         opts.Output, // the formatter writes the pretty and progress consoles only
 			Concurrency:    opts.Concurrency,
 			Strict:         true,
 			NoColors:       !opts.Color,
