@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -23,14 +22,10 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
-	// entry is the scenario in the index of the feature files; unselected marks a row of an
-	// outline the selection left out (it is neither run nor reported).
-	entry      *gherkin.Entry
+	// entry is the scenario in the feature files; unselected marks a row of
+	// an outline the selection left out (it is neither run nor reported).
+	entry      *gherkin.Scenario
 	unselected bool
-	started    time.Time
-	// mu guards steps: godog may record a skipped step after the scenario ended.
-	mu    sync.Mutex
-	steps []report.StepRun
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool
@@ -266,13 +261,19 @@ var decode = contract.Unmarshal
 // with a boolean status and a string message (internal/contract).
 func (s *scenario) envelope(ex *exchange) (contract.Envelope, error) {
 	env, _, err := contract.Decode(ex.RespBody)
-	switch {
-	case errors.Is(err, contract.ErrNotObject):
-		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
-	case err != nil:
-		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
+	if err != nil {
+		return env, s.envelopeFailure(ex, err)
 	}
 	return env, nil
+}
+
+// envelopeFailure is the failure of an answer whose envelope
+// contract.Decode could not read (err).
+func (s *scenario) envelopeFailure(ex *exchange, err error) error {
+	if errors.Is(err, contract.ErrNotObject) {
+		return s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
+	}
+	return s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
 }
 
 // lastEnvelope returns the last exchange and its decoded status and message.
