@@ -17,6 +17,7 @@ import (
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -42,6 +43,7 @@ type client struct {
 	createU   *url.URL // createURL parsed, shared read-only by every creation
 	mu        sync.RWMutex
 	headers   map[headerKey]http.Header // shared read-only (see header)
+	extra     http.Header               // the headers of -H, on every request
 	// gate holds off the requests made outside the attack (doTimed) when
 	// the target throttles them, and paces them under its limit.
 	gate *throttle.Gate
@@ -53,9 +55,14 @@ type headerKey struct {
 }
 
 // newClient returns a client for profile p with a client capped at maxConns
-// connections (0: no cap; up to idleConns of them are kept for reuse).
-func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*client, error) {
+// connections (0: no cap; up to idleConns of them are kept for reuse),
+// reaching the target as conn says (its TLS, the headers of -H).
+func newClient(p *profiles.Profile, maxConns int, timeout time.Duration, conn transport.Options) (*client, error) {
 	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	tlsConfig, err := conn.TLSConfig()
+	if err != nil {
 		return nil, err
 	}
 	tr := &http.Transport{
@@ -68,6 +75,7 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
 		TLSHandshakeTimeout: timeout,
+		TLSClientConfig:     tlsConfig,
 	}
 	base := strings.TrimRight(p.BaseURL, "/")
 	req, err := api.NewCreatePaymentRequestWithBody(base, "application/json", nil)
@@ -83,6 +91,7 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		tr:        tr,
 		timeout:   timeout,
 		gate:      throttle.New(throttle.Options{}),
+		extra:     conn.Headers,
 	}, nil
 }
 
@@ -160,6 +169,9 @@ func (cl *client) header(auth string, withBody bool) http.Header {
 		h.Set("Content-Type", "application/json")
 	}
 	h.Set("Accept", "application/json")
+	for name, values := range cl.extra { // -H replaces what the request had under its name
+		h[name] = values
+	}
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if old, ok := cl.headers[key]; ok {
@@ -209,6 +221,29 @@ func (cl *client) do(ctx context.Context, c call) response {
 		out.body, out.err = b[:maxBodyBytes], record.ErrTooLarge
 	}
 	return out
+}
+
+// preflight checks with one request that the target can be load-tested at
+// all, as the suite's preflight does: it answers (over the TLS of the
+// flags), with JSON carrying status and message, and it does not refuse
+// the profile's secret key and main token with 401. A throttled answer
+// passes: the run's gate waits for the target.
+func (cl *client) preflight(ctx context.Context) error {
+	c := cl.customerProfile(cl.mainAuth)
+	r := cl.doOnce(ctx, c)
+	defer r.release()
+	if r.err != nil || r.throttled {
+		return r.err
+	}
+	env, _, err := contract.Decode(r.body)
+	if err != nil {
+		return fmt.Errorf("GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w); is --target the API's base URL?",
+			c.url, r.code, r.contentType, err)
+	}
+	if r.code == http.StatusUnauthorized {
+		return fmt.Errorf("GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile", c.url, env.Message)
+	}
+	return nil
 }
 
 // urlErrorOp is the Op of the *url.Error http.Client returns for method:

@@ -2,10 +2,12 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
@@ -92,8 +94,12 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 	if err != nil {
 		return nil, err
 	}
-	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout)
+	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout, c.Conn)
 	if err != nil {
+		return nil, err
+	}
+	if err := awaitTarget(ctx, cl, &c.Conn); err != nil {
+		cl.close()
 		return nil, err
 	}
 	s := &session{c: c, cl: cl, codes: codes, valid: valid}
@@ -112,6 +118,19 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 		}
 	}
 	return s, nil
+}
+
+// awaitTarget runs the preflight check (client.preflight) as conn's
+// --wait-for-target asks: once, or again and again until it passes or the
+// wait is over, when the error is the last reason (transport.Wait). A TLS
+// handshake that failed is explained in words (which CA, which
+// certificate, what to change).
+func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error {
+	err := transport.Wait(ctx, conn.WaitForTarget, cl.preflight)
+	if err != nil {
+		return fmt.Errorf("preflight: %w", conn.Explain(err))
+	}
+	return nil
 }
 
 // accountsAndCatalog finds the run's accounts and catalog.
@@ -142,7 +161,7 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 // newRun starts the record of the run with what is known before the attack.
 func (s *session) newRun() *record.Run {
 	c := s.c
-	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Reconciled: c.reconciles()}, Catalog: s.cat}
+	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Insecure: c.Conn.Warning(), Reconciled: c.reconciles()}, Catalog: s.cat}
 	out.Meta.PaymentMix, out.Meta.OpMix = s.plan.mix.String(), c.ops.String() // the kinds the run could pay with
 	c.sc.describe(&out.Meta)
 	return out

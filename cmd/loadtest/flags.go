@@ -34,6 +34,7 @@ func runFlagSet(getenv func(string) string, stderr io.Writer, s record.Settings)
 	f := &runFlags{settings: s}
 	settingFlags(fs, reflect.ValueOf(&f.settings).Elem())
 	f.loadFlags = settingFlags(fs, reflect.ValueOf(&f.settings.Load).Elem())
+	f.settings.Conn.Register(fs)
 	fs.StringVar(&f.profilePath, "profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
 	fs.StringVar(&f.target, "target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
 	fs.StringVar(&f.loadFile, "load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml), and any other setting by its key (timeout, max_workers, nemesis, ...); flags given explicitly override it, but for the load of a file in stages")

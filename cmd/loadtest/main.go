@@ -140,6 +140,9 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		opts = append(opts, loadtest.WithNemesisLog(log))
 	}
 	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", s.RunID, s.Scenario, s.Load, s.Shard, dir)
+	if w := s.Conn.Warning(); w != "" {
+		fmt.Fprintf(stderr, "loadtest: %s\n", w)
+	}
 	o, err := loadtest.New(prof, opts...).Run(ctx, dir)
 	if err != nil {
 		if ctx.Err() != nil {

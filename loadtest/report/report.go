@@ -34,10 +34,13 @@ const DefaultMaxUncertainPct = 1.0
 // are requests per second; everything else is a count of requests.
 type Report struct {
 	// Units says how to read the numbers below.
-	Units    Units          `json:"units"`
-	RunID    string         `json:"run_id"`
-	Scenario string         `json:"scenario"`
-	Target   string         `json:"target"`
+	Units    Units  `json:"units"`
+	RunID    string `json:"run_id"`
+	Scenario string `json:"scenario"`
+	Target   string `json:"target"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string         `json:"insecure,omitempty"`
 	Shards   []record.Shard `json:"shards"`
 	Load     string         `json:"load"`
 	Began    time.Time      `json:"began"`
@@ -222,7 +225,7 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 	}
 	rep := &Report{
 		Units: reportUnits,
-		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
+		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Insecure: o.Meta.Insecure, Load: o.Meta.Load.String(),
 		Began: o.Meta.Began, Ended: o.Meta.Ended,
 		Ops:            map[string]record.OpStats{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
@@ -455,6 +458,9 @@ func (rep *Report) writeTextHead(b *strings.Builder) {
 		shards[i] = s.String()
 	}
 	fmt.Fprintf(b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
+	if rep.Insecure != "" {
+		fmt.Fprintf(b, "%s\n", rep.Insecure)
+	}
 	rep.writeLead(b)
 	fmt.Fprintf(b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
 		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())
