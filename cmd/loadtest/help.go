@@ -24,7 +24,7 @@ var runGroups = []flagGroup{
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads", "strict"}},
 	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
-	{"Output", []string{"out", "quiet", "log-level"}},
+	{"Output", []string{"out", "junit", "quiet", "log-level"}},
 }
 
 // thresholdNames are the flags thresholdFlags registers.
@@ -146,7 +146,7 @@ func groupedUsage(fs *flag.FlagSet, w io.Writer, intro string, groups []flagGrou
 
 // mergeGroups orders the flags of loadtest merge for --help.
 var mergeGroups = []flagGroup{
-	{"Merge", []string{"out", "partial", "strict"}},
+	{"Merge", []string{"out", "junit", "partial", "strict"}},
 	{"Thresholds (as for a run)", thresholdNames},
 }
 

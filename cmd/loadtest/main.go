@@ -31,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
@@ -153,7 +154,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, judging{f.historyTimeout, f.strict}, *f.ths, dir, stdout)
+	return finish(o, judging{f.historyTimeout, f.strict}, *f.ths, dir, f.junit, stdout)
 }
 
 // parseRunFlags reads the flags of a load test (args) and the load profile
@@ -278,6 +279,9 @@ func outputDir(outDir, runID string, shard record.Shard) string {
 // strictUsage is the help of --strict, a flag of a run and of a merge.
 const strictUsage = "turn warnings (checks resting on a reading of the document, such as a status look-up's amounts differing from the payment's answer) into failures"
 
+// junitUsage is the help of --junit, a flag of a run and of a merge.
+const junitUsage = "also write the verdict as JUnit XML to this file, for a CI's test tab: a test case per invariant class (lost writes, duplicate debits, wallet mismatches, uncertain requests, contract violations, ...) and per threshold, failed with what was measured"
+
 // judging is how finish judges a record: the bound on the history check,
 // and whether a warning fails the run (--strict).
 type judging struct {
@@ -286,9 +290,9 @@ type judging struct {
 }
 
 // finish judges the record of the run as j says, builds the report, writes
-// the artifacts, prints the summary and turns a failed report into
-// errFailed.
-func finish(o *record.Run, j judging, ths []report.Threshold, dir string, stdout io.Writer) error {
+// the artifacts (and the JUnit file junitPath, if any), prints the summary
+// and turns a failed report into errFailed.
+func finish(o *record.Run, j judging, ths []report.Threshold, dir, junitPath string, stdout io.Writer) error {
 	v, err := verdict.Judge(o, j.historyTimeout)
 	if err != nil {
 		return err
@@ -297,6 +301,11 @@ func finish(o *record.Run, j judging, ths []report.Threshold, dir string, stdout
 	rep := report.BuildReport(o, v, ths)
 	if err := report.WriteArtifacts(dir, o, rep); err != nil {
 		return err
+	}
+	if junitPath != "" {
+		if err := atomicfile.Write(junitPath, rep.WriteJUnit); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
 	}
 	if err := rep.WriteText(stdout); err != nil {
 		return err
@@ -383,6 +392,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	outDir := fs.String("out", "", "output directory (default reports/load/<run-id>/merged)")
 	strict := fs.Bool("strict", false, strictUsage)
+	junitPath := fs.String("junit", "", junitUsage)
 	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
 	ths := thresholdFlags(fs)
 	fs.Usage = groupedUsage(fs, stderr, mergeHelpIntro, mergeGroups, mergeHelpExamples)
@@ -410,5 +420,5 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, stdout) // a run with the history check (one shard) is checked again from its file
+	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, *junitPath, stdout) // a run with the history check (one shard) is checked again from its file
 }
