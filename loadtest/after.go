@@ -180,7 +180,7 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var done atomic.Int64
-	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.WaveSize))
+	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.sc.perHit(&e.cfg.Settings))) // an id's sequence numbers: a wave's, or one
 	defer stopProgress()
 	work := make(chan *pending)
 	var wg sync.WaitGroup

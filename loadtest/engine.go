@@ -348,7 +348,7 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 	report := func(now time.Time, final bool) {
 		sum := t.Totals()
 		p := Progress{Elapsed: now.Sub(began), Sent: e.sent.Load(), Done: int64(sum.Requests), InFlight: e.inFlight.Load(),
-			Final: final, Unexpected: int64(sum.Requests - sum.Expected), Violations: int64(t.Violations)}
+			Final: final, Unexpected: int64(sum.Requests - sum.Expected - sum.Throttled), Throttled: int64(sum.Throttled), Violations: int64(t.Violations)}
 		p.BehindFrom, _ = e.behind.span()
 		if final {
 			lastSent, lastAt = 0, began

@@ -369,12 +369,18 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
 			p.Unexpected, p.Violations, p.InFlight)
+		if p.Throttled > 0 {
+			line += fmt.Sprintf("  throttled %d", p.Throttled)
+		}
 		if p.BehindFrom > 0 {
 			line += fmt.Sprintf("  BEHIND its schedule since %.1fs", p.BehindFrom.Seconds())
 		}
 		if p.Final {
 			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d  violations %d",
 				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, p.Violations)
+			if p.Throttled > 0 {
+				line += fmt.Sprintf("  throttled %d", p.Throttled)
+			}
 		}
 		switch {
 		case tty && p.Final:
