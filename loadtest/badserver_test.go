@@ -36,11 +36,16 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
-// hangingTarget never answers until the client gives up.
+// hangingTarget never answers until the client gives up, but for the
+// preflight.
 func hangingTarget(t *testing.T) *profiles.Profile {
 	t.Helper()
 	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/client/v2/product/sync" { // the preflight
+			_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+			return
+		}
 		select {
 		case <-r.Context().Done():
 		case <-release:

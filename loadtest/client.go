@@ -226,10 +226,12 @@ func (cl *client) do(ctx context.Context, c call) response {
 // preflight checks with one request that the target can be load-tested at
 // all, as the suite's preflight does: it answers (over the TLS of the
 // flags), with JSON carrying status and message, and it does not refuse
-// the profile's secret key and main token with 401. A throttled answer
-// passes: the run's gate waits for the target.
+// the profile's secret key and main token with 401. It asks for the first
+// product of a sync, which the run asks for with the main token anyway (it
+// reads no account of the main token's). A throttled answer passes: the
+// run's gate waits for the target.
 func (cl *client) preflight(ctx context.Context) error {
-	c := cl.customerProfile(cl.mainAuth)
+	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
 	r := cl.doOnce(ctx, c)
 	defer r.release()
 	if r.err != nil || r.throttled {
