@@ -53,4 +53,4 @@ var (
 	DefaultOpMix        = defaultOpMix
 )
 
-func WithConn(o transport.Options) Option { return func(c *config) { c.Conn = o } }
+func WithConn(conn transport.Options) Option { return func(c *config) { c.Conn = conn } }

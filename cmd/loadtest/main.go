@@ -144,7 +144,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if w := s.Conn.Warning(); w != "" {
 		fmt.Fprintf(stderr, "loadtest: %s\n", w)
 	}
-	o, err := loadtest.New(prof, opts...).Run(ctx, dir)
+	rec, err := loadtest.New(prof, opts...).Run(ctx, dir)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w before the attack began: %w", errInterrupted, err)
@@ -154,7 +154,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, judging{f.historyTimeout, f.strict}, *f.ths, dir, f.junit, stdout)
+	return finish(rec, judging{f.historyTimeout, f.strict}, *f.ths, dir, f.junit, stdout)
 }
 
 // parseRunFlags reads the flags of a load test (args) and the load profile
@@ -292,14 +292,14 @@ type judging struct {
 // finish judges the record of the run as j says, builds the report, writes
 // the artifacts (and the JUnit file junitPath, if any), prints the summary
 // and turns a failed report into errFailed.
-func finish(o *record.Run, j judging, ths []report.Threshold, dir, junitPath string, stdout io.Writer) error {
-	v, err := verdict.Judge(o, j.historyTimeout)
+func finish(rec *record.Run, j judging, ths []report.Threshold, dir, junitPath string, stdout io.Writer) error {
+	v, err := verdict.Judge(rec, j.historyTimeout)
 	if err != nil {
 		return err
 	}
 	v.Strict = j.strict
-	rep := report.BuildReport(o, v, ths)
-	if err := report.WriteArtifacts(dir, o, rep); err != nil {
+	rep := report.BuildReport(rec, v, ths)
+	if err := report.WriteArtifacts(dir, rec, rep); err != nil {
 		return err
 	}
 	if junitPath != "" {
@@ -315,7 +315,7 @@ func finish(o *record.Run, j judging, ths []report.Threshold, dir, junitPath str
 	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
 		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, report.FileViolations))
 	}
-	if len(o.Meta.Faults) > 0 {
+	if len(rec.Meta.Faults) > 0 {
 		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, record.FileNemesisLog))
 	}
 	if h := rep.History; h != nil {
@@ -410,15 +410,15 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if len(dirs) == 0 {
 		return errors.New("merge: no shard directory given\n" + usage + "\nsee loadtest merge --help for every flag")
 	}
-	var outs []*record.Run
+	var shards []*record.Run
 	for _, d := range dirs {
-		o, err := record.ReadDir(d)
+		rec, err := record.ReadDir(d)
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", d, err)
 		}
-		outs = append(outs, o)
+		shards = append(shards, rec)
 	}
-	m, err := record.Merge(outs, *partial)
+	m, err := record.Merge(shards, *partial)
 	if err != nil {
 		return err
 	}
