@@ -223,31 +223,6 @@ func (cl *client) do(ctx context.Context, c call) response {
 	return out
 }
 
-// preflight checks with one request that the target can be load-tested at
-// all, as the suite's preflight does: it answers (over the TLS of the
-// flags), with JSON carrying status and message, and it does not refuse
-// the profile's secret key and main token with 401. It asks for the first
-// product of a sync, which the run asks for with the main token anyway (it
-// reads no account of the main token's). A throttled answer passes: the
-// run's gate waits for the target.
-func (cl *client) preflight(ctx context.Context) error {
-	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
-	r := cl.doOnce(ctx, c)
-	defer r.release()
-	if r.err != nil || r.throttled {
-		return r.err
-	}
-	env, _, err := contract.Decode(r.body)
-	if err != nil {
-		return fmt.Errorf("GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w); is --target the API's base URL?",
-			c.url, r.code, r.contentType, err)
-	}
-	if r.code == http.StatusUnauthorized {
-		return fmt.Errorf("GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile", c.url, env.Message)
-	}
-	return nil
-}
-
 // urlErrorOp is the Op of the *url.Error http.Client returns for method:
 // "Post" for POST, "Get" for GET (an empty method is GET).
 func urlErrorOp(method string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -120,15 +121,40 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 	return s, nil
 }
 
-// awaitTarget runs the preflight check (client.preflight) as conn's
+// awaitTarget runs the preflight check as conn's
 // --wait-for-target asks: once, or again and again until it passes or the
 // wait is over, when the error is the last reason (transport.Wait). A TLS
 // handshake that failed is explained in words (which CA, which
 // certificate, what to change).
 func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error {
-	err := transport.Wait(ctx, conn.WaitForTarget, cl.preflight)
+	err := transport.Wait(ctx, conn.WaitForTarget, func(ctx context.Context) error { return preflight(ctx, cl) })
 	if err != nil {
 		return fmt.Errorf("preflight: %w", conn.Explain(err))
+	}
+	return nil
+}
+
+// preflight checks with one request that the target can be load-tested at
+// all, as the suite's preflight does: it answers (over the TLS of the
+// flags), with JSON carrying status and message, and it does not refuse
+// the profile's secret key and main token with 401. It asks for the first
+// product of a sync, which the run asks for with the main token anyway (it
+// reads no account of the main token's). A throttled answer passes: the
+// run's gate waits for the target.
+func preflight(ctx context.Context, cl *client) error {
+	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
+	r := cl.doOnce(ctx, c)
+	defer r.release()
+	if r.err != nil || r.throttled {
+		return r.err
+	}
+	env, _, err := contract.Decode(r.body)
+	if err != nil {
+		return fmt.Errorf("GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w); is --target the API's base URL?",
+			c.url, r.code, r.contentType, err)
+	}
+	if r.code == http.StatusUnauthorized {
+		return fmt.Errorf("GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile", c.url, env.Message)
 	}
 	return nil
 }
