@@ -276,15 +276,15 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		r.Error = "contract: " + r.Violation
 		r.Body = record.Truncate(resp.body, 512)
 	}
+	// A 5xx is allowed only as the system fault section 7 gives the
+	// operation, with its message.
+	r.Allowed = r.Violation == "" && contract.CheckNoServerFault(operationIDs[d.call.op], resp.code, ck.env.Message) == nil
 	if d.call.op == record.OpCreate {
 		r.Expected = e.created(d, resp.code, &ck)
 	} else {
 		r.Expected = resp.code == http.StatusOK
 	}
 	r.Expected = r.Expected && r.Violation == ""
-	// A 5xx is allowed only as the system fault section 7 gives the
-	// operation, with its message.
-	r.Allowed = r.Violation == "" && contract.CheckNoServerFault(operationIDs[d.call.op], resp.code, ck.env.Message) == nil
 	if !r.Expected && r.Error == "" {
 		// An answer the scenario did not expect says why in its message:
 		// keep it, as vegeta keeps an error, for the report's error set.
