@@ -218,6 +218,8 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 			_, _ = io.WriteString(w, `{"status":false,"message":"Saldo dan koin tidak mencukupi."}`)
 		case "/client/v2/customer/profile":
 			_, _ = io.WriteString(w, `{"status":true,"message":"OK","data":{"balance":{"available":100},"coin":{"available":0}}}`)
+		case "/client/v2/product/sync": // the preflight
+			_, _ = io.WriteString(w, `{"status":true,"message":"OK","data":null}`)
 		default:
 			http.NotFound(w, r)
 		}
