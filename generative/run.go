@@ -109,6 +109,9 @@ type Result struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Throttling is what the target's rate limit cost the run.
 	Throttling throttle.Summary `json:"throttling"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string `json:"insecure,omitempty"`
 }
 
 // OK reports whether every property passed.
