@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
@@ -110,7 +111,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		profileArg = f.profilePath
 	}
 	res, err := generative.Run(ctx, generative.Options{
-		Profile: prof, ProfilePath: profileArg, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
+		Profile: prof, ProfilePath: profileArg, TargetArgs: f.conn.Args(), Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
 		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
 		HTTPClient: hc, Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	})
@@ -207,7 +208,7 @@ func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded b
 		}
 		run := "conformance " + strict + path
 		if !embedded {
-			run = fmt.Sprintf("conformance %s--target %s --profile %s %s", strict, target, f.profilePath, path)
+			run = fmt.Sprintf("conformance %s--target %s --profile %s %s%s", strict, target, f.profilePath, strings.Join(append(f.conn.Args(), ""), " "), path)
 		}
 		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", p.Name(), path, run)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/tlstest"
+	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
@@ -24,7 +25,7 @@ import (
 // tlsReference serves the reference over HTTPS with a certificate of ca
 // and, with clients, requires client certificates signed by it, as
 // `reference --tls-cert --tls-key [--client-ca]` does; it returns its URL.
-func tlsReference(t *testing.T, ca, clients *tlstest.CA) string {
+func tlsReference(t *testing.T, ca, clients *tlstest.CA, faults ...reference.Fault) string {
 	t.Helper()
 	cert, key := ca.Server(t, "localhost")
 	clientCA := ""
@@ -33,7 +34,7 @@ func tlsReference(t *testing.T, ca, clients *tlstest.CA) string {
 	}
 	cfg, err := httpapi.ServerTLS(cert, key, clientCA)
 	require.NoError(t, err)
-	return httpapitest.NewTLSServer(t, cfg).URL
+	return httpapitest.NewTLSServer(t, cfg, faults...).URL
 }
 
 // runCode runs the command and requires exit code want, showing its output
@@ -95,6 +96,23 @@ func TestSuiteAndGenerateOverTLS(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestGeneratedReproductionKeepsTheTLSFlags: the commands a failure of the
+// generated mode prints to run it again over TLS carry --ca-cert, and the
+// feature file's command fails against the faulty target as printed.
+func TestGeneratedReproductionKeepsTheTLSFlags(t *testing.T) {
+	t.Parallel()
+	ca := tlstest.NewCA(t, "Repro-CA")
+	url := tlsReference(t, ca, nil, reference.FaultNoShiftCodeLimit)
+	profile, dir := writeFile(t, referenceProfile(t)), t.TempDir()
+	stdout, _ := runCode(t, exitFail, []string{"generate", "--target", url, "--profile", profile, "--ca-cert", ca.CertFile,
+		"--seed", "5", "--only", "CreatePayment: requests that break", "--report-dir", dir}, noEnv)
+	assert.Contains(t, stdout, "conformance generate --target "+url+" --profile "+profile+" --ca-cert "+ca.CertFile+" --seed 5 --only ")
+	feature := filepath.Join(dir, "generated-1.feature")
+	run := "conformance --target " + url + " --profile " + profile + " --ca-cert " + ca.CertFile + " " + feature
+	require.Contains(t, stdout, "run it: "+run+"\n")
+	runCode(t, exitFail, strings.Fields(run)[1:], noEnv)
 }
 
 // TestInsecureSkipVerifyIsLoud: --insecure-skip-verify reaches a target
