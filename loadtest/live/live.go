@@ -61,7 +61,8 @@ type Metrics struct {
 	late       prometheus.Counter
 	lateness   prometheus.Histogram
 	toLookUp   prometheus.Gauge
-	lookedUp   prometheus.Gauge
+	// inFlight and lookedUp are read at each scrape.
+	inFlight, lookedUp atomic.Pointer[func() int64]
 
 	// byKey caches the children of one operation and code, so that
 	// Observe looks the labels up once per pair rather than per result.
@@ -108,14 +109,14 @@ func New(lateAfter time.Duration, thresholds []report.Threshold) (*Metrics, erro
 		Help: "How late each send was against its schedule.", Buckets: LatencyBuckets})
 	m.toLookUp = prometheus.NewGauge(prometheus.GaugeOpts{Name: "loadtest_reconciliation_to_look_up",
 		Help: "Created payments the reconciliation after the attack looks up."})
-	m.lookedUp = prometheus.NewGauge(prometheus.GaugeOpts{Name: "loadtest_reconciliation_looked_up",
-		Help: "Created payments the reconciliation has looked up so far."})
 	m.thresholds = &thresholdCollector{given: thresholds, counts: &m.counts}
 	if err := m.vegeta.Register(m.reg); err != nil {
 		return nil, err
 	}
 	for _, c := range []prometheus.Collector{m.answers, m.corrected, m.violations, m.uncertain, m.undeliv, m.throttled,
-		m.late, m.lateness, m.toLookUp, m.lookedUp, m.thresholds,
+		m.late, m.lateness, m.toLookUp, m.thresholds,
+		reading(&m.inFlight, "loadtest_in_flight_requests", "Requests sent and not yet answered."),
+		reading(&m.lookedUp, "loadtest_reconciliation_looked_up", "Created payments the reconciliation has looked up so far."),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		if err := m.reg.Register(c); err != nil {
 			return nil, err
@@ -194,16 +195,23 @@ func (m *Metrics) children(op string, code uint16) *children {
 
 // InFlight makes the gauge loadtest_in_flight_requests read n at each
 // scrape (the engine's count of requests sent and not yet answered).
-func (m *Metrics) InFlight(n func() int64) error {
-	return m.reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "loadtest_in_flight_requests",
-		Help: "Requests sent and not yet answered."}, func() float64 { return float64(n()) }))
+func (m *Metrics) InFlight(n func() int64) { m.inFlight.Store(&n) }
+
+// Reconciling makes the reconciliation's progress read at each scrape:
+// lookedUp() of toLookUp created payments looked up after the attack.
+func (m *Metrics) Reconciling(lookedUp func() int64, toLookUp int64) {
+	m.lookedUp.Store(&lookedUp)
+	m.toLookUp.Set(float64(toLookUp))
 }
 
-// Reconciling sets the reconciliation's progress: lookedUp of toLookUp
-// created payments looked up after the attack.
-func (m *Metrics) Reconciling(lookedUp, toLookUp int64) {
-	m.lookedUp.Set(float64(lookedUp))
-	m.toLookUp.Set(float64(toLookUp))
+// reading is a gauge that reads *f at each scrape (0 while f is nil).
+func reading(f *atomic.Pointer[func() int64], name, help string) prometheus.GaugeFunc {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+		if n := f.Load(); n != nil {
+			return float64((*n)())
+		}
+		return 0
+	})
 }
 
 // Judged sets the thresholds' state to the report's verdict on them,

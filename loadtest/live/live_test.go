@@ -151,8 +151,8 @@ func TestServeAnswersOpenMetricsUntilClosed(t *testing.T) {
 	t.Parallel()
 	m, err := live.New(lateAfter, nil)
 	require.NoError(t, err)
-	require.NoError(t, m.InFlight(func() int64 { return 7 }))
-	m.Reconciling(3, 10)
+	m.InFlight(func() int64 { return 7 })
+	m.Reconciling(func() int64 { return 3 }, 10)
 	r := scripted(4, time.Now()) // a 200
 	m.Observe(&r)
 	srv, err := live.Serve(context.Background(), "127.0.0.1:0", m)
