@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -182,4 +183,57 @@ func TestServeAnswersOpenMetricsUntilClosed(t *testing.T) {
 		_ = resp.Body.Close()
 	}
 	assert.Error(t, err, "closed")
+}
+
+// TestCloseWaitsForALastScrape: a scraper seen at a steady interval gets
+// one more scrape after Close is called (the run's final figures), and
+// Close waits for it no longer than one and a half intervals.
+func TestCloseWaitsForALastScrape(t *testing.T) {
+	t.Parallel()
+	m, err := live.New(lateAfter, nil)
+	require.NoError(t, err)
+	srv, err := live.Serve(context.Background(), "127.0.0.1:0", m)
+	require.NoError(t, err)
+	scrape := func() error {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+srv.Addr()+"/metrics", nil)
+		require.NoError(t, err)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		return errors.Join(resp.Body.Close(), func() error {
+			if resp.StatusCode != http.StatusOK {
+				return errors.New(resp.Status)
+			}
+			return nil
+		}())
+	}
+	const every = 400 * time.Millisecond
+	require.NoError(t, scrape())
+	time.Sleep(every)
+	require.NoError(t, scrape())
+
+	closed := make(chan time.Duration, 1)
+	began := time.Now()
+	go func() {
+		assert.NoError(t, srv.Close(context.Background()))
+		closed <- time.Since(began)
+	}()
+	time.Sleep(every / 4)
+	select {
+	case <-closed:
+		t.Fatal("Close returned before the last scrape")
+	default:
+	}
+	require.NoError(t, scrape(), "the last scrape after Close")
+	took := <-closed
+	assert.Less(t, took, every, "Close returned once the last scrape was served")
+	assert.Error(t, scrape(), "closed")
+
+	// No steady scraper: Close does not wait.
+	srv, err = live.Serve(context.Background(), "127.0.0.1:0", m)
+	require.NoError(t, err)
+	began = time.Now()
+	require.NoError(t, srv.Close(context.Background()))
+	assert.Less(t, time.Since(began), every/4)
 }
