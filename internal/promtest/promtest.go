@@ -105,6 +105,28 @@ scrape_configs:
 	return s
 }
 
+// StartAhead starts Prometheus scraping a free loopback address, returned,
+// for a target that starts later (a load run serving its metrics): a
+// placeholder answers there until Prometheus has scraped it once, then
+// frees the address for the target.
+func StartAhead(t *testing.T, job string) (s *Server, addr string) {
+	t.Helper()
+	Bin(t)
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	placeholder := &http.Server{ReadHeaderTimeout: time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	})}
+	served := make(chan error, 1)
+	go func() { served <- placeholder.Serve(ln) }()
+	s = Start(t, job, ln.Addr().String())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, placeholder.Shutdown(ctx))
+	require.ErrorIs(t, <-served, http.ErrServerClosed)
+	return s, ln.Addr().String()
+}
+
 func (s *Server) ready() bool {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
