@@ -215,6 +215,9 @@ func Graph(t *testing.T, s *Server, docPath, rangeInput string, exprs ...string)
 	require.Eventually(t, func() bool {
 		return browsertest.Eval[int](t, page, "document.querySelectorAll('.rickshaw_graph svg').length") >= len(exprs)
 	}, 30*time.Second, 250*time.Millisecond, "the graphs were not drawn")
+	// The page scrolls to the last expression's input as it loads, and
+	// the fixed navigation bar would then sit over the first graph.
+	browsertest.Eval[any](t, page, "window.scrollTo(0, 0)")
 	time.Sleep(time.Second) // the legend and the axes
 	png := browsertest.Screenshot(t, page, filepath.Base(docPath), true)
 	browsertest.SaveForDocs(t, docPath, png)
