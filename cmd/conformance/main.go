@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -132,7 +131,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
-	featureFS, locations, err := selection(locations, f.tags)
+	fts, locations, err := selection(locations, f.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
@@ -153,7 +152,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	tellCapabilitiesOff(human, prof)
 
-	opts := f.options(prof, featureFS, locations)
+	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
 	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
 	res, err := steps.Run(ctx, opts)
@@ -180,15 +179,13 @@ func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr i
 
 // selection is the feature files and the locations a run selects; a bad
 // selection is a usage error found before any server is started.
-func selection(locations []string, tags string) (fs.FS, []string, error) {
+func selection(locations []string, tags string) (*gherkin.Features, []string, error) {
 	featureFS, locations, err := featuresFor(locations)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := steps.CheckSelection(featureFS, tags, locations); err != nil {
-		return nil, nil, err
-	}
-	return featureFS, locations, nil
+	fts, err := steps.LoadFeatures(featureFS, tags, locations)
+	return fts, locations, err
 }
 
 // tellCapabilitiesOff names each capability the profile lacks, whose
@@ -228,7 +225,7 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 }
 
 // options are the suite's options from the flags, for prof and a selection.
-func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations []string) steps.Options {
+func (f *suiteFlags) options(prof *profiles.Profile, fts *gherkin.Features, locations []string) steps.Options {
 	return steps.Options{
 		Profile:         prof,
 		Tags:            f.tags,
@@ -239,7 +236,7 @@ func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations 
 		NoPreflight:     f.noPreflight,
 		Strict:          f.strict,
 		Locations:       locations,
-		Features:        featureFS,
+		Features:        fts,
 		Rate:            f.throttling.rate,
 		MaxThrottleWait: f.throttling.maxWait,
 	}

@@ -104,6 +104,9 @@ func groupedUsage(fs *flag.FlagSet, w io.Writer, intro string, groups []flagGrou
 				}
 				listed[name] = true
 				kind, usage := flag.UnquoteUsage(f)
+				if _, ok := f.Value.(*rate); ok {
+					kind = "rate"
+				}
 				fmt.Fprintf(&body, "  --%s", f.Name)
 				if kind != "" {
 					fmt.Fprintf(&body, " %s", kind)

@@ -3,11 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 )
@@ -135,13 +135,14 @@ type Levels struct {
 	Readings int `json:"readings_not_followed"`
 }
 
-// WriteSummary writes summary.json into path.
-func WriteSummary(path string, s Summary) error {
+// WriteSummary writes summary.json.
+func WriteSummary(w io.Writer, s Summary) error {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteBytes(path, append(data, '\n'))
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // The causes of a stopped run (Stopped.Cause).
