@@ -162,6 +162,33 @@ func (s *Server) Scalar(t *testing.T, q string) float64 {
 	return float64(vec[0].Value)
 }
 
+// CheckQuantile checks that the q quantile of the histogram name over the
+// whole of what Prometheus holds (histogram_quantile, over the buckets'
+// counters, not their rates), in seconds, is want within the width of the
+// bucket (upper bounds, in seconds) that holds want: histogram_quantile
+// interpolates inside a bucket.
+func CheckQuantile(t *testing.T, s *Server, name string, q float64, bounds []float64, want time.Duration) {
+	t.Helper()
+	w := want.Seconds()
+	got := s.Scalar(t, fmt.Sprintf("histogram_quantile(%g, sum by (le) (%s_bucket))", q, name))
+	width := bucketWidth(bounds, w)
+	assert.InDelta(t, w, got, width, "%s: quantile %g %.5fs in Prometheus, %.5fs in the run (bucket width %.4fs)", name, q, got, w, width)
+	t.Logf("%s: quantile %g %.5fs in Prometheus, %.5fs in the run (bucket width %.4fs)", name, q, got, w, width)
+}
+
+// bucketWidth is the width of the bucket (upper bounds) that holds v;
+// past the last bound, histogram_quantile answers the last bound.
+func bucketWidth(bounds []float64, v float64) float64 {
+	lower := 0.0
+	for _, b := range bounds {
+		if v <= b {
+			return b - lower
+		}
+		lower = b
+	}
+	return v - lower
+}
+
 // CheckDashboard checks that every query of every panel of the Grafana
 // dashboard at path returns data now: at least one sample that is a
 // number.

@@ -83,19 +83,6 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 	return s[max(int(math.Ceil(q*float64(len(s))))-1, 0)]
 }
 
-// bucketWidth is the width of the histogram bucket (upper bounds in
-// seconds) that holds v seconds.
-func bucketWidth(bounds []float64, v float64) float64 {
-	lower := 0.0
-	for _, b := range bounds {
-		if v <= b {
-			return b - lower
-		}
-		lower = b
-	}
-	return math.Inf(1)
-}
-
 // scriptedRun is a run of scripted results observed at a steady pace
 // while its metrics are served, until it ends: then the reconciliation
 // looks up every created payment and the report judges the thresholds.
