@@ -86,7 +86,7 @@ test: ## Run every test with the race detector (fuzz seeds included); says which
 # shows something, and rewrites a file under docs/.
 .PHONY: screenshot-prometheus
 screenshot-prometheus: ## Retake docs/prometheus.png: a run scraped by a real Prometheus, its /graph page in headless Chromium (needs prometheus and chromium).
-	CONFORMANCE_SCREENSHOTS=1 $(GO) test -count=1 -run '^TestPrometheusScrapesTheRun$$' -v ./loadtest/live/
+	CONFORMANCE_SCREENSHOTS=1 $(GO) test -count=1 -run '^TestPrometheusScrapesALoadRun$$' -v ./cmd/loadtest/
 
 .PHONY: bench
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).
