@@ -181,6 +181,9 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	defer stop()
 	var done atomic.Int64
 	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.WaveSize))
+	if m := e.cfg.metrics; m != nil {
+		m.Reconciling(done.Load, int64(marks.toLookUp(e.cfg.WaveSize)))
+	}
 	defer stopProgress()
 	work := make(chan *pending)
 	var wg sync.WaitGroup

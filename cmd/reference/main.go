@@ -65,6 +65,7 @@ type config struct {
 	listFaults                  bool
 	rateLimit                   int // requests a second per secret key; 0: none
 	repair                      bool
+	metricsAddr                 string // --metrics-addr (metrics.go); "": no metrics
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -106,6 +107,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.walletWhenPaid {
 		opts = append(opts, reference.WithWalletTakenWhenPaid())
 	}
+	metrics, err := startMetrics(ctx, cfg.metricsAddr, logger, stdout)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = metrics.close() }() // after the API server: a last scrape may still come
+	opts = append(opts, metrics.options()...)
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
@@ -120,6 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
 	srv := httpapi.NewHTTPServer(logger, store)
 	srv.Handler = httpapi.RateLimit(srv.Handler, cfg.rateLimit)
+	srv.Handler = metrics.count(srv.Handler)
 	return serve(ctx, logger, srv, ln)
 }
 
@@ -138,6 +146,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.BoolVar(&cfg.walletWhenPaid, "wallet-when-paid", false, "a payment with a gateway remainder takes its balance and coins only when the gateway part is paid (never: the reference has no gateway); docs/reference-choices.md")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics: requests by operation and status code, and with --state the journal's commits (fdatasync latency, group size); off unless given")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	var faults []string
 	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {
