@@ -68,6 +68,7 @@ type config struct {
 	rateLimit                   int // requests a second per secret key; 0: none
 	repair                      bool
 	tlsCert, tlsKey, clientCA   string // HTTPS, and mutual TLS with clientCA
+	metricsAddr                 string // --metrics-addr (metrics.go); "": no metrics
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -113,6 +114,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.walletWhenPaid {
 		opts = append(opts, reference.WithWalletTakenWhenPaid())
 	}
+	metrics, err := startMetrics(ctx, cfg.metricsAddr, logger, stdout)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = metrics.close() }() // after the API server: a last scrape may still come
+	opts = append(opts, metrics.options()...)
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
@@ -132,6 +139,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	srv := httpapi.NewHTTPServer(logger, store)
 	srv.TLSConfig = tlsConfig
 	srv.Handler = httpapi.RateLimit(srv.Handler, cfg.rateLimit)
+	srv.Handler = metrics.count(srv.Handler)
 	return serve(ctx, logger, srv, ln)
 }
 
@@ -153,6 +161,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (needs --tls-key); TLS 1.2 and later")
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.StringVar(&cfg.clientCA, "client-ca", "", "with --tls-cert: require of every client a certificate signed by a CA of this PEM file (mutual TLS)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics: requests by operation and status code, and with --state the journal's commits (fdatasync latency, group size); off unless given")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	var faults []string
 	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {
