@@ -64,6 +64,9 @@ func PrintSummary(w io.Writer, res Result) {
 	if res.Throttling.Any() {
 		fmt.Fprintf(w, "throttling: %s\n", res.Throttling)
 	}
+	if res.Insecure != "" {
+		fmt.Fprintln(w, res.Insecure)
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(w, "INTERRUPTED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Interrupted)
 	}

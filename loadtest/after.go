@@ -180,7 +180,11 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var done atomic.Int64
-	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.sc.perHit(&e.cfg.Settings))) // an id's sequence numbers: a wave's, or one
+	total := marks.toLookUp(e.cfg.sc.perHit(&e.cfg.Settings)) // an id's sequence numbers: a wave's, or one
+	stopProgress := e.reconcileProgress(&done, total)
+	if m := e.cfg.metrics; m != nil {
+		m.Reconciling(done.Load, int64(total))
+	}
 	defer stopProgress()
 	work := make(chan *pending)
 	var wg sync.WaitGroup

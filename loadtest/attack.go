@@ -37,6 +37,9 @@ func (e *engine) attack(ctx context.Context) {
 	collected := make(chan struct{})
 	e.began = time.Now()
 	e.rec.Tally.Timeline.Start = e.began
+	if m := e.cfg.metrics; m != nil {
+		m.InFlight(e.inFlight.Load)
+	}
 	if e.onBegin != nil {
 		e.onBegin(e.began)
 	}

@@ -382,6 +382,9 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 // keep records hr, as the collector receives it.
 func (e *engine) keep(hr *record.HitResult) {
 	e.rec.Add(hr)
+	if m := e.cfg.metrics; m != nil {
+		m.Observe(&hr.Result)
+	}
 	if e.marks != nil && hr.Pay != nil {
 		e.marks.note(hr.Pay, len(e.cfg.Nemesis) > 0)
 	}

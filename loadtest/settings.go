@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/partnercommerce/conformance/loadtest/live"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
@@ -79,6 +80,7 @@ type config struct {
 	progressEvery time.Duration
 	logger        *slog.Logger
 	nemesisLog    io.Writer
+	metrics       *live.Metrics // nil: none
 }
 
 // Constants of a run that are not settings.
@@ -98,6 +100,11 @@ func WithCatalog(cat *record.Catalog) Option { return func(c *config) { c.catalo
 func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
 }
+
+// WithMetrics counts every result in m as the tally does, and shows m the
+// requests in flight and the reconciliation's progress (live metrics,
+// --prometheus-addr).
+func WithMetrics(m *live.Metrics) Option { return func(c *config) { c.metrics = m } }
 
 // WithLogger sets the logger for setup and reconciliation events.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }

@@ -29,6 +29,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -55,8 +56,13 @@ type Options struct {
 	// Features are the feature files, loaded once (gherkin.Load); default
 	// the suite's own (package features).
 	Features *gherkin.Features
-	// HTTPClient sends the requests (default a new client).
+	// HTTPClient sends the requests (default a new client with Target's
+	// transport).
 	HTTPClient *http.Client
+	// Target is how the run reaches the target beyond its URL: the TLS it
+	// speaks, the extra headers, how long it waits for the target to pass
+	// the preflight check (package transport, the flags of the commands).
+	Target transport.Options
 	// Strict turns warnings (failed readings) into failures.
 	Strict bool
 	// NoPreflight skips the preflight check (see Preflight).
@@ -114,10 +120,14 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: opts.RequestTimeout}
+		rt, err := opts.Target.Transport()
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+		hc = &http.Client{Timeout: opts.RequestTimeout, Transport: rt}
 	}
 	if !opts.NoPreflight {
-		if err := Preflight(ctx, prof, hc, opts.RequestTimeout); err != nil {
+		if err := AwaitTarget(ctx, prof, hc, opts.RequestTimeout, &opts.Target); err != nil {
 			if ctx.Err() != nil {
 				return Result{}, fmt.Errorf("%w during the preflight check: %w", ErrInterrupted, context.Cause(ctx))
 			}
@@ -157,6 +167,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	start := time.Now()
 	status := runGodog(ctx, h, opts, sel.Paths)
 	res := h.result(prof.BaseURL, start, time.Since(start))
+	res.Summary.Insecure = opts.Target.Warning()
 	return h.finish(opts, status, res)
 }
 

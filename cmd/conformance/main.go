@@ -29,6 +29,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
@@ -73,6 +74,11 @@ finish as not run, never as failed.
 A target that throttles (429, or 503 with Retry-After) is waited out as it
 asks and the same request sent again; --rate paces the requests,
 --max-throttle-wait bounds the waiting.
+
+A target over HTTPS with a private CA: --ca-cert FILE; with mutual TLS:
+--client-cert FILE --client-key FILE; a gateway's own header: -H 'Name:
+value'. In CI, --wait-for-target 60s waits for a server just started. A
+profile's value written ${NAME} is taken from the environment variable NAME.
 
 Environment:
   CONFORMANCE_TARGET   default of --target
@@ -137,7 +143,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
-	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelWarn, stderr)
+	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, getenv, slog.LevelWarn, stderr)
 	defer stopRef()
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
@@ -151,6 +157,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 	tellCapabilitiesOff(human, prof)
+	tellInsecure(stderr, "conformance", &f.conn)
 
 	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
@@ -198,6 +205,15 @@ func tellCapabilitiesOff(human io.Writer, prof *profiles.Profile) {
 	}
 }
 
+// tellInsecure says on the console, before the run, that the target's
+// certificate will not be verified, when it will not; the report says it
+// again.
+func tellInsecure(stderr io.Writer, cmd string, conn *transport.Options) {
+	if w := conn.Warning(); w != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, w)
+	}
+}
+
 // suiteFlags are the flags of a suite run.
 type suiteFlags struct {
 	target, profilePath, tags, format, reportDir string
@@ -206,6 +222,7 @@ type suiteFlags struct {
 	strict, noPreflight, noColor                 bool
 	rerunFailed, showVersion                     bool
 	throttling                                   throttleFlags
+	conn                                         transport.Options
 }
 
 func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -222,6 +239,7 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	f.throttling.register(fs)
+	f.conn.Register(fs)
 }
 
 // options are the suite's options from the flags, for prof and a selection.
@@ -239,6 +257,7 @@ func (f *suiteFlags) options(prof *profiles.Profile, fts *gherkin.Features, loca
 		Features:        fts,
 		Rate:            f.throttling.rate,
 		MaxThrottleWait: f.throttling.maxWait,
+		Target:          f.conn,
 	}
 }
 

@@ -24,7 +24,7 @@ var runGroups = []flagGroup{
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads", "strict"}},
 	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
-	{"Output", []string{"out", "junit", "quiet", "log-level"}},
+	{"Output", []string{"out", "junit", "quiet", "log-level", "prometheus-addr"}},
 }
 
 // thresholdNames are the flags thresholdFlags registers.

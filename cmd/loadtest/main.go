@@ -36,6 +36,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/loadtest/live"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
@@ -129,6 +130,14 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	defer stopRef()
 	dir := outputDir(f.outDir, s.RunID, s.Shard)
 	opts := []loadtest.Option{loadtest.WithSettings(*s), loadtest.WithLogger(logger)}
+	metrics, stopMetrics, err := startLive(ctx, s, *f.ths, stderr)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics() // once the report is written
+	if metrics != nil {
+		opts = append(opts, loadtest.WithMetrics(metrics))
+	}
 	if !f.quiet {
 		opts = append(opts, loadtest.WithProgress(time.Second, progressPrinter(stderr)))
 	}
@@ -154,7 +163,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(rec, judging{f.historyTimeout, f.strict}, *f.ths, dir, f.junit, stdout)
+	return finish(rec, judging{historyTimeout: f.historyTimeout, strict: f.strict, metrics: metrics}, *f.ths, dir, f.junit, stdout)
 }
 
 // parseRunFlags reads the flags of a load test (args) and the load profile
@@ -287,6 +296,7 @@ const junitUsage = "also write the verdict as JUnit XML to this file, for a CI's
 type judging struct {
 	historyTimeout time.Duration
 	strict         bool
+	metrics        *live.Metrics // the live metrics, shown the report's thresholds; nil: none
 }
 
 // finish judges the record of the run as j says, builds the report, writes
@@ -299,6 +309,9 @@ func finish(rec *record.Run, j judging, ths []report.Threshold, dir, junitPath s
 	}
 	v.Strict = j.strict
 	rep := report.BuildReport(rec, v, ths)
+	if j.metrics != nil {
+		j.metrics.Judged(rep.Thresholds)
+	}
 	if err := report.WriteArtifacts(dir, rec, rep); err != nil {
 		return err
 	}
@@ -426,5 +439,5 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, judging{verdict.DefaultHistoryTimeout, *strict}, *ths, dir, *junitPath, stdout) // a run with the history check (one shard) is checked again from its file
+	return finish(m, judging{historyTimeout: verdict.DefaultHistoryTimeout, strict: *strict}, *ths, dir, *junitPath, stdout) // a run with the history check (one shard) is checked again from its file
 }

@@ -43,6 +43,8 @@ type Settings struct {
 	Check            string        `json:"check,omitempty" yaml:"check" flag:"check" help:"extra checks after the run: history (record every operation, read the profiles during the attack, and check per account that some serial order of the payments explains every read; create, mixed and retry)"`
 	HistoryReads     time.Duration `json:"history_reads,omitempty" yaml:"history_reads" flag:"history-reads" help:"with --check history: how often each account's profile is read during the attack (0: about one read for every five requests)"`
 
+	PrometheusAddr string `json:"prometheus_addr,omitempty" yaml:"prometheus_addr" flag:"prometheus-addr" help:"serve live metrics on http://ADDR/metrics (OpenMetrics) from the attack until the report is written: vegeta's lib/prom metrics and the tester's own (loadtest/live; deploy/grafana/loadtest.json is a dashboard over them)"`
+
 	// Nemesis is the fault schedule run during the attack; the meta
 	// records the faults it ran (Meta.Faults).
 	Nemesis nemesis.Schedule `json:"-" yaml:"nemesis" flag:"nemesis" help:"a fault run during the attack, repeatable: WHEN: COMMAND, e.g. 'every 5s from 2s: systemctl restart payments', 'at 3s for 2s: kill -STOP 4242 ;; kill -CONT 4242' (the command after ;; ends the fault); before the colon also until T, timeout D (default 10s), shell (run with sh -c), name NAME; commands run without a shell unless asked, their output in nemesis.log; the load profile's nemesis: list comes first"`

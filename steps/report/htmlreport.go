@@ -47,6 +47,8 @@ type htmlPage struct {
 	Stopped      *Stopped
 	// Throttling says what the target's rate limit cost the run, if anything.
 	Throttling string
+	// Insecure says the target's certificate was not verified, if so.
+	Insecure string
 	// Warnings are the readings the target did not follow.
 	Warnings []ReadingWarnings
 	// Groups are the failed scenarios by cause, the largest first.
@@ -230,6 +232,7 @@ func (page *htmlPage) linkGroups(sum *Summary) {
 
 // setVerdict sets the page's verdict line and the outcomes it can filter by.
 func (page *htmlPage) setVerdict(sum *Summary) {
+	page.Insecure = sum.Insecure
 	if sum.Throttling.Any() {
 		page.Throttling = sum.Throttling.String()
 	}

@@ -94,6 +94,9 @@ type Summary struct {
 	// Throttling is what the target's rate limit cost the run: the
 	// requests throttled and sent again, the time the run held off.
 	Throttling throttle.Summary `json:"throttling"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string `json:"insecure,omitempty"`
 }
 
 // EndpointStop is an endpoint the target stopped answering while it still
