@@ -23,13 +23,13 @@ import (
 // when ctx was cancelled, bounded by its own deadline: what is not looked
 // up or read by then is not reconciled, which is a violation. It fails
 // only when the ledger file cannot be read or rewritten.
-func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, dir string) error {
+func (s *session) gatherAfter(ctx context.Context, e *engine, run *record.Run, dir string) error {
 	c := s.c
 	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.ReconcileTimeout)
 	defer cancel()
 	if dead := e.awaitTarget(post, s.accounts[0].auth, c.targetWait()); dead != "" {
 		c.logger.Warn(dead)
-		out.Meta.ReconcileStopped = dead
+		run.Meta.ReconcileStopped = dead
 		cancel() // nothing more is looked up or read
 	}
 	missed, err := e.lookupFile(post, s.accounts, *e.marks, filepath.Join(dir, record.FileLedger))
@@ -38,11 +38,11 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, d
 	}
 	switch dead := e.deadAt.Load(); {
 	case dead != nil:
-		out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
-		c.logger.Warn(out.Meta.ReconcileStopped)
+		run.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
+		c.logger.Warn(run.Meta.ReconcileStopped)
 		cancel()
-	case missed > 0 && out.Meta.ReconcileStopped == "":
-		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.ReconcileTimeout, "ids", missed)
+	case missed > 0 && run.Meta.ReconcileStopped == "":
+		c.logger.Warn("reconciliation timed run; created ids left unreconciled", "timeout", c.ReconcileTimeout, "ids", missed)
 	}
 	for i, a := range s.accounts {
 		if s.snaps[i].Error != "" {
@@ -55,9 +55,9 @@ func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run, d
 		}
 		s.snaps[i].After = &w
 	}
-	out.Accounts = s.snaps
-	if out.Meta.ReconcileStopped != "" {
-		out.Meta.Reconciled = false // what it could not check fails as not reconciled
+	run.Accounts = s.snaps
+	if run.Meta.ReconcileStopped != "" {
+		run.Meta.Reconciled = false // what it could not check fails as not reconciled
 	}
 	return nil
 }
@@ -180,9 +180,10 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var done atomic.Int64
-	stopProgress := e.reconcileProgress(&done, marks.toLookUp(e.cfg.WaveSize))
+	total := marks.toLookUp(e.cfg.sc.perHit(&e.cfg.Settings)) // an id's sequence numbers: a wave's, or one
+	stopProgress := e.reconcileProgress(&done, total)
 	if m := e.cfg.metrics; m != nil {
-		m.Reconciling(done.Load, int64(marks.toLookUp(e.cfg.WaveSize)))
+		m.Reconciling(done.Load, int64(total))
 	}
 	defer stopProgress()
 	work := make(chan *pending)

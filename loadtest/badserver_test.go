@@ -36,11 +36,16 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
-// hangingTarget never answers until the client gives up.
+// hangingTarget never answers until the client gives up, but for the
+// preflight.
 func hangingTarget(t *testing.T) *profiles.Profile {
 	t.Helper()
 	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/client/v2/product/sync" { // the preflight
+			_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+			return
+		}
 		select {
 		case <-r.Context().Done():
 		case <-release:
@@ -54,11 +59,11 @@ var oneProduct = &record.Catalog{Products: []record.Product{{ID: 1001, SubCatego
 
 func TestHangingServerTimesOutAsUncertain(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(20, 300*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
-	require.NotEmpty(t, recordtest.Results(t, o))
-	assert.Equal(t, len(recordtest.Results(t, o)), rep.Uncertain)
-	for _, p := range recordtest.Payments(t, o) {
+	require.NotEmpty(t, recordtest.Results(t, rec))
+	assert.Equal(t, len(recordtest.Results(t, rec)), rep.Uncertain)
+	for _, p := range recordtest.Payments(t, rec) {
 		assert.Equal(t, record.OutcomeUncertain, p.Outcome)
 		assert.Equal(t, "timeout", p.Message)
 	}
@@ -67,21 +72,21 @@ func TestHangingServerTimesOutAsUncertain(t *testing.T) {
 
 func TestDrainTimeoutAbandonsInFlightRequests(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(time.Minute),
 		loadtest.WithDrain(50*time.Millisecond))
-	assert.Greater(t, o.Generator.Abandoned, int64(0))
-	assert.Equal(t, len(recordtest.Results(t, o)), rep.Uncertain)
+	assert.Greater(t, rec.Generator.Abandoned, int64(0))
+	assert.Equal(t, len(recordtest.Results(t, rec)), rep.Uncertain)
 }
 
 func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 	t.Parallel()
 	// Against a hanging server with reconciliation on, the wallet reads fail
 	// too: the run still ends, and reports what it could not reconcile.
-	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
+	rec, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
 	require.NotNil(t, rep.Reconciliation)
-	assert.Equal(t, len(recordtest.Payments(t, o)), rep.Reconciliation.Uncertain)
+	assert.Equal(t, len(recordtest.Payments(t, rec)), rep.Reconciliation.Uncertain)
 	for _, a := range rep.Reconciliation.Accounts {
 		assert.NotEmpty(t, a.Skipped)
 	}
@@ -103,20 +108,20 @@ func fastTarget(t *testing.T) *profiles.Profile {
 func TestMaxRateRunStopsAtItsDuration(t *testing.T) {
 	t.Parallel()
 	const d = time.Second
-	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(0, d)), loadtest.WithMaxWorkers(8), loadtest.WithMaxConnections(8))
-	require.NotEmpty(t, recordtest.Results(t, o))
+	require.NotEmpty(t, recordtest.Results(t, rec))
 	var last time.Time
-	for _, r := range recordtest.Results(t, o) {
+	for _, r := range recordtest.Results(t, rec) {
 		if r.Scheduled.After(last) {
 			last = r.Scheduled
 		}
 	}
 	// The grace a paced run allows for late sends is d/10 = 100ms; a
 	// max-rate run has no schedule to be late on, and gets none.
-	assert.LessOrEqual(t, last.Sub(o.Meta.Began), d+25*time.Millisecond, "last dispatch")
-	assert.Equal(t, int64(len(recordtest.Results(t, o))), o.Generator.Sent)
-	assert.InDelta(t, float64(len(recordtest.Results(t, o)))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
+	assert.LessOrEqual(t, last.Sub(rec.Meta.Began), d+25*time.Millisecond, "last dispatch")
+	assert.Equal(t, int64(len(recordtest.Results(t, rec))), rec.Generator.Sent)
+	assert.InDelta(t, float64(len(recordtest.Results(t, rec)))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
 }
 
 // lookupHangingTarget is the reference, except that payment status never
@@ -196,14 +201,14 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 				time.AfterFunc(tc.cutAfter, cancel)
 			}
 			opts := append([]loadtest.Option{loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false)}, tc.opts...)
-			o, err := newTester(fastTarget(t), opts...).Run(ctx, t.TempDir())
+			rec, err := newTester(fastTarget(t), opts...).Run(ctx, t.TempDir())
 			require.NoError(t, err)
-			assert.InDelta(t, tc.planned, o.Generator.Planned, 1)
+			assert.InDelta(t, tc.planned, rec.Generator.Planned, 1)
 			// Every hit was built once, whoever built it: sequence numbers
 			// 0, 1, 2, ... with one partner_trx_id per hit (per wave).
 			ids := map[string]int{}
 			var seqs []uint64
-			for _, p := range recordtest.Payments(t, o) {
+			for _, p := range recordtest.Payments(t, rec) {
 				ids[p.ID]++
 				seqs = append(seqs, p.Seq)
 			}
@@ -212,12 +217,12 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 				require.Equal(t, uint64(i), s)
 			}
 			if tc.name == "waves" {
-				assert.Len(t, ids, len(recordtest.Payments(t, o))/4)
+				assert.Len(t, ids, len(recordtest.Payments(t, rec))/4)
 			} else {
-				assert.Len(t, ids, len(recordtest.Payments(t, o)))
+				assert.Len(t, ids, len(recordtest.Payments(t, rec)))
 			}
 			if tc.cutAfter > 0 {
-				assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)
+				assert.Less(t, rec.Generator.Sent, rec.Generator.Planned/2)
 			}
 		})
 	}
@@ -249,11 +254,11 @@ func slowTarget(t *testing.T, hold time.Duration, peak *atomic.Int64) *profiles.
 func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 	t.Parallel()
 	var peak atomic.Int64
-	o, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(1000, 400*time.Millisecond)))
-	g := o.Generator
-	assert.Equal(t, 5000, o.Meta.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
-	assert.Zero(t, o.Meta.MaxConnections, "connection cap")
+	g := rec.Generator
+	assert.Equal(t, 5000, rec.Meta.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
+	assert.Zero(t, rec.Meta.MaxConnections, "connection cap")
 	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers; %+v", g)
 	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight; %+v", g)
 	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once; %+v", g)
@@ -269,10 +274,10 @@ func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 func TestACapIsReportedAsTheLimit(t *testing.T) {
 	t.Parallel()
 	var peak atomic.Int64
-	o, rep := run(t, slowTarget(t, 50*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, slowTarget(t, 50*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(400, 300*time.Millisecond)), loadtest.WithMaxWorkers(4), loadtest.WithMaxConnections(4))
 	assert.LessOrEqual(t, peak.Load(), int64(4), "requests the server held at once")
-	assert.Positive(t, o.Generator.WorkerWaits)
+	assert.Positive(t, rec.Generator.WorkerWaits)
 	assert.True(t, rep.Generator.Limited)
 	assert.False(t, rep.Generator.HeldByServer)
 	assert.Contains(t, strings.Join(rep.Generator.Reasons, "\n"), "all 4 workers were busy")
@@ -286,9 +291,9 @@ func TestPacedRunBehindIsRatedOverItsSendingTime(t *testing.T) {
 	t.Parallel()
 	const d = 500 * time.Millisecond
 	var peak atomic.Int64
-	o, rep := run(t, slowTarget(t, 20*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, slowTarget(t, 20*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(200, d)), loadtest.WithMaxWorkers(1), loadtest.WithMaxConnections(1))
-	g := o.Generator
+	g := rec.Generator
 	require.Positive(t, g.Sent)
 	require.Greater(t, g.Sending, d, "the run fell behind and used its grace")
 	assert.InDelta(t, float64(g.Sent)/g.Sending.Seconds(), rep.Generator.AchievedRate, 1e-9)
@@ -313,10 +318,10 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	srv := httpapitest.NewServer(t)
 	kill := killAtTheEnd(srv)
 	start := time.Now()
-	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
+	rec, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithTimeout(5*time.Second))
 	assert.Less(t, time.Since(start), 15*time.Second, "not one timeout per created id")
-	assert.Contains(t, o.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
+	assert.Contains(t, rec.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
 	assert.False(t, rep.Passed)
 	txt := text(t, rep)
 	assert.Equal(t, 2, strings.Count(txt, "the target did not answer at reconciliation time"), "once where the run is described, once among the failures:\n%s", txt)
@@ -346,18 +351,18 @@ func TestDeadTargetAfterAFaultSaysSoAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	logs := &logRecords{}
 	dir := t.TempDir()
-	o, rep := runIn(t, dir, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
+	rec, rep := runIn(t, dir, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithNemesis(nemesis.Schedule{step}, nil), loadtest.WithReconcileTimeout(time.Second),
 		loadtest.WithLogger(slog.New(logs)))
-	require.NotEmpty(t, o.Meta.Faults)
+	require.NotEmpty(t, rec.Meta.Faults)
 	msgs := logs.messages()
 	require.NotEmpty(t, msgs)
 	assert.Regexp(t, `^the target does not answer after the attack \(.+\): waiting up to 1 s for it to come back before reconciling$`, msgs[0],
 		"said before the wait: %q", msgs)
 	assert.Contains(t, msgs[len(msgs)-1], "the target did not answer at reconciliation time")
 
-	assert.False(t, o.Meta.Reconciled, "not reconciled")
-	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	assert.False(t, rec.Meta.Reconciled, "not reconciled")
+	require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 	saved, err := record.ReadDir(dir)
 	require.NoError(t, err)
 	assert.False(t, saved.Meta.Reconciled, "%s says reconciled: false", record.FileShard)
@@ -420,7 +425,7 @@ func statusAmountsDrift(t *testing.T) *profiles.Profile {
 // run fails.
 func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, statusAmountsDrift(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
+	rec, rep := run(t, statusAmountsDrift(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
 	out := text(t, rep)
 	r := rep.Reconciliation
 	require.NotNil(t, r, out)
@@ -433,17 +438,17 @@ func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
 	assert.Contains(t, out, "amount.total is ")
 	assert.Contains(t, out, contract.MustReading("status-record-amounts").Sentence)
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, o, rep))
+	require.NoError(t, report.WriteHTML(&page, rec, rep))
 	assert.Contains(t, page.String(), `<details id="warnings-list">`)
 	assert.Contains(t, page.String(), "WARNING (reading status-record-amounts)")
 	js, err := json.Marshal(rep)
 	require.NoError(t, err)
 	assert.Contains(t, string(js), `"warning_counts":{"status-record-amounts":`)
 
-	v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+	v, err := verdict.Judge(rec, verdict.DefaultHistoryTimeout)
 	require.NoError(t, err)
 	v.Strict = true
-	strict := report.BuildReport(o, v, nil)
+	strict := report.BuildReport(rec, v, nil)
 	out = text(t, strict)
 	assert.False(t, strict.Passed, out)
 	assert.Contains(t, strict.Failures, fmt.Sprintf("reading status-record-amounts (strict run): %d checks failed", r.Created), out)

@@ -28,12 +28,12 @@ func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 		once.Do(func() { time.Sleep(2200 * time.Millisecond) })
 		shown.Store(int64(p.BehindFrom))
 	}
-	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(3000, 2*time.Second)), loadtest.WithTimeout(50*time.Millisecond),
 		loadtest.WithProgress(10*time.Millisecond, stall))
-	g := o.Generator
-	require.Equal(t, 150, o.Meta.MaxWorkers, "the default cap: 3,000/s × 50 ms")
-	assert.LessOrEqual(t, g.PeakWorkers, int64(o.Meta.MaxWorkers), "workers; %+v", g)
+	g := rec.Generator
+	require.Equal(t, 150, rec.Meta.MaxWorkers, "the default cap: 3,000/s × 50 ms")
+	assert.LessOrEqual(t, g.PeakWorkers, int64(rec.Meta.MaxWorkers), "workers; %+v", g)
 	assert.Positive(t, g.WorkerWaits, "hits that waited for a worker at the cap; %+v", g)
 	assert.Positive(t, rep.Generator.Late, "late sends; %+v", rep.Generator)
 	assert.Positive(t, g.BehindFrom, "when it fell behind; %+v", g)

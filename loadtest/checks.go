@@ -22,9 +22,9 @@ var operationIDs = map[string]string{
 	record.OpProvision: contract.OpProvisionAccount,
 }
 
-// DocumentedCodes returns, per op, the HTTP status codes openapi.yaml lists
+// documentedCodes returns, per op, the HTTP status codes openapi.yaml lists
 // for it (the `default` response is not a documented code).
-func DocumentedCodes() (map[string]map[int]bool, error) {
+func documentedCodes() (map[string]map[int]bool, error) {
 	ops, err := contract.Operations()
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 
 func TestCheckResponse(t *testing.T) {
 	t.Parallel()
-	codes, err := DocumentedCodes()
+	codes, err := documentedCodes()
 	require.NoError(t, err)
 	ok := `{"status":true,"message":"Pembayaran berhasil diproses.","data":{"transaction":{"partner_trx_id":"r-0-1","transaction_number":"INV/1",` +
 		`"amount":{"total":100,"balance_used":60,"coin_used":80,"coin_value_used":40,"gateway_payment":0}}}}`
@@ -69,7 +69,7 @@ const createBody = `{"status":true,"message":"Pembayaran berhasil diproses.","da
 // answer: documented code, envelope, and contract.CheckCreated (message,
 // transaction number and echoed id, amount arithmetic).
 func BenchmarkCheckResponse(b *testing.B) {
-	codes, err := DocumentedCodes()
+	codes, err := documentedCodes()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -42,6 +43,7 @@ type client struct {
 	createU   *url.URL // createURL parsed, shared read-only by every creation
 	mu        sync.RWMutex
 	headers   map[headerKey]http.Header // shared read-only (see header)
+	extra     http.Header               // the headers of -H, on every request
 	// gate holds off the requests made outside the attack (doTimed) when
 	// the target throttles them, and paces them under its limit.
 	gate *throttle.Gate
@@ -53,9 +55,14 @@ type headerKey struct {
 }
 
 // newClient returns a client for profile p with a client capped at maxConns
-// connections (0: no cap; up to idleConns of them are kept for reuse).
-func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*client, error) {
+// connections (0: no cap; up to idleConns of them are kept for reuse),
+// reaching the target as conn says (its TLS, the headers of -H).
+func newClient(p *profiles.Profile, maxConns int, timeout time.Duration, conn transport.Options) (*client, error) {
 	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	tlsConfig, err := conn.TLSConfig()
+	if err != nil {
 		return nil, err
 	}
 	tr := &http.Transport{
@@ -68,6 +75,7 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
 		TLSHandshakeTimeout: timeout,
+		TLSClientConfig:     tlsConfig,
 	}
 	base := strings.TrimRight(p.BaseURL, "/")
 	req, err := api.NewCreatePaymentRequestWithBody(base, "application/json", nil)
@@ -83,6 +91,7 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration) (*clien
 		tr:        tr,
 		timeout:   timeout,
 		gate:      throttle.New(throttle.Options{}),
+		extra:     conn.Headers,
 	}, nil
 }
 
@@ -160,6 +169,9 @@ func (cl *client) header(auth string, withBody bool) http.Header {
 		h.Set("Content-Type", "application/json")
 	}
 	h.Set("Accept", "application/json")
+	for name, values := range cl.extra { // -H replaces what the request had under its name
+		h[name] = values
+	}
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
 	if old, ok := cl.headers[key]; ok {

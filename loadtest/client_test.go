@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/stretchr/testify/assert"
@@ -31,7 +32,7 @@ func TestTransportErrorsReadAsHTTPClientErrors(t *testing.T) {
 	assert.Equal(t, "Post", urlErrorOp("POST"))
 	assert.Equal(t, "Get", urlErrorOp("GET"))
 	assert.Equal(t, "Get", urlErrorOp(""))
-	cl, err := newClient(profiles.Reference("http://127.0.0.1:1"), 0, time.Second) // nothing listens on port 1
+	cl, err := newClient(profiles.Reference("http://127.0.0.1:1"), 0, time.Second, transport.Options{}) // nothing listens on port 1
 	require.NoError(t, err)
 	defer cl.close()
 	for _, c := range []call{{op: record.OpCreate, method: "POST", url: cl.createURL, body: []byte(`{}`)}, {op: record.OpList, url: cl.base + "/client/v2/product/list"}} {

@@ -29,9 +29,9 @@ func TestClassCountsMatchViolationsFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := startReference(t, reference.FaultDuplicateTrxAccepted, reference.FaultLostUpdateDebit)
-	o, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
+	rec, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
 		loadtest.WithLoad(constant(160, time.Second)))
-	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 	require.False(t, rep.Passed, text(t, rep))
 
 	inFile := violationsByClass(t, filepath.Join(dir, report.FileViolations))

@@ -276,15 +276,15 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		r.Error = "contract: " + r.Violation
 		r.Body = record.Truncate(resp.body, 512)
 	}
+	// A 5xx is allowed only as the system fault section 7 gives the
+	// operation, with its message.
+	r.Allowed = r.Violation == "" && contract.CheckNoServerFault(operationIDs[d.call.op], resp.code, ck.env.Message) == nil
 	if d.call.op == record.OpCreate {
 		r.Expected = e.created(d, resp.code, &ck)
 	} else {
 		r.Expected = resp.code == http.StatusOK
 	}
 	r.Expected = r.Expected && r.Violation == ""
-	// A 5xx is allowed only as the system fault section 7 gives the
-	// operation, with its message.
-	r.Allowed = r.Violation == "" && contract.CheckNoServerFault(operationIDs[d.call.op], resp.code, ck.env.Message) == nil
 	if !r.Expected && r.Error == "" {
 		// An answer the scenario did not expect says why in its message:
 		// keep it, as vegeta keeps an error, for the report's error set.
@@ -348,7 +348,7 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 	report := func(now time.Time, final bool) {
 		sum := t.Totals()
 		p := Progress{Elapsed: now.Sub(began), Sent: e.sent.Load(), Done: int64(sum.Requests), InFlight: e.inFlight.Load(),
-			Final: final, Unexpected: int64(sum.Requests - sum.Expected), Violations: int64(t.Violations)}
+			Final: final, Unexpected: int64(sum.Requests - sum.Expected - sum.Throttled), Throttled: int64(sum.Throttled), Violations: int64(t.Violations)}
 		p.BehindFrom, _ = e.behind.span()
 		if final {
 			lastSent, lastAt = 0, began

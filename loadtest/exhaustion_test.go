@@ -65,11 +65,11 @@ func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 // is refused for want of money.
 func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+	rec, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithWhenDry(record.DryGateway),
 		loadtest.WithLoad(constant(100, time.Second)))
 	kinds := map[string]int{}
-	for _, p := range recordtest.Payments(t, o) {
+	for _, p := range recordtest.Payments(t, rec) {
 		kinds[p.Kind]++
 	}
 	assert.Positive(t, kinds[record.KindBalance])
@@ -82,11 +82,11 @@ func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 // an account runs dry; the run is not failed, nor the generator blamed.
 func TestWhenDryStopEndsTheAttack(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+	rec, rep := run(t, startSmallFunded(t), loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithWhenDry(record.DryStop),
 		loadtest.WithLoad(constant(100, 5*time.Second)))
-	assert.Positive(t, o.Generator.StoppedDryAfter)
-	assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)
+	assert.Positive(t, rec.Generator.StoppedDryAfter)
+	assert.Less(t, rec.Generator.Sent, rec.Generator.Planned/2)
 	for _, r := range rep.Generator.Reasons {
 		assert.NotContains(t, r, "scheduled requests")
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -51,3 +52,5 @@ var (
 	DefaultPaymentMix   = defaultPaymentMix
 	DefaultOpMix        = defaultOpMix
 )
+
+func WithConn(conn transport.Options) Option { return func(c *config) { c.Conn = conn } }

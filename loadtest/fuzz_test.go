@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FuzzRunID feeds arbitrary run ids and shards to ValidateRunID and NewIDs
+// FuzzRunID feeds arbitrary run ids and shards to ValidateRunID and newIDs
 // (--run-id, --shard): a run id is accepted exactly when it is 1 to 20
 // characters of [a-z0-9], and every id generated from an accepted run id and
 // shard fits in partner_trx_id (≤ 50 characters) and parses back.
@@ -31,14 +31,14 @@ func FuzzRunID(f *testing.F) {
 		require.Equal(t, want, err == nil, "ValidateRunID(%q) = %v", run, err)
 
 		sh := record.Shard{Index: index, Count: count}
-		ids, err := NewIDs(run, sh)
+		ids, err := newIDs(run, sh)
 		if err != nil {
 			return
 		}
 		require.NoError(t, sh.Validate())
 		for _, n := range []uint64{seq, 0, math.MaxUint64} {
 			id := ids.ID(n)
-			assert.LessOrEqual(t, len(id), MaxTrxIDLen, "id %q", id)
+			assert.LessOrEqual(t, len(id), maxTrxIDLen, "id %q", id)
 			r, i, s, err := parseID(id)
 			require.NoError(t, err, "id %q", id)
 			assert.Equal(t, run, r)
@@ -48,7 +48,7 @@ func FuzzRunID(f *testing.F) {
 	})
 }
 
-// FuzzParseWeights feeds arbitrary strings to ParseWeights (--mix and
+// FuzzParseWeights feeds arbitrary strings to parseWeights (--mix and
 // --ops): accepted weights name only allowed kinds, are non-negative, sum
 // (without overflow) to more than 0, format back to themselves, and pick
 // only names with a weight above 0.
@@ -59,7 +59,7 @@ func FuzzParseWeights(f *testing.F) {
 	}
 	allowed := []string{record.KindBalance, record.KindCoins, record.KindGateway}
 	f.Fuzz(func(t *testing.T, s string) {
-		w, err := ParseWeights(s, allowed...)
+		w, err := parseWeights(s, allowed...)
 		if err != nil {
 			assert.Contains(t, err.Error(), "weights")
 			return
@@ -73,7 +73,7 @@ func FuzzParseWeights(f *testing.F) {
 		require.Positive(t, sum.Sign(), "weights %v sum to %s", w, sum)
 		require.True(t, sum.IsInt64() && sum.Int64() == int64(w.total()), "weights %v sum to %s, total() says %d", w, sum, w.total())
 
-		again, err := ParseWeights(w.String(), allowed...)
+		again, err := parseWeights(w.String(), allowed...)
 		require.NoError(t, err)
 		assert.Equal(t, w, again)
 		for _, x := range []uint64{0, 1, 2, 3, 1 << 32, math.MaxUint64} {

@@ -47,9 +47,9 @@ func runIn(tb testing.TB, dir string, p *profiles.Profile, opts ...loadtest.Opti
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	o, err := newTester(p, opts...).Run(ctx, dir)
+	rec, err := newTester(p, opts...).Run(ctx, dir)
 	require.NoError(tb, err)
-	return o, judge(tb, o)
+	return rec, judge(tb, rec)
 }
 
 // newTester is a Tester of a short create run (50/s for 2 s) unless opts
@@ -59,11 +59,11 @@ func newTester(p *profiles.Profile, opts ...loadtest.Option) *loadtest.Tester {
 }
 
 // judge checks the record o and builds its report with thresholds ths.
-func judge(tb testing.TB, o *record.Run, ths ...report.Threshold) *report.Report {
+func judge(tb testing.TB, rec *record.Run, ths ...report.Threshold) *report.Report {
 	tb.Helper()
-	v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+	v, err := verdict.Judge(rec, verdict.DefaultHistoryTimeout)
 	require.NoError(tb, err)
-	return report.BuildReport(o, v, ths)
+	return report.BuildReport(rec, v, ths)
 }
 
 func text(tb testing.TB, rep *report.Report) string {
@@ -146,13 +146,13 @@ func TestProgressReportsARunShorterThanItsInterval(t *testing.T) {
 	t.Parallel()
 	p := startReference(t)
 	var updates []loadtest.Progress
-	o, _ := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 300*time.Millisecond)),
+	rec, _ := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 300*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, func(pr loadtest.Progress) { updates = append(updates, pr) }))
 	require.Len(t, updates, 1)
 	last := updates[0]
 	assert.True(t, last.Final)
 	assert.Greater(t, last.Rate, 0.0)
-	assert.Equal(t, int64(len(recordtest.Results(t, o))), last.Sent)
+	assert.Equal(t, int64(len(recordtest.Results(t, rec))), last.Sent)
 	assert.Equal(t, last.Sent, last.Done)
 	assert.Zero(t, last.InFlight)
 }
@@ -163,15 +163,15 @@ func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
 	t.Parallel()
 	p := startReference(t)
 	p.LoadCustomers, p.FundedCustomer = nil, nil
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 300*time.Millisecond)),
+	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 300*time.Millisecond)),
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindGateway: 1}))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
-	require.NotEmpty(t, o.Accounts)
-	for _, a := range o.Accounts {
+	require.NotEmpty(t, rec.Accounts)
+	for _, a := range rec.Accounts {
 		assert.True(t, strings.HasPrefix(a.Account, "provisioned:08"), a.Account)
 	}
-	for _, pay := range recordtest.Payments(t, o) {
+	for _, pay := range recordtest.Payments(t, rec) {
 		assert.Equal(t, record.KindGateway, pay.Kind)
 	}
 }

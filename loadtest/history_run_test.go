@@ -37,7 +37,7 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			// The retry scenario's timeout is short, but not so short that a
 			// busy machine (tests run with -race on two shared cores) times
 			// the reference out.
-			o, rep := run(t, p, loadtest.WithScenario(sc), loadtest.WithLoad(constant(150, time.Second)), loadtest.WithHistory(true),
+			rec, rep := run(t, p, loadtest.WithScenario(sc), loadtest.WithLoad(constant(150, time.Second)), loadtest.WithHistory(true),
 				loadtest.WithRetry(loadtest.DefaultRetries, 2*time.Second, loadtest.DefaultRetryBackoff))
 			out := text(t, rep)
 			require.NotNil(t, rep.History)
@@ -49,13 +49,13 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			assert.Contains(t, out, "history: linearizable")
 
 			creates := 0
-			for _, r := range recordtest.Results(t, o) {
+			for _, r := range recordtest.Results(t, rec) {
 				if r.Op == record.OpCreate {
 					creates++
 				}
 			}
 			recorded := 0
-			for _, op := range recordtest.History(t, o) {
+			for _, op := range recordtest.History(t, rec) {
 				if op.Op == record.OpCreate {
 					recorded++
 					assert.NotEmpty(t, op.Account)
@@ -66,10 +66,10 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			assert.Equal(t, creates, recorded, "every payment request is in the history")
 
 			dir := t.TempDir()
-			require.NoError(t, report.WriteArtifacts(dir, o, rep))
+			require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 			back, err := record.ReadDir(dir)
 			require.NoError(t, err)
-			assert.Len(t, recordtest.History(t, back), len(recordtest.History(t, o)))
+			assert.Len(t, recordtest.History(t, back), len(recordtest.History(t, rec)))
 			assert.NoFileExists(t, filepath.Join(dir, verdict.FileHistoryHTML))
 		})
 	}
@@ -83,21 +83,21 @@ func TestARecordedHistoryStreamsToItsFile(t *testing.T) {
 	t.Parallel()
 	p := startReference(t)
 	dir := t.TempDir()
-	o, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+	rec, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
 		loadtest.WithHistory(true))
 	require.NotNil(t, rep.History)
 	require.True(t, rep.History.Passed(), text(t, rep))
-	assert.True(t, o.HasHistory())
+	assert.True(t, rec.HasHistory())
 	require.FileExists(t, filepath.Join(dir, record.FileHistory))
 	creates := 0
-	for _, op := range recordtest.History(t, o) {
+	for _, op := range recordtest.History(t, rec) {
 		if op.Op == record.OpCreate {
 			creates++
 		}
 	}
-	assert.Equal(t, o.Tally.Requests(), creates, "every payment request is in the file")
+	assert.Equal(t, rec.Tally.Requests(), creates, "every payment request is in the file")
 
-	require.NoError(t, report.WriteArtifacts(dir, o, rep)) // leaves the streamed file as it is
+	require.NoError(t, report.WriteArtifacts(dir, rec, rep)) // leaves the streamed file as it is
 	back, err := record.ReadDir(dir)
 	require.NoError(t, err)
 	require.True(t, back.HasHistory())
@@ -134,7 +134,7 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 			p.LoadCustomers = p.LoadCustomers[:1] // every payment on one account
 			opts := append([]loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithHistory(true),
 				loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1})}, tc.opts...)
-			o, rep := run(t, p, opts...)
+			rec, rep := run(t, p, opts...)
 			out := text(t, rep)
 			require.NotNil(t, rep.History)
 			h := rep.History
@@ -145,16 +145,16 @@ func TestHistoryCheckCatchesFaults(t *testing.T) {
 			assert.Equal(t, "history-linearizable", h.Warning.Reading)
 			assert.Contains(t, out, "WARNING (reading history-linearizable)")
 			assert.NotContains(t, rep.Failures, h.String(), "a reading: a warning unless strict")
-			v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+			v, err := verdict.Judge(rec, verdict.DefaultHistoryTimeout)
 			require.NoError(t, err)
 			v.Strict = true
-			strict := report.BuildReport(o, v, nil)
+			strict := report.BuildReport(rec, v, nil)
 			assert.False(t, strict.Passed)
 			assert.Contains(t, strict.Failures, "reading history-linearizable (strict run): "+h.String())
 			t.Log(h)
 
 			dir := t.TempDir()
-			require.NoError(t, report.WriteArtifacts(dir, o, rep))
+			require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 			html, err := os.ReadFile(filepath.Join(dir, verdict.FileHistoryHTML))
 			require.NoError(t, err)
 			assert.Contains(t, string(html), "<html")
@@ -238,15 +238,15 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	p := startLossyReference(t, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := newTester(p, lossy...).Run(ctx, t.TempDir())
+	rec, err := newTester(p, lossy...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
-	rep := judge(t, o, lossyThresholds...)
+	rep := judge(t, rec, lossyThresholds...)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	r := rep.Reconciliation
 	assert.Positive(t, r.Uncertain, "answers were lost")
 	retries, conflicts := 0, 0
-	for _, pay := range recordtest.Payments(t, o) {
+	for _, pay := range recordtest.Payments(t, rec) {
 		if pay.Attempt > 1 {
 			retries++
 			if pay.Outcome == record.OutcomeDuplicate {
@@ -272,9 +272,9 @@ func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
 	p.LoadCustomers = p.LoadCustomers[:1]
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := newTester(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx, t.TempDir())
+	rec, err := newTester(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
-	rep := judge(t, o, lossyThresholds...)
+	rep := judge(t, rec, lossyThresholds...)
 	out := text(t, rep)
 	require.False(t, rep.Passed, out)
 	assert.Positive(t, rep.Reconciliation.Counts[verdict.InvBalance], out)

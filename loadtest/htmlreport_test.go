@@ -38,10 +38,10 @@ func pageHas(tb testing.TB, page, s string) {
 func syntheticRun(tb testing.TB) (*record.Run, *verdict.Verdicts) {
 	tb.Helper()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	o := &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "run1", Scenario: "create", Shard: record.SingleShard, MaxWorkers: 4, MaxConnections: 4,
+	rec := &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "run1", Scenario: "create", Shard: record.SingleShard, MaxWorkers: 4, MaxConnections: 4,
 		Load: pacing.LoadProfile{Duration: time.Second}}, Target: "http://127.0.0.1:1",
 		Began: start, Ended: start.Add(time.Second), Reconciled: true}}
-	o.Generator = record.Generator{Planned: 10, Sent: 10}
+	rec.Generator = record.Generator{Planned: 10, Sent: 10}
 	hits := make([]record.HitResult, 10)
 	for i := range hits {
 		at := start.Add(time.Duration(i) * 100 * time.Millisecond)
@@ -52,12 +52,12 @@ func syntheticRun(tb testing.TB) (*record.Run, *verdict.Verdicts) {
 		}
 		hits[i].Result = r
 	}
-	recordtest.Record(tb, o, hits...)
+	recordtest.Record(tb, rec, hits...)
 	r := &verdict.Reconciliation{Requests: 10, IDs: 10, Created: 9,
 		Accounts:   []verdict.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
 		Violations: []verdict.Violation{{Invariant: verdict.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
 		Counts:     map[string]int{verdict.InvBalance: 1}}
-	return o, &verdict.Verdicts{Reconciliation: r}
+	return rec, &verdict.Verdicts{Reconciliation: r}
 }
 
 // TestHTMLShowsAFailedRun: the verdict, the failed threshold with its
@@ -65,11 +65,11 @@ func syntheticRun(tb testing.TB) (*record.Run, *verdict.Verdicts) {
 // set and three charts; nothing fetched, no script.
 func TestHTMLShowsAFailedRun(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticRun(t)
-	rep := report.BuildReport(o, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
+	rec, v := syntheticRun(t)
+	rep := report.BuildReport(rec, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, report.WriteHTML(&b, o, rep))
+	require.NoError(t, report.WriteHTML(&b, rec, rep))
 	page := b.String()
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
 	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10.002ms</td><td><span class="bad">fail</span></td>`)
@@ -91,9 +91,9 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 // the ids of each class folded beneath its line.
 func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticRun(t)
-	start := o.Meta.Began
-	o.Meta.Faults = []nemesis.Fault{
+	rec, v := syntheticRun(t)
+	start := rec.Meta.Began
+	rec.Meta.Faults = []nemesis.Fault{
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4243", Start: start.Add(700 * time.Millisecond), End: start.Add(710 * time.Millisecond), Error: "exit status 1"},
 	}
@@ -101,10 +101,10 @@ func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 		{Class: verdict.ClassLost, ID: "run1-0-1", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(100 * time.Millisecond), Fault: 1},
 		{Class: verdict.ClassLost, ID: "run1-0-2", Account: "tok-load-1", Detail: "created, then not found", At: start.Add(200 * time.Millisecond), Fault: 1},
 	}
-	rep := report.BuildReport(o, v, nil)
+	rep := report.BuildReport(rec, v, nil)
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, report.WriteHTML(&b, o, rep))
+	require.NoError(t, report.WriteHTML(&b, rec, rep))
 	page := b.String()
 	assert.Equal(t, 3*2, strings.Count(page, `<g class="fault">`), "each fault shaded on each of the three charts")
 	pageHas(t, page, `<title>fault 1: kill-9, 300 ms to 320 ms</title>`)

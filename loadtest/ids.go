@@ -10,11 +10,11 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// MaxTrxIDLen is the longest partner_trx_id the API accepts (document §8).
-const MaxTrxIDLen = 50
+// maxTrxIDLen is the longest partner_trx_id the API accepts (document §8).
+const maxTrxIDLen = 50
 
 // maxRunIDLen bounds the run id so that every partner_trx_id fits in
-// MaxTrxIDLen: run id (20) + "-" + shard (4) + "-" + sequence (≤ 20) = 46.
+// maxTrxIDLen: run id (20) + "-" + shard (4) + "-" + sequence (≤ 20) = 46.
 const maxRunIDLen = 20
 
 // NewRunID returns a fresh run id: the UTC time to the second in base 36
@@ -44,29 +44,29 @@ func ValidateRunID(id string) error {
 	return nil
 }
 
-// IDs generates the partner_trx_ids of one shard of one run. An id is
+// idSource generates the partner_trx_ids of one shard of one run. An id is
 // "<run>-<shard index>-<sequence>"; the run id has no dash, so two shards (or
 // two runs) can never produce the same id, and each id is at most 46
 // characters long.
-type IDs struct {
+type idSource struct {
 	run    string
 	shard  record.Shard
 	prefix string // "<run>-<shard index>-"
 }
 
-// NewIDs returns the id generator of shard s of run.
-func NewIDs(run string, s record.Shard) (IDs, error) {
+// newIDs returns the id generator of shard s of run.
+func newIDs(run string, s record.Shard) (idSource, error) {
 	if err := ValidateRunID(run); err != nil {
-		return IDs{}, err
+		return idSource{}, err
 	}
 	if err := s.Validate(); err != nil {
-		return IDs{}, err
+		return idSource{}, err
 	}
-	return IDs{run: run, shard: s, prefix: run + "-" + strconv.Itoa(s.Index) + "-"}, nil
+	return idSource{run: run, shard: s, prefix: run + "-" + strconv.Itoa(s.Index) + "-"}, nil
 }
 
 // ID returns the partner_trx_id of sequence number seq.
-func (g IDs) ID(seq uint64) string {
+func (g idSource) ID(seq uint64) string {
 	var b [64]byte // one allocation: the string
 	return string(strconv.AppendUint(append(b[:0], g.prefix...), seq, 10))
 }

@@ -33,11 +33,11 @@ func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 	seen := map[string]record.Shard{}
 	for i := range 3 {
 		sh := record.Shard{Index: i, Count: 3}
-		g, err := NewIDs(run, sh)
+		g, err := newIDs(run, sh)
 		require.NoError(t, err)
 		for _, seq := range []uint64{0, 1, 9, 10, 11, 99, 100, 101, 1 << 40, ^uint64(0)} {
 			id := g.ID(seq)
-			assert.LessOrEqual(t, len(id), MaxTrxIDLen, id)
+			assert.LessOrEqual(t, len(id), maxTrxIDLen, id)
 			prev, dup := seen[id]
 			assert.False(t, dup, "%s made by shard %s and %s", id, prev, sh)
 			seen[id] = sh
@@ -49,9 +49,9 @@ func TestIDsUniqueBoundedAndShardsDisjoint(t *testing.T) {
 		}
 	}
 	// The widest shard index also fits.
-	g, err := NewIDs(run, record.Shard{Index: 9998, Count: 9999})
+	g, err := newIDs(run, record.Shard{Index: 9998, Count: 9999})
 	require.NoError(t, err)
-	assert.LessOrEqual(t, len(g.ID(^uint64(0))), MaxTrxIDLen)
+	assert.LessOrEqual(t, len(g.ID(^uint64(0))), maxTrxIDLen)
 	// Fresh run ids are valid and differ.
 	a, b := NewRunID(), NewRunID()
 	require.NoError(t, ValidateRunID(a))

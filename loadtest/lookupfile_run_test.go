@@ -35,11 +35,11 @@ func TestARecordedRunReconcilesFromItsLedgerFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			o, rep := runIn(t, dir, startReference(t, tc.fault...), tc.opts...)
+			rec, rep := runIn(t, dir, startReference(t, tc.fault...), tc.opts...)
 			r := rep.Reconciliation
 			require.NotNil(t, r)
 			lookedUp := map[string]bool{}
-			for _, p := range recordtest.Payments(t, o) {
+			for _, p := range recordtest.Payments(t, rec) {
 				if p.Lookup != nil {
 					assert.False(t, lookedUp[p.ID], "%s looked up once", p.ID)
 					assert.Equal(t, record.OutcomeCreated, p.Outcome, "beside a created request")

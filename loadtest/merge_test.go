@@ -35,17 +35,17 @@ func runShards(t *testing.T, p *profiles.Profile, n int, opts ...loadtest.Option
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			all := append([]loadtest.Option{loadtest.WithRunID(run), loadtest.WithShard(record.Shard{Index: i, Count: n})}, opts...)
-			o, err := newTester(p, all...).Run(ctx, t.TempDir())
+			rec, err := newTester(p, all...).Run(ctx, t.TempDir())
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			v, err := verdict.Judge(o, verdict.DefaultHistoryTimeout)
+			v, err := verdict.Judge(rec, verdict.DefaultHistoryTimeout)
 			if err != nil {
 				errs[i] = err
 				return
 			}
-			errs[i] = report.WriteArtifacts(dirs[i], o, report.BuildReport(o, v, nil))
+			errs[i] = report.WriteArtifacts(dirs[i], rec, report.BuildReport(rec, v, nil))
 		}()
 	}
 	wg.Wait()
@@ -59,9 +59,9 @@ func readAll(t *testing.T, dirs []string) []*record.Run {
 	t.Helper()
 	var outs []*record.Run
 	for _, d := range dirs {
-		o, err := record.ReadDir(d)
+		rec, err := record.ReadDir(d)
 		require.NoError(t, err)
-		outs = append(outs, o)
+		outs = append(outs, rec)
 	}
 	return outs
 }
@@ -75,16 +75,16 @@ func TestTwoShardsMerge(t *testing.T) {
 	// Disjoint ids and disjoint accounts.
 	ids := map[string]int{}
 	accts := map[string]int{}
-	for _, o := range outs {
-		for _, p := range ledgerOf(t, o) {
+	for _, rec := range outs {
+		for _, p := range ledgerOf(t, rec) {
 			prev, dup := ids[p.ID]
-			assert.False(t, dup, "%s in shards %d and %d", p.ID, prev, o.Meta.Shard.Index)
-			ids[p.ID] = o.Meta.Shard.Index
+			assert.False(t, dup, "%s in shards %d and %d", p.ID, prev, rec.Meta.Shard.Index)
+			ids[p.ID] = rec.Meta.Shard.Index
 		}
-		for _, a := range o.Accounts {
+		for _, a := range rec.Accounts {
 			prev, dup := accts[a.Account]
-			assert.False(t, dup, "%s in shards %d and %d", a.Account, prev, o.Meta.Shard.Index)
-			accts[a.Account] = o.Meta.Shard.Index
+			assert.False(t, dup, "%s in shards %d and %d", a.Account, prev, rec.Meta.Shard.Index)
+			accts[a.Account] = rec.Meta.Shard.Index
 		}
 	}
 
@@ -100,8 +100,8 @@ func TestTwoShardsMerge(t *testing.T) {
 	// Percentiles are recomputed from the raw results, not averaged: the
 	// largest is the largest of all, within the histogram's precision.
 	var all []time.Duration
-	for _, o := range outs {
-		for _, r := range resultsOf(t, o) {
+	for _, rec := range outs {
+		for _, r := range resultsOf(t, rec) {
 			all = append(all, r.Latency)
 		}
 	}
@@ -129,10 +129,10 @@ func TestShardsSharingAnAccountReconcileOnMerge(t *testing.T) {
 	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, time.Second)),
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))
 	outs := readAll(t, dirs)
-	for _, o := range outs {
-		require.Len(t, o.Accounts, 1)
-		assert.True(t, o.Accounts[0].Shared)
-		alone, err := record.Merge([]*record.Run{o}, true) // counted and judged as its own report was
+	for _, rec := range outs {
+		require.Len(t, rec.Accounts, 1)
+		assert.True(t, rec.Accounts[0].Shared)
+		alone, err := record.Merge([]*record.Run{rec}, true) // counted and judged as its own report was
 		require.NoError(t, err)
 		rep := judge(t, alone)
 		require.NotNil(t, rep.Reconciliation)
@@ -167,17 +167,17 @@ func maxOf(ds []time.Duration) time.Duration {
 }
 
 // resultsOf reads every result of o, from memory or its results file.
-func resultsOf(tb testing.TB, o *record.Run) []record.Result {
+func resultsOf(tb testing.TB, rec *record.Run) []record.Result {
 	tb.Helper()
 	var out []record.Result
-	require.NoError(tb, o.EachResult(func(r *record.Result) error { out = append(out, *r); return nil }))
+	require.NoError(tb, rec.EachResult(func(r *record.Result) error { out = append(out, *r); return nil }))
 	return out
 }
 
 // ledgerOf reads every ledger entry of o, from memory or its ledger file.
-func ledgerOf(tb testing.TB, o *record.Run) []record.Payment {
+func ledgerOf(tb testing.TB, rec *record.Run) []record.Payment {
 	tb.Helper()
 	var out []record.Payment
-	require.NoError(tb, o.EachPayment(func(p *record.Payment) error { out = append(out, *p); return nil }))
+	require.NoError(tb, rec.EachPayment(func(p *record.Payment) error { out = append(out, *p); return nil }))
 	return out
 }

@@ -138,7 +138,7 @@ func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
 		}
 		return hang(w, r)
 	})
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
 		loadtest.WithTimeout(200*time.Millisecond), loadtest.WithReconcile(false), loadtest.WithCatalog(referenceCatalog),
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))
 	require.Positive(t, rep.Uncertain)
@@ -151,7 +151,7 @@ func TestUncertainAnswersAboveTheLimitFail(t *testing.T) {
 	// A limit the user sets replaces the default.
 	th, err := report.MaxThreshold("uncertain_pct", fmt.Sprint(min(100, rep.UncertainPct+1)))
 	require.NoError(t, err)
-	again := judge(t, o, th)
+	again := judge(t, rec, th)
 	assert.NotContains(t, strings.Join(again.Failures, "\n"), "uncertain_pct")
 }
 
@@ -165,16 +165,16 @@ func TestBodyLargerThanTheLimitIsNamed(t *testing.T) {
 		_, _ = w.Write(big)
 		return true
 	})
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)),
+	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)),
 		loadtest.WithReconcile(false))
-	require.NotEmpty(t, recordtest.Results(t, o))
-	for _, r := range recordtest.Results(t, o) {
+	require.NotEmpty(t, recordtest.Results(t, rec))
+	for _, r := range recordtest.Results(t, rec) {
 		assert.Equal(t, "response larger than 1 MiB", r.Error)
 		assert.NotContains(t, r.Error, "unexpected end of JSON input")
 	}
 	require.NotEmpty(t, rep.Errors)
 	assert.Equal(t, "response larger than 1 MiB", rep.Errors[0].Error)
-	assert.Equal(t, len(recordtest.Results(t, o)), rep.Errors[0].Count)
+	assert.Equal(t, len(recordtest.Results(t, rec)), rep.Errors[0].Count)
 	assert.Contains(t, text(t, rep), "response larger than 1 MiB")
 	assert.False(t, rep.Passed)
 }
@@ -185,14 +185,14 @@ func TestInterruptedRunIsNotAPass(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	o, err := newTester(startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate),
+	rec, err := newTester(startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate),
 		loadtest.WithLoad(constant(50, time.Minute)), loadtest.WithProgress(100*time.Millisecond, func(p loadtest.Progress) {
 			if p.Elapsed > 200*time.Millisecond {
 				cancel() // as a signal would, once the attack runs
 			}
 		})).Run(ctx, t.TempDir())
 	require.NoError(t, err)
-	rep := judge(t, o)
+	rep := judge(t, rec)
 	require.NotNil(t, rep.Reconciliation, "reconciled after the interruption")
 	assert.True(t, rep.Reconciliation.Passed(), "%+v", rep.Reconciliation.Violations)
 	assert.True(t, rep.Interrupted)
@@ -218,6 +218,8 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 			_, _ = io.WriteString(w, `{"status":false,"message":"Saldo dan koin tidak mencukupi."}`)
 		case "/client/v2/customer/profile":
 			_, _ = io.WriteString(w, `{"status":true,"message":"OK","data":{"balance":{"available":100},"coin":{"available":0}}}`)
+		case "/client/v2/product/sync": // the preflight
+			_, _ = io.WriteString(w, `{"status":true,"message":"OK","data":null}`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -239,10 +241,10 @@ func TestWaveRefusedAlikeIsCorrect(t *testing.T) {
 // send times, so vegeta's plot takes every result.
 func TestResultsFileReadsInVegetaPlot(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(300, 500*time.Millisecond)),
+	rec, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithLoad(constant(300, 500*time.Millisecond)),
 		loadtest.WithReconcile(false))
 	dir := t.TempDir()
-	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 	f, err := os.Open(filepath.Join(dir, record.FileResults))
 	require.NoError(t, err)
 	defer func() { _ = f.Close() }()
@@ -266,7 +268,7 @@ func TestResultsFileReadsInVegetaPlot(t *testing.T) {
 			require.Equal(t, uint64(i), s, "%s: the sequence numbers are 0, 1, 2, ...", op)
 		}
 	}
-	assert.Equal(t, len(recordtest.Results(t, o)), n)
+	assert.Equal(t, len(recordtest.Results(t, rec)), n)
 	assert.Greater(t, len(seqs), 1, "several operations")
 	p.Close()
 	var html bytes.Buffer
@@ -277,9 +279,9 @@ func TestResultsFileReadsInVegetaPlot(t *testing.T) {
 // TestJSONReportNamesItsUnits: the JSON report's fields say their units.
 func TestJSONReportNamesItsUnits(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)))
+	rec, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(20, 200*time.Millisecond)))
 	dir := t.TempDir()
-	require.NoError(t, report.WriteArtifacts(dir, o, rep))
+	require.NoError(t, report.WriteArtifacts(dir, rec, rep))
 	b, err := os.ReadFile(filepath.Join(dir, report.FileReport))
 	require.NoError(t, err)
 	var m map[string]any
@@ -296,9 +298,9 @@ func TestJSONReportNamesItsUnits(t *testing.T) {
 // (it used to send rate waves, wave size times the rate asked for).
 func TestIdempotencyRateCountsRequests(t *testing.T) {
 	t.Parallel()
-	o, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
+	rec, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
 		loadtest.WithLoad(constant(80, time.Second)), loadtest.WithReconcile(false))
-	assert.InDelta(t, 80, o.Generator.Planned, 8) // the schedule, whatever a busy machine manages to send
+	assert.InDelta(t, 80, rec.Generator.Planned, 8) // the schedule, whatever a busy machine manages to send
 	assert.InDelta(t, 80, rep.Generator.TargetRate, 8)
-	assert.LessOrEqual(t, len(recordtest.Results(t, o)), 88)
+	assert.LessOrEqual(t, len(recordtest.Results(t, rec)), 88)
 }

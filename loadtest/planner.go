@@ -26,7 +26,7 @@ type job struct {
 type planner struct {
 	keepIDs  bool // the created ids are kept for status reads (remember)
 	cl       *client
-	ids      IDs
+	ids      idSource
 	shard    record.Shard
 	accounts []Account
 	mix      Weights
@@ -59,7 +59,7 @@ type recentID struct {
 
 const recentSize = 1024
 
-func newPlanner(keepIDs bool, cl *client, ids IDs, sh record.Shard, accounts []Account, cat *record.Catalog, mix, ops Weights, waveSize int) (*planner, error) {
+func newPlanner(keepIDs bool, cl *client, ids idSource, sh record.Shard, accounts []Account, cat *record.Catalog, mix, ops Weights, waveSize int) (*planner, error) {
 	p := &planner{keepIDs: keepIDs, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
 		waveSize: waveSize, products: cat.Products, gateway: map[int64][]record.Product{}, subCats: cat.SubCategories}
 	for _, m := range cat.Methods {

@@ -19,7 +19,7 @@ func TestPaymentsGoToTheProductsOperator(t *testing.T) {
 		{ID: 1, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "XL"},
 		{ID: 2, SubCategory: "prabayar", BasePrice: 6000, FinalPrice: 6300, Operator: "Tri"},
 	}}
-	ids, err := NewIDs("r", record.SingleShard)
+	ids, err := newIDs("r", record.SingleShard)
 	require.NoError(t, err)
 	p, err := newPlanner(false, &client{}, ids, record.SingleShard, []Account{{Key: "a", Funded: true}}, cat,
 		Weights{record.KindBalance: 1}, DefaultOpMix, 0)

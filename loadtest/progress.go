@@ -15,7 +15,8 @@ type Progress struct {
 	Final      bool          // the last update, when the attack has ended
 	Rate       float64       // sends per second over the last interval (the whole run when Final)
 	P50, P99   time.Duration // corrected latency of the requests scheduled since the last update (the charts' buckets)
-	Unexpected int64         // responses other than expected, so far
+	Unexpected int64         // answers other than expected, so far, but the throttled ones
+	Throttled  int64         // throttled answers (429, or 503 with Retry-After), so far: neither expected nor unexpected
 	Violations int64         // contract violations, so far
 	// BehindFrom is when the generator first fell behind its schedule
 	// (Generator.BehindFrom); 0 while it has kept it.

@@ -140,7 +140,7 @@ func (mixedScenario) keepsIDs() bool { return true }
 func (mixedScenario) describe(m *record.Meta) { m.WaveSize = 0 }
 
 func (mixedScenario) payments(s *record.Settings, requests float64) float64 {
-	ops, _ := ParseWeights(s.OpMix, opOrder...) // checked by validate
+	ops, _ := parseWeights(s.OpMix, opOrder...) // checked by validate
 	return requests * float64(ops[record.OpCreate]) / float64(ops.total())
 }
 

@@ -133,10 +133,10 @@ func (c *config) validate() error {
 		return err
 	}
 	c.sc = sc
-	if c.mix, err = ParseWeights(c.PaymentMix, kindOrder...); err != nil {
+	if c.mix, err = parseWeights(c.PaymentMix, kindOrder...); err != nil {
 		return fmt.Errorf("payment mix: %w", err)
 	}
-	if c.ops, err = ParseWeights(c.OpMix, opOrder...); err != nil {
+	if c.ops, err = parseWeights(c.OpMix, opOrder...); err != nil {
 		return fmt.Errorf("operation mix: %w", err)
 	}
 	c.Load.Normalize()
@@ -256,14 +256,14 @@ func (c *config) checkHistory() error {
 
 // The default worker cap of a paced run lies between these bounds.
 const (
-	// MinDefaultWorkers keeps a slow rate's cap above what an ordinary
+	// minDefaultWorkers keeps a slow rate's cap above what an ordinary
 	// latency needs.
-	MinDefaultWorkers = 64
-	// MaxDefaultWorkers bounds what a run that falls behind keeps in
+	minDefaultWorkers = 64
+	// maxDefaultWorkers bounds what a run that falls behind keeps in
 	// flight: each worker holds a goroutine, a connection and a request,
 	// about 37 KiB together (measured: 367 MiB with 10,000 workers waiting
 	// on a target that never answers), so about 185 MiB at this cap.
-	MaxDefaultWorkers = 5000
+	maxDefaultWorkers = 5000
 )
 
 // defaultWorkerCap is the worker cap of a paced run given none: the
@@ -274,7 +274,7 @@ const (
 // workers without bound.
 func defaultWorkerCap(lp pacing.LoadProfile, timeout time.Duration, waveSize int) int {
 	n := math.Ceil(peakRate(lp) * timeout.Seconds())
-	return int(max(min(n, MaxDefaultWorkers), MinDefaultWorkers, float64(waveSize)))
+	return int(max(min(n, maxDefaultWorkers), minDefaultWorkers, float64(waveSize)))
 }
 
 // peakRate is the highest rate lp schedules, per second.

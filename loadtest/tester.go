@@ -2,10 +2,13 @@ package loadtest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
@@ -43,24 +46,24 @@ func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	}
 	defer s.cl.close()
 	defer s.hist.Discard()
-	out := s.newRun()
-	s.readWalletsBefore(ctx, out)
-	e, err := t.attack(ctx, s, out, dir)
+	run := s.newRun()
+	s.readWalletsBefore(ctx, run)
+	e, err := t.attack(ctx, s, run, dir)
 	if err != nil {
 		return nil, err
 	}
 	if c.reconciles() {
-		if err := s.gatherAfter(ctx, e, out, dir); err != nil {
+		if err := s.gatherAfter(ctx, e, run, dir); err != nil {
 			return nil, err
 		}
 	}
-	if err := s.hist.Close(out); err != nil {
+	if err := s.hist.Close(run); err != nil {
 		return nil, err
 	}
 	if c.reconciles() {
-		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
+		run.Meta.ReconciledIn = time.Since(run.Meta.Ended)
 	}
-	return out, nil
+	return run, nil
 }
 
 // session is what a run sets up before its attack and reads after it.
@@ -80,11 +83,11 @@ type session struct {
 // accounts (provisioned when the profile lists none), the catalog and the
 // planner.
 func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, error) {
-	codes, err := DocumentedCodes()
+	codes, err := documentedCodes()
 	if err != nil {
 		return nil, err
 	}
-	ids, err := NewIDs(c.RunID, c.Shard)
+	ids, err := newIDs(c.RunID, c.Shard)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +95,12 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 	if err != nil {
 		return nil, err
 	}
-	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout)
+	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout, c.Conn)
 	if err != nil {
+		return nil, err
+	}
+	if err := awaitTarget(ctx, cl, &c.Conn); err != nil {
+		cl.close()
 		return nil, err
 	}
 	s := &session{c: c, cl: cl, codes: codes, valid: valid}
@@ -112,6 +119,44 @@ func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, 
 		}
 	}
 	return s, nil
+}
+
+// awaitTarget runs the preflight check as conn's
+// --wait-for-target asks: once, or again and again until it passes or the
+// wait is over, when the error is the last reason (transport.Wait). A TLS
+// handshake that failed is explained in words (which CA, which
+// certificate, what to change).
+func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error {
+	err := transport.Wait(ctx, conn.WaitForTarget, func(ctx context.Context) error { return preflight(ctx, cl) })
+	if err != nil {
+		return fmt.Errorf("preflight: %w", conn.Explain(err))
+	}
+	return nil
+}
+
+// preflight checks with one request that the target can be load-tested at
+// all, as the suite's preflight does: it answers (over the TLS of the
+// flags), with JSON carrying status and message, and it does not refuse
+// the profile's secret key and main token with 401. It asks for the first
+// product of a sync, which the run asks for with the main token anyway (it
+// reads no account of the main token's). A throttled answer passes: the
+// run's gate waits for the target.
+func preflight(ctx context.Context, cl *client) error {
+	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
+	r := cl.doOnce(ctx, c)
+	defer r.release()
+	if r.err != nil || r.throttled {
+		return r.err
+	}
+	env, _, err := contract.Decode(r.body)
+	if err != nil {
+		return fmt.Errorf("GET %s answered %d with Content-Type %q and a body that is not a JSON object with status and message (%w); is --target the API's base URL?",
+			c.url, r.code, r.contentType, err)
+	}
+	if r.code == http.StatusUnauthorized {
+		return fmt.Errorf("GET %s refused the profile's secret_key and main_token with 401 %q; check both keys of the profile", c.url, env.Message)
+	}
+	return nil
 }
 
 // accountsAndCatalog finds the run's accounts and catalog.
@@ -142,10 +187,10 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 // newRun starts the record of the run with what is known before the attack.
 func (s *session) newRun() *record.Run {
 	c := s.c
-	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Reconciled: c.reconciles()}, Catalog: s.cat}
-	out.Meta.PaymentMix, out.Meta.OpMix = s.plan.mix.String(), c.ops.String() // the kinds the run could pay with
-	c.sc.describe(&out.Meta)
-	return out
+	run := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Insecure: c.Conn.Warning(), Reconciled: c.reconciles()}, Catalog: s.cat}
+	run.Meta.PaymentMix, run.Meta.OpMix = s.plan.mix.String(), c.ops.String() // the kinds the run could pay with
+	c.sc.describe(&run.Meta)
+	return run
 }
 
 // readWalletsBefore reads the wallets before the run: the reconciliation's
@@ -153,7 +198,7 @@ func (s *session) newRun() *record.Run {
 // wallet reads), or when a wallet cannot be read, the profile's min_balance
 // and min_coins are the budget, if it gives them. It plans the run's funds
 // against those budgets.
-func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
+func (s *session) readWalletsBefore(ctx context.Context, run *record.Run) {
 	c := s.c
 	s.snaps = make([]record.AccountSnapshot, len(s.accounts))
 	source := "wallets read before the run"
@@ -174,8 +219,8 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 	}
 	s.plan.accounts = s.accounts // with their budgets
 	s.plan.whenDry = c.WhenDry
-	out.Funds = planFunds(c.sc.payments(&c.Settings, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
-	if f := out.Funds; f != nil && f.Short {
+	run.Funds = planFunds(c.sc.payments(&c.Settings, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
+	if f := run.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
 }
@@ -194,8 +239,8 @@ func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 	return w, true
 }
 
-// attack runs the attack (with the nemesis, if any) and records it in out.
-func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir string) (*engine, error) {
+// attack runs the attack (with the nemesis, if any) and records it in run.
+func (t *Tester) attack(ctx context.Context, s *session, run *record.Run, dir string) (*engine, error) {
 	// The charts' buckets suit the schedule; the drain, when it runs long,
 	// widens them.
 	span := s.c.Load.Duration + min(time.Second, s.c.Load.Duration/10)
@@ -211,12 +256,12 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir st
 	e.onBegin = startNemesis(ctx, s.c, &faults)
 	e.attack(ctx)
 	if faults != nil {
-		out.Meta.Faults = faults.Stop()
+		run.Meta.Faults = faults.Stop()
 	}
-	out.Meta.Began = e.began.UTC()    // the schedule's origin
-	out.Meta.Ended = time.Now().UTC() // the attack's end, drain included
-	out.Generator = e.generator()
-	return e, rec.Close(out)
+	run.Meta.Began = e.began.UTC()    // the schedule's origin
+	run.Meta.Ended = time.Now().UTC() // the attack's end, drain included
+	run.Generator = e.generator()
+	return e, rec.Close(run)
 }
 
 // startNemesis is the engine's hook at the attack's start: the schedule's

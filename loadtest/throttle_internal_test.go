@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
@@ -38,7 +39,7 @@ func TestWalletReadsWaitOutThrottlingExceptDuringTheAttack(t *testing.T) {
 			srv := httptest.NewServer(h)
 			t.Cleanup(srv.Close)
 			p := profiles.Reference(srv.URL)
-			cl, err := newClient(p, 0, DefaultTimeout)
+			cl, err := newClient(p, 0, DefaultTimeout, transport.Options{})
 			require.NoError(t, err)
 			defer cl.close()
 			hist, err := record.NewHistory(t.TempDir())

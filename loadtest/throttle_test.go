@@ -67,7 +67,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 func TestLoadTesterMeasuresARateLimit(t *testing.T) {
 	t.Parallel()
 	p, served := startRateLimited(t, 200)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(400, 2*time.Second)))
+	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(400, 2*time.Second)))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	require.Positive(t, rep.Throttled, out)
@@ -91,13 +91,13 @@ func TestLoadTesterMeasuresARateLimit(t *testing.T) {
 	assert.Contains(t, classes, report.ClassThrottled)
 
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, o, rep))
+	require.NoError(t, report.WriteHTML(&page, rec, rep))
 	assert.Contains(t, page.String(), `id="throttled"`)
 	assert.Contains(t, page.String(), "throttled (429, or 503 with Retry-After: refused for the rate, not processed)")
 
 	th, err := report.MaxThreshold("throttled_pct", "10")
 	require.NoError(t, err)
-	strict := judge(t, o, th)
+	strict := judge(t, rec, th)
 	require.False(t, strict.Passed, "--max-throttled-pct 10 with %.1f%% throttled", strict.ThrottledPct)
 	assert.Contains(t, text(t, strict), "throttled_pct")
 }
@@ -108,18 +108,18 @@ func TestLoadTesterMeasuresARateLimit(t *testing.T) {
 func TestRetryScenarioSendsAThrottledPaymentAgain(t *testing.T) {
 	t.Parallel()
 	p, _ := startRateLimited(t, 50)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, 500*time.Millisecond, 20*time.Millisecond),
+	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, 500*time.Millisecond, 20*time.Millisecond),
 		loadtest.WithLoad(constant(200, 500*time.Millisecond)))
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
 	require.Positive(t, rep.Throttled, out)
 	throttled, createdOnRetry := map[string]bool{}, 0
-	for _, pay := range recordtest.Payments(t, o) {
+	for _, pay := range recordtest.Payments(t, rec) {
 		if pay.Outcome == record.OutcomeThrottled {
 			throttled[pay.ID] = true
 		}
 	}
-	for _, pay := range recordtest.Payments(t, o) {
+	for _, pay := range recordtest.Payments(t, rec) {
 		if pay.Attempt > 1 && pay.Outcome == record.OutcomeCreated && throttled[pay.ID] {
 			createdOnRetry++
 		}

@@ -68,11 +68,11 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				before := throttledBy(v)
 				p, d := startDouble(t, v, tc.lose)
-				o, err := newTester(p, tc.opts...).Run(ctx, t.TempDir())
+				rec, err := newTester(p, tc.opts...).Run(ctx, t.TempDir())
 				cancel()
 				changes += d.Changed()
 				require.NoError(t, err)
-				rep := judge(t, o, lossyThresholds...)
+				rep := judge(t, rec, lossyThresholds...)
 				if v.Throttled != nil {
 					assert.Greater(t, throttledBy(v), before, "the variant throttled the run")
 					assert.Positive(t, rep.Throttled, "the attack was throttled: its first payment, at least")

@@ -15,8 +15,8 @@ type Weights map[string]int
 // maxWeight bounds each weight, so that the total cannot overflow.
 const maxWeight = 1_000_000
 
-// ParseWeights parses "name=weight,..." and checks every name is in allowed.
-func ParseWeights(s string, allowed ...string) (Weights, error) {
+// parseWeights parses "name=weight,..." and checks every name is in allowed.
+func parseWeights(s string, allowed ...string) (Weights, error) {
 	w := Weights{}
 	ok := map[string]bool{}
 	for _, a := range allowed {

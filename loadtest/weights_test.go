@@ -11,11 +11,11 @@ import (
 
 func TestParseWeights(t *testing.T) {
 	t.Parallel()
-	w, err := ParseWeights("balance=2, coins=0,gateway=1", record.KindBalance, record.KindCoins, record.KindGateway)
+	w, err := parseWeights("balance=2, coins=0,gateway=1", record.KindBalance, record.KindCoins, record.KindGateway)
 	require.NoError(t, err)
 	assert.Equal(t, Weights{record.KindBalance: 2, record.KindCoins: 0, record.KindGateway: 1}, w)
 	for _, bad := range []string{"", "balance=0", "cash=1", "balance=-1", "balance"} {
-		_, err := ParseWeights(bad, record.KindBalance, record.KindCoins, record.KindGateway)
+		_, err := parseWeights(bad, record.KindBalance, record.KindCoins, record.KindGateway)
 		assert.Error(t, err, bad)
 	}
 }

@@ -19,8 +19,8 @@ func TestDefaultWorkerCap(t *testing.T) {
 		want int
 	}{
 		{"rate × timeout", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 200}, 2 * s, 0, 400},
-		{"a slow rate keeps the floor", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 1}, 5 * s, 0, MinDefaultWorkers},
-		{"a fast rate is bounded", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 5000}, 5 * s, 0, MaxDefaultWorkers},
+		{"a slow rate keeps the floor", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 1}, 5 * s, 0, minDefaultWorkers},
+		{"a fast rate is bounded", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 5000}, 5 * s, 0, maxDefaultWorkers},
 		{"a wave fits", pacing.LoadProfile{Pacing: pacing.Constant, Rate: 1}, s, 100, 100},
 		{"a ramp's end", pacing.LoadProfile{Pacing: pacing.Linear, Rate: 500, EndRate: 100}, s, 0, 500},
 		{"a sine's crest", pacing.LoadProfile{Pacing: pacing.Sine, Rate: 100, Amplitude: 50}, s, 0, 150},

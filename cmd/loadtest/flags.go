@@ -21,6 +21,7 @@ type runFlags struct {
 	settings                                        record.Settings
 	loadFlags                                       []string // the flags of the settings' load
 	profilePath, target, loadFile, outDir, logLevel string
+	junit                                           string
 	quiet, strict                                   bool
 	historyTimeout                                  time.Duration
 	ths                                             *[]report.Threshold
@@ -34,11 +35,13 @@ func runFlagSet(getenv func(string) string, stderr io.Writer, s record.Settings)
 	f := &runFlags{settings: s}
 	settingFlags(fs, reflect.ValueOf(&f.settings).Elem())
 	f.loadFlags = settingFlags(fs, reflect.ValueOf(&f.settings.Load).Elem())
+	f.settings.Conn.Register(fs)
 	fs.StringVar(&f.profilePath, "profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
 	fs.StringVar(&f.target, "target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
 	fs.StringVar(&f.loadFile, "load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml), and any other setting by its key (timeout, max_workers, nemesis, ...); flags given explicitly override it, but for the load of a file in stages")
 	fs.StringVar(&f.outDir, "out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live progress line")
+	fs.StringVar(&f.junit, "junit", "", junitUsage)
 	fs.StringVar(&f.logLevel, "log-level", "warn", "log level of set-up events: debug, info, warn, error")
 	fs.DurationVar(&f.historyTimeout, "history-timeout", verdict.DefaultHistoryTimeout, "bound on the history check; what it has not decided by then fails")
 	fs.BoolVar(&f.strict, "strict", false, strictUsage)

@@ -16,7 +16,7 @@ type flagGroup struct {
 // runGroups orders the flags of a run for --help. Every flag belongs to a
 // group (a test keeps it so).
 var runGroups = []flagGroup{
-	{"Target", []string{"target", "profile"}},
+	{"Target", []string{"target", "profile", "ca-cert", "client-cert", "client-key", "insecure-skip-verify", "H", "header", "wait-for-target"}},
 	{"Load shape (rates are requests per second in every scenario)", []string{"rate", "duration", "pacing", "end-rate",
 		"amplitude", "period", "start-at", "load-profile", "max-workers", "max-connections", "timeout", "drain", "late"}},
 	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry", "retries", "retry-timeout", "retry-backoff"}},
@@ -24,7 +24,7 @@ var runGroups = []flagGroup{
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads", "strict"}},
 	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
-	{"Output", []string{"out", "quiet", "log-level", "prometheus-addr"}},
+	{"Output", []string{"out", "junit", "quiet", "log-level", "prometheus-addr"}},
 }
 
 // thresholdNames are the flags thresholdFlags registers.
@@ -70,6 +70,12 @@ const runHelpExamples = `Examples:
   loadtest --scenario retry --duration 30s \
     --nemesis 'every 4s from 2s shell name kill-9: kill -KILL $(cat server.pid)' \
     --nemesis 'at 20s for 2s name pause: kill -STOP 4242 ;; kill -CONT 4242'
+
+  # In CI, against a staging server over HTTPS with a private CA and mutual TLS,
+  # behind a gateway that wants its own header, started in the same job:
+  loadtest --target https://staging.example.com --profile staging.yaml \
+    --ca-cert ca.pem --client-cert client.pem --client-key client-key.pem \
+    -H 'X-Gateway-Key: abc' --wait-for-target 60s
 
   # A multi-stage load (warm up, ramp, hold, as k6's stages); see the commented file:
   loadtest --load-profile profiles/load/stages.yaml --scenario mixed
@@ -140,7 +146,7 @@ func groupedUsage(fs *flag.FlagSet, w io.Writer, intro string, groups []flagGrou
 
 // mergeGroups orders the flags of loadtest merge for --help.
 var mergeGroups = []flagGroup{
-	{"Merge", []string{"out", "partial", "strict"}},
+	{"Merge", []string{"out", "junit", "partial", "strict"}},
 	{"Thresholds (as for a run)", thresholdNames},
 }
 

@@ -31,6 +31,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/version"
@@ -149,7 +150,10 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 		opts = append(opts, loadtest.WithNemesisLog(log))
 	}
 	fmt.Fprintf(stderr, "loadtest: run %s, scenario %s, %s, shard %s → %s\n", s.RunID, s.Scenario, s.Load, s.Shard, dir)
-	o, err := loadtest.New(prof, opts...).Run(ctx, dir)
+	if w := s.Conn.Warning(); w != "" {
+		fmt.Fprintf(stderr, "loadtest: %s\n", w)
+	}
+	rec, err := loadtest.New(prof, opts...).Run(ctx, dir)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w before the attack began: %w", errInterrupted, err)
@@ -159,7 +163,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if !f.quiet {
 		fmt.Fprintln(stderr)
 	}
-	return finish(o, judging{historyTimeout: f.historyTimeout, strict: f.strict, metrics: metrics}, *f.ths, dir, stdout)
+	return finish(rec, judging{historyTimeout: f.historyTimeout, strict: f.strict, metrics: metrics}, *f.ths, dir, f.junit, stdout)
 }
 
 // parseRunFlags reads the flags of a load test (args) and the load profile
@@ -284,6 +288,9 @@ func outputDir(outDir, runID string, shard record.Shard) string {
 // strictUsage is the help of --strict, a flag of a run and of a merge.
 const strictUsage = "turn warnings (checks resting on a reading of the document, such as a status look-up's amounts differing from the payment's answer) into failures"
 
+// junitUsage is the help of --junit, a flag of a run and of a merge.
+const junitUsage = "also write the verdict as JUnit XML to this file, for a CI's test tab: a test case per invariant class (lost writes, duplicate debits, wallet mismatches, uncertain requests, contract violations, ...) and per threshold, failed with what was measured"
+
 // judging is how finish judges a record: the bound on the history check,
 // and whether a warning fails the run (--strict).
 type judging struct {
@@ -293,20 +300,25 @@ type judging struct {
 }
 
 // finish judges the record of the run as j says, builds the report, writes
-// the artifacts, prints the summary and turns a failed report into
-// errFailed.
-func finish(o *record.Run, j judging, ths []report.Threshold, dir string, stdout io.Writer) error {
-	v, err := verdict.Judge(o, j.historyTimeout)
+// the artifacts (and the JUnit file junitPath, if any), prints the summary
+// and turns a failed report into errFailed.
+func finish(rec *record.Run, j judging, ths []report.Threshold, dir, junitPath string, stdout io.Writer) error {
+	v, err := verdict.Judge(rec, j.historyTimeout)
 	if err != nil {
 		return err
 	}
 	v.Strict = j.strict
-	rep := report.BuildReport(o, v, ths)
+	rep := report.BuildReport(rec, v, ths)
 	if j.metrics != nil {
 		j.metrics.Judged(rep.Thresholds)
 	}
-	if err := report.WriteArtifacts(dir, o, rep); err != nil {
+	if err := report.WriteArtifacts(dir, rec, rep); err != nil {
 		return err
+	}
+	if junitPath != "" {
+		if err := atomicfile.Write(junitPath, rep.WriteJUnit); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
 	}
 	if err := rep.WriteText(stdout); err != nil {
 		return err
@@ -316,7 +328,7 @@ func finish(o *record.Run, j judging, ths []report.Threshold, dir string, stdout
 	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
 		fmt.Fprintf(stdout, "Every id of the verdict in %s\n", filepath.Join(dir, report.FileViolations))
 	}
-	if len(o.Meta.Faults) > 0 {
+	if len(rec.Meta.Faults) > 0 {
 		fmt.Fprintf(stdout, "The fault commands' output in %s\n", filepath.Join(dir, record.FileNemesisLog))
 	}
 	if h := rep.History; h != nil {
@@ -370,12 +382,18 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
 			p.Unexpected, p.Violations, p.InFlight)
+		if p.Throttled > 0 {
+			line += fmt.Sprintf("  throttled %d", p.Throttled)
+		}
 		if p.BehindFrom > 0 {
 			line += fmt.Sprintf("  BEHIND its schedule since %.1fs", p.BehindFrom.Seconds())
 		}
 		if p.Final {
 			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d  violations %d",
 				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, p.Violations)
+			if p.Throttled > 0 {
+				line += fmt.Sprintf("  throttled %d", p.Throttled)
+			}
 		}
 		switch {
 		case tty && p.Final:
@@ -393,6 +411,7 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	outDir := fs.String("out", "", "output directory (default reports/load/<run-id>/merged)")
 	strict := fs.Bool("strict", false, strictUsage)
+	junitPath := fs.String("junit", "", junitUsage)
 	partial := fs.Bool("partial", false, "merge even when some shards are missing (accounts shared with a missing shard then fail to reconcile)")
 	ths := thresholdFlags(fs)
 	fs.Usage = groupedUsage(fs, stderr, mergeHelpIntro, mergeGroups, mergeHelpExamples)
@@ -404,15 +423,15 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if len(dirs) == 0 {
 		return errors.New("merge: no shard directory given\n" + usage + "\nsee loadtest merge --help for every flag")
 	}
-	var outs []*record.Run
+	var shards []*record.Run
 	for _, d := range dirs {
-		o, err := record.ReadDir(d)
+		rec, err := record.ReadDir(d)
 		if err != nil {
 			return fmt.Errorf("merge: %s: %w", d, err)
 		}
-		outs = append(outs, o)
+		shards = append(shards, rec)
 	}
-	m, err := record.Merge(outs, *partial)
+	m, err := record.Merge(shards, *partial)
 	if err != nil {
 		return err
 	}
@@ -420,5 +439,5 @@ func runMerge(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = filepath.Join("reports", "load", m.Meta.RunID, "merged")
 	}
-	return finish(m, judging{historyTimeout: verdict.DefaultHistoryTimeout, strict: *strict}, *ths, dir, stdout) // a run with the history check (one shard) is checked again from its file
+	return finish(m, judging{historyTimeout: verdict.DefaultHistoryTimeout, strict: *strict}, *ths, dir, *junitPath, stdout) // a run with the history check (one shard) is checked again from its file
 }

@@ -161,6 +161,12 @@ func TestProgressLine(t *testing.T) {
 	assert.True(t, strings.HasSuffix(b.String(), "  BEHIND its schedule since 1.5s\n"), b.String())
 
 	b.Reset()
+	done := progressSample()
+	done.Final, done.Unexpected, done.Throttled = true, 2, 7
+	progressPrinter(&b)(done)
+	assert.True(t, strings.HasSuffix(b.String(), "  unexpected 2  violations 0  throttled 7\n"), b.String())
+
+	b.Reset()
 	progressPrinter(&b)(loadtest.Progress{Phase: loadtest.PhaseReconcile, Elapsed: 3 * time.Second, LookedUp: 1200, ToLookUp: 5000})
 	assert.Equal(t, "[  3.0s] reconciling: 1,200 of 5,000 ids looked up\n", b.String())
 }

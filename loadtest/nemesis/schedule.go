@@ -21,12 +21,12 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// DefaultTimeout bounds each command of a step that sets none.
-const DefaultTimeout = 10 * time.Second
+// defaultTimeout bounds each command of a step that sets none.
+const defaultTimeout = 10 * time.Second
 
-// MaxFirings bounds the faults one schedule may start, so that a tiny
+// maxFirings bounds the faults one schedule may start, so that a tiny
 // interval over a long run cannot flood the target with commands.
-const MaxFirings = 10_000
+const maxFirings = 10_000
 
 // Step is one line of a schedule: a command run at At, and every Every
 // after that until Until (0: the end of the attack). With For, the fault
@@ -114,7 +114,7 @@ func (s Schedule) Label(i int) string {
 }
 
 // Validate checks s against a run of the given duration: every time
-// within it, intervals that fire at most MaxFirings times, and every
+// within it, intervals that fire at most maxFirings times, and every
 // program found (a shell step needs sh). lookPath is exec.LookPath but for
 // tests.
 func (s Schedule) Validate(duration time.Duration, lookPath func(string) (string, error)) error {
@@ -141,8 +141,8 @@ func (s Schedule) Validate(duration time.Duration, lookPath func(string) (string
 			return fmt.Errorf("%s: every %s is below 10ms", where, st.Every)
 		}
 		firings += len(st.times(duration))
-		if firings > MaxFirings {
-			return fmt.Errorf("nemesis: the schedule starts more than %d faults", MaxFirings)
+		if firings > maxFirings {
+			return fmt.Errorf("nemesis: the schedule starts more than %d faults", maxFirings)
 		}
 		for _, c := range []Command{st.Run, st.Recover} {
 			if len(c) == 0 {
@@ -178,7 +178,7 @@ func (st Step) times(d time.Duration) []time.Duration {
 		end = min(st.Until, d)
 	}
 	var out []time.Duration
-	for t := st.At; t <= end && t < d && len(out) <= MaxFirings; t += st.Every {
+	for t := st.At; t <= end && t < d && len(out) <= maxFirings; t += st.Every {
 		out = append(out, t)
 	}
 	return out
@@ -189,7 +189,7 @@ func (st Step) timeout() time.Duration {
 	if st.Timeout > 0 {
 		return st.Timeout
 	}
-	return DefaultTimeout
+	return defaultTimeout
 }
 
 // ParseStep reads the flag form of a step:

@@ -10,7 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// FuzzParseLoadProfile feeds arbitrary bytes to ParseLoadProfile (the
+// FuzzParseLoadProfile feeds arbitrary bytes to parseLoadProfile (the
 // --load-profile file). It never panics; a profile it accepts is valid,
 // within the documented bounds, survives a YAML round trip, and its pacer
 // neither panics, nor stops before the first hit, nor schedules more hits in
@@ -28,7 +28,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 	f.Add([]byte("stages: []\nduration: 1s\n"))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		lp, err := ParseLoadProfile(data)
+		lp, err := parseLoadProfile(data)
 		if err != nil {
 			assert.Contains(t, err.Error(), "load profile")
 			return
@@ -36,7 +36,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 		require.NoError(t, lp.Validate())
 		assert.Contains(t, []string{Constant, Linear, Sine, Stages}, lp.Pacing)
 		assert.Greater(t, lp.Duration, time.Duration(0))
-		assert.LessOrEqual(t, lp.Duration, MaxDuration)
+		assert.LessOrEqual(t, lp.Duration, maxDuration)
 		for _, r := range []float64{lp.Rate, lp.EndRate, lp.Amplitude} {
 			assert.False(t, math.IsNaN(r) || math.IsInf(r, 0) || r < 0, "rate %g", r)
 		}
@@ -44,7 +44,7 @@ func FuzzParseLoadProfile(f *testing.F) {
 
 		out, err := yaml.Marshal(lp)
 		require.NoError(t, err)
-		lp2, err := ParseLoadProfile(out)
+		lp2, err := parseLoadProfile(out)
 		require.NoError(t, err, "re-encoded profile does not parse:\n%s", out)
 		assert.Equal(t, lp, lp2)
 

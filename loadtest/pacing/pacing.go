@@ -42,7 +42,7 @@ const (
 //	  - {pacing: linear, rate: 20, end_rate: 200, duration: 30s} # ramp
 //	  - {rate: 200, duration: 1m}                            # hold
 //
-// Rates are per second: 0, or between MinRate and MaxRate. A rate of 0
+// Rates are per second: 0, or between minRate and maxRate. A rate of 0
 // means "as fast as the generator can", which is bounded by the worker and
 // connection caps; it is accepted only with constant pacing. Rates count
 // requests, in every scenario: an idempotency run at 200/s with waves of 8
@@ -62,21 +62,21 @@ type LoadProfile struct {
 	Stages []LoadProfile `yaml:"stages,omitempty" json:"stages,omitempty"`
 }
 
-// MaxDuration bounds every run.
-const MaxDuration = 24 * time.Hour
+// maxDuration bounds every run.
+const maxDuration = 24 * time.Hour
 
-// MaxRate bounds every rate of a load profile (per second), far above what
-// one generator achieves; larger rates overflow vegeta's pacers. MinRate is
+// maxRate bounds every rate of a load profile (per second), far above what
+// one generator achieves; larger rates overflow vegeta's pacers. minRate is
 // the smallest rate above 0 that rateOf can represent: below it a pacer
 // would read the rate as 0, that is, as unbounded.
 const (
-	MaxRate = 1_000_000
-	MinRate = 0.001
+	maxRate = 1_000_000
+	minRate = 0.001
 )
 
-// ParseLoadProfile decodes a load profile from YAML; unknown keys are an
+// parseLoadProfile decodes a load profile from YAML; unknown keys are an
 // error. Missing pacing means constant.
-func ParseLoadProfile(data []byte) (LoadProfile, error) {
+func parseLoadProfile(data []byte) (LoadProfile, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var lp LoadProfile
@@ -98,7 +98,7 @@ func (lp *LoadProfile) Normalize() {
 		}
 		if lp.Duration == 0 {
 			for i := range lp.Stages {
-				if lp.Stages[i].Duration > 0 && lp.Stages[i].Duration <= MaxDuration {
+				if lp.Stages[i].Duration > 0 && lp.Stages[i].Duration <= maxDuration {
 					lp.Duration += lp.Stages[i].Duration
 				}
 			}
@@ -125,12 +125,12 @@ func (lp LoadProfile) Validate() error {
 	if len(lp.Stages) > 0 {
 		return fmt.Errorf("load profile: stages need pacing %q (or no pacing), not %q", Stages, lp.Pacing)
 	}
-	if lp.Duration <= 0 || lp.Duration > MaxDuration {
-		return fmt.Errorf("load profile: duration must be in (0, %s], got %s", MaxDuration, lp.Duration)
+	if lp.Duration <= 0 || lp.Duration > maxDuration {
+		return fmt.Errorf("load profile: duration must be in (0, %s], got %s", maxDuration, lp.Duration)
 	}
-	bad := func(x float64) bool { return math.IsNaN(x) || x < 0 || x > MaxRate || (x > 0 && x < MinRate) }
+	bad := func(x float64) bool { return math.IsNaN(x) || x < 0 || x > maxRate || (x > 0 && x < minRate) }
 	if bad(lp.Rate) || bad(lp.EndRate) || bad(lp.Amplitude) {
-		return fmt.Errorf("load profile: rates must not be negative, and be 0 or between %g and %d per second", MinRate, MaxRate)
+		return fmt.Errorf("load profile: rates must not be negative, and be 0 or between %g and %d per second", minRate, maxRate)
 	}
 	switch lp.Pacing {
 	case Constant:
@@ -179,8 +179,8 @@ func (lp LoadProfile) validateStages() error {
 			return fmt.Errorf("load profile: stage %d: a stage needs a rate above 0", i+1)
 		}
 		sum += st.Duration
-		if sum > MaxDuration {
-			return fmt.Errorf("load profile: the stages last more than %s", MaxDuration)
+		if sum > maxDuration {
+			return fmt.Errorf("load profile: the stages last more than %s", maxDuration)
 		}
 	}
 	if lp.Duration != sum {

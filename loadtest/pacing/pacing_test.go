@@ -37,7 +37,7 @@ func TestParseLoadProfile(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			lp, err := ParseLoadProfile([]byte(tc.yaml))
+			lp, err := parseLoadProfile([]byte(tc.yaml))
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
@@ -111,7 +111,7 @@ func TestParseRate(t *testing.T) {
 // them one after the other, each at its own rate.
 func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 	t.Parallel()
-	lp, err := ParseLoadProfile([]byte("stages:\n  - {rate: 10, duration: 1s}\n  - {rate: 100, duration: 1s}\n  - {pacing: linear, rate: 100, end_rate: 300, duration: 1s}\n"))
+	lp, err := parseLoadProfile([]byte("stages:\n  - {rate: 10, duration: 1s}\n  - {rate: 100, duration: 1s}\n  - {pacing: linear, rate: 100, end_rate: 300, duration: 1s}\n"))
 	require.NoError(t, err)
 	assert.Equal(t, Stages, lp.Pacing)
 	assert.Equal(t, 3*time.Second, lp.Duration)
@@ -140,7 +140,7 @@ func TestStagedScheduleRunsEachStageAtItsRate(t *testing.T) {
 		"pacing: constant\nstages:\n  - {rate: 5, duration: 1s}\n", // stages need pacing stages
 		"stages:\n  - {stages: [{rate: 5, duration: 1s}], duration: 1s}\n",
 	} {
-		_, err := ParseLoadProfile([]byte(bad))
+		_, err := parseLoadProfile([]byte(bad))
 		assert.Error(t, err, bad)
 	}
 }

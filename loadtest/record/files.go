@@ -48,7 +48,7 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 	case r.Throttled:
 		h[headerVerdict] = []string{"throttled"}
 	case r.Expected && r.Allowed && r.Code >= 200 && r.Code < 300 && r.Error == "":
-		// What FromVegeta reads from a result without a verdict: the
+		// What fromVegeta reads from a result without a verdict: the
 		// common case spares a header in every result.
 	case r.Expected:
 		h[headerVerdict] = []string{"expected"}
@@ -66,10 +66,10 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 	return v
 }
 
-// FromVegeta rebuilds a Result from a vegeta result the recorder wrote. A
+// fromVegeta rebuilds a Result from a vegeta result the recorder wrote. A
 // result without the load tester's headers (from plain vegeta) counts its
 // send time as scheduled and 2xx without error as expected.
-func FromVegeta(v vegeta.Result) Result {
+func fromVegeta(v vegeta.Result) Result {
 	r := Result{Result: v, Op: v.Attack, Scheduled: v.Timestamp}
 	h := v.Headers
 	r.Headers = nil

@@ -39,13 +39,13 @@ func TestAHistoryFileHoldsWhatAddWasGiven(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	o := Run{parts: []part{{dir: dir}}}
-	require.NoError(t, h.Close(&o))
+	run := Run{parts: []part{{dir: dir}}}
+	require.NoError(t, h.Close(&run))
 	h.Discard() // nothing after Close
-	assert.Error(t, h.Close(&o), "closed twice")
-	require.True(t, o.HasHistory())
+	assert.Error(t, h.Close(&run), "closed twice")
+	require.True(t, run.HasHistory())
 	seen := map[string]HistoryOp{}
-	require.NoError(t, o.EachHistoryOp(func(op *HistoryOp) error { seen[op.ID] = *op; return nil }))
+	require.NoError(t, run.EachHistoryOp(func(op *HistoryOp) error { seen[op.ID] = *op; return nil }))
 	require.Len(t, seen, 400)
 	assert.Equal(t, historyOp(17), seen["run-0-17"])
 
@@ -71,8 +71,8 @@ func BenchmarkHistoryAdd(b *testing.B) {
 			h.Add(historyOp(i))
 		}
 		retained += (float64(heapAfterGC()) - float64(base)) / n
-		var o Run
-		require.NoError(b, h.Close(&o))
+		var run Run
+		require.NoError(b, h.Close(&run))
 	}
 	b.ReportMetric(retained/float64(b.N), "retained-B/op")
 }

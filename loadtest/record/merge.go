@@ -1,6 +1,7 @@
 package record
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -39,6 +40,7 @@ func Merge(shards []*Run, partial bool) (*Run, error) {
 			m.Meta.Ended = mt.Ended
 		}
 		reconciled = reconciled && mt.Reconciled
+		m.Meta.Insecure = cmp.Or(m.Meta.Insecure, mt.Insecure) // one unverified shard makes the merge so
 		if mt.ReconcileStopped != "" {
 			stopped = append(stopped, "shard "+mt.Shard.String()+": "+mt.ReconcileStopped)
 		}

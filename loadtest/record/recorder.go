@@ -111,7 +111,7 @@ func readResults(path string, shard int, fn func(*Result) error) error {
 			if !v.Timestamp.Equal(time.Unix(0, v.Timestamp.UnixNano())) {
 				return fmt.Errorf("result %d: timestamp %s is out of range", n, v.Timestamp)
 			}
-			r := FromVegeta(v)
+			r := fromVegeta(v)
 			r.Shard = shard
 			if err := fn(&r); err != nil {
 				return err

@@ -33,26 +33,26 @@ func recordSynthetic(tb testing.TB, dir string, n int) (*Recorder, *Run) {
 			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
 		rec.Add(&HitResult{r, &p})
 	}
-	o := &Run{}
-	require.NoError(tb, rec.Close(o))
-	return rec, o
+	run := &Run{}
+	require.NoError(tb, rec.Close(run))
+	return rec, run
 }
 
 // TestRecorderStreams: every result and ledger entry a recorder is given
 // is in its files, and counted.
 func TestRecorderStreams(t *testing.T) {
 	t.Parallel()
-	_, o := recordSynthetic(t, t.TempDir(), 3000)
+	_, run := recordSynthetic(t, t.TempDir(), 3000)
 	results, payments := 0, 0
-	require.NoError(t, o.EachResult(func(r *Result) error {
+	require.NoError(t, run.EachResult(func(r *Result) error {
 		results++
 		assert.NotZero(t, r.Latency)
 		return nil
 	}))
-	require.NoError(t, o.EachPayment(func(*Payment) error { payments++; return nil }))
+	require.NoError(t, run.EachPayment(func(*Payment) error { payments++; return nil }))
 	assert.Equal(t, 3000, results)
 	assert.Equal(t, 3000, payments)
-	assert.Equal(t, 3000, o.Tally.Requests())
+	assert.Equal(t, 3000, run.Tally.Requests())
 }
 
 // BenchmarkRecorderRetained measures the heap a recorder keeps per result,

@@ -18,7 +18,7 @@ func TestAThrottledResultIsItsOwnClass(t *testing.T) {
 	r := Result{Result: vegeta.Result{Attack: OpCreate, Code: 503, Timestamp: now, Latency: time.Millisecond, Error: "throttled: HTTP 503"},
 		Scheduled: now, Op: OpCreate, Throttled: true, Allowed: true}
 	assert.False(t, r.serverError())
-	back := FromVegeta(r.vegeta(http.Header{}))
+	back := fromVegeta(r.vegeta(http.Header{}))
 	assert.True(t, back.Throttled)
 	assert.True(t, back.Allowed)
 	assert.False(t, back.Expected)

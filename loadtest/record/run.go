@@ -11,8 +11,11 @@ import (
 // the target, and when and how it ran.
 type Meta struct {
 	Settings
-	Target string    `json:"target"`
-	Began  time.Time `json:"began"`
+	Target string `json:"target"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string    `json:"insecure,omitempty"`
+	Began    time.Time `json:"began"`
 	// Ended is the end of the attack (the drain included); ReconciledIn is
 	// how long the reconciliation after it took.
 	Ended time.Time `json:"ended"`

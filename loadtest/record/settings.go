@@ -3,6 +3,7 @@ package record
 import (
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 )
@@ -47,6 +48,12 @@ type Settings struct {
 	// Nemesis is the fault schedule run during the attack; the meta
 	// records the faults it ran (Meta.Faults).
 	Nemesis nemesis.Schedule `json:"-" yaml:"nemesis" flag:"nemesis" help:"a fault run during the attack, repeatable: WHEN: COMMAND, e.g. 'every 5s from 2s: systemctl restart payments', 'at 3s for 2s: kill -STOP 4242 ;; kill -CONT 4242' (the command after ;; ends the fault); before the colon also until T, timeout D (default 10s), shell (run with sh -c), name NAME; commands run without a shell unless asked, their output in nemesis.log; the load profile's nemesis: list comes first"`
+
+	// Conn is how the run reaches the target beyond its URL: the TLS it
+	// speaks, the headers of -H, the wait for the target (the flags of
+	// package transport, the same in the three tools). The meta records
+	// only whether the certificate went unverified (Meta.Insecure).
+	Conn transport.Options `json:"-" yaml:"-"`
 }
 
 // CheckHistory is the Check that records the history and checks it.

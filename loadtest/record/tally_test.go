@@ -37,19 +37,19 @@ func syntheticResults(rng *rand.Rand, at time.Time, n, shard int, rate float64) 
 	return out
 }
 
-// shardRun records results as shard s of run, from at, into a directory
+// shardRun records results as shard s of run runID, from at, into a directory
 // of tb.
-func shardRun(tb testing.TB, run string, s Shard, at time.Time, results []Result) *Run {
+func shardRun(tb testing.TB, runID string, s Shard, at time.Time, results []Result) *Run {
 	tb.Helper()
-	o := &Run{Meta: Meta{Settings: Settings{RunID: run, Scenario: "create", Shard: s, Load: pacing.LoadProfile{Duration: 10 * time.Second}}, Began: at, Ended: at.Add(10 * time.Second)},
+	run := &Run{Meta: Meta{Settings: Settings{RunID: runID, Scenario: "create", Shard: s, Load: pacing.LoadProfile{Duration: 10 * time.Second}}, Began: at, Ended: at.Add(10 * time.Second)},
 		Generator: Generator{Sent: int64(len(results))}}
 	rec, err := NewRecorder(tb.TempDir(), NewTally(at, 10*time.Second, 10*time.Millisecond, false))
 	require.NoError(tb, err)
 	for i := range results {
 		rec.Add(&HitResult{Result: results[i]})
 	}
-	require.NoError(tb, rec.Close(o))
-	return o
+	require.NoError(tb, rec.Close(run))
+	return run
 }
 
 // TestMergedPercentilesEqualOneRun: three shards each write their results
@@ -75,9 +75,9 @@ func TestMergedPercentilesEqualOneRun(t *testing.T) {
 			}
 		}
 		all = append(all, rs...)
-		o := shardRun(t, "merge21", Shard{Index: i, Count: 3}, at, rs)
+		rec := shardRun(t, "merge21", Shard{Index: i, Count: 3}, at, rs)
 		dir := filepath.Join(root, fmt.Sprint(i))
-		require.NoError(t, WriteDir(dir, o))
+		require.NoError(t, WriteDir(dir, rec))
 		read, err := ReadDir(dir)
 		require.NoError(t, err)
 		outs = append(outs, read)

@@ -23,17 +23,17 @@ const (
 // WriteArtifacts writes the record of a run and its report into dir (created if
 // missing): results.bin, ledger.jsonl, shard.json, report.json, report.txt,
 // report.html and plot.html.
-func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
-	if err := record.WriteDir(dir, o); err != nil {
+func WriteArtifacts(dir string, run *record.Run, rep *Report) error {
+	if err := record.WriteDir(dir, run); err != nil {
 		return err
 	}
 	write := func(name string, fn func(w io.Writer) error) error { return record.WriteFile(dir, name, fn) }
 	return errors.Join(
 		write(FileReport, func(w io.Writer) error { return record.WriteJSON(w, rep) }),
 		write(FileText, rep.WriteText),
-		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, o, rep) }),
-		write(FilePlot, func(w io.Writer) error { return writePlot(w, o) }),
-		writeHistory(dir, o, rep, write),
+		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, run, rep) }),
+		write(FilePlot, func(w io.Writer) error { return writePlot(w, run) }),
+		writeHistory(dir, run, rep, write),
 		writeViolations(rep, write),
 	)
 }
@@ -120,11 +120,11 @@ func writeViolations(rep *Report, write func(string, func(io.Writer) error) erro
 
 // writeHistory writes the history of a run with the history check and,
 // when the check failed, porcupine's visualisation of the failing part.
-func writeHistory(dir string, o *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
+func writeHistory(dir string, run *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
 	if rep.History == nil {
 		return nil
 	}
-	err := record.WriteHistoryFile(dir, o) // nothing when the run streamed it there
+	err := record.WriteHistoryFile(dir, run) // nothing when the run streamed it there
 	if rep.History.Visualized() {
 		err = errors.Join(err, write(verdict.FileHistoryHTML, rep.History.WriteVisualization))
 	}

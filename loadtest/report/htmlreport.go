@@ -92,9 +92,9 @@ type htmlShard struct {
 // WriteHTML writes the page of a run (or of a merge of shards): one
 // self-contained file whose charts are inline SVG drawn from the tally,
 // so that it fetches nothing and needs no script.
-func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
-	page := htmlLoadPage{Rep: rep, Recon: rep.Reconciliation, Merged: len(o.Meta.Merged) > 1}
-	m := o.Meta
+func WriteHTML(w io.Writer, run *record.Run, rep *Report) error {
+	page := htmlLoadPage{Rep: rep, Recon: rep.Reconciliation, Merged: len(run.Meta.Merged) > 1}
+	m := run.Meta
 	add := func(k, v string) {
 		if v != "" && v != "0" && v != "0s" {
 			page.Settings = append(page.Settings, [2]string{k, v})
@@ -144,7 +144,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	}
 	sort.Slice(page.Codes, func(i, j int) bool { return page.Codes[i].Name < page.Codes[j].Name })
 
-	t := o.Tally
+	t := run.Tally
 	tl := t.Timeline
 	page.Bucket = trimFloat(tl.Bucket.Seconds()) + " s"
 	page.Charts = timelineCharts(tl, page.Merged)
@@ -153,7 +153,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 		page.Throttled = rep.throttledText()
 	}
 	if page.Merged {
-		page.Shards = shardRows(t, o.Meta.Merged)
+		page.Shards = shardRows(t, run.Meta.Merged)
 	}
 
 	var buf bytes.Buffer

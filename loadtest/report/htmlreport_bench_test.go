@@ -24,13 +24,13 @@ func BenchmarkWriteHTML(b *testing.B) {
 			Scheduled: at, Op: "create", Expected: true, Allowed: true,
 		}
 	}
-	o := recordtest.Record(b, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "bench", Scenario: "create", Shard: record.SingleShard}, Began: start}}, hits...)
-	rep := report.BuildReport(o, nil, nil)
+	rec := recordtest.Record(b, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "bench", Scenario: "create", Shard: record.SingleShard}, Began: start}}, hits...)
+	rep := report.BuildReport(rec, nil, nil)
 	var size countingWriter
 	b.ReportAllocs()
 	for b.Loop() {
 		size = 0
-		if err := report.WriteHTML(&size, o, rep); err != nil {
+		if err := report.WriteHTML(&size, rec, rep); err != nil {
 			b.Fatal(err)
 		}
 	}

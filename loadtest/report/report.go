@@ -34,10 +34,13 @@ const DefaultMaxUncertainPct = 1.0
 // are requests per second; everything else is a count of requests.
 type Report struct {
 	// Units says how to read the numbers below.
-	Units    Units          `json:"units"`
-	RunID    string         `json:"run_id"`
-	Scenario string         `json:"scenario"`
-	Target   string         `json:"target"`
+	Units    Units  `json:"units"`
+	RunID    string `json:"run_id"`
+	Scenario string `json:"scenario"`
+	Target   string `json:"target"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string         `json:"insecure,omitempty"`
 	Shards   []record.Shard `json:"shards"`
 	Load     string         `json:"load"`
 	Began    time.Time      `json:"began"`
@@ -216,25 +219,25 @@ func assess(h GeneratorHealth, shards int) GeneratorHealth {
 
 // BuildReport summarises the record of a run with the verdicts on it (nil:
 // none) and evaluates the thresholds.
-func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Report {
+func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Report {
 	if v == nil {
 		v = &verdict.Verdicts{}
 	}
 	rep := &Report{
 		Units: reportUnits,
-		RunID: o.Meta.RunID, Scenario: o.Meta.Scenario, Target: o.Meta.Target, Load: o.Meta.Load.String(),
-		Began: o.Meta.Began, Ended: o.Meta.Ended,
+		RunID: run.Meta.RunID, Scenario: run.Meta.Scenario, Target: run.Meta.Target, Insecure: run.Meta.Insecure, Load: run.Meta.Load.String(),
+		Began: run.Meta.Began, Ended: run.Meta.Ended,
 		Ops:            map[string]record.OpStats{},
 		Contract:       ContractSummary{ByRule: map[string]int{}},
 		Reconciliation: v.Reconciliation,
 		History:        v.History,
 		Strict:         v.Strict,
 	}
-	rep.Shards = []record.Shard{o.Meta.Shard}
-	if len(o.Meta.Merged) > 0 {
-		rep.Shards = o.Meta.Merged
+	rep.Shards = []record.Shard{run.Meta.Shard}
+	if len(run.Meta.Merged) > 0 {
+		rep.Shards = run.Meta.Merged
 	}
-	t := o.Tally
+	t := run.Tally
 	rep.Requests = t.Requests()
 	sum := t.Totals()
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
@@ -253,16 +256,16 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
 		rep.ThrottledPct = pct(rep.Throttled)
 	}
-	rep.Interrupted = o.Generator.InterruptedAfter > 0
+	rep.Interrupted = run.Generator.InterruptedAfter > 0
 	rep.Errors = t.Errors.Set()
-	rep.Exhaustion = verdict.ExhaustionOf(o, &t.Refusals)
-	rep.Funds = o.Funds
-	lateness, m := t.Lateness(), o.Meta
-	rep.Generator = assess(GeneratorHealth{Generator: o.Generator, MaxWorkers: m.MaxWorkers, MaxConnections: m.MaxConnections, Duration: m.Load.Duration,
+	rep.Exhaustion = verdict.ExhaustionOf(run, &t.Refusals)
+	rep.Funds = run.Funds
+	lateness, m := t.Lateness(), run.Meta
+	rep.Generator = assess(GeneratorHealth{Generator: run.Generator, MaxWorkers: m.MaxWorkers, MaxConnections: m.MaxConnections, Duration: m.Load.Duration,
 		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
-	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
-	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)
+	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = run.Meta.Faults, run.Meta.ReconciledIn, run.Meta.ReconcileStopped
+	rep.Verdict = classLines(rep, run.Meta.Faults, run.Meta.Began)
 	rep.finish(thresholds)
 	return rep
 }
@@ -455,6 +458,9 @@ func (rep *Report) writeTextHead(b *strings.Builder) {
 		shards[i] = s.String()
 	}
 	fmt.Fprintf(b, "Load test %s — scenario %s against %s\n", rep.RunID, rep.Scenario, rep.Target)
+	if rep.Insecure != "" {
+		fmt.Fprintf(b, "%s\n", rep.Insecure)
+	}
 	rep.writeLead(b)
 	fmt.Fprintf(b, "Load      %s; shards %s; %s → %s%s\n", rep.Load, strings.Join(shards, " "),
 		rep.Began.Format(time.RFC3339), rep.Ended.Format(time.RFC3339), rep.reconciledIn())

@@ -70,13 +70,13 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	}
 
 	now := time.Now()
-	o := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, // no Reconciliation
+	rec := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, // no Reconciliation
 		record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now}, Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}})
 	dup, err := MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)
 	p99, err := MaxThreshold("p99", "1s")
 	require.NoError(t, err)
-	rep := BuildReport(o, nil, []Threshold{dup, p99})
+	rep := BuildReport(rec, nil, []Threshold{dup, p99})
 	require.Len(t, rep.Thresholds, 3) // and the default uncertain_pct<=1%
 	assert.Equal(t, "uncertain_pct", rep.Thresholds[2].Metric)
 	assert.True(t, rep.Thresholds[2].Passed)

@@ -43,15 +43,15 @@ func (x *Exhaustion) String() string {
 }
 
 // ExhaustionOf describes the 422 refusals of balance and coin payments
-// counted in x, with o's catalog and wallets; nil when there are none.
-func ExhaustionOf(o *record.Run, x0 *record.RefusalTally) *Exhaustion {
+// counted in x, with run's catalog and wallets; nil when there are none.
+func ExhaustionOf(run *record.Run, x0 *record.RefusalTally) *Exhaustion {
 	if x0.Refused == 0 {
 		return nil
 	}
 	x := &Exhaustion{Refused: x0.Refused, Answered: x0.Answered}
 	x.RefusedPct = 100 * float64(x.Refused) / float64(x.Answered)
 	if !x0.First.IsZero() {
-		x.After = x0.First.Sub(o.Meta.Began)
+		x.After = x0.First.Sub(run.Meta.Began)
 	}
 	best := -1
 	for m, n := range x0.Messages {
@@ -59,12 +59,12 @@ func ExhaustionOf(o *record.Run, x0 *record.RefusalTally) *Exhaustion {
 			x.Message, best = m, n
 		}
 	}
-	if o.Catalog != nil && len(o.Catalog.Products) > 0 {
-		cheapest := o.Catalog.Products[0].FinalPrice
-		for _, pr := range o.Catalog.Products {
+	if run.Catalog != nil && len(run.Catalog.Products) > 0 {
+		cheapest := run.Catalog.Products[0].FinalPrice
+		for _, pr := range run.Catalog.Products {
 			cheapest = min(cheapest, pr.FinalPrice)
 		}
-		for _, a := range o.Accounts {
+		for _, a := range run.Accounts {
 			if w := a.After; w != nil && w.Balance+contract.CoinValue(w.Coins) < cheapest {
 				x.Dry = append(x.Dry, a.Account)
 			}

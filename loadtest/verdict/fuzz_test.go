@@ -93,16 +93,16 @@ func FuzzReadDir(f *testing.F) {
 		for name, data := range map[string][]byte{record.FileShard: shard, record.FileResults: results, record.FileLedger: ledger} {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o600))
 		}
-		o, err := record.ReadDir(dir)
+		rec, err := record.ReadDir(dir)
 		if err != nil {
-			require.Nil(t, o)
+			require.Nil(t, rec)
 			return
 		}
-		require.NoError(t, o.Meta.Shard.Validate())
+		require.NoError(t, rec.Meta.Shard.Validate())
 		payments := 0
-		ledgerErr := o.EachPayment(func(*record.Payment) error { payments++; return nil })
-		if o.Meta.Gathered() {
-			v, err := Judge(o, time.Second)
+		ledgerErr := rec.EachPayment(func(*record.Payment) error { payments++; return nil })
+		if rec.Meta.Gathered() {
+			v, err := Judge(rec, time.Second)
 			if ledgerErr != nil {
 				require.Error(t, err, "a ledger that cannot be read is not reconciled")
 				return
@@ -111,8 +111,8 @@ func FuzzReadDir(f *testing.F) {
 			checkReconciliation(t, v.Reconciliation, payments)
 		}
 		var read []record.Result
-		readErr := o.EachResult(func(r *record.Result) error { read = append(read, *r); return nil })
-		m, err := record.Merge([]*record.Run{o}, false)
+		readErr := rec.EachResult(func(r *record.Result) error { read = append(read, *r); return nil })
+		m, err := record.Merge([]*record.Run{rec}, false)
 		if err != nil {
 			return
 		}

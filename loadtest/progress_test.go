@@ -1,0 +1,77 @@
+package loadtest_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+)
+
+// progressLog collects the progress updates of a run.
+type progressLog struct {
+	mu      sync.Mutex
+	updates []loadtest.Progress
+}
+
+func (l *progressLog) add(p loadtest.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.updates = append(l.updates, p)
+}
+
+// TestReconcileProgressCountsIDs: while the ids of a create run are looked
+// up (each look-up slowed down, so that the progress line has time to
+// speak), the progress says how many of the run's created ids were looked
+// up, of all of them: never more than the total, which is the number of
+// ids the reconciliation looks up (it once counted a wave's worth of
+// sequence numbers as one id in every scenario: "202 of 38").
+func TestReconcileProgressCountsIDs(t *testing.T) {
+	t.Parallel()
+	ref := referenceHandler(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/client/v2/payment/status" {
+			time.Sleep(20 * time.Millisecond)
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	var log progressLog
+	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithLoad(constant(100, time.Second)), loadtest.WithProgress(10*time.Millisecond, log.add))
+	require.True(t, rep.Passed, text(t, rep))
+	require.NotNil(t, rep.Reconciliation)
+	n := 0
+	for _, p := range log.updates {
+		if p.Phase != loadtest.PhaseReconcile {
+			continue
+		}
+		n++
+		assert.Equal(t, int64(rep.Reconciliation.LookedUp), p.ToLookUp, "the ids to look up")
+		assert.LessOrEqual(t, p.LookedUp, p.ToLookUp, "more looked up than there are")
+	}
+	require.Positive(t, n, "no progress during the look-ups: the test proves nothing")
+}
+
+// TestProgressDoesNotCountThrottledAsUnexpected: against the reference
+// limited to 100 requests a second, a run at 200 a second gets throttled
+// answers; the progress counts them as throttled, never as unexpected
+// answers (every other answer is the expected one).
+func TestProgressDoesNotCountThrottledAsUnexpected(t *testing.T) {
+	t.Parallel()
+	p, _ := startRateLimited(t, 100)
+	var log progressLog
+	_, rep := run(t, p, loadtest.WithLoad(constant(200, time.Second)), loadtest.WithProgress(time.Hour, log.add))
+	require.Positive(t, rep.Throttled, text(t, rep))
+	require.Equal(t, rep.Requests, rep.Expected+rep.Throttled, "an answer neither expected nor throttled: %s", text(t, rep))
+	require.NotEmpty(t, log.updates)
+	final := log.updates[len(log.updates)-1]
+	require.True(t, final.Final)
+	assert.Zero(t, final.Unexpected, "throttled answers counted as unexpected")
+	assert.Equal(t, int64(rep.Throttled), final.Throttled)
+}

@@ -1,0 +1,79 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/partnercommerce/conformance/internal/junit"
+	"github.com/partnercommerce/conformance/loadtest/verdict"
+)
+
+// invariantCases are the invariant classes a JUnit file has a test case
+// for, whether they occurred or not, in the order the verdict leads with.
+var invariantCases = []struct{ class, name string }{
+	{verdict.ClassLost, "lost writes"},
+	{verdict.ClassResurrected, "resurrected payments"},
+	{verdict.ClassDuplicate, "duplicate debits"},
+	{verdict.ClassIdempotency, "idempotency waves"},
+	{verdict.ClassWalletMismatch, "wallet mismatches"},
+	{verdict.ClassUncertain, "uncertain requests"},
+	{verdict.ClassNotReconciled, "not reconciled"},
+	{verdict.ClassContract, "contract violations"},
+}
+
+// WriteJUnit writes rep as JUnit XML (--junit FILE), as k6's summary
+// handlers do, so that a failed load test shows in a CI's test tab: a
+// suite of the invariant classes, one case each, failed with what the
+// verdict counted; a suite of the thresholds, one case each, failed with
+// the value measured; and a case for the run as a whole, failed with every
+// failure of the report when it failed (an interrupted run, a fault that
+// did not run, ...).
+func (rep *Report) WriteJUnit(w io.Writer) error {
+	stamp, secs := rep.Began.UTC().Format("2006-01-02T15:04:05"), junit.Seconds(rep.Ended.Sub(rep.Began).Seconds())
+	name := "load test " + rep.RunID + " (" + rep.Scenario + ")"
+	invariants := junit.Suite{Name: name + ": invariants", Timestamp: stamp, Time: secs}
+	for _, ic := range invariantCases {
+		invariants.Cases = append(invariants.Cases, rep.invariantCase(ic.class, ic.name, invariants.Name))
+	}
+	thresholds := junit.Suite{Name: name + ": thresholds", Timestamp: stamp, Time: secs}
+	for _, th := range rep.Thresholds {
+		c := junit.Case{Name: th.Expr, Classname: thresholds.Name}
+		if !th.Passed {
+			c.Failure = &junit.Failure{Message: th.failure(rep.Scenario), Type: "threshold"}
+		}
+		thresholds.Cases = append(thresholds.Cases, c)
+	}
+	whole := junit.Case{Name: "the run passes", Classname: name}
+	if !rep.Passed {
+		whole.Failure = &junit.Failure{Message: rep.Failures[0], Type: "run", Body: strings.Join(rep.Failures, "\n")}
+	}
+	run := junit.Suite{Name: name, Timestamp: stamp, Time: secs, Cases: []junit.Case{whole}}
+	return junit.Write(w, junit.Report{Name: "Partner Commerce API v2 load test", Time: secs, Suites: []junit.Suite{run, invariants, thresholds}})
+}
+
+// invariantCase is the test case of an invariant class: failed with its
+// verdict line when the class occurred and fails the run, skipped when the
+// run did not measure it (without the reconciliation). Uncertain requests
+// fail by their threshold (uncertain_pct), as the run does.
+func (rep *Report) invariantCase(class, name, suite string) junit.Case {
+	c := junit.Case{Name: name, Classname: suite}
+	i := slices.IndexFunc(rep.Verdict, func(l ClassLine) bool { return l.Class == class })
+	switch {
+	case class == verdict.ClassUncertain:
+		if j := slices.IndexFunc(rep.Thresholds, func(t ThresholdResult) bool {
+			return !t.Passed && (t.Metric == "uncertain_pct" || t.Metric == "uncertain")
+		}); j >= 0 {
+			c.Failure = &junit.Failure{Message: fmt.Sprintf("%d uncertain requests (%.3f%%): %s", rep.Uncertain, rep.UncertainPct, rep.Thresholds[j].failure(rep.Scenario)), Type: class}
+		}
+		if i >= 0 {
+			c.SystemOut = rep.Verdict[i].Text
+		}
+	case i >= 0:
+		c.Failure = &junit.Failure{Message: rep.Verdict[i].Text, Type: class}
+	case class != verdict.ClassContract && rep.Reconciliation == nil:
+		c.Skipped = &junit.Skipped{Message: "not measured: the run was not reconciled (--no-reconcile)"}
+	}
+	return c
+}

@@ -1,0 +1,151 @@
+package loadtest_test
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/tlstest"
+	"github.com/partnercommerce/conformance/internal/transport"
+	"github.com/partnercommerce/conformance/loadtest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+)
+
+// referenceHandler is the reference's handler (of a test server that
+// serves it over plain HTTP too).
+func referenceHandler(tb testing.TB) http.Handler { return httpapitest.NewServer(tb).Config.Handler }
+
+// gateway answers 403 to a request without the header X-Gateway-Key: abc,
+// as a gateway in front of a target may, and counts them in refused.
+func gateway(next http.Handler, refused *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Gateway-Key") != "abc" {
+			refused.Add(1)
+			http.Error(w, `{"status":false,"message":"gateway"}`, http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tlsReference serves h over TLS with a certificate of ca for 127.0.0.1;
+// with clientCA, it requires a client certificate signed by it.
+func tlsReference(t *testing.T, h http.Handler, ca, clientCA *tlstest.CA) *profiles.Profile {
+	t.Helper()
+	pair, err := tls.LoadX509KeyPair(ca.Server(t, "localhost"))
+	require.NoError(t, err)
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	if clientCA != nil {
+		srv.TLS.ClientCAs = x509.NewCertPool()
+		srv.TLS.ClientCAs.AddCert(clientCA.Cert)
+		srv.TLS.ClientAuth = tls.RequireAndVerifyClientCert
+	}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
+// TestRunOverTLS: a short run against the reference over HTTPS with a CA
+// made in the test, with and without mutual TLS, behind a gateway that
+// wants its own header (-H): every request reaches the reference, and the
+// run passes.
+func TestRunOverTLS(t *testing.T) {
+	t.Parallel()
+	for _, mutual := range []bool{false, true} {
+		name := map[bool]string{false: "server certificate", true: "mutual TLS"}[mutual]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ca := tlstest.NewCA(t, "Test CA")
+			conn := transport.Options{CACert: ca.CertFile, Headers: http.Header{"X-Gateway-Key": {"abc"}}}
+			var clients *tlstest.CA
+			if mutual {
+				clients = tlstest.NewCA(t, "Client CA")
+				conn.ClientCert, conn.ClientKey = clients.Client(t, "partner")
+			}
+			var refused atomic.Int64
+			p := tlsReference(t, gateway(referenceHandler(t), &refused), ca, clients)
+			_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(conn))
+			out := text(t, rep)
+			require.True(t, rep.Passed, out)
+			assert.Positive(t, rep.Requests)
+			require.NotNil(t, rep.Reconciliation)
+			assert.Positive(t, rep.Reconciliation.Created, out)
+			assert.Zero(t, refused.Load(), "requests without the header of -H")
+			assert.Empty(t, rep.Insecure)
+		})
+	}
+}
+
+// TestWrongCAIsRefusedAtPreflight: a target whose certificate the CA of
+// --ca-cert did not sign is refused before anything is sent, with what to
+// change; a target asking for a client certificate the run lacks too.
+func TestWrongCAIsRefusedAtPreflight(t *testing.T) {
+	t.Parallel()
+	ca, other, clients := tlstest.NewCA(t, "Test CA"), tlstest.NewCA(t, "Other CA"), tlstest.NewCA(t, "Client CA")
+	var refused atomic.Int64
+	for _, tc := range []struct {
+		name     string
+		clientCA *tlstest.CA
+		conn     transport.Options
+		want     string
+	}{
+		{"wrong CA", nil, transport.Options{CACert: other.CertFile},
+			`which the CA of --ca-cert ` + other.CertFile + ` ("CN=Other CA") did not sign: give --ca-cert the CA that issued the target's certificate`},
+		{"no client certificate", clients, transport.Options{CACert: ca.CertFile},
+			"the target asks for a client certificate (mutual TLS): give --client-cert FILE --client-key FILE"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := tlsReference(t, gateway(referenceHandler(t), &refused), ca, tc.clientCA)
+			_, err := newTester(p, loadtest.WithConn(tc.conn)).Run(t.Context(), t.TempDir())
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "preflight: ")
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	assert.Zero(t, refused.Load(), "a request reached the target")
+}
+
+// TestWaitForTarget: with --wait-for-target the run waits for a target
+// that starts listening two seconds late, and passes; without it, the run
+// is refused at once; a wait that runs out says so with the last reason.
+func TestWaitForTarget(t *testing.T) {
+	t.Parallel()
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	p := profiles.Reference("http://" + addr)
+
+	_, err = newTester(p).Run(t.Context(), t.TempDir())
+	require.Error(t, err, "the target answered before it started")
+	assert.Contains(t, err.Error(), "preflight: ")
+	assert.Contains(t, err.Error(), "connection refused")
+
+	_, err = newTester(p, loadtest.WithConn(transport.Options{WaitForTarget: 300 * time.Millisecond})).Run(t.Context(), t.TempDir())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "did not pass the preflight check within --wait-for-target 300ms")
+	assert.Contains(t, err.Error(), "connection refused")
+
+	srv := &http.Server{Addr: addr, Handler: referenceHandler(t), ReadHeaderTimeout: time.Second}
+	began := time.Now()
+	late := time.AfterFunc(2*time.Second, func() { _ = srv.ListenAndServe() })
+	t.Cleanup(func() { late.Stop(); _ = srv.Shutdown(context.Background()) })
+	_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(transport.Options{WaitForTarget: 20 * time.Second}))
+	require.True(t, rep.Passed, text(t, rep))
+	assert.GreaterOrEqual(t, rep.Began.Sub(began), 2*time.Second, "the attack began before the target listened")
+}
