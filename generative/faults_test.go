@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -23,6 +26,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
@@ -55,25 +59,39 @@ const recordReading = "status-record-amounts"
 
 // TestGeneratedModeFindsItsFaults proves that each property can fail: with
 // the default budget (100 examples, 25 steps) and a fixed seed, the
-// generated mode finds each fault and prints a shrunk reproduction. A fault
-// whose check rests on a reading is a warning of that reading, with the
-// steps that earned it, and a failure of a strict run.
+// generated mode finds each fault by its property and prints a shrunk
+// reproduction. A fault whose check rests on a reading is a warning of that
+// reading, with the steps that earned it, and a failure of a strict run.
+// The runs are those TestEveryFoundFaultReproduces replays (defaultRun).
 func TestGeneratedModeFindsItsFaults(t *testing.T) {
 	for _, tc := range generatedFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			url := httpapitest.NewServer(t, tc.fault).URL
+			t.Parallel()
+			run := defaultRun(t, tc.fault, false)
 			if tc.reading != "" {
-				warned := warnings(t, runAgainst(t, url, tc.property, 2*time.Minute, 3*time.Second, false), tc.reading)
+				warned := warnings(t, only(run.Result, tc.property), tc.reading)
 				require.NotEmpty(t, warned, "a warning of the reading %s", tc.reading)
 				assert.Contains(t, warned[0].Detail, tc.shows)
+				run = defaultRun(t, tc.fault, true)
 			}
-			p := failedAgainst(t, url, tc.property, 2*time.Minute, 3*time.Second, tc.reading != "")[0]
+			failed := only(generative.Result{Properties: run.failed()}, tc.property).Properties
+			require.NotEmpty(t, failed, "%s went unnoticed by %q (strict %v)", tc.fault, tc.property, tc.reading != "")
+			p := failed[0]
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)
 			assert.Contains(t, p.Failure+"\n"+p.Reproduction, tc.shows)
 			assert.NotContains(t, p.Failure, "\n)", "the body a failure quotes ends where its JSON does")
 		})
 	}
+}
+
+// only is res with the properties whose name contains property (in any
+// case), as Options.Only selects them.
+func only(res generative.Result, property string) generative.Result {
+	res.Properties = slices.DeleteFunc(slices.Clone(res.Properties), func(p generative.PropertyResult) bool {
+		return !strings.Contains(strings.ToLower(p.Name()), strings.ToLower(property))
+	})
+	return res
 }
 
 // warnings are the warnings of the reading id in a run whose every
@@ -133,23 +151,35 @@ var spentFaults = map[reference.Fault]bool{
 // else in a strict one: a check that rests on a reading), and every feature
 // it writes fails against the faulty server, as the run left it (but for
 // clockFaults; a fresh one for spentFaults), and passes against a correct
-// one.
+// one. The faults run in parallel: their generated runs take turns (rapid's
+// settings are global), their replays overlap.
 func TestEveryFoundFaultReproduces(t *testing.T) {
+	var mu sync.Mutex
 	var found []reference.Fault
+	t.Cleanup(func() { // after every subtest
+		for _, tc := range generatedFaults {
+			assert.Contains(t, found, tc.fault, "the generated mode finds it")
+		}
+	})
 	for _, f := range reference.AllFaults() {
 		t.Run(string(f), func(t *testing.T) {
-			url := httpapitest.NewServer(t, f).URL
-			strict, failed := false, failures(t, url, false)
-			if !slices.ContainsFunc(failed, func(p generative.PropertyResult) bool { return p.Feature != "" }) {
-				if inStrict := failures(t, url, true); len(inStrict) > 0 {
-					strict, failed = true, inStrict
+			t.Parallel()
+			run, strict := defaultRun(t, f, false), false
+			failed := run.failed()
+			// A strict run is a normal one whose warnings fail: where none
+			// warned, it would fail the same properties the same way.
+			if !slices.ContainsFunc(failed, func(p generative.PropertyResult) bool { return p.Feature != "" }) && run.warned() {
+				if inStrict := defaultRun(t, f, true); len(inStrict.failed()) > 0 {
+					run, strict, failed = inStrict, true, inStrict.failed()
 				}
 			}
 			if len(failed) == 0 {
 				t.Logf("%s: not found by the generated mode", f)
 				return
 			}
+			mu.Lock()
 			found = append(found, f)
+			mu.Unlock()
 			written := 0
 			for _, p := range failed {
 				if p.Feature == "" {
@@ -157,7 +187,7 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 				}
 				written++
 				if !clockFaults[f] {
-					target := url
+					target := run.url
 					if spentFaults[f] {
 						target = httpapitest.NewServer(t, f).URL
 					}
@@ -170,22 +200,91 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 			assert.Positive(t, written, "a failure of %s is written as a feature file", f)
 		})
 	}
-	for _, tc := range generatedFaults {
-		assert.Contains(t, found, tc.fault, "the generated mode finds it")
-	}
 }
 
-// failures are the failed properties of a run with the default budget
-// (seed 1) against the target at url, strict or not.
-func failures(t *testing.T, url string, strict bool) []generative.PropertyResult {
-	t.Helper()
+// sharedRun is a run of every property with the default budget (seed 1,
+// shrinking 2 s) against a reference with one fault, strict or not: made
+// once per test binary (defaultRun) and read by every test that judges
+// such a run. Its server stays up, as the run left it, until TestMain ends.
+type sharedRun struct {
+	url string
+	generative.Result
+}
+
+// failed are the run's failed properties.
+func (r sharedRun) failed() []generative.PropertyResult {
 	var failed []generative.PropertyResult
-	for _, p := range runAgainst(t, url, "", time.Minute, 2*time.Second, strict).Properties {
+	for _, p := range r.Properties {
 		if p.Status == generative.StatusFailed {
 			failed = append(failed, p)
 		}
 	}
 	return failed
+}
+
+// warned reports whether a property of the run warned.
+func (r sharedRun) warned() bool {
+	return slices.ContainsFunc(r.Properties, func(p generative.PropertyResult) bool { return len(p.Warnings) > 0 })
+}
+
+type sharedKey struct {
+	fault  reference.Fault
+	strict bool
+}
+
+var shared = struct {
+	mu      sync.Mutex
+	runs    map[sharedKey]*sharedEntry
+	servers []*httptest.Server
+}{runs: map[sharedKey]*sharedEntry{}}
+
+type sharedEntry struct {
+	once sync.Once
+	run  sharedRun
+	err  error
+}
+
+// defaultRun is the shared run against fault, strict or not.
+func defaultRun(t *testing.T, fault reference.Fault, strict bool) sharedRun {
+	t.Helper()
+	shared.mu.Lock()
+	e := shared.runs[sharedKey{fault, strict}]
+	if e == nil {
+		e = &sharedEntry{}
+		shared.runs[sharedKey{fault, strict}] = e
+	}
+	shared.mu.Unlock()
+	e.once.Do(func() { e.run, e.err = newSharedRun(fault, strict) })
+	require.NoError(t, e.err)
+	return e.run
+}
+
+func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
+	ds, err := reference.DefaultDataset()
+	if err != nil {
+		return sharedRun{}, err
+	}
+	st, err := reference.NewStore(ds, reference.WithFaults(fault))
+	if err != nil {
+		return sharedRun{}, err
+	}
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
+	shared.mu.Lock()
+	shared.servers = append(shared.servers, srv)
+	shared.mu.Unlock()
+	res, err := generative.Run(context.Background(), generative.Options{
+		Profile: profiles.Reference(srv.URL), Seed: 1, Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
+	})
+	return sharedRun{url: srv.URL, Result: res}, err
+}
+
+// TestMain stops the servers of the shared runs once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, srv := range shared.servers {
+		srv.Close()
+	}
+	os.Exit(code)
 }
 
 // replay runs a feature file written by the generated mode with the suite
@@ -327,7 +426,8 @@ Feature: Generated reproduction: a stateful sequence
 func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
 		t.Run(string(fault), func(t *testing.T) {
-			p := failedAgainst(t, httpapitest.NewServer(t, fault).URL, "sequences", time.Minute, 2*time.Second, false)[0]
+			t.Parallel()
+			p := failedAgainst(t, httpapitest.NewServer(t, fault).URL, "sequences", false)[0]
 			assert.Contains(t, p.Failure, "the payments reported leave")
 			assert.NotContains(t, p.Failure, "reading "+walletReading)
 			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature, false)
@@ -349,8 +449,9 @@ func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 func TestSequenceReproduces(t *testing.T) {
 	for _, tc := range sequenceFaults {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			strict := tc.reading != ""
-			p := failedAgainst(t, tc.server(t), "sequences", time.Minute, 2*time.Second, strict)[0]
+			p := failedAgainst(t, tc.server(t), "sequences", strict)[0]
 			require.NotEmpty(t, p.Feature)
 			t.Logf("%s", p.Feature)
 			assert.Equal(t, strict, strings.Contains(p.Feature, "conformance --strict "), "the feature says how to run it:\n%s", p.Feature)
@@ -426,7 +527,9 @@ func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
 			if ptr == "" {
 				want = "the body: "
 			}
-			for _, p := range failedAgainst(t, httpapitest.NewServer(t, f).URL, "", time.Minute, 2*time.Second, false) {
+			failed := defaultRun(t, f, false).failed()
+			require.NotEmpty(t, failed, "%s went unnoticed", f)
+			for _, p := range failed {
 				assert.Contains(t, p.Failure, want, p.Name())
 			}
 		})

@@ -34,7 +34,8 @@ var documentFaults = []struct {
 func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
 	for _, tc := range documentFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			failed := failedProperties(t, tc.fault, tc.property, time.Minute, 2*time.Second)
+			t.Parallel()
+			failed := failedProperties(t, tc.fault, tc.property)
 			assert.Regexp(t, tc.shows, failed[0].Failure)
 		})
 	}
@@ -43,18 +44,18 @@ func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
 // failedProperties runs the properties named property (seed 1) against a
 // reference with fault and returns the failed ones, of which there must be
 // at least one.
-func failedProperties(t *testing.T, fault reference.Fault, property string, budget, shrink time.Duration) []generative.PropertyResult {
+func failedProperties(t *testing.T, fault reference.Fault, property string) []generative.PropertyResult {
 	t.Helper()
-	return failedAgainst(t, httpapitest.NewServer(t, fault).URL, property, budget, shrink, false)
+	return failedAgainst(t, httpapitest.NewServer(t, fault).URL, property, false)
 }
 
-// runAgainst runs the properties named property (seed 1) against the
-// target at url, strict or not.
-func runAgainst(t *testing.T, url, property string, budget, shrink time.Duration, strict bool) generative.Result {
+// runAgainst runs the properties named property (seed 1, the default
+// budget, shrinking 2 s) against the target at url, strict or not.
+func runAgainst(t *testing.T, url, property string, strict bool) generative.Result {
 	t.Helper()
 	res, err := generative.Run(context.Background(), generative.Options{
 		Profile: profiles.Reference(url), Seed: 1, Only: property,
-		Duration: budget, ShrinkTime: shrink, Strict: strict,
+		Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
 	})
 	require.NoError(t, err)
 	require.NotEmpty(t, res.Properties)
@@ -63,10 +64,10 @@ func runAgainst(t *testing.T, url, property string, budget, shrink time.Duration
 
 // failedAgainst is runAgainst's failed properties, of which there must be
 // at least one.
-func failedAgainst(t *testing.T, url, property string, budget, shrink time.Duration, strict bool) []generative.PropertyResult {
+func failedAgainst(t *testing.T, url, property string, strict bool) []generative.PropertyResult {
 	t.Helper()
 	var failed []generative.PropertyResult
-	for _, p := range runAgainst(t, url, property, budget, shrink, strict).Properties {
+	for _, p := range runAgainst(t, url, property, strict).Properties {
 		if p.Status == generative.StatusFailed {
 			failed = append(failed, p)
 		}
