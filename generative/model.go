@@ -533,18 +533,16 @@ func (m *machine) payWith(t *rapid.T, ma *mAccount, p product, methodID int64, u
 	if a.Status != statusOK {
 		return // refused: the model is unchanged, the next profile read checks it
 	}
-	tx := dig(d, "data", "transaction")
-	am := amountOf(dig(tx, "amount"))
-	created := contract.Created{Status: d["status"] == true, Message: str(d["message"]),
-		TransactionNumber: str(dig(tx, "transaction_number")), PartnerTrxID: str(dig(tx, "partner_trx_id")), Amount: am}
 	// As the suite checks every payment it sees created (the method's fee
 	// is checkSplit's); its replay fails at the payment step.
-	if err := contract.CheckCreated(created, trxID, contract.UnknownFee); err != nil {
+	pay, _, err := contract.ReadCreated(a.Body, trxID)
+	if err != nil {
 		m.fail(t, "the transaction number contains a slash and the partner transaction id is echoed", "%v", err)
+		return
 	}
-	m.checkSplit(t, ma, am, m.w.fee(methodID), useBalance, useCoin)
-	ma.wallet = ma.wallet.After(am)
-	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: str(dig(tx, "transaction_number")), owner: ma, productID: p.ID, amount: am})
+	m.checkSplit(t, ma, pay.Amount, m.w.fee(methodID), useBalance, useCoin)
+	ma.wallet = ma.wallet.After(pay.Amount)
+	m.trxs = append(m.trxs, &mTrx{trxID: trxID, number: pay.TransactionNumber, owner: ma, productID: p.ID, amount: pay.Amount})
 }
 
 // checkSplit checks the amounts of a payment through a method whose

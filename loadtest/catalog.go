@@ -11,8 +11,8 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
-// DefaultSubCategories are the sub category codes the document lists (§4.1).
-var DefaultSubCategories = contract.SubCategories()
+// defaultSubCategories are the sub category codes the document lists (§4.1).
+var defaultSubCategories = contract.SubCategories()
 
 type syncEnvelope struct {
 	Status  bool   `json:"status"`

@@ -480,7 +480,7 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	if d.pay != nil {
 		trxID = d.pay.ID
 	}
-	ck, ce := checkResponse(e.codes, d.call.op, resp.code, resp.body, trxID)
+	ck := checkResponse(e.codes, d.call.op, resp.code, resp.body, trxID)
 	if ck.violation == "" {
 		if err := contract.CheckContentType(resp.contentType); err != nil {
 			ck.violation = fmt.Sprintf("%s: HTTP %d: %v", d.call.op, resp.code, err)
@@ -490,7 +490,7 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	// field: for a created payment its verdict takes the place of
 	// contract.CheckCreated's (a transaction number without a slash
 	// breaks both).
-	if (ck.violation == "" || ce != nil) && e.valid != nil && schemaSampled(r.Order) {
+	if (ck.violation == "" || ck.created) && e.valid != nil && schemaSampled(r.Order) {
 		var ae *contract.AnswerError
 		if err := e.valid.ValidateBody(e.reqCtx, operationIDs[d.call.op], resp.code, resp.body); errors.As(err, &ae) {
 			ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
@@ -502,7 +502,7 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		r.Body = record.Truncate(resp.body, 512)
 	}
 	if d.call.op == record.OpCreate {
-		r.Expected = e.created(d, resp.code, &ck, ce)
+		r.Expected = e.created(d, resp.code, &ck)
 	} else {
 		r.Expected = resp.code == http.StatusOK
 	}
@@ -519,15 +519,15 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 
 // created records what the answer code did to d's payment, settles its
 // wallet, and reports whether the scenario expected that answer.
-func (e *engine) created(d *job, code int, ck *checked, ce *createEnvelope) bool {
+func (e *engine) created(d *job, code int, ck *checked) bool {
 	p := d.pay
 	p.Code, p.Message = code, ck.env.Message
 	switch {
-	case code == http.StatusOK && ck.env.Status && ce != nil:
+	case code == http.StatusOK && ck.env.Status && ck.created:
 		p.Outcome = record.OutcomeCreated
-		a := ce.Data.Transaction.Amount
+		a := ck.payment.Amount
 		p.Amount = &a
-		p.TransactionNumber = ce.Data.Transaction.TransactionNumber
+		p.TransactionNumber = ck.payment.TransactionNumber
 		p.Message = ""
 		e.plan.remember(p.ID, d.call.auth)
 	case code == http.StatusConflict:

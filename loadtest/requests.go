@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/jsonscan"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
@@ -47,7 +48,7 @@ func (p payment) request() api.CreatePaymentRequest {
 // reflection and allocations when no string needs escaping (always, for
 // the planner's ids and numbers), and through it otherwise.
 func (p payment) marshal() ([]byte, error) {
-	if !jsonPlain(p.msisdn) || !jsonPlain(p.partnerTrxID) {
+	if !jsonscan.Plain(p.msisdn) || !jsonscan.Plain(p.partnerTrxID) {
 		return json.Marshal(p.request())
 	}
 	b := make([]byte, 0, 128+len(p.msisdn)+len(p.partnerTrxID))
@@ -66,17 +67,6 @@ func (p payment) marshal() ([]byte, error) {
 		b = append(b, `,"use_coin":true`...)
 	}
 	return append(b, '}'), nil
-}
-
-// jsonPlain reports whether json.Marshal writes s as it is: printable
-// ASCII, none of the characters it escapes.
-func jsonPlain(s string) bool {
-	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // createPayment is POST /client/v2/payment with body.

@@ -155,7 +155,7 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 		if id := t.profile.Fixtures.UnprocessableProductID; id != 0 {
 			exclude[id] = true
 		}
-		if cat, err = cl.discover(ctx, DefaultSubCategories, exclude, s.accounts[0].auth); err != nil {
+		if cat, err = cl.discover(ctx, defaultSubCategories, exclude, s.accounts[0].auth); err != nil {
 			return err
 		}
 	}

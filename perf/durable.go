@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// GoalDurableRatio is the payment rate of the reference with --state over
+// goalDurableRatio is the payment rate of the reference with --state over
 // its rate in memory, at 16 connections and more.
-const GoalDurableRatio = 0.6
+const goalDurableRatio = 0.6
 
 // DurableConfig is the durable ratio: payment creation on the reference
 // with --state (a fresh state directory each round) over the reference in
@@ -131,7 +131,7 @@ func journalUsed(path string) (int64, error) {
 func (r DurableResult) WriteRows(w io.Writer) {
 	lo, hi := r.Ratio.Range()
 	fmt.Fprintf(w, "| POST payment, reference --state / in memory, %d connections | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s; every payment fdatasynced before its answer | at least %.2f | %s |\n",
-		r.Connections, r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), GoalDurableRatio, met(r.Ratio.Median() >= GoalDurableRatio))
+		r.Connections, r.Ratio.Median(), len(r.Ratio.Values), plural(len(r.Ratio.Values), "round"), lo, hi, r.Durable.Median(), r.Memory.Median(), goalDurableRatio, met(r.Ratio.Median() >= goalDurableRatio))
 	dlo, dhi := r.DiskBytes.Range()
 	fmt.Fprintf(w, "| Bytes on disk per payment (--state), %d connections | %.0f B | the journal's frames over the payments answered, %.0f to %.0f B | (none) | - |\n",
 		r.Connections, r.DiskBytes.Median(), dlo, dhi)

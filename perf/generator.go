@@ -23,12 +23,12 @@ import (
 )
 
 // The open-model criteria (docs/performance.md): a rate is clean when the p99 latency
-// from the send is at most CleanP99 and at most CleanLatePct of the sends
-// are more than LateAfter behind their schedule.
+// from the send is at most cleanP99 and at most cleanLatePct of the sends
+// are more than lateAfter behind their schedule.
 const (
-	CleanP99     = 50 * time.Millisecond
-	CleanLatePct = 5.0
-	LateAfter    = 10 * time.Millisecond // the load tester's default --late
+	cleanP99     = 50 * time.Millisecond
+	cleanLatePct = 5.0
+	lateAfter    = 10 * time.Millisecond // the load tester's default --late
 )
 
 // GeneratorConfig is the comparison of our load tester with the vegeta CLI
@@ -56,7 +56,7 @@ type GeneratorRun struct {
 	// P99Send runs from the actual send; P99Corrected from the scheduled
 	// send (for a max-rate run, which has no schedule, the same as P99Send).
 	P99Send, P99Corrected time.Duration
-	LatePct               float64       // sends more than LateAfter behind their schedule
+	LatePct               float64       // sends more than lateAfter behind their schedule
 	CPU                   time.Duration // user + system time of the generator's process
 	PeakRSS               int64         // the generator process's peak resident memory (VmHWM), bytes
 	// EndRSS is its resident memory (VmRSS) at the end of the attack: the
@@ -77,7 +77,7 @@ func (r GeneratorRun) late() int64 { return int64(math.Round(r.LatePct * float64
 
 // Clean reports whether the run meets the open-model criteria.
 func (r GeneratorRun) Clean() bool {
-	return r.Sent > 0 && r.P99Send <= CleanP99 && r.LatePct <= CleanLatePct
+	return r.Sent > 0 && r.P99Send <= cleanP99 && r.LatePct <= cleanLatePct
 }
 
 // GeneratorFigures are one generator's runs, per rate and at max rate.
@@ -355,7 +355,7 @@ func vegetaFigures(r io.Reader, rate float64, d time.Duration, cpu time.Duration
 		if rate > 0 {
 			lateness := res.Timestamp.Sub(t0.Add(due(res)))
 			corrected[i] += lateness
-			if lateness > LateAfter {
+			if lateness > lateAfter {
 				late++
 			}
 		}
@@ -510,7 +510,7 @@ func (g GeneratorResult) WriteRows(w io.Writer) {
 	}
 	rounds := len(o.MaxRate)
 	fmt.Fprintf(w, "| Load tester vs vegeta CLI, highest clean open-model rate (p99 from send <= %s, late sends <= %.0f %%) | %s vs %s | rates tried %s; clean in most of %d %s | at least vegeta's | %s |\n",
-		CleanP99, CleanLatePct, cleanName(o.HighestClean()), cleanName(v.HighestClean()), rateList(o.ByRate), rounds, plural(rounds, "round"),
+		cleanP99, cleanLatePct, cleanName(o.HighestClean()), cleanName(v.HighestClean()), rateList(o.ByRate), rounds, plural(rounds, "round"),
 		met(o.HighestClean() >= v.HighestClean() && o.HighestClean() > 0))
 	if _, ok := o.ByRate[g.Reference]; ok {
 		oc, os, ol := o.At(g.Reference)

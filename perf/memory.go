@@ -16,8 +16,8 @@ import (
 // Goals of the load tester's memory (docs/performance.md): it does not
 // grow with the length of a run.
 const (
-	GoalBytesPerRequest = 50        // resident memory growth per request, from a short run to a long one
-	GoalSoakHour        = 256 << 20 // resident memory after an hour at 5,000/s, extrapolated
+	goalBytesPerRequest = 50        // resident memory growth per request, from a short run to a long one
+	goalSoakHour        = 256 << 20 // resident memory after an hour at 5,000/s, extrapolated
 )
 
 // MemoryConfig is the measurement of the generators' memory as a run
@@ -299,13 +299,13 @@ func (m MemoryResult) WriteRows(w io.Writer) {
 		measured += fmt.Sprintf(" vs %.0f B", v.BytesPerRequest())
 		detail += "; vegeta " + v.memoryText(m.Short, m.Long)
 	}
-	ok := met(perRequest <= GoalBytesPerRequest)
+	ok := met(perRequest <= goalBytesPerRequest)
 	if n := m.fellBehind(); n > 0 {
 		ok = fmt.Sprintf("no: %d of the load tester's runs fell behind (more than %.0f%% of sends late or %.0f%% of the schedule not sent): "+
 			"the memory is the pile of requests in flight, not what the run records", n, maxBehindPct, maxBehindPct)
 	}
 	fmt.Fprintf(w, "| Load tester resident memory growth per request, %s to %s run at %s (vs vegeta CLI) | %s | %s | at most %d B | %s |\n",
-		m.Short, m.Long, rateName(m.Rate), measured, detail, GoalBytesPerRequest, ok)
+		m.Short, m.Long, rateName(m.Rate), measured, detail, goalBytesPerRequest, ok)
 	if s := m.Soak; s != nil {
 		s.WriteRow(w)
 	}
@@ -352,10 +352,10 @@ func (s SoakResult) WriteRow(w io.Writer) {
 	}
 	detail := fmt.Sprintf("slope %.2f MiB per 10 min over %d samples after the first %s; peak %.1f MiB; sent %d (%.0f/s)",
 		b*600/(1<<20), used, soakSettle, mib(s.PeakRSS), s.Sent, s.Achieved)
-	measured, ok := fmt.Sprintf("%.1f MiB", s.AtOneHour()/(1<<20)), met(s.AtOneHour() < GoalSoakHour)
+	measured, ok := fmt.Sprintf("%.1f MiB", s.AtOneHour()/(1<<20)), met(s.AtOneHour() < goalSoakHour)
 	if s.FellBehind != "" {
 		measured, ok = "not valid", "no: "+s.FellBehind+" (its memory is the pile of requests in flight, not what the run records)"
 	}
 	fmt.Fprintf(w, "| Load tester resident memory after an hour at %s, extrapolated from a %s run | %s | %s | under %d MiB | %s |\n",
-		rateName(s.Rate), s.Duration, measured, detail, GoalSoakHour>>20, ok)
+		rateName(s.Rate), s.Duration, measured, detail, goalSoakHour>>20, ok)
 }

@@ -9,9 +9,9 @@ import (
 
 // Goals of docs/performance.md, as ratios and bytes.
 const (
-	GoalServerRatio     = 0.80 // reference / static handler, POST payment
-	GoalBytesPerPayment = 512  // process memory per stored payment
-	GoalFlatness        = 0.90 // rate at 1M stored / at 0
+	goalServerRatio     = 0.80 // reference / static handler, POST payment
+	goalBytesPerPayment = 512  // process memory per stored payment
+	goalFlatness        = 0.90 // rate at 1M stored / at 0
 )
 
 // Report is what one perf run measured.
@@ -47,7 +47,7 @@ func (r Report) WriteMarkdown(w io.Writer) {
 	if q := r.Ratio; q != nil {
 		lo, hi := q.Ratio.Range()
 		fmt.Fprintf(w, "| POST payment, reference / static-JSON handler | %.2f | %d %s, %.2f to %.2f; median %.0f/s against %.0f/s | at least %.2f | %s |\n",
-			q.Ratio.Median(), len(q.Ratio.Values), plural(len(q.Ratio.Values), "round"), lo, hi, q.Reference.Median(), q.Static.Median(), GoalServerRatio, met(q.Ratio.Median() >= GoalServerRatio))
+			q.Ratio.Median(), len(q.Ratio.Values), plural(len(q.Ratio.Values), "round"), lo, hi, q.Reference.Median(), q.Static.Median(), goalServerRatio, met(q.Ratio.Median() >= goalServerRatio))
 	}
 	for _, d := range r.Durable {
 		d.WriteRows(w)
@@ -57,10 +57,10 @@ func (r Report) WriteMarkdown(w io.Writer) {
 		first, last := s.Checkpoints[0], s.Checkpoints[len(s.Checkpoints)-1]
 		if b := s.BytesPerPayment(); b != 0 {
 			fmt.Fprintf(w, "| Bytes of process memory per stored payment | %.0f B | resident memory growth from the first to the last checkpoint with payments | at most %d B | %s |\n",
-				b, GoalBytesPerPayment, met(b <= GoalBytesPerPayment))
+				b, goalBytesPerPayment, met(b <= goalBytesPerPayment))
 		}
 		fmt.Fprintf(w, "| Payment rate at %s stored / at %s | %.2f | %.0f/s against %.0f/s | at least %.2f | %s |\n",
-			count(last.Stored), count(first.Stored), s.Flatness(), last.Rate, first.Rate, GoalFlatness, met(s.Flatness() >= GoalFlatness))
+			count(last.Stored), count(first.Stored), s.Flatness(), last.Rate, first.Rate, goalFlatness, met(s.Flatness() >= goalFlatness))
 	}
 	if g := r.Generators; g != nil {
 		g.WriteRows(w)

@@ -113,10 +113,10 @@ func (s *Store) provision(c Caller, name, phone, email, device string, now time.
 	existing := s.byPhone[partnerKey{c.PartnerID, phone}]
 	owner := s.byEmail[partnerKey{c.PartnerID, lowerEmail(email)}]
 	if owner != nil && owner != existing && s.policy.uniqueEmail {
-		return ProvisionResult{}, ErrEmailTaken
+		return ProvisionResult{}, errEmailTaken
 	}
 	if !s.policy.accountsPerPartner && existing == nil && s.usedByOtherPartner(c.PartnerID, phone, email) {
-		return ProvisionResult{}, ErrEmailTaken
+		return ProvisionResult{}, errEmailTaken
 	}
 	if existing != nil {
 		if owner0 := s.byEmail[partnerKey{c.PartnerID, lowerEmail(existing.email)}]; owner0 == existing {

@@ -229,7 +229,7 @@ type SyncQuery struct {
 // parameter missing from the request is an empty one.
 func (q SyncQuery) Check() error {
 	if strings.TrimSpace(q.SubCategory) == "" {
-		return ErrSubCategoryRequired
+		return errSubCategoryRequired
 	}
 	return nil
 }
@@ -277,7 +277,7 @@ func (s *Store) ListProducts(c Caller, q ListQuery) ([]PricedProduct, error) {
 	}
 	phone, code := strings.TrimSpace(q.PhoneNumber), strings.TrimSpace(q.SubCategory)
 	if !s.policy.listPhoneValid(phone) || (s.policy.listOnly != "" && code != s.policy.listOnly) {
-		return nil, ErrPhoneInvalid
+		return nil, errPhoneInvalid
 	}
 	plan, err := s.pricePlan(c.PartnerID)
 	if err != nil {
@@ -319,11 +319,11 @@ func (s *Store) SyncProducts(c Caller, q SyncQuery) (ProductPage, error) {
 	}
 	switch {
 	case page < 1:
-		return ProductPage{}, ErrPageTooSmall
+		return ProductPage{}, errPageTooSmall
 	case size < s.policy.minPageSize:
-		return ProductPage{}, ErrPageSizeTooSmall
+		return ProductPage{}, errPageSizeTooSmall
 	case size > s.policy.maxPageSize:
-		return ProductPage{}, ErrPageSizeTooLarge
+		return ProductPage{}, errPageSizeTooLarge
 	}
 	if !s.policy.honourPageSize {
 		size = defaultPageSize

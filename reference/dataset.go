@@ -64,7 +64,7 @@ type TransactionSeed struct {
 
 // DefaultDataset returns the embedded data set (reference/dataset/default.yaml),
 // the one profiles/reference.yaml describes.
-func DefaultDataset() (*Dataset, error) { return ParseDataset(defaultDatasetYAML) }
+func DefaultDataset() (*Dataset, error) { return parseDataset(defaultDatasetYAML) }
 
 // LoadDataset reads and parses a data set file.
 func LoadDataset(path string) (*Dataset, error) {
@@ -72,18 +72,18 @@ func LoadDataset(path string) (*Dataset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	ds, err := ParseDataset(data)
+	ds, err := parseDataset(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return ds, nil
 }
 
-// ParseDataset decodes a YAML data set and validates it: unknown keys,
+// parseDataset decodes a YAML data set and validates it: unknown keys,
 // duplicate ids, tokens, secret keys, phone numbers and emails, and
 // references to things that do not exist are reported with the offending
 // entry.
-func ParseDataset(data []byte) (*Dataset, error) {
+func parseDataset(data []byte) (*Dataset, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var ds Dataset

@@ -73,11 +73,11 @@ func TestParseDatasetErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Contains(t, base, tc.old, "test edit does not apply")
-			_, err := ParseDataset([]byte(strings.Replace(base, tc.old, tc.new, 1)))
+			_, err := parseDataset([]byte(strings.Replace(base, tc.old, tc.new, 1)))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	_, err := ParseDataset([]byte("{not yaml"))
+	_, err := parseDataset([]byte("{not yaml"))
 	require.Error(t, err)
 }

@@ -143,7 +143,7 @@ const (
 	// lost answer is debited twice.
 	FaultRetryDebitsAgain Fault = "retry-debits-again"
 	// FaultStaleProfile serves the profile's balance and coins from a cache
-	// refreshed at most every StaleProfileFor, so a read can miss the latest
+	// refreshed at most every staleProfileFor, so a read can miss the latest
 	// payments (a stale read).
 	FaultStaleProfile Fault = "stale-profile"
 	// FaultThrottledButProcessed answers 429 Too Many Requests (Retry-After:
@@ -280,11 +280,11 @@ func (f Fault) Describe() string {
 	return ""
 }
 
-// ErrUnknownFault marks a fault name that is not one of AllFaults.
-var ErrUnknownFault = errors.New("unknown fault")
+// errUnknownFault marks a fault name that is not one of AllFaults.
+var errUnknownFault = errors.New("unknown fault")
 
 // ParseFaults reads a comma-separated list of fault names ("" is none). A
-// name that is not a fault is an error wrapping ErrUnknownFault that lists
+// name that is not a fault is an error wrapping errUnknownFault that lists
 // the names there are.
 func ParseFaults(list string) ([]Fault, error) {
 	var out []Fault
@@ -300,7 +300,7 @@ func ParseFaults(list string) ([]Fault, error) {
 				names = append(names, string(l.fault))
 			}
 			slices.Sort(names)
-			return nil, fmt.Errorf("%w %q; the faults are: %s", ErrUnknownFault, name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("%w %q; the faults are: %s", errUnknownFault, name, strings.Join(names, ", "))
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)
@@ -356,13 +356,13 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultReprovisionResetsWallet:    func(p *policy) { p.walletResetOnSync = true },
 	FaultStatusAmountDrifts:         func(p *policy) { p.amountDriftAfterLookups = 2 },
 	FaultRetryDebitsAgain:           func(p *policy) { p.debitUsedID = true },
-	FaultStaleProfile:               func(p *policy) { p.profileCacheFor = StaleProfileFor },
+	FaultStaleProfile:               func(p *policy) { p.profileCacheFor = staleProfileFor },
 	FaultMixedWalletCredited:        func(p *policy) { p.mixedCredited = true },
 	FaultMixedWalletTakenTwice:      func(p *policy) { p.mixedTakenTwice = true },
 }
 
-// StaleProfileFor is how long FaultStaleProfile serves a cached wallet.
-const StaleProfileFor = time.Second
+// staleProfileFor is how long FaultStaleProfile serves a cached wallet.
+const staleProfileFor = time.Second
 
 // staleWallet is a wallet as FaultStaleProfile cached it.
 type staleWallet struct {

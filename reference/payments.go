@@ -87,23 +87,23 @@ func (s *Store) checkPaymentFields(in CreatePaymentInput) error {
 	}
 	switch {
 	case in.ProductID <= 0:
-		return ErrProductRequired
+		return errProductRequired
 	case blank(in.Msisdn):
-		return ErrMsisdnRequired
+		return errMsisdnRequired
 	case in.PaymentMethodID == nil:
-		return ErrMethodRequired
+		return errMethodRequired
 	case blank(in.PartnerTrxID):
-		return ErrTrxIDRequired
+		return errTrxIDRequired
 	case s.policy.length(in.PartnerTrxID) > s.policy.maxTrxIDLen:
-		return ErrTrxIDTooLong
+		return errTrxIDTooLong
 	case in.ShiftCode != nil && s.policy.length(*in.ShiftCode) > s.policy.maxShiftCodeLen:
-		return ErrShiftCodeTooLong
+		return errShiftCodeTooLong
 	case hasControl(in.PartnerTrxID):
-		return ErrTrxIDInvalid
+		return errTrxIDInvalid
 	case in.ShiftCode != nil && hasControl(*in.ShiftCode):
-		return ErrShiftCodeInvalid
+		return errShiftCodeInvalid
 	case !validPhoneNumber(in.Msisdn):
-		return ErrPhoneInvalid
+		return errPhoneInvalid
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ func (s *Store) checkMethod(in CreatePaymentInput) (*PaymentMethod, error) {
 	id := *in.PaymentMethodID
 	if id == 0 {
 		if !in.UseBalance && !in.UseCoin {
-			return nil, ErrInternalMethodNoFunds
+			return nil, errInternalMethodNoFunds
 		}
 		m := internalMethod
 		return &m, nil
@@ -148,7 +148,7 @@ func (s *Store) checkMethod(in CreatePaymentInput) (*PaymentMethod, error) {
 func (s *Store) checkProduct(in CreatePaymentInput) (*Product, error) {
 	p := s.cat.products[in.ProductID]
 	if p == nil {
-		return nil, ErrProductNotFound
+		return nil, errProductNotFound
 	}
 	if _, err := s.subCategory(p.SubCategory); err != nil || (p.Status != ProductActive && !s.policy.sellInactive) {
 		return nil, ErrProductUnavailable
@@ -265,7 +265,7 @@ func (s *Store) replayUsedTrxID(c Caller, first uint32, q paymentQuote) {
 // debit splits the price over the account's balance, coins and the gateway,
 // and takes the balance and coins; a split the method cannot carry is
 // refused and takes nothing. The caller holds s.mu.
-func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (Split, error) {
+func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (walletSplit, error) {
 	splitter := s.policy.split
 	a.paymentsSinceProfile++
 	if n := s.policy.staleWalletAfter; n > 0 && a.paymentsSinceProfile >= n {
@@ -273,10 +273,10 @@ func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (Split,
 	}
 	split := splitter.split(q.price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && q.method.ID == 0 {
-		return Split{}, ErrInsufficientFunds
+		return walletSplit{}, ErrInsufficientFunds
 	}
 	if split.Gateway > 0 && split.Gateway < q.method.MinimumPayment {
-		return Split{}, ErrBelowMinimumPayment
+		return walletSplit{}, ErrBelowMinimumPayment
 	}
 	if !s.policy.takesWalletAtCreation(split.Gateway) {
 		return split, nil // taken when the gateway part is paid: never, here
@@ -295,7 +295,7 @@ func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (Split,
 // bendMixed applies what a policy does to the wallet of a mixed payment
 // beyond its split (FaultMixedWalletCredited, FaultMixedWalletTakenTwice);
 // the reference's own policy does nothing. The caller holds s.mu.
-func (s *Store) bendMixed(a *account, split Split) {
+func (s *Store) bendMixed(a *account, split walletSplit) {
 	switch {
 	case s.policy.mixedCredited:
 		a.balance += 2 * split.BalanceUsed
@@ -309,7 +309,7 @@ func (s *Store) bendMixed(a *account, split Split) {
 // fillPayment records a new transaction's amount, method and statuses: a
 // payment covered by balance and coins is settled by the internal method,
 // one with a remainder waits for the gateway. The caller holds s.mu.
-func (s *Store) fillPayment(r *txRecord, q paymentQuote, split Split) {
+func (s *Store) fillPayment(r *txRecord, q paymentQuote, split walletSplit) {
 	r.amount = Amount{Total: q.price, BalanceUsed: split.BalanceUsed, CoinUsed: split.CoinUsed,
 		CoinValueUsed: split.CoinValueUsed, GatewayPayment: split.Gateway}
 	if split.Gateway == 0 {

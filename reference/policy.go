@@ -145,7 +145,7 @@ func documentPolicy() policy {
 		tokenBoundToPartner:       true,
 		mainOnlySync:              true,
 		ownTransactionsOnly:       true,
-		errStatusEmpty:            ErrStatusQueryEmpty,
+		errStatusEmpty:            errStatusQueryEmpty,
 		hideInactiveSubCategories: true,
 		enforcePricePlan:          true,
 		minPageSize:               1,

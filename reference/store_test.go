@@ -160,10 +160,10 @@ func TestListProducts(t *testing.T) {
 		_, err := s.ListProducts(c, ListQuery{PhoneNumber: "bad", SubCategory: ""})
 		assert.ErrorIs(t, err, ErrListQueryEmpty)
 		_, err = s.ListProducts(c, ListQuery{PhoneNumber: "bad", SubCategory: "unknown"})
-		assert.ErrorIs(t, err, ErrPhoneInvalid)
+		assert.ErrorIs(t, err, errPhoneInvalid)
 		nonaktif := caller(t, s, referencetest.KeyNonaktif, referencetest.TokNonaktif)
 		_, err = s.ListProducts(nonaktif, ListQuery{PhoneNumber: "bad", SubCategory: "prabayar"})
-		assert.ErrorIs(t, err, ErrPhoneInvalid)
+		assert.ErrorIs(t, err, errPhoneInvalid)
 		_, err = s.ListProducts(nonaktif, ListQuery{PhoneNumber: "081234567890", SubCategory: "unknown"})
 		assert.Equal(t, pricePlanMessage("Kemitraan"), err.Error())
 	})
@@ -217,10 +217,10 @@ func TestSyncProducts(t *testing.T) {
 		q   SyncQuery
 		err error
 	}{
-		{SyncQuery{SubCategory: " "}, ErrSubCategoryRequired},
-		{SyncQuery{SubCategory: "prabayar", PageSize: ptr(101)}, ErrPageSizeTooLarge},
-		{SyncQuery{SubCategory: "prabayar", PageSize: ptr(0)}, ErrPageSizeTooSmall},
-		{SyncQuery{SubCategory: "prabayar", Page: ptr(-1)}, ErrPageTooSmall},
+		{SyncQuery{SubCategory: " "}, errSubCategoryRequired},
+		{SyncQuery{SubCategory: "prabayar", PageSize: ptr(101)}, errPageSizeTooLarge},
+		{SyncQuery{SubCategory: "prabayar", PageSize: ptr(0)}, errPageSizeTooSmall},
+		{SyncQuery{SubCategory: "prabayar", Page: ptr(-1)}, errPageTooSmall},
 		{SyncQuery{SubCategory: "nope"}, ErrSubCategoryNotFound},
 		{SyncQuery{SubCategory: "paket-sms"}, ErrSubCategoryInactive},
 	} {
@@ -284,7 +284,7 @@ func TestProvision(t *testing.T) {
 	_, err = s.Provision(p1, ProvisionInput{Name: "B", PhoneNumber: "081311110001", Email: "kasir.a@TOKO.id"})
 	require.NoError(t, err)
 	_, err = s.Provision(p1, ProvisionInput{Name: "C", PhoneNumber: "081311110002", Email: "A2@toko.id"})
-	assert.ErrorIs(t, err, ErrEmailTaken)
+	assert.ErrorIs(t, err, errEmailTaken)
 	// Keeping one's own email is fine.
 	_, err = s.Provision(p1, ProvisionInput{Name: "Kasir A3", PhoneNumber: "081311110000", Email: "A2@TOKO.ID"})
 	require.NoError(t, err)
@@ -405,19 +405,19 @@ func TestCreatePaymentRefusals(t *testing.T) {
 			in   CreatePaymentInput
 			err  error
 		}{
-			{"product before all", CreatePaymentInput{}, ErrProductRequired},
-			{"msisdn before method", CreatePaymentInput{ProductID: 1}, ErrMsisdnRequired},
-			{"method before trx id", CreatePaymentInput{ProductID: 1, Msisdn: "x"}, ErrMethodRequired},
-			{"trx id before lengths", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), ShiftCode: ptr(strings.Repeat("s", 51))}, ErrTrxIDRequired},
-			{"trx id length before shift code", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), PartnerTrxID: strings.Repeat("é", 51), ShiftCode: ptr(strings.Repeat("s", 51))}, ErrTrxIDTooLong},
+			{"product before all", CreatePaymentInput{}, errProductRequired},
+			{"msisdn before method", CreatePaymentInput{ProductID: 1}, errMsisdnRequired},
+			{"method before trx id", CreatePaymentInput{ProductID: 1, Msisdn: "x"}, errMethodRequired},
+			{"trx id before lengths", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), ShiftCode: ptr(strings.Repeat("s", 51))}, errTrxIDRequired},
+			{"trx id length before shift code", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), PartnerTrxID: strings.Repeat("é", 51), ShiftCode: ptr(strings.Repeat("s", 51))}, errTrxIDTooLong},
 			{"50 runes are fine", CreatePaymentInput{ProductID: 1002, Msisdn: "081234567890", PaymentMethodID: ptr(int64(0)), UseBalance: true, PartnerTrxID: strings.Repeat("é", 50), ShiftCode: ptr(strings.Repeat("ş", 50))}, nil},
-			{"shift code before msisdn format", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), PartnerTrxID: "t", ShiftCode: ptr(strings.Repeat("s", 51))}, ErrShiftCodeTooLong},
-			{"msisdn format before duplicate", payIn(1002, "0812", 0, "dup", true, false), ErrPhoneInvalid},
+			{"shift code before msisdn format", CreatePaymentInput{ProductID: 1, Msisdn: "x", PaymentMethodID: ptr(int64(0)), PartnerTrxID: "t", ShiftCode: ptr(strings.Repeat("s", 51))}, errShiftCodeTooLong},
+			{"msisdn format before duplicate", payIn(1002, "0812", 0, "dup", true, false), errPhoneInvalid},
 			{"duplicate before method", payIn(1002, "081234567890", 9, "dup", true, false), ErrTrxIDUsed},
 			{"duplicate before product", payIn(999999, "081234567890", 0, "dup", true, false), ErrTrxIDUsed},
 			{"method before product", payIn(999999, "081234567890", 9, "n1", true, false), ErrMethodUnavailable},
-			{"internal without funds before product", payIn(999999, "081234567890", 0, "n2", false, false), ErrInternalMethodNoFunds},
-			{"unknown product", payIn(999999, "081234567890", 0, "n3", true, false), ErrProductNotFound},
+			{"internal without funds before product", payIn(999999, "081234567890", 0, "n2", false, false), errInternalMethodNoFunds},
+			{"unknown product", payIn(999999, "081234567890", 0, "n3", true, false), errProductNotFound},
 			{"inactive product", payIn(1017, "081234567890", 0, "n4", true, false), ErrProductUnavailable},
 			{"inactive sub category", payIn(3001, "081234567890", 0, "n5", true, false), ErrProductUnavailable},
 			{"unprocessable", payIn(9001, "081234567890", 0, "n6", true, false), ErrProductDisrupted},
@@ -521,8 +521,8 @@ func TestPaymentStatus(t *testing.T) {
 		{"both mismatching", c, StatusQuery{PartnerTrxID: ptr("seed-unformed-0001"), TransactionNumber: ptr(tx.Number)}, ErrTrxNotFound},
 		{"other partner by trx id", other, StatusQuery{PartnerTrxID: ptr("st")}, ErrTrxNotFound},
 		{"other partner by number", other, StatusQuery{TransactionNumber: ptr(tx.Number)}, ErrTrxNotFound},
-		{"none", c, StatusQuery{}, ErrStatusQueryEmpty},
-		{"blank", c, StatusQuery{PartnerTrxID: ptr(" ")}, ErrStatusQueryEmpty},
+		{"none", c, StatusQuery{}, errStatusQueryEmpty},
+		{"blank", c, StatusQuery{PartnerTrxID: ptr(" ")}, errStatusQueryEmpty},
 		{"unformed", c, StatusQuery{PartnerTrxID: ptr("seed-unformed-0001")}, ErrPaymentNotFormed},
 		{"unformed by number", c, StatusQuery{TransactionNumber: ptr("INV/20261101/P1/00000001")}, ErrPaymentNotFormed},
 	}

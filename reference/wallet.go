@@ -3,9 +3,10 @@ package reference
 // coinsPerRupiah is the coin conversion: 2 coins = 1 rupiah (section 8).
 const coinsPerRupiah = 2
 
-// Split is how a total is paid: from balance, from coins, and the remainder
-// through a payment gateway. BalanceUsed + CoinValueUsed + Gateway = total.
-type Split struct {
+// walletSplit is how a total is paid: from balance, from coins, and the
+// remainder through a payment gateway. BalanceUsed + CoinValueUsed +
+// Gateway = total.
+type walletSplit struct {
 	BalanceUsed   int64
 	CoinUsed      int64
 	CoinValueUsed int64
@@ -23,18 +24,18 @@ type splitPolicy struct {
 	ignoreUseCoin  bool
 }
 
-// SplitPayment divides total between balance and coins under the
+// splitPayment divides total between balance and coins under the
 // document's rules: balance first; coins only for what balance leaves,
 // taken in pairs (an odd last coin is never taken); the rest goes to the
 // gateway. Negative inputs count as zero.
-func SplitPayment(total, balance, coins int64, useBalance, useCoin bool) Split {
+func splitPayment(total, balance, coins int64, useBalance, useCoin bool) walletSplit {
 	return splitPolicy{coinsPerRupiah: coinsPerRupiah}.split(total, balance, coins, useBalance, useCoin)
 }
 
-func (p splitPolicy) split(total, balance, coins int64, useBalance, useCoin bool) Split {
+func (p splitPolicy) split(total, balance, coins int64, useBalance, useCoin bool) walletSplit {
 	total, balance, coins = max(total, 0), max(balance, 0), max(coins, 0)
 	per := max(p.coinsPerRupiah, 1)
-	var s Split
+	var s walletSplit
 	rem := total
 	fromBalance := func() {
 		if useBalance {

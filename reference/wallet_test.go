@@ -12,24 +12,24 @@ func TestSplitPayment(t *testing.T) {
 		name                  string
 		total, balance, coins int64
 		useBalance, useCoin   bool
-		want                  Split
+		want                  walletSplit
 	}{
-		{"balance covers all, coins untouched", 10000, 50000, 1000, true, true, Split{BalanceUsed: 10000}},
-		{"balance then coins", 10000, 4000, 20000, true, true, Split{BalanceUsed: 4000, CoinUsed: 12000, CoinValueUsed: 6000}},
-		{"balance, coins, gateway", 10000, 4000, 2000, true, true, Split{BalanceUsed: 4000, CoinUsed: 2000, CoinValueUsed: 1000, Gateway: 5000}},
-		{"odd coin never taken", 10000, 0, 5, false, true, Split{CoinUsed: 4, CoinValueUsed: 2, Gateway: 9998}},
-		{"one coin is worth nothing", 100, 0, 1, false, true, Split{Gateway: 100}},
-		{"coins only", 10000, 99999, 30000, false, true, Split{CoinUsed: 20000, CoinValueUsed: 10000}},
-		{"balance only", 10000, 3000, 99999, true, false, Split{BalanceUsed: 3000, Gateway: 7000}},
-		{"neither", 10000, 99999, 99999, false, false, Split{Gateway: 10000}},
-		{"zero total", 0, 100, 100, true, true, Split{}},
-		{"negatives count as zero", 100, -5, -7, true, true, Split{Gateway: 100}},
-		{"negative total", -100, 5, 7, true, true, Split{}},
-		{"split customer", 11550, 1500, 10_000_000, true, true, Split{BalanceUsed: 1500, CoinUsed: 20100, CoinValueUsed: 10050}},
+		{"balance covers all, coins untouched", 10000, 50000, 1000, true, true, walletSplit{BalanceUsed: 10000}},
+		{"balance then coins", 10000, 4000, 20000, true, true, walletSplit{BalanceUsed: 4000, CoinUsed: 12000, CoinValueUsed: 6000}},
+		{"balance, coins, gateway", 10000, 4000, 2000, true, true, walletSplit{BalanceUsed: 4000, CoinUsed: 2000, CoinValueUsed: 1000, Gateway: 5000}},
+		{"odd coin never taken", 10000, 0, 5, false, true, walletSplit{CoinUsed: 4, CoinValueUsed: 2, Gateway: 9998}},
+		{"one coin is worth nothing", 100, 0, 1, false, true, walletSplit{Gateway: 100}},
+		{"coins only", 10000, 99999, 30000, false, true, walletSplit{CoinUsed: 20000, CoinValueUsed: 10000}},
+		{"balance only", 10000, 3000, 99999, true, false, walletSplit{BalanceUsed: 3000, Gateway: 7000}},
+		{"neither", 10000, 99999, 99999, false, false, walletSplit{Gateway: 10000}},
+		{"zero total", 0, 100, 100, true, true, walletSplit{}},
+		{"negatives count as zero", 100, -5, -7, true, true, walletSplit{Gateway: 100}},
+		{"negative total", -100, 5, 7, true, true, walletSplit{}},
+		{"split customer", 11550, 1500, 10_000_000, true, true, walletSplit{BalanceUsed: 1500, CoinUsed: 20100, CoinValueUsed: 10050}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := SplitPayment(tc.total, tc.balance, tc.coins, tc.useBalance, tc.useCoin)
+			got := splitPayment(tc.total, tc.balance, tc.coins, tc.useBalance, tc.useCoin)
 			assert.Equal(t, tc.want, got)
 		})
 	}
@@ -38,9 +38,9 @@ func TestSplitPayment(t *testing.T) {
 func TestSplitPolicyFaults(t *testing.T) {
 	t.Parallel()
 	coinsFirst := splitPolicy{coinsPerRupiah: 2, coinsFirst: true}.split(10000, 50000, 4000, true, true)
-	assert.Equal(t, Split{BalanceUsed: 8000, CoinUsed: 4000, CoinValueUsed: 2000}, coinsFirst)
+	assert.Equal(t, walletSplit{BalanceUsed: 8000, CoinUsed: 4000, CoinValueUsed: 2000}, coinsFirst)
 	notHalved := splitPolicy{coinsPerRupiah: 1}.split(10000, 0, 4000, true, true)
-	assert.Equal(t, Split{CoinUsed: 4000, CoinValueUsed: 4000, Gateway: 6000}, notHalved)
+	assert.Equal(t, walletSplit{CoinUsed: 4000, CoinValueUsed: 4000, Gateway: 6000}, notHalved)
 }
 
 // FuzzPaymentSplit checks the invariants of the split for any input.
@@ -53,7 +53,7 @@ func FuzzPaymentSplit(f *testing.F) {
 		if total < 0 || balance < 0 || coins < 0 {
 			t.Skip()
 		}
-		s := SplitPayment(total, balance, coins, useBalance, useCoin)
+		s := splitPayment(total, balance, coins, useBalance, useCoin)
 		if s.BalanceUsed < 0 || s.CoinUsed < 0 || s.CoinValueUsed < 0 || s.Gateway < 0 {
 			t.Fatalf("negative part: %+v", s)
 		}

@@ -28,21 +28,7 @@ type payment struct {
 	// known is what the scenario knows of the payer's wallet before the
 	// payment: before, or a range after a mixed payment.
 	known contract.WalletRange
-	res   *paymentResult
-}
-
-// paymentResult is the data of a created payment, money as int64.
-type paymentResult struct {
-	TransactionID     int64
-	TransactionNumber string
-	Status            string
-	PaymentStatus     string
-	PartnerTrxID      string
-	Amount            amount
-	IsRequired        bool
-	PaymentAmount     int64
-	CoinNote          string
-	GatewayNote       string
+	res   *contract.Payment
 }
 
 // amount is the amount object of section 2.7, as the contract checks it.
@@ -138,92 +124,44 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 		return pm, err
 	}
 	if pm.ex.Status == http.StatusOK {
-		res, err := s.decodePayment(pm.ex)
-		if err != nil {
-			return pm, err
-		}
+		res, _, err := contract.ReadCreated(pm.ex.RespBody, fmt.Sprint(pm.body["partner_trx_id"]))
 		pm.res = res
-		if s.payment == nil {
+		if res != nil && s.payment == nil {
 			s.payment = pm
 		}
-		if err := s.paymentLawful(pm); err != nil {
+		if err := s.paymentLawful(pm, err); err != nil {
 			return pm, err
 		}
 	}
 	return pm, nil
 }
 
-// paymentLawful checks the rules of the document every created payment
-// keeps, whatever the scenario, as every judge checks them
-// (contract.CheckCreated): status true and the success message, the
-// transaction's number and echoed id, the amount arithmetic (§2.7, §4.6 rule
-// 4: balance and coins never pay more than the total); and, when use_coin
-// was sent false, that no coins were taken.
-func (s *scenario) paymentLawful(pm *payment) error {
-	a := pm.res.Amount
-	env, err := s.envelope(pm.ex)
-	if err != nil {
-		return err
-	}
-	created := contract.Created{Status: env.Status, Message: env.Message, TransactionNumber: pm.res.TransactionNumber,
-		PartnerTrxID: pm.res.PartnerTrxID, Amount: a}
-	if err := contract.CheckCreated(created, fmt.Sprint(pm.body["partner_trx_id"]), contract.UnknownFee); err != nil {
+// paymentLawful grades what every judge checks of a created payment
+// (contract.ReadCreated's error read): status true and the success message,
+// the transaction's number and echoed id, the amount arithmetic (§2.7, §4.6
+// rule 4: balance and coins never pay more than the total); and, when
+// use_coin was sent false, that no coins were taken.
+func (s *scenario) paymentLawful(pm *payment, read error) error {
+	if read != nil {
 		section, wants := contract.SentenceWalletWithinTotal+" "+secCoinValue, "an amount whose parts cover the total and no more from the wallet"
 		switch {
-		case errors.Is(err, contract.ErrCreatedAnswer):
+		case pm.res == nil && errors.Is(read, contract.ErrCreatedData):
+			section, wants = contract.SentenceCreatedData, "data with integer amounts"
+		case pm.res == nil:
+			return s.envelopeFailure(pm.ex, read)
+		case errors.Is(read, contract.ErrCreatedAnswer):
 			section, wants = contract.SentenceCreated, fmt.Sprintf("status true and the message %q", contract.MsgCreated)
-		case errors.Is(err, contract.ErrTransactionNamed):
+		case errors.Is(read, contract.ErrTransactionNamed):
 			section, wants = secTransaction, "a transaction_number with slashes and the partner_trx_id sent"
 		}
-		return s.failure(pm.ex, section, wants, "%v", err)
+		return s.failure(pm.ex, section, wants, "%v", read)
 	}
 	if useCoin, sent := pm.body["use_coin"].(bool); sent && !useCoin {
-		if err := contract.CheckCoinsOnlyWhenAsked(a); err != nil {
+		if err := contract.CheckCoinsOnlyWhenAsked(pm.res.Amount); err != nil {
 			return s.failure(pm.ex, contract.SentenceCoinsOnlyWhenAsked, "coin_used 0 and coin_value_used 0", "%v", err)
 		}
 	}
 	return nil
-}
-
-func (s *scenario) decodePayment(ex *exchange) (*paymentResult, error) {
-	var body struct {
-		Data map[string]any `json:"data"`
-	}
-	if err := decode(ex.RespBody, &body); err != nil || body.Data == nil {
-		return nil, s.failure(ex, "§4.6 rule 3: Success: body status, message, data with transaction, payment_method, payment, developer_notes.", "data", "no data (%v)", err)
-	}
-	d := body.Data
-	var r paymentResult
-	ints := []struct {
-		path string
-		dst  *int64
-	}{
-		{"transaction.id", &r.TransactionID},
-		{"transaction.amount.total", &r.Amount.Total},
-		{"transaction.amount.balance_used", &r.Amount.BalanceUsed},
-		{"transaction.amount.coin_used", &r.Amount.CoinUsed},
-		{"transaction.amount.coin_value_used", &r.Amount.CoinValueUsed},
-		{"transaction.amount.gateway_payment", &r.Amount.GatewayPayment},
-		{"payment.amount", &r.PaymentAmount},
-	}
-	for _, f := range ints {
-		v, _ := lookup(d, f.path)
-		n, ok := integer(v)
-		if !ok {
-			return nil, s.failure(ex, "§2.5/§2.7: amounts are integers.", f.path+" an integer", "%s is %v", f.path, v)
-		}
-		*f.dst = n
-	}
-	str := func(path string) string { v, _ := lookup(d, path); x, _ := v.(string); return x }
-	r.TransactionNumber = str("transaction.transaction_number")
-	r.Status = str("transaction.status")
-	r.PaymentStatus = str("transaction.payment_status")
-	r.PartnerTrxID = str("transaction.partner_trx_id")
-	r.CoinNote = str("developer_notes.coin_conversion")
-	r.GatewayNote = str("developer_notes.gateway_payment")
-	v, _ := lookup(d, "payment.is_required")
-	r.IsRequired, _ = v.(bool)
-	return &r, nil
 }
 
 // created returns the payment whose success the current check is about.
@@ -627,12 +565,12 @@ func (s *scenario) paid() error {
 	if pm.res.Amount.GatewayPayment != 0 {
 		return s.skipBecause(fmt.Sprintf("profile funded_customer: the payment was not fully covered by balance and coins (gateway_payment %d); fund the customer", pm.res.Amount.GatewayPayment))
 	}
-	if pm.res.PaymentStatus != "PAID" || !slices.Contains(transactionStatuses, pm.res.Status) {
+	if pm.res.PaymentStatus != "PAID" || !slices.Contains(transactionStatuses, pm.res.TransactionStatus) {
 		return s.failure(pm.ex, secPaid, fmt.Sprintf("payment_status PAID and a transaction status of %v", transactionStatuses),
-			"payment_status %s and status %s", pm.res.PaymentStatus, pm.res.Status)
+			"payment_status %s and status %s", pm.res.PaymentStatus, pm.res.TransactionStatus)
 	}
-	if pm.res.Status != "PROCESSING" {
-		return s.reading(contract.MustReading("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.Status))
+	if pm.res.TransactionStatus != "PROCESSING" {
+		return s.reading(contract.MustReading("paid-processing"), s.failure(pm.ex, secObserved, "transaction status PROCESSING", "status %s", pm.res.TransactionStatus))
 	}
 	return nil
 }

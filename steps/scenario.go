@@ -266,13 +266,19 @@ var decode = contract.Unmarshal
 // with a boolean status and a string message (internal/contract).
 func (s *scenario) envelope(ex *exchange) (contract.Envelope, error) {
 	env, _, err := contract.Decode(ex.RespBody)
-	switch {
-	case errors.Is(err, contract.ErrNotObject):
-		return env, s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
-	case err != nil:
-		return env, s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
+	if err != nil {
+		return env, s.envelopeFailure(ex, err)
 	}
 	return env, nil
+}
+
+// envelopeFailure is the failure of an answer whose envelope
+// contract.Decode could not read (err).
+func (s *scenario) envelopeFailure(ex *exchange, err error) error {
+	if errors.Is(err, contract.ErrNotObject) {
+		return s.failure(ex, secEveryJSON, "a JSON body", "the body is not a JSON object: %v", err)
+	}
+	return s.failure(ex, secEveryJSON, "status (boolean) and message (string)", "status or message is missing: %v", err)
 }
 
 // lastEnvelope returns the last exchange and its decoded status and message.

@@ -11,10 +11,10 @@ import (
 // not know (GatewayPaymentDocumented).
 const UnknownFee = -1
 
-// Remainder is what balance and coins leave of an amount object's total:
+// remainderOf is what balance and coins leave of an amount object's total:
 // section 4.6 rule 4, "Any remainder not covered by balance/coins is
 // reported in transaction.amount.gateway_payment".
-func Remainder(a api.Amount) int64 { return a.Total - a.BalanceUsed - a.CoinValueUsed }
+func remainderOf(a api.Amount) int64 { return a.Total - a.BalanceUsed - a.CoinValueUsed }
 
 // GatewayPaymentDocumented reports whether gateway_payment reports the
 // remainder as rule 4 of section 4.6 has it. How a gateway method's
@@ -25,7 +25,7 @@ func Remainder(a api.Amount) int64 { return a.Total - a.BalanceUsed - a.CoinValu
 // method paid through; with UnknownFee any amount above the remainder is
 // taken as a fee.
 func GatewayPaymentDocumented(a api.Amount, fee int64) bool {
-	rest := Remainder(a)
+	rest := remainderOf(a)
 	switch {
 	case a.GatewayPayment == rest:
 		return true
@@ -43,7 +43,7 @@ func GatewayPaymentDocumented(a api.Amount, fee int64) bool {
 // and is not required to be in the list"): section 2.4 gives it id 0 and,
 // in a payment, gateway SALDO and type COIN.
 func IsGatewayMethod(id int64, gateway, paymentType string) bool {
-	return id != InternalMethodID && (gateway != InternalMethodGateway || paymentType != InternalMethodType)
+	return id != InternalMethodID && (gateway != internalMethodGateway || paymentType != internalMethodType)
 }
 
 // The internal balance/coin method (section 2.4): "The value 0 means
@@ -51,9 +51,9 @@ func IsGatewayMethod(id int64, gateway, paymentType string) bool {
 // gateway SALDO, type COIN".
 const (
 	InternalMethodID      = 0
-	InternalMethodCode    = "BALANCE"
-	InternalMethodGateway = "SALDO"
-	InternalMethodType    = "COIN"
+	internalMethodCode    = "BALANCE"
+	internalMethodGateway = "SALDO"
+	internalMethodType    = "COIN"
 )
 
 // SentenceSplit is the sentence CheckSplit rests on.
@@ -63,9 +63,9 @@ const SentenceSplit = "§4.6: use_balance — \"Use balance first.\" use_coin �
 
 // The ways a payment can split the total over a wallet against section 4.6.
 var (
-	ErrBalanceNotAsked = errors.New("balance was taken although use_balance was false")
-	ErrBeyondWallet    = errors.New("the payment took more than the wallet holds")
-	ErrBalanceNotFirst = errors.New("balance is not used first")
+	errBalanceNotAsked = errors.New("balance was taken although use_balance was false")
+	errBeyondWallet    = errors.New("the payment took more than the wallet holds")
+	errBalanceNotFirst = errors.New("balance is not used first")
 )
 
 // CheckSplit checks the amounts a of a payment sent with useBalance and
@@ -73,7 +73,7 @@ var (
 // known) against the wallet before it, as far as the payer's earlier
 // payments let the judge know it (WalletRange): balance and coins within
 // the total (CheckWalletWithinTotal), coins only when asked
-// (CheckCoinsOnlyWhenAsked), the amount's arithmetic (CheckAmountWithFee),
+// (CheckCoinsOnlyWhenAsked), the amount's arithmetic (checkAmountWithFee),
 // balance only when asked, nothing beyond what the wallet may hold, and
 // balance first (section 4.6 rule 1) from a balance in the range. A payment
 // that took balance or coins the reported amounts say were taken already
@@ -88,7 +88,7 @@ func CheckSplit(before WalletRange, a api.Amount, fee int64, useBalance, useCoin
 			return Reading{}, err
 		}
 	}
-	if err := CheckAmountWithFee(a, fee); err != nil {
+	if err := checkAmountWithFee(a, fee); err != nil {
 		return Reading{}, fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d, the method's fee %d",
 			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment, fee)
 	}
@@ -97,17 +97,17 @@ func CheckSplit(before WalletRange, a api.Amount, fee int64, useBalance, useCoin
 	most := Wallet{Balance: max(before.Most().Balance, 0), Coins: max(before.Most().Coins, 0)}
 	switch {
 	case !useBalance && a.BalanceUsed != 0:
-		return Reading{}, fmt.Errorf("%w: balance_used %d (%s)", ErrBalanceNotAsked, a.BalanceUsed, SentenceSplit)
+		return Reading{}, fmt.Errorf("%w: balance_used %d (%s)", errBalanceNotAsked, a.BalanceUsed, SentenceSplit)
 	case a.BalanceUsed > most.Balance || a.CoinUsed > most.Coins:
 		return Reading{}, fmt.Errorf("%w: balance %d and %d coins taken from a wallet of %s (%s)",
-			ErrBeyondWallet, a.BalanceUsed, a.CoinUsed, before, SentenceSplit)
+			errBeyondWallet, a.BalanceUsed, a.CoinUsed, before, SentenceSplit)
 	case useBalance && (a.BalanceUsed < min(least.Balance, a.Total) || a.BalanceUsed > min(most.Balance, a.Total)):
 		return Reading{}, fmt.Errorf("%w: balance_used is %d with %s and total %d (%s)",
-			ErrBalanceNotFirst, a.BalanceUsed, before, a.Total, SentenceSplit)
+			errBalanceNotFirst, a.BalanceUsed, before, a.Total, SentenceSplit)
 	case a.BalanceUsed > least.Balance || a.CoinUsed > least.Coins:
 		rd := MustReading("wallet-debited")
 		return rd, fmt.Errorf("%w: balance %d and %d coins taken, but the payments reported leave balance %d and %d coins (%s %s)",
-			ErrWalletNotAsReported, a.BalanceUsed, a.CoinUsed, before.Reported.Balance, before.Reported.Coins, rd.Sentence, rd.Text)
+			errWalletNotAsReported, a.BalanceUsed, a.CoinUsed, before.Reported.Balance, before.Reported.Coins, rd.Sentence, rd.Text)
 	}
 	return Reading{}, nil
 }

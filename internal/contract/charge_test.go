@@ -38,8 +38,8 @@ func TestIsGatewayMethod(t *testing.T) {
 	assert.True(t, IsGatewayMethod(1, "NUSAPAY", "QRIS"))
 	assert.False(t, IsGatewayMethod(0, "SALDO", "COIN"), "the internal method listed")
 	assert.False(t, IsGatewayMethod(0, "NUSAPAY", "VA"), "id 0 is the internal method whatever it is called")
-	assert.False(t, IsGatewayMethod(7, InternalMethodGateway, InternalMethodType), "the internal method under another id")
-	assert.True(t, IsGatewayMethod(8, InternalMethodGateway, "VA"))
+	assert.False(t, IsGatewayMethod(7, internalMethodGateway, internalMethodType), "the internal method under another id")
+	assert.True(t, IsGatewayMethod(8, internalMethodGateway, "VA"))
 }
 
 func TestCheckSplit(t *testing.T) {
@@ -54,14 +54,14 @@ func TestCheckSplit(t *testing.T) {
 	}{
 		{"balance, then coins", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 2600, CoinValueUsed: 1300}, 0, true, true, nil},
 		{"balance, then a gateway with its fee", api.Amount{Total: 6300, BalanceUsed: 5000, GatewayPayment: 3800}, 2500, true, false, nil},
-		{"coins before balance", api.Amount{Total: 6300, BalanceUsed: 4300, CoinUsed: 4000, CoinValueUsed: 2000}, 0, true, true, ErrBalanceNotFirst},
-		{"coins although the balance covers", api.Amount{Total: 4000, BalanceUsed: 3000, CoinUsed: 2000, CoinValueUsed: 1000}, 0, true, true, ErrBalanceNotFirst},
-		{"more than the total", api.Amount{Total: 4000, BalanceUsed: 4000, CoinUsed: 2, CoinValueUsed: 1}, 0, true, true, ErrWalletOverTotal},
-		{"balance not asked", api.Amount{Total: 6300, BalanceUsed: 100, GatewayPayment: 6200}, 0, false, false, ErrBalanceNotAsked},
-		{"beyond the wallet", api.Amount{Total: 9000, BalanceUsed: 5000, CoinUsed: 8000, CoinValueUsed: 4000}, 0, true, true, ErrBeyondWallet},
-		{"coins not asked", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 2600, CoinValueUsed: 1300}, 0, true, false, ErrCoinsNotAsked},
-		{"a fee other than the method's", api.Amount{Total: 6300, GatewayPayment: 7000}, 2500, false, false, ErrAmountSum},
-		{"coins at 1 a rupiah", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 1300, CoinValueUsed: 1300}, 0, true, true, ErrAmountCoinRate},
+		{"coins before balance", api.Amount{Total: 6300, BalanceUsed: 4300, CoinUsed: 4000, CoinValueUsed: 2000}, 0, true, true, errBalanceNotFirst},
+		{"coins although the balance covers", api.Amount{Total: 4000, BalanceUsed: 3000, CoinUsed: 2000, CoinValueUsed: 1000}, 0, true, true, errBalanceNotFirst},
+		{"more than the total", api.Amount{Total: 4000, BalanceUsed: 4000, CoinUsed: 2, CoinValueUsed: 1}, 0, true, true, errWalletOverTotal},
+		{"balance not asked", api.Amount{Total: 6300, BalanceUsed: 100, GatewayPayment: 6200}, 0, false, false, errBalanceNotAsked},
+		{"beyond the wallet", api.Amount{Total: 9000, BalanceUsed: 5000, CoinUsed: 8000, CoinValueUsed: 4000}, 0, true, true, errBeyondWallet},
+		{"coins not asked", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 2600, CoinValueUsed: 1300}, 0, true, false, errCoinsNotAsked},
+		{"a fee other than the method's", api.Amount{Total: 6300, GatewayPayment: 7000}, 2500, false, false, errAmountSum},
+		{"coins at 1 a rupiah", api.Amount{Total: 6300, BalanceUsed: 5000, CoinUsed: 1300, CoinValueUsed: 1300}, 0, true, true, errAmountCoinRate},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,16 +89,16 @@ func TestCheckSplitAfterAMixedPayment(t *testing.T) {
 	assert.NoError(t, err, "the balance was taken")
 	assert.Empty(t, rd.ID)
 	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 1500, GatewayPayment: 4800}, 0, true, false)
-	assert.ErrorIs(t, err, ErrWalletNotAsReported, "the balance was not taken yet")
+	assert.ErrorIs(t, err, errWalletNotAsReported, "the balance was not taken yet")
 	assert.Equal(t, "wallet-debited", rd.ID)
 	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 1600, GatewayPayment: 4700}, 0, true, false)
-	assert.ErrorIs(t, err, ErrBeyondWallet, "more than the wallet may hold")
+	assert.ErrorIs(t, err, errBeyondWallet, "more than the wallet may hold")
 	assert.Empty(t, rd.ID)
 	rd, err = CheckSplit(r, api.Amount{Total: 6300, BalanceUsed: 100, CoinUsed: 100, CoinValueUsed: 50, GatewayPayment: 6150}, 0, true, true)
-	assert.ErrorIs(t, err, ErrWalletNotAsReported, "balance 100 of a balance the payment may not have taken, coins as reported")
+	assert.ErrorIs(t, err, errWalletNotAsReported, "balance 100 of a balance the payment may not have taken, coins as reported")
 	assert.Equal(t, "wallet-debited", rd.ID)
 	rd, err = CheckSplit(r, api.Amount{Total: 6300, CoinUsed: 200, CoinValueUsed: 100, GatewayPayment: 6200}, 0, false, true)
-	assert.ErrorIs(t, err, ErrBeyondWallet, "more coins than the wallet may hold")
+	assert.ErrorIs(t, err, errBeyondWallet, "more coins than the wallet may hold")
 	assert.Empty(t, rd.ID)
 	rd, err = CheckSplit(Exactly(Wallet{Balance: -1500}), api.Amount{Total: 6300, GatewayPayment: 6300}, 0, true, false)
 	assert.NoError(t, err, "a wallet below nothing gives nothing, and takes nothing more")
@@ -112,7 +112,7 @@ func TestCheckWalletAsReported(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Empty(t, rd.ID)
 	rd, err = CheckWalletAsReported(Exactly(w), Wallet{})
-	assert.ErrorIs(t, err, ErrWalletNotAsReported)
+	assert.ErrorIs(t, err, errWalletNotAsReported)
 	assert.Empty(t, rd.ID, "a wallet known exactly: the document's rule")
 	assert.Contains(t, err.Error(), "it holds balance 0 and 0 coins, but the payments reported leave balance 1000 and 40 coins")
 
@@ -122,13 +122,13 @@ func TestCheckWalletAsReported(t *testing.T) {
 	assert.Empty(t, rd.ID)
 	for _, got := range []Wallet{w, {Balance: 1000}, {Balance: 400, Coins: 10}} {
 		rd, err = CheckWalletAsReported(mixed, got)
-		assert.ErrorIs(t, err, ErrWalletNotAsReported)
+		assert.ErrorIs(t, err, errWalletNotAsReported)
 		assert.Equal(t, "wallet-debited", rd.ID, "%+v: within the range, the reading", got)
 		assert.Contains(t, err.Error(), rd.Text)
 	}
 	for _, got := range []Wallet{{Balance: 1001, Coins: 40}, {Balance: -1}, {Coins: 41}} {
 		rd, err = CheckWalletAsReported(mixed, got)
-		assert.ErrorIs(t, err, ErrWalletNotAsReported)
+		assert.ErrorIs(t, err, errWalletNotAsReported)
 		assert.Empty(t, rd.ID, "%+v: outside the range, the document's rule", got)
 		assert.Contains(t, err.Error(), "the payments reported leave balance 0 to 1000 and 0 to 40 coins")
 	}

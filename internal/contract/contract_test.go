@@ -65,12 +65,12 @@ func TestCheckAmount(t *testing.T) {
 		{"balance only", api.Amount{Total: 6300, BalanceUsed: 6300}, nil},
 		{"balance then coins", api.Amount{Total: 6300, BalanceUsed: 1500, CoinUsed: 9600, CoinValueUsed: 4800}, nil},
 		{"gateway remainder", api.Amount{Total: 6300, BalanceUsed: 300, GatewayPayment: 6000}, nil},
-		{"parts short of total", api.Amount{Total: 6300, BalanceUsed: 6000}, ErrAmountSum},
-		{"coins at 1 a rupiah", api.Amount{Total: 6300, CoinUsed: 6300, CoinValueUsed: 6300}, ErrAmountCoinRate},
-		{"negative part", api.Amount{Total: 0, BalanceUsed: -5, GatewayPayment: 5}, ErrAmountNegative},
+		{"parts short of total", api.Amount{Total: 6300, BalanceUsed: 6000}, errAmountSum},
+		{"coins at 1 a rupiah", api.Amount{Total: 6300, CoinUsed: 6300, CoinValueUsed: 6300}, errAmountCoinRate},
+		{"negative part", api.Amount{Total: 0, BalanceUsed: -5, GatewayPayment: 5}, errAmountNegative},
 	}
 	for _, tc := range cases {
-		assert.Equal(t, tc.want, CheckAmount(tc.a), tc.name)
+		assert.Equal(t, tc.want, checkAmount(tc.a), tc.name)
 	}
 }
 

@@ -6,7 +6,7 @@
 //
 // It holds the operations with their method, path and documented status
 // codes, and the rows of section 7 with their messages, read once from the
-// embedded OpenAPI document (Spec, Operations, Rows); the exact messages
+// embedded OpenAPI document (Spec, Operations, MustRows); the exact messages
 // (messages.go); the status and message envelope (section 1); money: the
 // coin rate and the amount arithmetic (sections 2.3, 2.7 and 8); the
 // destination number format and the one table of operator prefixes

@@ -17,8 +17,8 @@ type Envelope struct {
 // The ways a body can fail to be an envelope.
 var (
 	ErrNotObject      = errors.New("the body is not one JSON object")
-	ErrStatusMissing  = errors.New("status is missing or not a boolean")
-	ErrMessageMissing = errors.New("message is missing or not a string")
+	errStatusMissing  = errors.New("status is missing or not a boolean")
+	errMessageMissing = errors.New("message is missing or not a string")
 )
 
 // Decode reads body as an envelope. It is strict where encoding/json is
@@ -36,11 +36,11 @@ func Decode(body []byte) (Envelope, map[string]json.RawMessage, error) {
 	}
 	var status *bool
 	if json.Unmarshal(fields["status"], &status) != nil || status == nil {
-		return Envelope{}, fields, ErrStatusMissing
+		return Envelope{}, fields, errStatusMissing
 	}
 	var message *string
 	if json.Unmarshal(fields["message"], &message) != nil || message == nil {
-		return Envelope{}, fields, ErrMessageMissing
+		return Envelope{}, fields, errMessageMissing
 	}
 	return Envelope{Status: *status, Message: *message}, fields, nil
 }

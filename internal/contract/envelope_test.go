@@ -25,13 +25,13 @@ func TestDecode(t *testing.T) {
 		{"array", `[{"status":true,"message":"OK"}]`, Envelope{}, ErrNotObject},
 		{"trailing data", `{"status":true,"message":"OK"} trailing`, Envelope{}, ErrNotObject},
 		{"two objects", `{"status":true,"message":"OK"}{}`, Envelope{}, ErrNotObject},
-		{"status missing", `{"message":"OK"}`, Envelope{}, ErrStatusMissing},
-		{"status null", `{"status":null,"message":"OK"}`, Envelope{}, ErrStatusMissing},
-		{"status string", `{"status":"true","message":"OK"}`, Envelope{}, ErrStatusMissing},
-		{"status capitalised", `{"Status":true,"message":"OK"}`, Envelope{}, ErrStatusMissing},
-		{"message null", `{"status":true,"message":null}`, Envelope{}, ErrMessageMissing},
-		{"message number", `{"status":true,"message":1}`, Envelope{}, ErrMessageMissing},
-		{"message capitalised", `{"status":true,"MESSAGE":"OK"}`, Envelope{}, ErrMessageMissing},
+		{"status missing", `{"message":"OK"}`, Envelope{}, errStatusMissing},
+		{"status null", `{"status":null,"message":"OK"}`, Envelope{}, errStatusMissing},
+		{"status string", `{"status":"true","message":"OK"}`, Envelope{}, errStatusMissing},
+		{"status capitalised", `{"Status":true,"message":"OK"}`, Envelope{}, errStatusMissing},
+		{"message null", `{"status":true,"message":null}`, Envelope{}, errMessageMissing},
+		{"message number", `{"status":true,"message":1}`, Envelope{}, errMessageMissing},
+		{"message capitalised", `{"status":true,"MESSAGE":"OK"}`, Envelope{}, errMessageMissing},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

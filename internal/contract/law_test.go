@@ -105,12 +105,12 @@ func sectionSevenMessages(t *testing.T) []string {
 // message of openapi.yaml, and every message of openapi.yaml has one.
 func TestMessagesAreTheSpecs(t *testing.T) {
 	t.Parallel()
-	constants := []string{MsgOK, MsgSubCategoryNotFound, MsgSubCategoryInactive, MsgQueryEmpty, MsgInvalidDestination,
-		MsgSubCategoryRequired, MsgPageSizeMax, MsgSecretKeyInvalid, MsgTokenRequired, MsgTokenInvalidExpired,
-		MsgSyncForbidden, MsgSynced, MsgIncomplete, MsgEmailTaken, MsgProfileUnloaded, MsgTokenInvalid,
-		AccessDeniedPrefix, MsgCreated, MsgProductRequired, MsgMsisdnRequired, MsgMethodRequired, MsgTrxIDRequired,
-		MsgTrxIDTooLong, MsgShiftCodeTooLong, MsgMethodUnavailable, MsgInternalMethodFlag, MsgLookupEmpty,
-		MsgNotFound, MsgPaymentNotFormed, MsgDuplicate}
+	constants := []string{MsgOK, msgSubCategoryNotFound, MsgSubCategoryInactive, msgQueryEmpty, MsgInvalidDestination,
+		msgSubCategoryRequired, msgPageSizeMax, MsgSecretKeyInvalid, MsgTokenRequired, MsgTokenInvalidExpired,
+		MsgSyncForbidden, MsgSynced, msgIncomplete, msgEmailTaken, MsgProfileUnloaded, MsgTokenInvalid,
+		AccessDeniedPrefix, MsgCreated, msgProductRequired, msgMsisdnRequired, msgMethodRequired, msgTrxIDRequired,
+		msgTrxIDTooLong, msgShiftCodeTooLong, msgMethodUnavailable, MsgInternalMethodFlag, msgLookupEmpty,
+		MsgNotFound, msgPaymentNotFormed, MsgDuplicate}
 	var spec []string
 	for _, r := range MustRows() {
 		if r.Message != "" && !slices.Contains(spec, r.Message) {
@@ -232,7 +232,7 @@ func TestSubCategoriesWrittenOnce(t *testing.T) {
 // TestSpecReadOnce: only the contract loads openapi.yaml for judging
 // (operations, documented statuses, section 7 rows, the validator) and
 // reads an operation's statuses from it; a judge calls contract.Spec,
-// contract.Operations or contract.Rows.
+// contract.Operations or contract.MustRows.
 func TestSpecReadOnce(t *testing.T) {
 	t.Parallel()
 	for _, f := range judgeFiles(t) {
@@ -242,10 +242,10 @@ func TestSpecReadOnce(t *testing.T) {
 				return true
 			}
 			if sel.Sel.Name == "GetSpec" {
-				t.Errorf("%s: reads openapi.yaml itself (api.GetSpec): use contract.Spec, Operations or Rows", f.at(sel))
+				t.Errorf("%s: reads openapi.yaml itself (api.GetSpec): use contract.Spec, Operations or MustRows", f.at(sel))
 			}
 			if inner, ok := sel.X.(*ast.SelectorExpr); ok && inner.Sel.Name == "Responses" && (sel.Sel.Name == "Value" || sel.Sel.Name == "Map" || sel.Sel.Name == "Status") {
-				t.Errorf("%s: reads an operation's documented statuses from openapi.yaml itself: use contract.Operation.Documents or Rows", f.at(sel))
+				t.Errorf("%s: reads an operation's documented statuses from openapi.yaml itself: use contract.Operation.Documents or MustRows", f.at(sel))
 			}
 			return true
 		})

@@ -4,20 +4,22 @@ import "fmt"
 
 // The exact messages of the document (section 7, and sections 1 and 4.6
 // where they fix one), compared byte for byte by every judge. This file is
-// the one place they are written in Go; a test checks each against the
-// x-messages of openapi.yaml, and another that no source file outside this
-// package writes one again.
+// the one place the judges and the test doubles of internal/variants take
+// them from; the reference writes its own (reference/errors.go, auth.go),
+// being one implementation of the document and not its judge. A test
+// checks each against the x-messages of openapi.yaml, and another that no
+// judge's source file writes one again.
 const (
 	// MsgOK is the message of a success body "unless stated" (section 4).
 	MsgOK = "OK"
 
 	// Products (section 7).
-	MsgSubCategoryNotFound = "Subkategori tidak ditemukan."
+	msgSubCategoryNotFound = "Subkategori tidak ditemukan."
 	MsgSubCategoryInactive = "Subkategori belum tersedia."
-	MsgQueryEmpty          = "phone_number dan sub_category wajib diisi."
+	msgQueryEmpty          = "phone_number dan sub_category wajib diisi."
 	MsgInvalidDestination  = "Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka."
-	MsgSubCategoryRequired = "sub_category wajib diisi."
-	MsgPageSizeMax         = "pageSize maksimal 100."
+	msgSubCategoryRequired = "sub_category wajib diisi."
+	msgPageSizeMax         = "pageSize maksimal 100."
 	MsgSecretKeyInvalid    = "Secret Key tidak valid."
 	MsgTokenRequired       = "Token wajib diisi."
 	MsgTokenInvalidExpired = "Token tidak valid atau sudah kedaluwarsa."
@@ -25,25 +27,25 @@ const (
 
 	// Customer (section 7).
 	MsgSynced          = "Akun berhasil disinkronisasi."
-	MsgIncomplete      = "Data tidak lengkap."
-	MsgEmailTaken      = "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda."
+	msgIncomplete      = "Data tidak lengkap."
+	msgEmailTaken      = "Email yang digunakan sudah terdaftar pada akun lain. Silakan gunakan email yang berbeda."
 	MsgProfileUnloaded = "Profil belum dapat dimuat. Silakan coba lagi nanti."
 	MsgTokenInvalid    = "Token tidak valid."
 	AccessDeniedPrefix = "Akses ditolak"
 
 	// Payment (section 7).
 	MsgCreated            = "Pembayaran berhasil diproses."
-	MsgProductRequired    = "Produk wajib dipilih."
-	MsgMsisdnRequired     = "Nomor tujuan wajib diisi."
-	MsgMethodRequired     = "Metode pembayaran wajib dipilih."
-	MsgTrxIDRequired      = "ID transaksi mitra wajib diisi."
-	MsgTrxIDTooLong       = "ID transaksi mitra maksimal 50 karakter."
-	MsgShiftCodeTooLong   = "Kode shift maksimal 50 karakter."
-	MsgMethodUnavailable  = "Metode pembayaran tidak tersedia."
+	msgProductRequired    = "Produk wajib dipilih."
+	msgMsisdnRequired     = "Nomor tujuan wajib diisi."
+	msgMethodRequired     = "Metode pembayaran wajib dipilih."
+	msgTrxIDRequired      = "ID transaksi mitra wajib diisi."
+	msgTrxIDTooLong       = "ID transaksi mitra maksimal 50 karakter."
+	msgShiftCodeTooLong   = "Kode shift maksimal 50 karakter."
+	msgMethodUnavailable  = "Metode pembayaran tidak tersedia."
 	MsgInternalMethodFlag = "Untuk metode pembayaran internal, pilih saldo atau koin terlebih dahulu."
-	MsgLookupEmpty        = "partner_trx_id atau transaction_number wajib diisi."
+	msgLookupEmpty        = "partner_trx_id atau transaction_number wajib diisi."
 	MsgNotFound           = "Transaksi tidak ditemukan."
-	MsgPaymentNotFormed   = "Transaksi payment belum terbentuk."
+	msgPaymentNotFormed   = "Transaksi payment belum terbentuk."
 	MsgDuplicate          = "partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik."
 
 	// MsgPricePlan is the message of section 1 for a partner whose price
@@ -64,12 +66,12 @@ var (
 // messageRows names the section 7 row of every exact message, for reports.
 var messageRows = map[string]string{
 	MsgOK:                  "§7: 200 Loaded, message OK",
-	MsgSubCategoryNotFound: "§7 Products: 200 sync, Sub category not found",
+	msgSubCategoryNotFound: "§7 Products: 200 sync, Sub category not found",
 	MsgSubCategoryInactive: "§7 Products: 200 all, Sub category exists but inactive",
-	MsgQueryEmpty:          "§7 Products: 400 list, \"Query empty\" (reading: phone_number or sub_category, or both, missing or empty)",
+	msgQueryEmpty:          "§7 Products: 400 list, \"Query empty\" (reading: phone_number or sub_category, or both, missing or empty)",
 	MsgInvalidDestination:  "§7 Products: 400 list, Invalid destination number (§4.1: starting with 08, 10 to 13 digits)",
-	MsgSubCategoryRequired: "§7 Products: 400 sync, sub_category empty",
-	MsgPageSizeMax:         "§7 Products: 400 sync, pageSize over 100",
+	msgSubCategoryRequired: "§7 Products: 400 sync, sub_category empty",
+	msgPageSizeMax:         "§7 Products: 400 sync, pageSize over 100",
 	MsgSecretKeyInvalid:    "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers a wrong or missing secret key)",
 	MsgTokenRequired:       "§7: 401 all, \"Wrong secret key or token\" (reading: this message answers a missing token)",
 	MsgTokenInvalidExpired: "§7 Products: 401 all, \"Wrong secret key or token\" (reading: this message answers an invalid token)",
@@ -77,21 +79,21 @@ var messageRows = map[string]string{
 	AccessDeniedPrefix:     "§7 Customer/Payment: 401 all, \"Wrong secret key or token\" (a message beginning " + AccessDeniedPrefix + ")",
 	MsgSyncForbidden:       "§7 Products: 403 sync, Token is not the main partner account",
 	MsgSynced:              "§7 Customer: 200/201 provision, account synchronized (200) or created (201)",
-	MsgIncomplete:          "§7 Customer: 400 provision, \"Required field empty\" (reading: a required field missing or empty)",
-	MsgEmailTaken:          "§7 Customer: 400 provision, Email used by another account",
+	msgIncomplete:          "§7 Customer: 400 provision, \"Required field empty\" (reading: a required field missing or empty)",
+	msgEmailTaken:          "§7 Customer: 400 provision, Email used by another account",
 	MsgProfileUnloaded:     "§7 Customer: 500 profile, Balance/coins cannot be loaded",
 	MsgCreated:             "§4.6 rule 3 / §7 Payment: 200 create, Payment created",
-	MsgProductRequired:     "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
-	MsgMsisdnRequired:      "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
-	MsgMethodRequired:      "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
-	MsgTrxIDRequired:       "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
-	MsgTrxIDTooLong:        "§7 Payment: 400 create, partner_trx_id over 50 characters",
-	MsgShiftCodeTooLong:    "§7 Payment: 400 create, shift_code over 50 characters",
-	MsgMethodUnavailable:   "§7 Payment: 400 create, Method not available",
+	msgProductRequired:     "§7 Payment: 400 create, \"Required field empty\" (product_id; reading: missing or empty)",
+	msgMsisdnRequired:      "§7 Payment: 400 create, \"Required field empty\" (msisdn; reading: missing or empty)",
+	msgMethodRequired:      "§7 Payment: 400 create, \"Required field empty\" (payment_method_id; reading: missing or empty)",
+	msgTrxIDRequired:       "§7 Payment: 400 create, \"Required field empty\" (partner_trx_id; reading: missing or empty)",
+	msgTrxIDTooLong:        "§7 Payment: 400 create, partner_trx_id over 50 characters",
+	msgShiftCodeTooLong:    "§7 Payment: 400 create, shift_code over 50 characters",
+	msgMethodUnavailable:   "§7 Payment: 400 create, Method not available",
 	MsgInternalMethodFlag:  "§4.6 rule 2 / §7 Payment: 400 create, balance/coin method chosen without enabling balance or coins",
-	MsgLookupEmpty:         "§7 Payment: 400 status, Lookup parameters empty",
+	msgLookupEmpty:         "§7 Payment: 400 status, Lookup parameters empty",
 	MsgNotFound:            SecNotFound,
-	MsgPaymentNotFormed:    "§7 Payment: 404 status, Payment not yet formed",
+	msgPaymentNotFormed:    "§7 Payment: 404 status, Payment not yet formed",
 	MsgDuplicate:           "§7 Payment: 409 create, partner_trx_id already used",
 }
 

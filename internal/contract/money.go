@@ -15,37 +15,37 @@ const CoinsPerRupiah = 2
 // an odd coin is worth nothing).
 func CoinValue(coins int64) int64 { return coins / CoinsPerRupiah }
 
-// CoinValueDocumented reports whether value is the rupiah value of coins as
+// coinValueDocumented reports whether value is the rupiah value of coins as
 // section 2.3 fixes it: coins / 2, an odd coin rounded either way (that it
 // rounds down is the reading coin-value-rounds-down).
-func CoinValueDocumented(coins, value int64) bool {
+func coinValueDocumented(coins, value int64) bool {
 	return value == CoinValue(coins) || coins%CoinsPerRupiah != 0 && value == CoinValue(coins)+1
 }
 
-// ErrCoinValue is a coin.available_value that is not the value of the
+// errCoinValue is a coin.available_value that is not the value of the
 // coins.
-var ErrCoinValue = errors.New("coin.available_value is not the value of the coins")
+var errCoinValue = errors.New("coin.available_value is not the value of the coins")
 
 // CheckCoinValue checks coin.available_value against coin.available
 // (section 2.3: coins / 2; an odd coin rounded either way, see
-// CoinValueDocumented).
+// coinValueDocumented).
 func CheckCoinValue(coins, value int64) error {
-	if !CoinValueDocumented(coins, value) {
-		return fmt.Errorf("%w: %d for %d coins, not %d (§2.3: coins / 2)", ErrCoinValue, value, coins, CoinValue(coins))
+	if !coinValueDocumented(coins, value) {
+		return fmt.Errorf("%w: %d for %d coins, not %d (§2.3: coins / 2)", errCoinValue, value, coins, CoinValue(coins))
 	}
 	return nil
 }
 
-// ErrCoinValueRounded is an odd number of coins valued at the rupiah above
+// errCoinValueRounded is an odd number of coins valued at the rupiah above
 // half of them.
-var ErrCoinValueRounded = errors.New("coin.available_value rounds an odd coin up")
+var errCoinValueRounded = errors.New("coin.available_value rounds an odd coin up")
 
 // CheckCoinValueRoundsDown checks that an odd coin is worth nothing: the
 // reading coin-value-rounds-down (CheckCoinValue allows either rounding),
 // so a judge grades its error as that reading.
 func CheckCoinValueRoundsDown(coins, value int64) error {
 	if value != CoinValue(coins) {
-		return fmt.Errorf("%w: %d for %d coins, not %d", ErrCoinValueRounded, value, coins, CoinValue(coins))
+		return fmt.Errorf("%w: %d for %d coins, not %d", errCoinValueRounded, value, coins, CoinValue(coins))
 	}
 	return nil
 }
@@ -55,33 +55,33 @@ func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 
 // The ways an amount object (section 2.7) can break its arithmetic.
 var (
-	ErrAmountNegative = errors.New("amount has a negative part")
-	ErrAmountSum      = errors.New("amount parts do not add up to total (gateway_payment is the remainder, or the remainder plus a fee)")
-	ErrAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
+	errAmountNegative = errors.New("amount has a negative part")
+	errAmountSum      = errors.New("amount parts do not add up to total (gateway_payment is the remainder, or the remainder plus a fee)")
+	errAmountCoinRate = errors.New("coin_used is not twice coin_value_used")
 )
 
-// CheckAmount verifies the arithmetic of an amount object (section 2.7 and
+// checkAmount verifies the arithmetic of an amount object (section 2.7 and
 // section 4.6 rule 4) of a payment through a method whose fee the judge
-// does not know: CheckAmountWithFee with UnknownFee.
-func CheckAmount(a api.Amount) error { return CheckAmountWithFee(a, UnknownFee) }
+// does not know: checkAmountWithFee with UnknownFee.
+func checkAmount(a api.Amount) error { return checkAmountWithFee(a, UnknownFee) }
 
-// CheckAmountWithFee verifies the arithmetic of an amount object of a
+// checkAmountWithFee verifies the arithmetic of an amount object of a
 // payment through a method whose service fee is fee (UnknownFee when not
 // known): nothing is negative; balance and coins pay at most the total
 // (CheckWalletWithinTotal); gateway_payment reports what balance_used and
 // coin_value_used leave of the total (GatewayPaymentDocumented, the fee
 // allowed on top); and coin_used is worth coin_value_used at 2 coins a
 // rupiah.
-func CheckAmountWithFee(a api.Amount, fee int64) error {
+func checkAmountWithFee(a api.Amount, fee int64) error {
 	switch {
 	case a.Total < 0 || a.BalanceUsed < 0 || a.CoinUsed < 0 || a.CoinValueUsed < 0 || a.GatewayPayment < 0:
-		return ErrAmountNegative
+		return errAmountNegative
 	case a.BalanceUsed+a.CoinValueUsed > a.Total:
 		return CheckWalletWithinTotal(a)
 	case !GatewayPaymentDocumented(a, fee):
-		return ErrAmountSum
+		return errAmountSum
 	case a.CoinUsed != CoinsFor(a.CoinValueUsed):
-		return ErrAmountCoinRate
+		return errAmountCoinRate
 	}
 	return nil
 }

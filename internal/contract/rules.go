@@ -69,9 +69,9 @@ func CheckTotalPages(total, perPage, totalPages int64) error {
 const SentenceWalletWithinTotal = "§4.6 rule 4: \"Any remainder not covered by balance/coins is reported in transaction.amount.gateway_payment\": " +
 	"balance and coins cover the total or a part of it, never more, so balance_used + coin_value_used <= total."
 
-// ErrWalletOverTotal is a payment whose balance and coins pay more than its
+// errWalletOverTotal is a payment whose balance and coins pay more than its
 // total.
-var ErrWalletOverTotal = errors.New("balance and coins pay more than the total")
+var errWalletOverTotal = errors.New("balance and coins pay more than the total")
 
 // CheckWalletWithinTotal checks that a payment takes from the wallet at most
 // its total. How a gateway method's fee is charged (inside total, on top of
@@ -79,7 +79,7 @@ var ErrWalletOverTotal = errors.New("balance and coins pay more than the total")
 func CheckWalletWithinTotal(a api.Amount) error {
 	if a.BalanceUsed+a.CoinValueUsed > a.Total {
 		return fmt.Errorf("%w: balance_used %d + coin_value_used %d > total %d (%s)",
-			ErrWalletOverTotal, a.BalanceUsed, a.CoinValueUsed, a.Total, SentenceWalletWithinTotal)
+			errWalletOverTotal, a.BalanceUsed, a.CoinValueUsed, a.Total, SentenceWalletWithinTotal)
 	}
 	return nil
 }
@@ -90,8 +90,8 @@ const SentenceRefusalTakesNothing = "§2.7: balance_used — \"Rupiah taken from
 	"Every debit is reported in a transaction's amounts; a refused request (409, 422 or any other refusal) creates no transaction, " +
 	"so the wallet is unchanged."
 
-// ErrRefusalTook is a refused request that changed the wallet.
-var ErrRefusalTook = errors.New("a refused request took from the wallet")
+// errRefusalTook is a refused request that changed the wallet.
+var errRefusalTook = errors.New("a refused request took from the wallet")
 
 // Wallet is what a profile shows a customer holds (section 2.3).
 type Wallet struct {
@@ -104,7 +104,7 @@ type Wallet struct {
 func CheckRefusalTakesNothing(before, after Wallet) error {
 	if before != after {
 		return fmt.Errorf("%w: balance %d → %d and coins %d → %d (%s)",
-			ErrRefusalTook, before.Balance, after.Balance, before.Coins, after.Coins, SentenceRefusalTakesNothing)
+			errRefusalTook, before.Balance, after.Balance, before.Coins, after.Coins, SentenceRefusalTakesNothing)
 	}
 	return nil
 }
@@ -113,15 +113,15 @@ func CheckRefusalTakesNothing(before, after Wallet) error {
 // on.
 const SentenceCoinsOnlyWhenAsked = "§4.6: use_coin — \"Use coins after balance.\" A payment whose use_coin is false takes no coins."
 
-// ErrCoinsNotAsked is a payment that took coins although use_coin was false.
-var ErrCoinsNotAsked = errors.New("coins were taken although use_coin was false")
+// errCoinsNotAsked is a payment that took coins although use_coin was false.
+var errCoinsNotAsked = errors.New("coins were taken although use_coin was false")
 
 // CheckCoinsOnlyWhenAsked checks the amounts of a payment sent with
 // use_coin false. (A use_coin left out is the reading
 // use-flags-left-out-are-off, not this rule.)
 func CheckCoinsOnlyWhenAsked(a api.Amount) error {
 	if a.CoinUsed != 0 || a.CoinValueUsed != 0 {
-		return fmt.Errorf("%w: coin_used %d, coin_value_used %d (%s)", ErrCoinsNotAsked, a.CoinUsed, a.CoinValueUsed, SentenceCoinsOnlyWhenAsked)
+		return fmt.Errorf("%w: coin_used %d, coin_value_used %d (%s)", errCoinsNotAsked, a.CoinUsed, a.CoinValueUsed, SentenceCoinsOnlyWhenAsked)
 	}
 	return nil
 }
@@ -134,26 +134,26 @@ type Record struct {
 	Amount                          api.Amount
 }
 
-// SentenceRecordNamed is the sentence CheckRecordNamed rests on.
-const SentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
+// sentenceRecordNamed is the sentence CheckRecordNamed rests on.
+const sentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
 	"the record is that of the transaction named, with its partner_trx_id and transaction_number."
 
-// ErrRecordNotNamed is a status record of another transaction than the one
+// errRecordNotNamed is a status record of another transaction than the one
 // looked up.
-var ErrRecordNotNamed = errors.New("the record is not that of the transaction named")
+var errRecordNotNamed = errors.New("the record is not that of the transaction named")
 
 // CheckRecordNamed checks that a status record names the payment created.
 func CheckRecordNamed(created, record Record) error {
 	if record.PartnerTrxID != created.PartnerTrxID || record.TransactionNumber != created.TransactionNumber {
-		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", ErrRecordNotNamed,
-			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, SentenceRecordNamed)
+		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", errRecordNotNamed,
+			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, sentenceRecordNamed)
 	}
 	return nil
 }
 
-// ErrRecordNotAsCreated is a status record whose product or amounts are not
+// errRecordNotAsCreated is a status record whose product or amounts are not
 // those of the answer that created the payment.
-var ErrRecordNotAsCreated = errors.New("the record's product or amounts are not the payment's as it was created")
+var errRecordNotAsCreated = errors.New("the record's product or amounts are not the payment's as it was created")
 
 // CheckRecordAsCreated compares the product and amounts of a status record
 // with those of the answer that created the payment: the reading
@@ -177,44 +177,44 @@ func CheckRecordAsCreated(created, record Record) error {
 	}
 	if len(differ) > 0 {
 		rd := MustReading("status-record-amounts")
-		return fmt.Errorf("%w: %s (%s %s)", ErrRecordNotAsCreated, strings.Join(differ, "; "), rd.Sentence, rd.Text)
+		return fmt.Errorf("%w: %s (%s %s)", errRecordNotAsCreated, strings.Join(differ, "; "), rd.Sentence, rd.Text)
 	}
 	return nil
 }
 
-// ErrPageOverSize is a page of product sync that holds more products than
+// errPageOverSize is a page of product sync that holds more products than
 // it may.
-var ErrPageOverSize = errors.New("the page holds more products than it may")
+var errPageOverSize = errors.New("the page holds more products than it may")
 
 // CheckPageSize checks that a page of product sync holds at most limit
 // products: the pageSize asked (§4.2: "Records per page.") or the maximum
 // of 100 (§8).
 func CheckPageSize(products, limit int) error {
 	if products > limit {
-		return fmt.Errorf("%w: %d products, at most %d", ErrPageOverSize, products, limit)
+		return fmt.Errorf("%w: %d products, at most %d", errPageOverSize, products, limit)
 	}
 	return nil
 }
 
-// SentenceSameCustomer is the sentence CheckSameCustomer rests on.
-const SentenceSameCustomer = "§4.4: \"When `phone_number` already exists under the same partner, the existing account is synchronized and its token is returned.\""
+// sentenceSameCustomer is the sentence CheckSameCustomer rests on.
+const sentenceSameCustomer = "§4.4: \"When `phone_number` already exists under the same partner, the existing account is synchronized and its token is returned.\""
 
-// ErrNotSameCustomer is a known phone number provisioned again as another
+// errNotSameCustomer is a known phone number provisioned again as another
 // customer.
-var ErrNotSameCustomer = errors.New("provisioning a known phone number returned another customer")
+var errNotSameCustomer = errors.New("provisioning a known phone number returned another customer")
 
 // CheckSameCustomer compares the customer_id that provisioning a known
 // phone number returned with the existing account's.
 func CheckSameCustomer(existing, returned int64) error {
 	if returned != existing {
-		return fmt.Errorf("%w: customer_id %d, not %d (%s)", ErrNotSameCustomer, returned, existing, SentenceSameCustomer)
+		return fmt.Errorf("%w: customer_id %d, not %d (%s)", errNotSameCustomer, returned, existing, sentenceSameCustomer)
 	}
 	return nil
 }
 
-// ErrCoinsShort is a payment sent with use_coin whose coins did not cover
+// errCoinsShort is a payment sent with use_coin whose coins did not cover
 // what the reading generated-coins-cover-remainder says they cover.
-var ErrCoinsShort = errors.New("the coins do not cover as much of the remainder as they can")
+var errCoinsShort = errors.New("the coins do not cover as much of the remainder as they can")
 
 // CheckCoinsCoverRemainder checks the amounts a of a payment sent with
 // use_coin against the wallet before it: coins cover min(coins / 2, what
@@ -228,17 +228,17 @@ func CheckCoinsCoverRemainder(before WalletRange, a api.Amount) error {
 	if a.CoinValueUsed < least || a.CoinValueUsed > most {
 		rd := MustReading("generated-coins-cover-remainder")
 		return fmt.Errorf("%w: coins worth %d rupiah were taken where %s were due (%s, total %d, balance_used %d) (%s %s)",
-			ErrCoinsShort, a.CoinValueUsed, span(least, most), before, a.Total, a.BalanceUsed, rd.Sentence, rd.Text)
+			errCoinsShort, a.CoinValueUsed, span(least, most), before, a.Total, a.BalanceUsed, rd.Sentence, rd.Text)
 	}
 	return nil
 }
 
-// SentenceNotShown is the sentence CheckNotShown rests on.
-const SentenceNotShown = "§4.7: \"Looks up one transaction\"; §5: \"The bearer token identifies a customer account\": " +
+// sentenceNotShown is the sentence CheckNotShown rests on.
+const sentenceNotShown = "§4.7: \"Looks up one transaction\"; §5: \"The bearer token identifies a customer account\": " +
 	"a transaction created under one partner is not shown to another partner (no 2xx answer and no record)."
 
-// ErrShownToOtherPartner is a transaction shown to another partner.
-var ErrShownToOtherPartner = errors.New("another partner was shown the transaction")
+// errShownToOtherPartner is a transaction shown to another partner.
+var errShownToOtherPartner = errors.New("another partner was shown the transaction")
 
 // CheckNotShown checks another partner's lookup of a transaction by
 // askedTrxID or askedNumber (either may be empty): its answer's status, and
@@ -255,13 +255,13 @@ func CheckNotShown(status int, data any, askedTrxID, askedNumber string) error {
 		}
 	}
 	if status/100 == 2 || len(shown) > 0 {
-		return fmt.Errorf("%w: status %d, the record's %v in the answer (%s)", ErrShownToOtherPartner, status, shown, SentenceNotShown)
+		return fmt.Errorf("%w: status %d, the record's %v in the answer (%s)", errShownToOtherPartner, status, shown, sentenceNotShown)
 	}
 	return nil
 }
 
-// SentenceTransactionNamed is the sentence CheckTransactionNamed rests on.
-const SentenceTransactionNamed = "§2.5: transaction.transaction_number — \"Service-generated number; contains slashes.\" " +
+// sentenceTransactionNamed is the sentence CheckTransactionNamed rests on.
+const sentenceTransactionNamed = "§2.5: transaction.transaction_number — \"Service-generated number; contains slashes.\" " +
 	"transaction.partner_trx_id — \"Echo of the partner's id.\""
 
 // ErrTransactionNamed is a created transaction whose number has no slash or
@@ -274,9 +274,9 @@ var ErrTransactionNamed = errors.New("the transaction is not named as the docume
 func CheckTransactionNamed(number, echoed, sent string) error {
 	switch {
 	case !strings.Contains(number, "/"):
-		return fmt.Errorf("%w: transaction_number %q has no slash (%s)", ErrTransactionNamed, number, SentenceTransactionNamed)
+		return fmt.Errorf("%w: transaction_number %q has no slash (%s)", ErrTransactionNamed, number, sentenceTransactionNamed)
 	case echoed != sent:
-		return fmt.Errorf("%w: the payment echoes partner_trx_id %q, not %q (%s)", ErrTransactionNamed, echoed, sent, SentenceTransactionNamed)
+		return fmt.Errorf("%w: the payment echoes partner_trx_id %q, not %q (%s)", ErrTransactionNamed, echoed, sent, sentenceTransactionNamed)
 	}
 	return nil
 }

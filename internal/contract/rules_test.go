@@ -44,23 +44,23 @@ func TestCheckWalletWithinTotal(t *testing.T) {
 	assert.NoError(t, CheckWalletWithinTotal(api.Amount{Total: 11550, BalanceUsed: 1500, CoinUsed: 20100, CoinValueUsed: 10050}))
 	assert.NoError(t, CheckWalletWithinTotal(api.Amount{Total: 11550, GatewayPayment: 13650}), "a fee on top of the gateway payment is free")
 	err := CheckWalletWithinTotal(api.Amount{Total: 11550, BalanceUsed: 1500, CoinUsed: 10_000_000, CoinValueUsed: 5_000_000})
-	assert.ErrorIs(t, err, ErrWalletOverTotal)
-	assert.ErrorIs(t, CheckAmount(api.Amount{Total: 100, CoinUsed: 400, CoinValueUsed: 200}), ErrWalletOverTotal)
-	assert.NoError(t, CheckAmount(api.Amount{Total: 11150, GatewayPayment: 13650}), "a fee on top of the gateway payment is free")
+	assert.ErrorIs(t, err, errWalletOverTotal)
+	assert.ErrorIs(t, checkAmount(api.Amount{Total: 100, CoinUsed: 400, CoinValueUsed: 200}), errWalletOverTotal)
+	assert.NoError(t, checkAmount(api.Amount{Total: 11150, GatewayPayment: 13650}), "a fee on top of the gateway payment is free")
 }
 
 func TestCheckRefusalTakesNothing(t *testing.T) {
 	t.Parallel()
 	w := Wallet{Balance: 1000, Coins: 40}
 	assert.NoError(t, CheckRefusalTakesNothing(w, w))
-	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 1000, Coins: 38}), ErrRefusalTook)
-	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 900, Coins: 40}), ErrRefusalTook)
+	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 1000, Coins: 38}), errRefusalTook)
+	assert.ErrorIs(t, CheckRefusalTakesNothing(w, Wallet{Balance: 900, Coins: 40}), errRefusalTook)
 }
 
 func TestCheckCoinsOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, BalanceUsed: 40, GatewayPayment: 60}))
-	assert.ErrorIs(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, CoinUsed: 20, CoinValueUsed: 10, GatewayPayment: 90}), ErrCoinsNotAsked)
+	assert.ErrorIs(t, CheckCoinsOnlyWhenAsked(api.Amount{Total: 100, CoinUsed: 20, CoinValueUsed: 10, GatewayPayment: 90}), errCoinsNotAsked)
 }
 
 func TestCheckRecord(t *testing.T) {
@@ -70,12 +70,12 @@ func TestCheckRecord(t *testing.T) {
 	assert.NoError(t, CheckRecordAsCreated(created, created))
 	other := created
 	other.TransactionNumber = "INV/2"
-	assert.ErrorIs(t, CheckRecordNamed(created, other), ErrRecordNotNamed)
+	assert.ErrorIs(t, CheckRecordNamed(created, other), errRecordNotNamed)
 	assert.NoError(t, CheckRecordAsCreated(created, other), "the ids are CheckRecordNamed's")
 	drifted := created
 	drifted.ProductID, drifted.Amount.Total = 1002, 6301
 	err := CheckRecordAsCreated(created, drifted)
-	assert.ErrorIs(t, err, ErrRecordNotAsCreated)
+	assert.ErrorIs(t, err, errRecordNotAsCreated)
 	assert.Contains(t, err.Error(), "product.id is 1002, but the payment was created with 1001; amount.total is 6301, but the payment was created with 6300")
 }
 
@@ -89,16 +89,16 @@ func TestCheckAnswer(t *testing.T) {
 func TestCheckPageSizeAndSameCustomer(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, CheckPageSize(5, 5))
-	assert.ErrorIs(t, CheckPageSize(20, 1), ErrPageOverSize)
+	assert.ErrorIs(t, CheckPageSize(20, 1), errPageOverSize)
 	assert.NoError(t, CheckSameCustomer(39, 39))
-	assert.ErrorIs(t, CheckSameCustomer(39, 41), ErrNotSameCustomer)
+	assert.ErrorIs(t, CheckSameCustomer(39, 41), errNotSameCustomer)
 }
 
 func TestCheckCoinValue(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, CheckCoinValue(41, 20))
 	assert.NoError(t, CheckCoinValue(41, 21), "an odd coin rounded up is a reading, not the document")
-	assert.ErrorIs(t, CheckCoinValue(40, 40), ErrCoinValue)
+	assert.ErrorIs(t, CheckCoinValue(40, 40), errCoinValue)
 }
 
 func TestCheckCoinsCoverRemainder(t *testing.T) {
@@ -107,14 +107,14 @@ func TestCheckCoinsCoverRemainder(t *testing.T) {
 	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, CoinUsed: 3000, CoinValueUsed: 1500, GatewayPayment: 2500}))
 	assert.NoError(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 400, CoinValueUsed: 200}))
 	err := CheckCoinsCoverRemainder(w, api.Amount{Total: 5000, BalanceUsed: 1000, GatewayPayment: 4000})
-	assert.ErrorIs(t, err, ErrCoinsShort)
+	assert.ErrorIs(t, err, errCoinsShort)
 	assert.Contains(t, err.Error(), "coins worth 0 rupiah were taken where 1500 were due")
-	assert.ErrorIs(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 600, CoinValueUsed: 300}), ErrCoinsShort)
+	assert.ErrorIs(t, CheckCoinsCoverRemainder(w, api.Amount{Total: 1200, BalanceUsed: 1000, CoinUsed: 600, CoinValueUsed: 300}), errCoinsShort)
 	// After a mixed payment that took 1000 coins the wallet may still hold.
 	r := w.After(api.Amount{Total: 6000, BalanceUsed: 1000, CoinUsed: 1000, CoinValueUsed: 500, GatewayPayment: 4500})
 	assert.NoError(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 2000, CoinValueUsed: 1000, GatewayPayment: 4000}))
 	assert.NoError(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 3000, CoinValueUsed: 1500, GatewayPayment: 3500}))
-	assert.ErrorIs(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 1000, CoinValueUsed: 500, GatewayPayment: 4500}), ErrCoinsShort)
+	assert.ErrorIs(t, CheckCoinsCoverRemainder(r, api.Amount{Total: 5000, CoinUsed: 1000, CoinValueUsed: 500, GatewayPayment: 4500}), errCoinsShort)
 }
 
 func TestCheckNotShown(t *testing.T) {
@@ -123,10 +123,10 @@ func TestCheckNotShown(t *testing.T) {
 	assert.NoError(t, CheckNotShown(401, map[string]any{}, "a-1", ""))
 	assert.NoError(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1"}, "a-1", ""), "an echo of the question shows nothing")
 	assert.NoError(t, CheckNotShown(404, map[string]any{"transaction_number": "INV/1"}, "", "INV/1"))
-	assert.ErrorIs(t, CheckNotShown(200, nil, "a-1", ""), ErrShownToOtherPartner)
-	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1", "transaction_number": "INV/1"}, "a-1", ""), ErrShownToOtherPartner)
-	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-2"}, "a-1", ""), ErrShownToOtherPartner)
-	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1"}, "", "INV/1"), ErrShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(200, nil, "a-1", ""), errShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1", "transaction_number": "INV/1"}, "a-1", ""), errShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-2"}, "a-1", ""), errShownToOtherPartner)
+	assert.ErrorIs(t, CheckNotShown(404, map[string]any{"partner_trx_id": "a-1"}, "", "INV/1"), errShownToOtherPartner)
 }
 
 func TestCheckAnswerEither(t *testing.T) {
@@ -148,7 +148,7 @@ func TestCheckCoinValueRoundsDown(t *testing.T) {
 	t.Parallel()
 	assert.NoError(t, CheckCoinValueRoundsDown(7, 3))
 	assert.NoError(t, CheckCoinValueRoundsDown(8, 4))
-	assert.ErrorIs(t, CheckCoinValueRoundsDown(7, 4), ErrCoinValueRounded)
+	assert.ErrorIs(t, CheckCoinValueRoundsDown(7, 4), errCoinValueRounded)
 }
 
 func TestCheckCreated(t *testing.T) {
@@ -166,8 +166,8 @@ func TestCheckCreated(t *testing.T) {
 		"another message":     {func(c *Created) { c.Message = "OK" }, ErrCreatedAnswer, ErrCreatedAnswer.Error()},
 		"no slash":            {func(c *Created) { c.TransactionNumber = "INV-7" }, ErrTransactionNamed, ErrTransactionNamed.Error()},
 		"another id echoed":   {func(c *Created) { c.PartnerTrxID = "a-2" }, ErrTransactionNamed, ErrTransactionNamed.Error()},
-		"parts do not add":    {func(c *Created) { c.Amount.GatewayPayment = 4000 }, ErrAmountSum, ErrAmountSum.Error()},
-		"more than the total": {func(c *Created) { c.Amount.BalanceUsed = 7000 }, ErrWalletOverTotal, ErrWalletOverTotal.Error()},
+		"parts do not add":    {func(c *Created) { c.Amount.GatewayPayment = 4000 }, errAmountSum, errAmountSum.Error()},
+		"more than the total": {func(c *Created) { c.Amount.BalanceUsed = 7000 }, errWalletOverTotal, errWalletOverTotal.Error()},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -182,7 +182,7 @@ func TestCheckCreated(t *testing.T) {
 	withFee := ok
 	withFee.Amount.GatewayPayment = 5300
 	assert.NoError(t, CheckCreated(withFee, "a-1", UnknownFee), "a fee on top, the method's fee unknown")
-	assert.ErrorIs(t, CheckCreated(withFee, "a-1", 1000), ErrAmountSum, "a fee the method does not charge")
+	assert.ErrorIs(t, CheckCreated(withFee, "a-1", 1000), errAmountSum, "a fee the method does not charge")
 }
 
 func TestCheckNoServerFault(t *testing.T) {
@@ -204,6 +204,6 @@ func TestCheckNoServerFault(t *testing.T) {
 		{OpGetCustomerProfile, 503, MsgProfileUnloaded},
 		{OpListProducts, 502, "x"},
 	} {
-		assert.ErrorIs(t, CheckNoServerFault(tc.op, tc.status, tc.message), ErrServerFault, "%+v", tc)
+		assert.ErrorIs(t, CheckNoServerFault(tc.op, tc.status, tc.message), errServerFault, "%+v", tc)
 	}
 }

@@ -46,9 +46,9 @@ var (
 	rowsErr  error
 )
 
-// Rows lists the rows of section 7 from openapi.yaml, read once, in the
+// sectionRows lists the rows of section 7 from openapi.yaml, read once, in the
 // document's order of operations (4.1 to 4.7) and by status.
-func Rows() ([]Row, error) {
+func sectionRows() ([]Row, error) {
 	rowsOnce.Do(func() {
 		doc, err := Spec()
 		if err != nil {
@@ -60,10 +60,10 @@ func Rows() ([]Row, error) {
 	return slices.Clone(rows), rowsErr
 }
 
-// MustRows is Rows for callers whose tests rule out an unreadable
+// MustRows is sectionRows for callers whose tests rule out an unreadable
 // embedded document.
 func MustRows() []Row {
-	r, err := Rows()
+	r, err := sectionRows()
 	if err != nil {
 		panic(err)
 	}
@@ -189,8 +189,8 @@ func DocumentedStatuses() map[string][]int {
 const SentenceServerFault = "§7 Products: 500 all, \"System fault\" — \"Follows the server error message.\" " +
 	"§7 Customer: 500 profile, \"Balance/coins cannot be loaded\" — " + MsgProfileUnloaded + " No other answer of the document is a 5xx."
 
-// ErrServerFault is a 5xx answer the document does not give.
-var ErrServerFault = errors.New("a server fault the document does not give")
+// errServerFault is a 5xx answer the document does not give.
+var errServerFault = errors.New("a server fault the document does not give")
 
 // CheckNoServerFault checks the status and message of an answer of
 // operation op for a server fault: a status below 500 passes (the other
@@ -208,5 +208,5 @@ func CheckNoServerFault(op string, status int, message string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: %s answered %d with the message %q (%s)", ErrServerFault, op, status, message, SentenceServerFault)
+	return fmt.Errorf("%w: %s answered %d with the message %q (%s)", errServerFault, op, status, message, SentenceServerFault)
 }

@@ -47,10 +47,10 @@ type Violation struct {
 // Field is the pointer as the document's tables name a field, array
 // indices left out: "/data/products/0/operator/logo" is
 // "data.products[].operator.logo"; the whole body is "the body".
-func (v Violation) Field() string { return FieldOf(v.Pointer) }
+func (v Violation) Field() string { return fieldOf(v.Pointer) }
 
-// FieldOf is Violation.Field for any JSON pointer.
-func FieldOf(pointer string) string {
+// fieldOf is Violation.Field for any JSON pointer.
+func fieldOf(pointer string) string {
 	if pointer == "" {
 		return "the body"
 	}

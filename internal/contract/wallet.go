@@ -34,9 +34,9 @@ func (r WalletRange) Holds(w Wallet) bool {
 	return r.Reported.Balance <= w.Balance && w.Balance <= most.Balance && r.Reported.Coins <= w.Coins && w.Coins <= most.Coins
 }
 
-// Mixed reports whether a payment with the amounts a takes from the wallet
+// isMixed reports whether a payment with the amounts a takes from the wallet
 // and leaves a remainder to a gateway.
-func Mixed(a api.Amount) bool { return a.GatewayPayment > 0 && (a.BalanceUsed > 0 || a.CoinUsed > 0) }
+func isMixed(a api.Amount) bool { return a.GatewayPayment > 0 && (a.BalanceUsed > 0 || a.CoinUsed > 0) }
 
 // After is the range after a payment created with the amounts a: it takes
 // what it reports taking, and a mixed payment may take it only when its
@@ -44,7 +44,7 @@ func Mixed(a api.Amount) bool { return a.GatewayPayment > 0 && (a.BalanceUsed > 
 func (r WalletRange) After(a api.Amount) WalletRange {
 	r.Reported.Balance -= a.BalanceUsed
 	r.Reported.Coins -= a.CoinUsed
-	if Mixed(a) {
+	if isMixed(a) {
 		r.Unpaid.Balance += a.BalanceUsed
 		r.Unpaid.Coins += a.CoinUsed
 	}
@@ -86,9 +86,9 @@ const SentenceWalletAsReported = "§2.7: balance_used — \"Rupiah taken from ba
 	"a payment that leaves a remainder to a gateway takes its balance and coins when it is created or when the gateway part is paid " +
 	"(the document does not say which), so until then the wallet may still hold them, and never more."
 
-// ErrWalletNotAsReported is a wallet that does not hold what the payments
+// errWalletNotAsReported is a wallet that does not hold what the payments
 // reported leave.
-var ErrWalletNotAsReported = errors.New("the wallet does not hold what the payments reported leave")
+var errWalletNotAsReported = errors.New("the wallet does not hold what the payments reported leave")
 
 // CheckWalletAsReported compares the wallet a profile shows (got) with the
 // range the payments since it was last read leave it in (WalletRange).
@@ -103,8 +103,8 @@ func CheckWalletAsReported(r WalletRange, got Wallet) (Reading, error) {
 	if r.Holds(got) {
 		rd := MustReading("wallet-debited")
 		return rd, fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave balance %d and %d coins (%s %s)",
-			ErrWalletNotAsReported, got.Balance, got.Coins, r.Reported.Balance, r.Reported.Coins, rd.Sentence, rd.Text)
+			errWalletNotAsReported, got.Balance, got.Coins, r.Reported.Balance, r.Reported.Coins, rd.Sentence, rd.Text)
 	}
 	return Reading{}, fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave %s (%s)",
-		ErrWalletNotAsReported, got.Balance, got.Coins, r, SentenceWalletAsReported)
+		errWalletNotAsReported, got.Balance, got.Coins, r, SentenceWalletAsReported)
 }

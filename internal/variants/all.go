@@ -118,7 +118,7 @@ func other401Messages() Variant {
 					return
 				}
 				if strings.HasPrefix(r.URL.Path, "/client/v2/product/") {
-					body["message"] = "Secret Key tidak valid."
+					body["message"] = contract.MsgSecretKeyInvalid
 				} else {
 					body["message"] = "Akses ditolak: kredensial tidak dikenali."
 				}
@@ -135,9 +135,9 @@ func sync403() Variant {
 		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != "Secret Key tidak valid." {
+				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != contract.MsgSecretKeyInvalid {
 					*status = http.StatusForbidden
-					body["message"] = "Product sync hanya dapat diakses oleh akun mitra utama."
+					body["message"] = contract.MsgSyncForbidden
 				}
 			})
 		},
@@ -164,7 +164,7 @@ func pricePlanEverywhere() Variant {
 					keys = append(keys, p.SecretKey)
 				}
 			}
-			msg := "Price plan API mitra belum dikonfigurasi, hubungi tim " + ds.OperatorTeam + " untuk informasi lebih lanjut."
+			msg := strings.Replace(contract.MsgPricePlan, "<operator_team>", ds.OperatorTeam, 1)
 			return before(next, func(w http.ResponseWriter, r *http.Request, _ map[string]any) bool {
 				if !slices.Contains(keys, r.Header.Get("X-SECRET-KEY")) {
 					return false

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/partnercommerce/conformance/internal/jsonscan"
 )
 
 // Payment kinds: how a create request asks to be paid.
@@ -112,8 +114,8 @@ func (ps Payments) EachPayment(fn func(*Payment) error) error {
 // and a string or time encoding/json would write otherwise than plainly go
 // through encoding/json; a property test holds the two equal.
 func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
-	if p.Lookup != nil || !plainTime(p.At) || !plain(p.ID) || !plain(p.Account) || !plain(p.Kind) ||
-		!plain(p.Outcome) || !plain(p.Message) || !plain(p.TransactionNumber) {
+	if p.Lookup != nil || !plainTime(p.At) || !jsonscan.Plain(p.ID) || !jsonscan.Plain(p.Account) || !jsonscan.Plain(p.Kind) ||
+		!jsonscan.Plain(p.Outcome) || !jsonscan.Plain(p.Message) || !jsonscan.Plain(p.TransactionNumber) {
 		j, err := json.Marshal(p)
 		if err != nil {
 			return b, err
@@ -182,19 +184,6 @@ func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...), nil
-}
-
-// plain reports whether encoding/json writes s as it is between quotes:
-// printable ASCII without a quote, a backslash or the characters it
-// escapes for HTML.
-func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // plainTime reports whether t's JSON is its RFC 3339 form with nanoseconds

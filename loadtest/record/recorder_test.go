@@ -3,6 +3,7 @@ package record
 import (
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"testing"
 	"time"
 
@@ -27,8 +28,8 @@ func recordSynthetic(tb testing.TB, dir string, n int) (*Recorder, *Run) {
 	require.NoError(tb, err)
 	rng := rand.New(rand.NewPCG(21, 4))
 	for i, r := range syntheticResults(rng, at, n, 0, 5000) {
-		p := Payment{ID: "run-0-" + itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
-			MaxBalance: 5000, At: r.Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + itoa(i),
+		p := Payment{ID: "run-0-" + strconv.Itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
+			MaxBalance: 5000, At: r.Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + strconv.Itoa(i),
 			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
 		rec.Add(&HitResult{r, &p})
 	}
@@ -86,8 +87,8 @@ func BenchmarkRecorderAdd(b *testing.B) {
 	rs := syntheticResults(rng, at, 4096, 0, 5000)
 	ps := make([]Payment, len(rs))
 	for i := range ps {
-		ps[i] = Payment{ID: "run-0-" + itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
-			MaxBalance: 5000, At: rs[i].Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + itoa(i),
+		ps[i] = Payment{ID: "run-0-" + strconv.Itoa(i), Seq: uint64(i), Account: "load_customers[0]", Kind: KindBalance, ProductID: 1002,
+			MaxBalance: 5000, At: rs[i].Timestamp, Outcome: OutcomeCreated, Code: 200, TransactionNumber: "INV/20261125/P1/" + strconv.Itoa(i),
 			Amount: &Amount{BalanceUsed: 5000, Total: 5000}}
 	}
 	b.ReportAllocs()

@@ -3,6 +3,7 @@ package record
 import (
 	"math"
 	"math/bits"
+	"strconv"
 	"time"
 )
 
@@ -130,7 +131,7 @@ func (tl *Timeline) add(r *Result, merged bool) {
 	end := tl.slot(r.End())
 	code := "no answer"
 	if r.Code != 0 {
-		code = itoa(int(r.Code))
+		code = strconv.Itoa(int(r.Code))
 	}
 	if end.Codes == nil {
 		end.Codes = map[string]int{}
@@ -141,19 +142,6 @@ func (tl *Timeline) add(r *Result, merged bool) {
 	}
 	if r.Throttled {
 		end.Throttled++
-	}
-}
-
-func itoa(n int) string {
-	var b [8]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 || i == 0 {
-			return string(b[i:])
-		}
 	}
 }
 

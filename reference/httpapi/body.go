@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/jsonscan"
 )
 
 // A request body is read strictly, before the generated decoder sees it,
@@ -76,7 +77,7 @@ func checkStrictJSON(body []byte, fields []string) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
-	if !utf8.Valid(body) || hasLoneSurrogate(body) {
+	if !utf8.Valid(body) || jsonscan.LoneSurrogate(body) {
 		return errBodyRejected
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -139,72 +140,4 @@ func checkStrictJSON(body []byte, fields []string) error {
 			top.expect = true
 		}
 	}
-}
-
-// hasLoneSurrogate reports whether a JSON text holds a \u escape of a UTF-16
-// surrogate that is not part of a high-low pair.
-func hasLoneSurrogate(b []byte) bool {
-	inString := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = false
-		case '\\':
-			if i+1 >= len(b) {
-				return false
-			}
-			if b[i+1] != 'u' {
-				i++ // a one-character escape
-				continue
-			}
-			u, ok := hex4(b, i+2)
-			if !ok {
-				return false // malformed: the decoder answers it
-			}
-			i += 5
-			switch {
-			case u >= 0xDC00 && u <= 0xDFFF:
-				return true // a low surrogate alone
-			case u >= 0xD800 && u <= 0xDBFF:
-				if i+6 >= len(b) || b[i+1] != '\\' || b[i+2] != 'u' {
-					return true
-				}
-				low, ok := hex4(b, i+3)
-				if !ok || low < 0xDC00 || low > 0xDFFF {
-					return true
-				}
-				i += 6
-			}
-		}
-	}
-	return false
-}
-
-// hex4 reads four hex digits at b[i:].
-func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		r <<= 4
-		switch {
-		case c >= '0' && c <= '9':
-			r |= rune(c - '0')
-		case c >= 'a' && c <= 'f':
-			r |= rune(c-'a') + 10
-		case c >= 'A' && c <= 'F':
-			r |= rune(c-'A') + 10
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }

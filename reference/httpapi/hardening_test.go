@@ -236,7 +236,7 @@ func TestStalledClientLoggedOnceAtDebug(t *testing.T) {
 	}
 }
 
-// TestHeaderLimit: a request whose headers exceed MaxHeaderBytes is refused
+// TestHeaderLimit: a request whose headers exceed maxHeaderBytes is refused
 // by net/http with 431 (default net/http reads up to 1 MiB of headers).
 func TestHeaderLimit(t *testing.T) {
 	t.Parallel()

@@ -12,10 +12,10 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 )
 
-// MaxHeaderBytes bounds the request line and headers a connection may
+// maxHeaderBytes bounds the request line and headers a connection may
 // send: net/http answers more with 431, so a connection holds at most this
 // much header memory.
-const MaxHeaderBytes = 64 << 10
+const maxHeaderBytes = 64 << 10
 
 // DefaultMaxConns is the default cap on concurrent connections (see
 // LimitListener).
@@ -23,7 +23,7 @@ const DefaultMaxConns = 1024
 
 // NewHTTPServer wraps NewServer in an http.Server with the reference's
 // timeouts, so that a slow or silent client cannot hold a connection open,
-// and MaxHeaderBytes. "OPTIONS *" reaches the handler, which answers it in
+// and maxHeaderBytes. "OPTIONS *" reaches the handler, which answers it in
 // JSON like every other request. The body limit is NewServer's own.
 func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 	if logger == nil {
@@ -35,7 +35,7 @@ func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 		ReadTimeout:                  15 * time.Second,
 		WriteTimeout:                 30 * time.Second,
 		IdleTimeout:                  120 * time.Second,
-		MaxHeaderBytes:               MaxHeaderBytes,
+		MaxHeaderBytes:               maxHeaderBytes,
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
@@ -43,7 +43,7 @@ func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 
 // LimitListener caps the connections ln accepts at once at n (n < 1 means
 // DefaultMaxConns); a further client waits in the listen backlog until one
-// closes. With MaxHeaderBytes it bounds the memory hostile clients can
+// closes. With maxHeaderBytes it bounds the memory hostile clients can
 // hold.
 func LimitListener(ln net.Listener, n int) net.Listener {
 	if n < 1 {
