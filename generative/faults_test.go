@@ -74,9 +74,7 @@ func TestGeneratedModeFindsItsFaults(t *testing.T) {
 				assert.Contains(t, warned[0].Detail, tc.shows)
 				run = defaultRun(t, tc.fault, true)
 			}
-			failed := only(generative.Result{Properties: run.failed()}, tc.property).Properties
-			require.NotEmpty(t, failed, "%s went unnoticed by %q (strict %v)", tc.fault, tc.property, tc.reading != "")
-			p := failed[0]
+			p := failedIn(t, run, tc.property)[0]
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)
 			assert.Contains(t, p.Failure+"\n"+p.Reproduction, tc.shows)
@@ -207,7 +205,9 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 // once per test binary (defaultRun) and read by every test that judges
 // such a run. Its server stays up, as the run left it, until TestMain ends.
 type sharedRun struct {
-	url string
+	url    string
+	fault  reference.Fault
+	strict bool
 	generative.Result
 }
 
@@ -219,6 +219,15 @@ func (r sharedRun) failed() []generative.PropertyResult {
 			failed = append(failed, p)
 		}
 	}
+	return failed
+}
+
+// failedIn are the run's failed properties named property, of which there
+// must be at least one.
+func failedIn(t *testing.T, run sharedRun, property string) []generative.PropertyResult {
+	t.Helper()
+	failed := only(generative.Result{Properties: run.failed()}, property).Properties
+	require.NotEmpty(t, failed, "%s went unnoticed by %q (strict %v)", run.fault, property, run.strict)
 	return failed
 }
 
@@ -275,7 +284,7 @@ func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
 	res, err := generative.Run(context.Background(), generative.Options{
 		Profile: profiles.Reference(srv.URL), Seed: 1, Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
 	})
-	return sharedRun{url: srv.URL, Result: res}, err
+	return sharedRun{url: srv.URL, fault: fault, strict: strict, Result: res}, err
 }
 
 // TestMain stops the servers of the shared runs once every test has run.
@@ -310,17 +319,18 @@ var figures = regexp.MustCompile(`[0-9]+`)
 // the reading the failed check rests on ("" for the document's words).
 var sequenceFaults = []struct {
 	name    string
+	fault   reference.Fault           // of a reference fault: its failure is that of defaultRun
 	server  func(t *testing.T) string // its URL
 	reading string
 }{
-	{string(reference.FaultStaleWalletTakesCoins), faulty(reference.FaultStaleWalletTakesCoins), ""},
-	{string(reference.FaultReprovisionResetsWallet), faulty(reference.FaultReprovisionResetsWallet), ""},
-	{string(reference.FaultProvisionCreatedAs200), faulty(reference.FaultProvisionCreatedAs200), ""},
-	{string(reference.FaultDuplicateTrxAccepted), faulty(reference.FaultDuplicateTrxAccepted), ""},
-	{string(reference.FaultStatusCrossPartner), faulty(reference.FaultStatusCrossPartner), ""},
-	{string(reference.FaultStatusAmountDrifts), faulty(reference.FaultStatusAmountDrifts), recordReading},
-	{string(reference.FaultDuplicateOverwritesProduct), faulty(reference.FaultDuplicateOverwritesProduct), recordReading},
-	{"coins kept back from a gateway payment", coinsKeptBack, generative.ReadingCoinsInFull.ID},
+	{string(reference.FaultStaleWalletTakesCoins), reference.FaultStaleWalletTakesCoins, faulty(reference.FaultStaleWalletTakesCoins), ""},
+	{string(reference.FaultReprovisionResetsWallet), reference.FaultReprovisionResetsWallet, faulty(reference.FaultReprovisionResetsWallet), ""},
+	{string(reference.FaultProvisionCreatedAs200), reference.FaultProvisionCreatedAs200, faulty(reference.FaultProvisionCreatedAs200), ""},
+	{string(reference.FaultDuplicateTrxAccepted), reference.FaultDuplicateTrxAccepted, faulty(reference.FaultDuplicateTrxAccepted), ""},
+	{string(reference.FaultStatusCrossPartner), reference.FaultStatusCrossPartner, faulty(reference.FaultStatusCrossPartner), ""},
+	{string(reference.FaultStatusAmountDrifts), reference.FaultStatusAmountDrifts, faulty(reference.FaultStatusAmountDrifts), recordReading},
+	{string(reference.FaultDuplicateOverwritesProduct), reference.FaultDuplicateOverwritesProduct, faulty(reference.FaultDuplicateOverwritesProduct), recordReading},
+	{"coins kept back from a gateway payment", "", coinsKeptBack, generative.ReadingCoinsInFull.ID},
 }
 
 // walletReading is the reading a wallet rests on after a payment with a
@@ -422,12 +432,13 @@ Feature: Generated reproduction: a stateful sequence
 // payment, more than the range allows (the payment credits its wallet part)
 // or less (it takes its wallet part twice) breaks the
 // document's rule: the generated mode fails, not only warns, and the
-// suite's replay of the sequence fails at the same check.
+// suite's replay of the sequence fails at the same check. The failure is
+// that of the default run against the fault (defaultRun).
 func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
 		t.Run(string(fault), func(t *testing.T) {
 			t.Parallel()
-			p := failedAgainst(t, httpapitest.NewServer(t, fault).URL, "sequences", false)[0]
+			p := failedIn(t, defaultRun(t, fault, false), "sequences")[0]
 			assert.Contains(t, p.Failure, "the payments reported leave")
 			assert.NotContains(t, p.Failure, "reading "+walletReading)
 			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature, false)
@@ -445,13 +456,19 @@ func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 // warning. A check that rests on a reading fails a strict generated run,
 // whose feature says to run it with --strict: the strict replay fails the
 // same way, and a replay that is not strict passes with a warning of the
-// same reading, as the generated mode grades it.
+// same reading, as the generated mode grades it. A reference fault's
+// failing sequence is that of the default run against it (defaultRun).
 func TestSequenceReproduces(t *testing.T) {
 	for _, tc := range sequenceFaults {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			strict := tc.reading != ""
-			p := failedAgainst(t, tc.server(t), "sequences", strict)[0]
+			var p generative.PropertyResult
+			if tc.fault != "" {
+				p = failedIn(t, defaultRun(t, tc.fault, strict), "sequences")[0]
+			} else {
+				p = failedAgainst(t, tc.server(t), "sequences", strict)[0]
+			}
 			require.NotEmpty(t, p.Feature)
 			t.Logf("%s", p.Feature)
 			assert.Equal(t, strict, strings.Contains(p.Feature, "conformance --strict "), "the feature says how to run it:\n%s", p.Feature)
