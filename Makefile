@@ -82,6 +82,12 @@ test: ## Run every test with the race detector (fuzz seeds included); says which
 	else echo "no browser test skipped"; fi; \
 	rm -f $$log; exit $$code
 
+# Not part of make test: it runs for about a minute so that the graph
+# shows something, and rewrites a file under docs/.
+.PHONY: screenshot-prometheus
+screenshot-prometheus: ## Retake docs/prometheus.png: a run scraped by a real Prometheus, its /graph page in headless Chromium (needs prometheus and chromium).
+	CONFORMANCE_SCREENSHOTS=1 $(GO) test -count=1 -run '^TestPrometheusScrapesALoadRun$$' -v ./cmd/loadtest/
+
 .PHONY: bench
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...

@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/features"
-	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
@@ -16,13 +17,14 @@ import (
 // the suite (internal/contract/readings.go and the @reading:<id> tags) and of
 // the generated mode rendered, so the list cannot drift from the code.
 func TestReadingsDocIsGenerated(t *testing.T) {
-	want, err := report.ReadingsDoc(features.FS)
+	fts, err := gherkin.Load(features.FS)
 	require.NoError(t, err)
+	want := report.ReadingsDoc(fts)
 	got, err := os.ReadFile("docs/conformance-readings.md")
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(got),
 		"docs/conformance-readings.md differs from the readings in code: run go generate ./internal/contract/ (or make generate) and commit")
-	for _, r := range generative.Readings() {
+	for _, r := range contract.GeneratedReadings() {
 		assert.Contains(t, string(got), "`"+r.ID+"`", "the generated mode's reading %s is listed", r.ID)
 	}
 }

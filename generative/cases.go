@@ -180,7 +180,7 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 			rec.feature = feature(refusedCheck)
 			rec.fail(t, repro, "%s with %s was answered %d: the document refuses it (no 2xx)", op.ID, d.Name, a.Status)
 		case read:
-			rec.warn(t, ReadingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status), repro)
+			rec.warn(t, readingTypesRefused, fmt.Sprintf("%s with %s was answered %d", op.ID, d.Name, a.Status), repro)
 		}
 	}
 	if !refused && trxBefore != nil {

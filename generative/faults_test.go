@@ -30,6 +30,7 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // generatedFaults are the reference faults only the generated mode finds,
@@ -303,7 +304,7 @@ func replay(t *testing.T, url, feature string, strict bool) (report.ScenarioResu
 	t.Helper()
 	var out bytes.Buffer
 	res, err := steps.Run(context.Background(), steps.Options{
-		Profile: profiles.Reference(url), Features: fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}},
+		Profile: profiles.Reference(url), Features: stepstest.Features(t, fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}}),
 		Output: &out, RequestTimeout: 10 * time.Second, Strict: strict,
 	})
 	require.NoError(t, err)

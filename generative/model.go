@@ -368,7 +368,7 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 		m.fail(t, thenCoinValue, "%v", err)
 	}
 	if err := contract.CheckCoinValueRoundsDown(got.Coins, value); err != nil {
-		m.reading(t, ReadingCoinValueRoundsDown, thenCoinValue, err.Error())
+		m.reading(t, readingCoinValueRoundsDown, thenCoinValue, err.Error())
 	}
 }
 
@@ -653,7 +653,7 @@ func (m *machine) status(t *rapid.T) {
 		m.fail(t, thenRecord, "%v", err)
 	}
 	if err := contract.CheckRecordAsCreated(created, got); err != nil {
-		m.reading(t, ReadingRecordAmounts, thenRecord, err.Error())
+		m.reading(t, readingRecordAmounts, thenRecord, err.Error())
 	}
 }
 

@@ -8,18 +8,15 @@ import "github.com/partnercommerce/conformance/internal/contract"
 var (
 	// ReadingRefusalShape: a refused request says so in its body.
 	ReadingRefusalShape = contract.MustReading("generated-refusal-status-false")
-	// ReadingTypesRefused: a request outside the request schema is refused.
-	ReadingTypesRefused = contract.MustReading("generated-types-refused")
+	// readingTypesRefused: a request outside the request schema is refused.
+	readingTypesRefused = contract.MustReading("generated-types-refused")
 	// ReadingCoinsInFull: coins cover as much of the remainder as they can.
 	ReadingCoinsInFull = contract.MustReading("generated-coins-cover-remainder")
-	// ReadingRecordAmounts: a status record shows the product and amounts
+	// readingRecordAmounts: a status record shows the product and amounts
 	// of the payment's creation. It is the suite's reading, which the model
 	// grades as the suite's step does.
-	ReadingRecordAmounts = contract.MustReading("status-record-amounts")
-	// ReadingCoinValueRoundsDown: an odd coin is worth nothing (the
+	readingRecordAmounts = contract.MustReading("status-record-amounts")
+	// readingCoinValueRoundsDown: an odd coin is worth nothing (the
 	// suite's reading, graded as its step grades it).
-	ReadingCoinValueRoundsDown = contract.MustReading("coin-value-rounds-down")
+	readingCoinValueRoundsDown = contract.MustReading("coin-value-rounds-down")
 )
-
-// Readings lists the readings of the generated mode.
-func Readings() []contract.Reading { return contract.GeneratedReadings() }

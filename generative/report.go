@@ -2,7 +2,6 @@ package generative
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
+	"github.com/partnercommerce/conformance/internal/junit"
 	"github.com/partnercommerce/conformance/internal/readable"
 )
 
@@ -19,14 +19,6 @@ const (
 	SummaryFile = "generated-summary.json"
 	JUnitFile   = "generated-junit.xml"
 )
-
-// Print writes the outcome of every property and the summary.
-func Print(w io.Writer, res Result) {
-	for _, p := range res.Properties {
-		PrintProperty(w, p)
-	}
-	PrintSummary(w, res)
-}
 
 // PrintProperty writes the outcome of one property: its warnings, each with
 // the request that earned it, or its failure and shrunk reproduction.
@@ -72,6 +64,9 @@ func PrintSummary(w io.Writer, res Result) {
 	if res.Throttling.Any() {
 		fmt.Fprintf(w, "throttling: %s\n", res.Throttling)
 	}
+	if res.Insecure != "" {
+		fmt.Fprintln(w, res.Insecure)
+	}
 	if res.Interrupted != "" {
 		fmt.Fprintf(w, "INTERRUPTED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Interrupted)
 	}
@@ -104,65 +99,25 @@ func WriteReports(dir, target string, res Result) error {
 	return writeJUnit(filepath.Join(dir, JUnitFile), res)
 }
 
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Props    []junitProp `xml:"properties>property,omitempty"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitProp struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Skipped   *junitSkipped `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitSkipped struct {
-	Message string `xml:"message,attr"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Text    string `xml:",chardata"`
-}
-
+// writeJUnit writes generated-junit.xml: one testsuite, one testcase per
+// property (a failure with its shrunk reproduction as its body), the seed
+// and the requests sent as properties.
 func writeJUnit(path string, res Result) error {
-	s := junitSuite{Name: "generated", Tests: len(res.Properties), Time: fmt.Sprintf("%.3f", res.Seconds),
-		Props: []junitProp{{Name: "seed", Value: fmt.Sprint(res.Seed)}, {Name: "requests", Value: fmt.Sprint(res.Requests)}}}
+	s := junit.Suite{Name: "generated", Time: junit.Seconds(res.Seconds),
+		Properties: &junit.Properties{Property: []junit.Property{{Name: "seed", Value: fmt.Sprint(res.Seed)}, {Name: "requests", Value: fmt.Sprint(res.Requests)}}}}
 	for _, p := range res.Properties {
-		c := junitCase{Name: p.Property, Classname: "generated." + p.Operation}
+		c := junit.Case{Name: p.Property, Classname: "generated." + p.Operation}
 		var out []string
 		for _, w := range p.Warnings {
 			out = append(out, w.String())
 		}
 		c.SystemOut = strings.Join(out, "\n")
 		if p.Status == StatusSkipped {
-			s.Skipped++
-			c.Skipped = &junitSkipped{Message: p.Reason}
+			c.Skipped = &junit.Skipped{Message: p.Reason}
 		} else if p.Status != StatusPassed {
-			s.Failures++
-			c.Failure = &junitFailure{Message: p.Failure, Text: p.Reproduction}
+			c.Failure = &junit.Failure{Message: p.Failure, Body: p.Reproduction}
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	data, err := xml.MarshalIndent(junitSuites{Suites: []junitSuite{s}}, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteBytes(path, append([]byte(xml.Header), append(data, '\n')...))
+	return atomicfile.Write(path, func(w io.Writer) error { return junit.Write(w, junit.Report{Suites: []junit.Suite{s}}) })
 }

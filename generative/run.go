@@ -27,6 +27,9 @@ type Options struct {
 	// ProfilePath is the file Profile was read from, for the reproduction
 	// command a failure prints; empty means the embedded reference.
 	ProfilePath string
+	// TargetArgs are the flags of the connection to the target (TLS) the
+	// reproduction command repeats after --profile.
+	TargetArgs []string
 	// Examples is the number of examples of each schema property
 	// (default 100); the stateful property runs Examples/2 sequences.
 	Examples int
@@ -109,6 +112,9 @@ type Result struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Throttling is what the target's rate limit cost the run.
 	Throttling throttle.Summary `json:"throttling"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string `json:"insecure,omitempty"`
 }
 
 // OK reports whether every property passed.
@@ -384,6 +390,9 @@ func (o Options) command(name string) string {
 	b.WriteString("conformance generate")
 	if o.ProfilePath != "" {
 		fmt.Fprintf(&b, " --target %s --profile %s", shellWord(o.Profile.BaseURL), shellWord(o.ProfilePath))
+		for _, a := range o.TargetArgs {
+			b.WriteString(" " + shellWord(a))
+		}
 	}
 	fmt.Fprintf(&b, " --seed %d --only %s", o.Seed, shellWord(name))
 	if o.Strict {

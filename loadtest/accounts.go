@@ -171,6 +171,21 @@ func (b *budget) reserve(kind string, byPrice []record.Product, h uint64) (recor
 	}
 }
 
+// settle gives back, once the payment of j was sent with result r, what it
+// reserved from its account's budget and was not debited. A retry's lost
+// or throttled send keeps its reservation for its next send, and so does a
+// retry's 409 (its first send was debited).
+func (j *job) settle(r *record.Result) {
+	p := j.pay
+	if j.wallet == nil || p == nil {
+		return
+	}
+	if p.Attempt > 0 && (r.Uncertain || r.NotDelivered || r.Throttled || p.Attempt > 1 && p.Outcome == record.OutcomeDuplicate) {
+		return
+	}
+	j.wallet.settle(p)
+}
+
 // settle gives back what payment p reserved and was not debited.
 func (b *budget) settle(p *record.Payment) {
 	switch p.Outcome {
@@ -233,4 +248,24 @@ func (a *Account) setBudget(balance, coins int64) {
 	a.wallet = &budget{}
 	a.wallet.balance.Store(balance)
 	a.wallet.coins.Store(coins)
+}
+
+// readWallet reads acct's wallet and records the read in h.
+func readWallet(ctx context.Context, cl *client, h *record.History, acct Account, client int, phase string) (record.Wallet, error) {
+	invoke := time.Now()
+	// The reads during the attack are the history's samples: one the
+	// target throttles is a read that failed, and holds off nothing (the
+	// attack spends the target's allowance, not the reconciliation's).
+	w, err := cl.wallet(ctx, acct.auth, phase != record.PhaseAttack)
+	if h != nil {
+		op := record.HistoryOp{Client: client, Phase: phase, Op: record.OpProfile, Account: acct.Key, Invoke: record.Stamp(invoke)}
+		if err != nil {
+			op.Error = err.Error()
+		} else {
+			op.Return, op.Code = record.Stamp(time.Now()), http.StatusOK
+			op.Balance, op.Coins = &w.Balance, &w.Coins
+		}
+		h.Add(op)
+	}
+	return w, err
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 
@@ -55,9 +56,9 @@ func TestHangingServerTimesOutAsUncertain(t *testing.T) {
 	t.Parallel()
 	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(20, 300*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
-	require.NotEmpty(t, o.Results)
-	assert.Equal(t, len(o.Results), rep.Uncertain)
-	for _, p := range o.Ledger {
+	require.NotEmpty(t, recordtest.Results(t, o))
+	assert.Equal(t, len(recordtest.Results(t, o)), rep.Uncertain)
+	for _, p := range recordtest.Payments(t, o) {
 		assert.Equal(t, record.OutcomeUncertain, p.Outcome)
 		assert.Equal(t, "timeout", p.Message)
 	}
@@ -70,7 +71,7 @@ func TestDrainTimeoutAbandonsInFlightRequests(t *testing.T) {
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(time.Minute),
 		loadtest.WithDrain(50*time.Millisecond))
 	assert.Greater(t, o.Generator.Abandoned, int64(0))
-	assert.Equal(t, len(o.Results), rep.Uncertain)
+	assert.Equal(t, len(recordtest.Results(t, o)), rep.Uncertain)
 }
 
 func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
@@ -80,7 +81,7 @@ func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 	o, rep := run(t, hangingTarget(t), loadtest.WithCatalog(oneProduct),
 		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(100*time.Millisecond))
 	require.NotNil(t, rep.Reconciliation)
-	assert.Equal(t, len(o.Ledger), rep.Reconciliation.Uncertain)
+	assert.Equal(t, len(recordtest.Payments(t, o)), rep.Reconciliation.Uncertain)
 	for _, a := range rep.Reconciliation.Accounts {
 		assert.NotEmpty(t, a.Skipped)
 	}
@@ -104,9 +105,9 @@ func TestMaxRateRunStopsAtItsDuration(t *testing.T) {
 	const d = time.Second
 	o, rep := run(t, fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(0, d)), loadtest.WithMaxWorkers(8), loadtest.WithMaxConnections(8))
-	require.NotEmpty(t, o.Results)
+	require.NotEmpty(t, recordtest.Results(t, o))
 	var last time.Time
-	for _, r := range o.Results {
+	for _, r := range recordtest.Results(t, o) {
 		if r.Scheduled.After(last) {
 			last = r.Scheduled
 		}
@@ -114,8 +115,8 @@ func TestMaxRateRunStopsAtItsDuration(t *testing.T) {
 	// The grace a paced run allows for late sends is d/10 = 100ms; a
 	// max-rate run has no schedule to be late on, and gets none.
 	assert.LessOrEqual(t, last.Sub(o.Meta.Began), d+25*time.Millisecond, "last dispatch")
-	assert.Equal(t, int64(len(o.Results)), o.Generator.Sent)
-	assert.InDelta(t, float64(len(o.Results))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
+	assert.Equal(t, int64(len(recordtest.Results(t, o))), o.Generator.Sent)
+	assert.InDelta(t, float64(len(recordtest.Results(t, o)))/d.Seconds(), rep.Generator.AchievedRate, 1e-9)
 }
 
 // lookupHangingTarget is the reference, except that payment status never
@@ -195,22 +196,25 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 				time.AfterFunc(tc.cutAfter, cancel)
 			}
 			opts := append([]loadtest.Option{loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false)}, tc.opts...)
-			o, err := loadtest.New(fastTarget(t), opts...).Run(ctx)
+			o, err := newTester(fastTarget(t), opts...).Run(ctx, t.TempDir())
 			require.NoError(t, err)
 			assert.InDelta(t, tc.planned, o.Generator.Planned, 1)
 			// Every hit was built once, whoever built it: sequence numbers
 			// 0, 1, 2, ... with one partner_trx_id per hit (per wave).
-			for i, r := range o.Results {
-				require.Equal(t, uint64(i), r.Seq)
-			}
 			ids := map[string]int{}
-			for _, p := range o.Ledger {
+			var seqs []uint64
+			for _, p := range recordtest.Payments(t, o) {
 				ids[p.ID]++
+				seqs = append(seqs, p.Seq)
+			}
+			slices.Sort(seqs)
+			for i, s := range seqs {
+				require.Equal(t, uint64(i), s)
 			}
 			if tc.name == "waves" {
-				assert.Len(t, ids, len(o.Ledger)/4)
+				assert.Len(t, ids, len(recordtest.Payments(t, o))/4)
 			} else {
-				assert.Len(t, ids, len(o.Ledger))
+				assert.Len(t, ids, len(recordtest.Payments(t, o)))
 			}
 			if tc.cutAfter > 0 {
 				assert.Less(t, o.Generator.Sent, o.Generator.Planned/2)
@@ -248,8 +252,8 @@ func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 	o, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(1000, 400*time.Millisecond)))
 	g := o.Generator
-	assert.Equal(t, 5000, g.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
-	assert.Zero(t, g.MaxConnections, "connection cap")
+	assert.Equal(t, 5000, o.Meta.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")
+	assert.Zero(t, o.Meta.MaxConnections, "connection cap")
 	assert.Greater(t, g.PeakWorkers, int64(64), "peak workers; %+v", g)
 	assert.Greater(t, g.PeakInFlight, int64(64), "peak in flight; %+v", g)
 	assert.Greater(t, peak.Load(), int64(64), "requests the server held at once; %+v", g)
@@ -295,8 +299,8 @@ func TestPacedRunBehindIsRatedOverItsSendingTime(t *testing.T) {
 // of a max-rate run, so one must be given (as vegeta asks for -max-workers).
 func TestMaxRateRunNeedsAWorkerCap(t *testing.T) {
 	t.Parallel()
-	_, err := loadtest.New(fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
-		loadtest.WithLoad(constant(0, 100*time.Millisecond))).Run(context.Background())
+	_, err := newTester(fastTarget(t), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(0, 100*time.Millisecond))).Run(context.Background(), t.TempDir())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "--max-workers")
 }
@@ -342,9 +346,9 @@ func TestDeadTargetAfterAFaultSaysSoAtOnce(t *testing.T) {
 	require.NoError(t, err)
 	logs := &logRecords{}
 	dir := t.TempDir()
-	o, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
+	o, rep := runIn(t, dir, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithNemesis(nemesis.Schedule{step}, nil), loadtest.WithReconcileTimeout(time.Second),
-		loadtest.WithLogger(slog.New(logs)), loadtest.WithRecordDir(dir))
+		loadtest.WithLogger(slog.New(logs)))
 	require.NotEmpty(t, o.Meta.Faults)
 	msgs := logs.messages()
 	require.NotEmpty(t, msgs)

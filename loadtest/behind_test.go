@@ -32,10 +32,10 @@ func TestARunThatFallsBehindStaysBounded(t *testing.T) {
 		loadtest.WithLoad(constant(3000, 2*time.Second)), loadtest.WithTimeout(50*time.Millisecond),
 		loadtest.WithProgress(10*time.Millisecond, stall))
 	g := o.Generator
-	require.Equal(t, 150, g.MaxWorkers, "the default cap: 3,000/s × 50 ms")
-	assert.LessOrEqual(t, g.PeakWorkers, int64(g.MaxWorkers), "workers; %+v", g)
+	require.Equal(t, 150, o.Meta.MaxWorkers, "the default cap: 3,000/s × 50 ms")
+	assert.LessOrEqual(t, g.PeakWorkers, int64(o.Meta.MaxWorkers), "workers; %+v", g)
 	assert.Positive(t, g.WorkerWaits, "hits that waited for a worker at the cap; %+v", g)
-	assert.Positive(t, g.Late, "late sends; %+v", g)
+	assert.Positive(t, rep.Generator.Late, "late sends; %+v", rep.Generator)
 	assert.Positive(t, g.BehindFrom, "when it fell behind; %+v", g)
 	assert.GreaterOrEqual(t, g.BehindUntil, g.BehindFrom, "%+v", g)
 	assert.Equal(t, g.BehindFrom, time.Duration(shown.Load()), "the progress line says so too")

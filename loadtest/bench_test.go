@@ -31,13 +31,13 @@ func benchAttack(b *testing.B, p *profiles.Profile, opts ...loadtest.Option) {
 			loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}),
 		}, opts...)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		o, err := loadtest.New(p, all...).Run(ctx)
+		o, err := newTester(p, all...).Run(ctx, b.TempDir())
 		cancel()
 		if err != nil {
 			b.Fatal(err)
 		}
 		sent += o.Generator.Sent
-		secs += o.Generator.Duration.Seconds()
+		secs += o.Meta.Load.Duration.Seconds()
 	}
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(sent)/secs, "req/s")

@@ -29,8 +29,8 @@ func TestClassCountsMatchViolationsFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := startReference(t, reference.FaultDuplicateTrxAccepted, reference.FaultLostUpdateDebit)
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
-		loadtest.WithLoad(constant(160, time.Second)), loadtest.WithRecordDir(dir))
+	o, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioIdempotency), loadtest.WithWaveSize(8),
+		loadtest.WithLoad(constant(160, time.Second)))
 	require.NoError(t, report.WriteArtifacts(dir, o, rep))
 	require.False(t, rep.Passed, text(t, rep))
 

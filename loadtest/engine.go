@@ -1,21 +1,18 @@
 package loadtest
 
 import (
-	"cmp"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
-
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
-	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
 
@@ -34,33 +31,34 @@ type engine struct {
 
 	reqCtx context.Context // parent of every request; cancelled at the drain timeout
 
-	sent, done, late, workerWaits, connWaits atomic.Int64
-	behind                                   fellBehind
-	inFlight, peakInFlight, maxLate          atomic.Int64
-	unexpected, violations                   atomic.Int64
-	workers                                  int64
-	planned                                  int64
-	interrupted                              time.Duration // when the attack was interrupted; 0 if it was not
-	stoppedDry                               time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
-	abandoned                                int64
-	began                                    time.Time     // when the attack began
-	sending                                  time.Duration // from the start to the end of the sending loop
+	sent, workerWaits, connWaits atomic.Int64
+	behind                       fellBehind
+	inFlight, peakInFlight       atomic.Int64
+	workers                      int64
+	planned                      int64
+	interrupted                  time.Duration // when the attack was interrupted; 0 if it was not
+	stoppedDry                   time.Duration // when the attack stopped because an account ran dry (--when-dry stop)
+	abandoned                    int64
+	began                        time.Time     // when the attack began
+	sending                      time.Duration // from the start to the end of the sending loop
 
-	rec *record.Recorder // what the collector gathers, counted and streamed or kept
-	// marks, when the ledger streams to its file and is reconciled, is
-	// what the look-ups need of it in memory (lookupFile).
+	rec *record.Recorder // what the collector gathers, counted and streamed
+	// marks, when the run is reconciled, is what the look-ups need of its
+	// ledger in memory (lookupFile).
 	marks *seqMarks
 	// order numbers each operation's sends (record.Result.Order), for the
-	// results file; one counter per operation, set before the attack.
-	order map[string]*atomic.Uint64
+	// results file, in the order of their send times (vegeta's plot wants
+	// both to grow together): one counter per operation, set before the
+	// attack, taken with the send time under orderMu, as vegeta's attacker
+	// takes its Seq and Timestamp.
+	order   map[string]*uint64
+	orderMu sync.Mutex
 }
 
 func (e *engine) generator() record.Generator {
 	g := record.Generator{
-		Planned: e.planned, Sent: e.sent.Load(), Late: e.late.Load(), LateAfter: e.cfg.lateAfter,
-		MaxLateness: time.Duration(e.maxLate.Load()), WorkerWaits: e.workerWaits.Load(),
+		Planned: e.planned, Sent: e.sent.Load(), WorkerWaits: e.workerWaits.Load(),
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
-		MaxWorkers: e.cfg.maxWorkers, MaxConnections: e.cfg.maxConns, Duration: e.cfg.load.Duration,
 		Abandoned: e.abandoned, Sending: e.sending,
 	}
 	g.InterruptedAfter, g.StoppedDryAfter = e.interrupted, e.stoppedDry
@@ -99,271 +97,46 @@ func (f *fellBehind) span() (first, last time.Duration) {
 	return time.Duration(a - 1), time.Duration(b - 1)
 }
 
-// dispatched is a hit handed to a worker: hit number n, whose job the
-// worker builds (so that the pacing goroutine only paces), or a job already
-// built (a request of an idempotency wave, built once per wave).
-type dispatched struct {
-	n         uint64
-	built     *job
-	scheduled time.Time
-}
-
-// attack paces the jobs, runs them on a bounded pool of workers, drains,
-// and collects the results.
-func (e *engine) attack(ctx context.Context) {
-	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelReqs()
-	e.reqCtx = reqCtx
-	e.numberOps()
-	results := make(chan record.HitResult, 4096)
-	// The collector's next cycle must scan what the recorder allocated (it
-	// holds pointers): run it now, before the schedule starts, rather than
-	// in its first tens of milliseconds, where its assists made sends late
-	// (44 ms of assist CPU at 5,000/s for 5 s, 36 sends late in the first
-	// 100 ms).
-	runtime.GC()
-	collected := make(chan struct{})
-	e.began = time.Now()
-	e.rec.Tally.Timeline.Start = e.began
-	if e.onBegin != nil {
-		e.onBegin(e.began)
-	}
-	go e.collect(results, e.began, collected)
-	stopReads := e.startReads()
-
-	p := e.startPool(results)
-	e.pace(ctx, p)
-	e.sending = time.Since(e.began)
-	close(p.jobs)
-	stopReads()
-	if ctx.Err() != nil {
-		e.interrupted = time.Since(e.began)
-	} else if e.ranDry() {
-		e.stoppedDry = time.Since(e.began)
-	}
-	e.drainWorkers(p, cancelReqs)
-	close(results)
-	<-collected
-}
-
 // numberOps sets one send counter per operation (record.Result.Order), and one
 // shared by the operations it does not name.
 func (e *engine) numberOps() {
-	e.order = map[string]*atomic.Uint64{}
+	e.order = map[string]*uint64{}
 	for _, op := range []string{"", record.OpCreate, record.OpStatus, record.OpList, record.OpSync, record.OpProfile, record.OpMethods, record.OpProvision} {
-		e.order[op] = &atomic.Uint64{}
+		e.order[op] = new(uint64)
 	}
 }
 
-// pool is the attack's workers: each takes dispatched hits from jobs,
-// sends them and hands their results to the collector.
-type pool struct {
-	e       *engine
-	jobs    chan dispatched
-	results chan<- record.HitResult
-	wg      sync.WaitGroup
-	ended   <-chan time.Time // fires at the duration of a max-rate run; nil otherwise
-}
-
-// startPool starts the first workers; dispatch starts more as needed.
-func (e *engine) startPool(results chan<- record.HitResult) *pool {
-	p := &pool{e: e, jobs: make(chan dispatched), results: results}
-	for range cmp.Or(min(e.cfg.maxWorkers, 8), 8) {
-		p.spawn()
-	}
-	return p
-}
-
-// spawn starts one more worker. Only the pacing goroutine calls it.
-func (p *pool) spawn() {
-	p.e.workers++
-	client := int(p.e.workers) - 1
-	p.wg.Add(1)
-	go p.work(client)
-}
-
-// work is one worker, numbered client in the history: it builds each hit's
-// job (so that the pacing goroutine only paces) and sends it.
-func (p *pool) work(client int) {
-	defer p.wg.Done()
-	e := p.e
-	var buf [1]job
-	for d := range p.jobs {
-		var j job
-		if d.built != nil {
-			j = *d.built
-		} else {
-			j = e.cfg.sc.jobs(e.plan, d.n, buf[:0])[0]
+// send sends job j for worker client, records it and delivers its result.
+// A payment of the retry scenario whose answer was lost is sent again,
+// same id and body, after the backoff, up to the configured retries; so is
+// a throttled one (not processed), after the wait its answer asks for
+// (Retry-After), if longer. Each attempt is a result and a ledger entry of
+// its own.
+func (e *engine) send(j job, scheduled time.Time, client int, results chan<- record.HitResult) {
+	for {
+		r, hold := e.hit(j, scheduled)
+		e.record(client, j, &r)
+		j.settle(&r)
+		p := j.pay
+		if p != nil && p.Outcome == record.OutcomeCreated {
+			e.plan.remember(p.ID, j.call.auth)
 		}
-		e.send(j, d.scheduled, client, p.results)
-	}
-}
-
-// dispatch hands d to a worker, starting one when none is waiting and the
-// cap allows; at the cap it waits for one, and the run has fallen behind.
-// It returns false when the run ended or was stopped before a worker took d.
-func (p *pool) dispatch(ctx context.Context, d dispatched) bool {
-	select {
-	case p.jobs <- d:
-		return true
-	default:
-	}
-	// No worker is waiting: start one, as vegeta does, unless at the
-	// cap. Waiting for a worker on its way back instead would not keep
-	// a starved CPU from piling up workers, and makes more sends late
-	// at 7,500/s.
-	e := p.e
-	if e.cfg.maxWorkers == 0 || e.workers < int64(e.cfg.maxWorkers) {
-		p.spawn()
-	} else {
-		e.workerWaits.Add(1)
-		e.behind.mark(time.Since(e.began))
-	}
-	select {
-	case p.jobs <- d:
-		return true
-	case <-p.ended:
-		return false
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// pace walks the schedule and dispatches its hits, then counts what the
-// schedule planned within the duration.
-func (e *engine) pace(ctx context.Context, p *pool) {
-	c := e.cfg
-	perTick := int64(c.sc.perHit(c))
-	// Rates are requests per second; the schedule paces hits of perTick
-	// requests each. validate has checked the divided profile.
-	pacer, _ := c.load.Divided(int(perTick)).Pacer()
-	s := pacing.Schedule{Pacer: pacer}
-	deadline, stop := e.deadline(p)
-	defer stop()
-	planned, walked := e.walk(ctx, p, &s, perTick, deadline)
-	if c.load.Unbounded() { // a max-rate schedule never ends, and plans nothing
-		return
-	}
-	// When the walk stopped early, the rest of the schedule is counted.
-	if !walked {
-		planned += s.Remaining(c.load.Duration)
-	}
-	e.planned = planned * perTick
-}
-
-// deadline is when the pacing stops. A paced hit due within the duration
-// may still be sent a little late; past this grace the generator stops, so
-// the run stays bounded. A max-rate run has no schedule to be late on: it
-// stops at the duration, so that sends ÷ duration is the rate it achieved,
-// and p.ended fires then. stop releases the timer.
-func (e *engine) deadline(p *pool) (deadline time.Time, stop func()) {
-	d := e.cfg.load.Duration
-	if !e.cfg.load.Unbounded() {
-		return e.began.Add(d + min(time.Second, d/10)), func() {}
-	}
-	end := time.NewTimer(time.Until(e.began.Add(d)))
-	p.ended = end.C
-	return e.began.Add(d), func() { end.Stop() }
-}
-
-// walk dispatches each hit of s due within the duration at its time, until
-// the schedule ends (walked), the run is stopped or ran dry, or the
-// deadline passes. planned counts the hits it reached.
-func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick int64, deadline time.Time) (planned int64, walked bool) {
-	c := e.cfg
-	unbounded := c.load.Unbounded()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for n := uint64(0); ; n++ {
-		due, ok := s.Next()
-		if !ok || due > c.load.Duration {
-			return planned, true
+		results <- record.HitResult{Result: r, Pay: p}
+		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled || p.Attempt > e.cfg.Retries {
+			return
 		}
-		planned++
-		if ctx.Err() != nil || e.ranDry() {
-			return planned, false
+		t := time.NewTimer(max(e.cfg.RetryBackoff<<(p.Attempt-1), hold))
+		select {
+		case <-t.C:
+		case <-e.reqCtx.Done():
+			t.Stop()
+			return
 		}
-		at := e.began.Add(due)
-		if !e.waitUntil(ctx, timer, at) {
-			return planned, false
-		}
-		now := time.Now()
-		if now.After(deadline) {
-			return planned, false // bounded: whatever is not sent by now is not sent
-		}
-		if unbounded {
-			at = now
-		}
-		if !e.dispatchHit(ctx, p, n, at, perTick) {
-			return planned, false
-		}
-	}
-}
-
-// waitUntil waits on timer until at; false when the run was stopped or ran
-// dry first.
-func (e *engine) waitUntil(ctx context.Context, timer *time.Timer, at time.Time) bool {
-	wait := time.Until(at)
-	if wait <= 0 {
-		return true
-	}
-	timer.Reset(wait)
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-e.plan.dry:
-		return false
-	}
-}
-
-// dispatchHit dispatches hit n, scheduled at at: one job a worker builds,
-// or the perTick jobs of a wave, built here once.
-func (e *engine) dispatchHit(ctx context.Context, p *pool, n uint64, at time.Time, perTick int64) bool {
-	if perTick == 1 {
-		return p.dispatch(ctx, dispatched{n: n, scheduled: at})
-	}
-	wave := e.cfg.sc.jobs(e.plan, n, make([]job, 0, perTick))
-	for i := range wave {
-		if !p.dispatch(ctx, dispatched{built: &wave[i], scheduled: at}) {
-			return false
-		}
-	}
-	return true
-}
-
-// drainWorkers waits for the workers to finish what they sent, up to the
-// drain timeout; then it cuts off the requests still in flight.
-func (e *engine) drainWorkers(p *pool, cancelReqs context.CancelFunc) {
-	finished := make(chan struct{})
-	go func() { p.wg.Wait(); close(finished) }()
-	drain := time.NewTimer(e.cfg.drain)
-	defer drain.Stop()
-	select {
-	case <-finished:
-	case <-drain.C:
-		e.abandoned = e.inFlight.Load()
-		cancelReqs()
-		<-finished
-	}
-}
-
-// keep records hr, as the collector receives it.
-func (e *engine) keep(hr *record.HitResult) {
-	e.rec.Add(hr)
-	if e.marks != nil && hr.Pay != nil {
-		e.marks.note(hr.Pay, len(e.cfg.nemesis) > 0)
-	}
-}
-
-// ranDry reports whether an account ran dry under --when-dry stop.
-func (e *engine) ranDry() bool {
-	select {
-	case <-e.plan.dry:
-		return true
-	default:
-		return false
+		next := record.Payment{ID: p.ID, Seq: p.Seq, Shard: p.Shard, Account: p.Account, Kind: p.Kind,
+			ProductID: p.ProductID, MethodID: p.MethodID, MaxBalance: p.MaxBalance, MaxCoins: p.MaxCoins,
+			Attempt: p.Attempt + 1}
+		j.pay = &next
+		scheduled = time.Now() // a retry is due when its backoff ends
 	}
 }
 
@@ -401,47 +174,33 @@ func (e *engine) hit(d job, scheduled time.Time) (r record.Result, hold time.Dur
 	return r, 0
 }
 
-// throttled records a throttled answer to d (a 429, or a 503 with
-// Retry-After): the target refused the request for its rate and did not
-// process it, so a payment is a refusal that debits nothing. The answer is
-// not the API's: it is neither checked against the contract nor a server
-// error, and the scenario did not get what it expected. It returns the
-// hold the answer asks for.
-func throttled(d *job, r *record.Result, resp *response, at time.Time) time.Duration {
-	r.Throttled, r.Allowed = true, true
-	r.Error = fmt.Sprintf("throttled: HTTP %d", resp.code)
-	if p := d.pay; p != nil {
-		p.Outcome, p.Code, p.Message = record.OutcomeThrottled, resp.code, "throttled"
-		if d.wallet != nil && p.Attempt == 0 { // a retry keeps its reservation for its next send
-			d.wallet.settle(p)
-		}
+// timeoutOf is the client timeout of job j: the retry scenario's short one
+// for its payments, the run's otherwise.
+func (e *engine) timeoutOf(j job) time.Duration {
+	if j.pay != nil && j.pay.Attempt > 0 {
+		return e.cfg.RetryTimeout
 	}
-	hold, ok := contract.RetryAfter(resp.header(), at)
-	if !ok {
-		hold = throttle.DefaultWait
-	}
-	return hold
+	return e.cfg.Timeout
 }
 
 // start counts the send of d, now: its number among its operation's sends,
-// whether it is late, and the requests in flight.
+// whether the generator is behind its schedule, and the requests in
+// flight. (The result counts how late the send was.)
 func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint64) {
-	sent = time.Now()
 	counter := e.order[d.call.op]
 	if counter == nil { // an operation the engine did not number: share one counter
 		counter = e.order[""]
 	}
-	order = counter.Add(1) - 1
+	e.orderMu.Lock()
+	sent, order = time.Now(), *counter
+	*counter++
+	e.orderMu.Unlock()
 	e.sent.Add(1)
-	if late := sent.Sub(scheduled); late > e.cfg.lateAfter {
-		e.late.Add(1)
-		storeMax(&e.maxLate, int64(late))
-		if late > behindAfter*e.cfg.lateAfter {
-			e.behind.mark(sent.Sub(e.began))
-		}
+	if sent.Sub(scheduled) > behindAfter*e.cfg.LateAfter {
+		e.behind.mark(sent.Sub(e.began))
 	}
 	in := e.inFlight.Add(1)
-	if e.cfg.maxConns > 0 && in > int64(e.cfg.maxConns) {
+	if e.cfg.MaxConnections > 0 && in > int64(e.cfg.MaxConnections) {
 		e.connWaits.Add(1)
 	}
 	storeMax(&e.peakInFlight, in)
@@ -467,11 +226,27 @@ func unanswered(d *job, r *record.Result, err error) {
 	d.pay.Outcome = record.OutcomeUncertain
 	if r.NotDelivered {
 		d.pay.Outcome = record.OutcomeNotDelivered
-		if d.wallet != nil && d.pay.Attempt == 0 { // a retry keeps its reservation for its next send
-			d.wallet.settle(d.pay)
-		}
 	}
 	d.pay.Message = r.Error
+}
+
+// throttled records a throttled answer to d (a 429, or a 503 with
+// Retry-After): the target refused the request for its rate and did not
+// process it, so a payment is a refusal that debits nothing. The answer is
+// not the API's: it is neither checked against the contract nor a server
+// error, and the scenario did not get what it expected. It returns the
+// hold the answer asks for.
+func throttled(d *job, r *record.Result, resp *response, at time.Time) time.Duration {
+	r.Throttled, r.Allowed = true, true
+	r.Error = fmt.Sprintf("throttled: HTTP %d", resp.code)
+	if p := d.pay; p != nil {
+		p.Outcome, p.Code, p.Message = record.OutcomeThrottled, resp.code, "throttled"
+	}
+	hold, ok := contract.RetryAfter(resp.header(), at)
+	if !ok {
+		hold = throttle.DefaultWait
+	}
+	return hold
 }
 
 // judge checks the answer to d against the contract and the scenario.
@@ -529,7 +304,6 @@ func (e *engine) created(d *job, code int, ck *checked) bool {
 		p.Amount = &a
 		p.TransactionNumber = ck.payment.TransactionNumber
 		p.Message = ""
-		e.plan.remember(p.ID, d.call.auth)
 	case code == http.StatusConflict:
 		p.Outcome = record.OutcomeDuplicate
 	case code >= 500:
@@ -537,10 +311,83 @@ func (e *engine) created(d *job, code int, ck *checked) bool {
 	default:
 		p.Outcome = record.OutcomeRefused
 	}
-	if d.wallet != nil && (p.Attempt <= 1 || p.Outcome != record.OutcomeDuplicate) { // a retry's 409: its first send was debited
-		d.wallet.settle(p)
-	}
 	return p.Outcome == record.OutcomeCreated || ((d.wave || p.Attempt > 1) && p.Outcome == record.OutcomeDuplicate)
+}
+
+// record adds request j, sent by worker client, and its result r to the
+// history.
+func (e *engine) record(client int, j job, r *record.Result) {
+	if e.hist == nil {
+		return
+	}
+	op := record.HistoryOp{Client: client, Phase: record.PhaseAttack, Op: j.call.op, Invoke: record.Stamp(r.Timestamp), Code: int(r.Code), Error: r.Error}
+	if !r.Uncertain {
+		op.Return = record.Stamp(r.Timestamp.Add(r.Latency))
+	}
+	if p := j.pay; p != nil {
+		op.Account, op.ID, op.Attempt, op.Outcome = p.Account, p.ID, p.Attempt, p.Outcome
+		if p.Outcome == record.OutcomeCreated {
+			op.Amount = p.Amount
+		}
+	}
+	e.hist.Add(op)
+}
+
+// collect gathers results and delivers progress, which it reads from the
+// run's tally.
+func (e *engine) collect(results <-chan record.HitResult, began time.Time, done chan<- struct{}) {
+	defer close(done)
+	var tick <-chan time.Time
+	if e.cfg.progress != nil && e.cfg.progressEvery > 0 {
+		tk := time.NewTicker(e.cfg.progressEvery)
+		defer tk.Stop()
+		tick = tk.C
+	}
+	t := e.rec.Tally
+	lastSent, lastAt := int64(0), began
+	report := func(now time.Time, final bool) {
+		sum := t.Totals()
+		p := Progress{Elapsed: now.Sub(began), Sent: e.sent.Load(), Done: int64(sum.Requests), InFlight: e.inFlight.Load(),
+			Final: final, Unexpected: int64(sum.Requests - sum.Expected), Violations: int64(t.Violations)}
+		p.BehindFrom, _ = e.behind.span()
+		if final {
+			lastSent, lastAt = 0, began
+		}
+		if d := now.Sub(lastAt).Seconds(); d > 0 {
+			p.Rate = float64(p.Sent-lastSent) / d
+		}
+		recent := t.Timeline.Recent(lastAt)
+		p.P50, p.P99 = recent.P50, recent.P99
+		lastSent, lastAt = p.Sent, now
+		e.cfg.progress(p)
+	}
+	for {
+		select {
+		case hr, ok := <-results:
+			if !ok {
+				// A final update, so that even a run shorter than one
+				// progress interval reports what it did.
+				if tick != nil {
+					report(time.Now(), true)
+				}
+				return
+			}
+			e.keep(&hr)
+		case now := <-tick:
+			report(now, false)
+		}
+	}
+}
+
+// keep records hr, as the collector receives it.
+func (e *engine) keep(hr *record.HitResult) {
+	e.rec.Add(hr)
+	if m := e.cfg.metrics; m != nil {
+		m.Observe(&hr.Result)
+	}
+	if e.marks != nil && hr.Pay != nil {
+		e.marks.note(hr.Pay, len(e.cfg.Nemesis) > 0)
+	}
 }
 
 // storeMax raises m to v if v is larger.

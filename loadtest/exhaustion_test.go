@@ -9,6 +9,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -68,7 +69,7 @@ func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 		loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}), loadtest.WithWhenDry(record.DryGateway),
 		loadtest.WithLoad(constant(100, time.Second)))
 	kinds := map[string]int{}
-	for _, p := range o.Ledger {
+	for _, p := range recordtest.Payments(t, o) {
 		kinds[p.Kind]++
 	}
 	assert.Positive(t, kinds[record.KindBalance])

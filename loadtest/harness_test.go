@@ -15,6 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 
@@ -38,11 +39,23 @@ func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile 
 
 func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*record.Run, *report.Report) {
 	tb.Helper()
+	return runIn(tb, tb.TempDir(), p, opts...)
+}
+
+// runIn runs a load test recorded into dir and judges it.
+func runIn(tb testing.TB, dir string, p *profiles.Profile, opts ...loadtest.Option) (*record.Run, *report.Report) {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	o, err := loadtest.New(p, opts...).Run(ctx)
+	o, err := newTester(p, opts...).Run(ctx, dir)
 	require.NoError(tb, err)
 	return o, judge(tb, o)
+}
+
+// newTester is a Tester of a short create run (50/s for 2 s) unless opts
+// set others.
+func newTester(p *profiles.Profile, opts ...loadtest.Option) *loadtest.Tester {
+	return loadtest.New(p, append([]loadtest.Option{loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 2*time.Second))}, opts...)...)
 }
 
 // judge checks the record o and builds its report with thresholds ths.
@@ -139,7 +152,7 @@ func TestProgressReportsARunShorterThanItsInterval(t *testing.T) {
 	last := updates[0]
 	assert.True(t, last.Final)
 	assert.Greater(t, last.Rate, 0.0)
-	assert.Equal(t, int64(len(o.Results)), last.Sent)
+	assert.Equal(t, int64(len(recordtest.Results(t, o))), last.Sent)
 	assert.Equal(t, last.Sent, last.Done)
 	assert.Zero(t, last.InFlight)
 }
@@ -158,7 +171,7 @@ func TestProvisionsAccountsWhenTheProfileHasNone(t *testing.T) {
 	for _, a := range o.Accounts {
 		assert.True(t, strings.HasPrefix(a.Account, "provisioned:08"), a.Account)
 	}
-	for _, pay := range o.Ledger {
+	for _, pay := range recordtest.Payments(t, o) {
 		assert.Equal(t, record.KindGateway, pay.Kind)
 	}
 }
@@ -268,6 +281,6 @@ func TestTotalPagesRoundedDownIsDetected(t *testing.T) {
 	p := startReference(t, reference.FaultTotalPagesRoundedDown)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := loadtest.New(p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(10, 100*time.Millisecond))).Run(ctx)
+	_, err := newTester(p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(10, 100*time.Millisecond))).Run(ctx, t.TempDir())
 	require.ErrorIs(t, err, contract.ErrTotalPages)
 }

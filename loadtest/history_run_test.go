@@ -14,6 +14,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 
@@ -48,13 +49,13 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			assert.Contains(t, out, "history: linearizable")
 
 			creates := 0
-			for _, r := range o.Results {
+			for _, r := range recordtest.Results(t, o) {
 				if r.Op == record.OpCreate {
 					creates++
 				}
 			}
 			recorded := 0
-			for _, op := range o.History {
+			for _, op := range recordtest.History(t, o) {
 				if op.Op == record.OpCreate {
 					recorded++
 					assert.NotEmpty(t, op.Account)
@@ -66,58 +67,48 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 
 			dir := t.TempDir()
 			require.NoError(t, report.WriteArtifacts(dir, o, rep))
-			f, err := os.Open(filepath.Join(dir, record.FileHistory))
+			back, err := record.ReadDir(dir)
 			require.NoError(t, err)
-			defer func() { _ = f.Close() }()
-			back, err := record.ReadHistory(f)
-			require.NoError(t, err)
-			assert.Len(t, back, len(o.History))
+			assert.Len(t, recordtest.History(t, back), len(recordtest.History(t, o)))
 			assert.NoFileExists(t, filepath.Join(dir, verdict.FileHistoryHTML))
 		})
 	}
 }
 
-// TestARecordedHistoryStreamsToItsFile: a run with a record directory
-// writes its history to history.jsonl as it goes and keeps none of it in
-// memory; the check reads the file, and a shard read back from its
-// directory, alone or merged, is checked from it with the same verdict.
+// TestARecordedHistoryStreamsToItsFile: a run writes its history to
+// history.jsonl as it goes; the check reads the file, and a shard read
+// back from its directory, merged, is checked from it with the same
+// verdict.
 func TestARecordedHistoryStreamsToItsFile(t *testing.T) {
 	t.Parallel()
 	p := startReference(t)
 	dir := t.TempDir()
-	o, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
-		loadtest.WithHistory(true), loadtest.WithRecordDir(dir))
+	o, rep := runIn(t, dir, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(100, 500*time.Millisecond)),
+		loadtest.WithHistory(true))
 	require.NotNil(t, rep.History)
 	require.True(t, rep.History.Passed(), text(t, rep))
-	assert.Nil(t, o.History, "the history stays in its file")
 	assert.True(t, o.HasHistory())
-	f, err := os.Open(filepath.Join(dir, record.FileHistory))
-	require.NoError(t, err)
-	defer func() { _ = f.Close() }()
-	ops, err := record.ReadHistory(f)
-	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(dir, record.FileHistory))
 	creates := 0
-	for _, op := range ops {
+	for _, op := range recordtest.History(t, o) {
 		if op.Op == record.OpCreate {
 			creates++
 		}
 	}
 	assert.Equal(t, o.Tally.Requests(), creates, "every payment request is in the file")
-	assert.Equal(t, rep.History.Operations, verdict.CheckHistory(ops, verdict.DefaultHistoryTimeout).Operations)
 
 	require.NoError(t, report.WriteArtifacts(dir, o, rep)) // leaves the streamed file as it is
 	back, err := record.ReadDir(dir)
 	require.NoError(t, err)
+	require.True(t, back.HasHistory())
 	merged, err := record.Merge([]*record.Run{back}, true)
 	require.NoError(t, err)
-	for _, r := range []*record.Run{back, merged} {
-		require.True(t, r.HasHistory())
-		h := judge(t, r).History
-		require.NotNil(t, h)
-		assert.Equal(t, rep.History.Debits, h.Debits)
-		assert.Equal(t, rep.History.Reads, h.Reads)
-		assert.Equal(t, rep.History.Segments, h.Segments)
-	}
+	h := judge(t, merged).History
+	require.NotNil(t, h)
+	assert.Equal(t, rep.History.Operations, h.Operations)
+	assert.Equal(t, rep.History.Debits, h.Debits)
+	assert.Equal(t, rep.History.Reads, h.Reads)
+	assert.Equal(t, rep.History.Segments, h.Segments)
 }
 
 // TestHistoryCheckCatchesFaults: the check finds a lost-update debit and a
@@ -247,7 +238,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	p := startLossyReference(t, 10)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := loadtest.New(p, lossy...).Run(ctx)
+	o, err := newTester(p, lossy...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
 	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)
@@ -255,7 +246,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	r := rep.Reconciliation
 	assert.Positive(t, r.Uncertain, "answers were lost")
 	retries, conflicts := 0, 0
-	for _, pay := range o.Ledger {
+	for _, pay := range recordtest.Payments(t, o) {
 		if pay.Attempt > 1 {
 			retries++
 			if pay.Outcome == record.OutcomeDuplicate {
@@ -281,7 +272,7 @@ func TestRetryScenarioCatchesDoubleDebit(t *testing.T) {
 	p.LoadCustomers = p.LoadCustomers[:1]
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	o, err := loadtest.New(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx)
+	o, err := newTester(p, append(lossy, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 1}))...).Run(ctx, t.TempDir())
 	require.NoError(t, err)
 	rep := judge(t, o, lossyThresholds...)
 	out := text(t, rep)

@@ -21,6 +21,8 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/browsertest"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 )
 
 // pageHas checks that page holds s, without printing the whole page.
@@ -33,20 +35,24 @@ func pageHas(tb testing.TB, page, s string) {
 
 // syntheticRun is a one-second run of ten payments, one of them
 // answered 500, whose account was debited more than the ledger allows.
-func syntheticRun() (*record.Run, *verdict.Verdicts) {
+func syntheticRun(tb testing.TB) (*record.Run, *verdict.Verdicts) {
+	tb.Helper()
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	o := &record.Run{Meta: record.Meta{RunID: "run1", Scenario: "create", Target: "http://127.0.0.1:1",
-		Shard: record.SingleShard, Began: start, Ended: start.Add(time.Second), Reconciled: true}}
-	o.Generator = record.Generator{Planned: 10, Sent: 10, Duration: time.Second, MaxWorkers: 4, MaxConnections: 4}
-	for i := range 10 {
+	o := &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "run1", Scenario: "create", Shard: record.SingleShard, MaxWorkers: 4, MaxConnections: 4,
+		Load: pacing.LoadProfile{Duration: time.Second}}, Target: "http://127.0.0.1:1",
+		Began: start, Ended: start.Add(time.Second), Reconciled: true}}
+	o.Generator = record.Generator{Planned: 10, Sent: 10}
+	hits := make([]record.HitResult, 10)
+	for i := range hits {
 		at := start.Add(time.Duration(i) * 100 * time.Millisecond)
 		r := record.Result{Result: vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at, Latency: time.Duration(i+1) * time.Millisecond},
 			Scheduled: at, Op: "create", Expected: true, Allowed: true}
 		if i == 9 {
 			r.Code, r.Expected, r.Allowed, r.Error = 500, false, false, "500 Internal Server Error"
 		}
-		o.Results = append(o.Results, r)
+		hits[i].Result = r
 	}
+	recordtest.Record(tb, o, hits...)
 	r := &verdict.Reconciliation{Requests: 10, IDs: 10, Created: 9,
 		Accounts:   []verdict.AccountCheck{{Account: "tok-load-1", BalanceChange: 3000, BalanceMin: 2000, BalanceMax: 2000, Created: 9}},
 		Violations: []verdict.Violation{{Invariant: verdict.InvBalance, Detail: "tok-load-1 was debited 3000, the ledger allows 2000"}},
@@ -59,14 +65,14 @@ func syntheticRun() (*record.Run, *verdict.Verdicts) {
 // set and three charts; nothing fetched, no script.
 func TestHTMLShowsAFailedRun(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticRun()
+	o, v := syntheticRun(t)
 	rep := report.BuildReport(o, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
 	require.NoError(t, report.WriteHTML(&b, o, rep))
 	page := b.String()
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
-	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10ms</td><td><span class="bad">fail</span></td>`)
+	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10.002ms</td><td><span class="bad">fail</span></td>`)
 	pageHas(t, page, `<td><code>errors&lt;=1</code></td><td class="n">1</td><td><span class="ok">pass</span></td>`)
 	pageHas(t, page, `<td><code>tok-load-1</code></td><td class="n">3,000</td><td class="n">2,000 – 2,000</td>`)
 	pageHas(t, page, `<span class="bad">mismatch</span>`)
@@ -85,7 +91,7 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 // the ids of each class folded beneath its line.
 func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	t.Parallel()
-	o, v := syntheticRun()
+	o, v := syntheticRun(t)
 	start := o.Meta.Began
 	o.Meta.Faults = []nemesis.Fault{
 		{Step: 1, Name: "kill-9", Command: "kill -KILL 4242", Start: start.Add(300 * time.Millisecond), End: start.Add(320 * time.Millisecond)},

@@ -1,8 +1,6 @@
 package loadtest_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,15 +9,15 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
-	"github.com/partnercommerce/conformance/loadtest/verdict"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/reference"
 )
 
-// TestARecordedRunReconcilesFromItsLedgerFile: a reconciled run that
-// records to a directory keeps no ledger in memory; its look-ups read and
-// rewrite ledger.jsonl, and its reconciliation, read from the file, is the
-// one the same ledger gives in memory: clean against the reference, and
-// the duplicates of a racy duplicate check found the same.
+// TestARecordedRunReconcilesFromItsLedgerFile: a reconciled run's
+// look-ups read and rewrite ledger.jsonl, each created id's look-up beside
+// its first created request, and its reconciliation, read from the file,
+// is clean against the reference and finds the duplicates of a racy
+// duplicate check.
 func TestARecordedRunReconcilesFromItsLedgerFile(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -37,16 +35,18 @@ func TestARecordedRunReconcilesFromItsLedgerFile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			o, rep := run(t, startReference(t, tc.fault...), append(tc.opts, loadtest.WithRecordDir(dir))...)
-			assert.Empty(t, o.Ledger, "nothing kept in memory")
+			o, rep := runIn(t, dir, startReference(t, tc.fault...), tc.opts...)
 			r := rep.Reconciliation
 			require.NotNil(t, r)
-			f, err := os.Open(filepath.Join(dir, record.FileLedger))
-			require.NoError(t, err)
-			defer func() { _ = f.Close() }()
-			ledger, err := record.ReadLedger(f)
-			require.NoError(t, err)
-			assert.Equal(t, verdict.Reconcile(ledger, o.Accounts, true), r, "the file's ledger, reconciled in memory")
+			lookedUp := map[string]bool{}
+			for _, p := range recordtest.Payments(t, o) {
+				if p.Lookup != nil {
+					assert.False(t, lookedUp[p.ID], "%s looked up once", p.ID)
+					assert.Equal(t, record.OutcomeCreated, p.Outcome, "beside a created request")
+					lookedUp[p.ID] = true
+				}
+			}
+			assert.Len(t, lookedUp, r.LookedUp)
 			assert.Positive(t, r.Created)
 			assert.Equal(t, r.Created, r.LookedUp, "every created id looked up")
 			if tc.fault == nil {

@@ -24,7 +24,7 @@ type job struct {
 // planner turns hit numbers into jobs for one scenario: it holds what the
 // scenarios build requests from (ids, accounts, catalog, mixes).
 type planner struct {
-	sc       scenario
+	keepIDs  bool // the created ids are kept for status reads (remember)
 	cl       *client
 	ids      IDs
 	shard    record.Shard
@@ -59,8 +59,8 @@ type recentID struct {
 
 const recentSize = 1024
 
-func newPlanner(sc scenario, cl *client, ids IDs, sh record.Shard, accounts []Account, cat *record.Catalog, mix, ops Weights, waveSize int) (*planner, error) {
-	p := &planner{sc: sc, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
+func newPlanner(keepIDs bool, cl *client, ids IDs, sh record.Shard, accounts []Account, cat *record.Catalog, mix, ops Weights, waveSize int) (*planner, error) {
+	p := &planner{keepIDs: keepIDs, cl: cl, ids: ids, shard: sh, accounts: accounts, mix: Weights{}, ops: ops,
 		waveSize: waveSize, products: cat.Products, gateway: map[int64][]record.Product{}, subCats: cat.SubCategories}
 	for _, m := range cat.Methods {
 		for _, pr := range cat.Products {
@@ -177,7 +177,7 @@ func (p *planner) create(n uint64, id string, acct Account, budgeted bool) (call
 
 // remember notes a created id for later status look-ups.
 func (p *planner) remember(id, auth string) {
-	if !p.sc.keepsIDs() {
+	if !p.keepIDs {
 		return
 	}
 	p.mu.Lock()

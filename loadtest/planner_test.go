@@ -21,7 +21,7 @@ func TestPaymentsGoToTheProductsOperator(t *testing.T) {
 	}}
 	ids, err := NewIDs("r", record.SingleShard)
 	require.NoError(t, err)
-	p, err := newPlanner(createScenario{}, &client{}, ids, record.SingleShard, []Account{{Key: "a", Funded: true}}, cat,
+	p, err := newPlanner(false, &client{}, ids, record.SingleShard, []Account{{Key: "a", Funded: true}}, cat,
 		Weights{record.KindBalance: 1}, DefaultOpMix, 0)
 	require.NoError(t, err)
 	want := map[int64][]string{1: contract.OperatorPrefixes("XL"), 2: contract.OperatorPrefixes("Tri")}

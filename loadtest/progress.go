@@ -1,11 +1,6 @@
 package loadtest
 
-import (
-	"sort"
-	"time"
-
-	"github.com/partnercommerce/conformance/loadtest/record"
-)
+import "time"
 
 // PhaseReconcile is the Phase of the progress of the look-ups after the attack.
 const PhaseReconcile = "reconcile"
@@ -19,7 +14,7 @@ type Progress struct {
 	InFlight   int64
 	Final      bool          // the last update, when the attack has ended
 	Rate       float64       // sends per second over the last interval (the whole run when Final)
-	P50, P99   time.Duration // corrected latency over the last interval
+	P50, P99   time.Duration // corrected latency of the requests scheduled since the last update (the charts' buckets)
 	Unexpected int64         // responses other than expected, so far
 	Violations int64         // contract violations, so far
 	// BehindFrom is when the generator first fell behind its schedule
@@ -30,63 +25,4 @@ type Progress struct {
 	// empty during the attack.
 	Phase              string
 	LookedUp, ToLookUp int64
-}
-
-// collect gathers results and delivers progress.
-func (e *engine) collect(results <-chan record.HitResult, began time.Time, done chan<- struct{}) {
-	defer close(done)
-	var tick <-chan time.Time
-	if e.cfg.progress != nil && e.cfg.progressEvery > 0 {
-		tk := time.NewTicker(e.cfg.progressEvery)
-		defer tk.Stop()
-		tick = tk.C
-	}
-	var window []time.Duration
-	lastSent, lastAt := int64(0), began
-	report := func(now time.Time, final bool) {
-		sent := e.sent.Load()
-		p := Progress{Elapsed: now.Sub(began), Sent: sent, Done: e.done.Load(), InFlight: e.inFlight.Load(),
-			Final: final, Unexpected: e.unexpected.Load(), Violations: e.violations.Load()}
-		p.BehindFrom, _ = e.behind.span()
-		if final {
-			lastSent, lastAt = 0, began
-		}
-		if d := now.Sub(lastAt).Seconds(); d > 0 {
-			p.Rate = float64(sent-lastSent) / d
-		}
-		if len(window) > 0 {
-			sort.Slice(window, func(i, j int) bool { return window[i] < window[j] })
-			p.P50, p.P99 = record.Quantile(window, 0.5), record.Quantile(window, 0.99)
-		}
-		window = window[:0]
-		lastSent, lastAt = sent, now
-		e.cfg.progress(p)
-	}
-	for {
-		select {
-		case hr, ok := <-results:
-			if !ok {
-				// A final update, so that even a run shorter than one
-				// progress interval reports what it did.
-				if tick != nil {
-					report(time.Now(), true)
-				}
-				return
-			}
-			r := &hr.Result
-			e.done.Add(1)
-			if !r.Expected {
-				e.unexpected.Add(1)
-			}
-			if r.Violation != "" {
-				e.violations.Add(1)
-			}
-			if tick != nil { // the window is only read by progress reports
-				window = append(window, r.Corrected())
-			}
-			e.keep(&hr)
-		case now := <-tick:
-			report(now, false)
-		}
-	}
 }

@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,42 +20,38 @@ const (
 	// ScenarioMixed mixes payment creation with status look-ups and product
 	// list and sync reads.
 	ScenarioMixed = "mixed"
+	// ScenarioRetry sends each payment with a short client timeout and, when
+	// the answer is lost (timeout, lost connection), sends it again with the
+	// same partner_trx_id and body after a backoff, as a careful partner
+	// integration would; a throttled payment (429, or 503 with Retry-After:
+	// not processed) is sent again the same way after the wait its answer
+	// asks for. The server must never debit twice: a 409 on a retry
+	// is allowed (the document refuses a used id), and the payment's outcome
+	// is then read through payment status.
+	ScenarioRetry = "retry"
 )
 
 // scenario is a kind of traffic: how a hit of the schedule becomes requests,
-// and which options it needs. The engine and the planner ask the scenario
+// and which settings it needs. The engine and the planner ask the scenario
 // rather than switch on its name; a new scenario is a new type in this list.
 type scenario interface {
 	// name is the scenario's name on the command line and in reports.
 	name() string
-	// check validates the options the scenario depends on.
-	check(c *config) error
+	// check validates the settings the scenario depends on.
+	check(s *record.Settings) error
 	// perHit is how many requests one scheduled hit sends. A hit of one
 	// request is built by the worker that sends it, so that the pacing
 	// goroutine only paces; the requests of a larger hit are built by the
 	// pacing goroutine and sent concurrently.
-	perHit(c *config) int
-	// describe records the scenario's options in the run's meta.
-	describe(c *config, m *record.Meta)
+	perHit(s *record.Settings) int
+	// payments is how many payments (distinct ids) requests requests make.
+	payments(s *record.Settings, requests float64) float64
+	// describe clears, in a run's meta, the settings it does not use.
+	describe(m *record.Meta)
 	// jobs appends the requests of hit n to buf.
 	jobs(p *planner, n uint64, buf []job) []job
 	// keepsIDs is true when the created ids are kept for status reads.
 	keepsIDs() bool
-}
-
-// paymentsPlanner is implemented by a scenario whose requests are not one
-// payment each: payments says how many payments (distinct ids) requests
-// requests make. Other scenarios make one payment per request.
-type paymentsPlanner interface {
-	payments(c *config, requests float64) float64
-}
-
-// paymentsOf is how many payments requests requests of sc make.
-func paymentsOf(sc scenario, c *config, requests float64) float64 {
-	if pp, ok := sc.(paymentsPlanner); ok {
-		return pp.payments(c, requests)
-	}
-	return requests
 }
 
 // scenarios are the load tester's scenarios, in the order help lists them.
@@ -79,14 +76,20 @@ func scenarioNamed(name string) (scenario, error) {
 	return nil, fmt.Errorf("unknown scenario %q (want %s)", name, strings.Join(Scenarios(), ", "))
 }
 
-// createScenario: one payment creation per hit, each with its own id.
-type createScenario struct{}
+// onePayment is what a scenario of one payment or read per request,
+// without settings of its own, answers; the others override it.
+type onePayment struct{}
 
-func (createScenario) name() string                   { return ScenarioCreate }
-func (createScenario) check(*config) error            { return nil }
-func (createScenario) perHit(*config) int             { return 1 }
-func (createScenario) describe(*config, *record.Meta) {}
-func (createScenario) keepsIDs() bool                 { return false }
+func (onePayment) check(*record.Settings) error                          { return nil }
+func (onePayment) perHit(*record.Settings) int                           { return 1 }
+func (onePayment) payments(_ *record.Settings, requests float64) float64 { return requests }
+func (onePayment) describe(m *record.Meta)                               { m.WaveSize, m.OpMix = 0, "" }
+func (onePayment) keepsIDs() bool                                        { return false }
+
+// createScenario: one payment creation per hit, each with its own id.
+type createScenario struct{ onePayment }
+
+func (createScenario) name() string { return ScenarioCreate }
 
 func (createScenario) jobs(p *planner, n uint64, buf []job) []job {
 	return append(buf, p.createJob(n))
@@ -94,25 +97,24 @@ func (createScenario) jobs(p *planner, n uint64, buf []job) []job {
 
 // idempotencyScenario: each hit is a wave of waveSize identical requests
 // (one partner_trx_id, one body) sent at once.
-type idempotencyScenario struct{}
+type idempotencyScenario struct{ onePayment }
 
-func (idempotencyScenario) name() string   { return ScenarioIdempotency }
-func (idempotencyScenario) keepsIDs() bool { return false }
+func (idempotencyScenario) name() string { return ScenarioIdempotency }
 
-func (idempotencyScenario) check(c *config) error {
-	if c.waveSize < 2 || (c.maxWorkers > 0 && c.waveSize > c.maxWorkers) {
-		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(c.maxWorkers))
+func (idempotencyScenario) check(s *record.Settings) error {
+	if s.WaveSize < 2 || (s.MaxWorkers > 0 && s.WaveSize > s.MaxWorkers) {
+		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(s.MaxWorkers))
 	}
 	return nil
 }
 
-func (idempotencyScenario) perHit(c *config) int { return c.waveSize }
+func (idempotencyScenario) perHit(s *record.Settings) int { return s.WaveSize }
 
-func (idempotencyScenario) payments(c *config, requests float64) float64 {
-	return requests / float64(c.waveSize)
+func (idempotencyScenario) payments(s *record.Settings, requests float64) float64 {
+	return requests / float64(s.WaveSize)
 }
 
-func (idempotencyScenario) describe(c *config, m *record.Meta) { m.WaveSize = c.waveSize }
+func (idempotencyScenario) describe(m *record.Meta) { m.OpMix = "" }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 	base := n * uint64(p.waveSize)
@@ -130,17 +132,16 @@ func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 
 // mixedScenario: payment creations mixed by weight with status look-ups of
 // ids created so far and product list and sync reads.
-type mixedScenario struct{}
+type mixedScenario struct{ onePayment }
 
-func (mixedScenario) name() string        { return ScenarioMixed }
-func (mixedScenario) check(*config) error { return nil }
-func (mixedScenario) perHit(*config) int  { return 1 }
-func (mixedScenario) keepsIDs() bool      { return true }
+func (mixedScenario) name() string   { return ScenarioMixed }
+func (mixedScenario) keepsIDs() bool { return true }
 
-func (mixedScenario) describe(c *config, m *record.Meta) { m.OpMix = c.ops.String() }
+func (mixedScenario) describe(m *record.Meta) { m.WaveSize = 0 }
 
-func (mixedScenario) payments(c *config, requests float64) float64 {
-	return requests * float64(c.ops[record.OpCreate]) / float64(c.ops.total())
+func (mixedScenario) payments(s *record.Settings, requests float64) float64 {
+	ops, _ := ParseWeights(s.OpMix, opOrder...) // checked by validate
+	return requests * float64(ops[record.OpCreate]) / float64(ops.total())
 }
 
 // jobs depends only on n (and, for a status look-up, on the ids created so
@@ -163,4 +164,23 @@ func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
 		}
 	}
 	return append(buf, p.createJob(n))
+}
+
+// retryScenario: one payment creation per hit, each with its own id, sent
+// again after a lost answer.
+type retryScenario struct{ onePayment }
+
+func (retryScenario) name() string { return ScenarioRetry }
+
+func (retryScenario) check(s *record.Settings) error {
+	if s.Retries < 0 || s.Retries > 10 || s.RetryTimeout <= 0 || s.RetryBackoff < 0 {
+		return errors.New("retry: retries must be from 0 to 10, the timeout above 0 and the backoff not negative")
+	}
+	return nil
+}
+
+func (retryScenario) jobs(p *planner, n uint64, buf []job) []job {
+	j := p.createJob(n)
+	j.pay.Attempt = 1
+	return append(buf, j)
 }

@@ -2,13 +2,11 @@ package loadtest
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
-	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -19,46 +17,27 @@ type Tester struct {
 	cfg     config
 }
 
-// New returns a Tester for the target described by profile p.
+// New returns a Tester for the target described by profile p, with
+// DefaultSettings unless an option sets others (WithSettings).
 func New(p *profiles.Profile, opts ...Option) *Tester {
-	c := config{
-		scenario:         ScenarioCreate,
-		load:             pacing.LoadProfile{Pacing: pacing.Constant, Rate: 50, Duration: 2 * time.Second},
-		mix:              DefaultPaymentMix,
-		ops:              DefaultOpMix,
-		waveSize:         DefaultWaveSize,
-		maxWorkers:       DefaultMaxWorkers,
-		maxConns:         DefaultMaxConnections,
-		timeout:          DefaultTimeout,
-		drain:            DefaultDrain,
-		lateAfter:        DefaultLateAfter,
-		shard:            record.SingleShard,
-		reconcile:        true,
-		reconcileTimeout: DefaultReconcileTimeout,
-		lookupWorkers:    DefaultLookupWorkers,
-		provisionCount:   4,
-		retries:          DefaultRetries,
-		retryTimeout:     DefaultRetryTimeout,
-		retryBackoff:     DefaultRetryBackoff,
-		logger:           slog.New(slog.DiscardHandler),
-	}
+	c := config{Settings: DefaultSettings(), logger: slog.New(slog.DiscardHandler)}
 	for _, o := range opts {
 		o(&c)
 	}
 	return &Tester{profile: p, cfg: c}
 }
 
-// Run records a load test: the set-up (accounts, catalog, wallets before),
-// the attack, the drain, and what the verdicts need after it (status
-// look-ups, wallets after). It returns an error only when the run could not
+// Run records a load test into dir (created if missing): the set-up
+// (accounts, catalog, wallets before), the attack, the drain, and what the
+// verdicts need after it (status look-ups, wallets after). It returns an error only when the run could not
 // be carried out; what the target did wrong is for verdict.Judge to find in
 // the record.
-func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
+func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	c := t.cfg
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	s, err := t.prepare(ctx, &c)
+	s, err := t.prepare(ctx, &c, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -66,19 +45,19 @@ func (t *Tester) Run(ctx context.Context) (*record.Run, error) {
 	defer s.hist.Discard()
 	out := s.newRun()
 	s.readWalletsBefore(ctx, out)
-	e, err := t.attack(ctx, s, out)
+	e, err := t.attack(ctx, s, out, dir)
 	if err != nil {
 		return nil, err
 	}
-	if c.reconcile {
-		if err := s.gatherAfter(ctx, e, out); err != nil {
+	if c.reconciles() {
+		if err := s.gatherAfter(ctx, e, out, dir); err != nil {
 			return nil, err
 		}
 	}
 	if err := s.hist.Close(out); err != nil {
 		return nil, err
 	}
-	if c.reconcile {
+	if c.reconciles() {
 		out.Meta.ReconciledIn = time.Since(out.Meta.Ended)
 	}
 	return out, nil
@@ -100,12 +79,12 @@ type session struct {
 // prepare sets a run up: the documented codes, the ids, the client, the
 // accounts (provisioned when the profile lists none), the catalog and the
 // planner.
-func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
+func (t *Tester) prepare(ctx context.Context, c *config, dir string) (*session, error) {
 	codes, err := DocumentedCodes()
 	if err != nil {
 		return nil, err
 	}
-	ids, err := NewIDs(c.runID, c.shard)
+	ids, err := NewIDs(c.RunID, c.Shard)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +92,7 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl, err := newClient(t.profile, c.maxConns, c.timeout)
+	cl, err := newClient(t.profile, c.MaxConnections, c.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -122,17 +101,14 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 		cl.close()
 		return nil, err
 	}
-	if s.plan, err = newPlanner(c.sc, cl, ids, c.shard, s.accounts, s.cat, c.mix, c.ops, c.waveSize); err != nil {
+	if s.plan, err = newPlanner(c.sc.keepsIDs(), cl, ids, c.Shard, s.accounts, s.cat, c.mix, c.ops, c.WaveSize); err != nil {
 		cl.close()
 		return nil, err
 	}
-	if c.history {
-		s.hist = &record.History{}
-		if c.recordDir != "" {
-			if s.hist, err = record.NewHistoryFile(c.recordDir); err != nil {
-				cl.close()
-				return nil, err
-			}
+	if c.checksHistory() {
+		if s.hist, err = record.NewHistory(dir); err != nil {
+			cl.close()
+			return nil, err
 		}
 	}
 	return s, nil
@@ -141,11 +117,11 @@ func (t *Tester) prepare(ctx context.Context, c *config) (*session, error) {
 // accountsAndCatalog finds the run's accounts and catalog.
 func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 	c, cl := s.c, s.cl
-	s.accounts = partitionAccounts(t.profile, c.shard)
+	s.accounts = partitionAccounts(t.profile, c.Shard)
 	var err error
 	if len(s.accounts) == 0 {
-		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", c.provisionCount)
-		if s.accounts, err = cl.provision(ctx, c.runID, c.shard, c.provisionCount); err != nil {
+		c.logger.Warn("no load_customers in the profile: provisioning unfunded accounts, which pay through gateways only (the accounts the profile reserves for conformance scenarios are never spent)", "count", provisionCount)
+		if s.accounts, err = cl.provision(ctx, c.RunID, c.Shard, provisionCount); err != nil {
 			return err
 		}
 	}
@@ -159,20 +135,16 @@ func (t *Tester) accountsAndCatalog(ctx context.Context, s *session) error {
 			return err
 		}
 	}
-	s.cat, err = cat.Restrict(c.products)
+	s.cat, err = cat.Restrict(c.products())
 	return err
 }
 
 // newRun starts the record of the run with what is known before the attack.
 func (s *session) newRun() *record.Run {
 	c := s.c
-	out := &record.Run{
-		Meta: record.Meta{RunID: c.runID, Scenario: c.scenario, Target: s.cl.base, Shard: c.shard, Load: c.load,
-			PaymentMix: s.plan.mix.String(), MaxWorkers: c.maxWorkers, MaxConnections: c.maxConns,
-			Timeout: c.timeout, Drain: c.drain, LateAfter: c.lateAfter, Reconciled: c.reconcile},
-		Catalog: s.cat,
-	}
-	c.sc.describe(c, &out.Meta)
+	out := &record.Run{Meta: record.Meta{Settings: c.Settings, Target: s.cl.base, Reconciled: c.reconciles()}, Catalog: s.cat}
+	out.Meta.PaymentMix, out.Meta.OpMix = s.plan.mix.String(), c.ops.String() // the kinds the run could pay with
+	c.sc.describe(&out.Meta)
 	return out
 }
 
@@ -187,7 +159,7 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 	source := "wallets read before the run"
 	for i := range s.accounts {
 		a := &s.accounts[i]
-		if c.reconcile {
+		if c.reconciles() {
 			if w, ok := s.readBefore(ctx, i); ok {
 				if a.Funded && !a.Shared { // a shared account's spending is not this shard's alone
 					a.setBudget(w.Balance, w.Coins)
@@ -201,8 +173,8 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 		}
 	}
 	s.plan.accounts = s.accounts // with their budgets
-	s.plan.whenDry = c.whenDry
-	out.Funds = planFunds(paymentsOf(c.sc, c, c.load.Expected()), c.load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.whenDry)
+	s.plan.whenDry = c.WhenDry
+	out.Funds = planFunds(c.sc.payments(&c.Settings, c.Load.Expected()), c.Load.Duration, s.plan.mix, s.cat.Products, s.accounts, source, c.WhenDry)
 	if f := out.Funds; f != nil && f.Short {
 		c.logger.Warn("the load customers cannot carry every planned payment: " + f.String())
 	}
@@ -212,7 +184,7 @@ func (s *session) readWalletsBefore(ctx context.Context, out *record.Run) {
 // false when it could not be read.
 func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 	a := s.accounts[i]
-	s.snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: s.c.shard.Index, Shared: a.Shared}
+	s.snaps[i] = record.AccountSnapshot{Account: a.Key, Shard: s.c.Shard.Index, Shared: a.Shared}
 	w, err := readWallet(ctx, s.cl, s.hist, a, s.c.firstOtherClient()+i, record.PhaseBefore)
 	if err != nil {
 		s.snaps[i].Error = err.Error()
@@ -222,32 +194,18 @@ func (s *session) readBefore(ctx context.Context, i int) (record.Wallet, bool) {
 	return w, true
 }
 
-// newRecorder returns the recorder of the run. The results and the ledger
-// kept in memory are sized for the schedule up front; past that (a
-// max-rate run has no schedule), they grow by chunks, never copying what
-// was collected while the attack runs. The charts' buckets suit the
-// schedule; the drain, when it runs long, widens them. A reconciled run
-// that records its ledger to a file looks its ids up from the file
-// (lookupFile), keeping a byte per payment; without a file, the ledger is
-// kept in memory for the look-ups.
-func (c *config) newRecorder() (*record.Recorder, error) {
-	size := record.ChunkSize
-	if !c.load.Unbounded() && c.recordDir == "" {
-		size = int(min(c.load.Expected()*1.02, 1<<20)) + 64
-	}
-	span := c.load.Duration + min(time.Second, c.load.Duration/10)
-	return record.NewRecorder(c.recordDir, c.reconcile && c.recordDir == "", record.NewTally(time.Now(), span, false), size)
-}
-
 // attack runs the attack (with the nemesis, if any) and records it in out.
-func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engine, error) {
-	rec, err := s.c.newRecorder()
+func (t *Tester) attack(ctx context.Context, s *session, out *record.Run, dir string) (*engine, error) {
+	// The charts' buckets suit the schedule; the drain, when it runs long,
+	// widens them.
+	span := s.c.Load.Duration + min(time.Second, s.c.Load.Duration/10)
+	rec, err := record.NewRecorder(dir, record.NewTally(time.Now(), span, s.c.LateAfter, false))
 	if err != nil {
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
-	if s.c.reconcile && s.c.recordDir != "" {
-		e.marks = newSeqMarks(s.c.load)
+	if s.c.reconciles() {
+		e.marks = newSeqMarks(s.c.Load)
 	}
 	var faults *nemesis.Execution
 	e.onBegin = startNemesis(ctx, s.c, &faults)
@@ -261,46 +219,14 @@ func (t *Tester) attack(ctx context.Context, s *session, out *record.Run) (*engi
 	return e, rec.Close(out)
 }
 
-// gatherAfter gathers what the reconciliation needs after the attack: the
-// created payments' status look-ups and the wallets after. It runs even
-// when ctx was cancelled, bounded by its own deadline: what is not looked
-// up or read by then is not reconciled, which is a violation. It fails
-// only when the ledger file cannot be read or rewritten.
-func (s *session) gatherAfter(ctx context.Context, e *engine, out *record.Run) error {
-	c := s.c
-	post, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.reconcileTimeout)
-	defer cancel()
-	if dead := e.awaitTarget(post, s.accounts[0].auth, c.targetWait()); dead != "" {
-		c.logger.Warn(dead)
-		out.Meta.ReconcileStopped = dead
-		cancel() // nothing more is looked up or read
+// startNemesis is the engine's hook at the attack's start: the schedule's
+// times count from there. c is the run's validated configuration (its log
+// is never nil).
+func startNemesis(ctx context.Context, c *config, faults **nemesis.Execution) func(time.Time) {
+	if len(c.Nemesis) == 0 {
+		return nil
 	}
-	missed, err := e.lookUpAll(post, s.accounts, out)
-	if err != nil {
-		return err
+	return func(began time.Time) {
+		*faults = nemesis.Start(ctx, c.Nemesis, began, c.Load.Duration, c.nemesisLog)
 	}
-	switch dead := e.deadAt.Load(); {
-	case dead != nil:
-		out.Meta.ReconcileStopped = fmt.Sprintf("the target stopped answering during reconciliation (%d look-ups in a row: %s): stopped trying; %d created ids left unreconciled", deadAfter, *dead, missed)
-		c.logger.Warn(out.Meta.ReconcileStopped)
-		cancel()
-	case missed > 0 && out.Meta.ReconcileStopped == "":
-		c.logger.Warn("reconciliation timed out; created ids left unreconciled", "timeout", c.reconcileTimeout, "ids", missed)
-	}
-	for i, a := range s.accounts {
-		if s.snaps[i].Error != "" {
-			continue
-		}
-		w, err := readWallet(post, s.cl, s.hist, a, c.firstOtherClient()+i, record.PhaseAfter)
-		if err != nil {
-			s.snaps[i].Error = err.Error()
-			continue
-		}
-		s.snaps[i].After = &w
-	}
-	out.Accounts = s.snaps
-	if out.Meta.ReconcileStopped != "" {
-		out.Meta.Reconciled = false // what it could not check fails as not reconciled
-	}
-	return nil
 }

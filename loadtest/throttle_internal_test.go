@@ -41,7 +41,9 @@ func TestWalletReadsWaitOutThrottlingExceptDuringTheAttack(t *testing.T) {
 			cl, err := newClient(p, 0, DefaultTimeout)
 			require.NoError(t, err)
 			defer cl.close()
-			hist := &record.History{}
+			hist, err := record.NewHistory(t.TempDir())
+			require.NoError(t, err)
+			defer hist.Discard()
 			_, err = readWallet(t.Context(), cl, hist, Account{Key: "funded", auth: bearer(p.MainToken)}, 0, tc.phase)
 			assert.Equal(t, tc.read, err == nil, "%v", err)
 			assert.Equal(t, tc.throttled, cl.gate.Summary().Throttled)

@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
@@ -113,12 +114,12 @@ func TestRetryScenarioSendsAThrottledPaymentAgain(t *testing.T) {
 	require.True(t, rep.Passed, out)
 	require.Positive(t, rep.Throttled, out)
 	throttled, createdOnRetry := map[string]bool{}, 0
-	for _, pay := range o.Ledger {
+	for _, pay := range recordtest.Payments(t, o) {
 		if pay.Outcome == record.OutcomeThrottled {
 			throttled[pay.ID] = true
 		}
 	}
-	for _, pay := range o.Ledger {
+	for _, pay := range recordtest.Payments(t, o) {
 		if pay.Attempt > 1 && pay.Outcome == record.OutcomeCreated && throttled[pay.ID] {
 			createdOnRetry++
 		}

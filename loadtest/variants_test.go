@@ -68,7 +68,7 @@ func TestLoadTesterPassesVariantServers(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				before := throttledBy(v)
 				p, d := startDouble(t, v, tc.lose)
-				o, err := loadtest.New(p, tc.opts...).Run(ctx)
+				o, err := newTester(p, tc.opts...).Run(ctx, t.TempDir())
 				cancel()
 				changes += d.Changed()
 				require.NoError(t, err)

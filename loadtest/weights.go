@@ -101,10 +101,10 @@ func (p picker) pick(x uint64) string {
 	return ""
 }
 
-// DefaultPaymentMix and DefaultOpMix are the mixes used when none is given.
+// defaultPaymentMix and defaultOpMix are the mixes of DefaultSettings.
 var (
-	DefaultPaymentMix = Weights{record.KindBalance: 2, record.KindCoins: 1, record.KindGateway: 1}
-	DefaultOpMix      = Weights{record.OpCreate: 60, record.OpStatus: 25, record.OpList: 10, record.OpSync: 5}
+	defaultPaymentMix = Weights{record.KindBalance: 2, record.KindCoins: 1, record.KindGateway: 1}
+	defaultOpMix      = Weights{record.OpCreate: 60, record.OpStatus: 25, record.OpList: 10, record.OpSync: 5}
 )
 
 var (

@@ -41,7 +41,11 @@ func LoadAverage() string {
 
 // WriteMarkdown writes the report as the table of docs/performance.md.
 func (r Report) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "Load average before: %s; after: %s. Client: %s.\n\n", r.LoadBefore, r.LoadAfter, r.Client)
+	fmt.Fprintf(w, "Load average before: %s; after: %s. Client: %s", r.LoadBefore, r.LoadAfter, r.Client)
+	if len(r.Durable) > 0 {
+		fmt.Fprint(w, " (the durable rows: the connections each row names)")
+	}
+	fmt.Fprint(w, ".\n\n")
 	fmt.Fprintln(w, "| What | Measured | Detail | Goal | Met |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	if q := r.Ratio; q != nil {

@@ -189,13 +189,23 @@ func Parse(data []byte) (*Profile, error) {
 	return &p, nil
 }
 
-// Load reads and parses the profile in file path.
+// Load reads and parses the profile in file path, taking the values
+// written ${NAME} from the process's environment (see ExpandEnv).
 func Load(path string) (*Profile, error) {
+	return LoadEnv(path, os.Getenv)
+}
+
+// LoadEnv reads and parses the profile in file path, taking the values
+// written ${NAME} from getenv (see ExpandEnv).
+func LoadEnv(path string, getenv func(string) string) (*Profile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("profile: %w", err)
 	}
 	p, err := Parse(data)
+	if err == nil {
+		err = p.ExpandEnv(getenv)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -98,6 +98,8 @@ type journal struct {
 	// the benchmarks.
 	frames atomic.Uint64
 
+	observe func(Commit) // WithCommitObserver's (commits.go); set before the first append
+
 	mu sync.Mutex
 	// kick wakes run when there is something to flush or the journal
 	// closes.
@@ -247,6 +249,7 @@ func (j *journal) flush() {
 	j.inflight, j.next = done, make(chan struct{})
 	j.mu.Unlock()
 
+	start := time.Now()
 	err := j.reserve(int64(len(frame)))
 	if err == nil {
 		err = writeFrame(j.file, frame, j.size)
@@ -262,6 +265,7 @@ func (j *journal) flush() {
 		}
 		j.durable.Store(end)
 		j.frames.Add(1)
+		j.committed(frame, start)
 		close(done)
 		// The requests just woken wait in this goroutine's run queue: let
 		// them answer before the next fdatasync blocks this thread with

@@ -96,6 +96,7 @@ func (s *Store) openState(ds *Dataset) error {
 	}
 	s.unlockDir = unlock
 	s.journal = newJournal(path, f, size, length, &s.mu, s.rebuild, s.logger)
+	s.journal.observe = s.observeCommit
 	return nil
 }
 

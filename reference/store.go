@@ -78,6 +78,8 @@ type Store struct {
 	header    []byte
 	unlockDir func()
 	journal   *journal
+	// observeCommit is WithCommitObserver's (commits.go).
+	observeCommit func(Commit)
 
 	mu            sync.Mutex
 	accounts      map[int64]*account      // by id

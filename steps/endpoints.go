@@ -147,10 +147,7 @@ func (h *harness) settleEndpoints(results []report.ScenarioResult) []report.Endp
 			if r.UnansweredOn != ep.key {
 				continue
 			}
-			if r.Status == report.StatusFailed && !r.UnansweredAt.IsZero() && !r.UnansweredAt.Before(since) {
-				r.Status, r.NotRun = report.StatusSkipped, true
-				r.Reason = "not run to its end: " + ep.reason + "; its last request got no answer:\n" + r.Reason
-			}
+			notRunSince(r, since, ep.reason)
 			if r.Status == report.StatusSkipped && r.NotRun {
 				es.NotRun++
 			}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,7 +23,7 @@ import (
 
 // harness is the state shared by the scenarios of one run: configuration,
 // the run's unique id, counters, the locks of shared fixture accounts, and
-// the results. Scenarios share no data through it.
+// the formatter that collects the results. Scenarios share no data through it.
 type harness struct {
 	profile   *profiles.Profile
 	http      *http.Client
@@ -52,14 +50,13 @@ type harness struct {
 	// answering is not sent any more (endpoints.go).
 	eps endpoints
 
-	index     *gherkin.Index
+	features  *gherkin.Features
 	selection *gherkin.Selection
-	regexps   sync.Map        // step expression → *regexp.Regexp
-	console   *report.Console // nil for the junit and cucumber formats
+	// fmt is the run's godog formatter: it collects the results.
+	fmt *formatter
 
-	mu        sync.Mutex // guards locks, results and stopped
+	mu        sync.Mutex // guards locks and stopped
 	locks     map[string]*sync.Mutex
-	results   []report.ScenarioResult
 	stopped   *report.Stopped // the target stopped answering, at stoppedAt
 	stoppedAt time.Time
 }
@@ -92,38 +89,12 @@ func (h *harness) lock(key string) func() {
 	return func() { once.Do(m.Unlock) }
 }
 
-// stepRegexp compiles a step expression once per run: godog would compile
-// every expression again for each scenario, and its results keep each
-// scenario's copies until the run ends (about 70 MB in a full run).
-func (h *harness) stepRegexp(expr any) any {
-	src, ok := expr.(string)
-	if !ok {
-		return expr
-	}
-	if re, ok := h.regexps.Load(src); ok {
-		return re
-	}
-	re, err := regexp.Compile(src)
-	if err != nil {
-		return expr // godog reports it
-	}
-	actual, _ := h.regexps.LoadOrStore(src, re)
-	return actual
-}
-
-func (h *harness) addResult(r report.ScenarioResult) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.results = append(h.results, r)
-}
-
 // initScenario is called by godog once per scenario: it gives the scenario
 // its own state and binds the step definitions to it.
 func (h *harness) initScenario(sc *godog.ScenarioContext) {
 	s := &scenario{h: h}
 	sc.Before(s.before)
 	sc.After(s.after)
-	sc.StepContext().After(s.afterStep)
 	g := gradedSteps{sc: sc, s: s}
 	s.registerCommon(g)
 	s.registerProducts(g)
@@ -136,8 +107,7 @@ func (h *harness) initScenario(sc *godog.ScenarioContext) {
 }
 
 func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Context, error) {
-	s.started = time.Now()
-	s.entry = s.h.index.Lookup(sc)
+	s.entry = s.h.features.Lookup(sc)
 	if s.entry != nil && !s.h.selection.Chosen(s.entry) {
 		// Another row of an outline selected by its row's line or tags.
 		s.unselected = true
@@ -165,31 +135,22 @@ func (s *scenario) before(ctx context.Context, sc *godog.Scenario) (context.Cont
 	return ctx, nil
 }
 
-// afterStep records each step as it ran, for the console.
-func (s *scenario) afterStep(ctx context.Context, st *godog.Step, status godog.StepResultStatus, err error) (context.Context, error) {
-	s.mu.Lock()
-	s.steps = append(s.steps, report.StepRun{Text: st.Text, Status: status.String(), Err: err})
-	s.mu.Unlock()
-	return ctx, nil
-}
-
+// after hands the verdict of the scenario to the run's formatter, which
+// completes it with its steps as godog ran them.
 func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (context.Context, error) {
 	for i := len(s.unlock) - 1; i >= 0; i-- {
 		s.unlock[i]()
 	}
 	s.unlock = nil
 	if s.unselected {
+		s.h.fmt.ended(sc, nil)
 		return ctx, nil
 	}
 	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Tags: s.tags, Status: report.StatusPassed,
-		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings,
-		Seconds: time.Since(s.started).Seconds(), Entry: s.entry}
+		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings, Entry: s.entry}
 	if s.entry != nil {
 		r.Location = s.entry.Location()
 	}
-	s.mu.Lock()
-	r.Steps = slices.Clone(s.steps)
-	s.mu.Unlock()
 	notRun := s.notRunReason(err)
 	switch {
 	case s.skip != "":
@@ -207,12 +168,6 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	if r.Status == report.StatusFailed || (r.NotRun && s.endpointStopped != "") {
 		r.UnansweredOn = s.unansweredOn
 	}
-	s.h.addResult(r)
-	// A failure for want of an answer waits for the end of the run: if the
-	// target stopped answering, it is not the server's failure but a
-	// scenario not run to its end.
-	if s.h.console != nil && !r.NoAnswer() {
-		s.h.console.Scenario(r)
-	}
+	s.h.fmt.ended(sc, &r)
 	return ctx, nil
 }

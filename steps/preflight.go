@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -74,6 +75,18 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 			ErrTarget, url, env.Message)
 	}
 	return nil
+}
+
+// AwaitTarget runs the preflight check as target's --wait-for-target asks:
+// once, or again and again until it passes or the wait is over, when the
+// error is the last reason (see transport.Wait). A TLS handshake that
+// failed is explained in words (which CA, which certificate, what to
+// change).
+func AwaitTarget(ctx context.Context, prof *profiles.Profile, hc *http.Client, timeout time.Duration, target *transport.Options) error {
+	err := transport.Wait(ctx, target.WaitForTarget, func(ctx context.Context) error {
+		return Preflight(ctx, prof, hc, timeout)
+	})
+	return target.Explain(err)
 }
 
 // The preflight sends its request again after a throttled answer at most

@@ -22,6 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // replayOne runs one feature file against the target at url: its one
@@ -30,7 +31,7 @@ func replayOne(t *testing.T, url, feature string) (report.ScenarioResult, string
 	t.Helper()
 	var out bytes.Buffer
 	res, err := steps.Run(context.Background(), steps.Options{
-		Profile: profiles.Reference(url), Features: fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}},
+		Profile: profiles.Reference(url), Features: stepstest.Features(t, fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}}),
 		Output: &out, RequestTimeout: 10 * time.Second,
 	})
 	require.NoError(t, err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -23,14 +22,10 @@ type scenario struct {
 	h    *harness
 	tags []string
 	skip string
-	// entry is the scenario in the index of the feature files; unselected marks a row of an
-	// outline the selection left out (it is neither run nor reported).
-	entry      *gherkin.Entry
+	// entry is the scenario in the feature files; unselected marks a row of
+	// an outline the selection left out (it is neither run nor reported).
+	entry      *gherkin.Scenario
 	unselected bool
-	started    time.Time
-	// mu guards steps: godog may record a skipped step after the scenario ended.
-	mu    sync.Mutex
-	steps []report.StepRun
 	// aborted is set when a request of the scenario was cancelled because
 	// the run stopped early on a dead target.
 	aborted bool

@@ -9,21 +9,22 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
-// CheckSelection reports, before anything is started, whether the tag
-// expression and the locations are well formed and select at least one
-// scenario of fsys (nil: the suite's features). The error wraps ErrUsage.
-func CheckSelection(fsys fs.FS, tags string, locations []string) error {
+// LoadFeatures loads the feature files of fsys (nil: the suite's own) for a
+// run (Options.Features) and checks, before anything is started, that the
+// tag expression and the locations are well formed and select at least one
+// of their scenarios. The error wraps ErrUsage.
+func LoadFeatures(fsys fs.FS, tags string, locations []string) (*gherkin.Features, error) {
 	if fsys == nil {
 		fsys = features.FS
 	}
-	idx, err := gherkin.LoadIndex(fsys)
+	fts, err := gherkin.Load(fsys)
 	if err != nil {
-		return fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
+		return nil, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
 	}
-	if _, err := idx.Select(tags, locations); err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+	if _, err := fts.Select(tags, locations); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
-	return nil
+	return fts, nil
 }
 
 // ReadRerun returns the locations listed in a rerun file (gherkin.RerunFile

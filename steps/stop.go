@@ -41,7 +41,7 @@ func (h *harness) noAnswer(described error, at time.Time) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: report.StopTarget, AfterScenarios: len(h.results), LastTransportError: described.Error(),
+		h.stopped = &report.Stopped{Cause: report.StopTarget, LastTransportError: described.Error(),
 			Reason: fmt.Sprintf("the target stopped answering: %d requests in a row, across scenarios, got no answer", n)}
 	}
 	h.mu.Unlock()
@@ -98,10 +98,7 @@ func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
 			since = early
 		}
 		for i := range results {
-			r := &results[i]
-			if r.Status == report.StatusFailed && !r.UnansweredAt.IsZero() && !r.UnansweredAt.Before(since) {
-				r.Status, r.NotRun = report.StatusSkipped, true
-				r.Reason = "not run to its end: " + stop.Reason + "; its last request got no answer:\n" + r.Reason
+			if notRunSince(&results[i], since, stop.Reason) {
 				notRun++
 			}
 		}
@@ -109,6 +106,18 @@ func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
 	stop.NotRun = notRun
 	stop.AfterScenarios = len(results) - notRun
 	return stop
+}
+
+// notRunSince reclassifies r, failed because its last request got no
+// answer at or after since, as not run to its end because of the stop
+// (reason), and reports whether it did.
+func notRunSince(r *report.ScenarioResult, since time.Time, reason string) bool {
+	if r.Status != report.StatusFailed || r.UnansweredAt.IsZero() || r.UnansweredAt.Before(since) {
+		return false
+	}
+	r.Status, r.NotRun = report.StatusSkipped, true
+	r.Reason = "not run to its end: " + reason + "; its last request got no answer:\n" + r.Reason
+	return true
 }
 
 // notRunReason is the reason of a scenario the stop left unfinished, or "".

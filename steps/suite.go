@@ -14,12 +14,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cucumber/godog"
@@ -29,13 +29,10 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/throttle"
-	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
-
-// SuiteVersion is the version of the scenarios and their step definitions.
-const SuiteVersion = version.Suite
 
 // Options configure one run of the suite.
 type Options struct {
@@ -56,10 +53,16 @@ type Options struct {
 	ReportDir string
 	// RequestTimeout bounds each request, body included (default 10s).
 	RequestTimeout time.Duration
-	// Features holds the feature files (default features.FS).
-	Features fs.FS
-	// HTTPClient sends the requests (default a new client).
+	// Features are the feature files, loaded once (gherkin.Load); default
+	// the suite's own (package features).
+	Features *gherkin.Features
+	// HTTPClient sends the requests (default a new client with Target's
+	// transport).
 	HTTPClient *http.Client
+	// Target is how the run reaches the target beyond its URL: the TLS it
+	// speaks, the extra headers, how long it waits for the target to pass
+	// the preflight check (package transport, the flags of the commands).
+	Target transport.Options
 	// Strict turns warnings (failed readings) into failures.
 	Strict bool
 	// NoPreflight skips the preflight check (see Preflight).
@@ -111,20 +114,20 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if opts, err = opts.withDefaults(); err != nil {
 		return Result{}, err
 	}
-	idx, err := gherkin.LoadIndex(opts.Features)
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
-	}
-	sel, err := idx.Select(opts.Tags, opts.Locations)
+	sel, err := opts.Features.Select(opts.Tags, opts.Locations)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: opts.RequestTimeout}
+		rt, err := opts.Target.Transport()
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+		hc = &http.Client{Timeout: opts.RequestTimeout, Transport: rt}
 	}
 	if !opts.NoPreflight {
-		if err := Preflight(ctx, prof, hc, opts.RequestTimeout); err != nil {
+		if err := AwaitTarget(ctx, prof, hc, opts.RequestTimeout, &opts.Target); err != nil {
 			if ctx.Err() != nil {
 				return Result{}, fmt.Errorf("%w during the preflight check: %w", ErrInterrupted, context.Cause(ctx))
 			}
@@ -145,28 +148,27 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		locks:     map[string]*sync.Mutex{},
 		strict:    opts.Strict,
 		deadAfter: max(deadTargetFailures, opts.Concurrency),
-		index:     idx,
+		features:  opts.Features,
 		selection: sel,
 		runCtx:    ctx,
 		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
-	}
-	if opts.Format == "pretty" || opts.Format == "progress" {
-		h.console = report.NewConsole(opts.Output, opts.Format, opts.Color)
+		fmt:       newFormatter(opts.Format, opts.Color),
 	}
 	var abort context.CancelCauseFunc
 	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
 	defer abort(nil)
 	h.abort = abort
 
-	cucumberPath, cleanup, err := cucumberFile(opts)
-	if err != nil {
-		return Result{}, err
+	if opts.ReportDir != "" {
+		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
+			return Result{}, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
+		}
 	}
-	defer cleanup()
 	start := time.Now()
-	status := runGodog(ctx, h, opts, sel.Paths, cucumberPath)
+	status := runGodog(ctx, h, opts, sel.Paths)
 	res := h.result(prof.BaseURL, start, time.Since(start))
-	return h.finish(opts, status, cucumberPath, res)
+	res.Summary.Insecure = opts.Target.Warning()
+	return h.finish(opts, status, res)
 }
 
 // targetProfile is opts.Profile with opts.BaseURL, checked.
@@ -210,53 +212,37 @@ func (opts Options) withDefaults() (Options, error) {
 		opts.RequestTimeout = 10 * time.Second
 	}
 	if opts.Features == nil {
-		opts.Features = features.FS
+		fts, err := gherkin.Load(features.FS)
+		if err != nil {
+			return opts, fmt.Errorf("%w: reading the features: %w", ErrUsage, err)
+		}
+		opts.Features = fts
 	}
 	return opts, nil
 }
 
-// cucumberFile is where godog writes its cucumber.json: a temporary
-// directory (removed by cleanup), whether the report directory or only
-// the cucumber format on Output needs it; "" when nothing does. godog
-// creates its file when the run starts and fills it when the run ends, so
-// the report directory only ever holds the completed file, written whole
-// (writeReports).
-func cucumberFile(opts Options) (path string, cleanup func(), err error) {
-	cleanup = func() {}
-	if opts.ReportDir != "" {
-		if err := os.MkdirAll(opts.ReportDir, 0o755); err != nil {
-			return "", cleanup, fmt.Errorf("%w: report directory: %w", ErrUsage, err)
-		}
-	} else if opts.Format != "cucumber" {
-		return "", cleanup, nil
-	}
-	tmp, err := os.MkdirTemp("", "conformance-")
-	if err != nil {
-		return "", cleanup, err
-	}
-	cleanup = func() { _ = os.RemoveAll(tmp) } // a temporary file; nothing to report
-	return filepath.Join(tmp, "cucumber.json"), cleanup, nil
-}
+// runSeq numbers the runs of the process, to name each run's formatter.
+var runSeq atomic.Int64
 
-// runGodog runs the selected scenarios and returns godog's status. The
-// console, junit.xml and summary.json are written from the suite's own
-// results, and godog's cucumber.json is completed with them. godog's own
-// console is discarded: it counts a skipped scenario as passed.
-func runGodog(ctx context.Context, h *harness, opts Options, paths []string, cucumberPath string) int {
-	format := "progress"
-	if cucumberPath != "" {
-		format += ",cucumber:" + cucumberPath
-	}
+// runGodog runs the selected scenarios and returns godog's status. godog
+// reports them through the suite's formatter (formatter.go), which writes
+// the console on Output as they end; the report files and the machine
+// formats are written from its results once the run has settled.
+func runGodog(ctx context.Context, h *harness, opts Options, paths []string) int {
+	register()
+	name := fmt.Sprintf("conformance-%d", runSeq.Add(1))
+	runFormatters.Store(name, h.fmt)
+	defer runFormatters.Delete(name)
 	suite := godog.TestSuite{
-		Name:                "conformance",
+		Name:                name,
 		ScenarioInitializer: h.initScenario,
 		Options: &godog.Options{
-			Format:         format,
-			Output:         io.Discard,
+			Format:         formatName,
+			Output:         opts.Output, // the formatter writes the pretty and progress consoles only
 			Concurrency:    opts.Concurrency,
 			Strict:         true,
-			NoColors:       true,
-			FS:             opts.Features,
+			NoColors:       !opts.Color,
+			FS:             opts.Features.FS,
 			Paths:          paths,
 			DefaultContext: ctx,
 		},
@@ -267,7 +253,7 @@ func runGodog(ctx context.Context, h *harness, opts Options, paths []string, cuc
 // finish judges godog's status, completes res with the section 7 matrix,
 // writes the reports and the summary, and returns the run's error: an
 // interruption or abort, or godog failing to run the features at all.
-func (h *harness) finish(opts Options, status int, cucumberPath string, res Result) (Result, error) {
+func (h *harness) finish(opts Options, status int, res Result) (Result, error) {
 	aborted := context.Cause(h.abortCtx)
 	if st := res.Summary.Stopped; st != nil && st.Cause == report.StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
@@ -278,15 +264,12 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 	if status != 0 && res.Failed == 0 && res.Undefined == 0 && aborted == nil {
 		return res, fmt.Errorf("%w: godog could not run the features (status %d)", ErrUsage, status)
 	}
-	var err error
-	if res.Summary.Section7, err = h.matrix(opts.Features, res.Summary.Scenarios); err != nil {
+	res.Summary.Section7 = h.matrix(res.Summary.Scenarios)
+	if err := writeReports(opts, h.profile, res.Summary); err != nil {
 		return res, err
 	}
-	if err := writeReports(opts, h.index, h.profile, cucumberPath, res.Summary); err != nil {
-		return res, err
-	}
-	if h.console != nil {
-		h.console.Finish(res.Summary)
+	if c := h.fmt.console; c != nil {
+		c.Finish(res.Summary)
 	}
 	report.PrintSummary(opts.Summary, res.Summary)
 	report.PrintReportFiles(opts.Summary, opts.ReportDir)
@@ -295,52 +278,38 @@ func (h *harness) finish(opts Options, status int, cucumberPath string, res Resu
 
 // writeReports writes the report files of a run and the machine formats on
 // Output, each by its writer in package report, from the run's summary.
-func writeReports(opts Options, idx *gherkin.Index, prof *profiles.Profile, cucumberPath string, sum report.Summary) error {
-	if cucumberPath != "" {
-		if err := report.CompleteCucumber(cucumberPath, sum.Scenarios); err != nil {
-			return fmt.Errorf("cucumber.json: %w", err)
-		}
-		if err := report.RelocateSteps(cucumberPath, stepLocation); err != nil {
-			return fmt.Errorf("cucumber.json: %w", err)
-		}
-	}
-	if opts.ReportDir != "" {
-		if err := writeReportFiles(opts.ReportDir, opts.Features, idx, prof, sum); err != nil {
+func writeReports(opts Options, prof *profiles.Profile, sum report.Summary) error {
+	if dir := opts.ReportDir; dir != "" {
+		if err := writeReportFiles(dir, opts.Features, prof, sum); err != nil {
 			return err
-		}
-		data, err := os.ReadFile(cucumberPath)
-		if err == nil {
-			err = atomicfile.WriteBytes(filepath.Join(opts.ReportDir, "cucumber.json"), data)
-		}
-		if err != nil {
-			return fmt.Errorf("cucumber.json: %w", err)
 		}
 	}
 	switch opts.Format {
 	case "junit":
-		return report.WriteJUnit(opts.Output, idx, sum)
+		return report.WriteJUnit(opts.Output, opts.Features, sum)
 	case "cucumber":
-		data, err := os.ReadFile(cucumberPath)
-		if err != nil {
-			return err
-		}
-		_, err = opts.Output.Write(data)
-		return err
+		return report.WriteCucumber(opts.Output, sum)
 	}
 	return nil
 }
 
-// writeReportFiles writes summary.json, junit.xml, the rerun file and the
-// page into dir, each whole or not at all (atomicfile).
-func writeReportFiles(dir string, fsys fs.FS, idx *gherkin.Index, prof *profiles.Profile, sum report.Summary) error {
-	if err := report.WriteSummary(filepath.Join(dir, "summary.json"), sum); err != nil {
-		return err
+// writeReportFiles writes summary.json, junit.xml, cucumber.json, the rerun
+// file and the page into dir, each whole or not at all (atomicfile).
+func writeReportFiles(dir string, fts *gherkin.Features, prof *profiles.Profile, sum report.Summary) error {
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"summary.json", func(w io.Writer) error { return report.WriteSummary(w, sum) }},
+		{"junit.xml", func(w io.Writer) error { return report.WriteJUnit(w, fts, sum) }},
+		{"cucumber.json", func(w io.Writer) error { return report.WriteCucumber(w, sum) }},
+		{gherkin.RerunFile, func(w io.Writer) error { return report.WriteRerun(w, sum) }},
+		{report.FileHTMLReport, func(w io.Writer) error { return report.WriteHTMLReport(w, fts, sum, prof) }},
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "junit.xml"), func(w io.Writer) error { return report.WriteJUnit(w, idx, sum) }); err != nil {
-		return err
+	for _, f := range files {
+		if err := atomicfile.Write(filepath.Join(dir, f.name), f.write); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
 	}
-	if err := atomicfile.Write(filepath.Join(dir, gherkin.RerunFile), func(w io.Writer) error { return report.WriteRerun(w, sum) }); err != nil {
-		return err
-	}
-	return report.WriteHTMLReportFile(filepath.Join(dir, report.FileHTMLReport), fsys, sum, prof)
+	return nil
 }

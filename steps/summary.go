@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"io/fs"
 	"slices"
 	"sort"
 	"sync"
@@ -52,9 +51,7 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 // scenarios' results in file order, counted by area and capability, with
 // the coverage of the contract and the stop, if any.
 func (h *harness) result(target string, start time.Time, elapsed time.Duration) Result {
-	h.mu.Lock()
-	results := append([]report.ScenarioResult(nil), h.results...)
-	h.mu.Unlock()
+	results := h.fmt.scenarios()
 	sort.SliceStable(results, func(i, j int) bool {
 		if results[i].Feature != results[j].Feature {
 			return results[i].Feature < results[j].Feature
@@ -63,7 +60,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 	})
 
 	sum := report.Summary{
-		SuiteVersion: SuiteVersion,
+		SuiteVersion: version.Suite,
 		SpecSHA256:   version.SpecSHA256(),
 		Target:       target,
 		StartedAt:    start.UTC(),
@@ -126,19 +123,11 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 // matrix fills in section 7 for the results of a run, from what the run
 // received and asserted.
-func (h *harness) matrix(fsys fs.FS, results []report.ScenarioResult) ([]report.MatrixRow, error) {
-	docs, err := gherkin.ReadFeatures(fsys)
-	if err != nil {
-		return nil, err
-	}
-	var texts []gherkin.ScenarioText
-	for _, d := range docs {
-		texts = append(texts, d.Scenarios...)
-	}
+func (h *harness) matrix(results []report.ScenarioResult) []report.MatrixRow {
 	h.coverage.mu.Lock()
 	defer h.coverage.mu.Unlock()
 	if results == nil {
 		results = []report.ScenarioResult{}
 	}
-	return report.Section7(h.coverage.statuses, h.coverage.rows, texts, results), nil
+	return report.Section7(h.coverage.statuses, h.coverage.rows, h.features, results)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // systemFaultFeature reads a new cashier's profile twice: as a scenario
@@ -52,7 +53,7 @@ func TestDocumentedSystemFaultIsAnAnswer(t *testing.T) {
 			srv := httpapitest.NewServerAnswering(t, "/client/v2/customer/profile", http.StatusInternalServerError, tc.message)
 			var out bytes.Buffer
 			res, err := steps.Run(context.Background(), steps.Options{
-				Profile: profiles.Reference(srv.URL), Features: fstest.MapFS{"fault.feature": {Data: []byte(systemFaultFeature)}},
+				Profile: profiles.Reference(srv.URL), Features: stepstest.Features(t, fstest.MapFS{"fault.feature": {Data: []byte(systemFaultFeature)}}),
 				Output: &out, RequestTimeout: 10 * time.Second,
 			})
 			require.NoError(t, err)

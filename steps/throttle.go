@@ -54,7 +54,7 @@ func (h *harness) keptThrottling(err error) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: report.StopThrottled, AfterScenarios: len(h.results), Reason: err.Error()}
+		h.stopped = &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}
 	}
 	h.mu.Unlock()
 	h.abort(throttleStop{err})

@@ -12,6 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // TestUndefinedStepsFailTheRun: a step without a definition is never
@@ -26,7 +27,7 @@ Feature: x
     When the main account does something the document never mentions
 `)}}
 	res, err := steps.Run(context.Background(), steps.Options{
-		Profile: profiles.Reference(srv.URL), Features: fsys, Output: io.Discard, Format: "progress",
+		Profile: profiles.Reference(srv.URL), Features: stepstest.Features(t, fsys), Output: io.Discard, Format: "progress",
 	})
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.Undefined)

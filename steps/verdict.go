@@ -43,11 +43,13 @@ type gradedSteps struct {
 
 var errorType = reflect.TypeFor[error]()
 
-// stepLocations maps the expression of each step definition to where it is
-// registered (file:line), for cucumber.json (report.RelocateSteps): godog
+// stepDefinitions holds each step expression compiled once, with where it
+// is registered (file:line). godog would compile every expression again for
+// each scenario, its results keeping each scenario's copies until the run
+// ends (about 70 MB in a full run), and cucumber.json (formatter.complete)
 // would name the line of gradedSteps.Step for every step. Step definitions
 // are code, so the map is the same for every run.
-var stepLocations sync.Map // string -> registeredStep
+var stepDefinitions sync.Map // expression → registeredStep
 
 // registeredStep is a step definition's expression and where it is registered.
 type registeredStep struct {
@@ -55,17 +57,29 @@ type registeredStep struct {
 	location string
 }
 
+// stepRegexp returns expr compiled, once, noting where the caller skip
+// frames up registers it; an expression that does not compile is left to
+// godog to report.
+func stepRegexp(expr any, skip int) any {
+	src, ok := expr.(string)
+	if !ok {
+		return expr
+	}
+	if d, ok := stepDefinitions.Load(src); ok {
+		return d.(registeredStep).re
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return expr
+	}
+	_, file, line, _ := runtime.Caller(skip + 1)
+	d, _ := stepDefinitions.LoadOrStore(src, registeredStep{re: re, location: fmt.Sprintf("%s:%d", filepath.Base(file), line)})
+	return d.(registeredStep).re
+}
+
 // Step registers fn, wrapped so that its error passes through s.advisory.
 func (g gradedSteps) Step(expr, fn any) {
-	src, _ := expr.(string)
-	expr = g.s.h.stepRegexp(expr)
-	if re, ok := expr.(*regexp.Regexp); ok && src != "" {
-		if _, known := stepLocations.Load(src); !known {
-			if _, file, line, ok := runtime.Caller(1); ok {
-				stepLocations.Store(src, registeredStep{re: re, location: fmt.Sprintf("%s:%d", filepath.Base(file), line)})
-			}
-		}
-	}
+	expr = stepRegexp(expr, 1)
 	v := reflect.ValueOf(fn)
 	t := v.Type()
 	if t.Kind() != reflect.Func || t.NumOut() == 0 || t.Out(t.NumOut()-1) != errorType {
@@ -128,15 +142,15 @@ func (s *scenario) advisory(err error) error {
 	return fmt.Errorf("%w: advisory scenario: its failed check is a warning; the remaining steps are not run", godog.ErrSkip)
 }
 
-// stepLocation returns where the definition matching a step's text is
-// registered (file:line).
-func stepLocation(text string) (loc string, found bool) {
-	stepLocations.Range(func(_, v any) bool {
-		if l := v.(registeredStep); l.re.MatchString(text) {
-			loc, found = l.location, true
-			return false
-		}
-		return true
-	})
-	return loc, found
+// definitionLocation returns where the step definition of expression re,
+// the one godog matched to a step, is registered (file:line); "" for one
+// registered without stepRegexp.
+func definitionLocation(re *regexp.Regexp) string {
+	if re == nil {
+		return ""
+	}
+	if d, ok := stepDefinitions.Load(re.String()); ok {
+		return d.(registeredStep).location
+	}
+	return ""
 }

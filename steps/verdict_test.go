@@ -96,7 +96,7 @@ func runVerdict(t *testing.T, srv *httptest.Server, feats fstest.MapFS, strict b
 	var out bytes.Buffer
 	dir := t.TempDir()
 	res, err := steps.Run(context.Background(), steps.Options{
-		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: feats, Strict: strict,
+		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: stepstest.Features(t, feats), Strict: strict,
 		Format: "progress", Output: &out, ReportDir: dir, RequestTimeout: 5 * time.Second,
 	})
 	require.NoError(t, err, out.String())
@@ -208,7 +208,7 @@ func TestCucumberNamesWhereEachStepIsDefined(t *testing.T) {
 	srv := httpapitest.NewServer(t)
 	dir := t.TempDir()
 	_, err := steps.Run(context.Background(), steps.Options{
-		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: coinScenario(""),
+		BaseURL: srv.URL, Profile: profiles.Reference(srv.URL), Features: stepstest.Features(t, coinScenario("")),
 		Format: "progress", Output: io.Discard, ReportDir: dir, RequestTimeout: 5 * time.Second,
 	})
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // TestWarningsInEveryOutput: a real run against a server
@@ -32,7 +33,7 @@ func TestWarningsInEveryOutput(t *testing.T) {
 	var out bytes.Buffer
 	dir := t.TempDir()
 	res, err := steps.Run(context.Background(), steps.Options{
-		Profile: profiles.Reference(srv.URL), Features: coinScenario(""),
+		Profile: profiles.Reference(srv.URL), Features: stepstest.Features(t, coinScenario("")),
 		Format: "pretty", Output: &out, ReportDir: dir, RequestTimeout: 5 * time.Second,
 	})
 	require.NoError(t, err)

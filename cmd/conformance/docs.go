@@ -13,6 +13,7 @@ import (
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
@@ -61,8 +62,12 @@ func runDocs(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
+	fts, err := gherkin.Load(features.FS)
 	var page bytes.Buffer
-	if err := report.WriteLivingDocs(&page, features.FS, sum); err != nil {
+	if err == nil {
+		err = report.WriteLivingDocs(&page, fts, sum)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "conformance docs: %v\n", err)
 		return exitFail
 	}

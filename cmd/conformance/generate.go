@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -26,7 +29,9 @@ prints the seed and the shrunk reproduction (a curl line, or a Gherkin
 scenario). See docs/generated-testing.md.
 
 Before the first property, the suite's preflight request checks that the
-target answers JSON and accepts the profile's credentials.
+target answers JSON and accepts the profile's credentials (again and again
+for up to --wait-for-target). The TLS flags, -H and the profile's ${NAME}
+values are the suite's.
 
 Exit codes: 0 every property passed, 1 a property failed, 2 usage or profile
 error, or a target that cannot be tested (preflight, or it kept throttling
@@ -72,7 +77,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		return exitUsage
 	}
-	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelError, stderr)
+	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, getenv, slog.LevelError, stderr)
 	defer stopRef()
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
@@ -85,8 +90,15 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		return exitUsage
 	}
+	rt, err := f.conn.Transport()
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
+		return exitUsage
+	}
+	hc := &http.Client{Transport: rt}
+	tellInsecure(stderr, "conformance generate", &f.conn)
 	if !f.noPreflight {
-		if err := steps.Preflight(ctx, prof, nil, f.timeout); err != nil {
+		if err := steps.AwaitTarget(ctx, prof, hc, f.timeout, &f.conn); err != nil {
 			if ctx.Err() != nil {
 				return interrupted(ctx, stdout)
 			}
@@ -99,10 +111,11 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		profileArg = f.profilePath
 	}
 	res, err := generative.Run(ctx, generative.Options{
-		Profile: prof, ProfilePath: profileArg, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
+		Profile: prof, ProfilePath: profileArg, TargetArgs: f.conn.Args(), Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
 		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
-		Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
+		HTTPClient: hc, Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	})
+	res.Insecure = f.conn.Warning()
 	return f.finish(ctx, prof.BaseURL, embedded, res, err, stdout, stderr)
 }
 
@@ -114,6 +127,7 @@ type generateFlags struct {
 	seed                                 uint64
 	strict, noPreflight                  bool
 	throttling                           throttleFlags
+	conn                                 transport.Options
 }
 
 func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -129,6 +143,7 @@ func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
 	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
 	f.throttling.register(fs)
+	f.conn.Register(fs)
 }
 
 // finish reports a generated run (the summary, the report files, the
@@ -193,7 +208,7 @@ func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded b
 		}
 		run := "conformance " + strict + path
 		if !embedded {
-			run = fmt.Sprintf("conformance %s--target %s --profile %s %s", strict, target, f.profilePath, path)
+			run = fmt.Sprintf("conformance %s--target %s --profile %s %s%s", strict, target, f.profilePath, strings.Join(append(f.conn.Args(), ""), " "), path)
 		}
 		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", p.Name(), path, run)
 	}

@@ -19,7 +19,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -30,6 +29,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
@@ -74,6 +74,11 @@ finish as not run, never as failed.
 A target that throttles (429, or 503 with Retry-After) is waited out as it
 asks and the same request sent again; --rate paces the requests,
 --max-throttle-wait bounds the waiting.
+
+A target over HTTPS with a private CA: --ca-cert FILE; with mutual TLS:
+--client-cert FILE --client-key FILE; a gateway's own header: -H 'Name:
+value'. In CI, --wait-for-target 60s waits for a server just started. A
+profile's value written ${NAME} is taken from the environment variable NAME.
 
 Environment:
   CONFORMANCE_TARGET   default of --target
@@ -132,13 +137,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 
-	featureFS, locations, err := selection(locations, f.tags)
+	fts, locations, err := selection(locations, f.tags)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
 
-	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, slog.LevelWarn, stderr)
+	prof, stopRef, embedded, err := resolveTarget(ctx, f.profilePath, f.target, getenv, slog.LevelWarn, stderr)
 	defer stopRef()
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
@@ -152,8 +157,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return exitUsage
 	}
 	tellCapabilitiesOff(human, prof)
+	tellInsecure(stderr, "conformance", &f.conn)
 
-	opts := f.options(prof, featureFS, locations)
+	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
 	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
 	res, err := steps.Run(ctx, opts)
@@ -180,15 +186,13 @@ func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr i
 
 // selection is the feature files and the locations a run selects; a bad
 // selection is a usage error found before any server is started.
-func selection(locations []string, tags string) (fs.FS, []string, error) {
+func selection(locations []string, tags string) (*gherkin.Features, []string, error) {
 	featureFS, locations, err := featuresFor(locations)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := steps.CheckSelection(featureFS, tags, locations); err != nil {
-		return nil, nil, err
-	}
-	return featureFS, locations, nil
+	fts, err := steps.LoadFeatures(featureFS, tags, locations)
+	return fts, locations, err
 }
 
 // tellCapabilitiesOff names each capability the profile lacks, whose
@@ -201,6 +205,15 @@ func tellCapabilitiesOff(human io.Writer, prof *profiles.Profile) {
 	}
 }
 
+// tellInsecure says on the console, before the run, that the target's
+// certificate will not be verified, when it will not; the report says it
+// again.
+func tellInsecure(stderr io.Writer, cmd string, conn *transport.Options) {
+	if w := conn.Warning(); w != "" {
+		fmt.Fprintf(stderr, "%s: %s\n", cmd, w)
+	}
+}
+
 // suiteFlags are the flags of a suite run.
 type suiteFlags struct {
 	target, profilePath, tags, format, reportDir string
@@ -209,6 +222,7 @@ type suiteFlags struct {
 	strict, noPreflight, noColor                 bool
 	rerunFailed, showVersion                     bool
 	throttling                                   throttleFlags
+	conn                                         transport.Options
 }
 
 func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -225,10 +239,11 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	f.throttling.register(fs)
+	f.conn.Register(fs)
 }
 
 // options are the suite's options from the flags, for prof and a selection.
-func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations []string) steps.Options {
+func (f *suiteFlags) options(prof *profiles.Profile, fts *gherkin.Features, locations []string) steps.Options {
 	return steps.Options{
 		Profile:         prof,
 		Tags:            f.tags,
@@ -239,9 +254,10 @@ func (f *suiteFlags) options(prof *profiles.Profile, featureFS fs.FS, locations 
 		NoPreflight:     f.noPreflight,
 		Strict:          f.strict,
 		Locations:       locations,
-		Features:        featureFS,
+		Features:        fts,
 		Rate:            f.throttling.rate,
 		MaxThrottleWait: f.throttling.maxWait,
+		Target:          f.conn,
 	}
 }
 

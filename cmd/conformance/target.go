@@ -22,15 +22,16 @@ import (
 // errTargetNeedsProfile: a target URL alone lacks its credentials.
 var errTargetNeedsProfile = errors.New("--target needs --profile (the target's secret key and main token; see profiles/example.yaml)")
 
-// resolveTarget decides what a run tests: the profile at profilePath, its
+// resolveTarget decides what a run tests: the profile at profilePath (its
+// ${NAME} values taken from getenv), its
 // base URL replaced by targetURL when one is given, or, with neither, the
 // embedded reference server started on loopback (embedded is then true and
 // stop shuts it down). An error is the user's: a usage error.
-func resolveTarget(ctx context.Context, profilePath, targetURL string, logLevel slog.Level, logs io.Writer) (prof *profiles.Profile, stop func(), embedded bool, err error) {
+func resolveTarget(ctx context.Context, profilePath, targetURL string, getenv func(string) string, logLevel slog.Level, logs io.Writer) (prof *profiles.Profile, stop func(), embedded bool, err error) {
 	stop = func() {}
 	switch {
 	case profilePath != "":
-		if prof, err = profiles.Load(profilePath); err != nil {
+		if prof, err = profiles.LoadEnv(profilePath, getenv); err != nil {
 			return nil, stop, false, err
 		}
 	case targetURL != "":

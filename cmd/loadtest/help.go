@@ -24,7 +24,7 @@ var runGroups = []flagGroup{
 	{"Reconciliation", []string{"no-reconcile", "reconcile-timeout", "check", "history-timeout", "history-reads", "strict"}},
 	{"Faults (a nemesis, as Jepsen's)", []string{"nemesis"}},
 	{"Distributed runs", []string{"shard", "run-id"}},
-	{"Output", []string{"out", "quiet", "log-level"}},
+	{"Output", []string{"out", "quiet", "log-level", "prometheus-addr"}},
 }
 
 // thresholdNames are the flags thresholdFlags registers.
@@ -104,6 +104,9 @@ func groupedUsage(fs *flag.FlagSet, w io.Writer, intro string, groups []flagGrou
 				}
 				listed[name] = true
 				kind, usage := flag.UnquoteUsage(f)
+				if _, ok := f.Value.(*rate); ok {
+					kind = "rate"
+				}
 				fmt.Fprintf(&body, "  --%s", f.Name)
 				if kind != "" {
 					fmt.Fprintf(&body, " %s", kind)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/pacing"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,7 +58,7 @@ func TestRunAgainstEmbeddedReferencePasses(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(b, &rep))
-			for _, k := range []string{"vegeta", "latency_corrected", "latency_raw", "status_codes", "reconciliation", "generator", "thresholds"} {
+			for _, k := range []string{"latency_corrected", "latency_raw", "status_codes", "reconciliation", "generator", "thresholds"} {
 				assert.Contains(t, rep, k)
 			}
 			assert.Equal(t, true, rep["passed"])
@@ -204,8 +206,7 @@ func TestHelpTeaches(t *testing.T) {
 // are refused.
 func TestStagedLoadProfileExample(t *testing.T) {
 	t.Parallel()
-	lp, err := pacing.LoadFile(filepath.Join("..", "..", "profiles", "load", "stages.yaml"))
-	require.NoError(t, err)
+	lp := readLoad(t, filepath.Join("..", "..", "profiles", "load", "stages.yaml"))
 	assert.Len(t, lp.Stages, 5)
 	assert.Equal(t, 5*time.Minute+30*time.Second, lp.Duration)
 
@@ -225,13 +226,43 @@ func TestStagedLoadProfileExample(t *testing.T) {
 // hold at it.
 func TestSoakLoadProfile(t *testing.T) {
 	t.Parallel()
-	lp, err := pacing.LoadFile(filepath.Join("..", "..", "profiles", "load", "soak.yaml"))
-	require.NoError(t, err)
+	lp := readLoad(t, filepath.Join("..", "..", "profiles", "load", "soak.yaml"))
 	assert.Equal(t, time.Hour, lp.Duration)
 	require.Len(t, lp.Stages, 2)
 	assert.Equal(t, pacing.Linear, lp.Stages[0].Pacing)
 	assert.InDelta(t, 5000, lp.Stages[0].EndRate, 0)
 	assert.InDelta(t, 5000, lp.Stages[1].Rate, 0)
+}
+
+// readLoad is the load of the load profile file path.
+func readLoad(t *testing.T, path string) pacing.LoadProfile {
+	t.Helper()
+	s := loadtest.DefaultSettings()
+	require.NoError(t, loadtest.ReadProfile(path, &s))
+	return s.Load
+}
+
+// TestLoadProfileLayersOntoSettings: a load profile file sets any setting
+// by its key, over the defaults, and the flags given set theirs over the
+// file's; the file's faults come before the flags'.
+func TestLoadProfileLayersOntoSettings(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "load.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("scenario: create\ntimeout: 2s\nmax_workers: 7\nrate: 30\nduration: 1s\n"+
+		"nemesis:\n  - {name: first, at: 100ms, run: [\"true\"]}\n"), 0o644))
+	f, err := parseRunFlags([]string{"--load-profile", file, "--timeout", "3s", "--nemesis", "at 200ms name second: true"}, func(string) string { return "" }, io.Discard)
+	require.NoError(t, err)
+	s := f.settings
+	assert.Equal(t, loadtest.ScenarioCreate, s.Scenario, "the file's")
+	assert.Equal(t, 7, s.MaxWorkers, "the file's")
+	assert.Equal(t, 3*time.Second, s.Timeout, "the flag's, over the file's")
+	assert.Equal(t, pacing.LoadProfile{Pacing: pacing.Constant, Rate: 30, Duration: time.Second}, s.Load, "the file's load, whole")
+	assert.Equal(t, loadtest.DefaultSettings().Drain, s.Drain, "the default")
+	require.Len(t, s.Nemesis, 2)
+	assert.Equal(t, []string{"first", "second"}, []string{s.Nemesis[0].Name, s.Nemesis[1].Name})
+
+	_, err = parseRunFlags([]string{"--load-profile", file, "--mix", "balance=0"}, func(string) string { return "" }, io.Discard)
+	assert.ErrorContains(t, err, "payment mix", "the settings are checked before anything starts")
 }
 
 // cancelOn is a writer that cancels when text is written to it.
@@ -260,11 +291,9 @@ func TestProductsAndWhenDryFlags(t *testing.T) {
 	out, _, err := runCLI(t, "--scenario", "create", "--rate", "40", "--duration", "300ms", "--quiet", "--out", dir,
 		"--products", "1001,1002", "--mix", "balance=1", "--when-dry", "gateway")
 	require.NoError(t, err, out)
-	f, err := os.Open(filepath.Join(dir, "ledger.jsonl"))
+	run, err := record.ReadDir(dir)
 	require.NoError(t, err)
-	defer func() { _ = f.Close() }()
-	ledger, err := record.ReadLedger(f)
-	require.NoError(t, err)
+	ledger := recordtest.Payments(t, run)
 	require.NotEmpty(t, ledger)
 	for _, p := range ledger {
 		assert.Contains(t, []int64{1001, 1002}, p.ProductID)

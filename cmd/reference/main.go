@@ -3,11 +3,13 @@
 // (accounts, wallets, transactions) is kept in memory and lost when the
 // process stops, unless --state DIR keeps it in a journal there. --fault
 // switches on deliberate departures from the API document (--list-faults
-// names them), to rehearse a failing run.
+// names them), to rehearse a failing run. --tls-cert and --tls-key serve
+// HTTPS, and --client-ca requires client certificates (mutual TLS).
 package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -65,6 +67,8 @@ type config struct {
 	listFaults                  bool
 	rateLimit                   int // requests a second per secret key; 0: none
 	repair                      bool
+	tlsCert, tlsKey, clientCA   string // HTTPS, and mutual TLS with clientCA
+	metricsAddr                 string // --metrics-addr (metrics.go); "": no metrics
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -87,6 +91,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return usageError{fmt.Errorf("--log-level: %w", err)}
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl}))
+	tlsConfig, err := serverTLS(cfg)
+	if err != nil {
+		return err
+	}
 
 	ds, err := loadDataset(cfg.seed)
 	if err != nil {
@@ -106,6 +114,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.walletWhenPaid {
 		opts = append(opts, reference.WithWalletTakenWhenPaid())
 	}
+	metrics, err := startMetrics(ctx, cfg.metricsAddr, logger, stdout)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = metrics.close() }() // after the API server: a last scrape may still come
+	opts = append(opts, metrics.options()...)
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
@@ -116,10 +130,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	ln = httpapi.LimitListener(ln, cfg.maxConns)
-	logger.Info("listening", "addr", ln.Addr().String(), "state", stateOrMemory(cfg.stateDir))
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "scheme", scheme, "state", stateOrMemory(cfg.stateDir))
+	fmt.Fprintf(stdout, "listening on %s://%s\n", scheme, ln.Addr())
 	srv := httpapi.NewHTTPServer(logger, store)
+	srv.TLSConfig = tlsConfig
 	srv.Handler = httpapi.RateLimit(srv.Handler, cfg.rateLimit)
+	srv.Handler = metrics.count(srv.Handler)
 	return serve(ctx, logger, srv, ln)
 }
 
@@ -138,6 +158,10 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.IntVar(&cfg.maxConns, "max-conns", httpapi.DefaultMaxConns, "maximum concurrent connections; further clients wait")
 	fs.BoolVar(&cfg.walletWhenPaid, "wallet-when-paid", false, "a payment with a gateway remainder takes its balance and coins only when the gateway part is paid (never: the reference has no gateway); docs/reference-choices.md")
 	fs.IntVar(&cfg.rateLimit, "rate-limit", 0, "requests a second each secret key may send (0: no limit); past it, 429 with Retry-After, as a gateway in front of a real server answers")
+	fs.StringVar(&cfg.tlsCert, "tls-cert", "", "serve HTTPS with this PEM certificate (needs --tls-key); TLS 1.2 and later")
+	fs.StringVar(&cfg.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
+	fs.StringVar(&cfg.clientCA, "client-ca", "", "with --tls-cert: require of every client a certificate signed by a CA of this PEM file (mutual TLS)")
+	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics: requests by operation and status code, and with --state the journal's commits (fdatasync latency, group size); off unless given")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	var faults []string
 	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {
@@ -174,7 +198,22 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	if cfg.repair && cfg.stateDir == "" {
 		return cfg, usageError{errors.New("--repair repairs the journal of --state DIR: give both")}
 	}
+	if (cfg.tlsCert == "") != (cfg.tlsKey == "") || (cfg.clientCA != "" && cfg.tlsCert == "") {
+		return cfg, usageError{errors.New("--tls-cert and --tls-key go together, and --client-ca needs them")}
+	}
 	return cfg, nil
+}
+
+// serverTLS is the TLS configuration cfg asks for; nil for plain HTTP.
+func serverTLS(cfg config) (*tls.Config, error) {
+	if cfg.tlsCert == "" {
+		return nil, nil
+	}
+	c, err := httpapi.ServerTLS(cfg.tlsCert, cfg.tlsKey, cfg.clientCA)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return c, nil
 }
 
 // listFaults prints each fault --fault can switch on, by name, with its one line.
@@ -196,7 +235,13 @@ func listFaults(stdout io.Writer) error {
 // serve answers on ln until ctx ends, then shuts down within 10 s.
 func serve(ctx context.Context, logger *slog.Logger, srv *http.Server, ln net.Listener) error {
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
+	go func() {
+		if srv.TLSConfig != nil {
+			serveErr <- srv.ServeTLS(ln, "", "") // HTTP/2 as well, as net/http offers it
+			return
+		}
+		serveErr <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-serveErr:
 		return err

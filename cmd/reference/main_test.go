@@ -35,7 +35,7 @@ func start(t *testing.T, args ...string) (string, context.CancelFunc, <-chan err
 	require.True(t, lines.Scan(), "no output from run")
 	line := lines.Text()
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	require.True(t, strings.HasPrefix(line, "listening on http://"), line)
+	require.True(t, strings.HasPrefix(line, "listening on http"), line)
 	return strings.TrimPrefix(line, "listening on "), cancel, done
 }
 
@@ -95,13 +95,16 @@ func TestRunErrors(t *testing.T) {
 	t.Parallel()
 	env := func(string) string { return "" }
 	cases := map[string][]string{
-		"unknown flag":     {"--nope"},
-		"bad log level":    {"--log-level", "loud"},
-		"missing seed":     {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
-		"bad address":      {"--addr", "not-an-address"},
-		"extra arguments":  {"serve"},
-		"negative rate":    {"--rate-limit", "-1"},
-		"repair, no state": {"--repair"},
+		"unknown flag":      {"--nope"},
+		"bad log level":     {"--log-level", "loud"},
+		"missing seed":      {"--seed", filepath.Join(t.TempDir(), "missing.yaml")},
+		"bad address":       {"--addr", "not-an-address"},
+		"extra arguments":   {"serve"},
+		"negative rate":     {"--rate-limit", "-1"},
+		"repair, no state":  {"--repair"},
+		"cert, no key":      {"--tls-cert", "cert.pem"},
+		"client CA, no TLS": {"--client-ca", "ca.pem"},
+		"missing cert":      {"--tls-cert", "missing.pem", "--tls-key", "missing-key.pem"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {

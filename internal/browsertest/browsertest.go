@@ -69,13 +69,19 @@ type Page struct {
 // ends with the test. The test is skipped when no browser is installed.
 func Open(tb testing.TB, path string) *Page {
 	tb.Helper()
-	bin := Find()
-	if bin == "" {
-		skip(tb, fmt.Sprintf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser))
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	return OpenURL(tb, "file://"+filepath.ToSlash(abs))
+}
+
+// OpenURL is Open for the page at url (a server on loopback).
+func OpenURL(tb testing.TB, url string) *Page {
+	tb.Helper()
+	bin := Find()
+	if bin == "" {
+		skip(tb, fmt.Sprintf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	tb.Cleanup(cancel)
@@ -117,8 +123,8 @@ func Open(tb testing.TB, path string) *Page {
 		}
 	}()
 	tb.Cleanup(func() { bcancel(); <-done })
-	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+filepath.ToSlash(abs))); err != nil {
-		tb.Fatalf("opening %s: %v", abs, err)
+	if err := chromedp.Do(bctx, chromedp.Navigate(url)); err != nil {
+		tb.Fatalf("opening %s: %v", url, err)
 	}
 	return p
 }

@@ -10,13 +10,14 @@ import (
 	"os"
 
 	"github.com/partnercommerce/conformance/features"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
 func main() {
-	doc, err := report.ReadingsDoc(features.FS)
+	fts, err := gherkin.Load(features.FS)
 	if err == nil {
-		err = os.WriteFile("../../docs/conformance-readings.md", doc, 0o644)
+		err = os.WriteFile("../../docs/conformance-readings.md", report.ReadingsDoc(fts), 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen_readings_doc:", err)

@@ -10,13 +10,13 @@ import (
 // Selection is the set of scenarios a run executes, and the paths godog is
 // given to run them.
 type Selection struct {
-	chosen map[*Entry]bool
+	chosen map[*Scenario]bool
 	// Paths are godog's: a whole file, or file:line of a scenario.
 	Paths []string
 }
 
 // Chosen reports whether the selection holds e.
-func (sel *Selection) Chosen(e *Entry) bool { return sel.chosen[e] }
+func (sel *Selection) Chosen(s *Scenario) bool { return sel.chosen[s] }
 
 // location is one feature file, and lines in it (none: the whole file).
 type location struct {
@@ -25,8 +25,8 @@ type location struct {
 }
 
 // parseLocation resolves "features/payments.feature:37" (or without the
-// features/ folder, or with several :lines) against the index.
-func (c *Index) parseLocation(arg string) (location, error) {
+// features/ folder, or with several :lines) against the features.
+func (fts *Features) parseLocation(arg string) (location, error) {
 	parts := strings.Split(arg, ":")
 	file := parts[0]
 	var lines []int
@@ -38,7 +38,7 @@ func (c *Index) parseLocation(arg string) (location, error) {
 		lines = append(lines, n)
 	}
 	file = strings.TrimPrefix(strings.ReplaceAll(file, "\\", "/"), "./")
-	for _, ff := range c.Files {
+	for _, ff := range fts.Files {
 		if file == ff.URI || strings.HasSuffix(file, "/"+ff.URI) {
 			return location{uri: ff.URI, lines: lines}, nil
 		}
@@ -48,7 +48,7 @@ func (c *Index) parseLocation(arg string) (location, error) {
 
 // matches reports whether line points at e: its scenario line, its example
 // row, or one of its steps.
-func (e *Entry) matches(line int) bool {
+func (e *Scenario) matches(line int) bool {
 	if line == e.Row {
 		return true
 	}
@@ -62,24 +62,24 @@ func (e *Entry) matches(line int) bool {
 // Select returns the scenarios matching the tag expression and,
 // when given, the locations. Either malformed is an error, and so is a
 // selection of no scenario at all.
-func (c *Index) Select(tags string, locs []string) (*Selection, error) {
+func (fts *Features) Select(tags string, locs []string) (*Selection, error) {
 	expr, err := parseTagExpr(tags)
 	if err != nil {
 		return nil, err
 	}
 	var parsed []location
 	for _, l := range locs {
-		loc, err := c.parseLocation(l)
+		loc, err := fts.parseLocation(l)
 		if err != nil {
 			return nil, err
 		}
 		parsed = append(parsed, loc)
 	}
-	sel := &Selection{chosen: map[*Entry]bool{}}
-	for _, ff := range c.Files {
+	sel := &Selection{chosen: map[*Scenario]bool{}}
+	for _, ff := range fts.Files {
 		var lines []int
 		all := true
-		for _, e := range ff.Entries {
+		for _, e := range ff.Scenarios {
 			if !e.atLocations(parsed) || !expr(tagSet(e.Tags)) {
 				all = false
 				continue
@@ -112,7 +112,7 @@ func (c *Index) Select(tags string, locs []string) (*Selection, error) {
 	return sel, nil
 }
 
-func (e *Entry) atLocations(locs []location) bool {
+func (e *Scenario) atLocations(locs []location) bool {
 	if len(locs) == 0 {
 		return true
 	}

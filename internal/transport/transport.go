@@ -166,6 +166,24 @@ func (o *Options) Warning() string {
 	return "INSECURE: --insecure-skip-verify: the target's certificate was not verified; anyone between this run and the target could have answered"
 }
 
+// Args are the flags that give o's TLS again, for a command line a run
+// prints to be run again (a reproduction): the files' names, never their
+// content. The headers of -H are left out: their values may be secrets,
+// and a printed command lands in CI logs.
+func (o *Options) Args() []string {
+	var args []string
+	if o.CACert != "" {
+		args = append(args, "--ca-cert", o.CACert)
+	}
+	if o.ClientCert != "" {
+		args = append(args, "--client-cert", o.ClientCert, "--client-key", o.ClientKey)
+	}
+	if o.InsecureSkipVerify {
+		args = append(args, "--insecure-skip-verify")
+	}
+	return args
+}
+
 // withHeaders adds headers to every request it sends on.
 type withHeaders struct {
 	next    http.RoundTripper

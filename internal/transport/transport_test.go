@@ -152,3 +152,13 @@ func TestWarning(t *testing.T) {
 	assert.Empty(t, (&transport.Options{}).Warning())
 	assert.Contains(t, (&transport.Options{InsecureSkipVerify: true}).Warning(), "not verified")
 }
+
+// TestArgs: the flags that give the TLS of a run again name its files and
+// --insecure-skip-verify, never a header of -H.
+func TestArgs(t *testing.T) {
+	t.Parallel()
+	assert.Empty(t, (&transport.Options{}).Args())
+	o := &transport.Options{CACert: "ca.pem", ClientCert: "c.pem", ClientKey: "k.pem", Headers: http.Header{"X-Gateway-Key": {"gw-secret"}}}
+	assert.Equal(t, []string{"--ca-cert", "ca.pem", "--client-cert", "c.pem", "--client-key", "k.pem"}, o.Args())
+	assert.Equal(t, []string{"--insecure-skip-verify"}, (&transport.Options{InsecureSkipVerify: true}).Args())
+}

@@ -84,6 +84,27 @@ func (c Command) String() string {
 // Schedule is every step of a run's nemesis.
 type Schedule []Step
 
+// Set adds the step v (ParseStep) to s: a *Schedule is a repeatable flag.
+func (s *Schedule) Set(v string) error {
+	st, err := ParseStep(v)
+	if err == nil {
+		*s = append(*s, st)
+	}
+	return err
+}
+
+// String names the steps of s, for a flag's default ("" when none).
+func (s *Schedule) String() string {
+	if s == nil {
+		return ""
+	}
+	names := make([]string, len(*s))
+	for i := range *s {
+		names[i] = s.Label(i)
+	}
+	return strings.Join(names, ", ")
+}
+
 // Label names step i in reports: its name, or its command.
 func (s Schedule) Label(i int) string {
 	if s[i].Name != "" {

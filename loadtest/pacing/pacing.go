@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"gopkg.in/yaml.v3"
-
-	"github.com/partnercommerce/conformance/loadtest/nemesis"
 )
 
 // Pacing shapes: constant, linear ramp and sine, each one of vegeta's pacers.
@@ -50,20 +47,19 @@ const (
 // connection caps; it is accepted only with constant pacing. Rates count
 // requests, in every scenario: an idempotency run at 200/s with waves of 8
 // sends 25 waves a second.
+//
+// The flag and help tags are cmd/loadtest's flags (record.Settings).
 type LoadProfile struct {
-	Pacing    string        `yaml:"pacing" json:"pacing"`
-	Rate      float64       `yaml:"rate" json:"rate"`
-	EndRate   float64       `yaml:"end_rate,omitempty" json:"end_rate,omitempty"`
-	Amplitude float64       `yaml:"amplitude,omitempty" json:"amplitude,omitempty"`
-	Period    time.Duration `yaml:"period,omitempty" json:"period,omitempty"`
-	StartAt   string        `yaml:"start_at,omitempty" json:"start_at,omitempty"`
-	Duration  time.Duration `yaml:"duration" json:"duration"`
+	Pacing    string        `yaml:"pacing" json:"pacing" flag:"pacing" help:"pacing: constant, linear or sine (several stages: --load-profile)"`
+	Rate      float64       `yaml:"rate" json:"rate" flag:"rate" help:"the rate in requests per second, in every scenario (idempotency: rate ÷ wave size waves a second); vegeta's 100/1s or 6000/1m also work; 0: max rate; linear: start rate; sine: mean"`
+	EndRate   float64       `yaml:"end_rate,omitempty" json:"end_rate,omitempty" flag:"end-rate" help:"linear pacing: the rate at the end (requests per second, or 100/1s)"`
+	Amplitude float64       `yaml:"amplitude,omitempty" json:"amplitude,omitempty" flag:"amplitude" help:"sine pacing: the amplitude, a rate (requests per second, or 100/1s)"`
+	Period    time.Duration `yaml:"period,omitempty" json:"period,omitempty" flag:"period" help:"sine pacing: period"`
+	StartAt   string        `yaml:"start_at,omitempty" json:"start_at,omitempty" flag:"start-at" help:"sine pacing: mean-up, peak, mean-down or trough"`
+	Duration  time.Duration `yaml:"duration" json:"duration" flag:"duration" help:"duration of the attack"`
 	// Stages, with pacing "stages", are run one after the other; Duration
 	// is then their sum.
 	Stages []LoadProfile `yaml:"stages,omitempty" json:"stages,omitempty"`
-	// Nemesis is the fault schedule run during the attack (see
-	// loadtest/nemesis and WithNemesis); only a file's top level has one.
-	Nemesis nemesis.Schedule `yaml:"nemesis,omitempty" json:"-"`
 }
 
 // MaxDuration bounds every run.
@@ -87,6 +83,15 @@ func ParseLoadProfile(data []byte) (LoadProfile, error) {
 	if err := dec.Decode(&lp); err != nil {
 		return LoadProfile{}, fmt.Errorf("load profile: %w", err)
 	}
+	lp.Normalize()
+	return lp, lp.Validate()
+}
+
+// Normalize gives a profile decoded from a file what it leaves out: a
+// profile with stages (or none) and no pacing paces stages, their
+// duration summed; a stage or a profile without pacing is constant; a
+// profile that is not sine keeps no period or start.
+func (lp *LoadProfile) Normalize() {
 	if lp.Stages != nil { // "stages: []" too, which validation refuses
 		if lp.Pacing == "" {
 			lp.Pacing = Stages
@@ -107,20 +112,9 @@ func ParseLoadProfile(data []byte) (LoadProfile, error) {
 	if lp.Pacing == "" {
 		lp.Pacing = Constant
 	}
-	return lp, lp.Validate()
-}
-
-// LoadFile reads a load profile file.
-func LoadFile(path string) (LoadProfile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return LoadProfile{}, fmt.Errorf("load profile: %w", err)
+	if lp.Pacing != Sine {
+		lp.Period, lp.StartAt = 0, ""
 	}
-	lp, err := ParseLoadProfile(data)
-	if err != nil {
-		return LoadProfile{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return lp, nil
 }
 
 // Validate reports the first inconsistency of lp.

@@ -27,7 +27,7 @@ func TestMergedShardsFellBehindFromTheFirstToTheLast(t *testing.T) {
 func TestMergeKeepsAStoppedReconciliation(t *testing.T) {
 	t.Parallel()
 	shard := func(i int, stopped string) *Run {
-		return &Run{Meta: Meta{RunID: "r", Scenario: "create", Shard: Shard{Index: i, Count: 2}, Reconciled: stopped == "", ReconcileStopped: stopped}}
+		return &Run{Meta: Meta{Settings: Settings{RunID: "r", Scenario: "create", Shard: Shard{Index: i, Count: 2}}, Reconciled: stopped == "", ReconcileStopped: stopped}}
 	}
 	m, err := Merge([]*Run{shard(0, ""), shard(1, "the target did not answer at reconciliation time")}, false)
 	assert.NoError(t, err)

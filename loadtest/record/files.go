@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"time"
 
@@ -33,11 +32,9 @@ const (
 	headerTrxID     = "X-Loadtest-Trx-Id" // the partner_trx_id of an unexpected payment answer, for the error set
 )
 
-// Vegeta returns r as a vegeta result for the results file.
-func (r *Result) Vegeta() vegeta.Result { return r.vegeta(http.Header{}) }
-
-// vegeta is Vegeta with the headers in h, which it clears first (the
-// recorder reuses one map for every result it writes).
+// vegeta is r as a vegeta result for the results file, with the load
+// tester's headers in h, which it clears first (the recorder reuses one
+// map for every result it writes).
 func (r *Result) vegeta(h http.Header) vegeta.Result {
 	v := r.Result
 	clear(h)
@@ -69,7 +66,7 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 	return v
 }
 
-// FromVegeta rebuilds a Result from a vegeta result written by Vegeta. A
+// FromVegeta rebuilds a Result from a vegeta result the recorder wrote. A
 // result without the load tester's headers (from plain vegeta) counts its
 // send time as scheduled and 2xx without error as expected.
 func FromVegeta(v vegeta.Result) Result {
@@ -110,18 +107,22 @@ type shardFile struct {
 	Accounts  []AccountSnapshot `json:"accounts"`
 }
 
-// WriteDir writes the record of o into dir (created if missing):
-// results.bin and ledger.jsonl, unless the run streamed them there, and
+// WriteDir writes the record of run into dir (created if missing):
+// results.bin and ledger.jsonl, unless they are there already (a run
+// writes them as it goes; a merge writes its shards' here), and
 // shard.json.
-func WriteDir(dir string, o *Run) error {
+func WriteDir(dir string, run *Run) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	return errors.Join(
-		writeRecord(dir, FileResults, o.Results == nil, o.resultFiles, func(w io.Writer) error { return writeResults(w, o) }),
-		writeRecord(dir, FileLedger, o.Ledger == nil, o.ledgerFiles, func(w io.Writer) error { return writeLedger(w, o) }),
+		run.writeRecord(dir, FileResults, func(w io.Writer) error { return writeResults(w, run) }),
+		run.writeRecord(dir, FileLedger, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			return run.EachPayment(func(p *Payment) error { return enc.Encode(p) })
+		}),
 		WriteFile(dir, FileShard, func(w io.Writer) error {
-			return WriteJSON(w, shardFile{Meta: o.Meta, Generator: o.Generator, Catalog: o.Catalog, Accounts: o.Accounts})
+			return WriteJSON(w, shardFile{Meta: run.Meta, Generator: run.Generator, Catalog: run.Catalog, Accounts: run.Accounts})
 		}),
 	)
 }
@@ -143,10 +144,10 @@ func WriteJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeRecord writes the results or ledger file name into dir, unless the
-// run already streamed it there (streamed, from that one file).
-func writeRecord(dir, name string, streamed bool, from []recordFile, fn func(io.Writer) error) error {
-	if streamed && len(from) == 1 && sameFile(from[0].path, filepath.Join(dir, name)) {
+// writeRecord writes the file name of run into dir with fn, unless it is
+// there already: the one part of a run recorded into dir.
+func (run *Run) writeRecord(dir, name string, fn func(io.Writer) error) error {
+	if len(run.parts) == 1 && sameFile(filepath.Join(run.parts[0].dir, name), filepath.Join(dir, name)) {
 		return nil
 	}
 	return WriteFile(dir, name, fn)
@@ -158,59 +159,31 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// writeResults writes the results of o: those in memory sorted as
-// WriteResults sorts them, those of files (a merge of shards) in the
-// files' order, each operation's sequence numbers renumbered 0, 1, 2, ...
-// in the order written.
-func writeResults(w io.Writer, o *Run) error {
-	if len(o.resultFiles) == 0 {
-		return WriteResults(w, o.Results)
+// writeResults writes the results of run: the file of a run as it is, or
+// those of a merge's parts (the shards) in the parts' order, each
+// operation's sequence numbers renumbered 0, 1, 2, ... in the order
+// written.
+func writeResults(w io.Writer, run *Run) error {
+	if len(run.parts) == 1 {
+		return readFile(filepath.Join(run.parts[0].dir, FileResults), func(r io.Reader) error {
+			_, err := io.Copy(w, r)
+			return err
+		})
 	}
 	seq := map[string]uint64{}
 	enc := vegeta.NewEncoder(w)
-	return o.EachResult(func(r *Result) error {
-		v := r.Vegeta()
+	h := http.Header{}
+	return run.EachResult(func(r *Result) error {
+		v := r.vegeta(h)
 		v.Seq = seq[v.Attack]
 		seq[v.Attack]++
 		return enc.Encode(&v)
 	})
 }
 
-// writeLedger writes the ledger of o, from memory and its files.
-func writeLedger(w io.Writer, o *Run) error {
-	enc := json.NewEncoder(w)
-	return o.EachPayment(func(p *Payment) error { return enc.Encode(p) })
-}
-
-// WriteResults writes results as a vegeta results file that `vegeta plot`,
-// `vegeta report` and `vegeta encode` read: in send-time order, with each
-// attack's (operation's) sequence numbers renumbered 0, 1, 2, ... in that
-// order, as vegeta's plot requires (results of a concurrent run finish out
-// of order, and the hit numbers of the mixed scenario's operations
-// interleave). The results themselves are not changed.
-func WriteResults(w io.Writer, results []Result) error {
-	idx := make([]int, len(results))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return results[idx[a]].Timestamp.Before(results[idx[b]].Timestamp) })
-	seq := map[string]uint64{}
-	enc := vegeta.NewEncoder(w)
-	for _, i := range idx {
-		v := results[i].Vegeta()
-		v.Seq = seq[v.Attack]
-		seq[v.Attack]++
-		if err := enc.Encode(&v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// ReadDir reads the record a run wrote into dir (shard.json): its
-// results, ledger and history (when the run had the history check) stay
-// in their files, which merging, reports, reconciliation and the history
-// check read one entry at a time.
+// ReadDir reads the record a shard wrote into dir (shard.json), for
+// Merge: its results, ledger and history (when the run had the history
+// check) stay in their files, which are read one entry at a time.
 func ReadDir(dir string) (*Run, error) {
 	var sf shardFile
 	b, err := os.ReadFile(filepath.Join(dir, FileShard))
@@ -223,18 +196,14 @@ func ReadDir(dir string) (*Run, error) {
 	if err := sf.Meta.Shard.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, FileShard), err)
 	}
-	o := &Run{Meta: sf.Meta, Generator: sf.Generator, Catalog: sf.Catalog, Accounts: sf.Accounts,
-		resultFiles: []recordFile{{filepath.Join(dir, FileResults), sf.Meta.Shard.Index}},
-		ledgerFiles: []recordFile{{filepath.Join(dir, FileLedger), sf.Meta.Shard.Index}}}
 	for _, f := range []string{FileResults, FileLedger} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, FileHistory)); err == nil { // a run with the history check
-		o.historyFiles = []recordFile{{filepath.Join(dir, FileHistory), sf.Meta.Shard.Index}}
-	}
-	return o, nil
+	_, err = os.Stat(filepath.Join(dir, FileHistory)) // a run with the history check
+	return &Run{Meta: sf.Meta, Generator: sf.Generator, Catalog: sf.Catalog, Accounts: sf.Accounts,
+		parts: []part{{dir: dir, shard: sf.Meta.Shard.Index, history: err == nil}}}, nil
 }
 
 // FileNemesisLog is where the fault commands' output goes.

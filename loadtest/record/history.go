@@ -57,15 +57,12 @@ type HistoryOp struct {
 // Answered reports whether an answer came back.
 func (o *HistoryOp) Answered() bool { return o.Return != 0 }
 
-// History collects the operations of a run; safe for concurrent use. A nil
+// History streams the operations of a run to its history file, through a
+// buffered writer, as each completes; safe for concurrent use. A nil
 // *History records nothing, so that a run without the history check pays
-// nothing for it. A History made by NewHistoryFile streams each operation
-// to the history file as it completes, through a buffered writer, and
-// keeps none; one made as a zero value keeps them in memory.
+// nothing for it.
 type History struct {
-	mu  sync.Mutex
-	ops []HistoryOp
-
+	mu     sync.Mutex
 	path   string
 	f      *os.File
 	w      *bufio.Writer
@@ -73,9 +70,9 @@ type History struct {
 	closed bool
 }
 
-// NewHistoryFile returns a History that streams to the history file of
-// dir (created if missing).
-func NewHistoryFile(dir string) (*History, error) {
+// NewHistory returns a History that streams to the history file of dir
+// (created if missing).
+func NewHistory(dir string) (*History, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -92,13 +89,7 @@ func (h *History) Add(op HistoryOp) {
 	if h == nil {
 		return
 	}
-	if h.f == nil {
-		h.mu.Lock()
-		h.ops = append(h.ops, op)
-		h.mu.Unlock()
-		return
-	}
-	line, err := json.Marshal(&op) // as WriteHistory's encoder writes it
+	line, err := json.Marshal(&op) // as an encoding/json encoder writes it
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.err == nil {
@@ -109,26 +100,10 @@ func (h *History) Add(op HistoryOp) {
 	}
 }
 
-// Operations returns a copy of the operations kept in memory: nil for a nil
-// *History, never nil otherwise (a history may record nothing).
-func (h *History) Operations() []HistoryOp {
+// Close flushes and closes the history file, which run then reads.
+// Nothing for a nil *History.
+func (h *History) Close(run *Run) error {
 	if h == nil {
-		return nil
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append(make([]HistoryOp, 0, len(h.ops)), h.ops...)
-}
-
-// Close flushes and closes the history file and hands the history to o:
-// the operations kept in memory, or the file, which o then reads. Nothing
-// for a nil *History.
-func (h *History) Close(o *Run) error {
-	if h == nil {
-		return nil
-	}
-	if h.f == nil {
-		o.History = h.Operations()
 		return nil
 	}
 	h.mu.Lock()
@@ -140,14 +115,16 @@ func (h *History) Close(o *Run) error {
 	if err := errors.Join(h.err, h.w.Flush(), h.f.Close()); err != nil {
 		return fmt.Errorf("recording the history into %s: %w", h.path, err)
 	}
-	o.historyFiles = []recordFile{{h.path, o.Meta.Shard.Index}}
+	for i := range run.parts {
+		run.parts[i].history = true
+	}
 	return nil
 }
 
 // Discard closes the history file of a run that ends without a record
 // (Close was not called); nothing once Close was.
 func (h *History) Discard() {
-	if h == nil || h.f == nil {
+	if h == nil {
 		return
 	}
 	h.mu.Lock()
@@ -158,53 +135,46 @@ func (h *History) Discard() {
 	}
 }
 
-// HasHistory reports whether o recorded a history (the history check ran),
-// in memory or in files.
-func (o *Run) HasHistory() bool { return o.History != nil || len(o.historyFiles) > 0 }
-
-// EachHistoryOp calls fn with every operation of o's history: those in
-// memory, then those of its files, one at a time.
-func (o *Run) EachHistoryOp(fn func(*HistoryOp) error) error {
-	for i := range o.History {
-		if err := fn(&o.History[i]); err != nil {
-			return err
+// HasHistory reports whether run recorded a history (the history check
+// ran).
+func (run *Run) HasHistory() bool {
+	for _, p := range run.parts {
+		if p.history {
+			return true
 		}
 	}
-	for _, f := range o.historyFiles {
-		if err := readHistoryFile(f.path, fn); err != nil {
+	return false
+}
+
+// EachHistoryOp calls fn with every operation of run's history, one at a
+// time, from the history files of its parts.
+func (run *Run) EachHistoryOp(fn func(*HistoryOp) error) error {
+	for _, p := range run.parts {
+		if !p.history {
+			continue
+		}
+		err := readFile(filepath.Join(p.dir, FileHistory), func(r io.Reader) error { return EachHistoryOp(r, fn) })
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// readHistoryFile calls fn with every operation of history file path.
-func readHistoryFile(path string, fn func(*HistoryOp) error) error {
-	return readFile(path, func(r io.Reader) error { return EachHistoryOp(r, fn) })
-}
-
-// WriteHistoryFile writes the history of o into dir, unless the run
-// streamed it there: from memory and its files (a merge of shards).
-func WriteHistoryFile(dir string, o *Run) error {
-	return writeRecord(dir, FileHistory, o.History == nil, o.historyFiles, func(w io.Writer) error {
+// WriteHistoryFile writes the history of run into dir, unless it is there
+// already.
+func WriteHistoryFile(dir string, run *Run) error {
+	return run.writeRecord(dir, FileHistory, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
-		return o.EachHistoryOp(func(op *HistoryOp) error { return enc.Encode(op) })
+		return run.EachHistoryOp(func(op *HistoryOp) error { return enc.Encode(op) })
 	})
 }
 
 // Stamp returns t in Unix nanoseconds.
 func Stamp(t time.Time) int64 { return t.UnixNano() }
 
-// WriteHistory writes ops as JSON lines.
-func WriteHistory(w io.Writer, ops []HistoryOp) error { return writeJSONLines(w, ops) }
-
-// ReadHistory reads JSON lines written by WriteHistory.
-func ReadHistory(r io.Reader) ([]HistoryOp, error) {
-	return readJSONLines[HistoryOp](r, "history operation")
-}
-
 // EachHistoryOp calls fn with each operation of the JSON lines read from r
-// (written by WriteHistory), one at a time.
+// (as an encoding/json encoder writes them), one at a time.
 func EachHistoryOp(r io.Reader, fn func(*HistoryOp) error) error {
 	return eachJSONLine(r, "history operation", fn)
 }

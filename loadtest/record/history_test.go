@@ -1,9 +1,11 @@
 package record
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -19,12 +21,12 @@ func historyOp(i int) HistoryOp {
 }
 
 // TestAHistoryFileHoldsWhatAddWasGiven: operations added concurrently to a
-// history file are all in it, written as WriteHistory writes them, and the
-// run that Close hands them to reads them from the file.
+// history file are all in it, written as encoding/json encodes them, and
+// the run that Close hands them to reads them from the file.
 func TestAHistoryFileHoldsWhatAddWasGiven(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	h, err := NewHistoryFile(dir)
+	h, err := NewHistory(dir)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -37,53 +39,40 @@ func TestAHistoryFileHoldsWhatAddWasGiven(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var o Run
+	o := Run{parts: []part{{dir: dir}}}
 	require.NoError(t, h.Close(&o))
 	h.Discard() // nothing after Close
 	assert.Error(t, h.Close(&o), "closed twice")
-	assert.Nil(t, o.History)
 	require.True(t, o.HasHistory())
 	seen := map[string]HistoryOp{}
 	require.NoError(t, o.EachHistoryOp(func(op *HistoryOp) error { seen[op.ID] = *op; return nil }))
 	require.Len(t, seen, 400)
 	assert.Equal(t, historyOp(17), seen["run-0-17"])
 
-	f, err := os.Create(filepath.Join(t.TempDir(), FileHistory))
-	require.NoError(t, err)
-	require.NoError(t, WriteHistory(f, []HistoryOp{historyOp(3)}))
-	require.NoError(t, f.Close())
-	line, err := os.ReadFile(f.Name())
-	require.NoError(t, err)
+	var line strings.Builder
+	op := historyOp(3)
+	require.NoError(t, json.NewEncoder(&line).Encode(&op))
 	file, err := os.ReadFile(filepath.Join(dir, FileHistory))
 	require.NoError(t, err)
-	assert.Contains(t, string(file), string(line), "the line WriteHistory writes")
+	assert.Contains(t, string(file), line.String(), "the line encoding/json writes")
 }
 
 // BenchmarkHistoryAdd measures the heap a history retains per operation
-// added: kept in memory (a run without a record directory) or streamed to
-// the history file. Run it with
+// added, streamed to the history file. Run it with
 // `go test -run '^$' -bench HistoryAdd -benchtime 1x ./loadtest/record/`.
 func BenchmarkHistoryAdd(b *testing.B) {
 	const n = 200_000
-	for _, streamed := range []bool{false, true} {
-		b.Run(map[bool]string{false: "in-memory", true: "streamed"}[streamed], func(b *testing.B) {
-			var retained float64
-			for range b.N {
-				h := &History{}
-				if streamed {
-					var err error
-					h, err = NewHistoryFile(b.TempDir())
-					require.NoError(b, err)
-				}
-				base := heapAfterGC()
-				for i := range n {
-					h.Add(historyOp(i))
-				}
-				retained += (float64(heapAfterGC()) - float64(base)) / n
-				var o Run
-				require.NoError(b, h.Close(&o))
-			}
-			b.ReportMetric(retained/float64(b.N), "retained-B/op")
-		})
+	var retained float64
+	for range b.N {
+		h, err := NewHistory(b.TempDir())
+		require.NoError(b, err)
+		base := heapAfterGC()
+		for i := range n {
+			h.Add(historyOp(i))
+		}
+		retained += (float64(heapAfterGC()) - float64(base)) / n
+		var o Run
+		require.NoError(b, h.Close(&o))
 	}
+	b.ReportMetric(retained/float64(b.N), "retained-B/op")
 }

@@ -74,37 +74,10 @@ type Lookup struct {
 	Transport         bool    // no answer: Error is the transport's
 }
 
-// WriteLedger writes payments as JSON lines.
-func WriteLedger(w io.Writer, payments []Payment) error { return writeJSONLines(w, payments) }
-
-// ReadLedger reads JSON lines written by WriteLedger.
-func ReadLedger(r io.Reader) ([]Payment, error) { return readJSONLines[Payment](r, "ledger entry") }
-
-// EachLedgerEntry calls fn with each entry of JSON lines written by
-// WriteLedger, one at a time.
+// EachLedgerEntry calls fn with each entry of the JSON lines read from r
+// (as an encoding/json encoder writes them), one at a time.
 func EachLedgerEntry(r io.Reader, fn func(*Payment) error) error {
 	return eachJSONLine(r, "ledger entry", fn)
-}
-
-// LedgerSource is a ledger as reconciliation reads it: one entry at a
-// time, from memory (Payments) or from the ledger.jsonl files of a run or
-// of the shards of a merge (a Run), so that a long run's ledger need
-// not be held in memory to be read.
-type LedgerSource interface {
-	EachPayment(fn func(*Payment) error) error
-}
-
-// Payments is a ledger held in memory.
-type Payments []Payment
-
-// EachPayment calls fn with each entry, in order.
-func (ps Payments) EachPayment(fn func(*Payment) error) error {
-	for i := range ps {
-		if err := fn(&ps[i]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // AppendLedgerLine appends p as encoding/json encodes it, and a newline: the

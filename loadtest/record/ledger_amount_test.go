@@ -1,7 +1,8 @@
 package record_test
 
 import (
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,12 +16,13 @@ import (
 // contract's field names (Amount is api.Amount).
 func TestLedgerAmountFieldNames(t *testing.T) {
 	t.Parallel()
-	var b strings.Builder
-	require.NoError(t, record.WriteLedger(&b, []record.Payment{recordtest.Created("a", 1, "A", 100, 40)}))
-	for _, k := range []string{`"total":120`, `"balance_used":100`, `"coin_used":40`, `"coin_value_used":20`, `"gateway_payment":0`} {
-		assert.Contains(t, b.String(), k)
-	}
-	back, err := record.ReadLedger(strings.NewReader(b.String()))
+	run := recordtest.Ledger(t, []record.Payment{recordtest.Created("a", 1, "A", 100, 40)})
+	dir := t.TempDir()
+	require.NoError(t, record.WriteDir(dir, run))
+	b, err := os.ReadFile(filepath.Join(dir, record.FileLedger))
 	require.NoError(t, err)
-	assert.Equal(t, []record.Payment{recordtest.Created("a", 1, "A", 100, 40)}, back)
+	for _, k := range []string{`"total":120`, `"balance_used":100`, `"coin_used":40`, `"coin_value_used":20`, `"gateway_payment":0`} {
+		assert.Contains(t, string(b), k)
+	}
+	assert.Equal(t, []record.Payment{recordtest.Created("a", 1, "A", 100, 40)}, recordtest.Payments(t, run))
 }

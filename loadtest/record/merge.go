@@ -8,25 +8,25 @@ import (
 )
 
 // Merge combines the records of the shards of one distributed run into
-// one record: results and ledgers are read in turn from memory or from the
-// shards' files (never gathered in memory) and generator counters added;
+// one record: results and ledgers are read in turn from the shards' files
+// (never gathered in memory) and generator counters added;
 // verdict.Judge then reconciles the ledger globally (accounts shared
 // between shards included). The merged Tally counts every shard's results,
 // so its percentiles are those of one run over the same results. Every
 // shard 0..n-1 must be present exactly once, unless partial is true.
-func Merge(outcomes []*Run, partial bool) (*Run, error) {
-	if len(outcomes) == 0 {
+func Merge(shards []*Run, partial bool) (*Run, error) {
+	if len(shards) == 0 {
 		return nil, errors.New("merge: no shard given")
 	}
-	first := outcomes[0].Meta
+	first := shards[0].Meta
 	seen := map[int]bool{}
 	m := &Run{Meta: first}
 	m.Meta.Merged = nil
 	m.Meta.Shard = Shard{Index: 0, Count: first.Shard.Count}
 	reconciled := true
 	var stopped []string // the shards' reconciliations the target stopped
-	for _, o := range outcomes {
-		mt := o.Meta
+	for _, sh := range shards {
+		mt := sh.Meta
 		if err := belongs(mt, first, seen); err != nil {
 			return nil, err
 		}
@@ -42,8 +42,8 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 		if mt.ReconcileStopped != "" {
 			stopped = append(stopped, "shard "+mt.Shard.String()+": "+mt.ReconcileStopped)
 		}
-		mergeGenerator(&m.Generator, o.Generator, len(m.Meta.Merged) == 1)
-		m.add(o)
+		mergeGenerator(&m.Generator, sh.Generator, len(m.Meta.Merged) == 1)
+		m.add(sh)
 	}
 	sort.SliceStable(m.Meta.Faults, func(i, j int) bool { return m.Meta.Faults[i].Start.Before(m.Meta.Faults[j].Start) })
 	if !partial && len(seen) != first.Shard.Count {
@@ -56,7 +56,6 @@ func Merge(outcomes []*Run, partial bool) (*Run, error) {
 		return nil, fmt.Errorf("merge: missing shards %v (pass partial to merge anyway)", missing)
 	}
 	sort.Slice(m.Meta.Merged, func(i, j int) bool { return m.Meta.Merged[i].Index < m.Meta.Merged[j].Index })
-	sort.SliceStable(m.Results, func(i, j int) bool { return m.Results[i].Scheduled.Before(m.Results[j].Scheduled) })
 	m.Meta.Reconciled = reconciled
 	m.Meta.ReconcileStopped = strings.Join(stopped, "; ")
 	// The shards' results are counted again, together: the histograms of
@@ -96,42 +95,22 @@ func mergeGenerator(g *Generator, og Generator, first bool) {
 	}
 	g.Planned += og.Planned
 	g.Sent += og.Sent
-	g.Late += og.Late
 	g.WorkerWaits += og.WorkerWaits
 	g.ConnWaits += og.ConnWaits
 	g.Abandoned += og.Abandoned
 	g.PeakWorkers += og.PeakWorkers
 	g.PeakInFlight += og.PeakInFlight
-	g.MaxLateness = max(g.MaxLateness, og.MaxLateness)
 	g.InterruptedAfter = max(g.InterruptedAfter, og.InterruptedAfter)
 	g.StoppedDryAfter = max(g.StoppedDryAfter, og.StoppedDryAfter)
-	g.Duration = max(g.Duration, og.Duration)
 	g.Sending = max(g.Sending, og.Sending)
 	g.mergeBehind(og)
 }
 
-// add adds the results, ledger, faults, files and accounts of shard o to
-// the merged run m.
-func (m *Run) add(o *Run) {
-	shard := o.Meta.Shard.Index
-	for _, r := range o.Results {
-		r.Shard = shard
-		m.Results = append(m.Results, r)
-	}
-	m.Ledger = append(m.Ledger, o.Ledger...)
+// add adds the files, faults and accounts of shard sh to the merged run m.
+func (m *Run) add(sh *Run) {
 	if len(m.Meta.Merged) > 1 { // the first shard's are in m.Meta already
-		m.Meta.Faults = append(m.Meta.Faults, o.Meta.Faults...)
+		m.Meta.Faults = append(m.Meta.Faults, sh.Meta.Faults...)
 	}
-	for _, f := range o.resultFiles {
-		m.resultFiles = append(m.resultFiles, recordFile{f.path, shard})
-	}
-	m.ledgerFiles = append(m.ledgerFiles, o.ledgerFiles...)
-	if o.History != nil { // a shard's empty history is still a history
-		if m.History == nil {
-			m.History = make([]HistoryOp, 0, len(o.History))
-		}
-		m.History = append(m.History, o.History...)
-	}
-	m.historyFiles = append(m.historyFiles, o.historyFiles...)
-	m.Accounts = append(m.Accounts, o.Accounts...)
+	m.parts = append(m.parts, sh.parts...)
+	m.Accounts = append(m.Accounts, sh.Accounts...)
 }

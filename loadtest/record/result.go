@@ -71,44 +71,6 @@ func Truncate(b []byte, n int) []byte {
 	return append([]byte(nil), b...)
 }
 
-// chunked collects values in chunks: a full chunk is kept and a new one
-// started, so that what was collected is never copied while it grows.
-type chunked[T any] struct {
-	full [][]T
-	cur  []T // its capacity, when set, is the first chunk's size
-}
-
-// ChunkSize is the size of the chunks after the first.
-const ChunkSize = 8192
-
-// add appends a copy of *v.
-func (c *chunked[T]) add(v *T) {
-	if len(c.cur) == cap(c.cur) {
-		if len(c.cur) > 0 {
-			c.full = append(c.full, c.cur)
-		}
-		c.cur = make([]T, 0, ChunkSize)
-	}
-	c.cur = append(c.cur, *v)
-}
-
-// all returns the values in the order they were added: the first chunk
-// itself when it holds them all, one copy otherwise.
-func (c *chunked[T]) all() []T {
-	if len(c.full) == 0 {
-		return c.cur
-	}
-	n := len(c.cur)
-	for _, f := range c.full {
-		n += len(f)
-	}
-	out := make([]T, 0, n)
-	for _, f := range c.full {
-		out = append(out, f...)
-	}
-	return append(out, c.cur...)
-}
-
 // The operations the load tester sends, named after what they do.
 const (
 	OpCreate    = "create"

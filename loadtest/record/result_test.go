@@ -1,32 +1,13 @@
 package record
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
-
-// TestChunkedKeepsOrderAcrossChunks: values added past the first chunk's
-// capacity and across several chunks come back all, in order.
-func TestChunkedKeepsOrderAcrossChunks(t *testing.T) {
-	t.Parallel()
-	for _, first := range []int{0, 3, 2 * ChunkSize} {
-		var c chunked[int]
-		c.cur = make([]int, 0, first)
-		n := 2*ChunkSize + 5
-		for i := range n {
-			c.add(&i)
-		}
-		got := c.all()
-		require.Len(t, got, n, "first chunk %d", first)
-		for i, v := range got {
-			require.Equal(t, i, v, "first chunk %d", first)
-		}
-	}
-}
 
 // TestAThrottledResultIsItsOwnClass: a throttled answer (a 503 with
 // Retry-After here) is allowed, not a server error, counted apart per
@@ -37,12 +18,12 @@ func TestAThrottledResultIsItsOwnClass(t *testing.T) {
 	r := Result{Result: vegeta.Result{Attack: OpCreate, Code: 503, Timestamp: now, Latency: time.Millisecond, Error: "throttled: HTTP 503"},
 		Scheduled: now, Op: OpCreate, Throttled: true, Allowed: true}
 	assert.False(t, r.serverError())
-	back := FromVegeta(r.Vegeta())
+	back := FromVegeta(r.vegeta(http.Header{}))
 	assert.True(t, back.Throttled)
 	assert.True(t, back.Allowed)
 	assert.False(t, back.Expected)
 
-	tally := NewTally(now, time.Second, false)
+	tally := NewTally(now, time.Second, 10*time.Millisecond, false)
 	tally.add(&back)
 	plain := back
 	plain.Throttled, plain.Code = false, 500

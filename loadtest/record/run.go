@@ -4,26 +4,15 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
-	"github.com/partnercommerce/conformance/loadtest/pacing"
 )
 
-// Meta describes a run (one shard).
+// Meta describes a run (one shard): its settings, as the run resolved
+// them (the worker cap, the run id, the payment mix it could pay with),
+// the target, and when and how it ran.
 type Meta struct {
-	RunID          string             `json:"run_id"`
-	Scenario       string             `json:"scenario"`
-	Target         string             `json:"target"`
-	Shard          Shard              `json:"shard"`
-	Load           pacing.LoadProfile `json:"load"`
-	WaveSize       int                `json:"wave_size,omitempty"`
-	PaymentMix     string             `json:"payment_mix"`
-	OpMix          string             `json:"op_mix,omitempty"`
-	Retry          string             `json:"retry,omitempty"`
-	MaxWorkers     int                `json:"max_workers"`
-	MaxConnections int                `json:"max_connections"`
-	Timeout        time.Duration      `json:"timeout"`
-	Drain          time.Duration      `json:"drain"`
-	LateAfter      time.Duration      `json:"late_after"`
-	Began          time.Time          `json:"began"`
+	Settings
+	Target string    `json:"target"`
+	Began  time.Time `json:"began"`
 	// Ended is the end of the attack (the drain included); ReconciledIn is
 	// how long the reconciliation after it took.
 	Ended time.Time `json:"ended"`
@@ -49,20 +38,14 @@ func (m Meta) Gathered() bool { return m.Reconciled || m.ReconcileStopped != "" 
 
 // Generator is how well the load generator kept up with its schedule.
 type Generator struct {
-	Planned        int64         `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
-	Sent           int64         `json:"sent"`
-	Late           int64         `json:"late"` // sent more than LateAfter after their scheduled time
-	LateAfter      time.Duration `json:"late_after"`
-	MaxLateness    time.Duration `json:"max_lateness"`
-	WorkerWaits    int64         `json:"worker_waits"`     // dispatches that found every worker busy at the cap
-	ConnWaits      int64         `json:"connection_waits"` // requests started with every connection in use
-	PeakWorkers    int64         `json:"peak_workers"`
-	PeakInFlight   int64         `json:"peak_in_flight"`
-	MaxWorkers     int           `json:"max_workers"`
-	MaxConnections int           `json:"max_connections"`
-	Duration       time.Duration `json:"duration"` // the run's configured duration (sum over shards' wall time is not used)
-	// Sending is how long the generator kept sending: about Duration when it
-	// kept up, up to a grace past it when a paced run fell behind (the
+	Planned      int64 `json:"planned"` // requests the pacer scheduled within the duration (0: max rate)
+	Sent         int64 `json:"sent"`
+	WorkerWaits  int64 `json:"worker_waits"`     // dispatches that found every worker busy at the cap
+	ConnWaits    int64 `json:"connection_waits"` // requests started with every connection in use
+	PeakWorkers  int64 `json:"peak_workers"`
+	PeakInFlight int64 `json:"peak_in_flight"`
+	// Sending is how long the generator kept sending: about the run's
+	// duration when it kept up, up to a grace past it when a paced run fell behind (the
 	// longest of the shards').
 	Sending time.Duration `json:"sending"`
 	// InterruptedAfter is when the attack was stopped (a signal) before its
@@ -81,7 +64,9 @@ type Generator struct {
 }
 
 // Run is the record of a run, everything its attack produced: where the
-// attack (the producer) and the verdicts and reports meet.
+// attack (the producer) and the verdicts and reports meet. Its results,
+// ledger and history are in the files of its directory (for a merge, of
+// the shards' directories), read one entry at a time; Tally counts them.
 type Run struct {
 	Meta      Meta              `json:"meta"`
 	Generator Generator         `json:"generator"`
@@ -90,37 +75,22 @@ type Run struct {
 	// Funds is the plan of what the run spends against what the accounts
 	// hold; nil when the wallets are not known.
 	Funds *FundsPlan `json:"funds,omitempty"`
-	// Results and Ledger are what was kept in memory: everything when the
-	// run had no record directory (WithRecordDir), nothing of the results
-	// and only a reconciled run's ledger when it streamed them to its
-	// files, which resultFiles and ledgerFiles name (for a merge, the
-	// shards' files). Tally counts them all.
-	Results     []Result  `json:"-"`
-	Ledger      []Payment `json:"-"`
-	resultFiles []recordFile
-	ledgerFiles []recordFile
-	// Tally is what the reports read; nil for a record built by hand,
-	// whose Results and Ledger are counted when it is reported.
+	// Tally counts the results and the ledger: what the reports read.
 	Tally *Tally `json:"-"`
-	// History holds the operations of a run with the history check kept in
-	// memory (an empty history when it recorded none); nil without it, or
-	// when they streamed to the history files historyFiles names (for a
-	// merge, the shards'). HasHistory and EachHistoryOp read both.
-	History      []HistoryOp `json:"-"`
-	historyFiles []recordFile
+	parts []part
 }
 
-// Whole reports whether o's ledger holds every shard of the run: a run on
-// one machine, or a merge of every shard. Only then are accounts shared
-// between shards reconciled.
-func (o *Run) Whole() bool {
-	return o.Meta.Shard.Count == 1 || len(o.Meta.Merged) == o.Meta.Shard.Count
+// part is a directory holding a run's files (results.bin, ledger.jsonl
+// and, with the history check, history.jsonl), written by the shard shard.
+type part struct {
+	dir     string
+	shard   int
+	history bool
 }
 
-// tally returns o's tally, counting its results and ledger if o has none.
-func (o *Run) Tallied() (*Tally, error) {
-	if o.Tally != nil {
-		return o.Tally, nil
-	}
-	return tallyOf(o)
+// Whole reports whether the run's ledger holds every shard of the run: a
+// run on one machine, or a merge of every shard. Only then are accounts
+// shared between shards reconciled.
+func (run *Run) Whole() bool {
+	return run.Meta.Shard.Count == 1 || len(run.Meta.Merged) == run.Meta.Shard.Count
 }

@@ -23,6 +23,15 @@ var SingleShard = Shard{Index: 0, Count: 1}
 // String formats s as "i/n".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
+// Set parses "i/n" into s: a *Shard is a flag.
+func (s *Shard) Set(v string) error {
+	sh, err := ParseShard(v)
+	if err == nil {
+		*s = sh
+	}
+	return err
+}
+
 // ParseShard parses "i/n" with 0 ≤ i < n ≤ 9999.
 func ParseShard(s string) (Shard, error) {
 	is, ns, ok := strings.Cut(strings.TrimSpace(s), "/")

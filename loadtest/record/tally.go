@@ -1,24 +1,29 @@
 package record
 
 import (
+	"math"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Tally is what a run keeps in memory of its results and ledger while they
-// stream to results.bin and ledger.jsonl: the counts, the latency
-// histograms, the error set, the refusals of empty wallets, the charts'
-// time buckets and a sample for the plot. Its size does not grow with the
-// number of requests (the distinct operations, status codes, contract rules
-// and shards are few), so a run can last hours; the reports read it.
+// Tally is the one count of a run's results and ledger, kept in memory
+// while they stream to results.bin and ledger.jsonl: per operation, the
+// counts and an HDR pair of latencies (corrected and raw); the generator's
+// lateness, every send's; the contract rules broken, the error set, the
+// refusals of empty wallets and the charts' time buckets; per shard, when
+// merging. Its size does not grow with the number of requests (the
+// distinct operations, status codes, contract rules and shards are few),
+// so a run can last hours. The progress line, the reports and the merge
+// read it.
 type Tally struct {
-	requests int // the per-outcome counts are the sums of ops (totals)
+	Ops map[string]*OpTally
 
-	Ops       map[string]*opTally
-	Corrected histogram // from the scheduled send
-	Raw       histogram // from the actual send
-	Vegeta    *vegeta.Metrics
+	// Late counts the sends more than lateAfter after their scheduled time;
+	// lateness is every send's lateness.
+	Late      int
+	lateAfter time.Duration
+	lateness  *hdrhistogram.Histogram
 
 	Violations int
 	ByRule     map[string]int
@@ -26,21 +31,22 @@ type Tally struct {
 	Errors   errorTally
 	Refusals RefusalTally
 	Timeline *Timeline
-	Shards   map[int]*shardTally
-	merged   bool // results of several shards: count each shard apart
-	Plot     PlotSample
+	Shards   map[int]*ShardTally // a merge's shards; nil for one run
 }
 
-type opTally struct {
+// OpTally is the count of one operation's results: a row of the report,
+// and its latencies from the scheduled send (corrected) and from the
+// actual send (raw).
+type OpTally struct {
 	OpStats
-	Corrected histogram
+	corrected, raw *hdrhistogram.Histogram
 }
 
-// shardTally is what the page shows of each shard of a merged run.
-type shardTally struct {
+// ShardTally is what the page shows of each shard of a merged run.
+type ShardTally struct {
 	Requests    int
 	First, Last time.Time
-	Corrected   histogram
+	corrected   *hdrhistogram.Histogram
 }
 
 // maxRules bounds the distinct contract rules counted one by one; the rest
@@ -50,63 +56,55 @@ const (
 	otherRules = "(other rules, past the first 200)"
 )
 
+// The latency histograms: HDR histograms of hdrDigits significant digits
+// in nanoseconds, from 1 ns to a day (about 300 KiB each, whatever the
+// number of requests), which merge across shards without loss.
+const (
+	hdrDigits  = 3
+	hdrHighest = int64(24 * time.Hour)
+)
+
+// PercentileMethod says how every latency figure of the reports is
+// computed.
+const PercentileMethod = "nearest rank over an HDR histogram of 3 significant digits (hdrhistogram-go): each figure within 0.1% of the exact value; counts exact"
+
 // NewTally returns an empty tally whose charts start at start and suit a
-// run of about span; merged counts each shard apart.
-func NewTally(start time.Time, span time.Duration, merged bool) *Tally {
-	return &Tally{Ops: map[string]*opTally{}, ByRule: map[string]int{}, Vegeta: &vegeta.Metrics{},
-		Timeline: newTimeline(start, span), Shards: map[int]*shardTally{}, merged: merged}
+// run of about span, counting as late a send more than lateAfter late;
+// merged counts each shard apart.
+func NewTally(start time.Time, span, lateAfter time.Duration, merged bool) *Tally {
+	t := &Tally{Ops: map[string]*OpTally{}, ByRule: map[string]int{}, lateAfter: lateAfter,
+		lateness: newHistogram(hdrDigits), Timeline: newTimeline(start, span)}
+	if merged {
+		t.Shards = map[int]*ShardTally{}
+	}
+	return t
 }
 
-// Totals sums the per-operation counts: what the whole run was answered.
-func (t *Tally) Totals() OpStats {
-	var sum OpStats
-	for _, op := range t.Ops {
-		sum.Expected += op.Expected
-		sum.Allowed += op.Allowed
-		sum.ServerErrors += op.ServerErrors
-		sum.Uncertain += op.Uncertain
-		sum.NotDelivered += op.NotDelivered
-		sum.Throttled += op.Throttled
-	}
-	return sum
+func newHistogram(digits int) *hdrhistogram.Histogram { return hdrhistogram.New(1, hdrHighest, digits) }
+
+// record adds d to h; a value out of range (negative, or above a day) is
+// recorded at the bound.
+func record(h *hdrhistogram.Histogram, d time.Duration) {
+	_ = h.RecordValue(min(max(int64(d), 1), hdrHighest))
 }
 
 // add counts result r.
 func (t *Tally) add(r *Result) {
-	t.requests++
-	vr := r.Result
-	vr.Headers, vr.Body = nil, nil
-	t.Vegeta.Add(&vr)
 	corrected := r.Corrected()
-	t.Corrected.add(corrected)
-	t.Raw.add(r.Latency)
+	late := r.Timestamp.Sub(r.Scheduled)
+	record(t.lateness, late)
+	if late > t.lateAfter {
+		t.Late++
+	}
 	op := t.Ops[r.Op]
 	if op == nil {
-		op = &opTally{}
+		op = &OpTally{corrected: newHistogram(hdrDigits), raw: newHistogram(hdrDigits)}
 		t.Ops[r.Op] = op
 	}
-	op.Requests++
-	op.Corrected.add(corrected)
-	if r.Expected {
-		op.Expected++
-	}
-	if r.Allowed {
-		op.Allowed++
-	}
-	if r.serverError() {
-		op.ServerErrors++
-	}
-	if r.Uncertain {
-		op.Uncertain++
-	}
-	if r.NotDelivered {
-		op.NotDelivered++
-	}
-	if r.Throttled {
-		op.Throttled++
-	}
+	record(op.corrected, corrected)
+	record(op.raw, r.Latency)
+	op.count(r)
 	if r.Violation != "" {
-		op.Violations++
 		t.Violations++
 		rule := r.Violation
 		if _, ok := t.ByRule[rule]; !ok && len(t.ByRule) >= maxRules {
@@ -115,11 +113,11 @@ func (t *Tally) add(r *Result) {
 		t.ByRule[rule]++
 	}
 	t.Errors.add(r)
-	t.Timeline.add(r, t.merged)
-	if t.merged {
+	t.Timeline.add(r, t.Shards != nil)
+	if t.Shards != nil {
 		s := t.Shards[r.Shard]
 		if s == nil {
-			s = &shardTally{First: r.Timestamp, Last: r.Timestamp}
+			s = &ShardTally{First: r.Timestamp, Last: r.Timestamp, corrected: newHistogram(hdrDigits)}
 			t.Shards[r.Shard] = s
 		}
 		s.Requests++
@@ -129,16 +127,93 @@ func (t *Tally) add(r *Result) {
 		if r.Timestamp.After(s.Last) {
 			s.Last = r.Timestamp
 		}
-		s.Corrected.add(corrected)
+		record(s.corrected, corrected)
 	}
-	t.Plot.Add(r)
+}
+
+// count counts r in the operation's row.
+func (op *OpStats) count(r *Result) {
+	op.Requests++
+	op.Expected += btoi(r.Expected)
+	op.Allowed += btoi(r.Allowed)
+	op.ServerErrors += btoi(r.serverError())
+	op.Violations += btoi(r.Violation != "")
+	op.Uncertain += btoi(r.Uncertain)
+	op.NotDelivered += btoi(r.NotDelivered)
+	op.Throttled += btoi(r.Throttled)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Requests is the number of results counted.
-func (t *Tally) Requests() int { return t.requests }
+func (t *Tally) Requests() int { return t.Totals().Requests }
 
-// Close ends the counting: vegeta's metrics are computed.
-func (t *Tally) Close() { t.Vegeta.Close() }
+// Totals sums the per-operation counts: what the whole run was answered.
+func (t *Tally) Totals() OpStats {
+	var sum OpStats
+	for _, op := range t.Ops {
+		sum.Requests += op.Requests
+		sum.Expected += op.Expected
+		sum.Allowed += op.Allowed
+		sum.ServerErrors += op.ServerErrors
+		sum.Violations += op.Violations
+		sum.Uncertain += op.Uncertain
+		sum.NotDelivered += op.NotDelivered
+		sum.Throttled += op.Throttled
+	}
+	return sum
+}
+
+// Corrected and Raw are the latencies of every operation together, from
+// the scheduled and from the actual send.
+func (t *Tally) Corrected() Latencies {
+	return t.merged(func(op *OpTally) *hdrhistogram.Histogram { return op.corrected })
+}
+func (t *Tally) Raw() Latencies {
+	return t.merged(func(op *OpTally) *hdrhistogram.Histogram { return op.raw })
+}
+
+func (t *Tally) merged(of func(*OpTally) *hdrhistogram.Histogram) Latencies {
+	all := newHistogram(hdrDigits)
+	for _, op := range t.Ops {
+		all.Merge(of(op))
+	}
+	return summarize(all)
+}
+
+// Lateness is how late the generator sent each request after its
+// scheduled time.
+func (t *Tally) Lateness() Latencies { return summarize(t.lateness) }
+
+// StatusCodes counts the answers by status code ("0": none).
+func (t *Tally) StatusCodes() map[string]int {
+	codes := map[string]int{}
+	for i := range t.Timeline.Buckets {
+		for code, n := range t.Timeline.Buckets[i].Codes {
+			if code == noAnswer {
+				code = "0"
+			}
+			codes[code] += n
+		}
+	}
+	return codes
+}
+
+// Stats is the operation's row of the report, with its corrected
+// latencies.
+func (op *OpTally) Stats() OpStats {
+	s := op.OpStats
+	s.Corrected = summarize(op.corrected)
+	return s
+}
+
+// Corrected is the shard's corrected latencies.
+func (s *ShardTally) Corrected() Latencies { return summarize(s.corrected) }
 
 // addPayment counts ledger entry p (the refusals of empty wallets).
 func (t *Tally) addPayment(p *Payment) { t.Refusals.add(p) }
@@ -173,69 +248,13 @@ func (x *RefusalTally) add(p *Payment) {
 	}
 }
 
-// plotPoints bounds the results the plot is drawn from: past 2·plotPoints,
-// every other one is dropped and from then on only every stride-th result
-// is kept, so that the sample stays evenly spread over the run.
-const plotPoints = 5000
-
-// PlotSample is a sample of a run's results, evenly spread, for plot.html.
-type PlotSample struct {
-	Points []PlotPoint
-	stride int // keep every stride-th result
-	seen   int
-}
-
-type PlotPoint struct {
-	op                 string
-	Failed             bool
-	Code               uint16
-	Scheduled, Sent    time.Time
-	Corrected, Latency time.Duration
-}
-
-func (s *PlotSample) Add(r *Result) {
-	if s.stride == 0 {
-		s.stride = 1
-	}
-	s.seen++
-	if (s.seen-1)%s.stride != 0 {
-		return
-	}
-	s.Points = append(s.Points, PlotPoint{op: r.Op, Failed: r.Error != "" || r.Code == 0, Code: r.Code,
-		Scheduled: r.Scheduled, Sent: r.Timestamp, Corrected: r.Corrected(), Latency: r.Latency})
-	if len(s.Points) >= 2*plotPoints {
-		kept := s.Points[:0]
-		for i := 0; i < len(s.Points); i += 2 {
-			kept = append(kept, s.Points[i])
-		}
-		clear(s.Points[len(kept):])
-		s.Points = kept
-		s.stride *= 2
-	}
-}
-
-// tallyOf counts the results and ledger of a run that kept them in
-// memory (or reads them from its files).
-func tallyOf(o *Run) (*Tally, error) {
-	merged := len(o.Meta.Merged) > 1
-	start := o.Meta.Began
-	t := NewTally(start, o.Generator.Duration, merged)
-	first := true
-	err := o.EachResult(func(r *Result) error {
-		if first && start.IsZero() {
-			// A record built without a start: the charts begin at its
-			// first result.
-			t.Timeline.Start = r.Scheduled
-		}
-		first = false
-		t.add(r)
-		return nil
-	})
-	if err != nil {
+// tallyOf counts the results and ledger of run from its files.
+func tallyOf(run *Run) (*Tally, error) {
+	t := NewTally(run.Meta.Began, run.Meta.Load.Duration, run.Meta.LateAfter, len(run.Meta.Merged) > 1)
+	if err := run.EachResult(func(r *Result) error { t.add(r); return nil }); err != nil {
 		return nil, err
 	}
-	t.Close()
-	err = o.EachPayment(func(p *Payment) error { t.addPayment(p); return nil })
+	err := run.EachPayment(func(p *Payment) error { t.addPayment(p); return nil })
 	return t, err
 }
 
@@ -253,4 +272,37 @@ type OpStats struct {
 	// Retry-After): allowed, never server errors.
 	Throttled int       `json:"throttled"`
 	Corrected Latencies `json:"latency_corrected"`
+}
+
+// Latencies summarises a set of latencies (see PercentileMethod).
+type Latencies struct {
+	Count int           `json:"count"`
+	Min   time.Duration `json:"min"`
+	Mean  time.Duration `json:"mean"`
+	P50   time.Duration `json:"p50"`
+	P90   time.Duration `json:"p90"`
+	P95   time.Duration `json:"p95"`
+	P99   time.Duration `json:"p99"`
+	P999  time.Duration `json:"p999"`
+	Max   time.Duration `json:"max"`
+}
+
+// summarize is the Latencies of h.
+func summarize(h *hdrhistogram.Histogram) Latencies {
+	if h == nil || h.TotalCount() == 0 {
+		return Latencies{}
+	}
+	q := func(q float64) time.Duration { return quantile(h, q) }
+	return Latencies{Count: int(h.TotalCount()), Min: time.Duration(h.Min()), Mean: time.Duration(math.Round(h.Mean())),
+		P50: q(0.50), P90: q(0.90), P95: q(0.95), P99: q(0.99), P999: q(0.999), Max: time.Duration(h.Max())}
+}
+
+// quantile is the nearest-rank q-quantile of h: the highest value
+// equivalent to the one of rank ⌈q·n⌉. (The library's ValueAtPercentile
+// rounds the rank to the nearest: asked for the rank less a quarter, it
+// lands on it.)
+func quantile(h *hdrhistogram.Histogram, q float64) time.Duration {
+	n := float64(h.TotalCount())
+	rank := max(1, min(n, math.Ceil(q*n-1e-9)))
+	return time.Duration(h.ValueAtPercentile(100 * (rank - 0.25) / n))
 }

@@ -2,9 +2,10 @@ package record
 
 import (
 	"math"
-	"math/bits"
 	"strconv"
 	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // maxBuckets bounds the points of a line of the page's charts.
@@ -18,10 +19,11 @@ var bucketWidths = []time.Duration{100 * time.Millisecond, 500 * time.Millisecon
 	15 * time.Minute, time.Hour, 6 * time.Hour, 24 * time.Hour}
 
 // Timeline counts a run's results in at most maxBuckets equal buckets of
-// time from its start, for the charts of the page: what was sent and
-// scheduled, the answers by status code, and the latency percentiles per
-// bucket (from a coarse histogram, see logHist). Its memory is bounded by
-// maxBuckets, whatever the length of the run.
+// time from its start, for the charts of the page and the progress line:
+// what was sent and scheduled, the answers by status code, and the latency
+// percentiles per bucket (from HDR histograms of one significant digit:
+// each figure within 6.25 %). Its memory is bounded by maxBuckets,
+// whatever the length of the run.
 type Timeline struct {
 	Start   time.Time
 	Bucket  time.Duration // the width of a bucket
@@ -32,10 +34,19 @@ type Timeline struct {
 type TimeBucket struct {
 	Sent, Scheduled, Unexpected int
 	Throttled                   int            // throttled answers (429, or 503 with Retry-After), by their end
-	Codes                       map[string]int // answers by status code ("no answer": none)
+	Codes                       map[string]int // answers by status code (noAnswer: none)
 	Shards                      map[int]int    // sent per shard (merged runs)
-	Corrected, Raw              *LogHist       // by scheduled and by send time
+	// Corrected and Raw are the latencies by scheduled and by send time;
+	// nil while the bucket has none.
+	Corrected, Raw *hdrhistogram.Histogram
 }
+
+// noAnswer is the status code of a request without an answer in the
+// charts.
+const noAnswer = "no answer"
+
+// bucketDigits are the significant digits of the buckets' histograms.
+const bucketDigits = 1
 
 // newTimeline starts a timeline at start whose buckets suit a run of
 // about span.
@@ -104,8 +115,20 @@ func (b *TimeBucket) merge(o *TimeBucket) {
 		}
 		b.Shards[k] += n
 	}
-	b.Corrected = b.Corrected.merge(o.Corrected)
-	b.Raw = b.Raw.merge(o.Raw)
+	b.Corrected = mergeInto(b.Corrected, o.Corrected)
+	b.Raw = mergeInto(b.Raw, o.Raw)
+}
+
+// mergeInto adds the counts of o to h (made when nil) and returns h.
+func mergeInto(h, o *hdrhistogram.Histogram) *hdrhistogram.Histogram {
+	if o == nil {
+		return h
+	}
+	if h == nil {
+		h = newHistogram(bucketDigits)
+	}
+	h.Merge(o)
+	return h
 }
 
 // add counts result r.
@@ -119,17 +142,17 @@ func (tl *Timeline) add(r *Result, merged bool) {
 		sent.Shards[r.Shard]++
 	}
 	if sent.Raw == nil {
-		sent.Raw = &LogHist{}
+		sent.Raw = newHistogram(bucketDigits)
 	}
-	sent.Raw.add(r.Latency)
+	record(sent.Raw, r.Latency)
 	sch := tl.slot(r.Scheduled)
 	sch.Scheduled++
 	if sch.Corrected == nil {
-		sch.Corrected = &LogHist{}
+		sch.Corrected = newHistogram(bucketDigits)
 	}
-	sch.Corrected.add(r.Corrected())
+	record(sch.Corrected, r.Corrected())
 	end := tl.slot(r.End())
-	code := "no answer"
+	code := noAnswer
 	if r.Code != 0 {
 		code = strconv.Itoa(int(r.Code))
 	}
@@ -145,88 +168,32 @@ func (tl *Timeline) add(r *Result, merged bool) {
 	}
 }
 
-// Per doubling, logHist has logSteps buckets: each at most 6.25 % wide.
-const (
-	logSteps   = 16
-	logBuckets = 48 * logSteps // up to 2^48 ns, about 3 days
-)
-
-// LogHist is a coarse latency histogram for the charts' buckets: 16
-// buckets per doubling of the latency (each at most 6.25 % wide), 3 KiB.
-type LogHist struct {
-	n      uint32
-	counts [logBuckets]uint32
-}
-
-func logIndex(d time.Duration) int {
-	if d <= 1 {
-		return 0
-	}
-	// The position of the top bit, then the next four bits: 16 linear
-	// steps per doubling, as an HDR histogram of one digit.
-	top := 63 - bits.LeadingZeros64(uint64(d))
-	frac := 0
-	if top >= 4 {
-		frac = int((uint64(d) >> (top - 4)) & 15)
-	} else {
-		frac = int((uint64(d) << (4 - top)) & 15)
-	}
-	return min(top*logSteps+frac, logBuckets-1)
-}
-
-// logValue is the upper bound of bucket i.
-func logValue(i int) time.Duration {
-	top, frac := i/logSteps, i%logSteps
-	return time.Duration(math.Ldexp(1+float64(frac+1)/logSteps, top))
-}
-
-func (h *LogHist) add(d time.Duration) {
-	h.n++
-	h.counts[logIndex(d)]++
-}
-
-func (h *LogHist) merge(o *LogHist) *LogHist {
-	if o == nil {
-		return h
-	}
-	if h == nil {
-		h = &LogHist{}
-	}
-	h.n += o.n
-	for i, c := range o.counts {
-		h.counts[i] += c
-	}
-	return h
-}
-
-// Quantile is the nearest-rank q-quantile in milliseconds; NaN when h is empty.
-func (h *LogHist) Quantile(q float64) float64 {
-	if h == nil || h.n == 0 {
-		return math.NaN()
-	}
-	rank := rankOf(q, int64(h.n))
-	var seen int64
-	for i, c := range h.counts {
-		seen += int64(c)
-		if seen >= rank {
-			return float64(logValue(i)) / float64(time.Millisecond)
-		}
-	}
-	return math.NaN()
-}
-
 // Percentiles returns, per bucket, the q-th quantiles of the latencies in
-// milliseconds (of the bucket's coarse histogram); NaN where a bucket holds
+// milliseconds (of's histogram of the bucket); NaN where a bucket holds
 // none.
-func (tl *Timeline) Percentiles(of func(*TimeBucket) *LogHist, qs ...float64) [][]float64 {
+func (tl *Timeline) Percentiles(of func(*TimeBucket) *hdrhistogram.Histogram, qs ...float64) [][]float64 {
 	out := make([][]float64, len(qs))
 	for qi, q := range qs {
 		out[qi] = make([]float64, len(tl.Buckets))
 		for i := range tl.Buckets {
-			out[qi][i] = of(&tl.Buckets[i]).Quantile(q)
+			out[qi][i] = math.NaN()
+			if h := of(&tl.Buckets[i]); h != nil {
+				out[qi][i] = float64(quantile(h, q)) / float64(time.Millisecond)
+			}
 		}
 	}
 	return out
+}
+
+// Recent is the corrected latencies of the requests scheduled from since
+// on, as far as the buckets tell (those holding since and after it).
+func (tl *Timeline) Recent(since time.Time) Latencies {
+	from := max(0, int(since.Sub(tl.Start)/tl.Bucket))
+	var h *hdrhistogram.Histogram
+	for i := from; i < len(tl.Buckets); i++ {
+		h = mergeInto(h, tl.Buckets[i].Corrected)
+	}
+	return summarize(h)
 }
 
 // PerSecond turns a count per bucket into a rate.

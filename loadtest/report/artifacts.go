@@ -28,45 +28,59 @@ func WriteArtifacts(dir string, o *record.Run, rep *Report) error {
 		return err
 	}
 	write := func(name string, fn func(w io.Writer) error) error { return record.WriteFile(dir, name, fn) }
-	t, err := o.Tallied()
-	if err != nil {
-		return err
-	}
 	return errors.Join(
 		write(FileReport, func(w io.Writer) error { return record.WriteJSON(w, rep) }),
 		write(FileText, rep.WriteText),
 		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, o, rep) }),
-		write(FilePlot, func(w io.Writer) error {
-			return writePlotSample(w, t.Plot.Points, "Load test "+o.Meta.RunID+" ("+o.Meta.Scenario+")")
-		}),
+		write(FilePlot, func(w io.Writer) error { return writePlot(w, o) }),
 		writeHistory(dir, o, rep, write),
 		writeViolations(rep, write),
 	)
 }
 
-// WritePlot writes an HTML latency plot (vegeta's lib/plot) of results,
-// at most 2·plotPoints of them evenly spread (see writePlotSample).
-func WritePlot(w io.Writer, results []record.Result, title string) error {
-	var s record.PlotSample
-	for i := range results {
-		s.Add(&results[i])
-	}
-	return writePlotSample(w, s.Points, title)
+// plotPoints bounds the results the plot is drawn from: past 2·plotPoints
+// results, every stride-th is drawn (a power of two), evenly spread over
+// the run, so that the page's size stays bounded; the report's charts
+// count every result.
+const plotPoints = 5000
+
+// plotPoint is what the plot draws of a result.
+type plotPoint struct {
+	failed             bool
+	code               uint16
+	scheduled, sent    time.Time
+	corrected, latency time.Duration
 }
 
-// writePlotSample writes an HTML latency plot (vegeta's lib/plot) of a
-// sample of a run's results with two series: corrected latency at the
-// scheduled time, raw latency at the send time; each split into OK and
-// ERROR points. A sample keeps the page's size and the memory of a long run
-// bounded; the page's charts count every result.
-func writePlotSample(w io.Writer, points []record.PlotPoint, title string) error {
-	p := plot.New(plot.Title(title), plot.Downsample(4000), plot.Label(func(r *vegeta.Result) string {
+// writePlot writes an HTML latency plot (vegeta's lib/plot) of the results
+// of run, read from its results file, with two series: corrected latency
+// at the scheduled time, raw latency at the send time; each split into OK
+// and ERROR points.
+func writePlot(w io.Writer, run *record.Run) error {
+	stride := 1
+	for run.Tally.Requests()/stride >= 2*plotPoints {
+		stride *= 2
+	}
+	var points []plotPoint
+	n := 0
+	err := run.EachResult(func(r *record.Result) error {
+		if n%stride == 0 {
+			points = append(points, plotPoint{failed: r.Error != "" || r.Code == 0, code: r.Code, scheduled: r.Scheduled, sent: r.Timestamp,
+				corrected: r.Corrected(), latency: r.Latency})
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	p := plot.New(plot.Title("Load test "+run.Meta.RunID+" ("+run.Meta.Scenario+")"), plot.Downsample(4000), plot.Label(func(r *vegeta.Result) string {
 		if r.Error != "" || r.Code == 0 {
 			return r.Attack + " ERROR"
 		}
 		return r.Attack + " OK"
 	}))
-	add := func(name string, at func(*record.PlotPoint) time.Time, lat func(*record.PlotPoint) time.Duration) error {
+	add := func(name string, at func(*plotPoint) time.Time, lat func(*plotPoint) time.Duration) error {
 		idx := make([]int, len(points))
 		for i := range idx {
 			idx[i] = i
@@ -74,8 +88,8 @@ func writePlotSample(w io.Writer, points []record.PlotPoint, title string) error
 		sort.SliceStable(idx, func(a, b int) bool { return at(&points[idx[a]]).Before(at(&points[idx[b]])) })
 		for seq, i := range idx {
 			pt := &points[i]
-			v := vegeta.Result{Attack: name, Seq: uint64(seq), Code: pt.Code, Timestamp: at(pt), Latency: lat(pt)}
-			if pt.Failed {
+			v := vegeta.Result{Attack: name, Seq: uint64(seq), Code: pt.code, Timestamp: at(pt), Latency: lat(pt)}
+			if pt.failed {
 				v.Error = "error"
 			}
 			if err := p.Add(&v); err != nil {
@@ -84,14 +98,14 @@ func writePlotSample(w io.Writer, points []record.PlotPoint, title string) error
 		}
 		return nil
 	}
-	if err := add("corrected", func(p *record.PlotPoint) time.Time { return p.Scheduled }, func(p *record.PlotPoint) time.Duration { return p.Corrected }); err != nil {
+	if err := add("corrected", func(p *plotPoint) time.Time { return p.scheduled }, func(p *plotPoint) time.Duration { return p.corrected }); err != nil {
 		return err
 	}
-	if err := add("raw", func(p *record.PlotPoint) time.Time { return p.Sent }, func(p *record.PlotPoint) time.Duration { return p.Latency }); err != nil {
+	if err := add("raw", func(p *plotPoint) time.Time { return p.sent }, func(p *plotPoint) time.Duration { return p.latency }); err != nil {
 		return err
 	}
 	p.Close()
-	_, err := p.WriteTo(w)
+	_, err = p.WriteTo(w)
 	return err
 }
 

@@ -14,7 +14,7 @@ import (
 // pile's. offSchedule is assess's finding that the run sent short of its
 // schedule or too many sends late.
 func fellBehind(h GeneratorHealth, offSchedule bool) string {
-	g := h.Generator
+	g := &h
 	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
 	if g.Planned == 0 || !offSchedule && g.WorkerWaits == 0 {
 		return ""
@@ -24,8 +24,8 @@ func fellBehind(h GeneratorHealth, offSchedule bool) string {
 	if g.BehindFrom > 0 {
 		fmt.Fprintf(&b, " from %s to %s", readable.Duration(g.BehindFrom), readable.Duration(g.BehindUntil))
 	}
-	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(g.Late), readable.Count(g.Sent),
-		readable.Duration(g.LateAfter), readable.Duration(g.MaxLateness))
+	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(h.Late), readable.Count(g.Sent),
+		readable.Duration(g.LateAfter), readable.Duration(h.MaxLateness))
 	if n := g.Planned - g.Sent; n > 0 && !stopped {
 		fmt.Fprintf(&b, "; %s of %s scheduled requests not sent", readable.Count(n), readable.Count(g.Planned))
 	}

@@ -115,7 +115,7 @@ func TestVerdictClasses(t *testing.T) {
 func checkClass(t *testing.T, tc classCase) {
 	t.Helper()
 	faults := []nemesis.Fault{{Step: 1, Name: "kill-9", Start: classT0.Add(2 * time.Second), End: classT0.Add(2100 * time.Millisecond)}}
-	r := verdict.Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
+	r := reconcile(t, tc.ledger, recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0))
 	var classes []string
 	for _, e := range r.Entries {
 		classes = append(classes, e.Class)
@@ -167,7 +167,7 @@ func TestVerdictLeadsInOrder(t *testing.T) {
 		recordtest.Created("d", 3, "A", 100, 0), recordtest.Created("d", 4, "A", 100, 0), recordtest.Created("d", 5, "A", 100, 0),
 		{ID: "u", Seq: 6, Account: "A", Outcome: record.OutcomeUncertain},
 	}
-	r := verdict.Reconcile(ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 10_000, 0, 1, 0)}, true)
+	r := reconcile(t, ledger, recordtest.Snapshot("A", 0, 10_000, 0, 1, 0))
 	rep := &Report{Requests: 6, Uncertain: 1, Reconciliation: r, Contract: ContractSummary{Violations: 2},
 		Errors: []record.ErrorEntry{{Op: record.OpCreate, Error: "contract: bad", Example: "partner_trx_id x"}}}
 	rep.Verdict = classLines(rep, nil, time.Time{})

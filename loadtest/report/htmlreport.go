@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"time"
 
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
@@ -142,10 +144,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	}
 	sort.Slice(page.Codes, func(i, j int) bool { return page.Codes[i].Name < page.Codes[j].Name })
 
-	t, err := o.Tallied()
-	if err != nil {
-		return err
-	}
+	t := o.Tally
 	tl := t.Timeline
 	page.Bucket = trimFloat(tl.Bucket.Seconds()) + " s"
 	page.Charts = timelineCharts(tl, page.Merged)
@@ -161,7 +160,7 @@ func WriteHTML(w io.Writer, o *record.Run, rep *Report) error {
 	if err := htmlReport.Execute(&buf, page); err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
@@ -189,8 +188,8 @@ func timelineCharts(tl *record.Timeline, merged bool) []chart {
 	lat := chart{ID: "chart-latency", Title: "Latency percentiles", YUnit: "ms", Bucket: secs}
 	qs := []float64{0.5, 0.95, 0.99}
 	names := []string{"p50", "p95", "p99"}
-	corr := tl.Percentiles(func(b *record.TimeBucket) *record.LogHist { return b.Corrected }, qs...)
-	raw := tl.Percentiles(func(b *record.TimeBucket) *record.LogHist { return b.Raw }, qs...)
+	corr := tl.Percentiles(func(b *record.TimeBucket) *hdrhistogram.Histogram { return b.Corrected }, qs...)
+	raw := tl.Percentiles(func(b *record.TimeBucket) *hdrhistogram.Histogram { return b.Raw }, qs...)
 	for i, n := range names {
 		lat.Lines = append(lat.Lines, series{Name: n + " corrected", Color: palette[i], Y: corr[i]})
 	}
@@ -225,7 +224,7 @@ func shardRows(t *record.Tally, shards []record.Shard) []htmlShard {
 			if secs := st.Last.Sub(st.First).Seconds(); secs > 0 {
 				row.Rate = float64(st.Requests) / secs
 			}
-			row.P99 = st.Corrected.Summary().P99
+			row.P99 = st.Corrected().P99
 		}
 		out = append(out, row)
 	}

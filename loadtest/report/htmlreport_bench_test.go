@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -15,14 +16,15 @@ import (
 // over 10 minutes (figures in docs/performance.md).
 func BenchmarkWriteHTML(b *testing.B) {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	o := &record.Run{Meta: record.Meta{RunID: "bench", Scenario: "create", Shard: record.SingleShard, Began: start}}
-	for i := range 100_000 {
+	hits := make([]record.HitResult, 100_000)
+	for i := range hits {
 		at := start.Add(time.Duration(i) * 6 * time.Millisecond)
-		o.Results = append(o.Results, record.Result{
+		hits[i].Result = record.Result{
 			Result:    vegeta.Result{Attack: "create", Seq: uint64(i), Code: 200, Timestamp: at.Add(time.Millisecond), Latency: time.Duration(1+i%50) * time.Millisecond},
 			Scheduled: at, Op: "create", Expected: true, Allowed: true,
-		})
+		}
 	}
+	o := recordtest.Record(b, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "bench", Scenario: "create", Shard: record.SingleShard}, Began: start}}, hits...)
 	rep := report.BuildReport(o, nil, nil)
 	var size countingWriter
 	b.ReportAllocs()

@@ -10,8 +10,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
-
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -99,10 +97,9 @@ type Report struct {
 	// actual send time (what vegeta reports).
 	Corrected record.Latencies `json:"latency_corrected"`
 	Raw       record.Latencies `json:"latency_raw"`
-	// Percentiles says how the percentiles were computed
-	// (PercentileMethods); each Latencies names its method.
-	Percentiles string          `json:"percentiles"`
-	Vegeta      *vegeta.Metrics `json:"vegeta"`
+	// Percentiles says how every latency figure was computed
+	// (record.PercentileMethod).
+	Percentiles string `json:"percentiles"`
 
 	Contract       ContractSummary         `json:"contract"`
 	Reconciliation *verdict.Reconciliation `json:"reconciliation,omitempty"`
@@ -129,8 +126,8 @@ type Units struct {
 // reportUnits are the units every report uses.
 var reportUnits = Units{
 	Durations:   "nanoseconds (fields of type duration: latencies, lateness, timeout, drain)",
-	Rates:       "requests per second (target_rate, achieved_rate, vegeta.rate, vegeta.throughput)",
-	Percentages: "percent, 0 to 100 (fields ending in _pct; vegeta.success is a ratio, 0 to 1)",
+	Rates:       "requests per second (target_rate, achieved_rate)",
+	Percentages: "percent, 0 to 100 (fields ending in _pct)",
 	Times:       "RFC 3339 with nanoseconds, UTC",
 	Counts:      "requests (every other number), except balance fields (rupiah) and coin fields (coins)",
 }
@@ -141,14 +138,24 @@ type ContractSummary struct {
 	ByRule     map[string]int `json:"by_rule"`
 }
 
-// GeneratorHealth is the generator's self-assessment.
+// GeneratorHealth is the generator's self-assessment: its figures, the
+// settings they are held to, and how late it sent.
 type GeneratorHealth struct {
 	record.Generator
-	TargetRate   float64 `json:"target_rate"`   // planned / duration (0: max rate)
-	AchievedRate float64 `json:"achieved_rate"` // sent / the sending time (at least the duration)
-	AchievedPct  float64 `json:"achieved_pct"`  // sent / planned
-	LatePct      float64 `json:"late_pct"`
-	Limited      bool    `json:"limited"`
+	MaxWorkers     int           `json:"max_workers"`
+	MaxConnections int           `json:"max_connections"`
+	Duration       time.Duration `json:"duration"` // the run's configured duration
+	LateAfter      time.Duration `json:"late_after"`
+	// Late counts the sends more than LateAfter after their scheduled
+	// time; MaxLateness and Lateness are how late every send was.
+	Late         int64            `json:"late"`
+	MaxLateness  time.Duration    `json:"max_lateness"`
+	Lateness     record.Latencies `json:"lateness"`
+	TargetRate   float64          `json:"target_rate"`   // planned / duration (0: max rate)
+	AchievedRate float64          `json:"achieved_rate"` // sent / the sending time (at least the duration)
+	AchievedPct  float64          `json:"achieved_pct"`  // sent / planned
+	LatePct      float64          `json:"late_pct"`
+	Limited      bool             `json:"limited"`
 	// HeldByServer is true when the limits were reached because the server
 	// did not answer: the workers and connections waited on it.
 	HeldByServer bool     `json:"held_by_server"`
@@ -158,9 +165,10 @@ type GeneratorHealth struct {
 	FellBehind string `json:"fell_behind,omitempty"`
 }
 
-// assess decides whether the generator, rather than the server, limited the run.
-func assess(g record.Generator, shards int) GeneratorHealth {
-	h := GeneratorHealth{Generator: g}
+// assess decides whether the generator, rather than the server, limited
+// the run, from h's generator figures and lateness.
+func assess(h GeneratorHealth, shards int) GeneratorHealth {
+	g := &h
 	secs := g.Duration.Seconds()
 	if secs > 0 {
 		h.TargetRate = float64(g.Planned) / secs
@@ -189,10 +197,10 @@ func assess(g record.Generator, shards int) GeneratorHealth {
 			readable.Cap(g.MaxWorkers*shards), readable.Cap(g.MaxConnections*shards)))
 	}
 	if g.Sent > 0 {
-		h.LatePct = 100 * float64(g.Late) / float64(g.Sent)
+		h.LatePct = 100 * float64(h.Late) / float64(g.Sent)
 		if g.Planned > 0 && h.LatePct > maxLatePct {
 			offSchedule = true
-			h.Reasons = append(h.Reasons, fmt.Sprintf("%.1f%% of sends were more than %s late (worst %s)", h.LatePct, g.LateAfter, g.MaxLateness.Round(time.Microsecond)))
+			h.Reasons = append(h.Reasons, fmt.Sprintf("%.1f%% of sends were more than %s late (worst %s)", h.LatePct, g.LateAfter, h.MaxLateness.Round(time.Microsecond)))
 		}
 	}
 	if g.WorkerWaits > 0 {
@@ -221,34 +229,24 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 		Reconciliation: v.Reconciliation,
 		History:        v.History,
 		Strict:         v.Strict,
-		Vegeta:         &vegeta.Metrics{},
 	}
 	rep.Shards = []record.Shard{o.Meta.Shard}
 	if len(o.Meta.Merged) > 0 {
 		rep.Shards = o.Meta.Merged
 	}
-	t, err := o.Tallied()
-	if err != nil {
-		// The results file could not be read: nothing below is known.
-		t = record.NewTally(o.Meta.Began, 0, false)
-		t.Close()
-		rep.Failures = append(rep.Failures, "the results could not be read: "+err.Error())
-	}
+	t := o.Tally
 	rep.Requests = t.Requests()
 	sum := t.Totals()
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
 	rep.NotDelivered, rep.Throttled = sum.NotDelivered, sum.Throttled
 	rep.Contract.Violations = t.Violations
 	maps.Copy(rep.Contract.ByRule, t.ByRule)
-	*rep.Vegeta = *t.Vegeta
-	rep.StatusCodes = rep.Vegeta.StatusCodes // the same histogram, keyed by code
-	for name, ot := range t.Ops {
-		op := ot.OpStats
-		op.Corrected = ot.Corrected.Summary()
-		rep.Ops[name] = op
+	rep.StatusCodes = t.StatusCodes()
+	for name, op := range t.Ops {
+		rep.Ops[name] = op.Stats()
 	}
-	rep.Corrected, rep.Raw = t.Corrected.Summary(), t.Raw.Summary()
-	rep.Percentiles = record.PercentileMethods()
+	rep.Corrected, rep.Raw = t.Corrected(), t.Raw()
+	rep.Percentiles = record.PercentileMethod
 	if rep.Requests > 0 {
 		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
 		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
@@ -259,7 +257,9 @@ func BuildReport(o *record.Run, v *verdict.Verdicts, thresholds []Threshold) *Re
 	rep.Errors = t.Errors.Set()
 	rep.Exhaustion = verdict.ExhaustionOf(o, &t.Refusals)
 	rep.Funds = o.Funds
-	rep.Generator = assess(o.Generator, len(rep.Shards))
+	lateness, m := t.Lateness(), o.Meta
+	rep.Generator = assess(GeneratorHealth{Generator: o.Generator, MaxWorkers: m.MaxWorkers, MaxConnections: m.MaxConnections, Duration: m.Load.Duration,
+		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = o.Meta.Faults, o.Meta.ReconciledIn, o.Meta.ReconcileStopped
 	rep.Verdict = classLines(rep, o.Meta.Faults, o.Meta.Began)
@@ -427,15 +427,6 @@ func writeTextWarnings(b *strings.Builder, r *verdict.Reconciliation, strict boo
 	}
 }
 
-// PercentileMethod says how the run's percentiles were computed.
-func (rep *Report) PercentileMethod() string {
-	if rep.Corrected.Method == record.MethodExact {
-		return fmt.Sprintf("exact (nearest rank over all %d latencies)", rep.Corrected.Count)
-	}
-	return fmt.Sprintf("from an HDR histogram of %d significant digits, each within %.1f%% of the exact nearest rank (count, min, mean and max exact; runs of at most %d requests are exact)",
-		record.HDRDigits, 100*record.HDRPrecision, record.ExactUpTo)
-}
-
 // WriteText writes the human summary of rep.
 func (rep *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
@@ -470,8 +461,9 @@ func (rep *Report) writeTextHead(b *strings.Builder) {
 	rep.writeFaults(b)
 	g := rep.Generator
 	if g.Planned > 0 {
-		fmt.Fprintf(b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s)\n",
-			readable.Thousands(g.Sent), readable.Thousands(g.Planned), g.TargetRate, g.AchievedRate, readable.Thousands(g.Late), readable.Duration(g.LateAfter))
+		fmt.Fprintf(b, "Requests  %s sent of %s scheduled; target %.1f/s, achieved %.1f/s; %s late (> %s; lateness p99 %s, worst %s)\n",
+			readable.Thousands(g.Sent), readable.Thousands(g.Planned), g.TargetRate, g.AchievedRate, readable.Thousands(g.Late), readable.Duration(g.LateAfter),
+			readable.Duration(g.Lateness.P99), readable.Duration(g.MaxLateness))
 	} else {
 		fmt.Fprintf(b, "Requests  %d sent at max rate; achieved %.1f/s\n", g.Sent, g.AchievedRate)
 	}
@@ -518,7 +510,7 @@ func (rep *Report) writeTextLatencies(b *strings.Builder, ops []string) {
 		row("  "+k+" corrected", rep.Ops[k].Corrected)
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(b, "Percentiles %s\n", rep.PercentileMethod())
+	fmt.Fprintf(b, "Percentiles %s\n", rep.Percentiles)
 
 }
 

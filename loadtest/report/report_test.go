@@ -24,7 +24,7 @@ func TestReportListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 		id := string(rune('a'+i%26)) + string(rune('a'+i/26))
 		ledger = append(ledger, recordtest.Created(id, uint64(2*i), "A", 1, 0), recordtest.Created(id, uint64(2*i+1), "A", 1, 0))
 	}
-	r := verdict.Reconcile(ledger, nil, true)
+	r := reconcile(t, ledger)
 	require.Positive(t, r.Omitted(verdict.InvUniqueID))
 	rep := &Report{Requests: 1, Expected: 1, Reconciliation: r}
 	rep.finish(nil)
@@ -37,12 +37,21 @@ func TestReportListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 func TestReportStatusCodes(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	res := func(code uint16) record.Result {
-		return record.Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: record.OpCreate}
+	res := func(code uint16) record.HitResult {
+		return record.HitResult{Result: record.Result{Result: vegeta.Result{Code: code, Timestamp: now}, Scheduled: now, Op: record.OpCreate}}
 	}
-	rep := BuildReport(&record.Run{Results: []record.Result{res(200), res(409), res(200), res(0)}}, nil, nil)
+	rep := BuildReport(recordtest.Record(t, &record.Run{}, res(200), res(409), res(200), res(0)), nil, nil)
 	assert.Equal(t, map[string]int{"200": 2, "409": 1, "0": 1}, rep.StatusCodes)
-	rep = BuildReport(&record.Run{}, nil, nil)
+	rep = BuildReport(recordtest.Record(t, &record.Run{}), nil, nil)
 	assert.NotNil(t, rep.StatusCodes) // written as {} rather than null
 	assert.Empty(t, rep.StatusCodes)
+}
+
+// reconcile is the reconciliation of ledger and the wallets snaps, as
+// verdict.Judge reconciles a run's record.
+func reconcile(tb testing.TB, ledger []record.Payment, snaps ...record.AccountSnapshot) *verdict.Reconciliation {
+	tb.Helper()
+	v, err := verdict.Judge(recordtest.Ledger(tb, ledger, snaps...), time.Second)
+	require.NoError(tb, err)
+	return v.Reconciliation
 }

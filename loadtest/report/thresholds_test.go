@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -68,8 +70,8 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	}
 
 	now := time.Now()
-	o := &record.Run{Meta: record.Meta{RunID: "r", Shard: record.SingleShard},
-		Results: []record.Result{{Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}}} // no Reconciliation
+	o := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, // no Reconciliation
+		record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now}, Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}})
 	dup, err := MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)
 	p99, err := MaxThreshold("p99", "1s")

@@ -2,8 +2,11 @@ package verdict
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -14,27 +17,33 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// FuzzReadLedger feeds arbitrary bytes to ReadLedger (the ledger.jsonl of
-// another machine, read by `loadtest merge`): it errors or returns entries
-// that WriteLedger writes back to the same entries, and Reconcile on them
-// never panics and keeps its counters consistent.
+// FuzzReadLedger feeds arbitrary bytes to the ledger's reader (the
+// ledger.jsonl of another machine, read by `loadtest merge`): it errors or
+// returns entries that write back to the same entries, and Reconcile on
+// them never panics and keeps its counters consistent.
 func FuzzReadLedger(f *testing.F) {
 	for _, s := range ledgerSeeds() {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ledger, err := record.ReadLedger(bytes.NewReader(data))
+		ledger, err := readLedger(bytes.NewReader(data))
 		if err != nil {
-			require.Nil(t, ledger)
 			return
 		}
 		var buf bytes.Buffer
-		require.NoError(t, record.WriteLedger(&buf, ledger))
-		again, err := record.ReadLedger(&buf)
+		require.NoError(t, writeLines(&buf, ledger))
+		again, err := readLedger(&buf)
 		require.NoError(t, err)
 		assert.Equal(t, ledger, again)
 		checkReconciliation(t, Reconcile(ledger, nil, true), len(ledger))
 	})
+}
+
+// readLedger reads the entries of a ledger file's content.
+func readLedger(r io.Reader) ([]record.Payment, error) {
+	var out []record.Payment
+	err := record.EachLedgerEntry(r, func(p *record.Payment) error { out = append(out, *p); return nil })
+	return out, err
 }
 
 func ledgerSeeds() []string {
@@ -73,8 +82,8 @@ func checkReconciliation(t *testing.T, r *Reconciliation, requests int) {
 // FuzzReadDir writes arbitrary shard.json, results.bin and
 // ledger.jsonl files into a directory and reads it as `loadtest merge` does
 // with the directories of other machines. record.ReadDir never panics; on
-// success the shard is valid, every result survives the write/read cycle of
-// results.bin, and merging the record alone terminates.
+// success the shard is valid, merging the record alone terminates, and
+// every result survives the merge's write and read of results.bin.
 func FuzzReadDir(f *testing.F) {
 	for _, s := range artifactSeeds(f) {
 		f.Add(s.shard, s.results, s.ledger)
@@ -101,21 +110,28 @@ func FuzzReadDir(f *testing.F) {
 			require.NoError(t, err)
 			checkReconciliation(t, v.Reconciliation, payments)
 		}
-		count := 0
-		resultsErr := o.EachResult(func(r *record.Result) error {
-			count++
-			again := record.FromVegeta(r.Vegeta())
-			again.Shard = r.Shard
-			assert.True(t, r.Scheduled.Equal(again.Scheduled), "result %d: scheduled %s comes back as %s", count, r.Scheduled, again.Scheduled)
-			again.Scheduled = r.Scheduled
-			assert.Equal(t, *r, again, "result %d", count)
-			return nil
-		})
+		var read []record.Result
+		readErr := o.EachResult(func(r *record.Result) error { read = append(read, *r); return nil })
 		m, err := record.Merge([]*record.Run{o}, false)
-		if err == nil {
-			require.NoError(t, resultsErr)
-			assert.Equal(t, count, m.Tally.Requests())
+		if err != nil {
+			return
 		}
+		require.NoError(t, readErr)
+		assert.Equal(t, len(read), m.Tally.Requests())
+		merged := t.TempDir()
+		require.NoError(t, record.WriteDir(merged, m))
+		again, err := record.ReadDir(merged)
+		require.NoError(t, err)
+		i := 0
+		require.NoError(t, again.EachResult(func(r *record.Result) error {
+			want := read[i]
+			assert.True(t, want.Scheduled.Equal(r.Scheduled), "result %d: scheduled %s comes back as %s", i, want.Scheduled, r.Scheduled)
+			want.Scheduled, want.Seq, want.Shard = r.Scheduled, r.Seq, r.Shard // the merge numbers each operation's read anew
+			assert.Equal(t, want, *r, "result %d", i)
+			i++
+			return nil
+		}))
+		assert.Equal(t, len(read), i)
 	})
 }
 
@@ -135,10 +151,17 @@ func artifactSeeds(tb testing.TB) []artifactSeed {
 		}
 		return buf.Bytes()
 	}
-	created := (&record.Result{Result: vegeta.Result{Attack: record.OpCreate, Seq: 1, Code: 200, Timestamp: at.Add(time.Millisecond), Latency: 3 * time.Millisecond,
-		Method: "POST", URL: "http://x/client/v2/payment"}, Scheduled: at, Expected: true}).Vegeta()
-	violating := (&record.Result{Result: vegeta.Result{Attack: record.OpStatus, Seq: 2, Code: 500, Timestamp: at, Error: "500 Internal Server Error"},
-		Scheduled: at, Violation: "§1: not JSON"}).Vegeta()
+	header := func(kv ...string) http.Header {
+		h := http.Header{"X-Loadtest-Scheduled": {strconv.FormatInt(at.UnixNano(), 10)}}
+		for i := 0; i < len(kv); i += 2 {
+			h[kv[i]] = []string{kv[i+1]}
+		}
+		return h
+	}
+	created := vegeta.Result{Attack: record.OpCreate, Seq: 1, Code: 200, Timestamp: at.Add(time.Millisecond), Latency: 3 * time.Millisecond,
+		Method: "POST", URL: "http://x/client/v2/payment", Headers: header()}
+	violating := vegeta.Result{Attack: record.OpStatus, Seq: 2, Code: 500, Timestamp: at, Error: "500 Internal Server Error",
+		Headers: header("X-Loadtest-Verdict", "unexpected", "X-Loadtest-Violation", "§1: not JSON")}
 	plain := vegeta.Result{Attack: "vegeta", Seq: 7, Code: 204, Timestamp: at}
 	ledger := []byte(ledgerSeeds()[0])
 	single := []byte(`{"meta":{"run_id":"r","scenario":"create","shard":{"index":0,"count":1},"load":{"pacing":"constant","rate":1,"duration":1000000000},"reconciled":true},` +

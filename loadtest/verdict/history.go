@@ -6,10 +6,8 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"runtime"
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -51,10 +49,8 @@ type HistoryCheck struct {
 	// cut into: an account's history is cut wherever no operation is in
 	// flight.
 	Segments int `json:"segments"`
-	// Undecided counts the segments the checker had no time to decide;
-	// Skipped those after an account's first illegal segment.
+	// Undecided counts the segments of the checks that ran out of time.
 	Undecided int `json:"undecided,omitempty"`
-	Skipped   int `json:"skipped,omitempty"`
 	// BoundsOnly counts the profile reads concurrent with more than
 	// maxReadOverlap debits of their account, which porcupine accepts
 	// whatever they show and only the bounds check (start minus the debits
@@ -110,10 +106,12 @@ type walletState struct {
 }
 
 // stepInput is an operation of the model; what it describes is in
-// operations[index] of its segment.
+// operations[index] of its segment, the segment-th of its part of the
+// history (the partition porcupine checks it in).
 type stepInput struct {
-	kind  int
-	index int
+	kind    int
+	index   int
+	segment int
 	// boundsOnly marks a read concurrent with more than maxReadOverlap
 	// debits of its account: porcupine accepts it whatever it shows (the
 	// search for the subset of debits it saw grows as 2^overlap), and only
@@ -131,8 +129,10 @@ type historySegment struct {
 	account string
 	ops     []porcupine.Operation
 	desc    []string // desc[i] describes ops[i]
-	result  porcupine.CheckResult
-	culprit int // a read outOfBounds found; -1 when none
+	culprit int      // a read outOfBounds found; -1 when none
+	// explained are the operations of porcupine's longest partial
+	// linearization of an illegal segment.
+	explained []int
 }
 
 // outOfBounds is a quick test that spares porcupine's search where it is
@@ -206,6 +206,23 @@ func (s *historySegment) outOfBounds() int {
 // walletModel is the sequential specification: a wallet that payments
 // debit and profile reads observe.
 var walletModel = porcupine.Model{
+	// Each segment is checked on its own, from the state it starts from:
+	// porcupine checks the partitions in parallel.
+	Partition: func(history []porcupine.Operation) [][]porcupine.Operation {
+		var parts [][]porcupine.Operation
+		at := map[int]int{} // a segment's partition
+		for _, op := range history {
+			seg := op.Input.(stepInput).segment
+			i, ok := at[seg]
+			if !ok {
+				i = len(parts)
+				at[seg] = i
+				parts = append(parts, nil)
+			}
+			parts[i] = append(parts[i], op)
+		}
+		return parts
+	},
 	Init: func() interface{} { return walletState{} },
 	Step: func(state, input, output interface{}) (bool, interface{}) {
 		s, in, out := state.(walletState), input.(stepInput), output.(walletState)
@@ -255,38 +272,18 @@ func describeWallet(w walletState) string {
 	return fmt.Sprintf("balance %d, coins %d", w.balance, w.coins)
 }
 
-// CheckHistory checks ops (the operations of a run) for linearizability,
-// per account, with porcupine, within timeout.
-func CheckHistory(ops []record.HistoryOp, timeout time.Duration) *HistoryCheck {
-	began := time.Now()
-	hc := &HistoryCheck{}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	var sp historySpan
-	for i := range ops {
-		sp.add(&ops[i])
-	}
-	hc.checkPart(ctx, ops, sp)
-	hc.finish(began)
-	return hc
-}
-
-// HistorySource is a history read one operation at a time (a record.Run:
-// from memory and its files).
-type HistorySource interface {
+// history is a history read one operation at a time (a record.Run, from
+// its files).
+type history interface {
 	EachHistoryOp(fn func(*record.HistoryOp) error) error
 }
 
-// CheckHistoryFrom is CheckHistory of the history of src, which it reads
-// twice: once for the span of the history, then grouped by partition (an
-// account and its payments) with at most spillAfter operations in memory
-// (a longer history is spilled to bucket files, as a ledger is), checking
-// one group at a time. Its verdict is CheckHistory's of the whole history.
-func CheckHistoryFrom(src HistorySource, timeout time.Duration) (*HistoryCheck, error) {
-	return checkHistoryFrom(src, timeout, spillAfter)
-}
-
-func checkHistoryFrom(src HistorySource, timeout time.Duration, most int) (*HistoryCheck, error) {
+// checkHistory checks the history of src for linearizability, per
+// account, with porcupine, within timeout. It reads src twice: once for
+// the span of the history, then grouped by partition (an account and its
+// payments) with at most most operations in memory (a longer history is
+// spilled to bucket files, as a ledger is), checking one group at a time.
+func checkHistory(src history, timeout time.Duration, most int) (*HistoryCheck, error) {
 	began := time.Now()
 	hc := &HistoryCheck{}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -336,73 +333,50 @@ func (sp *historySpan) add(op *record.HistoryOp) {
 
 // checkPart checks ops, a part of a history that holds every operation of
 // its accounts and their payments, within ctx, and adds what it found to
-// hc: counts, and the failing segment that began first.
+// hc: counts, and the failing segment that began first. A segment the
+// bounds refute is illegal; the others go to porcupine together, each its
+// own partition (walletModel.Partition).
 func (hc *HistoryCheck) checkPart(ctx context.Context, ops []record.HistoryOp, sp historySpan) {
 	segs := buildSegments(ops, sp, hc)
 	hc.Segments += len(segs)
-	checkSegments(ctx, segs)
-	for _, s := range segs { // in order of time within each account
-		switch s.result {
-		case porcupine.Illegal:
-			if hc.failing == nil || s.ops[0].Call < hc.failing.ops[0].Call ||
-				s.ops[0].Call == hc.failing.ops[0].Call && s.account < hc.failing.account {
-				hc.failing = s
-			}
-		case porcupine.Unknown:
-			hc.Undecided++
-		case "":
-			hc.Skipped++
-		}
-	}
-}
-
-// checkSegments checks segs within ctx, setting each one's result.
-// Accounts are checked in parallel; the segments of one account in order
-// of time, stopping at the first that is not linearizable (the later ones
-// would be checked against a state the server has left).
-func checkSegments(ctx context.Context, segs []*historySegment) {
-	var byAccount [][]*historySegment
-	for i, s := range segs {
-		if i == 0 || s.account != segs[i-1].account {
-			byAccount = append(byAccount, nil)
-		}
-		byAccount[len(byAccount)-1] = append(byAccount[len(byAccount)-1], s)
-	}
-	work := make(chan []*historySegment)
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(byAccount))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for account := range work {
-				checkAccount(ctx, account)
-			}
-		}()
-	}
-	for _, a := range byAccount {
-		work <- a
-	}
-	close(work)
-	wg.Wait()
-}
-
-// checkAccount checks the segments of one account in order of time,
-// stopping at the first that is not linearizable.
-func checkAccount(ctx context.Context, account []*historySegment) {
-	for _, s := range account {
-		left := time.Until(deadlineOf(ctx))
-		if left <= 0 {
-			s.result = porcupine.Unknown
+	var history []porcupine.Operation
+	var checked []*historySegment // in the order of porcupine's partitions
+	for _, s := range segs {
+		if s.culprit = s.outOfBounds(); s.culprit >= 0 {
+			hc.fail(s)
 			continue
 		}
-		if s.culprit = s.outOfBounds(); s.culprit >= 0 {
-			s.result = porcupine.Illegal
-		} else {
-			s.result = porcupine.CheckOperationsTimeout(walletModel, s.ops, left)
+		history = append(history, s.ops...)
+		checked = append(checked, s)
+	}
+	left := time.Until(deadlineOf(ctx))
+	switch {
+	case len(checked) == 0:
+	case left <= 0:
+		hc.Undecided += len(checked)
+	default:
+		switch porcupine.CheckOperationsTimeout(walletModel, history, left) {
+		case porcupine.Unknown:
+			hc.Undecided += len(checked)
+		case porcupine.Illegal:
+			// Which segments: those no partial linearization covers whole.
+			_, info := porcupine.CheckOperationsVerbose(walletModel, history, visualizeTimeout)
+			for i, lins := range info.PartialLinearizations() {
+				longest := slices.MaxFunc(append(lins, nil), func(a, b []int) int { return len(a) - len(b) })
+				if s := checked[i]; len(longest) < len(s.ops) {
+					s.explained = longest
+					hc.fail(s)
+				}
+			}
 		}
-		if s.result == porcupine.Illegal {
-			break
-		}
+	}
+}
+
+// fail notes that segment s is illegal: the one that began first (then the
+// first account's) names the verdict.
+func (hc *HistoryCheck) fail(s *historySegment) {
+	if f := hc.failing; f == nil || s.ops[0].Call < f.ops[0].Call || s.ops[0].Call == f.ops[0].Call && s.account < f.account {
+		hc.failing = s
 	}
 }
 
@@ -430,24 +404,16 @@ func deadlineOf(ctx context.Context) time.Time {
 }
 
 // firstUnexplained describes the operation of an illegal segment that no
-// serial order reaches: of the operations outside porcupine's longest
-// partial linearization, the one that returned first.
+// serial order reaches: the read the bounds refuted or, of the operations
+// outside porcupine's longest partial linearization, the one that
+// returned first.
 func (s *historySegment) firstUnexplained() string {
 	if s.culprit >= 0 {
 		return s.desc[s.culprit]
 	}
-	_, info := porcupine.CheckOperationsVerbose(walletModel, s.ops, visualizeTimeout)
 	explained := map[int]bool{}
-	if parts := info.PartialLinearizations(); len(parts) > 0 {
-		var longest []int
-		for _, l := range parts[0] {
-			if len(l) > len(longest) {
-				longest = l
-			}
-		}
-		for _, i := range longest {
-			explained[i] = true
-		}
+	for _, i := range s.explained {
+		explained[i] = true
 	}
 	first := -1
 	for i, op := range s.ops {
@@ -674,7 +640,7 @@ func (b *segmentBuilder) segments() []*historySegment {
 				j++
 			}
 			var s *historySegment
-			s, cur = newSegment(acct, items[i:j], cur)
+			s, cur = newSegment(len(segs), acct, items[i:j], cur)
 			segs = append(segs, s)
 			i = j
 		}
@@ -682,17 +648,17 @@ func (b *segmentBuilder) segments() []*historySegment {
 	return segs
 }
 
-// newSegment is the segment of account acct's overlapping items, starting
-// from state cur, and the state after it.
-func newSegment(acct string, items []item, cur walletState) (*historySegment, walletState) {
+// newSegment is segment seg, of account acct's overlapping items,
+// starting from state cur, and the state after it.
+func newSegment(seg int, acct string, items []item, cur walletState) (*historySegment, walletState) {
 	s := &historySegment{account: acct, culprit: -1}
 	start := items[0].op.Call - 1
-	s.ops = append(s.ops, porcupine.Operation{ClientId: 0, Input: stepInput{kind: stepStart}, Call: start, Output: cur, Return: start})
+	s.ops = append(s.ops, porcupine.Operation{ClientId: 0, Input: stepInput{kind: stepStart, segment: seg}, Call: start, Output: cur, Return: start})
 	s.desc = append(s.desc, "start "+describeWallet(cur))
 	clients := map[int]int{}
 	for k, it := range items {
 		in := it.op.Input.(stepInput)
-		in.index = k + 1
+		in.index, in.segment = k+1, seg
 		c, ok := clients[it.op.ClientId]
 		if !ok {
 			c = len(clients)

@@ -30,7 +30,7 @@ func (f historyFile) EachHistoryOp(fn func(*record.HistoryOp) error) error {
 // historyFileSource writes ops to a history file and returns it.
 func historyFileSource(tb testing.TB, ops []record.HistoryOp) historyFile {
 	tb.Helper()
-	return historyFile(writeTempFile(tb, record.FileHistory, func(w io.Writer) error { return record.WriteHistory(w, ops) }))
+	return historyFile(writeTempFile(tb, record.FileHistory, func(w io.Writer) error { return writeLines(w, ops) }))
 }
 
 // spillHistory is a history of 8 accounts with, besides answered payments
@@ -75,7 +75,7 @@ func TestAHistoryCheckedFromFileAsInMemory(t *testing.T) {
 		require.Equal(t, map[bool]string{false: HistoryOK, true: HistoryIllegal}[illegal], want.Verdict, want.String())
 		src := historyFileSource(t, ops)
 		for _, most := range []int{len(ops), 400, 4} {
-			got, err := checkHistoryFrom(src, DefaultHistoryTimeout, most)
+			got, err := checkHistory(src, DefaultHistoryTimeout, most)
 			require.NoError(t, err)
 			assert.Equal(t, want.failing != nil, got.failing != nil)
 			want.Elapsed, got.Elapsed, got.failing = 0, 0, want.failing
@@ -90,7 +90,7 @@ func TestAHistoryFileThatCannotBeReadFailsTheCheck(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), record.FileHistory)
 	require.NoError(t, os.WriteFile(path, []byte("{\"client\":1,\"op\":\"profile\"}\n{\"client\":"), 0o600))
-	_, err := CheckHistoryFrom(historyFile(path), DefaultHistoryTimeout)
+	_, err := checkHistory(historyFile(path), DefaultHistoryTimeout, spillAfter)
 	assert.ErrorContains(t, err, "history operation 2")
 }
 
@@ -117,7 +117,7 @@ func BenchmarkCheckHistoryFromFile(b *testing.B) {
 			}
 			return CheckHistory(all, benchHistoryTimeout), nil
 		}},
-		{"from-file", func() (*HistoryCheck, error) { return CheckHistoryFrom(src, benchHistoryTimeout) }},
+		{"from-file", func() (*HistoryCheck, error) { return checkHistory(src, benchHistoryTimeout, spillAfter) }},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var peak float64

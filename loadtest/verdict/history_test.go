@@ -213,12 +213,12 @@ func TestHistoryRoundTrip(t *testing.T) {
 	ops := []record.HistoryOp{hRead(0, "A", 1, 2, 1000, 50), hPay(1, "A", "a", 10, 20, record.OutcomeCreated, 100, 0),
 		hPay(1, "A", "b", 10, 0, record.OutcomeUncertain, 0, 0), hStatus("A", "b", 30, 31, 404, 0)}
 	var b strings.Builder
-	require.NoError(t, record.WriteHistory(&b, ops))
+	require.NoError(t, writeLines(&b, ops))
 	assert.Equal(t, 4, strings.Count(b.String(), "\n"))
-	back, err := record.ReadHistory(strings.NewReader(b.String()))
+	back, err := readHistory(strings.NewReader(b.String()))
 	require.NoError(t, err)
 	assert.Equal(t, ops, back)
-	_, err = record.ReadHistory(strings.NewReader(`{"client":"x"}`))
+	_, err = readHistory(strings.NewReader(`{"client":"x"}`))
 	assert.Error(t, err)
 }
 

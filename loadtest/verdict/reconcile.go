@@ -201,28 +201,22 @@ type idGroup struct {
 	n         int
 }
 
-// Reconcile checks a ledger held in memory and the account snapshots (see
-// ReconcileFrom).
-func Reconcile(payments []record.Payment, snapshots []record.AccountSnapshot, final bool) *Reconciliation {
-	r, _ := ReconcileFrom(record.Payments(payments), snapshots, final) // reading memory cannot fail
-	return r
+// ledger is a ledger read one entry at a time (a record.Run, from its
+// files), so that a long run's ledger need not be held in memory.
+type ledger interface {
+	EachPayment(fn func(*record.Payment) error) error
 }
 
-// ReconcileFrom checks the ledger read from src and the account snapshots.
+// reconcile checks the ledger read from src and the account snapshots.
 // final is true when the ledger holds every shard of the run (a merge, or
 // a single-shard run): only then are accounts shared between shards
-// reconciled. A long ledger read from files is grouped bucket by bucket
-// (eachBucket), so that reconciliation holds a bounded part of it. It fails
+// reconciled. A long ledger is grouped bucket by bucket (spillEach), so
+// that reconciliation holds at most most entries of it at once. It fails
 // only when the ledger cannot be read.
-func ReconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, final bool) (*Reconciliation, error) {
-	return reconcileFrom(src, snapshots, final, spillAfter)
-}
-
-// reconcileFrom is ReconcileFrom grouping at most most entries at once.
-func reconcileFrom(src record.LedgerSource, snapshots []record.AccountSnapshot, final bool, most int) (*Reconciliation, error) {
+func reconcile(src ledger, snapshots []record.AccountSnapshot, final bool, most int) (*Reconciliation, error) {
 	r := &Reconciliation{}
 	perAccount := map[string]*accountBounds{}
-	spilled, err := eachBucket(src, most, func(ps []record.Payment) { r.judgeIDs(ps, perAccount) })
+	spilled, err := spillEach(src.EachPayment, ledgerSpill, most, func(ps []record.Payment) { r.judgeIDs(ps, perAccount) }, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -40,18 +40,6 @@ var ledgerSpill = &spillKind[record.Payment]{
 	each: record.EachLedgerEntry,
 }
 
-// eachBucket calls fn with the ledger of src in groups that each hold every
-// request of their ids: all of it at once when it is in memory or short,
-// bucket by bucket otherwise (spilled is then true).
-// It groups at most most entries at once.
-func eachBucket(src record.LedgerSource, most int, fn func([]record.Payment)) (spilled bool, err error) {
-	if ps, ok := src.(record.Payments); ok {
-		fn(ps)
-		return false, nil
-	}
-	return spillEach(src.EachPayment, ledgerSpill, most, fn, 0)
-}
-
 // spillEach calls fn with the entries that each calls its function with, in
 // groups that each hold every entry of their keys: all at once when there
 // are at most most, bucket by bucket otherwise, whose buckets hash the keys

@@ -46,7 +46,7 @@ func (f ledgerFile) EachPayment(fn func(*record.Payment) error) error {
 // ledgerFileSource writes ps to a ledger file and returns it.
 func ledgerFileSource(tb testing.TB, ps []record.Payment) ledgerFile {
 	tb.Helper()
-	return ledgerFile(writeTempFile(tb, record.FileLedger, func(w io.Writer) error { return record.WriteLedger(w, ps) }))
+	return ledgerFile(writeTempFile(tb, record.FileLedger, func(w io.Writer) error { return writeLines(w, ps) }))
 }
 
 // writeTempFile writes the file name in a temporary directory with write
@@ -72,7 +72,7 @@ func TestASpilledLedgerReconcilesAsInMemory(t *testing.T) {
 		want := Reconcile(ps, snaps, true)
 		require.Positive(t, want.Counts[InvUniqueID], "the planted faults are found")
 		require.Positive(t, want.Counts[InvBalance])
-		got, err := reconcileFrom(ledgerFileSource(t, ps), snaps, true, tc.most)
+		got, err := reconcile(ledgerFileSource(t, ps), snaps, true, tc.most)
 		require.NoError(t, err)
 		assert.ElementsMatch(t, want.Violations, got.Violations)
 		got.Violations = want.Violations
@@ -96,7 +96,7 @@ func BenchmarkReconcileFromFile(b *testing.B) {
 	for range b.N {
 		var r *Reconciliation
 		var err error
-		peak += float64(peakHeapDuring(func() { r, err = ReconcileFrom(src, snaps, true) })) / n
+		peak += float64(peakHeapDuring(func() { r, err = reconcile(src, snaps, true, spillAfter) })) / n
 		require.NoError(b, err)
 		require.Equal(b, n+2, r.IDs) // with the wave and the uncertain id
 	}

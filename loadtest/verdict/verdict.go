@@ -18,20 +18,21 @@ type Verdicts struct {
 }
 
 // Judge checks the record of a run after its attack: the reconciliation of
-// the ledger and wallets of a run that gathered them (record.Meta.Gathered), and the history check, bounded
-// by historyTimeout, of a run that recorded its history. It fails only when
+// the ledger and wallets of a run that gathered them
+// (record.Meta.Gathered), and the history check, bounded by
+// historyTimeout, of a run that recorded its history. It fails only when
 // the ledger or the history cannot be read.
-func Judge(o *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
+func Judge(run *record.Run, historyTimeout time.Duration) (*Verdicts, error) {
 	v := &Verdicts{}
-	if o.Meta.Gathered() {
-		r, err := ReconcileFrom(o, o.Accounts, o.Whole())
+	if run.Meta.Gathered() {
+		r, err := reconcile(run, run.Accounts, run.Whole(), spillAfter)
 		if err != nil {
 			return nil, err
 		}
 		v.Reconciliation = r
 	}
-	if o.HasHistory() {
-		h, err := CheckHistoryFrom(o, historyTimeout)
+	if run.HasHistory() {
+		h, err := checkHistory(run, historyTimeout, spillAfter)
 		if err != nil {
 			return nil, err
 		}

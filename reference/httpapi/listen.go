@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"context"
+	"crypto/tls"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 
 	"golang.org/x/net/netutil"
 
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/reference"
 )
 
@@ -39,6 +42,26 @@ func NewHTTPServer(logger *slog.Logger, store *reference.Store) *http.Server {
 		DisableGeneralOptionsHandler: true,
 		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+}
+
+// ServerTLS is the TLS configuration of a reference serving HTTPS with the
+// certificate and key of certFile and keyFile (PEM): TLS 1.2 and later,
+// with the standard library's cipher suites. With clientCAFile, every
+// client must present a certificate signed by one of its CAs (mutual TLS);
+// a client without one, or with another, is refused during the handshake.
+func ServerTLS(certFile, keyFile, clientCAFile string) (*tls.Config, error) {
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert %s --tls-key %s: %w", certFile, keyFile, err)
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{pair}}
+	if clientCAFile != "" {
+		if cfg.ClientCAs, err = transport.CertPool(clientCAFile); err != nil {
+			return nil, fmt.Errorf("--client-ca %s: %w", clientCAFile, err)
+		}
+		cfg.ClientAuth = tls.RequireAndVerifyClientCert
+	}
+	return cfg, nil
 }
 
 // LimitListener caps the connections ln accepts at once at n (n < 1 means

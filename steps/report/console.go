@@ -72,13 +72,13 @@ func (c *Console) Scenario(r ScenarioResult) {
 // progress mark and its word; a skipped scenario is never shown as passed.
 var consoleOutcomes = map[string]struct{ color, mark, word string }{
 	StatusPassed:  {ansiGreen, ".", "PASSED"},
-	OutcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
+	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
 	StatusFailed:  {ansiRed, "F", "FAILED"},
 	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
 }
 
 func (c *Console) progressMark(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.Outcome()]; ok {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
 		return c.paint(o.color, o.mark)
 	}
 	return c.paint(ansiYellow, "U")
@@ -86,7 +86,7 @@ func (c *Console) progressMark(r ScenarioResult) string {
 
 // statusWord is how a scenario's outcome is shown.
 func (c *Console) statusWord(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.Outcome()]; ok {
+	if o, ok := consoleOutcomes[r.outcome()]; ok {
 		return c.paint(o.color, o.word)
 	}
 	return c.paint(ansiYellow, strings.ToUpper(r.Status))
@@ -105,32 +105,27 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
 		return
 	}
+	end := r.endedAt()
 	for i, st := range r.Steps {
 		keyword := ""
 		if r.Entry != nil && i < len(r.Entry.Steps) {
 			keyword = r.Entry.Steps[i].Keyword + " "
 		}
 		mark, color := "✓", ansiGreen
-		switch st.Status {
-		case "failed":
-			mark, color = "✗", ansiRed
-		case "skipped":
+		switch {
+		case i > end || st.Status == "skipped": // after the step the scenario ended on: not run
 			mark, color = "-", ansiCyan
-		case "undefined", "pending", "ambiguous":
+		case st.Status == "failed":
+			mark, color = "✗", ansiRed
+		case st.Status == "undefined" || st.Status == "pending" || st.Status == "ambiguous":
 			mark, color = "?", ansiYellow
 		}
 		fmt.Fprintf(b, "  %s %s%s\n", c.paint(color, mark), keyword, st.Text)
-		if st.Status == "failed" && st.Err != nil {
+		if i == end && st.Status == "failed" && st.Err != nil {
 			b.WriteString(indent(c.paint(ansiRed, failure), "      "))
 		}
-		if st.Status == "undefined" {
+		if i == end && st.Status == "undefined" {
 			fmt.Fprintf(b, "      %s\n", c.paint(ansiYellow, "no step definition matches this step"))
-		}
-	}
-	// Steps after a failure end after the scenario: show them as not run.
-	if r.Entry != nil {
-		for _, st := range r.Entry.Steps[min(len(r.Steps), len(r.Entry.Steps)):] {
-			fmt.Fprintf(b, "  %s %s %s\n", c.paint(ansiCyan, "-"), st.Keyword, st.Text)
 		}
 	}
 	if r.Status == StatusFailed && !slices.ContainsFunc(r.Steps, func(s StepRun) bool { return s.Status == "failed" && s.Err != nil }) {

@@ -1,158 +1,189 @@
 package report
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
-	"os"
+	"fmt"
+	"io"
+	"slices"
 	"strings"
 
-	"github.com/partnercommerce/conformance/internal/atomicfile"
+	messages "github.com/cucumber/messages/go/v21"
+
 	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
-// CompleteCucumber rewrites godog's cucumber.json at path with what godog
-// does not know: the features given to godog as file:line are merged back
-// into one feature per file, the rows a selection left out are dropped, a
-// skipped scenario says why on its first step and has no step shown other
-// than skipped, and a scenario's warnings are attached to its last step as
-// output and a text/plain embedding, where Cucumber reporters show them.
-func CompleteCucumber(path string, results []ScenarioResult) error {
-	return rewriteCucumber(path, func(features []map[string]any) []map[string]any {
-		return completeFeatures(features, results)
-	})
-}
+// The cucumber JSON of a run, as Cucumber's JSON formatter writes it (and
+// godog's, whose fields these are, in the order json writes a map): one
+// feature per file, one element per scenario run (an outline's row). What
+// godog does not know is added: a skipped scenario says why on its first
+// step and has no step shown other than skipped, and a scenario's warnings
+// are output and a text/plain embedding of its last step, where Cucumber
+// reporters show them.
+type (
+	cukeFeature struct {
+		Comments    []cukeComment `json:"comments,omitempty"`
+		Description string        `json:"description"`
+		Elements    []cukeElement `json:"elements"`
+		ID          string        `json:"id"`
+		Keyword     string        `json:"keyword"`
+		Line        int64         `json:"line"`
+		Name        string        `json:"name"`
+		Tags        []cukeTag     `json:"tags,omitempty"`
+		URI         string        `json:"uri"`
+	}
+	cukeComment struct {
+		Line  int64  `json:"line"`
+		Value string `json:"value"`
+	}
+	cukeTag struct {
+		Line int64  `json:"line"`
+		Name string `json:"name"`
+	}
+	cukeElement struct {
+		Description string     `json:"description"`
+		ID          string     `json:"id"`
+		Keyword     string     `json:"keyword"`
+		Line        int        `json:"line"`
+		Name        string     `json:"name"`
+		Steps       []cukeStep `json:"steps,omitempty"`
+		Tags        []cukeTag  `json:"tags,omitempty"`
+		Type        string     `json:"type"`
+	}
+	cukeStep struct {
+		DocString  *cukeDocString  `json:"doc_string,omitempty"`
+		Embeddings []cukeEmbedding `json:"embeddings,omitempty"`
+		Keyword    string          `json:"keyword"`
+		Line       int             `json:"line"`
+		Match      cukeMatch       `json:"match"`
+		Name       string          `json:"name"`
+		Output     []string        `json:"output,omitempty"`
+		Result     cukeResult      `json:"result"`
+		Rows       []cukeRow       `json:"rows,omitempty"`
+	}
+	cukeDocString struct {
+		ContentType string `json:"content_type"`
+		Line        int64  `json:"line"`
+		Value       string `json:"value"`
+	}
+	cukeEmbedding struct {
+		Data     string `json:"data"`
+		MimeType string `json:"mime_type"`
+		Name     string `json:"name"`
+	}
+	cukeMatch struct {
+		Location string `json:"location"`
+	}
+	cukeResult struct {
+		Duration *int64 `json:"duration,omitempty"`
+		Error    string `json:"error_message,omitempty"`
+		Status   string `json:"status"`
+	}
+	cukeRow struct {
+		Cells []string `json:"cells"`
+	}
+)
 
-// completeFeatures is CompleteCucumber on the features of cucumber.json.
-func completeFeatures(features []map[string]any, results []ScenarioResult) []map[string]any {
-	type key struct{ uri, name string }
-	byKey := map[key][]ScenarioResult{}
-	for _, r := range results {
-		k := key{r.Feature, r.Name}
-		byKey[k] = append(byKey[k], r)
-	}
-	var merged []map[string]any
-	index := map[string]map[string]any{}
-	for _, f := range features {
-		uri := gherkin.BaseURI(str(f["uri"]))
-		f["uri"] = uri
-		var kept []any
-		for _, el := range list(f["elements"]) {
-			e, ok := el.(map[string]any)
-			if !ok {
-				continue
-			}
-			k := key{uri, str(e["name"])}
-			rs := byKey[k]
-			if len(rs) == 0 {
-				continue // not selected
-			}
-			r := rs[0]
-			byKey[k] = rs[1:]
-			annotate(e, r)
-			kept = append(kept, e)
+// WriteCucumber writes the cucumber JSON of a run: its features in the
+// order of their names, the scenarios of each in file order.
+func WriteCucumber(w io.Writer, sum Summary) error {
+	byFile := map[*gherkin.File][]ScenarioResult{}
+	var files []*gherkin.File
+	for _, r := range sum.Scenarios {
+		if r.Entry == nil {
+			continue // not a scenario of the feature files
 		}
-		if prev, ok := index[uri]; ok {
-			prev["elements"] = append(list(prev["elements"]), kept...)
-			continue
+		f := r.Entry.File
+		if byFile[f] == nil {
+			files = append(files, f)
 		}
-		f["elements"] = kept
-		index[uri] = f
-		merged = append(merged, f)
+		byFile[f] = append(byFile[f], r)
 	}
-	if merged == nil {
-		merged = []map[string]any{}
+	slices.SortStableFunc(files, func(a, b *gherkin.File) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.URI, b.URI)) })
+	out := []cukeFeature{}
+	for _, f := range files {
+		results := byFile[f]
+		slices.SortStableFunc(results, func(a, b ScenarioResult) int {
+			return slices.Index(f.Scenarios, a.Entry) - slices.Index(f.Scenarios, b.Entry)
+		})
+		feat := f.Doc.Feature
+		cf := cukeFeature{URI: f.URI, ID: cukeID(feat.Name), Keyword: feat.Keyword, Name: feat.Name, Description: feat.Description,
+			Line: feat.Location.Line, Tags: cukeTags(feat.Tags)}
+		for _, c := range f.Doc.Comments {
+			cf.Comments = append(cf.Comments, cukeComment{Line: c.Location.Line, Value: strings.TrimSpace(c.Text)})
+		}
+		for _, r := range results {
+			cf.Elements = append(cf.Elements, cukeElementOf(cf, r))
+		}
+		out = append(out, cf)
 	}
-	return merged
-}
-
-// rewriteCucumber replaces the features of the cucumber.json at path with
-// what edit makes of them, written as godog writes the file.
-func rewriteCucumber(path string, edit func([]map[string]any) []map[string]any) error {
-	data, err := os.ReadFile(path)
+	data, err := json.MarshalIndent(out, "", "    ")
 	if err != nil {
 		return err
 	}
-	var features []map[string]any
-	if err := json.Unmarshal(data, &features); err != nil {
-		return err
-	}
-	out, err := json.MarshalIndent(edit(features), "", "    ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteBytes(path, append(out, '\n'))
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
-// annotate completes one cucumber element with its scenario's result.
-func annotate(e map[string]any, r ScenarioResult) {
-	steps := list(e["steps"])
-	if r.Status == StatusSkipped {
-		for i, st := range steps {
-			s, ok := st.(map[string]any)
-			if !ok {
-				continue
+func cukeID(name string) string { return strings.ReplaceAll(strings.ToLower(name), " ", "-") }
+
+func cukeTags(tags []*messages.Tag) []cukeTag {
+	var out []cukeTag
+	for _, t := range tags {
+		out = append(out, cukeTag{Line: t.Location.Line, Name: t.Name})
+	}
+	return out
+}
+
+// cukeElementOf is the element of result r of feature f.
+func cukeElementOf(f cukeFeature, r ScenarioResult) cukeElement {
+	s := r.Entry
+	e := cukeElement{ID: f.ID + ";" + cukeID(s.Name), Keyword: s.AST.Keyword, Name: s.Name, Description: s.AST.Description,
+		Line: s.Line, Type: "scenario", Tags: append(slices.Clone(f.Tags), cukeTags(s.AST.Tags)...)}
+	if s.Examples != nil {
+		e.ID += fmt.Sprintf(";%s;%d", cukeID(s.Examples.Name), s.RowIndex+2)
+		e.Line = s.Row
+		e.Tags = append(e.Tags, cukeTags(s.Examples.Tags)...)
+	}
+	for i, run := range r.Steps[:min(len(r.Steps), len(s.Steps))] {
+		st := s.Steps[i]
+		cs := cukeStep{Keyword: st.AST.Keyword, Name: run.Text, Line: st.Line, Match: cukeMatch{Location: run.Location},
+			Result: cukeResult{Status: run.Status}}
+		if arg := st.Arg; arg != nil && arg.DocString != nil && st.AST.DocString != nil {
+			cs.DocString = &cukeDocString{ContentType: strings.TrimSpace(arg.DocString.MediaType), Line: st.AST.DocString.Location.Line, Value: arg.DocString.Content}
+		}
+		if arg := st.Arg; arg != nil && arg.DataTable != nil {
+			for _, row := range arg.DataTable.Rows {
+				var cells []string
+				for _, c := range row.Cells {
+					cells = append(cells, c.Value)
+				}
+				cs.Rows = append(cs.Rows, cukeRow{Cells: cells})
 			}
-			res := map[string]any{"status": "skipped"}
+		}
+		switch {
+		case r.Status == StatusSkipped:
+			cs.Result = cukeResult{Status: StatusSkipped}
 			if i == 0 {
-				res["error_message"] = r.Reason
+				cs.Result.Error = r.Reason
 			}
-			s["result"] = res
+		case run.Status == "passed" || run.Status == "failed":
+			cs.Result.Duration = &run.Nanos
 		}
-	}
-	if len(r.Warnings) > 0 && len(steps) > 0 {
-		if s, ok := steps[len(steps)-1].(map[string]any); ok {
-			var lines []string
-			output := list(s["output"])
-			for _, w := range r.Warnings {
-				lines = append(lines, w.String())
-				output = append(output, w.String())
-			}
-			text := strings.Join(lines, "\n")
-			s["output"] = output
-			s["embeddings"] = append(list(s["embeddings"]), map[string]any{
-				"mime_type": "text/plain",
-				"name":      "warnings",
-				"data":      base64.StdEncoding.EncodeToString([]byte(text)),
-			})
+		if run.Err != nil && r.Status != StatusSkipped {
+			cs.Result.Error = run.Err.Error()
 		}
+		e.Steps = append(e.Steps, cs)
 	}
-}
-
-// RelocateSteps sets the match location of every step of the cucumber.json
-// at path to where its definition is registered (file:line), as locate
-// finds it from the step's text; godog names one line for every step.
-func RelocateSteps(path string, locate func(step string) (string, bool)) error {
-	return rewriteCucumber(path, func(features []map[string]any) []map[string]any {
-		relocate(features, locate)
-		return features
-	})
-}
-
-// relocate is RelocateSteps on the features of cucumber.json.
-func relocate(features []map[string]any, locate func(step string) (string, bool)) {
-	for _, f := range features {
-		for _, el := range list(f["elements"]) {
-			e, _ := el.(map[string]any)
-			for _, st := range list(e["steps"]) {
-				step, _ := st.(map[string]any)
-				match, _ := step["match"].(map[string]any)
-				if match == nil {
-					continue
-				}
-				if loc, ok := locate(str(step["name"])); ok {
-					match["location"] = loc
-				}
-			}
+	if n := len(e.Steps); n > 0 && len(r.Warnings) > 0 {
+		var lines []string
+		for _, w := range r.Warnings {
+			lines = append(lines, w.String())
 		}
+		e.Steps[n-1].Output = lines
+		e.Steps[n-1].Embeddings = []cukeEmbedding{{MimeType: "text/plain", Name: "warnings",
+			Data: base64.StdEncoding.EncodeToString([]byte(strings.Join(lines, "\n")))}}
 	}
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-func list(v any) []any {
-	l, _ := v.([]any)
-	return l
+	return e
 }

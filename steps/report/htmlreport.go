@@ -6,18 +6,15 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/readable"
-	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -35,13 +32,7 @@ var htmlReport = template.Must(template.New("report").Funcs(template.FuncMap{
 	"plural":  readable.Plural[int],
 }).Parse(htmlReportTemplate))
 
-// outcomeNotRun is the outcome of every scenario in a page without a run
-// (a page of a run shows a status or OutcomeWarned, and leaves out the
-// scenarios the run did not select).
-const outcomeNotRun = "not-run"
-
 type htmlPage struct {
-	Ran          bool
 	Target       string
 	SpecSHA256   string
 	SuiteVersion string
@@ -56,6 +47,8 @@ type htmlPage struct {
 	Stopped      *Stopped
 	// Throttling says what the target's rate limit cost the run, if anything.
 	Throttling string
+	// Insecure says the target's certificate was not verified, if so.
+	Insecure string
 	// Warnings are the readings the target did not follow.
 	Warnings []ReadingWarnings
 	// Groups are the failed scenarios by cause, the largest first.
@@ -126,42 +119,26 @@ type htmlCode struct {
 	Got  bool
 }
 
-// WriteHTMLReport writes the conformance page: the feature files of fsys
-// as living documentation, with the outcome of each scenario when sum is the
-// summary of a run (nil renders the documentation alone). prof, when not
-// nil, is shown with its secrets masked. The page fetches nothing: styles
-// and the filter script are inline, and it reads well without the script.
-func WriteHTMLReport(w io.Writer, fsys fs.FS, sum *Summary, prof *profiles.Profile) error {
-	docs, err := gherkin.ReadFeatures(fsys)
-	if err != nil {
-		return fmt.Errorf("reading the features: %w", err)
-	}
-	page := htmlPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), Date: time.Now().UTC().Format(time.RFC3339)}
-	var results []ScenarioResult
-	matrix := []MatrixRow(nil)
-	if sum != nil {
-		page.setRun(sum)
-		results = sum.Scenarios
-		matrix = sum.Section7
-	}
+// WriteHTMLReport writes the conformance page of a run: the scenarios it
+// ran, by area of the document as the feature files fts have them, with
+// their outcomes, and the section 7 matrix. prof, when not nil, is shown
+// with its secrets masked. The page fetches nothing: styles and the filter
+// script are inline, and it reads well without the script. (The feature
+// files without a run are the living documentation: WriteLivingDocs.)
+func WriteHTMLReport(w io.Writer, fts *gherkin.Features, sum Summary, prof *profiles.Profile) error {
+	page := htmlPage{}
+	page.setRun(&sum)
+	matrix := sum.Section7
 	if matrix == nil {
-		var texts []gherkin.ScenarioText
-		for _, d := range docs {
-			texts = append(texts, d.Scenarios...)
-		}
-		matrix = Section7(nil, nil, texts, results)
+		matrix = Section7(nil, nil, fts, sum.Scenarios)
 	}
 	if prof != nil {
 		page.Profile = maskedProfile(prof)
 	}
-
-	page.Areas, page.Tags = areasOf(docs, results, page.Ran)
+	page.Areas, page.Tags = areasOf(fts.ByArea(), sum.Scenarios)
 	page.linkMatrix(matrix)
-	if sum != nil {
-		page.linkGroups(sum)
-	}
-	page.setVerdict(sum)
-
+	page.linkGroups(&sum)
+	page.setVerdict(&sum)
 	return executePage(w, htmlReport, page)
 }
 
@@ -179,7 +156,6 @@ func executePage(w io.Writer, t *template.Template, page any) error {
 // setRun fills in what the page shows of a run: its target, date, totals,
 // warnings, capabilities and coverage.
 func (page *htmlPage) setRun(sum *Summary) {
-	page.Ran = true
 	page.Target, page.SpecSHA256, page.SuiteVersion = sum.Target, sum.SpecSHA256, sum.SuiteVersion
 	page.Date = sum.StartedAt.UTC().Format(time.RFC3339)
 	page.Seconds = fmt.Sprintf("%.1f", sum.Seconds)
@@ -256,33 +232,24 @@ func (page *htmlPage) linkGroups(sum *Summary) {
 
 // setVerdict sets the page's verdict line and the outcomes it can filter by.
 func (page *htmlPage) setVerdict(sum *Summary) {
-	if sum != nil && sum.Throttling.Any() {
+	page.Insecure = sum.Insecure
+	if sum.Throttling.Any() {
 		page.Throttling = sum.Throttling.String()
 	}
 	switch {
-	case sum != nil && sum.Stopped != nil:
+	case sum.Stopped != nil:
 		page.Stopped = sum.Stopped
 		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
-	case sum != nil && len(sum.StoppedEndpoints) > 0:
+	case len(sum.StoppedEndpoints) > 0:
 		page.Verdict, page.VerdictClass = "INCOMPLETE: "+EndpointBanners(sum.StoppedEndpoints), "stopped"
-	case !page.Ran:
-		page.Verdict, page.VerdictClass = "Living documentation: not run against a server", "notrun"
-		page.Outcomes = []string{outcomeNotRun}
 	case page.Totals.Failed > 0 || page.Totals.Undefined > 0:
 		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
 	case page.Totals.Warned > 0:
-		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", OutcomeWarned
+		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
 	default:
 		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
 	}
-	if page.Ran {
-		page.Outcomes = []string{StatusPassed, OutcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
-	}
-}
-
-// WriteHTMLReportFile writes the page of a run into path.
-func WriteHTMLReportFile(path string, fsys fs.FS, sum Summary, prof *profiles.Profile) error {
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteHTMLReport(w, fsys, &sum, prof) })
+	page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
 }
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
@@ -294,7 +261,7 @@ func slug(s string) string {
 // areasOf pairs the scenarios of the features with their results. Results
 // of scenarios the features do not hold (none, normally) are kept in an
 // area of their own, so that no failure is hidden.
-func areasOf(docs []gherkin.FeatureDoc, results []ScenarioResult, ran bool) ([]htmlArea, []string) {
+func areasOf(docs []*gherkin.File, results []ScenarioResult) ([]htmlArea, []string) {
 	pending := map[string][]ScenarioResult{}
 	for _, r := range results {
 		k := resultKey(r.Feature, r.Name)
@@ -318,24 +285,24 @@ func areasOf(docs []gherkin.FeatureDoc, results []ScenarioResult, ran bool) ([]h
 			a.Area = strings.TrimSuffix(d.URI, ".feature")
 		}
 		for _, p := range d.Scenarios {
-			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags, Outcome: outcomeNotRun}
+			sc := htmlScenario{ID: id(d.URI + " " + p.Name), Name: p.Name, Area: a.Area, Tags: p.Tags}
 			for _, st := range p.Steps {
-				sc.Steps = append(sc.Steps, htmlStep{Text: st})
+				sc.Steps = append(sc.Steps, htmlStep{Text: st.String()})
 			}
 			for _, t := range p.Tags {
 				tags[t] = true
 			}
 			k := resultKey(d.URI, p.Name)
-			if q := pending[k]; len(q) > 0 {
-				r := q[0]
-				pending[k] = q[1:]
-				sc.Outcome, sc.Reason, sc.Warnings = r.Outcome(), r.Reason, r.Warnings
-				sc.Location, sc.Readings = r.Location, r.Readings
-				markSteps(sc.Steps, r)
-				a.Counts.Add(r)
-			} else if ran {
+			q := pending[k]
+			if len(q) == 0 {
 				continue // not selected by the run's tags
 			}
+			r := q[0]
+			pending[k] = q[1:]
+			sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
+			sc.Location, sc.Readings = r.Location, r.Readings
+			markSteps(sc.Steps, r)
+			a.Counts.Add(r)
 			a.Scenarios = append(a.Scenarios, sc)
 		}
 		areas = append(areas, a)
@@ -375,16 +342,17 @@ const (
 )
 
 // markSteps gives each step the mark of how it ran, as the console does:
-// passed, failed, skipped (godog skipped it after a failure, or the
-// scenario was skipped), or not run (the scenario ended before it).
+// passed, failed, skipped (the scenario, or the rest of it, was skipped),
+// or not run (the scenario ended before it, on a failure).
 func markSteps(steps []htmlStep, r ScenarioResult) {
+	end := r.endedAt()
 	for i := range steps {
 		switch {
 		case len(r.Steps) == 0:
 			if r.Status == StatusSkipped {
 				steps[i].Mark = markSkipped
 			}
-		case i >= len(r.Steps):
+		case i >= len(r.Steps) || i > end:
 			steps[i].Mark = markNotRun
 		case r.Steps[i].Status == "passed":
 			steps[i].Mark = markPassed

@@ -6,16 +6,18 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
-// BenchmarkWriteHTMLDocumentation renders the living documentation page
-// from the feature files (figures in docs/performance.md).
+// BenchmarkWriteHTMLDocumentation reads the feature files and renders the
+// living documentation page, as conformance docs does (figures in
+// docs/performance.md).
 func BenchmarkWriteHTMLDocumentation(b *testing.B) {
 	var buf bytes.Buffer
 	b.ReportAllocs()
 	for b.Loop() {
 		buf.Reset()
-		if err := report.WriteHTMLReport(&buf, features.FS, nil, nil); err != nil {
+		if err := report.WriteLivingDocs(&buf, stepstest.Features(b, features.FS), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

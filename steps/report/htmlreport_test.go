@@ -156,7 +156,7 @@ func TestHTMLReportOutcomes(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
-			require.NoError(t, report.WriteHTMLReport(&b, features.FS, &sum, profiles.Reference("http://127.0.0.1:1")))
+			require.NoError(t, report.WriteHTMLReport(&b, stepstest.Features(t, features.FS), sum, profiles.Reference("http://127.0.0.1:1")))
 			page := b.String()
 			assert.True(t, strings.Contains(page, `<p id="verdict-text">`+tc.verdict), "verdict %q", tc.verdict)
 			for _, w := range tc.want {
@@ -168,24 +168,6 @@ func TestHTMLReportOutcomes(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(page, `<article class="scenario`), "only the scenarios of the run are shown")
 		})
 	}
-}
-
-// TestHTMLDocumentation: without a run, the page is the living
-// documentation: every scenario of every feature, no outcome, no secret.
-func TestHTMLDocumentation(t *testing.T) {
-	t.Parallel()
-	var b bytes.Buffer
-	require.NoError(t, report.WriteHTMLReport(&b, features.FS, nil, nil))
-	page := b.String()
-	contains(t, page, "Living documentation: not run against a server")
-	lacks(t, page, `id="coverage-table"`)
-	n := strings.Count(page, `<article class="scenario not-run"`)
-	assert.Equal(t, n, strings.Count(page, `<article class="scenario`))
-	assert.Greater(t, n, 80)
-	for _, area := range []string{"Product catalog", "Payments"} {
-		contains(t, page, ">"+area+" <small>")
-	}
-	contains(t, page, "<code>partner_trx_id sudah pernah digunakan. Gunakan ID transaksi mitra yang unik.</code>")
 }
 
 // contains checks that page holds s, without printing the whole page.

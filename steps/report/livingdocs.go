@@ -1,20 +1,15 @@
 package report
 
 import (
-	"bytes"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
-	"io/fs"
-	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
-	cucumber "github.com/cucumber/gherkin/go/v26"
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -48,9 +43,9 @@ func pathHTML(p string) template.HTML {
 // FileLivingDocs is the name of the living documentation page.
 const FileLivingDocs = "living-docs.html"
 
-// ReadingsDocURL is where the readings are explained, for a page that is
+// readingsDocURL is where the readings are explained, for a page that is
 // read away from the repository.
-const ReadingsDocURL = "https://github.com/partnercommerce/conformance/blob/main/docs/conformance-readings.md"
+const readingsDocURL = "https://github.com/partnercommerce/conformance/blob/main/docs/conformance-readings.md"
 
 type docsPage struct {
 	SuiteVersion, SpecSHA256, Date string
@@ -89,6 +84,10 @@ type docsRule struct {
 	Examples           *docsExamples
 	// Outcome is the overlaid run's outcome, when a run is overlaid.
 	Outcome string
+	// rowOffset is where the rows of each examples table start in Examples;
+	// feature is the ID of the feature holding the rule.
+	rowOffset map[*messages.Examples]int
+	feature   string
 }
 
 type docsStep struct {
@@ -123,18 +122,18 @@ type docsRow struct {
 
 type docsLink struct{ ID, Name string }
 
-// WriteLivingDocs writes the living documentation of the feature files of
-// fsys. With sum, the outcome of that run is overlaid on each rule, example
+// WriteLivingDocs writes the living documentation of the feature files
+// fts. With sum, the outcome of that run is overlaid on each rule, example
 // and section 7 row.
-func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
-	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: ReadingsDocURL,
+func WriteLivingDocs(w io.Writer, fts *gherkin.Features, sum *Summary) error {
+	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: readingsDocURL,
 		Date: time.Now().UTC().Format("2006-01-02")}
 	outcomes := map[string]string{}
 	var results []ScenarioResult
 	if sum != nil {
 		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
 		for _, r := range sum.Scenarios {
-			outcomes[resultKey(r.Feature, r.Name)] = r.Outcome()
+			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
 		}
 		results = sum.Scenarios
 	}
@@ -145,15 +144,12 @@ func WriteLivingDocs(w io.Writer, fsys fs.FS, sum *Summary) error {
 	if page.Endpoints, err = docsEndpoints(ops); err != nil {
 		return err
 	}
-	byPickle, pickles, err := page.readFeatures(fsys, outcomes)
-	if err != nil {
-		return err
-	}
-	matrix := Section7(nil, nil, pickles, results)
+	byName := page.readFeatures(fts, outcomes)
+	matrix := Section7(nil, nil, fts, results)
 	if sum != nil && sum.Section7 != nil {
 		matrix = sum.Section7
 	}
-	usedBy := page.placeRows(matrix, ops, byPickle, sum != nil)
+	usedBy := page.placeRows(matrix, ops, byName, sum != nil)
 	page.linkFeatures(usedBy)
 	return executePage(w, livingDocs, page)
 }
@@ -185,34 +181,21 @@ func docsEndpoints(ops map[string]contract.Operation) ([]docsEndpoint, error) {
 	return endpoints, nil
 }
 
-// readFeatures adds the feature files of fsys to the page, ordered by area,
-// and returns the rule of each scenario as it runs (an outline row
-// included), keyed by feature file and name, and the scenarios' texts.
-func (page *docsPage) readFeatures(fsys fs.FS, outcomes map[string]string) (map[string]*docsRule, []gherkin.ScenarioText, error) {
-	byPickle := map[string]*docsRule{}
-	var pickles []gherkin.ScenarioText
-	for _, name := range featureFiles(fsys) {
-		f, picks, err := readDocsFeature(fsys, name, byPickle, outcomes)
-		if err != nil {
-			return nil, nil, err
-		}
-		pickles = append(pickles, picks...)
-		page.Features = append(page.Features, f)
+// readFeatures adds the feature files to the page, ordered by area, and
+// returns the rules of the scenarios as they run (an outline row included)
+// by the scenario's name, in that order.
+func (page *docsPage) readFeatures(fts *gherkin.Features, outcomes map[string]string) map[string][]*docsRule {
+	byName := map[string][]*docsRule{}
+	for _, f := range fts.ByArea() {
+		page.Features = append(page.Features, docsFeatureOf(f, byName, outcomes))
 	}
-	rank := func(f docsFeature) int {
-		if i := slices.IndexFunc(gherkin.Areas, func(a string) bool { return "area-"+a == f.ID }); i >= 0 {
-			return i
-		}
-		return len(gherkin.Areas)
-	}
-	sort.SliceStable(page.Features, func(i, j int) bool { return rank(page.Features[i]) < rank(page.Features[j]) })
-	return byPickle, pickles, nil
+	return byName
 }
 
 // placeRows puts each section 7 row under its endpoint and its table, with
 // the rules that prove it (and, withOutcome, the run's outcome). It returns,
 // per feature ID, the operations its rules prove.
-func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Operation, byPickle map[string]*docsRule, withOutcome bool) map[string]map[string]bool {
+func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Operation, byName map[string][]*docsRule, withOutcome bool) map[string]map[string]bool {
 	endpoints := map[string]*docsEndpoint{}
 	for i := range page.Endpoints {
 		endpoints[page.Endpoints[i].Operation] = &page.Endpoints[i]
@@ -227,18 +210,16 @@ func (page *docsPage) placeRows(matrix []MatrixRow, ops map[string]contract.Oper
 		}
 		seen := map[string]bool{}
 		for _, name := range m.Scenarios {
-			for _, key := range pickleKeysNamed(byPickle, name) {
-				rule := byPickle[key]
+			for _, rule := range byName[name] {
 				if seen[rule.ID] {
 					continue
 				}
 				seen[rule.ID] = true
 				row.Proofs = append(row.Proofs, docsLink{ID: rule.ID, Name: rule.Name})
-				fid := featureOf(page.Features, rule)
-				if usedBy[fid] == nil {
-					usedBy[fid] = map[string]bool{}
+				if usedBy[rule.feature] == nil {
+					usedBy[rule.feature] = map[string]bool{}
 				}
-				usedBy[fid][m.Operation] = true
+				usedBy[rule.feature][m.Operation] = true
 			}
 		}
 		if e := endpoints[m.Operation]; e != nil {
@@ -277,74 +258,31 @@ func (page *docsPage) linkFeatures(usedBy map[string]map[string]bool) {
 	}
 }
 
-// featureFiles lists the feature files of fsys.
-func featureFiles(fsys fs.FS) []string {
-	names, _ := fs.Glob(fsys, "*.feature") // the pattern is valid
-	return names
-}
-
-// pickleKeysNamed returns the keys of byPickle whose scenario is named name.
-func pickleKeysNamed(byPickle map[string]*docsRule, name string) []string {
-	var keys []string
-	for k := range byPickle {
-		if strings.HasSuffix(k, "\x00"+name) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// featureOf returns the ID of the feature holding rule.
-func featureOf(features []docsFeature, rule *docsRule) string {
-	for _, f := range features {
-		if slices.Contains(f.Rules, rule) {
-			return f.ID
-		}
-	}
-	return ""
-}
-
-// readDocsFeature reads one feature file: its rules (scenarios and
-// outlines with their examples) and the scenarios as they run, each
-// registered in byPickle under its rule.
-func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, outcomes map[string]string) (docsFeature, []gherkin.ScenarioText, error) {
-	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return docsFeature{}, nil, err
-	}
-	newID := (&messages.Incrementing{}).NewId
-	doc, err := cucumber.ParseGherkinDocument(bytes.NewReader(data), newID)
-	if err != nil {
-		return docsFeature{}, nil, fmt.Errorf("%s: %w", name, err)
-	}
-	uri := path.Base(name)
-	f := docsFeature{File: uri, ID: "area-" + slug(strings.TrimSuffix(uri, ".feature"))}
-	if doc.Feature == nil {
-		return f, nil, nil
-	}
-	fd := gherkin.FeatureDocOf(uri, doc, newID)
-	f.Name, f.Description, f.Sections = fd.Name, fd.Description, fd.Sections()
-	if fd.Area != "" {
-		f.ID = "area-" + fd.Area
+// docsFeatureOf is the page's feature of file f: its rules (scenarios and
+// outlines with their examples), the rule of each scenario as it runs added
+// to byName.
+func docsFeatureOf(f *gherkin.File, byName map[string][]*docsRule, outcomes map[string]string) docsFeature {
+	df := docsFeature{File: f.URI, ID: "area-" + slug(strings.TrimSuffix(f.URI, ".feature")), Name: f.Name, Description: f.Description, Sections: f.Sections()}
+	if f.Area != "" {
+		df.ID = "area-" + f.Area
 	}
 	var featureReadings []string
-	for _, t := range fd.Tags {
+	for _, t := range f.Tags {
 		if id, ok := strings.CutPrefix(t, gherkin.ReadingTagPrefix); ok {
 			featureReadings = append(featureReadings, id)
 		}
 	}
-	f.Readings = readingsOf(featureReadings)
+	df.Readings = readingsOf(featureReadings)
 
 	var background []docsStep
-	rules := map[string]*docsRule{} // scenario AST id → rule
-	rowIndex := map[string]int{}    // example row AST id → index
+	rules := map[*messages.Scenario]*docsRule{}
 	addScenario := func(sc *messages.Scenario, bg []docsStep) {
-		r := newDocsRule(uri, sc, bg, rowIndex)
-		rules[sc.Id] = r
-		f.Rules = append(f.Rules, r)
+		r := newDocsRule(f.URI, sc, bg)
+		r.feature = df.ID
+		rules[sc] = r
+		df.Rules = append(df.Rules, r)
 	}
-	for _, ch := range doc.Feature.Children {
+	for _, ch := range f.Doc.Feature.Children {
 		switch {
 		case ch.Background != nil:
 			background = docsSteps(ch.Background.Steps)
@@ -362,28 +300,26 @@ func readDocsFeature(fsys fs.FS, name string, byPickle map[string]*docsRule, out
 			}
 		}
 	}
-	for _, p := range cucumber.Pickles(*doc, uri, newID) {
-		r := rules[p.AstNodeIds[0]]
-		if r == nil {
-			continue
+	for _, s := range f.Scenarios {
+		r := rules[s.AST]
+		if !slices.Contains(byName[s.Name], r) {
+			byName[s.Name] = append(byName[s.Name], r)
 		}
-		byPickle[uri+"\x00"+p.Name] = r
-		outcome, ran := outcomes[resultKey(uri, p.Name)]
+		outcome, ran := outcomes[resultKey(f.URI, s.Name)]
 		if !ran {
 			continue
 		}
-		if len(p.AstNodeIds) > 1 && r.Examples != nil {
-			r.Examples.Rows[rowIndex[p.AstNodeIds[1]]].Outcome = outcome
+		if s.Examples != nil && r.Examples != nil {
+			r.Examples.Rows[r.rowOffset[s.Examples]+s.RowIndex].Outcome = outcome
 		}
 		r.Outcome = worstOutcome(r.Outcome, outcome)
 	}
-	return f, fd.Scenarios, nil
+	return df
 }
 
 // newDocsRule is the page's rule of scenario sc of file uri, under the
-// background steps bg; rowIndex receives the index of each example row by
-// its AST id.
-func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[string]int) *docsRule {
+// background steps bg.
+func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep) *docsRule {
 	r := &docsRule{ID: "rule-" + slug(uri+" "+sc.Name), Name: sc.Name, Location: fmt.Sprintf("%s:%d", uri, sc.Location.Line), Background: bg}
 	var ids []string
 	for _, t := range sc.Tags {
@@ -402,16 +338,17 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[
 		}
 		if r.Examples == nil {
 			r.Examples = &docsExamples{}
+			r.rowOffset = map[*messages.Examples]int{}
 			for _, c := range ex.TableHeader.Cells {
 				r.Examples.Header = append(r.Examples.Header, c.Value)
 			}
 		}
+		r.rowOffset[ex] = len(r.Examples.Rows)
 		for _, row := range ex.TableBody {
 			var cells []string
 			for _, c := range row.Cells {
 				cells = append(cells, c.Value)
 			}
-			rowIndex[row.Id] = len(r.Examples.Rows)
 			r.Examples.Rows = append(r.Examples.Rows, docsExampleRow{Cells: cells})
 		}
 	}
@@ -420,7 +357,7 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep, rowIndex map[
 
 // worstOutcome combines the outcomes of a rule's examples.
 func worstOutcome(a, b string) string {
-	order := []string{"", StatusPassed, StatusSkipped, OutcomeWarned, StatusUndefined, StatusFailed}
+	order := []string{"", StatusPassed, StatusSkipped, outcomeWarned, StatusUndefined, StatusFailed}
 	if slices.Index(order, b) > slices.Index(order, a) {
 		return b
 	}

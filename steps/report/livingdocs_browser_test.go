@@ -13,6 +13,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/browsertest"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
 )
 
 // TestLivingDocsInABrowser opens the living documentation in headless
@@ -24,7 +25,7 @@ import (
 func TestLivingDocsInABrowser(t *testing.T) {
 	t.Parallel()
 	var page bytes.Buffer
-	require.NoError(t, report.WriteLivingDocs(&page, features.FS, nil))
+	require.NoError(t, report.WriteLivingDocs(&page, stepstest.Features(t, features.FS), nil))
 	path := filepath.Join(t.TempDir(), report.FileLivingDocs)
 	require.NoError(t, os.WriteFile(path, page.Bytes(), 0o644))
 

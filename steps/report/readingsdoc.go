@@ -3,9 +3,10 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
+
+	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
@@ -40,16 +41,13 @@ chose in those places.
 `
 
 // ReadingsDoc renders docs/conformance-readings.md: every reading of the
-// suite (contract.Readings) with the scenarios of the feature files in fsys
+// suite (contract.Readings) with the scenarios of the feature files fts
 // that apply it (tag @reading:<id>), then the readings of the generated mode
 // (contract.GeneratedReadings) and of the load tester
 // (contract.LoadReadings).
-func ReadingsDoc(fsys fs.FS) ([]byte, error) {
+func ReadingsDoc(fts *gherkin.Features) []byte {
 	generated := contract.GeneratedReadings()
-	scenarios, err := gherkin.ReadTaggedScenarios(fsys)
-	if err != nil {
-		return nil, err
-	}
+	scenarios := writtenScenarios(fts)
 	var b bytes.Buffer
 	b.WriteString(readingsDocHeader)
 	for _, r := range contract.Readings() {
@@ -59,15 +57,16 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 		var applied, everywhere []string
 		tag := gherkin.ReadingTagPrefix + r.ID
 		for _, sc := range scenarios {
-			if slices.Contains(sc.FeatureTags, tag) {
-				if !slices.Contains(everywhere, sc.Feature) {
-					everywhere = append(everywhere, sc.Feature)
-					applied = append(applied, sc.Feature+": every scenario")
+			uri := sc.File.URI
+			if slices.Contains(sc.File.Tags, tag) {
+				if !slices.Contains(everywhere, uri) {
+					everywhere = append(everywhere, uri)
+					applied = append(applied, uri+": every scenario")
 				}
 				continue
 			}
 			if slices.Contains(sc.Tags, tag) {
-				s := fmt.Sprintf("%s: *%s*", sc.Feature, markdownText(sc.Name))
+				s := fmt.Sprintf("%s: *%s*", uri, markdownText(sc.AST.Name))
 				if slices.Contains(sc.Tags, gherkin.AdvisoryTag) {
 					s += " (advisory)"
 				}
@@ -86,7 +85,28 @@ func ReadingsDoc(fsys fs.FS) ([]byte, error) {
 		"the same way: a warning when the server departs from them, a failure with `--strict`.\n", generated)
 	writeReadingsSection(&b, "The load tester", "The load tester (`loadtest`) grades these readings of its own checks the same way: a warning in\n"+
 		"`report.json` and on the page when the server departs from them, a failure with `--strict`.\n", contract.LoadReadings())
-	return b.Bytes(), nil
+	return b.Bytes()
+}
+
+// writtenScenarios are the scenarios as written, an outline once with the
+// tags of all its rows, file by file in path order.
+func writtenScenarios(fts *gherkin.Features) []*gherkin.Scenario {
+	var out []*gherkin.Scenario
+	seen := map[*messages.Scenario]*gherkin.Scenario{}
+	for _, s := range fts.Scenarios() {
+		w, ok := seen[s.AST]
+		if !ok {
+			w = &gherkin.Scenario{File: s.File, AST: s.AST}
+			seen[s.AST] = w
+			out = append(out, w)
+		}
+		for _, t := range s.Tags {
+			if !slices.Contains(w.Tags, t) {
+				w.Tags = append(w.Tags, t)
+			}
+		}
+	}
+	return out
 }
 
 // writeReadingsSection writes a judge's own readings under title, after

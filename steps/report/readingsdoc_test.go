@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
 // TestReadingsDocListsTaggedScenarios: the rendering names each reading,
@@ -38,9 +39,9 @@ Feature: Y
   Scenario: Does not
     Given a step
 `)}}
-	doc, err := ReadingsDoc(fsys)
+	fts, err := gherkin.Load(fsys)
 	require.NoError(t, err)
-	text := string(doc)
+	text := string(ReadingsDoc(fts))
 	r := contract.MustReading("coin-value-rounds-down")
 	section := text[strings.Index(text, "## `"+r.ID+"`"):]
 	section, _, _ = strings.Cut(section[4:], "\n## ")

@@ -54,10 +54,11 @@ type ScenarioResult struct {
 	// The fields below serve the writers during the run that produced the
 	// result; summary.json does not hold them.
 
-	// Steps are the steps that ran, for the console and the page.
+	// Steps are the scenario's steps as godog ran them, for the console,
+	// the page and cucumber.json.
 	Steps []StepRun `json:"-"`
-	// Entry is the scenario in the index of the feature files, or nil.
-	Entry *gherkin.Entry `json:"-"`
+	// Entry is the scenario in the feature files, or nil.
+	Entry *gherkin.Scenario `json:"-"`
 	// NotRun marks a skipped scenario the run's stop left unfinished or
 	// unstarted; UnansweredAt is when its last request got no answer.
 	NotRun       bool      `json:"-"`
@@ -68,11 +69,29 @@ type ScenarioResult struct {
 	UnansweredOn string `json:"-"`
 }
 
-// StepRun is one step as it ran: its text, godog's status of it and its error.
+// StepRun is one step as godog ran it: its text, godog's status of it
+// (passed, failed, skipped, undefined, pending or ambiguous), the error of a
+// failed step, where its definition is registered (file:line) and how long
+// it ran.
 type StepRun struct {
-	Text   string
-	Status string
-	Err    error
+	Text     string
+	Status   string
+	Err      error
+	Location string
+	Nanos    int64
+}
+
+// endedAt is the index of the step the scenario ended on (failed, or had
+// no definition), or the number of steps: the steps after it did not run,
+// whatever godog says of them.
+func (r ScenarioResult) endedAt() int {
+	for i, st := range r.Steps {
+		switch st.Status {
+		case "failed", "undefined", "pending", "ambiguous":
+			return i
+		}
+	}
+	return len(r.Steps)
 }
 
 // NoAnswer reports whether the scenario failed, or was not run to its end,
@@ -81,15 +100,15 @@ func (r ScenarioResult) NoAnswer() bool {
 	return !r.UnansweredAt.IsZero() && (r.Status == StatusFailed || r.NotRun)
 }
 
-// OutcomeWarned is how the writers show a passed scenario that carries
+// outcomeWarned is how the writers show a passed scenario that carries
 // warnings; it is never a ScenarioResult.Status.
-const OutcomeWarned = "passed-with-warnings"
+const outcomeWarned = "passed-with-warnings"
 
-// Outcome is the scenario's status as the writers show it: a passed
-// scenario with warnings is OutcomeWarned.
-func (r ScenarioResult) Outcome() string {
+// outcome is the scenario's status as the writers show it: a passed
+// scenario with warnings is outcomeWarned.
+func (r ScenarioResult) outcome() string {
 	if r.Status == StatusPassed && len(r.Warnings) > 0 {
-		return OutcomeWarned
+		return outcomeWarned
 	}
 	return r.Status
 }

@@ -30,8 +30,8 @@ type MatrixRow struct {
 
 // The outcomes of a matrix row that are not scenario statuses.
 const (
-	OutcomeNotExercised = "not exercised"
-	OutcomeNotRun       = "not run"
+	outcomeNotExercised = "not exercised"
+	outcomeUnrun        = "not run"
 )
 
 // resultKey names a scenario by its feature file and name.
@@ -69,7 +69,7 @@ func matrixRows() []MatrixRow {
 
 // quotes reports whether a scenario of an area the row's operation belongs
 // to (or of authentication or limits) names the row's status and message.
-func (r MatrixRow) quotes(p gherkin.ScenarioText) bool {
+func (r MatrixRow) quotes(p *gherkin.Scenario) bool {
 	if r.Message == "" {
 		return false
 	}
@@ -87,10 +87,14 @@ func (r MatrixRow) quotes(p gherkin.ScenarioText) bool {
 
 // Section7 fills in the matrix of a run: the rows exercised (statuses
 // received per operation, and the RowKey of each message asserted on such
-// an answer) and their outcome (from the results of the scenarios whose
-// text quotes them). results is nil for a page rendered without a run.
-func Section7(statuses map[string]map[int]bool, asserted map[string]bool,
-	scenarios []gherkin.ScenarioText, results []ScenarioResult) []MatrixRow {
+// an answer) and their outcome (from the results of the scenarios of fts
+// whose text quotes them, in the order of the areas). results is nil for a
+// page rendered without a run.
+func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *gherkin.Features, results []ScenarioResult) []MatrixRow {
+	var scenarios []*gherkin.Scenario
+	for _, f := range fts.ByArea() {
+		scenarios = append(scenarios, f.Scenarios...)
+	}
 	rows := matrixRows()
 	status := map[string]string{}
 	for _, r := range results {
@@ -99,7 +103,7 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool,
 	for i := range rows {
 		r := &rows[i]
 		if results == nil {
-			r.Outcome = OutcomeNotRun
+			r.Outcome = outcomeUnrun
 		} else {
 			r.Exercised = statuses[r.Operation][r.Status] && (r.Message == "" || asserted[RowKey(r.Operation, r.Status, r.Message)])
 		}
@@ -107,7 +111,7 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool,
 		for _, p := range scenarios {
 			if r.quotes(p) {
 				r.Scenarios = append(r.Scenarios, p.Name)
-				seen = append(seen, status[resultKey(p.Feature, p.Name)])
+				seen = append(seen, status[resultKey(p.File.URI, p.Name)])
 			}
 		}
 		if results == nil {
@@ -121,7 +125,7 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool,
 		case len(seen) > 0 && !slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped }):
 			r.Outcome = StatusSkipped
 		default:
-			r.Outcome = OutcomeNotExercised
+			r.Outcome = outcomeNotExercised
 		}
 	}
 	return rows

@@ -3,11 +3,11 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 )
@@ -94,6 +94,9 @@ type Summary struct {
 	// Throttling is what the target's rate limit cost the run: the
 	// requests throttled and sent again, the time the run held off.
 	Throttling throttle.Summary `json:"throttling"`
+	// Insecure is set when the run did not verify the target's certificate
+	// (--insecure-skip-verify): the sentence that says so.
+	Insecure string `json:"insecure,omitempty"`
 }
 
 // EndpointStop is an endpoint the target stopped answering while it still
@@ -135,13 +138,14 @@ type Levels struct {
 	Readings int `json:"readings_not_followed"`
 }
 
-// WriteSummary writes summary.json into path.
-func WriteSummary(path string, s Summary) error {
+// WriteSummary writes summary.json.
+func WriteSummary(w io.Writer, s Summary) error {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteBytes(path, append(data, '\n'))
+	_, err = w.Write(append(data, '\n'))
+	return err
 }
 
 // The causes of a stopped run (Stopped.Cause).

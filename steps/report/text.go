@@ -19,6 +19,9 @@ func PrintSummary(w io.Writer, s Summary) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nPartner Commerce API v2 conformance — suite %s, spec sha256 %.12s…\n", s.SuiteVersion, s.SpecSHA256)
 	fmt.Fprintf(&b, "target %s, %.1fs\n\n", s.Target, s.Seconds)
+	if s.Insecure != "" {
+		fmt.Fprintf(&b, "%s\n\n", s.Insecure)
+	}
 	writeFailureGroups(&b, s.FailureGroups)
 	writeAreas(&b, s)
 	writeCapabilities(&b, s.Capabilities)

@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
 // warned is a summary with one scenario passed with a warning, one
@@ -43,20 +44,34 @@ func TestJUnitShowsWarnings(t *testing.T) {
 }
 
 // TestCucumberShowsWarnings: a warning is output and a text/plain
-// embedding of the scenario's last step.
+// embedding of the scenario's last step; a skipped scenario says why on its
+// first step and shows its steps skipped.
 func TestCucumberShowsWarnings(t *testing.T) {
 	t.Parallel()
-	raw := `[{"uri":"payments.feature:3","name":"Payments","elements":[
-	  {"name":"covered","steps":[{"name":"a","result":{"status":"passed"}},{"name":"b","result":{"status":"passed"}}]},
-	  {"name":"unselected","steps":[{"name":"a","result":{"status":"skipped"}}]}]},
-	 {"uri":"payments.feature:9","name":"Payments","elements":[
-	  {"name":"funded","steps":[{"name":"a","result":{"status":"skipped"}},{"name":"b","result":{"status":"skipped"}}]},
-	  {"name":"typo","steps":[{"name":"a","result":{"status":"failed","error_message":"found: a typo"}}]}]}]`
-	path := filepath.Join(t.TempDir(), "cucumber.json")
-	require.NoError(t, os.WriteFile(path, []byte(raw), 0o600))
-	require.NoError(t, CompleteCucumber(path, warned().Scenarios))
-	data, err := os.ReadFile(path)
+	fts, err := gherkin.Load(fstest.MapFS{"payments.feature": {Data: []byte(`Feature: Payments
+  Scenario: covered
+    Given a
+    Then b
+
+  Scenario: funded
+    Given a
+    Then b
+
+  Scenario: typo
+    Given a
+`)}})
 	require.NoError(t, err)
+	sum := warned()
+	for i := range sum.Scenarios {
+		r := &sum.Scenarios[i]
+		r.Entry = fts.Files[0].Scenarios[i]
+		status := map[string]string{StatusPassed: "passed", StatusSkipped: "skipped", StatusFailed: "failed"}[r.Status]
+		for _, st := range r.Entry.Steps {
+			r.Steps = append(r.Steps, StepRun{Text: st.Text, Status: status, Location: "steps.go:1"})
+		}
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteCucumber(&b, sum))
 	var feats []struct {
 		URI      string `json:"uri"`
 		Elements []struct {
@@ -74,18 +89,22 @@ func TestCucumberShowsWarnings(t *testing.T) {
 			} `json:"steps"`
 		} `json:"elements"`
 	}
-	require.NoError(t, json.Unmarshal(data, &feats))
-	require.Len(t, feats, 1, "the file:line features are merged")
+	require.NoError(t, json.Unmarshal(b.Bytes(), &feats))
+	require.Len(t, feats, 1)
 	assert.Equal(t, "payments.feature", feats[0].URI)
-	require.Len(t, feats[0].Elements, 3, "the unselected row is dropped")
+	require.Len(t, feats[0].Elements, 3)
 	last := feats[0].Elements[0].Steps[1]
 	require.Len(t, last.Output, 1)
 	assert.Contains(t, last.Output[0], "settles-at-once")
 	require.Len(t, last.Embeddings, 1)
+	assert.Equal(t, "text/plain", last.Embeddings[0].MimeType)
 	text, err := base64.StdEncoding.DecodeString(last.Embeddings[0].Data)
 	require.NoError(t, err)
 	assert.Contains(t, string(text), "got SUCCESS")
-	assert.Equal(t, "the profile lacks funded_customer.token", feats[0].Elements[1].Steps[0].Result.Error)
+	funded := feats[0].Elements[1].Steps
+	assert.Equal(t, "the profile lacks funded_customer.token", funded[0].Result.Error)
+	assert.Equal(t, "skipped", funded[1].Result.Status)
+	assert.Empty(t, funded[1].Result.Error)
 }
 
 // TestConsoleShowsWarnings: the pretty console says PASSED WITH WARNINGS

@@ -6,11 +6,13 @@ package stepstest
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"os"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
@@ -59,4 +61,14 @@ func Cleanup() {
 	if full.Dir != "" {
 		_ = os.RemoveAll(full.Dir)
 	}
+}
+
+// Features loads the feature files of fsys for a run (steps.Options.Features).
+func Features(tb testing.TB, fsys fs.FS) *gherkin.Features {
+	tb.Helper()
+	fts, err := gherkin.Load(fsys)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fts
 }

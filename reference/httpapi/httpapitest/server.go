@@ -4,11 +4,17 @@
 package httpapitest
 
 import (
+	"context"
+	"crypto/tls"
 	"encoding/json"
+	"io"
+	"log"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -21,6 +27,39 @@ func NewServer(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	srv := httptest.NewServer(handler(tb, faults...))
 	tb.Cleanup(srv.Close)
 	return srv
+}
+
+// NewTLSServer is NewServer over HTTPS with cfg: its certificate and, for
+// mutual TLS, the CAs of the clients it accepts (httpapi.ServerTLS makes
+// it as the reference's --tls-cert, --tls-key and --client-ca do). Its
+// handshake failures are not logged.
+func NewTLSServer(tb testing.TB, cfg *tls.Config, faults ...reference.Fault) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewUnstartedServer(handler(tb, faults...))
+	srv.TLS = cfg
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
+	tb.Cleanup(srv.Close)
+	return srv
+}
+
+// NewLateServer is NewServer started after delay, as CI starts a server
+// beside the run that tests it: until then its loopback address, in the
+// URL it returns at once, refuses connections.
+func NewLateServer(tb testing.TB, delay time.Duration) string {
+	tb.Helper()
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	if err := ln.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	srv := &http.Server{Addr: addr, Handler: handler(tb), ReadHeaderTimeout: time.Second}
+	start := time.AfterFunc(delay, func() { _ = srv.ListenAndServe() })
+	tb.Cleanup(func() { start.Stop(); _ = srv.Close() })
+	return "http://" + addr
 }
 
 // NewServerAnswering is NewServer, except that every request to path is

@@ -1,4 +1,4 @@
-package gherkin
+package gherkin_test
 
 import (
 	"slices"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/gherkin"
 )
 
 // TestReadingTagsNameReadings: a @reading:<id> tag names a registered
@@ -17,22 +18,23 @@ import (
 // scenario names the readings it rests on.
 func TestReadingTagsNameReadings(t *testing.T) {
 	t.Parallel()
-	scenarios, err := ReadTaggedScenarios(features.FS)
+	fts, err := gherkin.Load(features.FS)
 	require.NoError(t, err)
+	scenarios := fts.Scenarios()
 	require.NotEmpty(t, scenarios)
 	tagged := map[string]bool{}
 	for _, sc := range scenarios {
 		var ids []string
 		for _, tag := range sc.Tags {
-			if id, ok := strings.CutPrefix(tag, ReadingTagPrefix); ok {
+			if id, ok := strings.CutPrefix(tag, gherkin.ReadingTagPrefix); ok {
 				_, known := contract.LookupReading(id)
-				assert.True(t, known, "%s: %s: the tag @%s names no reading of internal/contract/readings.go", sc.Feature, sc.Name, tag)
+				assert.True(t, known, "%s: %s: the tag @%s names no reading of internal/contract/readings.go", sc.Location(), sc.Name, tag)
 				tagged[id] = true
 				ids = append(ids, id)
 			}
 		}
-		if slices.Contains(sc.Tags, AdvisoryTag) {
-			assert.NotEmpty(t, ids, "%s: %s: an advisory @reading scenario names its readings with @reading:<id>", sc.Feature, sc.Name)
+		if slices.Contains(sc.Tags, gherkin.AdvisoryTag) {
+			assert.NotEmpty(t, ids, "%s: %s: an advisory @reading scenario names its readings with @reading:<id>", sc.Location(), sc.Name)
 		}
 	}
 	for _, r := range contract.Readings() {

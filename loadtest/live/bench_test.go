@@ -1,0 +1,28 @@
+package live_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/partnercommerce/conformance/loadtest/live"
+	"github.com/partnercommerce/conformance/loadtest/record"
+)
+
+// BenchmarkObserve is what --prometheus-addr costs the collector per
+// result: vegeta's lib/prom Observe and the tester's own counters.
+func BenchmarkObserve(b *testing.B) {
+	m, err := live.New(lateAfter, thresholds(b, "success>=99"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Now()
+	rs := make([]record.Result, 1024)
+	for i := range rs {
+		rs[i] = scripted(i, start)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		m.Observe(&rs[i%len(rs)])
+	}
+}

@@ -1,0 +1,115 @@
+package loadtest
+
+import (
+	"github.com/partnercommerce/conformance/loadtest/pacing"
+	"github.com/partnercommerce/conformance/loadtest/record"
+)
+
+// seqMarks is a byte per sequence number of a run's payment requests: what
+// the look-ups after the attack need in memory to choose, as they read the
+// ledger file, which request of each id to look up. A reconciled run keeps
+// this instead of its ledger.
+type seqMarks []byte
+
+const (
+	markCreated byte = 1 << iota // a request of this sequence number was answered "created"
+	markResolve                  // one needs resolving through payment status (see resolves)
+	markChosen                   // on an id's first sequence number: its look-up is chosen
+)
+
+// newSeqMarks returns the marks of a run of load lp, sized for its
+// schedule (its sequence numbers count its requests), so that a long run's
+// do not grow by doubling; a max-rate run's grow as they must.
+func newSeqMarks(lp pacing.LoadProfile) *seqMarks {
+	m := seqMarks{}
+	if !lp.Unbounded() {
+		m = make(seqMarks, int(min(lp.Expected()*1.02, maxPresized))+64)
+	}
+	return &m
+}
+
+// maxPresized bounds the marks made up front (about 1.8 hours at
+// 5,000/s): they are live heap from the start, and at GOGC 400 each byte
+// of it lets the collector leave four more of garbage.
+const maxPresized = 1 << 25
+
+// note marks the request p, as the collector receives it; everyID is a run
+// under faults, which looks every id up.
+func (m *seqMarks) note(p *record.Payment, everyID bool) {
+	if p.Seq >= uint64(len(*m)) {
+		grown := make(seqMarks, max(p.Seq+1, 2*uint64(len(*m)), 1024))
+		copy(grown, *m)
+		*m = grown
+	}
+	switch {
+	case p.Outcome == record.OutcomeCreated:
+		(*m)[p.Seq] |= markCreated
+	case resolves(p, everyID):
+		(*m)[p.Seq] |= markResolve
+	}
+}
+
+// resolves reports whether p, not created, makes its id one to look up: an
+// id no request was answered "created" for, but whose answer was lost (or
+// that a retry found used), is resolved through payment status: created
+// once, or never created. Under faults every id is looked up: one refused,
+// or never delivered, that payment status finds was resurrected.
+func resolves(p *record.Payment, everyID bool) bool {
+	return everyID || p.Outcome == record.OutcomeUncertain || (p.Outcome == record.OutcomeDuplicate && p.Attempt > 1)
+}
+
+func (m seqMarks) at(s uint64) byte {
+	if s < uint64(len(m)) {
+		return m[s]
+	}
+	return 0
+}
+
+// idSeqs is the range of sequence numbers of p's id: a wave's N requests
+// share one id, numbered from a multiple of N; every other id has one
+// sequence number (a retry's sends share it).
+func idSeqs(p *record.Payment) (first, end uint64) {
+	if p.Wave > 0 {
+		first = p.Seq - p.Seq%uint64(p.Wave)
+		return first, first + uint64(p.Wave)
+	}
+	return p.Seq, p.Seq + 1
+}
+
+// choose reports whether p is the request of its id to look up, and marks
+// the id chosen: the created request with the lowest sequence number (the
+// one reconciliation checks), or, when none was created, the first that
+// resolves.
+func (m seqMarks) choose(p *record.Payment, everyID bool) bool {
+	first, end := idSeqs(p)
+	if first >= uint64(len(m)) || m[first]&markChosen != 0 {
+		return false
+	}
+	if p.Outcome == record.OutcomeCreated {
+		end = p.Seq // a created request with a lower number is the one
+	} else if !resolves(p, everyID) {
+		return false
+	}
+	for s := first; s < end; s++ {
+		if m.at(s)&markCreated != 0 {
+			return false
+		}
+	}
+	m[first] |= markChosen
+	return true
+}
+
+// toLookUp counts the ids the marks will have looked up.
+func (m seqMarks) toLookUp(wave int) int {
+	step := uint64(max(wave, 1))
+	n := 0
+	for first := uint64(0); first < uint64(len(m)); first += step {
+		for s := first; s < min(first+step, uint64(len(m))); s++ {
+			if m[s]&(markCreated|markResolve) != 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
