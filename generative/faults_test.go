@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -23,6 +26,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
@@ -56,25 +60,37 @@ const recordReading = "status-record-amounts"
 
 // TestGeneratedModeFindsItsFaults proves that each property can fail: with
 // the default budget (100 examples, 25 steps) and a fixed seed, the
-// generated mode finds each fault and prints a shrunk reproduction. A fault
-// whose check rests on a reading is a warning of that reading, with the
-// steps that earned it, and a failure of a strict run.
+// generated mode finds each fault by its property and prints a shrunk
+// reproduction. A fault whose check rests on a reading is a warning of that
+// reading, with the steps that earned it, and a failure of a strict run.
+// The runs are those TestEveryFoundFaultReproduces replays (defaultRun).
 func TestGeneratedModeFindsItsFaults(t *testing.T) {
 	for _, tc := range generatedFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
-			url := httpapitest.NewServer(t, tc.fault).URL
+			t.Parallel()
+			run := defaultRun(t, tc.fault, false)
 			if tc.reading != "" {
-				warned := warnings(t, runAgainst(t, url, tc.property, 2*time.Minute, 3*time.Second, false), tc.reading)
+				warned := warnings(t, only(run.Result, tc.property), tc.reading)
 				require.NotEmpty(t, warned, "a warning of the reading %s", tc.reading)
 				assert.Contains(t, warned[0].Detail, tc.shows)
+				run = defaultRun(t, tc.fault, true)
 			}
-			p := failedAgainst(t, url, tc.property, 2*time.Minute, 3*time.Second, tc.reading != "")[0]
+			p := failedIn(t, run, tc.property)[0]
 			t.Logf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 			assert.NotEmpty(t, p.Reproduction)
 			assert.Contains(t, p.Failure+"\n"+p.Reproduction, tc.shows)
 			assert.NotContains(t, p.Failure, "\n)", "the body a failure quotes ends where its JSON does")
 		})
 	}
+}
+
+// only is res with the properties whose name contains property (in any
+// case), as Options.Only selects them.
+func only(res generative.Result, property string) generative.Result {
+	res.Properties = slices.DeleteFunc(slices.Clone(res.Properties), func(p generative.PropertyResult) bool {
+		return !strings.Contains(strings.ToLower(p.Name()), strings.ToLower(property))
+	})
+	return res
 }
 
 // warnings are the warnings of the reading id in a run whose every
@@ -134,23 +150,35 @@ var spentFaults = map[reference.Fault]bool{
 // else in a strict one: a check that rests on a reading), and every feature
 // it writes fails against the faulty server, as the run left it (but for
 // clockFaults; a fresh one for spentFaults), and passes against a correct
-// one.
+// one. The faults run in parallel: their generated runs take turns (rapid's
+// settings are global), their replays overlap.
 func TestEveryFoundFaultReproduces(t *testing.T) {
+	var mu sync.Mutex
 	var found []reference.Fault
+	t.Cleanup(func() { // after every subtest
+		for _, tc := range generatedFaults {
+			assert.Contains(t, found, tc.fault, "the generated mode finds it")
+		}
+	})
 	for _, f := range reference.AllFaults() {
 		t.Run(string(f), func(t *testing.T) {
-			url := httpapitest.NewServer(t, f).URL
-			strict, failed := false, failures(t, url, false)
-			if !slices.ContainsFunc(failed, func(p generative.PropertyResult) bool { return p.Feature != "" }) {
-				if inStrict := failures(t, url, true); len(inStrict) > 0 {
-					strict, failed = true, inStrict
+			t.Parallel()
+			run, strict := defaultRun(t, f, false), false
+			failed := run.failed()
+			// A strict run is a normal one whose warnings fail: where none
+			// warned, it would fail the same properties the same way.
+			if !slices.ContainsFunc(failed, func(p generative.PropertyResult) bool { return p.Feature != "" }) && run.warned() {
+				if inStrict := defaultRun(t, f, true); len(inStrict.failed()) > 0 {
+					run, strict, failed = inStrict, true, inStrict.failed()
 				}
 			}
 			if len(failed) == 0 {
 				t.Logf("%s: not found by the generated mode", f)
 				return
 			}
+			mu.Lock()
 			found = append(found, f)
+			mu.Unlock()
 			written := 0
 			for _, p := range failed {
 				if p.Feature == "" {
@@ -158,7 +186,7 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 				}
 				written++
 				if !clockFaults[f] {
-					target := url
+					target := run.url
 					if spentFaults[f] {
 						target = httpapitest.NewServer(t, f).URL
 					}
@@ -171,22 +199,102 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 			assert.Positive(t, written, "a failure of %s is written as a feature file", f)
 		})
 	}
-	for _, tc := range generatedFaults {
-		assert.Contains(t, found, tc.fault, "the generated mode finds it")
-	}
 }
 
-// failures are the failed properties of a run with the default budget
-// (seed 1) against the target at url, strict or not.
-func failures(t *testing.T, url string, strict bool) []generative.PropertyResult {
-	t.Helper()
+// sharedRun is a run of every property with the default budget (seed 1,
+// shrinking 2 s) against a reference with one fault, strict or not: made
+// once per test binary (defaultRun) and read by every test that judges
+// such a run. Its server stays up, as the run left it, until TestMain ends.
+type sharedRun struct {
+	url    string
+	fault  reference.Fault
+	strict bool
+	generative.Result
+}
+
+// failed are the run's failed properties.
+func (r sharedRun) failed() []generative.PropertyResult {
 	var failed []generative.PropertyResult
-	for _, p := range runAgainst(t, url, "", time.Minute, 2*time.Second, strict).Properties {
+	for _, p := range r.Properties {
 		if p.Status == generative.StatusFailed {
 			failed = append(failed, p)
 		}
 	}
 	return failed
+}
+
+// failedIn are the run's failed properties named property, of which there
+// must be at least one.
+func failedIn(t *testing.T, run sharedRun, property string) []generative.PropertyResult {
+	t.Helper()
+	failed := only(generative.Result{Properties: run.failed()}, property).Properties
+	require.NotEmpty(t, failed, "%s went unnoticed by %q (strict %v)", run.fault, property, run.strict)
+	return failed
+}
+
+// warned reports whether a property of the run warned.
+func (r sharedRun) warned() bool {
+	return slices.ContainsFunc(r.Properties, func(p generative.PropertyResult) bool { return len(p.Warnings) > 0 })
+}
+
+type sharedKey struct {
+	fault  reference.Fault
+	strict bool
+}
+
+var shared = struct {
+	mu      sync.Mutex
+	runs    map[sharedKey]*sharedEntry
+	servers []*httptest.Server
+}{runs: map[sharedKey]*sharedEntry{}}
+
+type sharedEntry struct {
+	once sync.Once
+	run  sharedRun
+	err  error
+}
+
+// defaultRun is the shared run against fault, strict or not.
+func defaultRun(t *testing.T, fault reference.Fault, strict bool) sharedRun {
+	t.Helper()
+	shared.mu.Lock()
+	e := shared.runs[sharedKey{fault, strict}]
+	if e == nil {
+		e = &sharedEntry{}
+		shared.runs[sharedKey{fault, strict}] = e
+	}
+	shared.mu.Unlock()
+	e.once.Do(func() { e.run, e.err = newSharedRun(fault, strict) })
+	require.NoError(t, e.err)
+	return e.run
+}
+
+func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
+	ds, err := reference.DefaultDataset()
+	if err != nil {
+		return sharedRun{}, err
+	}
+	st, err := reference.NewStore(ds, reference.WithFaults(fault))
+	if err != nil {
+		return sharedRun{}, err
+	}
+	srv := httptest.NewServer(httpapi.NewServer(slog.New(slog.DiscardHandler), st))
+	shared.mu.Lock()
+	shared.servers = append(shared.servers, srv)
+	shared.mu.Unlock()
+	res, err := generative.Run(context.Background(), generative.Options{
+		Profile: profiles.Reference(srv.URL), Seed: 1, Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
+	})
+	return sharedRun{url: srv.URL, fault: fault, strict: strict, Result: res}, err
+}
+
+// TestMain stops the servers of the shared runs once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, srv := range shared.servers {
+		srv.Close()
+	}
+	os.Exit(code)
 }
 
 // replay runs a feature file written by the generated mode with the suite
@@ -212,17 +320,18 @@ var figures = regexp.MustCompile(`[0-9]+`)
 // the reading the failed check rests on ("" for the document's words).
 var sequenceFaults = []struct {
 	name    string
+	fault   reference.Fault           // of a reference fault: its failure is that of defaultRun
 	server  func(t *testing.T) string // its URL
 	reading string
 }{
-	{string(reference.FaultStaleWalletTakesCoins), faulty(reference.FaultStaleWalletTakesCoins), ""},
-	{string(reference.FaultReprovisionResetsWallet), faulty(reference.FaultReprovisionResetsWallet), ""},
-	{string(reference.FaultProvisionCreatedAs200), faulty(reference.FaultProvisionCreatedAs200), ""},
-	{string(reference.FaultDuplicateTrxAccepted), faulty(reference.FaultDuplicateTrxAccepted), ""},
-	{string(reference.FaultStatusCrossPartner), faulty(reference.FaultStatusCrossPartner), ""},
-	{string(reference.FaultStatusAmountDrifts), faulty(reference.FaultStatusAmountDrifts), recordReading},
-	{string(reference.FaultDuplicateOverwritesProduct), faulty(reference.FaultDuplicateOverwritesProduct), recordReading},
-	{"coins kept back from a gateway payment", coinsKeptBack, generative.ReadingCoinsInFull.ID},
+	{string(reference.FaultStaleWalletTakesCoins), reference.FaultStaleWalletTakesCoins, faulty(reference.FaultStaleWalletTakesCoins), ""},
+	{string(reference.FaultReprovisionResetsWallet), reference.FaultReprovisionResetsWallet, faulty(reference.FaultReprovisionResetsWallet), ""},
+	{string(reference.FaultProvisionCreatedAs200), reference.FaultProvisionCreatedAs200, faulty(reference.FaultProvisionCreatedAs200), ""},
+	{string(reference.FaultDuplicateTrxAccepted), reference.FaultDuplicateTrxAccepted, faulty(reference.FaultDuplicateTrxAccepted), ""},
+	{string(reference.FaultStatusCrossPartner), reference.FaultStatusCrossPartner, faulty(reference.FaultStatusCrossPartner), ""},
+	{string(reference.FaultStatusAmountDrifts), reference.FaultStatusAmountDrifts, faulty(reference.FaultStatusAmountDrifts), recordReading},
+	{string(reference.FaultDuplicateOverwritesProduct), reference.FaultDuplicateOverwritesProduct, faulty(reference.FaultDuplicateOverwritesProduct), recordReading},
+	{"coins kept back from a gateway payment", "", coinsKeptBack, generative.ReadingCoinsInFull.ID},
 }
 
 // walletReading is the reading a wallet rests on after a payment with a
@@ -324,11 +433,13 @@ Feature: Generated reproduction: a stateful sequence
 // payment, more than the range allows (the payment credits its wallet part)
 // or less (it takes its wallet part twice) breaks the
 // document's rule: the generated mode fails, not only warns, and the
-// suite's replay of the sequence fails at the same check.
+// suite's replay of the sequence fails at the same check. The failure is
+// that of the default run against the fault (defaultRun).
 func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
 		t.Run(string(fault), func(t *testing.T) {
-			p := failedAgainst(t, httpapitest.NewServer(t, fault).URL, "sequences", time.Minute, 2*time.Second, false)[0]
+			t.Parallel()
+			p := failedIn(t, defaultRun(t, fault, false), "sequences")[0]
 			assert.Contains(t, p.Failure, "the payments reported leave")
 			assert.NotContains(t, p.Failure, "reading "+walletReading)
 			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature, false)
@@ -346,12 +457,19 @@ func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 // warning. A check that rests on a reading fails a strict generated run,
 // whose feature says to run it with --strict: the strict replay fails the
 // same way, and a replay that is not strict passes with a warning of the
-// same reading, as the generated mode grades it.
+// same reading, as the generated mode grades it. A reference fault's
+// failing sequence is that of the default run against it (defaultRun).
 func TestSequenceReproduces(t *testing.T) {
 	for _, tc := range sequenceFaults {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			strict := tc.reading != ""
-			p := failedAgainst(t, tc.server(t), "sequences", time.Minute, 2*time.Second, strict)[0]
+			var p generative.PropertyResult
+			if tc.fault != "" {
+				p = failedIn(t, defaultRun(t, tc.fault, strict), "sequences")[0]
+			} else {
+				p = failedAgainst(t, tc.server(t), "sequences", strict)[0]
+			}
 			require.NotEmpty(t, p.Feature)
 			t.Logf("%s", p.Feature)
 			assert.Equal(t, strict, strings.Contains(p.Feature, "conformance --strict "), "the feature says how to run it:\n%s", p.Feature)
@@ -427,7 +545,9 @@ func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
 			if ptr == "" {
 				want = "the body: "
 			}
-			for _, p := range failedAgainst(t, httpapitest.NewServer(t, f).URL, "", time.Minute, 2*time.Second, false) {
+			failed := defaultRun(t, f, false).failed()
+			require.NotEmpty(t, failed, "%s went unnoticed", f)
+			for _, p := range failed {
 				assert.Contains(t, p.Failure, want, p.Name())
 			}
 		})
