@@ -57,7 +57,7 @@ func TestGateCountsTheRunsWaitingOnce(t *testing.T) {
 	wg.Wait()
 	s := g.Summary()
 	assert.EqualValues(t, 4, s.Throttled)
-	assert.InDelta(t, 2, s.WaitedSeconds, 0.05, "four answers, one hold of 2 s")
+	assert.InDelta(t, 2, s.WaitedSeconds, 0.5, "four answers, one hold of 2 s (four would be 8 s; a loaded machine only spreads their start)")
 	assert.InDelta(t, DefaultMaxWait.Seconds(), s.MaxWaitSeconds, 0.001)
 }
 
