@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
 // progressLog collects the progress updates of a run.
@@ -34,7 +35,7 @@ func (l *progressLog) add(p loadtest.Progress) {
 // sequence numbers as one id in every scenario: "202 of 38").
 func TestReconcileProgressCountsIDs(t *testing.T) {
 	t.Parallel()
-	ref := referenceHandler(t)
+	ref := httpapitest.Handler(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/client/v2/payment/status" {
 			time.Sleep(20 * time.Millisecond)

@@ -1,14 +1,7 @@
 package loadtest_test
 
 import (
-	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"io"
-	"log"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,12 +13,9 @@ import (
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
-
-// referenceHandler is the reference's handler (of a test server that
-// serves it over plain HTTP too).
-func referenceHandler(tb testing.TB) http.Handler { return httpapitest.NewServer(tb).Config.Handler }
 
 // gateway answers 403 to a request without the header X-Gateway-Key: abc,
 // as a gateway in front of a target may, and counts them in refused.
@@ -44,18 +34,14 @@ func gateway(next http.Handler, refused *atomic.Int64) http.Handler {
 // with clientCA, it requires a client certificate signed by it.
 func tlsReference(t *testing.T, h http.Handler, ca, clientCA *tlstest.CA) *profiles.Profile {
 	t.Helper()
-	pair, err := tls.LoadX509KeyPair(ca.Server(t, "localhost"))
-	require.NoError(t, err)
-	srv := httptest.NewUnstartedServer(h)
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	cert, key := ca.Server(t, "localhost")
+	clients := ""
 	if clientCA != nil {
-		srv.TLS.ClientCAs = x509.NewCertPool()
-		srv.TLS.ClientCAs.AddCert(clientCA.Cert)
-		srv.TLS.ClientAuth = tls.RequireAndVerifyClientCert
+		clients = clientCA.CertFile
 	}
-	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
+	cfg, err := httpapi.ServerTLS(cert, key, clients)
+	require.NoError(t, err)
+	srv := httpapitest.ServeTLS(t, h, cfg)
 	return profiles.Reference(srv.URL)
 }
 
@@ -77,7 +63,7 @@ func TestRunOverTLS(t *testing.T) {
 				conn.ClientCert, conn.ClientKey = clients.Client(t, "partner")
 			}
 			var refused atomic.Int64
-			p := tlsReference(t, gateway(referenceHandler(t), &refused), ca, clients)
+			p := tlsReference(t, gateway(httpapitest.Handler(t), &refused), ca, clients)
 			_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(conn))
 			out := text(t, rep)
 			require.True(t, rep.Passed, out)
@@ -110,7 +96,7 @@ func TestWrongCAIsRefusedAtPreflight(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			p := tlsReference(t, gateway(referenceHandler(t), &refused), ca, tc.clientCA)
+			p := tlsReference(t, gateway(httpapitest.Handler(t), &refused), ca, tc.clientCA)
 			_, err := newTester(p, loadtest.WithConn(tc.conn)).Run(t.Context(), t.TempDir())
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "preflight: ")
@@ -125,13 +111,11 @@ func TestWrongCAIsRefusedAtPreflight(t *testing.T) {
 // is refused at once; a wait that runs out says so with the last reason.
 func TestWaitForTarget(t *testing.T) {
 	t.Parallel()
-	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	p := profiles.Reference("http://" + addr)
+	began := time.Now()
+	url := httpapitest.NewLateServer(t, 2*time.Second)
+	p := profiles.Reference(url)
 
-	_, err = newTester(p).Run(t.Context(), t.TempDir())
+	_, err := newTester(p).Run(t.Context(), t.TempDir())
 	require.Error(t, err, "the target answered before it started")
 	assert.Contains(t, err.Error(), "preflight: ")
 	assert.Contains(t, err.Error(), "connection refused")
@@ -141,10 +125,6 @@ func TestWaitForTarget(t *testing.T) {
 	assert.Contains(t, err.Error(), "did not pass the preflight check within --wait-for-target 300ms")
 	assert.Contains(t, err.Error(), "connection refused")
 
-	srv := &http.Server{Addr: addr, Handler: referenceHandler(t), ReadHeaderTimeout: time.Second}
-	began := time.Now()
-	late := time.AfterFunc(2*time.Second, func() { _ = srv.ListenAndServe() })
-	t.Cleanup(func() { late.Stop(); _ = srv.Shutdown(context.Background()) })
 	_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(transport.Options{WaitForTarget: 20 * time.Second}))
 	require.True(t, rep.Passed, text(t, rep))
 	assert.GreaterOrEqual(t, rep.Began.Sub(began), 2*time.Second, "the attack began before the target listened")

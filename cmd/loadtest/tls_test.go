@@ -1,11 +1,7 @@
 package main
 
 import (
-	"crypto/tls"
 	"errors"
-	"io"
-	"log"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/tlstest"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 )
 
@@ -22,13 +19,10 @@ import (
 func tlsReference(t *testing.T) (string, *tlstest.CA) {
 	t.Helper()
 	ca := tlstest.NewCA(t, "Test CA")
-	pair, err := tls.LoadX509KeyPair(ca.Server(t, "localhost"))
+	cert, key := ca.Server(t, "localhost")
+	cfg, err := httpapi.ServerTLS(cert, key, "")
 	require.NoError(t, err)
-	srv := httptest.NewUnstartedServer(httpapitest.NewServer(t).Config.Handler)
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
-	srv.StartTLS()
-	t.Cleanup(srv.Close)
+	srv := httpapitest.NewTLSServer(t, cfg)
 	return srv.URL, ca
 }
 

@@ -24,7 +24,7 @@ import (
 // loopback port until the test ends; its logs are discarded.
 func NewServer(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 	tb.Helper()
-	srv := httptest.NewServer(handler(tb, faults...))
+	srv := httptest.NewServer(Handler(tb, faults...))
 	tb.Cleanup(srv.Close)
 	return srv
 }
@@ -35,7 +35,15 @@ func NewServer(tb testing.TB, faults ...reference.Fault) *httptest.Server {
 // handshake failures are not logged.
 func NewTLSServer(tb testing.TB, cfg *tls.Config, faults ...reference.Fault) *httptest.Server {
 	tb.Helper()
-	srv := httptest.NewUnstartedServer(handler(tb, faults...))
+	return ServeTLS(tb, Handler(tb, faults...), cfg)
+}
+
+// ServeTLS serves h over HTTPS with cfg until the test ends, for a test
+// that puts something in front of the reference (a gateway); its
+// handshake failures are not logged.
+func ServeTLS(tb testing.TB, h http.Handler, cfg *tls.Config) *httptest.Server {
+	tb.Helper()
+	srv := httptest.NewUnstartedServer(h)
 	srv.TLS = cfg
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
 	srv.StartTLS()
@@ -56,7 +64,7 @@ func NewLateServer(tb testing.TB, delay time.Duration) string {
 	if err := ln.Close(); err != nil {
 		tb.Fatal(err)
 	}
-	srv := &http.Server{Addr: addr, Handler: handler(tb), ReadHeaderTimeout: time.Second}
+	srv := &http.Server{Addr: addr, Handler: Handler(tb), ReadHeaderTimeout: time.Second}
 	start := time.AfterFunc(delay, func() { _ = srv.ListenAndServe() })
 	tb.Cleanup(func() { start.Stop(); _ = srv.Close() })
 	return "http://" + addr
@@ -67,7 +75,7 @@ func NewLateServer(tb testing.TB, delay time.Duration) string {
 // fails one endpoint, as a system fault does).
 func NewServerAnswering(tb testing.TB, path string, status int, message string) *httptest.Server {
 	tb.Helper()
-	ref := handler(tb)
+	ref := Handler(tb)
 	body, _ := json.Marshal(map[string]any{"status": false, "message": message})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != path {
@@ -83,7 +91,9 @@ func NewServerAnswering(tb testing.TB, path string, status int, message string) 
 }
 
 // handler is the reference over the embedded data set with the faults.
-func handler(tb testing.TB, faults ...reference.Fault) http.Handler {
+// Handler is the reference's handler over the embedded data set with the
+// given faults, for a test that serves it behind something of its own.
+func Handler(tb testing.TB, faults ...reference.Fault) http.Handler {
 	tb.Helper()
 	ds, err := reference.DefaultDataset()
 	if err != nil {
