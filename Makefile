@@ -88,6 +88,12 @@ test: ## Run every test with the race detector (fuzz seeds included); says which
 screenshot-prometheus: ## Retake docs/prometheus.png: a run scraped by a real Prometheus, its /graph page in headless Chromium (needs prometheus and chromium).
 	CONFORMANCE_SCREENSHOTS=1 $(GO) test -count=1 -run '^TestPrometheusScrapesALoadRun$$' -v ./cmd/loadtest/
 
+# Not part of make test: it builds and judges about 180 mutants of the
+# reference (some 20 minutes on 2 cores), and rewrites docs/mutation.md.
+.PHONY: mutation
+mutation: bin/conformance ## Mutate the reference (a seeded sample of 150 viable mutants), run the conformance run against each, write docs/mutation.md (MUTATION_ARGS="--seed N --size N").
+	@$(GO) build -o bin/mutation ./cmd/mutation && bin/mutation run $(MUTATION_ARGS)
+
 .PHONY: bench
 bench: ## Run the benchmarks (reference server, conformance suite, load tester).
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
