@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -56,6 +57,7 @@ type Outcome struct {
 	TimedOut bool     `json:"timed_out,omitempty"`
 	Seconds  float64  `json:"seconds"`
 	Failures []string `json:"failures,omitempty"` // failed scenarios and properties, as the reports name them
+	Warnings []string `json:"warnings,omitempty"` // readings the target did not follow (a warning, not a kill)
 	Said     []string `json:"said,omitempty"`     // the command's last lines
 }
 
@@ -99,45 +101,58 @@ func (k Killer) run(ctx context.Context, dir, target, reports string, bound time
 	case err != nil:
 		return o, fmt.Errorf("killer %s: %w", k.Name, err)
 	}
-	o.Failures = readFailures(reports)
+	o.Failures, o.Warnings = readReports(reports)
 	return o, nil
 }
 
-// readFailures names what failed in the reports a run left in dir: the
-// scenarios of summary.json (location and name), and the properties of
-// generated-summary.json (operation and property). A report that is
-// missing or of another shape names nothing.
-func readFailures(dir string) []string {
-	var out []string
+// readReports names what failed in the reports a run left in dir, and the
+// readings it warned of: the scenarios of summary.json (location and name)
+// and its warnings, and the properties of generated-summary.json
+// (operation and property) and theirs. A report that is missing or of
+// another shape names nothing.
+func readReports(dir string) (failures, warnings []string) {
+	type warning struct {
+		Reading string `json:"reading"`
+	}
 	var suite struct {
 		Scenarios []struct {
 			Name     string `json:"name"`
 			Location string `json:"location"`
 			Status   string `json:"status"`
 		} `json:"scenarios"`
+		Warnings []warning `json:"warnings"`
 	}
 	if readJSON(filepath.Join(dir, "summary.json"), &suite) {
 		for _, s := range suite.Scenarios {
 			if s.Status == "failed" {
-				out = append(out, s.Location+" "+s.Name)
+				failures = append(failures, s.Location+" "+s.Name)
 			}
+		}
+		for _, w := range suite.Warnings {
+			warnings = append(warnings, "reading "+w.Reading)
 		}
 	}
 	var gen struct {
 		Properties []struct {
-			Operation string `json:"operation"`
-			Property  string `json:"property"`
-			Status    string `json:"status"`
+			Operation string    `json:"operation"`
+			Property  string    `json:"property"`
+			Status    string    `json:"status"`
+			Warnings  []warning `json:"warnings"`
 		} `json:"properties"`
 	}
 	if readJSON(filepath.Join(dir, "generated-summary.json"), &gen) {
 		for _, p := range gen.Properties {
 			if p.Status == "failed" {
-				out = append(out, "generated: "+strings.TrimPrefix(p.Operation+": ", ": ")+p.Property)
+				failures = append(failures, "generated: "+p.Operation+": "+p.Property)
+			}
+			for _, w := range p.Warnings {
+				if r := "reading " + w.Reading; !slices.Contains(warnings, r) {
+					warnings = append(warnings, r)
+				}
 			}
 		}
 	}
-	return out
+	return failures, warnings
 }
 
 func readJSON(path string, v any) bool {

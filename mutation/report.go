@@ -152,13 +152,14 @@ func (r *reporter) perFile() {
 			continue
 		}
 		r.p("| `%s` | %d | %d | %d | %d | %d | %d | %d | %s |", f, t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
-			t.Survivors[LoadOnly], t.Survivors[Missed], t.Unclassified, pct(t.Score()))
+			t.Survivors[LoadOnly], t.Survivors[Missed], t.Unclassified, scoreOf(t))
 	}
 	t := r.t
 	r.p("| **all** | %d | %d | %d | %d | %d | %d | %d | **%s** |", t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
 		t.Survivors[LoadOnly], t.Survivors[Missed], t.Unclassified, pct(t.Score()))
 	r.p("")
-	r.p("A file of the domain or the glue that is not in the table had no viable mutant in this sample.")
+	r.p("A file of the domain or the glue that is not in the table had no viable mutant in this sample; a dash is a file")
+	r.p("whose every viable mutant is equivalent or an open choice.")
 	r.p("")
 }
 
@@ -202,6 +203,7 @@ func (r *reporter) survivors() {
 		r.p("")
 		for _, res := range unclassified {
 			r.p("- %s", mutantLine(res))
+			r.warned(res)
 			r.p("  ```yaml")
 			r.p("  - id: %s", res.ID)
 			r.p("    file: %s", res.File)
@@ -229,6 +231,7 @@ func (r *reporter) survivors() {
 			e, _ := r.cls.Find(res.Key)
 			r.p("- %s", mutantLine(res))
 			r.p("  %s", e.Why)
+			r.warned(res)
 			if e.Sentence != "" {
 				r.p("  The document: %s", e.Sentence)
 			}
@@ -240,6 +243,23 @@ func (r *reporter) survivors() {
 			}
 		}
 		r.p("")
+	}
+}
+
+// warned says which readings the killers warned of for a survivor: the
+// run noticed it, as a reading of the document not followed (--strict
+// makes that a failure).
+func (r *reporter) warned(res Result) {
+	var ws []string
+	for _, o := range res.Outcomes {
+		for _, w := range o.Warnings {
+			if !slices.Contains(ws, w) {
+				ws = append(ws, w)
+			}
+		}
+	}
+	if len(ws) > 0 {
+		r.p("  The run warned of it (%s not followed; --strict fails it).", strings.Join(ws, ", "))
 	}
 }
 
@@ -421,6 +441,15 @@ func upperFirst(s string) string {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.1f %%", f*100) }
+
+// scoreOf is a tally's score, or a dash when it judged nothing (every
+// viable mutant equivalent or an open choice).
+func scoreOf(t Tally) string {
+	if t.Judged() == 0 {
+		return "–"
+	}
+	return pct(t.Score())
+}
 
 func ratio(a, b int) float64 {
 	if b == 0 {

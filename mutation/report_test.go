@@ -43,6 +43,7 @@ func sampleRecord(t *testing.T) (*Record, *Classifications) {
 		result("reference/b.go", "q < r", "q >= r", Killed),    // classified equivalent, yet killed
 		result("reference/b.go", "s + t", "s - t", NotViable),
 	}
+	rs[3].Outcomes = []Outcome{{Warnings: []string{"reading default-page-size"}}}
 	yaml := entry(rs[2], Equivalent, "") +
 		entry(rs[3], OpenChoice, "  sentence: '\"pageSize\" default: not shown.'\n") +
 		entry(rs[4], LoadOnly, "  load: 'loadtest --profile x: 3 duplicate debits.'\n") +
@@ -98,7 +99,9 @@ func TestReportTellsEverySurvivorWithItsClass(t *testing.T) {
 	assert.Contains(t, unclassified, "original: 'm < n'", "the key to paste into the file")
 	assert.Contains(t, section("### A rule the run missed (1)"), "Check added: features/limits.feature")
 	assert.Contains(t, section("### Observable only under load (1)"), "Under load: loadtest --profile x: 3 duplicate debits.")
-	assert.Contains(t, section("### A choice the document leaves open (1)"), `The document: "pageSize" default: not shown.`)
+	open := section("### A choice the document leaves open (1)")
+	assert.Contains(t, open, `The document: "pageSize" default: not shown.`)
+	assert.Contains(t, open, "The run warned of it (reading default-page-size not followed; --strict fails it).")
 	assert.Contains(t, section("### Equivalent (1)"), "reason of e || f.")
 	now := section("## Rules found missing, now checked")
 	assert.Contains(t, now, "`o < p` → `o >= p`")
