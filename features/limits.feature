@@ -65,10 +65,13 @@ Feature: Limits
     Then the answer is refused with status 400 and the message "Nomor tujuan tidak valid. Gunakan format nomor Indonesia yang diawali 08 dan terdiri dari 10 sampai 13 digit angka."
 
     Examples:
-      | case              | number         |
-      | 9 digits          | 081234567      |
-      | 14 digits         | 08123456789012 |
-      | starting with 09  | 0912345678     |
+      | case                            | number         |
+      | 9 digits                        | 081234567      |
+      | 14 digits                       | 08123456789012 |
+      | starting with 09                | 0912345678     |
+      | a letter among the digits       | 08123a45678    |
+      | a slash among the digits        | 0812/3456789   |
+      | a colon among the digits        | 0812:3456789   |
 
   @funded @reading:coin-value-rounds-down
   Scenario: The profile values two coins at one rupiah
