@@ -32,6 +32,7 @@ type Header struct {
 	Enumerated int       `json:"enumerated"` // every mutant of Files
 	Started    time.Time `json:"started"`
 	Only       []string  `json:"only,omitempty"` // the ids run instead of a sample
+	Note       string    `json:"note,omitempty"` // what the report should say of the run (--note)
 }
 
 // Result is one tried mutant.

@@ -108,6 +108,10 @@ func (r *reporter) score() {
 		}
 		r.p("- `%s`%s", k, base)
 	}
+	if h.Note != "" {
+		r.p("")
+		r.p("%s", h.Note)
+	}
 	if len(h.Only) > 0 {
 		r.p("")
 		r.p("This run tried only the mutants named on its command line (`--only`), not a sample.")
@@ -186,10 +190,7 @@ func (r *reporter) survivors() {
 	r.p("")
 	var unclassified []Result
 	byClass := map[Class][]Result{}
-	for _, res := range r.rec.Results {
-		if res.Status != Survived {
-			continue
-		}
+	for _, res := range sorted(r.rec.Results, Survived) {
 		if c, ok := r.cls.Find(res.Key); ok {
 			byClass[c.Class] = append(byClass[c.Class], res)
 		} else {

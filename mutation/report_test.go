@@ -53,7 +53,7 @@ func sampleRecord(t *testing.T) (*Record, *Classifications) {
 	cls, err := ParseClassifications([]byte(yaml))
 	require.NoError(t, err)
 	rec := &Record{Header: Header{Seed: 1, Size: 9, Files: []string{"reference/a.go", "reference/b.go", "reference/c.go"}, Enumerated: 99,
-		Killers: []string{DefaultKiller}, BoundSec: 60, Baseline: []float64{1.5}, Commit: "abc"}, Results: rs,
+		Killers: []string{DefaultKiller}, BoundSec: 60, Baseline: []float64{1.5}, Commit: "abc", Note: "A note on the killers."}, Results: rs,
 		Footer: &Footer{Seconds: 100, Viable: 9, Tried: 10}}
 	return rec, cls
 }
@@ -94,6 +94,7 @@ func TestReportTellsEverySurvivorWithItsClass(t *testing.T) {
 		return rest
 	}
 	assert.Contains(t, doc, "**57.1 % of the judged mutants killed: 4 of 7** (goal: 95 %)")
+	assert.Contains(t, section("## Score"), "\nA note on the killers.\n")
 	unclassified := section("### Not classified yet (1)")
 	assert.Contains(t, unclassified, "`m < n` → `m >= n`")
 	assert.Contains(t, unclassified, "original: 'm < n'", "the key to paste into the file")

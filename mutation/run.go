@@ -24,6 +24,7 @@ type Config struct {
 	Results    string        // the results file, written as the run goes
 	ServerArgs []string      // extra flags of every server (the reference's and the mutants')
 	Only       []string      // mutant ids to run instead of a sample
+	Note       string        // what the report should say of the run
 	Go         string        // the go command
 	Progress   io.Writer     // a line per mutant, with an ETA
 }
@@ -52,7 +53,7 @@ func Run(ctx context.Context, cfg Config) (*Record, error) {
 	}
 	b := &Builder{Root: cfg.Root, Work: cfg.Work, Go: cfg.Go, Package: "./cmd/reference"}
 	h := Header{Seed: cfg.Seed, Size: cfg.Size, Files: files, Enumerated: len(all), Started: start.UTC(),
-		Commit: commit(cfg.Root), Only: cfg.Only}
+		Commit: commit(cfg.Root), Only: cfg.Only, Note: cfg.Note}
 	for _, k := range cfg.Killers {
 		h.Killers = append(h.Killers, k.String())
 	}

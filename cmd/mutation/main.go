@@ -126,6 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&f.serverArgs, "server-arg", "extra flag of every server started (repeatable)")
 	fs.StringVar(&f.cfg.Go, "go", "go", "the go command")
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:18400", "address of mutation serve")
+	fs.StringVar(&f.cfg.Note, "note", "", "a paragraph the report prints under the killers (run: kept in the results; report: replaces the results' own)")
 	pos, err := cli.Parse(fs, args, "mutation", "usage: mutation [run|report|list|show ID|serve ID] [flags]")
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -225,6 +226,9 @@ func report(f flags, stdout, stderr io.Writer) error {
 	rec, err := mutation.ReadRecord(f.cfg.Results)
 	if err != nil {
 		return usageErr{err}
+	}
+	if f.cfg.Note != "" {
+		rec.Header.Note = f.cfg.Note
 	}
 	return conclude(rec, cls, f.doc, stdout, stderr)
 }
