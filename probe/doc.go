@@ -1,0 +1,95 @@
+// Package probe is the concurrency probe of the conformance tool: a judge
+// beside the suite (steps/) and the generated mode (generative/) that
+// sends payments at the same moment and checks the document's uniqueness
+// and money rules on what comes back, through internal/contract like every
+// judge. It finds what a single client cannot: a partner_trx_id checked
+// and stored under two locks, a wallet debited by read, unlock, write.
+//
+// # Cases
+//
+// Run runs three cases, each in waves of Options.WaveSize payments
+// released together (Options.Waves waves at most, none started after
+// Options.Duration):
+//
+//   - "createPayment: concurrent payments with one partner_trx_id": exactly
+//     one is created, every other is refused with 409 and the exact
+//     message of section 7 (contract.MsgDuplicate); the wallet, read
+//     through the profile before and after, lost exactly what the created
+//     one reported taking; the status lookup by partner_trx_id shows that
+//     transaction, with the amounts it was created with (a reading:
+//     status-record-amounts).
+//   - "createPayment: concurrent payments from one wallet": distinct
+//     partner_trx_ids, balance, coins or both: together they take no more
+//     than the wallet held, and the wallet afterwards holds what it held
+//     less what the created ones reported taking (balance_used and
+//     coin_used, read by contract.ReadCreated).
+//   - "createPayment: a refused payment's partner_trx_id, reused
+//     concurrently": a payment the document refuses (the balance and coin
+//     method with neither chosen, §4.6 rule 2), then a wave of valid
+//     payments with its id: either one is created and the rest are 409
+//     (the refusal left the id free), or every one is 409 (it used the
+//     id: the document says the id is unique and not that a refusal frees
+//     it); the refusal takes nothing.
+//
+// # Accounts
+//
+// The probe pays from the profile's funded customer (funded_customer:
+// balance with the internal method 0, and coins in the wallet case), and
+// never below its reserve (min_balance, min_coins). No other client may pay
+// from that customer while the probe runs, or the wallet it reads is not
+// the one its payments left: the combined run runs its judges one after
+// the other. A profile without a funded customer skips the wallet case
+// (StatusSkipped, with the key it lacks); the two partner_trx_id cases then
+// pay from a cashier the probe provisions for itself, through a gateway
+// method whose minimum_payment the product reaches (nothing is debited
+// then, and the wallet checks are trivially met).
+//
+// # Verdicts
+//
+// Each case ends with one status (CaseResult.Status):
+//
+//   - StatusPassed: every wave it ran was judged and met the rules; a
+//     reading departed from is a warning (CaseResult.Warnings), a failure
+//     with Options.Strict. Fewer waves than planned is said in
+//     CaseResult.Cut.
+//   - StatusFailed: a wave broke a rule. Failure names the rule and what
+//     came back, Pointer the JSON pointer of the value that shows it
+//     (where one does), Sentence the document's sentence, and Reproduction
+//     a bash script that sends the same wave with curl.
+//   - StatusSkipped: the profile lacks what the case needs (Reason names
+//     the key), or the run was interrupted before the case ran.
+//   - StatusNotJudged: the target kept the case from observing its rule:
+//     it refused every payment the case needed (Reason: "every payment was
+//     refused: 422 Saldo tidak mencukupi."), answered nothing within the
+//     request timeout, or kept throttling. Never a pass: the combined run
+//     makes it INCOMPLETE. A refusal that itself breaks the document (a
+//     server fault, a 409 for a fresh partner_trx_id) is a failure.
+//
+// # Bounds and transport
+//
+// Every request goes through one internal/throttle gate (Options.Rate,
+// Options.MaxThrottleWait), as the other judges' do: a throttled answer (a
+// 429, or a 503 with Retry-After) is waited out and the same request sent
+// again, and a payment answered 409 after that with an id nothing else
+// used is a throttled request that was processed (a failure). The HTTP
+// client carries the transport options (internal/transport: TLS, -H);
+// Options.HTTPClient replaces it. Each request is bounded by
+// Options.RequestTimeout: a payment without an answer is uncertain, settled
+// by a status lookup of its partner_trx_id, and never a failure by itself;
+// a slow server passes as long as it answers within the timeout.
+//
+// The probe draws products, destination numbers and which of balance and
+// coins pays from Options.Seed (printed in the result; 0 picks one), so a
+// run is repeatable apart from the target's timing; its partner_trx_ids are
+// fresh on every run.
+//
+// # Wiring
+//
+//	res, err := probe.Run(ctx, probe.Options{Profile: prof, Conn: conn, RequestTimeout: timeout,
+//		Rate: rate, MaxThrottleWait: maxWait, Seed: seed, Done: func(c probe.CaseResult) { probe.PrintCase(stdout, c) }})
+//
+// err is non-nil only when the probe could not start (ErrUsage: no
+// profile, an invalid one, unusable transport options). Result.Cases holds
+// one CaseResult per case, in order; Result.OK, Failed, NotJudged and
+// Skipped count them. PrintCase and PrintSummary write them for a console.
+package probe
