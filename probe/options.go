@@ -14,7 +14,7 @@ import (
 // a few hundred requests in well under a second (docs in the commit that
 // measured it); the bounds keep a slow target's run short.
 const (
-	DefaultWaves          = 6
+	DefaultWaves          = 20
 	DefaultWaveSize       = 8
 	DefaultDuration       = 20 * time.Second
 	DefaultRequestTimeout = 10 * time.Second
