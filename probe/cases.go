@@ -131,7 +131,10 @@ func (w *world) oneIDWave(ctx context.Context, p *payer, afterRefusal bool) outc
 		return r.fail(r.t.fault)
 	}
 	lk := w.lookUp(ctx, p, pm.id)
-	if !lk.settled {
+	switch {
+	case lk.fault != nil:
+		return r.fail(lk.fault)
+	case !lk.settled:
 		return r.notJudged("%s", lk.why)
 	}
 	if err := contract.CheckFound(r.t.wave, r.t.throttled, lk.found); err != nil {
@@ -179,6 +182,8 @@ func (r *waveRun) refuseFirst(ctx context.Context, refusal payment) *outcome {
 	lk := r.w.lookUp(ctx, r.p, refusal.id)
 	var o outcome
 	switch err := contract.CheckFound(r.t.wave, a.throttled, lk.found); {
+	case lk.fault != nil:
+		o = r.fail(lk.fault)
 	case !lk.settled:
 		o = r.notJudged("%s", lk.why)
 	case lk.found && !a.answered():
@@ -269,7 +274,10 @@ func (w *world) oneWalletWave(ctx context.Context, p *payer) outcome {
 	}
 	for _, id := range unsure {
 		lk := w.lookUp(ctx, p, id)
-		if !lk.settled {
+		switch {
+		case lk.fault != nil:
+			return r.fail(lk.fault)
+		case !lk.settled:
 			return r.notJudged("%s", lk.why)
 		}
 		if lk.found {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -35,12 +36,22 @@ type Options struct {
 	ProfilePath string
 	// Conn are the transport options (TLS, -H): the HTTP client is built
 	// from them (unless HTTPClient is set), and a reproduction's curl lines
-	// repeat them (the values of -H as environment variables).
+	// repeat them (the values of -H as environment variables). Give them
+	// with HTTPClient too, for the reproductions.
 	Conn transport.Options
-	// HTTPClient, when set, sends the requests instead of a client built
-	// from Conn. Its transport should keep WaveSize connections per host
-	// idle, or each wave dials anew and its payments arrive less together.
+	// HTTPClient, when set, sends the requests instead of the client the
+	// probe builds from Conn, which keeps a wave's connections open between
+	// waves and writes each request as its body is read (so that a wave's
+	// requests can be held at their last byte and meet the target at
+	// once). A client of Conn.Transport() works, its waves arriving a
+	// little less together; leave it nil unless a test needs its own.
 	HTTPClient *http.Client
+	// Gate, when set, is the throttle gate the requests go through: the
+	// combined run's, so that the target's rate limit is learned once and
+	// MaxThrottleWait bounds the whole run (Result.Throttling is then the
+	// gate's, all judges together). Nil: a gate of Rate and
+	// MaxThrottleWait for this run alone.
+	Gate *throttle.Gate
 	// RequestTimeout bounds each request (default DefaultRequestTimeout).
 	RequestTimeout time.Duration
 	// Rate paces the requests (requests a second; 0: none), to stay under a

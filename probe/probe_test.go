@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/profiles"
@@ -52,27 +52,6 @@ func statuses(res probe.Result) map[string]string {
 		out[c.Case] = c.Status
 	}
 	return out
-}
-
-// answering is the reference with every payment answered by answer
-// instead, unprocessed.
-func answering(tb testing.TB, status int, body string) http.Handler {
-	tb.Helper()
-	ref := httpapitest.Handler(tb)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/client/v2/payment" {
-			ref.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, body)
-	})
-}
-
-func envelope(msg string) string {
-	b, _ := json.Marshal(map[string]any{"status": false, "message": msg})
-	return string(b)
 }
 
 func TestOptionsAreChecked(t *testing.T) {
@@ -137,7 +116,7 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 		inReason string
 	}{
 		{"every payment refused with 422", func(t *testing.T) *profiles.Profile {
-			return serve(t, answering(t, http.StatusUnprocessableEntity, envelope("Saldo tidak mencukupi.")))
+			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/payment", http.StatusUnprocessableEntity, "Saldo tidak mencukupi.").URL)
 		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged},
 			"422 Saldo tidak mencukupi."},
 		{"no funded customer, and every gateway payment refused with 422", func(t *testing.T) *profiles.Profile {
@@ -148,10 +127,10 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 			return p
 		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusSkipped},
 			"422"},
-		{"every payment answered 500", func(t *testing.T) *profiles.Profile {
-			return serve(t, answering(t, http.StatusInternalServerError, envelope("internal error")))
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusFailed, "concurrent payments from one wallet": probe.StatusFailed},
-			""},
+		{"the profile answered with the documented 500", func(t *testing.T) *profiles.Profile {
+			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/customer/profile", http.StatusInternalServerError, contract.MsgProfileUnloaded).URL)
+		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged},
+			contract.MsgProfileUnloaded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -162,14 +141,58 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 				case probe.StatusNotJudged:
 					assert.Contains(t, c.Reason, tc.inReason)
 					assert.Zero(t, c.Waves)
-				case probe.StatusFailed:
+				}
+			}
+			assert.False(t, res.OK())
+			assert.Zero(t, res.Failed())
+		})
+	}
+}
+
+// TestAServerFaultIsAFailure: a 5xx the document does not give, to a
+// payment, a status lookup or a profile read, fails the case that met it.
+func TestAServerFaultIsAFailure(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		path            string
+		one, wallet     string
+		failureMentions string
+	}{
+		{"/client/v2/payment", probe.StatusFailed, probe.StatusFailed, "createPayment answered 500"},
+		{"/client/v2/payment/status", probe.StatusFailed, probe.StatusPassed, "getPaymentStatus answered 500"},
+		{"/client/v2/customer/profile", probe.StatusFailed, probe.StatusFailed, "getCustomerProfile answered 500"},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			p := profiles.Reference(httpapitest.NewServerAnswering(t, tc.path, http.StatusInternalServerError, "internal error").URL)
+			res := run(t, short(p))
+			assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": tc.one, "concurrent payments from one wallet": tc.wallet}, statuses(res))
+			for _, c := range res.Cases {
+				if c.Status == probe.StatusFailed {
+					assert.Contains(t, c.Failure, tc.failureMentions)
 					assert.Contains(t, c.Failure, "a server fault the document does not give")
 					assert.Equal(t, contract.SentenceServerFault, c.Sentence)
 				}
 			}
-			assert.False(t, res.OK())
 		})
 	}
+}
+
+// TestTheCombinedRunsGateIsUsed: given a gate (the combined run's, shared
+// by its judges), the probe sends through it: a throttling target holds
+// that gate, and the result's throttling is the gate's.
+func TestTheCombinedRunsGateIsUsed(t *testing.T) {
+	t.Parallel()
+	v := variants.Throttles()
+	d, err := v.Double()
+	require.NoError(t, err)
+	gate := throttle.New(throttle.Options{})
+	opts := short(serve(t, d))
+	opts.Gate = gate
+	res := run(t, opts)
+	assert.True(t, res.OK(), "%+v", res.Cases)
+	assert.Positive(t, gate.Summary().Throttled)
+	assert.Equal(t, gate.Summary(), res.Throttling)
 }
 
 // holdingAnswers is the reference, except that each payment's answer,

@@ -69,7 +69,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	outer := ctx
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	gate := throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait})
+	gate := opts.Gate
+	if gate == nil {
+		gate = throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait})
+	}
 	c, err := newClient(opts, gate, stopRun)
 	if err != nil {
 		return Result{}, err

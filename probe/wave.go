@@ -157,6 +157,9 @@ type lookup struct {
 	settled, found bool
 	record         contract.Record
 	why            string // why it is not settled
+	// fault is a server fault the document does not give, in place of an
+	// answer.
+	fault *finding
 }
 
 // lookupTries bounds the status lookups of one partner_trx_id that get no
@@ -178,6 +181,10 @@ func (w *world) lookUp(ctx context.Context, p *payer, id string) lookup {
 	switch {
 	case !a.answered():
 		return lookup{why: fmt.Sprintf("the status lookup of %s got no answer: %v", id, a.err)}
+	case a.status >= 500:
+		if err := contract.CheckNoServerFault(contract.OpGetPaymentStatus, a.status, a.env.Message); err != nil {
+			return lookup{why: err.Error(), fault: &finding{err: fmt.Errorf("the status lookup of %s: %w", id, err), sentence: contract.SentenceServerFault}}
+		}
 	case a.status == http.StatusNotFound && a.env.Message == contract.MsgNotFound:
 		return lookup{settled: true}
 	case a.status != http.StatusOK:
