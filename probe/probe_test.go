@@ -155,16 +155,33 @@ func TestAServerFaultIsAFailure(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		path            string
+		page            bool // a gateway's HTML page rather than the API's JSON
 		one, wallet     string
 		failureMentions string
 	}{
-		{"/client/v2/payment", probe.StatusFailed, probe.StatusFailed, "createPayment answered 500"},
-		{"/client/v2/payment/status", probe.StatusFailed, probe.StatusPassed, "getPaymentStatus answered 500"},
-		{"/client/v2/customer/profile", probe.StatusFailed, probe.StatusFailed, "getCustomerProfile answered 500"},
+		{"/client/v2/payment", false, probe.StatusFailed, probe.StatusFailed, "createPayment answered 500"},
+		{"/client/v2/payment/status", false, probe.StatusFailed, probe.StatusPassed, "getPaymentStatus answered 500"},
+		{"/client/v2/customer/profile", false, probe.StatusFailed, probe.StatusFailed, "getCustomerProfile answered 500"},
+		{"/client/v2/payment", true, probe.StatusFailed, probe.StatusFailed, "likely the page of a gateway or proxy in front of the API"},
 	} {
-		t.Run(tc.path, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s, a page %v", tc.path, tc.page), func(t *testing.T) {
 			t.Parallel()
-			p := profiles.Reference(httpapitest.NewServerAnswering(t, tc.path, http.StatusInternalServerError, "internal error").URL)
+			ref := httpapitest.Handler(t)
+			p := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.URL.Path != tc.path:
+					ref.ServeHTTP(w, r)
+				case tc.page:
+					w.Header().Set("Server", "nginx")
+					w.Header().Set("Content-Type", "text/html")
+					w.WriteHeader(http.StatusBadGateway)
+					_, _ = w.Write([]byte("<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>"))
+				default:
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusInternalServerError)
+					_, _ = w.Write([]byte(`{"status":false,"message":"internal error"}`))
+				}
+			}))
 			res := run(t, short(p))
 			assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": tc.one, "concurrent payments from one wallet": tc.wallet}, statuses(res))
 			for _, c := range res.Cases {

@@ -41,7 +41,8 @@ type outcome struct {
 	seen string
 }
 
-// payment is a payment request of payer p for product pr with id.
+// payment is one payment the probe sends: its partner_trx_id, product,
+// destination number, method, and what pays.
 type payment struct {
 	id                  string
 	product             product
@@ -109,7 +110,7 @@ func answerFault(a answer) *finding {
 		return &finding{err: a.resent, sentence: contract.SentenceThrottle}
 	case a.status >= 500:
 		if err := contract.CheckNoServerFault(contract.OpCreatePayment, a.status, a.env.Message); err != nil {
-			return &finding{err: err, sentence: contract.SentenceServerFault}
+			return &finding{err: notTheAPIs(a, err), sentence: contract.SentenceServerFault}
 		}
 	case a.status == http.StatusConflict:
 		if err := contract.CheckAnswer(a.status, a.env.Message, http.StatusConflict, contract.MsgDuplicate); err != nil {
@@ -137,6 +138,20 @@ func (t *tally) seen() string {
 		parts = append(parts, fmt.Sprintf("%d without an answer", t.wave.Uncertain))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// notTheAPIs adds to err, the fault of answer a, that its body is not
+// JSON when it is not: a page of a gateway or proxy in front of the API,
+// rather than the API's answer.
+func notTheAPIs(a answer, err error) error {
+	if _, _, derr := contract.Decode(a.body); derr == nil {
+		return err
+	}
+	page := strings.Join(strings.Fields(string(a.body)), " ")
+	if len(page) > 80 {
+		page = page[:80] + "…"
+	}
+	return fmt.Errorf("%w; its body is not JSON, so it is likely the page of a gateway or proxy in front of the API rather than the API's answer: %q", err, page)
 }
 
 // refused says the refusals counted, most frequent first: "8 × 422
@@ -183,7 +198,7 @@ func (w *world) lookUp(ctx context.Context, p *payer, id string) lookup {
 		return lookup{why: fmt.Sprintf("the status lookup of %s got no answer: %v", id, a.err)}
 	case a.status >= 500:
 		if err := contract.CheckNoServerFault(contract.OpGetPaymentStatus, a.status, a.env.Message); err != nil {
-			return lookup{why: err.Error(), fault: &finding{err: fmt.Errorf("the status lookup of %s: %w", id, err), sentence: contract.SentenceServerFault}}
+			return lookup{why: err.Error(), fault: &finding{err: fmt.Errorf("the status lookup of %s: %w", id, notTheAPIs(a, err)), sentence: contract.SentenceServerFault}}
 		}
 	case a.status == http.StatusNotFound && a.env.Message == contract.MsgNotFound:
 		return lookup{settled: true}
@@ -218,7 +233,7 @@ func (w *world) readWallet(ctx context.Context, p *payer, when string) (contract
 	}
 	if a.answered() && a.status >= 500 {
 		if ferr := contract.CheckNoServerFault(contract.OpGetCustomerProfile, a.status, a.env.Message); ferr != nil {
-			return contract.Wallet{}, &outcome{fail: &finding{err: ferr, sentence: contract.SentenceServerFault}}
+			return contract.Wallet{}, &outcome{fail: &finding{err: notTheAPIs(a, ferr), sentence: contract.SentenceServerFault}}
 		}
 	}
 	return contract.Wallet{}, &outcome{cause: fmt.Sprintf("%s's profile %s could not be read: %v", p.label, when, err)}
