@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,12 +20,13 @@ const variantWaves = 4
 
 // TestProbePassesVariantServers runs the probe against each variant (a
 // server that differs from the reference only where the document allows
-// it), with a seed picked at random and printed: every case passes (warnings are allowed), and
-// the run read at least one answer the variant changed, unless the probe
-// cannot see it (Variant.Unseen names why).
+// it), and a server 20 ms late on every request besides, with a seed
+// picked at random and printed: every case passes (warnings are allowed),
+// and the run read at least one answer the variant changed, unless the
+// probe cannot see it (Variant.Unseen names why).
 func TestProbePassesVariantServers(t *testing.T) {
 	t.Parallel()
-	for _, v := range variants.All() {
+	for _, v := range append(variants.All(), variants.Slow(20*time.Millisecond)) {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
 			d, err := v.Double()

@@ -26,7 +26,7 @@ func All() []Variant {
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
 		walletWhenPaid(), lookupEchoed(), refusedUsesID(),
-		Throttles(), Slow(slowDelay),
+		Throttles(),
 	}
 }
 
