@@ -15,7 +15,8 @@ import (
 )
 
 // The journal's file is a sequence of frames, each one write and one
-// fdatasync, followed by zeros (the space preallocated for the next ones):
+// fdatasync, followed by zeros (the space preallocated for the next ones;
+// none when the disk had no room for them):
 //
 //	"PCJ1"  body length (uint32 LE)  CRC-32C of the body (uint32 LE)  body
 //
@@ -295,12 +296,12 @@ func (j *journal) flush() {
 	j.mu.Unlock()
 
 	start := time.Now()
-	err := j.reserve(int64(len(frame)))
-	if err == nil {
-		err = writeFrame(j.file, frame, j.size)
-	}
-	if err == nil {
+	inside := j.reserve(int64(len(frame)))
+	err := writeFrame(j.file, frame, j.size)
+	if err == nil && inside {
 		err = datasync(j.file)
+	} else if err == nil {
+		err = j.file.Sync()
 	}
 	if err != nil {
 		// Undo under Store.mu and mu, taken in the lock order before
@@ -334,48 +335,57 @@ func (j *journal) flush() {
 	j.mu.Lock()
 	j.inflight = nil
 	j.size += int64(len(frame))
+	j.allocated = max(j.allocated, j.size)
 	if cap(frame) <= 4*maxFrame {
 		j.spare = frame[:0]
 	}
 }
 
-// reserve makes room for n more bytes after the durable frames
-// (preallocate).
-func (j *journal) reserve(n int64) error {
+// reserve makes room for a frame of n bytes after the durable frames: the
+// zeros preallocated ahead of them, or more (preallocate), which keep what
+// fits when the disk has less room than it asks for. It returns false when
+// even the frame does not fit in them: then the frame is written past the
+// file's end, growing it by the frame alone, and must be fsynced (its
+// length changes); whether the disk holds it is the frame's write's to
+// say.
+func (j *journal) reserve(n int64) bool {
 	var err error
 	j.allocated, err = preallocate(j.file, j.size, j.allocated, n)
-	return err
+	return err == nil
 }
 
 // preallocate writes zeros after the file's length until n more bytes fit
 // after size, and fsyncs them (the file's length changed), so that the
-// frames written into them need only fdatasync. It returns the file's
-// length.
+// frames written into them need only fdatasync. It asks for a segment at a
+// time (as much as the file holds, between minSegment and segment) and,
+// when the disk has less room than that, keeps the zeros that fit: it
+// succeeds when they hold n bytes. It returns the file's length, the zeros
+// that fit included (they are space, whatever the error).
 func preallocate(f StateFile, size, length, n int64) (int64, error) {
 	need := size + n - length
 	if need <= 0 {
 		return length, nil
 	}
 	grow := max(need, min(max(length, minSegment), segment))
-	if err := writeZeros(f, length, grow); err != nil {
+	wrote, err := writeZeros(f, length, grow)
+	length += wrote
+	if err != nil && wrote < need {
 		return length, err
 	}
-	if err := f.Sync(); err != nil {
-		return length, err
-	}
-	return length + grow, nil
+	return length, f.Sync()
 }
 
-// writeZeros writes n zero bytes at off.
-func writeZeros(f StateFile, off, n int64) error {
-	for n > 0 {
-		k := min(n, int64(len(zeros)))
-		if _, err := f.WriteAt(zeros[:k], off); err != nil {
-			return err
+// writeZeros writes n zero bytes at off and returns how many it wrote.
+func writeZeros(f StateFile, off, n int64) (int64, error) {
+	var wrote int64
+	for wrote < n {
+		k, err := f.WriteAt(zeros[:min(n-wrote, int64(len(zeros)))], off+wrote)
+		wrote += int64(k)
+		if err != nil {
+			return wrote, err
 		}
-		off, n = off+k, n-k
 	}
-	return nil
+	return wrote, nil
 }
 
 // countRecords counts the whole records of a frame's body.

@@ -345,7 +345,7 @@ func (s *Store) dropTorn(path string, f StateFile, sc scan) error {
 	if t == nil {
 		return nil
 	}
-	if err := writeZeros(f, t.off, t.end-t.off); err != nil {
+	if _, err := writeZeros(f, t.off, t.end-t.off); err != nil {
 		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
 	}
 	if err := datasync(f); err != nil {

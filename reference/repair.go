@@ -30,7 +30,7 @@ func (s *Store) repairJournal(dir, path string, f StateFile, length int64, damag
 	if err != nil {
 		return fmt.Errorf("state journal %s: repairing: %w", path, err)
 	}
-	if err := writeZeros(f, damage.Offset, end-damage.Offset); err != nil {
+	if _, err := writeZeros(f, damage.Offset, end-damage.Offset); err != nil {
 		return fmt.Errorf("state journal %s: repairing: %w", path, err)
 	}
 	if err := datasync(f); err != nil {
