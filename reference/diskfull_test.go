@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,6 +95,83 @@ func TestStateWritesAgainWhenSpaceReturns(t *testing.T) {
 			r := mustOpenState(t, dir, clock)
 			snap := takeSnapshot(t, r, nil, append(ok, "full-big", "full-0", "full-1", "full-2"))
 			assert.Equal(t, []string{"full-big", "full-0", "full-1", "full-2"}, snap.Missing)
+		})
+	}
+}
+
+// TestStateStartsOnAFullDisk starts a store on a disk with no room left:
+// over a journal with no zeros after its frames, over a new state
+// directory, and over a journal due for compaction. The start goes on and
+// says why at Error; the store serves what the journal holds; a change
+// answers 500 until space returns, and then is written, logged once.
+func TestStateStartsOnAFullDisk(t *testing.T) {
+	t.Parallel()
+	for name, journal := range map[string]func(t *testing.T) (dir string, tokens, trxIDs []string){
+		"a journal with no zeros after its frames": func(t *testing.T) (string, []string, []string) {
+			dir, _, tokens, trxIDs := closedJournal(t)
+			return dir, tokens, trxIDs
+		},
+		"a new state directory": func(t *testing.T) (string, []string, []string) {
+			return t.TempDir(), []string{referencetest.TokFunded}, nil
+		},
+		"a journal due for compaction": func(t *testing.T) (string, []string, []string) {
+			dir, clock, tokens, trxIDs := closedJournal(t)
+			s := mustOpenState(t, dir, clock)
+			main := caller(t, s, referencetest.KeyNusantara, referencetest.TokMain)
+			for n := range compactAfter + 100 { // more than the data set's accounts over compactAfter
+				_, err := s.Provision(main, ProvisionInput{Name: fmt.Sprintf("Nama %d", n), PhoneNumber: "081299990001", Email: "baru@example.com"})
+				require.NoError(t, err)
+			}
+			require.NoError(t, s.Close())
+			return dir, tokens, trxIDs
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir, tokens, trxIDs := journal(t)
+			clock := referencetest.NewClockAtT0()
+			path := filepath.Join(dir, JournalName)
+			var want snapshot
+			if _, err := os.Stat(path); err == nil {
+				want = takeSnapshot(t, replayPrefix(t, dir, -1, clock), tokens, trxIDs)
+				require.NoError(t, os.Truncate(path, journalEnd(t, path))) // as a failed write leaves it
+			} else {
+				want = takeSnapshot(t, mustOpenState(t, t.TempDir(), clock), tokens, trxIDs)
+			}
+			disk := referencetest.NewDisk(dir, 0)
+			require.NoError(t, disk.SetFree(0))
+
+			logs := &logRecorder{}
+			s, err := openStateStore(t, dir, clock, WithStateFiles(diskFiles(disk)), WithLogger(slog.New(logs)))
+			require.NoError(t, err, "a full disk does not stop the start")
+			t.Cleanup(func() { _ = s.Close() })
+			started := logs.find("the start could not write")
+			require.Len(t, started, 1)
+			assert.Equal(t, slog.LevelError, started[0].Level)
+			assert.ErrorIs(t, started[0].Attrs["error"].(error), syscall.ENOSPC, "the log says why")
+			if name == "a journal due for compaction" {
+				require.Len(t, logs.find("compacting failed"), 1)
+				assert.Equal(t, slog.LevelError, logs.find("compacting failed")[0].Level)
+				assert.NoFileExists(t, path+".compact", "the copy that did not fit is removed")
+			}
+			assert.Equal(t, want, takeSnapshot(t, s, tokens, trxIDs), "the start serves what the journal holds")
+
+			funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+			_, err = s.CreatePayment(funded, payIn(1002, "081234567890", 0, "full-start", true, false))
+			require.ErrorIs(t, err, ErrInternal, "a change answers 500 while the disk is full")
+			assert.Equal(t, want, takeSnapshot(t, s, tokens, trxIDs), "and changes nothing")
+			assert.Empty(t, logs.find("a write failed"), "the episode's failure was logged at the start")
+
+			require.NoError(t, disk.SetFree(64<<10))
+			_, err = s.CreatePayment(funded, payIn(1002, "081234567890", 0, "full-start", true, false))
+			require.NoError(t, err, "space returned")
+			again := logs.find("writing works again")
+			require.Len(t, again, 1)
+			assert.Equal(t, int64(1), again[0].Attrs["failed_requests"])
+			trxIDs = append(trxIDs, "full-start")
+			after := takeSnapshot(t, s, tokens, trxIDs)
+			require.NoError(t, s.Close())
+			assert.Equal(t, after, takeSnapshot(t, mustOpenState(t, dir, clock), tokens, trxIDs), "and the journal opens again")
 		})
 	}
 }

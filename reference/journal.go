@@ -160,6 +160,11 @@ type journal struct {
 	// written; allocated is the file's length, zeros from size on. Only
 	// run (flush, reserve, fail) changes them once the journal runs.
 	size, allocated int64
+	// header is the journal's first record: when the start could not write
+	// its frame (size 0), the first flush writes it before its own, then
+	// syncs the directory with syncDir. Set before the first append.
+	header  []byte
+	syncDir func() error
 	// trouble is the episode of failed writes under way, if any.
 	trouble episode
 	// lost are the spans of records failed flushes dropped, in order.
@@ -296,8 +301,15 @@ func (j *journal) flush() {
 	j.mu.Unlock()
 
 	start := time.Now()
+	var err error
+	if j.size == 0 { // the start had no room for the header's frame: it goes first
+		j.size, err = writeHeader(j.file, j.header, j.syncDir)
+		j.allocated = max(j.allocated, j.size)
+	}
 	inside := j.reserve(int64(len(frame)))
-	err := writeFrame(j.file, frame, j.size)
+	if err == nil {
+		err = writeFrame(j.file, frame, j.size)
+	}
 	if err == nil && inside {
 		err = datasync(j.file)
 	} else if err == nil {
@@ -469,6 +481,19 @@ func (j *journal) writeFailed(cause error, records int) {
 		j.logger.Error("state journal: the state could not be brought back to what is on disk; every request answers 500 until the server restarts",
 			"path", j.path, "error", j.broken)
 	}
+}
+
+// startsWithout begins an episode of failed writes at the start, when the
+// header or the zeros the first frames need could not be written: the store
+// starts and serves what the journal holds, and a change answers 500
+// until its write succeeds, which ends the episode (writesAgain).
+func (j *journal) startsWithout(cause error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.trouble = episode{since: time.Now(), writes: 1}
+	j.troubled.Store(true)
+	j.logger.Error("state journal: the start could not write the journal's header or the space of its next frames; the server serves what the journal holds, and every request that changes state answers 500 until a write succeeds",
+		"path", j.path, "error", cause, "header_written", j.size > 0, "preallocated_bytes", j.allocated-j.size)
 }
 
 // writesAgain ends an episode of failed writes, logging what it cost. The

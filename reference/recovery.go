@@ -296,10 +296,10 @@ func lastNonZero(r io.ReaderAt, off, size int64) (int64, error) {
 	return off, nil
 }
 
-// recoverJournal replays the journal f into the store, erases a torn last
-// write (or, with WithRepair, damage and everything after it), and writes
-// the header of a new (or headless) journal. It returns the end of its
-// frames and the file's length.
+// recoverJournal replays the journal f into the store and erases a torn
+// last write (or, with WithRepair, damage and everything after it). It
+// returns the end of its frames (0 for a new journal, or one whose
+// header's write was torn) and the file's length.
 func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int64, err error) {
 	start := time.Now()
 	if length, err = s.journalLength(path, f); err != nil {
@@ -322,16 +322,6 @@ func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int6
 		}
 	}
 	size = sc.end
-	if size == 0 { // a new journal, or one whose header's write was torn
-		if err := writeHeader(f, s.header); err != nil {
-			return 0, 0, stateDirError(dir, err)
-		}
-		if err := syncDir(dir, s.openFile); err != nil {
-			return 0, 0, stateDirError(dir, err)
-		}
-		size = frameHeader + int64(len(s.header))
-		length = max(length, size)
-	}
 	s.logger.Info("state journal replayed", "path", path, "frames", sc.frames, "bytes", size,
 		"account_records", s.replayed.accounts, "payments", s.replayed.payments,
 		"preallocated", sc.zeros, "took", time.Since(start).Round(time.Microsecond))
