@@ -578,6 +578,7 @@ type paymentPayload struct {
 	txRecord
 	productID, methodID int64
 	trxID               string
+	named               bool // the record reads up to its trxID (a torn one may not further)
 	mask                byte
 	extra               txExtra
 }
@@ -598,6 +599,7 @@ func decodePayment(p []byte) (paymentPayload, error) {
 		copy(r.token[:], d.bytes(len(r.token)))
 	}
 	pr.trxID = d.string()
+	pr.named = d.err == nil
 	pr.mask = d.byte()
 	if pr.mask&extraPromotion != 0 {
 		id := d.varint()
