@@ -145,7 +145,7 @@ func TestStateStartsOnAFullDisk(t *testing.T) {
 			s, err := openStateStore(t, dir, clock, WithStateFiles(diskFiles(disk)), WithLogger(slog.New(logs)))
 			require.NoError(t, err, "a full disk does not stop the start")
 			t.Cleanup(func() { _ = s.Close() })
-			started := logs.find("the start could not write")
+			started := logs.find("no room for the journal's next frames at the start")
 			require.Len(t, started, 1)
 			assert.Equal(t, slog.LevelError, started[0].Level)
 			assert.ErrorIs(t, started[0].Attrs["error"].(error), syscall.ENOSPC, "the log says why")
@@ -174,4 +174,36 @@ func TestStateStartsOnAFullDisk(t *testing.T) {
 			assert.Equal(t, after, takeSnapshot(t, mustOpenState(t, dir, clock), tokens, trxIDs), "and the journal opens again")
 		})
 	}
+}
+
+// TestStateStartsOnANearlyFullDisk starts where the disk has no room for
+// the journal's usual preallocation but the journal holds 1,000 zeros of
+// its own: the start warns that the disk is nearly full, opens no episode
+// of failures, and the next payments are written into those zeros.
+func TestStateStartsOnANearlyFullDisk(t *testing.T) {
+	t.Parallel()
+	dir, clock, tokens, trxIDs := closedJournal(t)
+	path := filepath.Join(dir, JournalName)
+	require.NoError(t, os.Truncate(path, journalEnd(t, path)+1000))
+	disk := referencetest.NewDisk(dir, 0)
+	require.NoError(t, disk.SetFree(0))
+
+	logs := &logRecorder{}
+	s := mustOpenState(t, dir, clock, WithStateFiles(diskFiles(disk)), WithLogger(slog.New(logs)))
+	warned := logs.find("the disk is nearly full")
+	require.Len(t, warned, 1)
+	assert.Equal(t, slog.LevelWarn, warned[0].Level)
+	assert.Equal(t, int64(1000), warned[0].Attrs["preallocated_bytes"])
+	assert.Empty(t, logs.find("no room"))
+	funded := caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded)
+	for i := range 3 {
+		id := fmt.Sprintf("nearly-full-%d", i)
+		_, err := s.CreatePayment(funded, payIn(1002, "081234567890", 0, id, true, false))
+		require.NoError(t, err)
+		trxIDs = append(trxIDs, id)
+	}
+	assert.Empty(t, logs.find("writing works again"), "no episode began")
+	want := takeSnapshot(t, s, tokens, trxIDs)
+	require.NoError(t, s.Close())
+	assert.Equal(t, want, takeSnapshot(t, mustOpenState(t, dir, clock), tokens, trxIDs))
 }

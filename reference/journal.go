@@ -483,17 +483,25 @@ func (j *journal) writeFailed(cause error, records int) {
 	}
 }
 
-// startsWithout begins an episode of failed writes at the start, when the
-// header or the zeros the first frames need could not be written: the store
-// starts and serves what the journal holds, and a change answers 500
-// until its write succeeds, which ends the episode (writesAgain).
+// startsWithout tells what the start could not write (cause): the
+// header, or the zeros the first frames need. With some zeros ahead (the
+// journal's own, or those that fit) the frames go on into them, and the
+// log warns that the disk is nearly full. Without any, an episode of
+// failed writes begins: the store starts and serves what the journal
+// holds, and a change answers 500 until its write succeeds, which ends the
+// episode (writesAgain).
 func (j *journal) startsWithout(cause error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if room := j.allocated - j.size; j.size > 0 && room > 0 {
+		j.logger.Warn("state journal: the disk is nearly full: the journal's next frames have only the space preallocated before it filled",
+			"path", j.path, "error", cause, "preallocated_bytes", room)
+		return
+	}
 	j.trouble = episode{since: time.Now(), writes: 1}
 	j.troubled.Store(true)
-	j.logger.Error("state journal: the start could not write the journal's header or the space of its next frames; the server serves what the journal holds, and every request that changes state answers 500 until a write succeeds",
-		"path", j.path, "error", cause, "header_written", j.size > 0, "preallocated_bytes", j.allocated-j.size)
+	j.logger.Error("state journal: the disk has no room for the journal's next frames at the start; the server serves what the journal holds, and every request that changes state answers 500 until a write succeeds",
+		"path", j.path, "error", cause, "header_written", j.size > 0)
 }
 
 // writesAgain ends an episode of failed writes, logging what it cost. The
