@@ -306,14 +306,8 @@ func (j *journal) flush() {
 		j.size, err = writeHeader(j.file, j.header, j.syncDir)
 		j.allocated = max(j.allocated, j.size)
 	}
-	inside := j.reserve(int64(len(frame)))
 	if err == nil {
-		err = writeFrame(j.file, frame, j.size)
-	}
-	if err == nil && inside {
-		err = datasync(j.file)
-	} else if err == nil {
-		err = j.file.Sync()
+		err = j.write(frame)
 	}
 	if err != nil {
 		// Undo under Store.mu and mu, taken in the lock order before
@@ -351,6 +345,20 @@ func (j *journal) flush() {
 	if cap(frame) <= 4*maxFrame {
 		j.spare = frame[:0]
 	}
+}
+
+// write writes frame after the durable frames and makes it durable: into
+// the zeros reserved for it, with fdatasync; or growing the file, with
+// fsync.
+func (j *journal) write(frame []byte) error {
+	inside := j.reserve(int64(len(frame)))
+	if err := writeFrame(j.file, frame, j.size); err != nil {
+		return err
+	}
+	if inside {
+		return datasync(j.file)
+	}
+	return j.file.Sync()
 }
 
 // reserve makes room for a frame of n bytes after the durable frames: the
