@@ -69,6 +69,7 @@ type config struct {
 	repair                      bool
 	tlsCert, tlsKey, clientCA   string // HTTPS, and mutual TLS with clientCA
 	metricsAddr                 string // --metrics-addr (metrics.go); "": no metrics
+	pprofAddr                   string // --pprof-addr (pprof.go); "": no profiles
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -120,6 +121,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	defer func() { _ = metrics.close() }() // after the API server: a last scrape may still come
 	opts = append(opts, metrics.options()...)
+	profiles, err := startPprof(ctx, cfg.pprofAddr, logger, stdout)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = profiles.close() }()
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err
@@ -162,6 +168,7 @@ func parseFlags(args []string, getenv func(string) string, stderr io.Writer) (co
 	fs.StringVar(&cfg.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.StringVar(&cfg.clientCA, "client-ca", "", "with --tls-cert: require of every client a certificate signed by a CA of this PEM file (mutual TLS)")
 	fs.StringVar(&cfg.metricsAddr, "metrics-addr", "", "serve Prometheus metrics on http://ADDR/metrics: requests by operation and status code, and with --state the journal's commits (fdatasync latency, group size); off unless given")
+	fs.StringVar(&cfg.pprofAddr, "pprof-addr", "", "serve the Go runtime's profiles (net/http/pprof) on http://ADDR/debug/pprof/, to profile the server under load (docs/performance.md); off unless given")
 	fs.BoolVar(&cfg.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	var faults []string
 	fs.Func("fault", "switch on deliberate departures from the API document, NAME[,NAME] (see --list-faults), to rehearse a failing run", func(list string) error {

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"time"
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -19,8 +16,7 @@ import (
 // do nothing on a nil server (the flag not given).
 type metricsServer struct {
 	m    *httpapi.Metrics
-	srv  *http.Server
-	done chan error
+	side *sideServer
 }
 
 // startMetrics serves the metrics on addr; nil when addr is "". It prints
@@ -29,18 +25,16 @@ func startMetrics(ctx context.Context, addr string, logger *slog.Logger, stdout 
 	if addr == "" {
 		return nil, nil
 	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("--metrics-addr: %w", err)
-	}
-	s := &metricsServer{m: httpapi.NewMetrics(), done: make(chan error, 1)}
+	s := &metricsServer{m: httpapi.NewMetrics()}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.m.Handler())
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
-	go func() { s.done <- s.srv.Serve(ln) }()
-	logger.Info("metrics", "addr", ln.Addr().String())
-	fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", ln.Addr())
+	side, bound, err := startSide(ctx, "--metrics-addr", addr, mux, logger)
+	if err != nil {
+		return nil, err
+	}
+	s.side = side
+	logger.Info("metrics", "addr", bound.String())
+	fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", bound)
 	return s, nil
 }
 
@@ -66,11 +60,5 @@ func (s *metricsServer) close() error {
 	if s == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := s.srv.Shutdown(ctx)
-	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return s.side.close()
 }
