@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/partnercommerce/conformance/reference"
@@ -36,8 +37,15 @@ func serveForTest(kind string) error {
 		var ds *reference.Dataset
 		if ds, err = reference.DefaultDataset(); err == nil {
 			var opts []reference.Option
-			if n := len(os.Args); n >= 3 && os.Args[n-2] == "--state" { // appended by Durable
-				opts = append(opts, reference.WithState(os.Args[n-1]))
+			if i := slices.Index(os.Args, "--state"); i > 0 && i+1 < len(os.Args) { // appended by Durable
+				opts = append(opts, reference.WithState(os.Args[i+1]))
+			}
+			if slices.Contains(os.Args, "--metrics-addr") { // appended by Durable
+				var m *httpapi.Metrics
+				if m, err = serveTestMetrics(); err != nil {
+					return err
+				}
+				opts = append(opts, reference.WithCommitObserver(m.Commit))
 			}
 			var st *reference.Store
 			if st, err = reference.NewStore(ds, opts...); err == nil {
@@ -60,6 +68,19 @@ func serveForTest(kind string) error {
 	}
 	_, _ = os.Stdout.WriteString("listening on http://" + ln.Addr().String() + "\n")
 	return (&http.Server{Handler: h}).Serve(ln) //nolint:gosec // a test child on loopback, killed by the test
+}
+
+// serveTestMetrics serves the reference's metrics on a free loopback port
+// and prints their address as the reference does, before its own.
+func serveTestMetrics() (*httpapi.Metrics, error) {
+	m := httpapi.NewMetrics()
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	_, _ = os.Stdout.WriteString("metrics on http://" + ln.Addr().String() + "/metrics\n")
+	go func() { _ = (&http.Server{Handler: m.Handler()}).Serve(ln) }() //nolint:gosec // a test child on loopback, killed by the test
+	return m, nil
 }
 
 // child is a launcher running this test binary as a server of kind.

@@ -3,9 +3,11 @@ package perf
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -271,11 +273,11 @@ func TestStoredTakesTheMedianOfItsWindows(t *testing.T) {
 	assert.InDelta(t, 250, res.Checkpoints[0].Rate, 0, "the median, not the first window nor the mean")
 }
 
-func TestDurableComparesStateWithMemory(t *testing.T) {
+func TestDurableComparesStateWithMemoryAndTheFloor(t *testing.T) {
 	var order []string
 	res, err := Durable(t.Context(), DurableConfig{
 		Client: &GoClient{Connections: 4, Prefix: "d-"}, Connections: 4, Reference: child(t, "reference"),
-		Rounds: 2, Window: time.Second,
+		Rounds: 2, Window: time.Second, FloorWindow: 50 * time.Millisecond,
 		Log: func(format string, args ...any) { order = append(order, args[1].(string)) },
 	})
 	require.NoError(t, err)
@@ -287,11 +289,85 @@ func TestDurableComparesStateWithMemory(t *testing.T) {
 		// (the state not kept) or a whole answer per payment is wrong.
 		assert.Greater(t, res.DiskBytes.Values[i], 30.0)
 		assert.Less(t, res.DiskBytes.Values[i], 200.0)
+		// One round serves at least one payment and at most one per
+		// connection (each waits for its answer before it sends again).
+		assert.GreaterOrEqual(t, res.PerRound.Values[i], 1.0)
+		assert.LessOrEqual(t, res.PerRound.Values[i], 4.0)
+		assert.Positive(t, res.FloorMicro.Values[i])
+		assert.Positive(t, res.CommitMicro.Values[i])
+		assert.GreaterOrEqual(t, res.PeriodMicro.Values[i], res.CommitMicro.Values[i], "rounds run one at a time")
+		assert.InDelta(t, res.PerRound.Values[i]/res.FloorMicro.Values[i]*1e6, res.Model.Values[i], res.Model.Values[i]*1e-6)
+		assert.InDelta(t, res.Durable.Values[i]/res.Model.Values[i], res.ModelRatio.Values[i], 1e-9)
 	}
 	var out strings.Builder
 	res.WriteRows(&out)
 	assert.Contains(t, out.String(), "| POST payment, reference --state / in memory, 4 connections |")
+	assert.Contains(t, out.String(), "| POST payment, reference --state / its fdatasync-floor model, 4 connections |")
 	assert.Contains(t, out.String(), "| Bytes on disk per payment (--state), 4 connections |")
+}
+
+func TestDurableRowsMarkTheGoals(t *testing.T) {
+	r := func(v ...float64) Rounds { return Rounds{Values: v} }
+	for _, tc := range []struct {
+		conns          int
+		ratio, model   float64
+		wantMemoryGoal string
+		wantModelGoal  string
+	}{
+		{16, 0.40, 0.95, "| (none: see the model's row) | - |", "| at least 0.90 | yes |"},
+		{128, 0.75, 0.85, "| at least 0.70 | yes |", "| at least 0.90 | no |"},
+		{128, 0.65, 0.91, "| at least 0.70 | no |", "| at least 0.90 | yes |"},
+	} {
+		var out strings.Builder
+		DurableResult{Connections: tc.conns, Memory: r(100), Durable: r(100 * tc.ratio), Ratio: r(tc.ratio), DiskBytes: r(70),
+			PerRound: r(6), FloorMicro: r(100), CommitMicro: r(120), PeriodMicro: r(140), Model: r(60000), ModelRatio: r(tc.model)}.WriteRows(&out)
+		lines := strings.Split(out.String(), "\n")
+		require.Len(t, lines, 4, out.String())
+		assert.True(t, strings.HasSuffix(lines[0], tc.wantMemoryGoal), lines[0])
+		assert.True(t, strings.HasSuffix(lines[1], tc.wantModelGoal), lines[1])
+		assert.Contains(t, lines[1], fmt.Sprintf("| %.2f |", tc.model))
+		assert.Contains(t, lines[1], "6.0 payments a round (the journal's records per frame) over a floor of 100 µs")
+	}
+}
+
+func TestParseCommitsReadsTheJournalsHistograms(t *testing.T) {
+	const metrics = `# HELP reference_journal_commit_records The records one group commit made durable.
+# TYPE reference_journal_commit_records histogram
+reference_journal_commit_records_bucket{le="1"} 3
+reference_journal_commit_records_bucket{le="+Inf"} 40
+reference_journal_commit_records_sum 250
+reference_journal_commit_records_count 40
+# HELP reference_journal_commit_seconds One group commit of the journal.
+# TYPE reference_journal_commit_seconds histogram
+reference_journal_commit_seconds_bucket{le="+Inf"} 40
+reference_journal_commit_seconds_sum 0.006
+reference_journal_commit_seconds_count 40
+# HELP reference_requests_total Requests answered.
+# TYPE reference_requests_total counter
+reference_requests_total{code="200",operation="createPayment"} 250
+`
+	c, err := parseCommits(strings.NewReader(metrics))
+	require.NoError(t, err)
+	assert.Equal(t, commits{frames: 40, records: 250, seconds: 0.006}, c)
+	c, err = parseCommits(strings.NewReader("# TYPE go_goroutines gauge\ngo_goroutines 7\n"))
+	require.NoError(t, err)
+	assert.Equal(t, commits{}, c, "a server in memory has no commits")
+	_, err = parseCommits(strings.NewReader("not metrics {"))
+	assert.Error(t, err)
+}
+
+func TestMeasureFloorWritesAndSyncsInThePreallocatedFile(t *testing.T) {
+	dir := t.TempDir()
+	f, err := MeasureFloor(t.Context(), dir, 500, 30*time.Millisecond)
+	require.NoError(t, err)
+	assert.Equal(t, 500, f.Bytes)
+	assert.Positive(t, f.Writes)
+	assert.GreaterOrEqual(t, f.Elapsed, 30*time.Millisecond)
+	assert.Equal(t, f.Elapsed/time.Duration(f.Writes), f.Mean())
+	left, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the floor's file is removed")
+	assert.Zero(t, Floor{}.Mean())
 }
 
 func TestParseHWM(t *testing.T) {

@@ -24,11 +24,12 @@ type Launcher struct {
 
 // Process is a running server.
 type Process struct {
-	Name string
-	URL  string
-	cmd  *exec.Cmd
-	out  *tail
-	done chan error
+	Name    string
+	URL     string
+	Metrics string // its Prometheus metrics, when it printed "metrics on URL" before its address
+	cmd     *exec.Cmd
+	out     *tail
+	done    chan error
 }
 
 // startTimeout bounds how long a server may take to print its address.
@@ -52,13 +53,18 @@ func (l Launcher) Start(ctx context.Context) (*Process, error) {
 		return nil, fmt.Errorf("%s: %w", l.Name, err)
 	}
 	p := &Process{Name: l.Name, cmd: cmd, out: errs, done: make(chan error, 1)}
-	addr := make(chan string, 1)
+	type urls struct{ api, metrics string }
+	addr := make(chan urls, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		var metrics string
 		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "metrics on "); ok && metrics == "" {
+				metrics = u
+			}
 			if u, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
 				select {
-				case addr <- u:
+				case addr <- urls{u, metrics}:
 				default:
 				}
 			}
@@ -69,7 +75,8 @@ func (l Launcher) Start(ctx context.Context) (*Process, error) {
 	timer := time.NewTimer(startTimeout)
 	defer timer.Stop()
 	select {
-	case p.URL = <-addr:
+	case u := <-addr:
+		p.URL, p.Metrics = u.api, u.metrics
 		return p, nil
 	case err := <-p.done:
 		return nil, fmt.Errorf("%s exited before listening (%w): %s", l.Name, err, errs)

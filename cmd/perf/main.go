@@ -55,7 +55,8 @@ type perfFlags struct {
 	durableConns                                                       *string
 	conns, threads, rounds, storedWindows, fill                        *int
 	genRounds, genWorkers, memRounds                                   *int
-	window, warmup, storedWindow, genDuration, memShort, memLong       *time.Duration
+	window, warmup, floorWindow, storedWindow, genDuration, memShort   *time.Duration
+	memLong                                                            *time.Duration
 	soakDuration, soakEvery                                            *time.Duration
 	genRef, memRate, soakRate                                          *float64
 	showVersion                                                        *bool
@@ -72,9 +73,10 @@ func perfFlagSet(stderr io.Writer) (*flag.FlagSet, *perfFlags) {
 		conns:         fs.Int("connections", 32, "connections of the client"),
 		threads:       fs.Int("threads", 1, "wrk threads"),
 		durableConns:  fs.String("durable-connections", "16,128", "connections of the client in the durable ratio (both sides), comma-separated, one ratio each: with --state a payment waits for an fdatasync, so its rate is at most the connections over that latency"),
-		rounds:        fs.Int("rounds", 5, "alternating rounds of the server ratio"),
+		rounds:        fs.Int("rounds", 7, "alternating rounds of the server ratio and of the durable rows; each row reports their median and spread"),
 		window:        fs.Duration("window", 5*time.Second, "measured time per server per round"),
 		warmup:        fs.Duration("warmup", time.Second, "time sent to each fresh server before its window"),
+		floorWindow:   fs.Duration("floor-window", time.Second, "the durable rows' fdatasync floor: how long each round's loop of writes and fdatasyncs runs, in the state's directory, after the durable side stopped"),
 		stored:        fs.String("stored", "0,250000,500000,1000000", "checkpoints (stored payments) of the memory and rate measurement; the windows at one checkpoint store payments too (about 180k at 0 on a 2-core machine), so keep the gaps larger"),
 		storedWindow:  fs.Duration("stored-window", time.Second, "measured time of each window at a checkpoint"),
 		storedWindows: fs.Int("stored-windows", 5, "windows at each checkpoint; their median is the checkpoint's rate"),
@@ -150,6 +152,9 @@ func (f *perfFlags) check() (what map[string]bool, checkpoints []int, err error)
 	if *f.rounds < 1 || *f.window < time.Second || *f.conns < 1 || *f.threads < 1 || *f.fill < 1 || *f.storedWindows < 1 {
 		return nil, nil, errors.New("--rounds, --connections, --threads, --fill and --stored-windows must be at least 1, --window at least 1s")
 	}
+	if *f.floorWindow < 10*time.Millisecond {
+		return nil, nil, errors.New("--floor-window must be at least 10ms")
+	}
 	if _, err := parseConnections(*f.durableConns); err != nil {
 		return nil, nil, err
 	}
@@ -175,7 +180,8 @@ func (f *perfFlags) measureServers(ctx context.Context, rep *perf.Report, what m
 	if what["durable"] {
 		conns, _ := parseConnections(*f.durableConns) // checked by check
 		for _, n := range conns {
-			cfg := perf.DurableConfig{Connections: n, Reference: ref, Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup, Log: log}
+			cfg := perf.DurableConfig{Connections: n, Reference: ref, Rounds: *f.rounds, Window: *f.window, Warmup: *f.warmup,
+				FloorWindow: *f.floorWindow, Log: log}
 			res, err := durable(ctx, cfg, *f.clientName, *f.threads)
 			if err != nil {
 				return err

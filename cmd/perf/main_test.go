@@ -35,6 +35,16 @@ func TestMain(m *testing.M) {
 		if i := slices.Index(os.Args, "--state"); i > 0 && i+1 < len(os.Args) {
 			opts = append(opts, reference.WithState(os.Args[i+1]))
 		}
+		if slices.Contains(os.Args, "--metrics-addr") {
+			m := httpapi.NewMetrics()
+			ml, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+			if err != nil {
+				os.Exit(2)
+			}
+			_, _ = os.Stdout.WriteString("metrics on http://" + ml.Addr().String() + "/metrics\n")
+			go func() { _ = (&http.Server{Handler: m.Handler()}).Serve(ml) }() //nolint:gosec // test child on loopback
+			opts = append(opts, reference.WithCommitObserver(m.Commit))
+		}
 		st, err := reference.NewStore(ds, opts...)
 		if err != nil {
 			os.Exit(2)
@@ -63,6 +73,7 @@ func TestRunRefusesBadFlags(t *testing.T) {
 		{[]string{"--rounds", "0"}, "at least 1"},
 		{[]string{"--stored-windows", "0"}, "at least 1"},
 		{[]string{"--window", "10ms"}, "at least 1s"},
+		{[]string{"--floor-window", "1ms"}, "at least 10ms"},
 		{[]string{"--durable-connections", "16,x"}, "not a list of connection counts"},
 		{[]string{"--reference", "/nonexistent/reference"}, "make perf builds bin/reference"},
 		{[]string{"--reference", self, "--client", "curl"}, `"curl" is not wrk, go or auto`},
@@ -105,10 +116,11 @@ func TestRunPrintsTheDurableRatioAtEachConnectionCount(t *testing.T) {
 	t.Setenv("PERF_FAKE_REFERENCE", "1")
 	var out, errb bytes.Buffer
 	err = run(t.Context(), []string{"--only", "durable", "--reference", self, "--client", "go", "--durable-connections", "2,4",
-		"--rounds", "1", "--window", "1s", "--warmup", "0s"}, &out, &errb)
+		"--rounds", "1", "--window", "1s", "--warmup", "0s", "--floor-window", "50ms"}, &out, &errb)
 	require.NoError(t, err, errb.String())
 	for _, n := range []string{"2", "4"} {
 		assert.Regexp(t, `\| POST payment, reference --state / in memory, `+n+` connections \| \d+\.\d\d \|`, out.String())
+		assert.Regexp(t, `\| POST payment, reference --state / its fdatasync-floor model, `+n+` connections \| \d+\.\d\d \|`, out.String())
 		assert.Regexp(t, `\| Bytes on disk per payment \(--state\), `+n+` connections \| \d+ B \|`, out.String())
 	}
 }
