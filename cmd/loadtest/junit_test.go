@@ -53,7 +53,7 @@ func TestJUnitOfAFailingRun(t *testing.T) {
 	require.Len(t, th.Failures, 1, "the threshold's case passed")
 	assert.Regexp(t, `^threshold duplicate_debits<=0: duplicate_debits measured [1-9][0-9]*\.000 in scenario idempotency`, th.Failures[0].Message)
 	require.Len(t, cases["the run passes"].Failures, 1)
-	assert.Contains(t, cases["the run passes"].Failures[0].Body, "duplicate debits")
+	assert.Contains(t, cases["the run passes"].Failures[0].Body, "a reused partner_trx_id was accepted")
 	for _, name := range []string{"lost writes", "contract violations", "uncertain requests", "uncertain_pct<=1%"} {
 		assert.Empty(t, cases[name].Failures, name)
 	}

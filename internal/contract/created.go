@@ -43,8 +43,12 @@ func CheckCreated(c Created, sent string, fee int64) error {
 	}
 	if err := checkAmountWithFee(c.Amount, fee); err != nil {
 		a := c.Amount
-		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d",
-			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+		sentence := " (" + SentenceAmount + ")"
+		if errors.Is(err, errWalletOverTotal) {
+			sentence = "" // it quotes its own
+		}
+		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d%s",
+			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment, sentence)
 	}
 	return nil
 }
