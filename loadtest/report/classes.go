@@ -68,6 +68,15 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 		lines.line(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
 	}
 	lines.addThrottled(rep)
+	if rep.Gateway > 0 {
+		var ex []string
+		for _, e := range rep.Errors {
+			if _, ok := gatewayOf(e); ok && len(ex) < exampleCount {
+				ex = append(ex, e.Example)
+			}
+		}
+		lines.line(ClassGateway, rep.Gateway, ex, "%s answers came from a gateway in front of the target, not from the API", readable.Thousands(rep.Gateway))
+	}
 	return lines
 }
 
