@@ -74,8 +74,10 @@ type checked struct {
 	violation string // the contract rule the response broke; "" if none
 	// detail is the whole verdict on a violation: what was found, with
 	// its figures and the sentence of the document it breaks (the
-	// finding's exhibit shows it).
+	// finding's exhibit shows it); marks note the members of the answer
+	// it is about, by JSON pointer.
 	detail string
+	marks  map[string]string
 	// payment is the created payment the answer shows (created true),
 	// read even when it breaks a rule: what the server says it took.
 	payment contract.Payment
@@ -129,6 +131,12 @@ func checkCreated(body []byte, trxID string) checked {
 		c.violation = "create: " + contract.RuleOf(err) // one rule per key of the tally, without the figures
 	}
 	c.detail = "create: HTTP 200: " + err.Error()
+	for _, at := range contract.CreatedPlaces(err) {
+		if c.marks == nil {
+			c.marks = map[string]string{}
+		}
+		c.marks[at] = contract.RuleOf(err)
+	}
 	return c
 }
 

@@ -325,6 +325,7 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 			if ck.violation == "" {
 				ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
 				ck.detail = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Error())
+				ck.marks = ae.Marks(1)
 			} else {
 				ck.detail = ae.Brief() + "; " + ck.detail // the rule's sentence last
 			}
@@ -357,6 +358,7 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 	// finds a second creation of its id (createdAgain).
 	if p := d.pay; !r.Expected || p != nil && p.Outcome == record.OutcomeCreated && (d.wave || p.Attempt > 0) {
 		r.Exhibit = exhibitOf(d, resp, cmp.Or(ck.detail, r.Error))
+		r.Exhibit.Marks = ck.marks
 	}
 }
 

@@ -152,6 +152,26 @@ func jsonOf(v any) string {
 	return string(b)
 }
 
+// CreatedPlaces are the members of a created payment's answer (JSON
+// pointers) that the rule CheckCreated's err breaks is about, for a
+// report to mark them where it shows the answer; none for another error.
+func CreatedPlaces(err error) []string {
+	const amount = "/data/transaction/amount/"
+	switch {
+	case errors.Is(err, ErrCreatedAnswer):
+		return []string{"/status", "/message"}
+	case errors.Is(err, ErrTransactionNamed):
+		return []string{"/data/transaction/transaction_number", "/data/transaction/partner_trx_id"}
+	case errors.Is(err, errAmountCoinRate):
+		return []string{amount + "coin_used", amount + "coin_value_used"}
+	case errors.Is(err, errWalletOverTotal):
+		return []string{amount + "total", amount + "balance_used", amount + "coin_value_used"}
+	case errors.Is(err, errAmountSum), errors.Is(err, errAmountNegative):
+		return []string{amount + "total", amount + "balance_used", amount + "coin_value_used", amount + "gateway_payment"}
+	}
+	return nil
+}
+
 // RuleOf names the rule a check's error breaks, without the figures of the
 // case: its innermost error, the sentinel a check wraps. A judge that counts
 // violations by rule (the load tester) keys them by it.

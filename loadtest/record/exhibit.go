@@ -32,6 +32,10 @@ type Exhibit struct {
 	// Detail is the whole verdict on the answer: what was found, with its
 	// figures and the sentence of the document it rests on.
 	Detail string `json:"detail,omitempty"`
+	// Marks note the members of the answer the verdict is about, by JSON
+	// pointer: String marks them where it shows the answer, and keeps them
+	// in sight when it folds a long one.
+	Marks map[string]string `json:"marks,omitempty"`
 }
 
 // MaxExhibitBody bounds the bodies an Exhibit keeps.
@@ -100,7 +104,7 @@ func (x *Exhibit) String(indent string) string {
 		}
 	}
 	line("%s", strings.TrimRight(status, " "))
-	for l := range strings.SplitSeq(strings.TrimRight(readable.Body([]byte(x.Answer), nil, exhibitLines), "\n"), "\n") {
+	for l := range strings.SplitSeq(strings.TrimRight(readable.Body([]byte(x.Answer), x.Marks, exhibitLines), "\n"), "\n") {
 		if l != "" {
 			line("< %s", l)
 		}
