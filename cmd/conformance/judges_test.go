@@ -100,3 +100,47 @@ func TestJudgesNarrowTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryReportHoldsEveryJudge: a run of the scenarios and the generated
+// judge writes one report set in which a property is a test case like a
+// scenario: junit.xml has a suite of the properties, cucumber.json a
+// feature, summary.json the judges with their budget, seed and examples,
+// the page an area; the console prints each property as it ends and the
+// seed, and --seed repeats it.
+func TestEveryReportHoldsEveryJudge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--judges", "scenarios,generated", "--tags", "@payment-methods", "--examples", "5", "--seed", "42",
+		"--report-dir", dir}, noEnv, &stdout, &stderr)
+	require.Equal(t, exitPass, code, "%s\n%s", stdout.String(), stderr.String())
+	out := stdout.String()
+	assert.Contains(t, out, "PASSED sequences: stateful sequences agree with the document's model # generated", "each property as it ends")
+	assert.Contains(t, out, ", seed 42, ")
+	assert.Contains(t, out, "  probe      not asked: left out with --judges")
+
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	require.NoError(t, err)
+	var sum report.Summary
+	require.NoError(t, json.Unmarshal(data, &sum))
+	require.Len(t, sum.Judges, 3)
+	gen := sum.Judges[1]
+	assert.Equal(t, report.JudgeGenerated, gen.Name)
+	assert.Equal(t, report.JudgeRan, gen.State)
+	assert.Equal(t, uint64(42), gen.Seed)
+	assert.Equal(t, 15, gen.Counts.Passed)
+	assert.Equal(t, gen.Planned, gen.Examples, "nothing cut")
+	assert.Contains(t, gen.Budget, "5 examples a property")
+	assert.Equal(t, report.JudgeNotAsked, sum.Judges[2].State)
+	assert.Equal(t, 2+15, sum.Totals.Passed, "2 scenarios and 15 properties")
+
+	for file, want := range map[string]string{
+		"junit.xml":     `<testsuite name="Generated properties and stateful sequences"`,
+		"cucumber.json": `"name": "Generated properties and stateful sequences"`,
+		"report.html":   `id="area-judge-generated"`,
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		assert.Contains(t, string(data), want, file)
+	}
+}
