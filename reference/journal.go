@@ -6,14 +6,17 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"log/slog"
+	"math"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // The journal's file is a sequence of frames, each one write and one
-// fdatasync, followed by zeros (the space preallocated for the next ones):
+// fdatasync, followed by zeros (the space preallocated for the next ones;
+// none when the disk had no room for them):
 //
 //	"PCJ1"  body length (uint32 LE)  CRC-32C of the body (uint32 LE)  body
 //
@@ -80,6 +83,34 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 // with the durable position.
 //
 // Lock order: Store.mu, then journal.mu.
+//
+// What a waiter can observe. A request is answered with success only when
+// wait returns nil for the end of the records its answer depends on, and
+// wait returns nil only when that end is at most durable and lies in no
+// span a failed flush dropped (lost). That holds under every interleaving
+// of flush, failure and new arrivals because:
+//
+//  1. durable grows only past records that are on disk: in flush, once the
+//     frame's fdatasync returned nil; in fail, past the records it has just
+//     recorded as lost, in the same critical section (under Store.mu and
+//     mu). lostTo is stored before durable, so a reader of the new durable
+//     reads the new lostTo too, and wait's fast path (at most durable, after
+//     lostTo) never passes over a lost span.
+//  2. Under mu, a record above durable is either in the frame in flight
+//     (end <= pendingAt; inflight is that flush's channel) or pending (end >
+//     pendingAt; next is closed by the flush that takes it, or by fail).
+//     inflight is cleared only in the critical section that publishes the
+//     frame's outcome (durable advanced, or its span lost), so waitFor gives
+//     a waiter with no outcome yet a channel that closes only once the
+//     outcome is known, never none.
+//  3. A failed flush takes Store.mu, then mu, before it changes anything, and
+//     undoes everything under both: the frame's records and every record
+//     appended since become one lost span and the state is rebuilt from the
+//     disk, while no request can append (that needs Store.mu) or read the
+//     journal's state (that needs mu). Before issue 36 fail cleared inflight,
+//     then released mu to take Store.mu: a waiter arriving in that gap found
+//     its record neither lost nor pending and was answered 200 for a payment
+//     the rollback then erased.
 type journal struct {
 	path   string
 	file   StateFile
@@ -89,11 +120,17 @@ type journal struct {
 	rollback func(size int64) error
 	storeMu  *sync.Mutex
 
-	// durable is the end of the records on disk; failures counts the
-	// failed flushes. Both are written under mu and read without it by the
-	// fast path of wait.
-	durable  atomic.Uint64
-	failures atomic.Int32
+	// durable is the end of the records on disk, lostTo the end of the last
+	// span of records a failed flush dropped: a record ending in (lostTo,
+	// durable] is on disk, which is wait's fast path without mu. Both only
+	// grow, and only run changes them (durable alone after a success; both
+	// under Store.mu and mu in fail); a broken or closed journal sets lostTo
+	// to the maximum, so that every wait takes mu and finds broken.
+	durable, lostTo atomic.Uint64
+	// troubled is set while an episode of failed writes is under way
+	// (trouble.since is set), so that a successful flush takes mu to end it
+	// only then. Written under mu, read by run without it.
+	troubled atomic.Bool
 	// frames counts the frames made durable (the group-commit rounds), for
 	// the benchmarks.
 	frames atomic.Uint64
@@ -123,9 +160,14 @@ type journal struct {
 	// written; allocated is the file's length, zeros from size on. Only
 	// run (flush, reserve, fail) changes them once the journal runs.
 	size, allocated int64
+	// header is the journal's first record: when the start could not write
+	// its frame (size 0), the first flush writes it before its own, then
+	// syncs the directory with syncDir. Set before the first append.
+	header  []byte
+	syncDir func() error
 	// trouble is the episode of failed writes under way, if any.
 	trouble episode
-	// lost are the spans of records a failed flush dropped.
+	// lost are the spans of records failed flushes dropped, in order.
 	lost []span
 	// broken, once set, fails every request: the state in memory could not
 	// be brought back to what is on disk.
@@ -188,7 +230,7 @@ func (j *journal) append(rec []byte) uint64 {
 // Store.mu.
 func (j *journal) wait(end uint64) error {
 	for {
-		if end <= j.durable.Load() && j.failures.Load() == 0 {
+		if end <= j.durable.Load() && end > j.lostTo.Load() {
 			return nil
 		}
 		done, err := j.waitFor(end)
@@ -200,20 +242,19 @@ func (j *journal) wait(end uint64) error {
 }
 
 // waitFor returns the outcome of the record ending at end when it is
-// known, or else the channel closed when the flush that writes it ends.
+// known, or else the channel closed when the flush that writes it ends
+// (never nil then: see the journal's invariant).
 func (j *journal) waitFor(end uint64) (chan struct{}, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.broken != nil {
 		return nil, j.broken
 	}
-	for _, l := range j.lost {
-		if end > l.from && end <= l.to {
-			if !j.trouble.since.IsZero() {
-				j.trouble.requests++
-			}
-			return nil, errNotDurable
+	if j.isLost(end) {
+		if !j.trouble.since.IsZero() {
+			j.trouble.requests++
 		}
+		return nil, errNotDurable
 	}
 	if end <= j.durable.Load() {
 		return nil, nil
@@ -225,9 +266,19 @@ func (j *journal) waitFor(end uint64) (chan struct{}, error) {
 	return j.next, nil
 }
 
+// isLost says whether the record ending at end was dropped by a failed
+// flush. The caller holds mu.
+func (j *journal) isLost(end uint64) bool {
+	if end > j.lostTo.Load() {
+		return false
+	}
+	i := sort.Search(len(j.lost), func(i int) bool { return j.lost[i].to >= end })
+	return i < len(j.lost) && end > j.lost[i].from
+}
+
 // flush writes the pending records as one frame at the end of the durable
 // ones and fdatasyncs it. The caller (run) holds j.mu; j.mu is released
-// during the write.
+// during the write, and a failure is undone under Store.mu and j.mu (fail).
 func (j *journal) flush() {
 	body := j.pending[frameHeader:]
 	k := frameCut(body)
@@ -250,81 +301,111 @@ func (j *journal) flush() {
 	j.mu.Unlock()
 
 	start := time.Now()
-	err := j.reserve(int64(len(frame)))
-	if err == nil {
-		err = writeFrame(j.file, frame, j.size)
+	var err error
+	if j.size == 0 { // the start had no room for the header's frame: it goes first
+		j.size, err = writeHeader(j.file, j.header, j.syncDir)
+		j.allocated = max(j.allocated, j.size)
 	}
 	if err == nil {
-		err = datasync(j.file)
+		err = j.write(frame)
 	}
-	if err == nil { // wake the frame's requests first, then the books
-		if j.failures.Load() != 0 { // an episode of failures may end: log it before any answer
-			j.mu.Lock()
-			j.writesAgain()
-			j.mu.Unlock()
-		}
-		j.durable.Store(end)
-		j.frames.Add(1)
-		j.committed(frame, start)
+	if err != nil {
+		// Undo under Store.mu and mu, taken in the lock order before
+		// anything changes (the journal's invariant, 3): the frame stays in
+		// flight to every waiter until its span is recorded lost.
+		j.storeMu.Lock()
+		j.mu.Lock()
+		j.fail(err, countRecords(frame[frameHeader:]))
+		j.inflight = nil
+		j.storeMu.Unlock()
 		close(done)
-		// The requests just woken wait in this goroutine's run queue: let
-		// them answer before the next fdatasync blocks this thread with
-		// them behind it (until the scheduler hands them on, a context
-		// switch later). Requests that arrive meanwhile join the next
-		// frame instead of waiting a round more.
-		runtime.Gosched()
+		return
 	}
+	// Wake the frame's requests first, then the books.
+	if j.troubled.Load() { // an episode of failures ends: log it before any answer
+		j.mu.Lock()
+		j.writesAgain()
+		j.mu.Unlock()
+	}
+	j.durable.Store(end)
+	j.frames.Add(1)
+	j.committed(frame, start)
+	close(done)
+	// The requests just woken wait in this goroutine's run queue: let them
+	// answer before the next fdatasync blocks this thread with them behind
+	// it (until the scheduler hands them on, a context switch later).
+	// Requests that arrive meanwhile join the next frame instead of waiting
+	// a round more.
+	runtime.Gosched()
 
 	j.mu.Lock()
 	j.inflight = nil
-	if err == nil {
-		j.size += int64(len(frame))
-		if cap(frame) <= 4*maxFrame {
-			j.spare = frame[:0]
-		}
-		return
+	j.size += int64(len(frame))
+	j.allocated = max(j.allocated, j.size)
+	if cap(frame) <= 4*maxFrame {
+		j.spare = frame[:0]
 	}
-	j.fail(err, countRecords(frame[frameHeader:]))
-	close(done)
 }
 
-// reserve makes room for n more bytes after the durable frames
-// (preallocate).
-func (j *journal) reserve(n int64) error {
+// write writes frame after the durable frames and makes it durable: into
+// the zeros reserved for it, with fdatasync; or growing the file, with
+// fsync.
+func (j *journal) write(frame []byte) error {
+	inside := j.reserve(int64(len(frame)))
+	if err := writeFrame(j.file, frame, j.size); err != nil {
+		return err
+	}
+	if inside {
+		return datasync(j.file)
+	}
+	return j.file.Sync()
+}
+
+// reserve makes room for a frame of n bytes after the durable frames: the
+// zeros preallocated ahead of them, or more (preallocate), which keep what
+// fits when the disk has less room than it asks for. It returns false when
+// even the frame does not fit in them: then the frame is written past the
+// file's end, growing it by the frame alone, and must be fsynced (its
+// length changes); whether the disk holds it is the frame's write's to
+// say.
+func (j *journal) reserve(n int64) bool {
 	var err error
 	j.allocated, err = preallocate(j.file, j.size, j.allocated, n)
-	return err
+	return err == nil
 }
 
 // preallocate writes zeros after the file's length until n more bytes fit
 // after size, and fsyncs them (the file's length changed), so that the
-// frames written into them need only fdatasync. It returns the file's
-// length.
+// frames written into them need only fdatasync. It asks for a segment at a
+// time (as much as the file holds, between minSegment and segment) and,
+// when the disk has less room than that, keeps the zeros that fit: it
+// succeeds when they hold n bytes. It returns the file's length, the zeros
+// that fit included (they are space, whatever the error).
 func preallocate(f StateFile, size, length, n int64) (int64, error) {
 	need := size + n - length
 	if need <= 0 {
 		return length, nil
 	}
 	grow := max(need, min(max(length, minSegment), segment))
-	if err := writeZeros(f, length, grow); err != nil {
+	wrote, err := writeZeros(f, length, grow)
+	length += wrote
+	if err != nil && wrote < need {
 		return length, err
 	}
-	if err := f.Sync(); err != nil {
-		return length, err
-	}
-	return length + grow, nil
+	return length, f.Sync()
 }
 
-// writeZeros writes n zero bytes at off.
-func writeZeros(f StateFile, off, n int64) error {
-	for n > 0 {
-		k := min(n, int64(len(zeros)))
-		if _, err := f.WriteAt(zeros[:k], off); err != nil {
-			return err
+// writeZeros writes n zero bytes at off and returns how many it wrote.
+func writeZeros(f StateFile, off, n int64) (int64, error) {
+	var wrote int64
+	for wrote < n {
+		k, err := f.WriteAt(zeros[:min(n-wrote, int64(len(zeros)))], off+wrote)
+		wrote += int64(k)
+		if err != nil {
+			return wrote, err
 		}
-		off, n = off+k, n-k
 	}
-	return nil
+	return wrote, nil
 }
 
 // countRecords counts the whole records of a frame's body.
@@ -363,15 +444,12 @@ func frameCut(body []byte) int {
 // file is cut back to the end of its durable frames (the next write
 // preallocates again) and the store's state is rebuilt from it, so the
 // memory keeps nothing the disk does not. If that fails too the journal is
-// broken and every later request fails. The caller holds j.mu; fail takes
-// Store.mu first, in the lock order, and returns with j.mu held.
+// broken and every later request fails. The caller (flush) holds Store.mu
+// and j.mu.
 func (j *journal) fail(cause error, records int) {
-	j.mu.Unlock()
-	j.storeMu.Lock()
-	j.mu.Lock()
 	records += countRecords(j.pending[frameHeader:])
 	j.lost = append(j.lost, span{from: j.durable.Load(), to: j.appended})
-	j.failures.Add(1)
+	j.lostTo.Store(j.appended)
 	// The state rebuilt below is the disk's: it is durable, at a position
 	// past the lost span, so what is read from it is not taken for lost.
 	j.appended++
@@ -379,17 +457,20 @@ func (j *journal) fail(cause error, records int) {
 	j.pending = j.pending[:frameHeader]
 	j.pendingAt = j.appended
 	if err := j.file.Truncate(j.size); err != nil {
-		j.broken = errors.Join(errNotDurable, cause, err)
+		j.breakWith(errors.Join(errNotDurable, cause, err))
 	} else if err := j.rollback(j.size); err != nil {
-		j.broken = errors.Join(errNotDurable, cause, err)
+		j.breakWith(errors.Join(errNotDurable, cause, err))
 	}
 	j.allocated = min(j.allocated, j.size)
 	j.writeFailed(cause, records)
 	close(j.next) // the pending records are lost too
 	j.next = make(chan struct{})
-	j.mu.Unlock()
-	j.storeMu.Unlock()
-	j.mu.Lock()
+}
+
+// breakWith makes every later wait fail with err. The caller holds mu.
+func (j *journal) breakWith(err error) {
+	j.broken = err
+	j.lostTo.Store(math.MaxUint64)
 }
 
 // writeFailed logs the first failure of an episode at Error, and a broken
@@ -398,6 +479,7 @@ func (j *journal) writeFailed(cause error, records int) {
 	t := &j.trouble
 	if t.since.IsZero() {
 		t.since = time.Now()
+		j.troubled.Store(true)
 		j.logger.Error("state journal: a write failed; every request that changes state, or reads a change not yet on disk, answers 500 until a write succeeds",
 			"path", j.path, "error", cause, "dropped_records", records)
 	}
@@ -407,6 +489,27 @@ func (j *journal) writeFailed(cause error, records int) {
 		j.logger.Error("state journal: the state could not be brought back to what is on disk; every request answers 500 until the server restarts",
 			"path", j.path, "error", j.broken)
 	}
+}
+
+// startsWithout tells what the start could not write (cause): the
+// header, or the zeros the first frames need. With some zeros ahead (the
+// journal's own, or those that fit) the frames go on into them, and the
+// log warns that the disk is nearly full. Without any, an episode of
+// failed writes begins: the store starts and serves what the journal
+// holds, and a change answers 500 until its write succeeds, which ends the
+// episode (writesAgain).
+func (j *journal) startsWithout(cause error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if room := j.allocated - j.size; j.size > 0 && room > 0 {
+		j.logger.Warn("state journal: the disk is nearly full: the journal's next frames have only the space preallocated before it filled",
+			"path", j.path, "error", cause, "preallocated_bytes", room)
+		return
+	}
+	j.trouble = episode{since: time.Now(), writes: 1}
+	j.troubled.Store(true)
+	j.logger.Error("state journal: the disk has no room for the journal's next frames at the start; the server serves what the journal holds, and every request that changes state answers 500 until a write succeeds",
+		"path", j.path, "error", cause, "header_written", j.size > 0)
 }
 
 // writesAgain ends an episode of failed writes, logging what it cost. The
@@ -420,6 +523,7 @@ func (j *journal) writesAgain() {
 		"path", j.path, "failed_writes", t.writes, "failed_requests", t.requests, "dropped_records", t.lost,
 		"for", time.Since(t.since).Round(time.Millisecond))
 	*t = episode{}
+	j.troubled.Store(false)
 }
 
 // close stops run once its flush (if any) ends, fails every later wait and
@@ -432,9 +536,8 @@ func (j *journal) close() error {
 	<-j.stopped
 	j.mu.Lock()
 	if j.broken == nil {
-		j.broken = errors.New("reference: the store is closed")
+		j.breakWith(errors.New("reference: the store is closed"))
 	}
-	j.failures.Add(1)
 	close(j.next)
 	j.next = make(chan struct{}) // a later wait sees broken
 	j.mu.Unlock()

@@ -151,8 +151,10 @@ func judgeTail(r io.ReaderAt, off, end, size int64, reason string) (tail, string
 	if _, err := r.ReadAt(buf, off); err != nil {
 		return t, "", err
 	}
-	if next := intactFrameAfter(buf); next > 0 {
-		return t, fmt.Sprintf("an intact frame follows at offset %d, so the journal holds acknowledged changes after the damage", off+int64(next)), nil
+	if next, err := intactFrameAfter(r, buf, off, size); err != nil {
+		return t, "", err
+	} else if next > 0 {
+		return t, fmt.Sprintf("an intact frame follows at offset %d, so the journal holds acknowledged changes after the damage", next), nil
 	}
 	hdr := make([]byte, frameHeader) // what the header holds, zeros after end
 	copy(hdr, buf)
@@ -252,25 +254,29 @@ func describeDamage(buf []byte, off, end, size, claimed, reach int64) string {
 	return fmt.Sprintf("non-zero bytes up to offset %d, %s; no intact frame follows", end, after)
 }
 
-// intactFrameAfter returns the offset in b, after its start, of the first
-// frame that reads whole with its checksum, or 0.
-func intactFrameAfter(b []byte) int {
-	for p := 1; p+frameHeader <= len(b); p++ {
+// intactFrameAfter returns the file offset of the first frame that
+// starts in b (the file's bytes from off) after its start and reads whole
+// with its checksum, or 0. A frame is found by its header, whose magic is
+// not zeros, and read from r up to size: its last bytes may be zeros past
+// b's end (a record often ends in a zero byte).
+func intactFrameAfter(r io.ReaderAt, b []byte, off, size int64) (int64, error) {
+	var hdr [frameHeader]byte
+	var body []byte
+	for p := 1; p < len(b); p++ {
 		i := bytes.Index(b[p:], []byte(frameMagic))
 		if i < 0 {
-			return 0
+			return 0, nil
 		}
 		p += i
-		if p+frameHeader > len(b) {
-			return 0
+		_, reason, err := readFrame(r, off+int64(p), size, &hdr, &body)
+		if err != nil {
+			return 0, err
 		}
-		n := int(binary.LittleEndian.Uint32(b[p+4:]))
-		if n > 0 && n <= len(b)-p-frameHeader &&
-			crc32.Checksum(b[p+frameHeader:p+frameHeader+n], castagnoli) == binary.LittleEndian.Uint32(b[p+8:]) {
-			return p
+		if reason == "" {
+			return off + int64(p), nil
 		}
 	}
-	return 0
+	return 0, nil
 }
 
 // lastNonZero returns the offset after the last non-zero byte of [off,
@@ -296,10 +302,10 @@ func lastNonZero(r io.ReaderAt, off, size int64) (int64, error) {
 	return off, nil
 }
 
-// recoverJournal replays the journal f into the store, erases a torn last
-// write (or, with WithRepair, damage and everything after it), and writes
-// the header of a new (or headless) journal. It returns the end of its
-// frames and the file's length.
+// recoverJournal replays the journal f into the store and erases a torn
+// last write (or, with WithRepair, damage and everything after it). It
+// returns the end of its frames (0 for a new journal, or one whose
+// header's write was torn) and the file's length.
 func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int64, err error) {
 	start := time.Now()
 	if length, err = s.journalLength(path, f); err != nil {
@@ -317,21 +323,11 @@ func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int6
 		if err != nil {
 			return 0, 0, err
 		}
-		if err := s.dropTorn(path, f, sc); err != nil {
+		if err := s.dropTorn(path, f, sc, length); err != nil {
 			return 0, 0, err
 		}
 	}
 	size = sc.end
-	if size == 0 { // a new journal, or one whose header's write was torn
-		if err := writeHeader(f, s.header); err != nil {
-			return 0, 0, stateDirError(dir, err)
-		}
-		if err := syncDir(dir, s.openFile); err != nil {
-			return 0, 0, stateDirError(dir, err)
-		}
-		size = frameHeader + int64(len(s.header))
-		length = max(length, size)
-	}
 	s.logger.Info("state journal replayed", "path", path, "frames", sc.frames, "bytes", size,
 		"account_records", s.replayed.accounts, "payments", s.replayed.payments,
 		"preallocated", sc.zeros, "took", time.Since(start).Round(time.Microsecond))
@@ -339,21 +335,66 @@ func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int6
 }
 
 // dropTorn erases the torn last write sc found (zeros where it was, as
-// preallocated), so that the next frame is written in its place.
-func (s *Store) dropTorn(path string, f StateFile, sc scan) error {
+// preallocated), so that the next frame is written in its place, and logs
+// it with the payments it held (size is the file's length).
+func (s *Store) dropTorn(path string, f StateFile, sc scan, size int64) error {
 	t := sc.torn
 	if t == nil {
 		return nil
 	}
-	if err := writeZeros(f, t.off, t.end-t.off); err != nil {
+	held, err := s.logTorn(path, f, t, size)
+	if err != nil {
+		return fmt.Errorf("state journal %s: reading the torn last frame: %w", path, err)
+	}
+	if _, err := writeZeros(f, t.off, t.end-t.off); err != nil {
 		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
 	}
 	if err := datasync(f); err != nil {
 		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
 	}
 	s.logger.Warn("state journal: dropped a torn last frame (a write the crash stopped part way; none of its requests was answered)",
-		"path", path, "frame", t.frame, "offset", t.off, "bytes", t.end-t.off, "torn", t.torn)
+		"path", path, "frame", t.frame, "offset", t.off, "bytes", t.end-t.off, "torn", t.torn,
+		"payments", held.payments, "account_records", held.accounts, "unreadable_bytes", held.unreadable)
 	return nil
+}
+
+// logTorn logs, at Warn, each payment and account change of the torn last
+// frame t as far as the file holds it: its records before the first
+// sector never written and the file's end, a payment's even when cut after
+// its partner_trx_id. None was acknowledged, but an operator looking for a
+// payment needs its id.
+func (s *Store) logTorn(path string, f StateFile, t *tail, size int64) (droppedRecords, error) {
+	var d droppedRecords
+	var hdr [frameHeader]byte
+	n := int64(0)
+	if size-t.off >= frameHeader {
+		if _, err := f.ReadAt(hdr[:], t.off); err != nil {
+			return d, err
+		}
+		n = int64(binary.LittleEndian.Uint32(hdr[4:]))
+	}
+	if string(hdr[:4]) != frameMagic || n == 0 || n > maxFrameRead {
+		d.unreadable = int(t.end - t.off)
+		return d, nil
+	}
+	frame := make([]byte, min(frameHeader+n, size-t.off)) // what the file holds of it
+	if _, err := f.ReadAt(frame, t.off); err != nil {
+		return d, err
+	}
+	cut := int64(len(frame))
+	if z := unwrittenSector(frame, t.off); z >= 0 {
+		cut = max(frameHeader, z-t.off)
+	}
+	d.unreadable = len(frame) - int(cut) // from the first sector never written on
+	d.unreadable += s.logRecords(frame[frameHeader:cut], &d, func(pr paymentPayload, whole bool) {
+		s.logger.Warn("state journal: the torn last frame held a payment, never acknowledged (the crash stopped its write); it is dropped",
+			"path", path, "frame_offset", t.off, "id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID,
+			"account", pr.account, "total", pr.amount.Total, "record_whole", whole)
+	}, func(a *account) {
+		s.logger.Warn("state journal: the torn last frame held an account change, never acknowledged; it is dropped",
+			"path", path, "frame_offset", t.off, "account", a.id, "partner", a.partner)
+	})
+	return d, nil
 }
 
 // journalLength returns the length of the journal f, narrowing its

@@ -92,21 +92,26 @@ func bigLastFrame(t *testing.T) (dir string, clock *referencetest.Clock, tokens,
 
 // TestStateTornLastWriteDropped starts over a journal whose last write a
 // crash stopped part way: the frame is dropped (none of its requests was
-// answered), the drop is logged with its frame and bytes, and the journal
-// goes on.
+// answered), the drop is logged with its frame and bytes and with the id of
+// the payment it held when the file holds it, and the journal goes on.
 func TestStateTornLastWriteDropped(t *testing.T) {
 	t.Parallel()
-	damages := map[string]func(data []byte, last int64) []byte{
-		"the file ends inside the last frame":          func(data []byte, last int64) []byte { return data[:last+frameHeader+3] },
-		"the file ends inside the last frame's header": func(data []byte, last int64) []byte { return data[:last+5] },
-		"a sector of the last frame never written": func(data []byte, last int64) []byte {
+	damages := map[string]struct {
+		damage func(data []byte, last int64) []byte
+		logged []string // the payments the log names
+	}{
+		"the file ends inside the last frame":          {func(data []byte, last int64) []byte { return data[:last+frameHeader+3] }, nil},
+		"the file ends inside the last frame's header": {func(data []byte, last int64) []byte { return data[:last+5] }, nil},
+		"the file ends inside the last frame, after its payment's id": {
+			func(data []byte, last int64) []byte { return data[:last+frameHeader+200] }, []string{"st-big"}},
+		"a sector of the last frame never written": {func(data []byte, last int64) []byte {
 			at := (last + 2*sector) / sector * sector // a whole sector inside the frame
 			clear(data[at : at+sector])
 			return data
-		},
-		"the header's frame cut short": func(data []byte, _ int64) []byte { return data[:frameHeader+3] },
+		}, []string{"st-big"}},
+		"the header's frame cut short": {func(data []byte, _ int64) []byte { return data[:frameHeader+3] }, nil},
 	}
-	for name, damage := range damages {
+	for name, tc := range damages {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir, clock, tokens, trxIDs := bigLastFrame(t)
@@ -120,7 +125,7 @@ func TestStateTornLastWriteDropped(t *testing.T) {
 			}
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)
-			require.NoError(t, os.WriteFile(path, damage(data, last), 0o600))
+			require.NoError(t, os.WriteFile(path, tc.damage(data, last), 0o600))
 
 			logs := &logRecorder{}
 			r := mustOpenState(t, dir, clock, WithLogger(slog.New(logs)))
@@ -134,9 +139,65 @@ func TestStateTornLastWriteDropped(t *testing.T) {
 			assert.Equal(t, int64(frame), dropped[0].Attrs["frame"])
 			assert.Equal(t, last, dropped[0].Attrs["offset"])
 			assert.Positive(t, dropped[0].Attrs["bytes"])
+			assert.Equal(t, int64(len(tc.logged)), dropped[0].Attrs["payments"])
+			assert.Equal(t, tc.logged, loggedTrxIDs(logs, "the torn last frame held a payment"))
 			journalGoesOn(t, r, dir, clock, tokens, trxIDs)
 		})
 	}
+}
+
+// loggedTrxIDs are the partner_trx_ids of the records whose message
+// contains msg.
+func loggedTrxIDs(logs *logRecorder, msg string) []string {
+	var ids []string
+	for _, rec := range logs.find(msg) {
+		ids = append(ids, rec.Attrs["partner_trx_id"].(string))
+	}
+	return ids
+}
+
+// TestStateTornFrameOfSeveralPayments starts over a journal whose last
+// frame held several payments (a group commit) and was cut inside the
+// last one, before its id: the log names the payments the file holds
+// whole, at Warn.
+func TestStateTornFrameOfSeveralPayments(t *testing.T) {
+	t.Parallel()
+	dir, clock, tokens, trxIDs := closedJournal(t)
+	path := filepath.Join(dir, JournalName)
+	offs := frameOffsets(t, path)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	end := journalEnd(t, path)
+	first := offs[3] // the frames of the payments start after the header and two provisionings
+	var body []byte
+	var lastRecord int
+	for i, off := range offs[3:] {
+		next := end
+		if 3+i+1 < len(offs) {
+			next = offs[3+i+1]
+		}
+		lastRecord = len(body)
+		body = append(body, data[off+frameHeader:next]...)
+	}
+	group := testFrame(body)
+	torn := append(slices.Clone(data[:first]), group[:frameHeader+lastRecord+10]...) // inside the last record, before its id
+	require.NoError(t, os.WriteFile(path, torn, 0o600))
+	want := takeSnapshot(t, replayPrefix(t, dir, first, clock), tokens, trxIDs)
+	require.Equal(t, trxIDs, want.Missing)
+
+	logs := &logRecorder{}
+	r := mustOpenState(t, dir, clock, WithLogger(slog.New(logs)))
+	assert.Equal(t, want, takeSnapshot(t, r, tokens, trxIDs))
+	held := logs.find("the torn last frame held a payment")
+	assert.Equal(t, trxIDs[:len(trxIDs)-1], loggedTrxIDs(logs, "the torn last frame held a payment"))
+	for _, rec := range held {
+		assert.Equal(t, slog.LevelWarn, rec.Level)
+		assert.Equal(t, first, rec.Attrs["frame_offset"])
+	}
+	dropped := logs.find("dropped a torn last frame")
+	require.Len(t, dropped, 1)
+	assert.Equal(t, int64(len(trxIDs)-1), dropped[0].Attrs["payments"])
+	assert.Equal(t, int64(10), dropped[0].Attrs["unreadable_bytes"])
 }
 
 // journalGoesOn makes a payment on r, closes it and checks that the next
@@ -185,6 +246,45 @@ func fileSize(tb testing.TB, path string) int64 {
 	info, err := os.Stat(path)
 	require.NoError(tb, err)
 	return info.Size()
+}
+
+// plainLastFrame makes someChanges and one more payment with neither
+// promotion, shift code nor parts, whose record (and so its frame) ends in
+// a zero byte, and closes the store.
+func plainLastFrame(t *testing.T) (dir string, clock *referencetest.Clock, tokens, trxIDs []string) {
+	t.Helper()
+	dir, clock = t.TempDir(), referencetest.NewClockAtT0()
+	s := mustOpenState(t, dir, clock)
+	tokens, trxIDs = someChanges(t, s)
+	_, err := s.CreatePayment(caller(t, s, referencetest.KeyNusantara, referencetest.TokFunded), payIn(1002, "081234567890", 0, "st-plain", true, false))
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	path := filepath.Join(dir, JournalName)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Zero(t, data[journalEnd(t, path)-1], "the last frame ends in a zero byte")
+	return dir, clock, tokens, append(trxIDs, "st-plain")
+}
+
+// TestStateDamageBeforeAFrameEndingInZeros damages the frame before the
+// last, which ends in a zero byte: the start is refused with the intact
+// frame that follows, found by its header and checksum (not "no intact
+// frame follows", as when the last non-zero byte bounded the search).
+func TestStateDamageBeforeAFrameEndingInZeros(t *testing.T) {
+	t.Parallel()
+	dir, clock, _, _ := plainLastFrame(t)
+	path := filepath.Join(dir, JournalName)
+	offs := frameOffsets(t, path)
+	last := offs[len(offs)-1]
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	data[offs[len(offs)-2]+frameHeader+6] ^= 0x40
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	_, err = openStateStore(t, dir, clock)
+	var corrupt *CorruptError
+	require.ErrorAs(t, err, &corrupt)
+	assert.Equal(t, offs[len(offs)-2], corrupt.Offset)
+	assert.Contains(t, corrupt.Follows, fmt.Sprintf("an intact frame follows at offset %d", last))
 }
 
 // TestStateDamageRefusesToStart damages a journal where no crash can:
@@ -237,7 +337,19 @@ func TestStateDamageRefusesToStart(t *testing.T) {
 // payment dropped is logged by id.
 func TestStateRepairKeepsACopyAndLogsWhatItDrops(t *testing.T) {
 	t.Parallel()
-	dir, clock, tokens, trxIDs := closedJournal(t)
+	for name, journal := range map[string]func(*testing.T) (string, *referencetest.Clock, []string, []string){
+		"the last frame ends in a non-zero byte": closedJournal,
+		"the last frame ends in a zero byte":     plainLastFrame,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testRepair(t, journal)
+		})
+	}
+}
+
+func testRepair(t *testing.T, journal func(*testing.T) (string, *referencetest.Clock, []string, []string)) {
+	dir, clock, tokens, trxIDs := journal(t)
 	path := filepath.Join(dir, JournalName)
 	offs := frameOffsets(t, path)
 	damaged := offs[3] // the frames of the payments start after the header and two provisionings
@@ -370,6 +482,11 @@ func TestJudgeTail(t *testing.T) {
 			f[off+50] ^= 1
 			return f
 		}, "", "it is the last frame and whole"},
+		"an intact frame ending in zero bytes after the damage": {100, func(off int) []byte {
+			f := place(off, append(testFrame(body), testFrame([]byte("berikutnya\x00\x00"))...), 8192)
+			f[off+700] ^= 1
+			return f
+		}, "", fmt.Sprintf("an intact frame follows at offset %d", 100+frameHeader+len(body))},
 		"an intact frame after the damage": {100, func(off int) []byte {
 			f := place(off, append(testFrame(body), testFrame([]byte("berikutnya"))...), 8192)
 			f[off+700] ^= 1

@@ -26,11 +26,11 @@ func (s *Store) repairJournal(dir, path string, f StateFile, length int64, damag
 	}
 	s.logger.Warn("state journal repair: kept a copy of the damaged journal", "path", path, "copy", copyPath,
 		"offset", damage.Offset, "damage", damage.Reason)
-	dropped, err := s.logDropped(path, f, damage.Offset, end)
+	dropped, err := s.logDropped(path, f, damage.Offset, end, length)
 	if err != nil {
 		return fmt.Errorf("state journal %s: repairing: %w", path, err)
 	}
-	if err := writeZeros(f, damage.Offset, end-damage.Offset); err != nil {
+	if _, err := writeZeros(f, damage.Offset, end-damage.Offset); err != nil {
 		return fmt.Errorf("state journal %s: repairing: %w", path, err)
 	}
 	if err := datasync(f); err != nil {
@@ -76,23 +76,30 @@ type droppedRecords struct{ payments, accounts, unreadable int }
 
 // logDropped logs, at Error, every payment and account change in the
 // journal's bytes [off, end): the damaged frame (read as far as it goes)
-// and whatever follows it.
-func (s *Store) logDropped(path string, f StateFile, off, end int64) (droppedRecords, error) {
+// and whatever follows it. A frame is read whole from the file (of length
+// bytes), past end when its last bytes are zeros.
+func (s *Store) logDropped(path string, f StateFile, off, end, length int64) (droppedRecords, error) {
 	var d droppedRecords
 	b := make([]byte, end-off)
 	if _, err := f.ReadAt(b, off); err != nil {
 		return d, err
 	}
+	var hdr [frameHeader]byte
 	for p := 0; p < len(b); {
-		if p+frameHeader <= len(b) && string(b[p:p+4]) == frameMagic {
-			n := int(binary.LittleEndian.Uint32(b[p+4:]))
-			if n > 0 && n <= len(b)-p-frameHeader {
-				body := b[p+frameHeader : p+frameHeader+n]
-				intact := crc32.Checksum(body, castagnoli) == binary.LittleEndian.Uint32(b[p+8:])
-				s.logFrameDropped(path, body, off+int64(p), intact, &d)
-				p += frameHeader + n
-				continue
-			}
+		if body, intact, err := frameAt(f, off+int64(p), length, &hdr); err != nil {
+			return d, err
+		} else if body != nil {
+			at := off + int64(p)
+			d.unreadable += s.logRecords(body, &d, func(pr paymentPayload, _ bool) {
+				s.logger.Error("state journal repair: dropped a payment", "path", path, "frame_offset", at, "frame_intact", intact,
+					"id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID, "account", pr.account,
+					"total", pr.amount.Total, "created", time.Unix(0, pr.created).In(wib).Format(time.RFC3339))
+			}, func(a *account) {
+				s.logger.Error("state journal repair: dropped an account change", "path", path, "frame_offset", at, "frame_intact", intact,
+					"account", a.id, "partner", a.partner)
+			})
+			p += frameHeader + len(body)
+			continue
 		}
 		q := bytes.Index(b[p+1:], []byte(frameMagic)) // the next frame, if any
 		if q < 0 {
@@ -104,39 +111,58 @@ func (s *Store) logDropped(path string, f StateFile, off, end int64) (droppedRec
 	return d, nil
 }
 
-// logFrameDropped logs the records of a dropped frame's body, as far as
-// they read.
-func (s *Store) logFrameDropped(path string, body []byte, at int64, intact bool, d *droppedRecords) {
-	for len(body) > 0 {
-		n := 0
-		if len(body) >= recordHeader {
-			n = int(binary.LittleEndian.Uint32(body))
+// frameAt reads the frame whose header is at off in f (of size bytes):
+// its body (nil when no frame's header is there or its body would run past
+// size) and whether its checksum holds.
+func frameAt(f StateFile, off, size int64, hdr *[frameHeader]byte) ([]byte, bool, error) {
+	if size-off < frameHeader {
+		return nil, false, nil
+	}
+	if _, err := f.ReadAt(hdr[:], off); err != nil {
+		return nil, false, err
+	}
+	n := int64(binary.LittleEndian.Uint32(hdr[4:]))
+	if string(hdr[:4]) != frameMagic || n == 0 || n > maxFrameRead || off+frameHeader+n > size {
+		return nil, false, nil
+	}
+	body := make([]byte, n)
+	if _, err := f.ReadAt(body, off+frameHeader); err != nil {
+		return nil, false, err
+	}
+	return body, crc32.Checksum(body, castagnoli) == binary.LittleEndian.Uint32(hdr[8:]), nil
+}
+
+// logRecords calls payment and account for the records of a dropped
+// frame's body that read, counting them in d, and returns the bytes that
+// do not. A payment's record cut after its partner_trx_id still reads
+// (whole false): its id and amounts come first.
+func (s *Store) logRecords(body []byte, d *droppedRecords, payment func(pr paymentPayload, whole bool), account func(a *account)) int {
+	unreadable := 0
+	for len(body) >= recordHeader {
+		n := int(binary.LittleEndian.Uint32(body))
+		if n < 1 {
+			break
 		}
-		if n < 1 || n > len(body)-recordHeader+1 {
-			d.unreadable += len(body)
-			return
-		}
-		typ, payload := body[4], body[recordHeader:recordHeader+n-1]
-		body = body[recordHeader+n-1:]
-		switch typ {
+		rec := body[:min(len(body), recordHeader-1+n)]
+		body = body[len(rec):]
+		whole := len(rec) == recordHeader-1+n
+		switch typ, payload := rec[4], rec[recordHeader:]; typ {
 		case recPayment, recStored:
-			if pr, err := decodePayment(payload); err == nil {
+			if pr, err := decodePayment(payload); err == nil || (!whole && pr.named) {
 				d.payments++
-				s.logger.Error("state journal repair: dropped a payment", "path", path, "frame_offset", at, "frame_intact", intact,
-					"id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID, "account", pr.account,
-					"total", pr.amount.Total, "created", time.Unix(0, pr.created).In(wib).Format(time.RFC3339))
+				payment(pr, err == nil)
 				continue
 			}
 		case recAccount:
 			if a, err := decodeAccount(payload); err == nil {
 				d.accounts++
-				s.logger.Error("state journal repair: dropped an account change", "path", path, "frame_offset", at, "frame_intact", intact,
-					"account", a.id, "partner", a.partner)
+				account(a)
 				continue
 			}
 		case recHeader:
 			continue
 		}
-		d.unreadable += recordHeader + n - 1
+		unreadable += len(rec)
 	}
+	return unreadable + len(body)
 }

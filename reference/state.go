@@ -82,21 +82,34 @@ func (s *Store) openState(ds *Dataset) error {
 	s.header = s.headerRecord(ds)
 	path := filepath.Join(dir, JournalName)
 	f, size, length, err := s.openJournal(dir, path)
-	if err == nil {
-		// The first frames' space, so that they need only fdatasync.
-		length, err = preallocate(f, size, length, minSegment)
-		if err != nil {
-			_ = f.Close()
-			err = fmt.Errorf("state journal %s: preallocating: %w", path, err)
-		}
-	}
 	if err != nil {
 		unlock()
 		return err
 	}
+	// A new journal's header, then the first frames' space, so that they
+	// need only fdatasync. A disk without room for them does not stop the
+	// start: the store serves what the journal holds, a change answers 500
+	// until its write succeeds, and the journal's first frame writes the
+	// header first if it is not there.
+	sync := func() error { return syncDir(dir, s.openFile) }
+	var werr error
+	if size == 0 {
+		if size, werr = writeHeader(f, s.header, sync); werr != nil {
+			_ = f.Truncate(0) // a header cut short is not a frame
+			length = 0
+		}
+		length = max(length, size)
+	}
+	if werr == nil {
+		length, werr = preallocate(f, size, length, minSegment)
+	}
 	s.unlockDir = unlock
 	s.journal = newJournal(path, f, size, length, &s.mu, s.rebuild, s.logger)
 	s.journal.observe = s.observeCommit
+	s.journal.header, s.journal.syncDir = s.header, sync
+	if werr != nil {
+		s.journal.startsWithout(werr)
+	}
 	return nil
 }
 
@@ -113,17 +126,23 @@ func (s *Store) openJournal(dir, path string) (f StateFile, size, length int64, 
 		return nil, 0, 0, err
 	}
 	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
-		if err := f.Close(); err != nil {
-			return nil, 0, 0, fmt.Errorf("state journal %s: %w", path, err)
-		}
 		start := time.Now()
-		f, length, err = s.compact(dir, path)
+		c, clen, err := s.compact(dir, path)
+		if errors.Is(err, errJournalKept) {
+			// The journal as it is serves the same state: a disk without
+			// room for its copy does not stop the start.
+			s.logger.Error("state journal: compacting failed; the journal is kept as it was", "path", path, "error", err,
+				"superseded_account_records", dead)
+			return f, size, length, nil
+		}
 		if err != nil {
+			_ = f.Close()
 			return nil, 0, 0, err
 		}
-		s.logger.Info("state journal compacted", "path", path, "bytes_before", size, "bytes_after", length,
+		_ = f.Close() // renamed over: c is the journal now
+		s.logger.Info("state journal compacted", "path", path, "bytes_before", size, "bytes_after", clen,
 			"superseded_account_records", dead, "took", time.Since(start).Round(time.Microsecond))
-		size = length
+		return c, clen, clen, nil
 	}
 	return f, size, length, nil
 }
@@ -132,13 +151,15 @@ func (s *Store) openJournal(dir, path string) (f StateFile, size, length int64, 
 // account as it is (its wallet included) and every payment as a record
 // that debits nothing. The new journal is written beside the old one,
 // fsynced and renamed over it, so a crash leaves one or the other whole.
-// It returns the new journal, open for appending, and its size. The caller
+// It returns the new journal, open for appending, and its size. When the
+// copy cannot be written (a disk without room for it) it is removed, and
+// the error wraps errJournalKept: the old journal is as it was. The caller
 // owns s.
 func (s *Store) compact(dir, path string) (StateFile, int64, error) {
 	tmp := path + ".compact"
 	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return nil, 0, stateDirError(dir, err)
+		return nil, 0, fmt.Errorf("state journal %s: compacting: %w (%w)", path, stateDirError(dir, err), errJournalKept)
 	}
 	size, err := s.writeCompacted(f)
 	if err == nil {
@@ -147,23 +168,29 @@ func (s *Store) compact(dir, path string) (StateFile, int64, error) {
 	if err == nil {
 		err = os.Rename(tmp, path)
 	}
-	if err == nil {
-		err = syncDir(dir, s.openFile)
-	}
 	if err != nil {
+		_ = f.Close()
+		_ = os.Remove(tmp)
+		return nil, 0, fmt.Errorf("state journal %s: compacting: %w (%w)", path, err, errJournalKept)
+	}
+	if err := syncDir(dir, s.openFile); err != nil {
 		_ = f.Close()
 		return nil, 0, fmt.Errorf("state journal %s: compacting: %w", path, err)
 	}
 	return f, size, nil
 }
 
+// errJournalKept marks a compaction that failed before it replaced the
+// journal.
+var errJournalKept = errors.New("the journal is kept as it was")
+
 // writeCompacted writes the journal of the current state to f in frames
 // of at most maxFrame bytes and returns its length.
 func (s *Store) writeCompacted(f StateFile) (int64, error) {
-	if err := writeHeader(f, s.header); err != nil {
+	size, err := writeHeader(f, s.header, func() error { return nil }) // compact syncs the directory after the rename
+	if err != nil {
 		return 0, err
 	}
-	size := int64(frameHeader + len(s.header))
 	frame := make([]byte, frameHeader, frameHeader+maxFrame)
 	var werr error
 	add := func(rec []byte) {
@@ -200,13 +227,21 @@ func stateDirError(dir string, err error) error {
 	return fmt.Errorf("state directory %s: %w", dir, err)
 }
 
-// writeHeader writes the header's frame at the journal's start.
-func writeHeader(f StateFile, header []byte) error {
+// writeHeader writes the header's frame at the start of an empty journal
+// and fsyncs it, then its directory with syncDir (the file may be new). It
+// returns the frame's end.
+func writeHeader(f StateFile, header []byte, syncDir func() error) (int64, error) {
 	frame := append(make([]byte, frameHeader, frameHeader+len(header)), header...)
 	if err := writeFrame(f, frame, 0); err != nil {
-		return err
+		return 0, err
 	}
-	return f.Sync()
+	if err := f.Sync(); err != nil {
+		return 0, err
+	}
+	if err := syncDir(); err != nil {
+		return 0, err
+	}
+	return int64(len(frame)), nil
 }
 
 // writeFrame fills in the header of frame, which begins with frameHeader
@@ -543,6 +578,7 @@ type paymentPayload struct {
 	txRecord
 	productID, methodID int64
 	trxID               string
+	named               bool // the record reads up to its trxID (a torn one may not further)
 	mask                byte
 	extra               txExtra
 }
@@ -563,6 +599,7 @@ func decodePayment(p []byte) (paymentPayload, error) {
 		copy(r.token[:], d.bytes(len(r.token)))
 	}
 	pr.trxID = d.string()
+	pr.named = d.err == nil
 	pr.mask = d.byte()
 	if pr.mask&extraPromotion != 0 {
 		id := d.varint()

@@ -40,7 +40,7 @@ const (
 	secBalanceFirst   = "§4.6 rule 1: Balance is used first. When balance suffices, coins are not deducted even when use_coin is true."
 	secRemainder      = "§4.6 rule 4: Any remainder not covered by balance/coins is reported in transaction.amount.gateway_payment and payment."
 	secIsRequired     = "§2.5: payment.is_required — \"True when a remainder must still be paid through a gateway.\" payment.amount — \"Amount still to pay through the gateway.\""
-	secUniqueTrx      = "§4.6: partner_trx_id — \"Partner's transaction id; at most 50 characters; unique.\" §7 Payment: 409 create, \"partner_trx_id already used\"."
+	secUniqueTrx      = contract.SentenceUniqueTrxID
 	secUnprocessable  = "§7 Payment: 422 create, \"Payment cannot be processed yet\" — \"Follows the message of the payment response.\""
 	secStatusLookup   = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": partner_trx_id or transaction_number."
 	secAuth           = "§5: Failures return HTTP 401 (messages in section 7)."

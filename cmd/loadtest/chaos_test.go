@@ -30,7 +30,10 @@ import (
 // reference SIGKILLed every few seconds, with and without --state.
 var (
 	chaos    = flag.Bool("chaos", false, "run the full chaos test (make chaos): about 30 s")
-	chaosOut = flag.String("chaos-out", "", "with -chaos: keep the two runs' reports in DIR/durable and DIR/in-memory")
+	chaosOut = flag.String("chaos-out", "", "with -chaos: keep the runs' reports in DIR/durable, DIR/durable-create, DIR/in-memory and DIR/disk-full")
+	// chaosDisk forces the disk-full case's disk: "file" runs it on a
+	// referencetest.Disk even where a tmpfs could be mounted.
+	chaosDisk = flag.String("chaos-disk", "", "with -chaos: the disk-full case's disk: tmpfs (the default, when this process may mount one) or file")
 )
 
 // TestChaosOneKill is the short version of make chaos that every `make
@@ -62,7 +65,9 @@ func TestChaosOneKill(t *testing.T) {
 
 // TestChaos is make chaos: the reference killed every 4 s for 25 s under
 // retried payments, with and without --state, and under payments sent
-// once (create) with --state.
+// once (create) with --state; and, with --state on a 256 KiB disk that a
+// filler takes and frees, payments sent once for 15 s
+// (chaos_diskfull_test.go).
 func TestChaos(t *testing.T) {
 	if !*chaos {
 		t.Skip("the full chaos run takes about 30 s: make chaos (go test -run '^TestChaos$' ./cmd/loadtest/ -chaos)")
@@ -89,6 +94,11 @@ func TestChaos(t *testing.T) {
 		out, err := chaosRun(t, bin, true, create, dir("durable-create"))
 		t.Logf("with --state, scenario create:\n%s", head(out, 12))
 		require.NoError(t, err, out)
+	})
+	t.Run("with --state on a disk that fills and frees", func(t *testing.T) {
+		t.Parallel()
+		out := chaosDiskFull(t, bin, dir("disk-full"))
+		t.Logf("with --state on a full disk, scenario create:\n%s", head(out, 12))
 	})
 	t.Run("in memory", func(t *testing.T) {
 		t.Parallel()
@@ -121,15 +131,23 @@ func chaosRun(t *testing.T, bin string, durable bool, load chaosLoad, out string
 	stop := supervise(t, bin, args, pidFile)
 	defer stop()
 	waitListening(t, addr)
+	load.nemesis = fmt.Sprintf(load.nemesis, pidFile)
+	return loadRun(t, addr, load, out)
+}
 
+// loadRun runs the load test against the reference at addr, with
+// load.nemesis as it is, writing to out; it returns the load test's report
+// and error.
+func loadRun(t *testing.T, addr string, load chaosLoad, out string) (string, error) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	err := run(context.Background(), []string{
 		"--target", "http://" + addr, "--scenario", cmp.Or(load.scenario, "retry"), "--quiet",
 		"--rate", strconv.Itoa(load.rate), "--duration", load.duration.String(),
-		// Answers lost to a kill are the point: the run judges what was
+		// Answers lost to a fault are the point: the run judges what was
 		// lost or doubled, not how many answers were.
 		"--retries", "8", "--retry-timeout", "1s", "--retry-backoff", "50ms", "--max-uncertain", "100",
-		"--nemesis", fmt.Sprintf(load.nemesis, pidFile), "--out", out,
+		"--nemesis", load.nemesis, "--out", out,
 	}, func(string) string { return "" }, &stdout, &stderr)
 	return stdout.String() + stderr.String(), err
 }

@@ -17,8 +17,8 @@ import (
 )
 
 // The tests of this file prove that the document's rules are written once,
-// here, and that every judge (steps/, generative/, loadtest/, cmd/) calls
-// them: each scans every non-test Go file of the module outside this
+// here, and that every judge (steps/, generative/, loadtest/, probe/, cmd/)
+// calls them: each scans every non-test Go file of the module outside this
 // package, reference/ (an implementation with its own domain),
 // internal/variants (servers too: the reference's legal alternatives, which
 // answer as a server would) and api/ (generated), and fails naming the file
@@ -63,7 +63,7 @@ func judgeFiles(t *testing.T) []judgeFile {
 	for _, f := range out {
 		dirs = append(dirs, strings.Split(f.path, string(filepath.Separator))[0])
 	}
-	for _, judge := range []string{"steps", "generative", "loadtest", "cmd"} {
+	for _, judge := range []string{"steps", "generative", "loadtest", "probe", "cmd"} {
 		require.Contains(t, dirs, judge, "the judges' files were read")
 	}
 	return out
@@ -287,7 +287,7 @@ func TestJudgesCallTheContract(t *testing.T) {
 			}
 		}
 	}
-	for _, judge := range []string{"steps", "generative", "loadtest"} {
+	for _, judge := range []string{"steps", "generative", "loadtest", "probe"} {
 		assert.True(t, imports[judge]["internal/contract"], "%s calls internal/contract", judge)
 	}
 }

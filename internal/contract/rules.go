@@ -134,8 +134,8 @@ type Record struct {
 	Amount                          api.Amount
 }
 
-// sentenceRecordNamed is the sentence CheckRecordNamed rests on.
-const sentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
+// SentenceRecordNamed is the sentence CheckRecordNamed rests on.
+const SentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
 	"the record is that of the transaction named, with its partner_trx_id and transaction_number."
 
 // errRecordNotNamed is a status record of another transaction than the one
@@ -146,7 +146,7 @@ var errRecordNotNamed = errors.New("the record is not that of the transaction na
 func CheckRecordNamed(created, record Record) error {
 	if record.PartnerTrxID != created.PartnerTrxID || record.TransactionNumber != created.TransactionNumber {
 		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", errRecordNotNamed,
-			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, sentenceRecordNamed)
+			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, SentenceRecordNamed)
 	}
 	return nil
 }

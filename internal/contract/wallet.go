@@ -108,3 +108,17 @@ func CheckWalletAsReported(r WalletRange, got Wallet) (Reading, error) {
 	return Reading{}, fmt.Errorf("%w: it holds balance %d and %d coins, but the payments reported leave %s (%s)",
 		errWalletNotAsReported, got.Balance, got.Coins, r, SentenceWalletAsReported)
 }
+
+// CheckTakenWithin checks what payments made at once from one wallet took
+// together (taken: the sum of their balance_used and coin_used) against the
+// wallet before them: no more than it may have held, so that it never goes
+// below zero, whichever order the server took them in (section 4.6 and
+// SentenceSplit: never more than the wallet holds).
+func CheckTakenWithin(before WalletRange, taken Wallet) error {
+	most := before.Most()
+	if taken.Balance > max(most.Balance, 0) || taken.Coins > max(most.Coins, 0) {
+		return fmt.Errorf("%w: together the payments took balance %d and %d coins from a wallet of %s (%s)",
+			errBeyondWallet, taken.Balance, taken.Coins, before, SentenceSplit)
+	}
+	return nil
+}

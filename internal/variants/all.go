@@ -25,7 +25,7 @@ func All() []Variant {
 		refusesUnknownPrefixes(), walletFirst(), emptyPaketData(), idsAcrossPartners(), feeInTotal(),
 		gatewayNotYet(), highMinimumPayment(), perPageCountsRecords(), useBalanceDefaultsTrue(),
 		feeOnTop(), listsMethodZero(), methodRuleFirst(), listsZeroRuleFirst(), minimumAboveEveryPrice(),
-		walletWhenPaid(), lookupEchoed(),
+		walletWhenPaid(), lookupEchoed(), refusedUsesID(),
 		Throttles(),
 	}
 }
@@ -37,6 +37,12 @@ const (
 	unseenOnePartner  = "only the profile's partner pays"
 	unseenPrefixes    = "it sends numbers of the operators the contract's table knows only"
 	unseenOneDefect   = "its requests carry one defect each, and the variant shows only on a request with two"
+	// unseenFromBalance: the probe pays from the funded customer's wallet.
+	unseenFromBalance = "it pays from the funded customer's balance and coins: it lists no payment method, and pays through a gateway only for a profile without a funded customer"
+	unseenNoPlan      = "it never uses the partner whose price plan is not active"
+	// unseenRefusedFresh: the probe's one refused payment (method 0 with
+	// neither balance nor coins) carries a fresh partner_trx_id.
+	unseenRefusedFresh = "the one payment it sends with method 0 and neither balance nor coins carries a fresh partner_trx_id"
 )
 
 const (
@@ -79,7 +85,7 @@ func checksOperator() Variant {
 	return Variant{
 		Name:   "checks the destination number against the product's operator",
 		Why:    "§4.6: msisdn is the destination number of the transaction; the document does not forbid the check",
-		Unseen: map[Judge]string{Suite: unseenOperator, LoadTester: unseenOperator},
+		Unseen: map[Judge]string{Suite: unseenOperator, LoadTester: unseenOperator, Probe: unseenOperator},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			prefixes := map[int64][]string{}
 			for _, o := range ds.Operators {
@@ -111,7 +117,7 @@ func other401Messages() Variant {
 	return Variant{
 		Name:   "maps the 401 messages differently within each row",
 		Why:    "§7: each 401 row joins its messages with \"or\"",
-		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials},
+		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials, Probe: unseenCredentials},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
 				if *status != http.StatusUnauthorized {
@@ -132,7 +138,7 @@ func sync403() Variant {
 	return Variant{
 		Name:   "answers 403 to a missing or invalid token on product sync",
 		Why:    "§5: product sync accepts only the main partner account's token; any other token gets 403",
-		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials},
+		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials, Probe: unseenCredentials},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
 				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != contract.MsgSecretKeyInvalid {
@@ -147,12 +153,9 @@ func sync403() Variant {
 
 func pricePlanEverywhere() Variant {
 	return Variant{
-		Name: "answers the price plan message on every endpoint of the unconfigured partner",
-		Why:  "§1: when the configuration is not active, endpoints may answer with the message",
-		Unseen: map[Judge]string{
-			Generated:  "it never uses the partner whose price plan is not active",
-			LoadTester: "it never uses the partner whose price plan is not active",
-		},
+		Name:   "answers the price plan message on every endpoint of the unconfigured partner",
+		Why:    "§1: when the configuration is not active, endpoints may answer with the message",
+		Unseen: map[Judge]string{Generated: unseenNoPlan, LoadTester: unseenNoPlan, Probe: unseenNoPlan},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			inactive := map[int64]bool{}
 			for _, p := range ds.PricePlans {
@@ -186,7 +189,7 @@ func refusesUnknownPrefixes() Variant {
 	return Variant{
 		Name:   "refuses phone numbers of no operator",
 		Why:    "§2.3 and §4.1: Indonesian format; a server may know which prefixes exist",
-		Unseen: map[Judge]string{Generated: unseenPrefixes, LoadTester: unseenPrefixes},
+		Unseen: map[Judge]string{Generated: unseenPrefixes, LoadTester: unseenPrefixes, Probe: unseenPrefixes},
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			var real []string
 			for _, o := range ds.Operators {
@@ -228,6 +231,7 @@ func walletFirst() Variant {
 		Unseen: map[Judge]string{
 			Generated:  unseenOneDefect + " (method 0 from an empty wallet, and another), which a varied request makes only by chance",
 			LoadTester: "its payers are funded and its requests carry no defect",
+			Probe:      "its payer's wallet covers every payment it sends with the balance and coin method and balance or coins chosen",
 		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
@@ -300,7 +304,7 @@ func idsAcrossPartners() Variant {
 	return Variant{
 		Name:   "partner transaction ids unique across partners",
 		Why:    "§4.6: partner_trx_id is unique; the document does not say within what",
-		Unseen: map[Judge]string{Generated: unseenOnePartner, LoadTester: unseenOnePartner},
+		Unseen: map[Judge]string{Generated: unseenOnePartner, LoadTester: unseenOnePartner, Probe: unseenOnePartner},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			var mu sync.Mutex
 			owner := map[string]string{}
@@ -391,9 +395,10 @@ func everyMethodCharges(ds *reference.Dataset) {
 
 func feeInTotal() Variant {
 	return Variant{
-		Data: everyMethodCharges,
-		Name: "the gateway fee is part of the total",
-		Why:  "§2.4 service_fee and §2.7 total: the document does not say whether the fee is in the total",
+		Data:   everyMethodCharges,
+		Name:   "the gateway fee is part of the total",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
+		Why:    "§2.4 service_fee and §2.7 total: the document does not say whether the fee is in the total",
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			return addFees(ds, next, "total", "gateway_payment")
 		},
@@ -402,7 +407,8 @@ func feeInTotal() Variant {
 
 func feeOnTop() Variant {
 	return Variant{
-		Name: "the gateway fee is charged on top of the total",
+		Name:   "the gateway fee is charged on top of the total",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
 		Why: "§2.7: total is \"Total in rupiah.\" and gateway_payment \"Rupiah to be paid through a payment gateway\"; " +
 			"the document does not say whether the fee is in the total, in gateway_payment, or both",
 		Data: everyMethodCharges,
@@ -419,8 +425,9 @@ func feeOnTop() Variant {
 func gatewayNotYet() Variant {
 	shown := map[int64]int64{}
 	return Variant{
-		Name: "a payment gateway that cannot process payments yet",
-		Why:  "§7 Payment: 422 create, \"Payment cannot be processed yet\"; the document does not say when",
+		Name:   "a payment gateway that cannot process payments yet",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
+		Why:    "§7 Payment: 422 create, \"Payment cannot be processed yet\"; the document does not say when",
 		Data: func(ds *reference.Dataset) {
 			for i, m := range ds.PaymentMethods {
 				shown[m.ID] = m.MinimumPayment
@@ -455,7 +462,8 @@ const highMinimum = 30000
 func highMinimumPayment() Variant {
 	real := map[int64]int64{}
 	return Variant{
-		Name: "every gateway method has a minimum_payment of 30,000",
+		Name:   "every gateway method has a minimum_payment of 30,000",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
 		Why: "§2.4 minimum_payment: \"Rupiah.\", its values not shown; §1: the products and prices follow the " +
 			"partner's configuration (here no prabayar product reaches the minimum, some paket-data products do)",
 		Data: func(ds *reference.Dataset) {
@@ -489,8 +497,9 @@ func minimaWatched(real map[int64]int64) func(ds *reference.Dataset, next http.H
 func minimumAboveEveryPrice() Variant {
 	real := map[int64]int64{}
 	return Variant{
-		Name: "no product reaches any gateway method's minimum_payment",
-		Why:  "§2.4 minimum_payment: \"Rupiah.\", its values not shown: a server may offer gateways for no product of the catalog",
+		Name:   "no product reaches any gateway method's minimum_payment",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
+		Why:    "§2.4 minimum_payment: \"Rupiah.\", its values not shown: a server may offer gateways for no product of the catalog",
 		Data: func(ds *reference.Dataset) {
 			maps.Copy(real, minima(ds))
 			var dearest int64
@@ -566,6 +575,7 @@ func useBalanceDefaultsTrue() Variant {
 		Why:  "§4.6: use_balance is optional (\"Use the customer's balance.\"); its default is not shown",
 		Unseen: map[Judge]string{
 			Generated: "a varied request leaves use_balance out only by chance, and shows the default only when the payer has balance or pays with method 0",
+			Probe:     "it always sends use_balance and use_coin",
 		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			// The reference reads the omitted flag as false: the answer
@@ -614,9 +624,10 @@ type defaultedKey struct{}
 
 func listsMethodZero() Variant {
 	return Variant{
-		Name: "the methods list includes the internal id 0",
-		Why:  "§4.5: payment_method_id 0 \"is not required to be in the list\"; nothing forbids listing it",
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler { return listingZero(next) },
+		Name:   "the methods list includes the internal id 0",
+		Unseen: map[Judge]string{Probe: unseenFromBalance},
+		Why:    "§4.5: payment_method_id 0 \"is not required to be in the list\"; nothing forbids listing it",
+		Wrap:   func(_ *reference.Dataset, next http.Handler) http.Handler { return listingZero(next) },
 	}
 }
 
@@ -626,8 +637,9 @@ func listsMethodZero() Variant {
 func listsZeroRuleFirst() Variant {
 	rule, zero := methodRuleFirst(), listsMethodZero()
 	return Variant{
-		Name: "the methods list includes id 0, and the method rule is checked before the duplicate partner_trx_id",
-		Why:  zero.Why + "; " + rule.Why,
+		Name:   "the methods list includes id 0, and the method rule is checked before the duplicate partner_trx_id",
+		Unseen: map[Judge]string{Probe: unseenFromBalance + "; " + unseenRefusedFresh},
+		Why:    zero.Why + "; " + rule.Why,
 		Wrap: func(ds *reference.Dataset, next http.Handler) http.Handler {
 			return zero.Wrap(ds, rule.Wrap(ds, next))
 		},
@@ -659,6 +671,7 @@ func methodRuleFirst() Variant {
 		Unseen: map[Judge]string{
 			Generated:  unseenOneDefect + " (a used partner_trx_id, and method 0 with neither balance nor coins), which a varied request makes only by chance",
 			LoadTester: "it never sends method 0 without balance or coins",
+			Probe:      unseenRefusedFresh,
 		},
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
 			return before(next, func(w http.ResponseWriter, r *http.Request, body map[string]any) bool {
@@ -701,6 +714,7 @@ func walletWhenPaid() Variant {
 		Warns:   []string{"wallet-debited"},
 		Unseen: map[Judge]string{
 			LoadTester: "it never makes a payment that takes from the wallet and leaves a remainder to a gateway",
+			Probe:      "it never makes a payment that takes from the wallet and leaves a remainder to a gateway",
 		},
 	}
 }

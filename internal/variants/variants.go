@@ -1,8 +1,9 @@
 // Package variants holds test doubles of servers that differ from the
 // reference only where the API document allows it: each is the reference
 // (possibly with other data of its own) behind an http.Handler decorator.
-// Every judge (the suite, the generated mode, the load tester) must pass
-// each of them; a judge that fails one holds a rule the document does not.
+// Every judge (the suite, the generated mode, the load tester, the
+// concurrency probe) must pass each of them; a judge that fails one holds a
+// rule the document does not.
 //
 // A double that changes no answer proves nothing, so a served double counts
 // the answers it changed (Double.Changed): an answer that the reference
@@ -54,7 +55,7 @@ type Variant struct {
 	Throttled *atomic.Int64
 }
 
-// Judge is one of the three judges every variant must pass.
+// Judge is one of the judges every variant must pass.
 type Judge string
 
 // The judges.
@@ -62,6 +63,7 @@ const (
 	Suite      Judge = "suite"
 	Generated  Judge = "generated mode"
 	LoadTester Judge = "load tester"
+	Probe      Judge = "concurrency probe"
 )
 
 // Double is a variant served: the reference behind the variant's

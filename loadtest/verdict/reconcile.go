@@ -509,13 +509,11 @@ var readingWave = contract.MustReading("wave-refusals-alike")
 // payment it cannot process, for example when the wallet cannot cover the
 // price, and does not say that it refuses the same request alike).
 // Uncertain requests may be anything; the debit of each success is checked
-// on the wallets.
+// on the wallets. The rules are contract.CheckWave's, as the concurrency
+// probe's.
 func checkWave(r *Reconciliation, g *idGroup) {
 	n := g.wave
-	// A 409 says the id was used: by a success, by a request whose answer
-	// was lost, or by a refused one (the document does not say whether a
-	// refusal uses the id); not by nothing.
-	ok := g.n == n && g.created <= 1 && (g.duplicate == 0 || g.created+g.uncertain+g.refused > 0)
+	ok := g.n == n && contract.CheckWave(contract.Wave{Created: g.created, Duplicate: g.duplicate, Refused: g.refused, Uncertain: g.uncertain}) == nil
 	switch {
 	case !ok:
 		got := fmt.Sprintf("wave of %d got %d created, %d 409, %d refused %v, %d uncertain", g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)

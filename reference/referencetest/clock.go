@@ -1,7 +1,8 @@
 // Package referencetest holds what the tests of the reference domain and of
 // its HTTP layer share, as net/http/httptest does for net/http: a clock moved
-// by hand and its start T0, the embedded data set's credentials, and the
-// process CPU time.
+// by hand and its start T0, the embedded data set's credentials, the
+// process CPU time, and a small disk to fill and free under a state
+// directory (Disk).
 //
 // It imports nothing from reference, and so cannot hold the helpers that
 // need a reference type: newTestStore (a Store over the embedded data set on

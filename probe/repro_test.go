@@ -1,0 +1,92 @@
+package probe_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/tlstest"
+	"github.com/partnercommerce/conformance/internal/transport"
+	"github.com/partnercommerce/conformance/probe"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+)
+
+// gatewayKey is the header the gateway of TestReproductionRunsAsPrinted
+// wants on every request, as a gateway in front of a real server may.
+const gatewayKey = "X-Gateway-Key"
+
+// behindGateway serves the reference with faults over HTTPS, signed by
+// ca, behind a gateway that answers 403 to a request without the gateway
+// key; it returns the profile and the transport options that reach it.
+func behindGateway(t *testing.T, ca *tlstest.CA, faults ...reference.Fault) (*profiles.Profile, transport.Options) {
+	t.Helper()
+	cert, key := ca.Server(t, "reference")
+	cfg, err := httpapi.ServerTLS(cert, key, "")
+	require.NoError(t, err)
+	ref := httpapitest.Handler(t, faults...)
+	srv := httpapitest.ServeTLS(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(gatewayKey) != "secret-of-the-gateway" {
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}), cfg)
+	return profiles.Reference(srv.URL), transport.Options{CACert: ca.CertFile, Headers: http.Header{gatewayKey: {"secret-of-the-gateway"}}}
+}
+
+// TestReproductionRunsAsPrinted: the reproduction of a failure is a bash
+// script that runs as printed, once its variables are set as its first
+// lines say: against the server that failed it shows the defect (the
+// payments of one partner_trx_id created more than once), against a
+// correct one it shows one created and the rest refused with 409. Both
+// servers are behind a TLS gateway that wants a header of -H: the script
+// speaks TLS with the CA file and sends the header from its variable.
+func TestReproductionRunsAsPrinted(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"bash", "curl"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the reproduction is a bash script of curl lines", tool)
+		}
+	}
+	ca := tlstest.NewCA(t, "probe-ca")
+	faulty, conn := behindGateway(t, ca, reference.FaultDuplicateTrxAccepted)
+	opts := short(faulty)
+	opts.Conn = conn
+	res := run(t, opts)
+	c := caseNamed(t, res, "one partner_trx_id")
+	require.Equal(t, probe.StatusFailed, c.Status, c.Reason)
+	script := c.Reproduction
+	assert.Contains(t, script, "SECRET_KEY to the secret_key of profiles/reference.yaml, TOKEN to its funded_customer.token")
+	assert.Contains(t, script, "HEADER_X_GATEWAY_KEY to the value of -H 'X-Gateway-Key: …'")
+	assert.Contains(t, script, "--cacert '"+conn.CACert+"'")
+	assert.NotContains(t, script, faulty.SecretKey)
+	assert.NotContains(t, script, faulty.FundedCustomer.Token)
+	assert.NotContains(t, script, "secret-of-the-gateway")
+
+	runScript := func(p *profiles.Profile) string {
+		t.Helper()
+		s := strings.Replace(script, "BASE='"+faulty.BaseURL+"'", "BASE='"+p.BaseURL+"'", 1)
+		cmd := exec.CommandContext(t.Context(), "bash", "-c", s)
+		cmd.Env = append(os.Environ(), "SECRET_KEY="+p.SecretKey, "TOKEN="+p.FundedCustomer.Token, "HEADER_X_GATEWAY_KEY=secret-of-the-gateway")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s\n%s", s, out)
+		return string(out)
+	}
+	out := runScript(faulty)
+	assert.Equal(t, probe.DefaultWaveSize, strings.Count(out, contract.MsgCreated), "every payment created again:\n%s", out)
+
+	correct, _ := behindGateway(t, ca)
+	out = runScript(correct)
+	assert.Equal(t, 1, strings.Count(out, contract.MsgCreated), out)
+	assert.Equal(t, probe.DefaultWaveSize-1, strings.Count(out, contract.MsgDuplicate), out)
+	assert.Contains(t, out, "the wallet after:")
+}

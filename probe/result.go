@@ -1,0 +1,120 @@
+package probe
+
+import (
+	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/throttle"
+)
+
+// The status of a case. StatusNotJudged is the probe's own: the target kept
+// the case from observing its rule (it refused every payment the case
+// needed, answered nothing in time, or kept throttling), so the rule is
+// neither passed nor failed.
+const (
+	StatusPassed    = contract.StatusPassed
+	StatusFailed    = contract.StatusFailed
+	StatusSkipped   = contract.StatusSkipped
+	StatusNotJudged = "not judged"
+)
+
+// CaseResult is the outcome of one case of the probe.
+type CaseResult struct {
+	// Operation is the operationId of openapi.yaml the case sends:
+	// createPayment.
+	Operation string `json:"operation"`
+	// Case names what the case sends at once.
+	Case   string `json:"case"`
+	Status string `json:"status"`
+	// Waves counts the waves that ran and were judged; Planned the waves
+	// the options asked for; Payments the payment requests the case sent
+	// (a throttled one sent again counts once).
+	Waves    int `json:"waves"`
+	Planned  int `json:"planned"`
+	Payments int `json:"payments"`
+	// Failure says which rule a wave broke, and what came back.
+	Failure string `json:"failure,omitempty"`
+	// Pointer is the JSON pointer of the value that shows the failure in
+	// the answer it names (the profile's /data/balance/available, a 409's
+	// /message), or "".
+	Pointer string `json:"pointer,omitempty"`
+	// Sentence is the document's sentence the failed rule rests on.
+	Sentence string `json:"sentence,omitempty"`
+	// Reproduction is a bash script that sends the failing wave again with
+	// curl, and reads the wallet and the status record around it. The
+	// secrets are environment variables its first lines name with the
+	// profile key each comes from; a partner_trx_id is fresh on each run.
+	Reproduction string `json:"reproduction,omitempty"`
+	// Reason says why a case was skipped (a profile key it lacks, an
+	// interruption) or not judged (what the target did).
+	Reason string `json:"reason,omitempty"`
+	// Cut says why a case with a verdict ran fewer waves than planned (the
+	// time budget, the target's refusals of some waves), or "".
+	Cut      string             `json:"cut,omitempty"`
+	Warnings []contract.Warning `json:"warnings,omitempty"`
+}
+
+// Name is "operation: case".
+func (c CaseResult) Name() string { return c.Operation + ": " + c.Case }
+
+// Result is the outcome of a probe run.
+type Result struct {
+	Seed     uint64       `json:"seed"`
+	Requests int64        `json:"requests"`
+	Seconds  float64      `json:"seconds"`
+	Cases    []CaseResult `json:"cases"`
+	// WaveSize is the number of payments a wave sends at once.
+	WaveSize int `json:"wave_size"`
+	// Interrupted says why the run was interrupted (its context ended), if
+	// it was: the cases not run to their end are skipped.
+	Interrupted string `json:"interrupted,omitempty"`
+	// Stopped says why the run stopped before its end (the target kept
+	// throttling), if it did: the cases not run to their end are not
+	// judged.
+	Stopped string `json:"stopped,omitempty"`
+	// Throttling is what the target's rate limit cost the run.
+	Throttling throttle.Summary `json:"throttling"`
+	// Insecure is the sentence that says the run did not verify the
+	// target's certificate (--insecure-skip-verify), or "".
+	Insecure string `json:"insecure,omitempty"`
+}
+
+// OK reports whether every case passed.
+func (r Result) OK() bool {
+	for _, c := range r.Cases {
+		if c.Status != StatusPassed {
+			return false
+		}
+	}
+	return true
+}
+
+// count counts the cases with status.
+func (r Result) count(status string) int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed counts the cases that failed.
+func (r Result) Failed() int { return r.count(StatusFailed) }
+
+// NotJudged counts the cases the target kept from judging.
+func (r Result) NotJudged() int { return r.count(StatusNotJudged) }
+
+// Skipped counts the cases skipped (the profile lacks what they need, or
+// the run was interrupted).
+func (r Result) Skipped() int { return r.count(StatusSkipped) }
+
+// Warned counts the cases that passed with warnings.
+func (r Result) Warned() int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Status == StatusPassed && len(c.Warnings) > 0 {
+			n++
+		}
+	}
+	return n
+}
