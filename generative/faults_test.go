@@ -204,9 +204,12 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 
 // sharedRun is a whole conformance run (package judges) against a
 // reference with one fault, strict or not: every property with the default
-// budget (seed 1, shrinking 2 s), the probe, and the scenarios narrowed to
-// the one that catches the fault (stepstest.FaultScenarios; none when no
-// scenario does, every one for the fault that leaves scenarios unjudged).
+// budget (seed 1, shrinking 2 s); the scenarios narrowed to the one that
+// catches the fault (stepstest.FaultScenarios; none when no scenario does);
+// the probe for the faults only it catches. A judge left out can only
+// leave out failures: the run fails when any judge fails (and the probe's
+// own tests hold it against every fault it is meant to catch). The fault
+// that leaves scenarios unjudged gets every judge in full.
 // It is made once per test binary (defaultRun) and read by every test that
 // judges such a run: the generated mode's tests read its generated run
 // (Result), TestEveryFaultFailsTheWholeRun its verdict (Whole). Its server
@@ -289,17 +292,19 @@ func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
 	shared.mu.Lock()
 	shared.servers = append(shared.servers, srv)
 	shared.mu.Unlock()
-	asked, suite := []string{report.JudgeGenerated, report.JudgeProbe}, steps.Options{Profile: profiles.Reference(srv.URL),
+	asked, suite := []string{report.JudgeGenerated}, steps.Options{Profile: profiles.Reference(srv.URL),
 		Format: "progress", Output: io.Discard, RequestTimeout: 10 * time.Second, Strict: strict}
 	switch fs, ok := stepstest.FaultScenarioOf(fault); {
 	case fault == reference.FaultGatewayPaymentsRefused:
 		asked = judges.All
+	case probeOnly[fault] != "":
+		asked = []string{report.JudgeGenerated, report.JudgeProbe}
 	case ok:
 		at, err := stepstest.Locate(fs.Scenario)
 		if err != nil {
 			return sharedRun{}, err
 		}
-		asked, suite.Locations = judges.All, []string{at}
+		asked, suite.Locations = []string{report.JudgeScenarios, report.JudgeGenerated}, []string{at}
 	}
 	var gen generative.Result
 	whole, err := judges.Run(context.Background(), judges.Options{Suite: suite, Judges: asked, Budget: 2 * time.Minute,

@@ -15,8 +15,8 @@ import (
 )
 
 // probeOnly are the faults only the concurrency probe catches, with why no
-// other judge of the run can: until the probe is a judge of the run (package
-// probe, on its own branch), they are the run's expected misses.
+// other judge of the run can. Were the probe not a judge of the run, they
+// would be its expected misses.
 var probeOnly = map[reference.Fault]string{
 	reference.FaultLostUpdateDebit: "two debits of one wallet overwrite each other only when they overlap: " +
 		"the scenarios and the generated sequences send one request at a time",
@@ -50,8 +50,7 @@ func readingFaults() map[reference.Fault]bool {
 // checks rest on a reading warns, and fails a strict run. The fault that
 // refuses every gateway payment breaks no sentence a client can hold it to:
 // its run is INCOMPLETE, the scenarios that needed a gateway payment not
-// judged, by that cause. The probe's faults are expected misses until the
-// probe judges the run; then they must fail it too.
+// judged, by that cause. The probe's faults fail it through the probe.
 //
 // The runs are the shared ones (defaultRun), whose scenarios are narrowed
 // to the one that catches the fault: scenarios never share state, so a
@@ -72,8 +71,9 @@ func TestEveryFaultFailsTheWholeRun(t *testing.T) {
 				require.Len(t, run.Summary.NotJudgedGroups, 1, wholeRun(run))
 				assert.Equal(t, `every gateway payment was refused with 422 "Saldo tidak mencukupi."`, run.Summary.NotJudgedGroups[0].Headline)
 				assert.Equal(t, run.NotJudged, run.Summary.NotJudgedGroups[0].Count)
-			case probeOnly[f] != "" && !probeRan(run):
-				t.Logf("%s: an expected miss until the probe judges the run (%s); the run says %s", f, probeOnly[f], verdict)
+			case probeOnly[f] != "":
+				require.True(t, probeRan(run), "the probe judged the run")
+				assert.Equal(t, report.VerdictFail, verdict, "%s\n%s", probeOnly[f], wholeRun(run))
 			case readings[f] && verdict != report.VerdictFail:
 				assert.Equal(t, report.VerdictPass, verdict, wholeRun(run))
 				assert.Positive(t, run.Summary.Levels.Warnings, "a reading's fault warns: %s", wholeRun(run))

@@ -1,7 +1,7 @@
 // Package judges is one conformance run that asks every judge of a target:
 // the scenarios of the feature files (package steps), the generated
 // properties and stateful sequences (package generative) and the
-// concurrency probe, each in its own package. Run runs them through
+// concurrency probe (package probe), each in its own package. Run runs them through
 // steps.Run, whose reports, console and verdict are then the whole run's:
 // a property or a probe case is a test case like a scenario, and a run is
 // PASS only when every judge's rules held.
@@ -42,8 +42,9 @@ type Options struct {
 	Judges []string
 	// Budget is the time the run aims at in all (default DefaultBudget).
 	Budget time.Duration
-	// Generated configures the generated judge.
+	// Generated configures the generated judge; Probe the probe.
 	Generated Generated
+	Probe     Probe
 	// Watch, when set, wraps each judge asked after the scenarios: a
 	// caller that watches each judge's run (a test that counts what a
 	// server changed during it).
@@ -97,7 +98,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 			suite.Judges = append(suite.Judges, steps.NotAsked(name))
 			continue
 		}
-		var j steps.Judge = probeJudge{}
+		var j steps.Judge = opts.Probe
 		if name == report.JudgeGenerated {
 			j = opts.Generated
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
 )
@@ -31,8 +32,11 @@ type Judge interface {
 // JudgeEnv is what a run gives a judge.
 type JudgeEnv struct {
 	Profile *profiles.Profile
-	// HTTPClient is the run's client (its TLS, its headers, its timeout).
+	// HTTPClient is the run's client (its TLS, its headers, its timeout);
+	// Conn the options it was built from, for a judge that builds its own
+	// (the probe) or repeats them in a reproduction.
 	HTTPClient     *http.Client
+	Conn           transport.Options
 	RequestTimeout time.Duration
 	// Gate is the run's patience with a target that throttles: shared by
 	// the scenarios and every judge, so that the run holds off for at most
@@ -85,7 +89,7 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
 			continue
 		}
-		env := JudgeEnv{Profile: h.profile, HTTPClient: h.http, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
+		env := JudgeEnv{Profile: h.profile, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
 			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase}
 		got, err := j.Judge(ctx, env)
 		if err != nil {

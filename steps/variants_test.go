@@ -57,21 +57,22 @@ func (w watched) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement
 }
 
 // TestEveryJudgePassesVariantServers runs the whole conformance run (the
-// scenarios, the generated properties with 20 examples a property and a
-// seed picked at random and printed, the probe) against each variant:
+// scenarios, the generated properties with 20 examples a property, the
+// probe, with a seed picked at random and printed) against each variant:
 // servers that differ from the reference only where the document allows
 // it, in parallel. No scenario and no property may fail; the scenarios
 // carry exactly the warnings of the readings the variant departs from; a
 // variant that refuses what scenarios need to observe their rules (its
 // NotJudged) leaves exactly those not judged, by that cause, and the run
 // INCOMPLETE, never PASS nor FAIL, and every other run is PASS; and the
-// scenarios and the generated judge each read at least one answer the
-// variant changed (unless the variant names the judge in Unseen).
+// scenarios, the generated judge and the probe each read at least one
+// answer the variant changed (unless the variant names the judge in
+// Unseen).
 //
 // A rate limit that starts each key with no allowance throttles the first
 // judge to send, and the run, paced from then on, is not throttled again:
-// its generated judge is also asked alone against a fresh double, where it
-// must meet the limit and wait it out.
+// its generated judge and its probe are also asked alone against a fresh
+// double, where each must meet the limit and wait it out.
 func TestEveryJudgePassesVariantServers(t *testing.T) {
 	t.Parallel()
 	seeds := variantSeeds(t)
@@ -84,17 +85,26 @@ func TestEveryJudgePassesVariantServers(t *testing.T) {
 				if i > 0 {
 					asked = []string{report.JudgeGenerated}
 				}
-				res, scenarios, generated := runVariant(t, d, asked)
+				res, changed := runVariant(t, d, asked)
 				checkVariantRun(t, v, res, i == 0)
 				if i == 0 {
-					assert.NoError(t, v.CheckChanged(variants.Suite, scenarios))
+					assert.NoError(t, v.CheckChanged(variants.Suite, changed[report.JudgeScenarios]))
 				}
-				if v.Throttled != nil && generated == 0 {
-					fresh := serveVariant(t, v)
-					res, _, generated = runVariant(t, fresh, []string{report.JudgeGenerated})
-					checkVariantRun(t, v, res, false)
+				for _, j := range []struct {
+					name  string
+					judge variants.Judge
+				}{{report.JudgeGenerated, variants.Generated}, {report.JudgeProbe, variants.Probe}} {
+					if i > 0 && j.name == report.JudgeProbe {
+						continue // the seeds after the first run the generated judge alone
+					}
+					n := changed[j.name]
+					if v.Throttled != nil && n == 0 {
+						res, alone := runVariant(t, serveVariant(t, v), []string{j.name})
+						checkVariantRun(t, v, res, false)
+						n = alone[j.name]
+					}
+					assert.NoError(t, v.CheckChanged(j.judge, n), j.name)
 				}
-				assert.NoError(t, v.CheckChanged(variants.Generated, generated))
 			}
 		})
 	}
@@ -117,30 +127,32 @@ func serveVariant(t *testing.T, v variants.Variant) served {
 
 // runVariant runs the judges asked against d, the generated one with a
 // seed picked at random and logged, and returns the run and the answers
-// the double changed during the scenarios and during the generated judge.
-func runVariant(t *testing.T, d served, asked []string) (res steps.Result, scenarios, generated int64) {
+// the double changed during each judge (by judge name).
+func runVariant(t *testing.T, d served, asked []string) (steps.Result, map[string]int64) {
 	t.Helper()
 	seed := rand.Uint64N(1<<31) + 1
-	var before, during atomic.Int64
+	var before atomic.Int64
 	before.Store(-1)
+	during := map[string]*atomic.Int64{report.JudgeGenerated: new(atomic.Int64), report.JudgeProbe: new(atomic.Int64)}
 	start := d.Changed()
 	res, err := judges.Run(context.Background(), judges.Options{
 		Suite: steps.Options{BaseURL: d.url, Profile: profiles.Reference(d.url), Concurrency: 4, Format: "progress",
 			Output: io.Discard, RequestTimeout: 10 * time.Second},
 		Judges: asked, Budget: 2 * time.Minute,
 		Generated: judges.Generated{Examples: 20, Steps: 20, Seed: seed, ShrinkTime: 2 * time.Second},
+		Probe:     judges.Probe{Seed: seed},
 		Watch: func(j steps.Judge) steps.Judge {
-			if j.Name() == report.JudgeGenerated {
-				return watched{inner: j, d: d.Double, before: &before, during: &during}
-			}
-			return watched{inner: j, d: d.Double, before: &before, during: new(atomic.Int64)}
+			return watched{inner: j, d: d.Double, before: &before, during: during[j.Name()]}
 		},
 	})
 	require.NoError(t, err)
-	scenarios = before.Load() - start
-	t.Logf("judges %v, seed %d: %d passed (%d with warnings), %d not judged; the double changed %d answers during the scenarios, %d during the generated judge",
-		asked, seed, res.Passed, res.Warned, res.NotJudged, scenarios, during.Load())
-	return res, scenarios, during.Load()
+	changed := map[string]int64{report.JudgeScenarios: before.Load() - start}
+	for name, n := range during {
+		changed[name] = n.Load()
+	}
+	t.Logf("judges %v, seed %d: %d passed (%d with warnings), %d not judged; the double changed %v answers by judge",
+		asked, seed, res.Passed, res.Warned, res.NotJudged, changed)
+	return res, changed
 }
 
 // checkVariantRun checks a run against variant v: what may fail, go

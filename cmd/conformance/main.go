@@ -201,7 +201,7 @@ func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded 
 	}
 	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
 		Examples: f.examples, Seed: f.seed, ProfilePath: profileArg, TargetArgs: f.conn.Args(), ReportDir: f.reportDir,
-	}}
+	}, Probe: judges.Probe{Seed: f.seed, ProfilePath: profileArg}}
 }
 
 // judgesAsked are the judges a run asks: those of --judges, or, when the
@@ -294,7 +294,7 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.judges, "judges", "", "the judges the run asks, comma-separated: "+strings.Join(judges.All, ",")+" (default all of them, or the scenarios alone when the run selects scenarios)")
 	fs.DurationVar(&f.budget, "budget", judges.DefaultBudget, "the time the run aims at in all: the scenarios run in full, the other judges share what they leave of it (at least a quarter); raise it to run more of the generated examples against a slow target")
 	fs.IntVar(&f.examples, "examples", 100, "generated examples per schema property; the stateful sequences are half as many")
-	fs.Uint64Var(&f.seed, "seed", 0, "seed of the generated judge (0 picks one; the run prints it)")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the generated judge and the probe (0 picks one each; the run prints them)")
 	f.throttling.register(fs)
 	f.conn.Register(fs)
 }
