@@ -23,16 +23,16 @@ help: ## List the targets.
 
 # GNU make exits 2 whenever a recipe fails, and `go run` exits 1 whenever the
 # program fails, so neither can carry the runner's own exit code (0 pass,
-# 1 failed, 2 usage/profile/target). The recipe runs the built binary, prints
+# 1 failed, 2 incomplete/usage/profile/target). The recipe runs the built binary, prints
 # its code and meaning, and exits with it; make then exits 0 or 2. CI calls
 # bin/conformance directly (`make bin/conformance` builds it) for the exact code.
 .PHONY: conformance
-conformance: bin/conformance ## Run the conformance suite (embedded reference, or TARGET=url PROFILE=file; STRICT=1: warnings fail).
+conformance: bin/conformance ## One run, every judge: scenarios, generated properties, probe (embedded reference, or TARGET=url PROFILE=file; STRICT=1: warnings fail; ARGS="--judges scenarios" narrows).
 	@bin/conformance $(conformance_flags) $(if $(STRICT),--strict) --report-dir reports/conformance $(ARGS); code=$$?; \
 	case $$code in \
 	  0) ;; \
-	  1) echo "conformance exit code 1: a scenario failed (make itself exits 2)" >&2 ;; \
-	  2) echo "conformance exit code 2: usage, profile or target error (make itself exits 2)" >&2 ;; \
+	  1) echo "conformance exit code 1: a scenario, property or probe case failed (make itself exits 2)" >&2 ;; \
+	  2) echo "conformance exit code 2: INCOMPLETE (rules not judged), or a usage, profile or target error (make itself exits 2)" >&2 ;; \
 	  *) echo "conformance exit code $$code (make itself exits 2)" >&2 ;; \
 	esac; exit $$code
 

@@ -24,6 +24,7 @@ import (
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/variants"
+	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
@@ -201,15 +202,24 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 	}
 }
 
-// sharedRun is a run of every property with the default budget (seed 1,
-// shrinking 2 s) against a reference with one fault, strict or not: made
-// once per test binary (defaultRun) and read by every test that judges
-// such a run. Its server stays up, as the run left it, until TestMain ends.
+// sharedRun is a whole conformance run (package judges) against a
+// reference with one fault, strict or not: every property with the default
+// budget (seed 1, shrinking 2 s); the scenarios narrowed to the one that
+// catches the fault (stepstest.FaultScenarios; none when no scenario does);
+// the probe for the faults only it catches. A judge left out can only
+// leave out failures: the run fails when any judge fails (and the probe's
+// own tests hold it against every fault it is meant to catch). The fault
+// that leaves scenarios unjudged gets every judge in full.
+// It is made once per test binary (defaultRun) and read by every test that
+// judges such a run: the generated mode's tests read its generated run
+// (Result), TestEveryFaultFailsTheWholeRun its verdict (Whole). Its server
+// stays up, as the run left it, until TestMain ends.
 type sharedRun struct {
 	url    string
 	fault  reference.Fault
 	strict bool
 	generative.Result
+	Whole steps.Result
 }
 
 // failed are the run's failed properties.
@@ -282,10 +292,24 @@ func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
 	shared.mu.Lock()
 	shared.servers = append(shared.servers, srv)
 	shared.mu.Unlock()
-	res, err := generative.Run(context.Background(), generative.Options{
-		Profile: profiles.Reference(srv.URL), Seed: 1, Duration: time.Minute, ShrinkTime: 2 * time.Second, Strict: strict,
-	})
-	return sharedRun{url: srv.URL, fault: fault, strict: strict, Result: res}, err
+	asked, suite := []string{report.JudgeGenerated}, steps.Options{Profile: profiles.Reference(srv.URL),
+		Format: "progress", Output: io.Discard, RequestTimeout: 10 * time.Second, Strict: strict}
+	switch fs, ok := stepstest.FaultScenarioOf(fault); {
+	case fault == reference.FaultGatewayPaymentsRefused:
+		asked = judges.All
+	case probeOnly[fault] != "":
+		asked = []string{report.JudgeGenerated, report.JudgeProbe}
+	case ok:
+		at, err := stepstest.Locate(fs.Scenario)
+		if err != nil {
+			return sharedRun{}, err
+		}
+		asked, suite.Locations = []string{report.JudgeScenarios, report.JudgeGenerated}, []string{at}
+	}
+	var gen generative.Result
+	whole, err := judges.Run(context.Background(), judges.Options{Suite: suite, Judges: asked, Budget: 2 * time.Minute,
+		Generated: judges.Generated{Seed: 1, ShrinkTime: 2 * time.Second, Keep: &gen}})
+	return sharedRun{url: srv.URL, fault: fault, strict: strict, Result: gen, Whole: whole}, err
 }
 
 // TestMain stops the servers of the shared runs once every test has run.

@@ -27,18 +27,20 @@ func PrintProperty(w io.Writer, p PropertyResult) {
 	switch {
 	case p.Status == StatusSkipped:
 		mark = "skip"
+	case p.Status == StatusNotJudged:
+		mark = "N/J "
 	case p.Status != StatusPassed:
 		mark = "FAIL"
 	case len(p.Warnings) > 0:
 		mark = "warn"
 	}
-	fmt.Fprintf(w, "%s %s (%s)\n", mark, p.Name(), readable.Plural(p.Examples, "example", "examples"))
+	fmt.Fprintf(w, "%s %s (%s)\n", mark, p.Name(), p.ExamplesRun())
 	for _, wn := range p.Warnings {
 		fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
 	}
 	switch p.Status {
 	case StatusPassed:
-	case StatusSkipped:
+	case StatusSkipped, StatusNotJudged:
 		fmt.Fprintf(w, "     %s\n", p.Reason)
 	default:
 		fmt.Fprintf(w, "     %s\n     shrunk reproduction:\n", p.Failure)
@@ -48,19 +50,38 @@ func PrintProperty(w io.Writer, p PropertyResult) {
 	}
 }
 
+// ExamplesRun is how many examples the property ran, and of how many
+// planned when that is fewer, with why: "10 of 50 examples: the target
+// throttled".
+func (p PropertyResult) ExamplesRun() string {
+	if p.Cut == "" {
+		return readable.Plural(p.Examples, "example", "examples")
+	}
+	return fmt.Sprintf("%d of %d examples: %s", p.Examples, p.Planned, p.Cut)
+}
+
 // PrintSummary writes the counts of a run, the interruption if any, and the
 // command that reproduces each failed property.
 func PrintSummary(w io.Writer, res Result) {
-	failed, skipped := res.Failed(), 0
+	failed, skipped, notJudged := res.Failed(), 0, res.NotJudged()
 	for _, p := range res.Properties {
 		if p.Status == StatusSkipped {
 			skipped++
 		}
 	}
-	passed := len(res.Properties) - failed - skipped
-	fmt.Fprintf(w, "\n%s: %d passed (%d with warnings), %d failed, %d not run; %s in %.1fs; seed %d\n",
-		readable.Plural(len(res.Properties), "property", "properties"), passed, res.Warned(), failed, skipped,
+	passed := len(res.Properties) - failed - skipped - notJudged
+	line := fmt.Sprintf("%d passed (%d with warnings), %d failed, %d not run", passed, res.Warned(), failed, skipped)
+	if notJudged > 0 {
+		line += fmt.Sprintf(", %d not judged", notJudged)
+	}
+	fmt.Fprintf(w, "\n%s: %s; %s in %.1fs; seed %d\n",
+		readable.Plural(len(res.Properties), "property", "properties"), line,
 		readable.Plural(res.Requests, "request", "requests"), res.Seconds, res.Seed)
+	for _, p := range res.Properties {
+		if p.Cut != "" {
+			fmt.Fprintf(w, "%s: %s run\n", p.Name(), p.ExamplesRun())
+		}
+	}
 	if res.Throttling.Any() {
 		fmt.Fprintf(w, "throttling: %s\n", res.Throttling)
 	}
@@ -112,12 +133,52 @@ func writeJUnit(path string, res Result) error {
 			out = append(out, w.String())
 		}
 		c.SystemOut = strings.Join(out, "\n")
-		if p.Status == StatusSkipped {
+		switch p.Status {
+		case StatusPassed:
+		case StatusSkipped:
 			c.Skipped = &junit.Skipped{Message: p.Reason}
-		} else if p.Status != StatusPassed {
+		case StatusNotJudged:
+			c.Skipped = &junit.Skipped{Message: "not judged: " + p.Reason}
+		default:
 			c.Failure = &junit.Failure{Message: p.Failure, Body: p.Reproduction}
 		}
 		s.Cases = append(s.Cases, c)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return junit.Write(w, junit.Report{Suites: []junit.Suite{s}}) })
+}
+
+// Reproduction is a failure of a run written as a feature file of the
+// suite's replay steps, and the command that runs it against the target.
+type Reproduction struct {
+	// Property is the name of the property that failed.
+	Property string
+	// Path is the feature file; Run the command that runs it.
+	Path, Run string
+}
+
+// WriteFeatures writes each failure of res that has a feature file into
+// dir, as generated-N.feature, and returns them with the command that runs
+// each against the target of opts (its profile file and connection flags;
+// none for the embedded reference), with --strict after a strict run (its
+// failure may be a reading's).
+func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error) {
+	var out []Reproduction
+	for _, p := range res.Properties {
+		if p.Feature == "" {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("generated-%d.feature", len(out)+1))
+		if err := atomicfile.WriteBytes(path, []byte(p.Feature)); err != nil {
+			return out, err
+		}
+		run := []string{"conformance"}
+		if opts.Strict {
+			run = append(run, "--strict")
+		}
+		if opts.ProfilePath != "" {
+			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.TargetArgs...)
+		}
+		out = append(out, Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")})
+	}
+	return out, nil
 }

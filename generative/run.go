@@ -60,14 +60,33 @@ type Options struct {
 	// throttles it (default throttle.DefaultMaxWait); past it the run
 	// stops and the properties not run to their end are skipped.
 	MaxThrottleWait time.Duration
+	// Gate, when set, is the patience with a throttling target of a run
+	// the generated mode is a part of (the scenarios' and the probe's
+	// too); Rate and MaxThrottleWait are then its own.
+	Gate *throttle.Gate
 }
 
 // The outcome of a property. A property the run's interruption left
-// unfinished or unstarted is skipped, never failed.
+// unfinished or unstarted is skipped, never failed. A property the
+// target's throttling cut below a fifth of its planned examples is not
+// judged (judgedShare): it passed, but on too few examples to say the
+// rule holds.
 const (
-	StatusPassed  = contract.StatusPassed
-	StatusFailed  = contract.StatusFailed
-	StatusSkipped = contract.StatusSkipped
+	StatusPassed    = contract.StatusPassed
+	StatusFailed    = contract.StatusFailed
+	StatusSkipped   = contract.StatusSkipped
+	StatusNotJudged = contract.StatusNotJudged
+)
+
+// judgedShare: a property that passed on fewer than 1/judgedShare of its
+// planned examples because the target throttled is not judged.
+const judgedShare = 5
+
+// The causes of a property that ran fewer examples than planned
+// (PropertyResult.Cut).
+const (
+	CutBudget    = "the run's time budget (--budget gives it more)"
+	CutThrottled = "the target throttled"
 )
 
 // PropertyResult is the outcome of one generated property.
@@ -77,8 +96,13 @@ type PropertyResult struct {
 	// Property names what was generated.
 	Property string `json:"property"`
 	Status   string `json:"status"`
-	// Examples counts the examples that ran.
+	// Examples counts the examples that ran; Planned those the budget of
+	// examples asked for.
 	Examples int `json:"examples"`
+	Planned  int `json:"planned"`
+	// Cut says why a property that passed ran fewer examples than planned:
+	// CutBudget or CutThrottled.
+	Cut string `json:"cut,omitempty"`
 	// Failure says which check failed on the shrunk example.
 	Failure string `json:"failure,omitempty"`
 	// Reason says why a skipped property did not run to its end.
@@ -93,6 +117,8 @@ type PropertyResult struct {
 	// (a schema property whose request the document refuses), or "".
 	Feature  string             `json:"feature,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
+	// Seconds is how long the property ran.
+	Seconds float64 `json:"seconds"`
 }
 
 // Name is "operation: property".
@@ -132,6 +158,18 @@ func (r Result) Failed() int {
 	n := 0
 	for _, p := range r.Properties {
 		if p.Status == StatusFailed {
+			n++
+		}
+	}
+	return n
+}
+
+// NotJudged counts the properties not judged: the target's throttling cut
+// them below a fifth of their examples.
+func (r Result) NotJudged() int {
+	n := 0
+	for _, p := range r.Properties {
+		if p.Status == StatusNotJudged {
 			n++
 		}
 	}
@@ -187,7 +225,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	outer := ctx
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
-	gate := throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait})
+	gate := opts.Gate
+	if gate == nil {
+		gate = throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait})
+	}
 	c, err := newClient(opts.Profile.BaseURL, opts.HTTPClient, opts.RequestTimeout, gate, stopRun)
 	if err != nil {
 		return Result{}, err
@@ -214,7 +255,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			pr = p.result
 			pr.Status, pr.Reason = StatusSkipped, "not run: "+interruption(ctx)
 		} else {
-			pr = p.check(ctx, opts, deadline)
+			pr = p.check(ctx, opts, deadline, gate)
 		}
 		if opts.Done != nil {
 			opts.Done(pr)
@@ -321,8 +362,10 @@ const batch = 10
 const minPerVariant = 5
 
 // check runs the property in batches until its examples are done, the
-// deadline has passed or an example fails.
-func (p *property) check(ctx context.Context, opts Options, deadline time.Time) PropertyResult {
+// deadline has passed or an example fails. A property that passed on fewer
+// examples than planned says why (Cut): the target throttled it (gate
+// counted throttled answers meanwhile), or the time budget ran out.
+func (p *property) check(ctx context.Context, opts Options, deadline time.Time, gate *throttle.Gate) PropertyResult {
 	rapidMu.Lock()
 	defer rapidMu.Unlock()
 	prepareRapid()
@@ -339,6 +382,8 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 	if variants > 1 {
 		per = max(per, minPerVariant)
 	}
+	res.Planned = per * variants
+	throttledBefore, started := gate.Summary().Throttled, time.Now()
 	round := 0
 	for v := 0; v < variants && res.Status == ""; v++ {
 		for done := 0; done < per; round++ {
@@ -376,11 +421,31 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time) 
 	}
 	if res.Status == "" {
 		res.Status = StatusPassed
+		res.cut(gate.Summary().Throttled > throttledBefore)
 	}
 	for _, k := range rec.order {
 		res.Warnings = append(res.Warnings, rec.warnings[k])
 	}
+	res.Seconds = time.Since(started).Seconds()
 	return res
+}
+
+// cut says why a passed property ran fewer examples than planned: the
+// target throttled it (throttled), or the time budget ran out. Cut by
+// throttling below a fifth of its examples, it is not judged: too few
+// examples ran to say the rule holds, and the target chose how few.
+func (res *PropertyResult) cut(throttled bool) {
+	if res.Examples >= res.Planned {
+		return
+	}
+	res.Cut = CutBudget
+	if throttled {
+		res.Cut = CutThrottled
+		if res.Examples*judgedShare < res.Planned {
+			res.Status = StatusNotJudged
+			res.Reason = fmt.Sprintf("%d of %d examples run: %s; fewer than a fifth of its examples say nothing of the rule", res.Examples, res.Planned, res.Cut)
+		}
+	}
 }
 
 // command is the command line that runs the property named name again

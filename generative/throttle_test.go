@@ -115,3 +115,58 @@ func TestGeneratedModeFailsAThrottledPaymentThatWasProcessed(t *testing.T) {
 	assert.Equal(t, generative.StatusFailed, p.Status)
 	assert.Contains(t, p.Failure, contract.ErrThrottledProcessed.Error())
 }
+
+// TestExamplesCutAreSaid: a property that runs fewer examples than
+// planned says why. Cut by the run's own time budget it passes, and says
+// so; cut by a target that throttles to below a fifth of its examples it
+// is not judged (too few examples to say the rule holds, and the target
+// chose how few), and the run is not OK.
+func TestExamplesCutAreSaid(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	throttling := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1)%2 == 0 {
+				w.Header().Set("Retry-After", "0")
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	for _, tc := range []struct {
+		name      string
+		wrap      func(http.Handler) http.Handler
+		cut       string
+		notJudged bool
+	}{
+		{"the run's budget", func(h http.Handler) http.Handler { return h }, generative.CutBudget, false},
+		{"a throttling target", throttling, generative.CutThrottled, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res, err := generative.Run(context.Background(), generative.Options{Profile: profiles.Reference(serveReference(t, tc.wrap)),
+				Seed: 1, Examples: 100, Duration: time.Nanosecond, ShrinkTime: 2 * time.Second})
+			require.NoError(t, err)
+			var out bytes.Buffer
+			generative.PrintSummary(&out, res)
+			for _, p := range res.Properties {
+				require.NotEqual(t, generative.StatusFailed, p.Status, "%s: %s", p.Name(), p.Failure)
+				require.Less(t, p.Examples, p.Planned, "%s: one batch of examples, then the budget is spent", p.Name())
+				assert.Equal(t, tc.cut, p.Cut, p.Name())
+				assert.Contains(t, out.String(), p.Name()+": "+p.ExamplesRun()+" run")
+				switch {
+				case !tc.notJudged || p.Examples*5 >= p.Planned:
+					assert.Equal(t, generative.StatusPassed, p.Status, p.Name())
+				default:
+					assert.Equal(t, generative.StatusNotJudged, p.Status, p.Name())
+					assert.Contains(t, p.Reason, "the target throttled")
+				}
+			}
+			assert.Equal(t, !tc.notJudged, res.OK(), "a run that left properties not judged is not OK")
+			if tc.notJudged {
+				assert.Positive(t, res.NotJudged())
+			}
+		})
+	}
+}

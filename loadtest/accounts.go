@@ -126,6 +126,10 @@ func (cl *client) wallet(ctx context.Context, auth string, patient bool) (record
 		send = cl.doTimed
 	}
 	r := send(ctx, cl.customerProfile(auth))
+	defer r.release()
+	if r.err == nil && r.gateway != nil {
+		r.err = *r.gateway
+	}
 	if r.err != nil {
 		return record.Wallet{}, fmt.Errorf("profile: %w", r.err)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/record"
 )
@@ -249,7 +250,8 @@ func (e *engine) lookup(ctx context.Context, p *record.Payment, auth string) *re
 	defer func() { e.hist.Add(op) }()
 	if r.err != nil {
 		op.Error = errorText(r.err)
-		return &record.Lookup{Error: errorText(r.err), Transport: true}
+		var g contract.Gateway
+		return &record.Lookup{Error: errorText(r.err), Transport: true, Gateway: errors.As(r.err, &g)}
 	}
 	op.Return, op.Code = record.Stamp(time.Now()), r.code
 	l := &record.Lookup{Code: r.code}

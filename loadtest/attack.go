@@ -51,9 +51,10 @@ func (e *engine) attack(ctx context.Context) {
 	e.sending = time.Since(e.began)
 	close(p.jobs)
 	stopReads()
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		e.interrupted = time.Since(e.began)
-	} else if e.ranDry() {
+	case e.ranDry():
 		e.stoppedDry = time.Since(e.began)
 	}
 	e.drainWorkers(p, cancelReqs)
@@ -186,7 +187,7 @@ func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick 
 			return planned, true
 		}
 		planned++
-		if ctx.Err() != nil || e.ranDry() {
+		if ctx.Err() != nil || e.ranDry() || e.gatewayStopped() {
 			return planned, false
 		}
 		at := e.began.Add(due)
@@ -220,6 +221,8 @@ func (e *engine) waitUntil(ctx context.Context, timer *time.Timer, at time.Time)
 	case <-ctx.Done():
 		return false
 	case <-e.plan.dry:
+		return false
+	case <-e.gatewayStop:
 		return false
 	}
 }

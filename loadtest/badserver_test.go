@@ -172,7 +172,10 @@ func TestReconciliationIsBoundedByItsDeadline(t *testing.T) {
 	assert.False(t, rep.Passed)
 	assert.False(t, r.Passed())
 	assert.Equal(t, r.Created, r.Counts[verdict.InvLookup], "every created id is unreconciled: %+v", r.Violations)
-	assert.Contains(t, text(t, rep), fmt.Sprintf("  - %d not reconciled: created ids or accounts the reconciliation could not check", r.Created+len(r.Accounts)))
+	txt := text(t, rep)
+	require.Len(t, rep.Findings, 1, "one cause: the target stopped answering the reconciliation:\n%s", txt)
+	assert.Contains(t, txt, "  1. the run could not reconcile its payments: the target did not answer at reconciliation time")
+	assert.Regexp(t, fmt.Sprintf("\n     so %d created ids were not looked up \\(e\\.g\\. .*\\)\n     so the wallets of %d accounts were not read after the run \\(e\\.g\\. .*\\)\n", r.Created, len(r.Accounts)), txt)
 }
 
 // TestPlannedCountsTheWholeSchedule: Planned is every hit the schedule puts
@@ -324,8 +327,8 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	assert.Contains(t, rec.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
 	assert.False(t, rep.Passed)
 	txt := text(t, rep)
-	assert.Equal(t, 2, strings.Count(txt, "the target did not answer at reconciliation time"), "once where the run is described, once among the failures:\n%s", txt)
-	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, txt)
+	assert.Equal(t, 3, strings.Count(txt, "the target did not answer at reconciliation time"), "once in its finding, once where the run is described, once among the failures:\n%s", txt)
+	assert.Regexp(t, `\n  1\. the run could not reconcile its payments: .*\n     so [0-9,]+ created ids were not looked up`, txt)
 }
 
 // killAtTheEnd is a progress hook that stops srv when the attack ends.
@@ -371,7 +374,7 @@ func TestDeadTargetAfterAFaultSaysSoAtOnce(t *testing.T) {
 	pageHas(t, string(page), "<dt>reconciled</dt><dd>false</dd>")
 	assert.False(t, rep.Passed)
 	require.NotNil(t, rep.Reconciliation, "what could not be checked is judged")
-	assert.Regexp(t, `\n  - [0-9,]+ not reconciled: created ids or accounts the reconciliation could not check`, text(t, rep))
+	assert.Regexp(t, `\n  1\. the run could not reconcile its payments: .*\n     so [0-9,]+ created ids were not looked up`, text(t, rep))
 }
 
 // logRecords is a slog.Handler that keeps the messages logged, in order.

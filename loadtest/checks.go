@@ -72,6 +72,12 @@ func schemaSampled(order uint64) bool {
 type checked struct {
 	env       contract.Envelope
 	violation string // the contract rule the response broke; "" if none
+	// detail is the whole verdict on a violation: what was found, with
+	// its figures and the sentence of the document it breaks (the
+	// finding's exhibit shows it); marks note the members of the answer
+	// it is about, by JSON pointer.
+	detail string
+	marks  map[string]string
 	// payment is the created payment the answer shows (created true),
 	// read even when it breaks a rule: what the server says it took.
 	payment contract.Payment
@@ -85,7 +91,8 @@ type checked struct {
 func checkResponse(codes map[string]map[int]bool, op string, code int, body []byte, trxID string) checked {
 	if !codes[op][code] {
 		env, _, _ := contract.Decode(body)
-		return checked{env: env, violation: fmt.Sprintf("%s: HTTP %d is not documented for this operation", op, code)}
+		v := fmt.Sprintf("%s: HTTP %d is not documented for this operation", op, code)
+		return checked{env: env, violation: v, detail: fmt.Sprintf("%s (%s)", v, contract.StatusesSentence(operationIDs[op]))}
 	}
 	if op == record.OpCreate && code == http.StatusOK {
 		return checkCreated(body, trxID)
@@ -93,9 +100,11 @@ func checkResponse(codes map[string]map[int]bool, op string, code int, body []by
 	env, _, err := contract.Decode(body)
 	switch {
 	case err != nil:
-		return checked{violation: fmt.Sprintf("%s: HTTP %d: %v", op, code, err)}
+		v := fmt.Sprintf("%s: HTTP %d: %v", op, code, err)
+		return checked{violation: v, detail: fmt.Sprintf("%s (%s)", v, contract.SentenceEnvelope)}
 	case op == record.OpCreate && code == http.StatusConflict && env.Message != contract.MsgDuplicate:
-		return checked{env: env, violation: "create: HTTP 409 message is not the duplicate partner_trx_id message"}
+		return checked{env: env, violation: "create: HTTP 409 message is not the duplicate partner_trx_id message",
+			detail: fmt.Sprintf("create: HTTP 409 with the message %q (%s — %s)", env.Message, contract.MessageRow(contract.MsgDuplicate), contract.MsgDuplicate)}
 	}
 	return checked{env: env}
 }
@@ -115,10 +124,18 @@ func checkCreated(body []byte, trxID string) checked {
 	}
 	switch {
 	case err == nil:
+		return c
 	case p == nil && !errors.Is(err, contract.ErrCreatedData):
 		c.violation = fmt.Sprintf("%s: HTTP %d: %v", record.OpCreate, http.StatusOK, err) // the envelope
 	default:
 		c.violation = "create: " + contract.RuleOf(err) // one rule per key of the tally, without the figures
+	}
+	c.detail = "create: HTTP 200: " + err.Error()
+	for _, at := range contract.CreatedPlaces(err) {
+		if c.marks == nil {
+			c.marks = map[string]string{}
+		}
+		c.marks[at] = contract.RuleOf(err)
 	}
 	return c
 }

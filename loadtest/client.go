@@ -132,7 +132,12 @@ type response struct {
 	// with Retry-After), whose Retry-After is retryAfter ("" when absent).
 	throttled  bool
 	retryAfter string
-	buf        *[]byte // body's pooled buffer; see release
+	// gateway is set when a gateway in front of the target answered
+	// instead of the API (contract.GatewayAnswer); server is the answer's
+	// Server header.
+	gateway *contract.Gateway
+	server  string
+	buf     *[]byte // body's pooled buffer; see release
 }
 
 // bodies are the buffers responses are read into: a response's body is
@@ -214,8 +219,13 @@ func (cl *client) do(ctx context.Context, c call) response {
 	buf := bodies.Get().(*[]byte)
 	b, err := readBody(resp.Body, (*buf)[:0])
 	out := response{code: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: b, bytes: uint64(len(b)), buf: buf, err: err}
-	if contract.Throttled(resp.StatusCode, resp.Header) {
+	switch {
+	case contract.Throttled(resp.StatusCode, resp.Header):
 		out.throttled, out.retryAfter = true, resp.Header.Get("Retry-After")
+	case err == nil:
+		if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, b); ok {
+			out.gateway, out.server = &g, g.Server
+		}
 	}
 	if err == nil && len(b) > maxBodyBytes {
 		out.body, out.err = b[:maxBodyBytes], record.ErrTooLarge
@@ -253,16 +263,21 @@ func readBody(r io.Reader, buf []byte) ([]byte, error) {
 // doTimed is do, each send with the target's per-request timeout, for the
 // requests the run makes outside the attack (set-up, wallet reads, status
 // look-ups): a throttled answer is not the answer, so the gate holds the
-// run's other such requests off as it asks, paces them under the rate the
-// target allows, and c is sent again. When the target kept throttling past
-// the gate's bound, err says so.
+// run's other such requests off as it asks, paces them under its limit,
+// and c is sent again; so is a gateway's 503 or 429 page (a gateway that
+// throttles without Retry-After). Any other page of a gateway is an error
+// that says so (the contract.Gateway, with what to change). When the
+// target kept throttling past the gate's bound, err says so.
 func (cl *client) doTimed(ctx context.Context, c call) response {
 	for {
 		if err := cl.gate.Wait(ctx); err != nil {
 			return response{err: err}
 		}
 		r := cl.doOnce(ctx, c)
-		if !r.throttled {
+		if g := r.gateway; g != nil && !gatewayThrottled(g) {
+			r.err = *g
+		}
+		if !r.throttled && (r.gateway == nil || !gatewayThrottled(r.gateway)) {
 			if r.err == nil {
 				cl.gate.Answered()
 			}
@@ -273,6 +288,12 @@ func (cl *client) doTimed(ctx context.Context, c call) response {
 			return response{err: err}
 		}
 	}
+}
+
+// gatewayThrottled reports whether a gateway's page g refuses for the
+// rate: a 503 or a 429 (without Retry-After, or it would be throttled).
+func gatewayThrottled(g *contract.Gateway) bool {
+	return g.Status == http.StatusServiceUnavailable || g.Status == http.StatusTooManyRequests
 }
 
 // doOnce is do with the target's per-request timeout.

@@ -3,6 +3,7 @@ package loadtest
 import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,9 +44,18 @@ type engine struct {
 	sending                      time.Duration // from the start to the end of the sending loop
 
 	rec *record.Recorder // what the collector gathers, counted and streamed
-	// marks, when the run is reconciled, is what the look-ups need of its
-	// ledger in memory (lookupFile).
+	// marks, when the run is reconciled or sends ids again, is what the
+	// look-ups need of its ledger in memory (lookupFile), and what finds
+	// an id created again (keep).
 	marks *seqMarks
+	// What the collector has counted as the answers came: the ids created
+	// again, the answers (requests that got one) and those a gateway gave.
+	createdAgain, answered, gateway int64
+	// gatewayStop is closed when the answers so far were mostly a
+	// gateway's (contract.MostlyGateway): the attack stops;
+	// stoppedGateway is when.
+	gatewayStop    chan struct{}
+	stoppedGateway time.Duration
 	// order numbers each operation's sends (record.Result.Order), for the
 	// results file, in the order of their send times (vegeta's plot wants
 	// both to grow together): one counter per operation, set before the
@@ -61,7 +71,7 @@ func (e *engine) generator() record.Generator {
 		ConnWaits: e.connWaits.Load(), PeakWorkers: e.workers, PeakInFlight: e.peakInFlight.Load(),
 		Abandoned: e.abandoned, Sending: e.sending,
 	}
-	g.InterruptedAfter, g.StoppedDryAfter = e.interrupted, e.stoppedDry
+	g.InterruptedAfter, g.StoppedDryAfter, g.GatewayStopAfter = e.interrupted, e.stoppedDry, e.stoppedGateway
 	g.BehindFrom, g.BehindUntil = e.behind.span()
 	return g
 }
@@ -122,7 +132,7 @@ func (e *engine) send(j job, scheduled time.Time, client int, results chan<- rec
 			e.plan.remember(p.ID, j.call.auth)
 		}
 		results <- record.HitResult{Result: r, Pay: p}
-		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled || p.Attempt > e.cfg.Retries {
+		if p == nil || p.Attempt == 0 || !r.Uncertain && !r.NotDelivered && !r.Throttled && !r.Gateway || p.Attempt > e.cfg.Retries {
 			return
 		}
 		t := time.NewTimer(max(e.cfg.RetryBackoff<<(p.Attempt-1), hold))
@@ -164,14 +174,51 @@ func (e *engine) hit(d job, scheduled time.Time) (r record.Result, hold time.Dur
 		Scheduled: scheduled, Op: d.call.op, Order: order,
 	}
 	if resp.err != nil {
-		unanswered(&d, &r, resp.err)
+		unanswered(&d, &r, resp.err, e.timeoutOf(d))
 		return r, 0
 	}
 	if resp.throttled {
 		return r, throttled(&d, &r, &resp, end)
 	}
+	if resp.gateway != nil {
+		gatewayAnswered(&d, &r, &resp)
+		return r, 0
+	}
 	e.judge(&d, &r, &resp)
 	return r, 0
+}
+
+// gatewayAnswered records an answer a gateway in front of the target gave
+// instead of the API (contract.GatewayAnswer): not the API's answer, so
+// neither checked against the contract nor a server error of the API;
+// whether the API got a payment it answered is not known, so the payment
+// is reconciled as an uncertain one.
+func gatewayAnswered(d *job, r *record.Result, resp *response) {
+	g := resp.gateway
+	r.Gateway = true
+	r.Error = g.String()
+	r.Exhibit = exhibitOf(d, resp, g.Error())
+	if p := d.pay; p != nil {
+		p.Outcome, p.Code, p.Message = record.OutcomeGateway, resp.code, r.Error
+	}
+}
+
+// exhibitOf is the exhibit of the request of d and its answer resp, with
+// the verdict on it (detail).
+func exhibitOf(d *job, resp *response, detail string) *record.Exhibit {
+	account := ""
+	if d.pay != nil {
+		account = d.pay.Account
+	}
+	h := http.Header{}
+	for name, v := range map[string]string{"Content-Type": resp.contentType, "Server": resp.server, "Retry-After": resp.retryAfter} {
+		if v != "" {
+			h.Set(name, v)
+		}
+	}
+	x := record.NewExhibit(d.call.method, d.call.url, account, d.call.body, resp.code, h, resp.body)
+	x.Detail = detail
+	return x
 }
 
 // timeoutOf is the client timeout of job j: the retry scenario's short one
@@ -207,8 +254,9 @@ func (e *engine) start(d *job, scheduled time.Time) (sent time.Time, order uint6
 	return sent, order
 }
 
-// unanswered records a request of d that got no answer the checks can read.
-func unanswered(d *job, r *record.Result, err error) {
+// unanswered records a request of d, sent with timeout, that got no answer
+// the checks can read.
+func unanswered(d *job, r *record.Result, err error, timeout time.Duration) {
 	// No answer, or one too long to read: what the server did with a
 	// payment is not known. An answer cut at the size limit keeps its
 	// status code, but is not an answer the checks can read. A request
@@ -220,6 +268,11 @@ func unanswered(d *job, r *record.Result, err error) {
 		r.Code = 0
 	}
 	r.Error = errorText(err)
+	r.Exhibit = record.NewExhibit(d.call.method, d.call.url, "", d.call.body, 0, nil, nil)
+	r.Exhibit.Detail = contract.TransportError(err, timeout).Error()
+	if d.pay != nil {
+		r.Exhibit.Account = d.pay.Account
+	}
 	if d.pay == nil {
 		return
 	}
@@ -262,19 +315,29 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		}
 	}
 	// A sampled answer is judged against the schema too, which names the
-	// field: for a created payment its verdict takes the place of
-	// contract.CheckCreated's (a transaction number without a slash
-	// breaks both).
+	// field. An answer that broke a rule already is counted under that
+	// rule, as the answers that were not sampled are (one defect, one
+	// rule: a transaction number without a slash breaks both), and the
+	// schema's verdict names the field in its detail.
 	if (ck.violation == "" || ck.created) && e.valid != nil && schemaSampled(r.Order) {
 		var ae *contract.AnswerError
 		if err := e.valid.ValidateBody(e.reqCtx, operationIDs[d.call.op], resp.code, resp.body); errors.As(err, &ae) {
-			ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
+			if ck.violation == "" {
+				ck.violation = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Brief())
+				ck.detail = fmt.Sprintf("%s: HTTP %d: %s", d.call.op, resp.code, ae.Error())
+				ck.marks = ae.Marks(1)
+			} else {
+				ck.detail = ae.Brief() + "; " + ck.detail // the rule's sentence last
+			}
 		}
 	}
 	r.Violation = ck.violation
 	if r.Violation != "" {
 		r.Error = "contract: " + r.Violation
 		r.Body = record.Truncate(resp.body, 512)
+		if ck.detail == "" {
+			ck.detail = r.Violation
+		}
 	}
 	// A 5xx is allowed only as the system fault section 7 gives the
 	// operation, with its message.
@@ -289,6 +352,13 @@ func (e *engine) judge(d *job, r *record.Result, resp *response) {
 		// An answer the scenario did not expect says why in its message:
 		// keep it, as vegeta keeps an error, for the report's error set.
 		r.Error = fmt.Sprintf("HTTP %d: %s", resp.code, ck.env.Message)
+	}
+	// The exhibit of an unexpected answer, and of a payment created for
+	// an id that may be sent again (a wave's, a retry's): the collector
+	// finds a second creation of its id (createdAgain).
+	if p := d.pay; !r.Expected || p != nil && p.Outcome == record.OutcomeCreated && (d.wave || p.Attempt > 0) {
+		r.Exhibit = exhibitOf(d, resp, cmp.Or(ck.detail, r.Error))
+		r.Exhibit.Marks = ck.marks
 	}
 }
 
@@ -348,7 +418,9 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 	report := func(now time.Time, final bool) {
 		sum := t.Totals()
 		p := Progress{Elapsed: now.Sub(began), Sent: e.sent.Load(), Done: int64(sum.Requests), InFlight: e.inFlight.Load(),
-			Final: final, Unexpected: int64(sum.Requests - sum.Expected - sum.Throttled), Throttled: int64(sum.Throttled), Violations: int64(t.Violations)}
+			Final: final, Unexpected: int64(sum.Requests - sum.Expected - sum.Throttled), Throttled: int64(sum.Throttled), Violations: int64(t.Violations),
+			CreatedAgain: e.createdAgain, Gateway: int64(sum.Gateway), FindsCreatedAgain: e.marks != nil,
+			GatewayStopped: e.gatewayStopped(), Reconciles: e.cfg.reconciles() && !e.gatewayStopped()}
 		p.BehindFrom, _ = e.behind.span()
 		if final {
 			lastSent, lastAt = 0, began
@@ -379,14 +451,68 @@ func (e *engine) collect(results <-chan record.HitResult, began time.Time, done 
 	}
 }
 
-// keep records hr, as the collector receives it.
+// keep records hr, as the collector receives it: a payment created for an
+// id an earlier answer created already is unexpected (createdAgain), and
+// once the answers are mostly a gateway's the attack stops.
 func (e *engine) keep(hr *record.HitResult) {
+	if e.marks != nil && hr.Pay != nil {
+		if hr.Pay.Outcome == record.OutcomeCreated && e.marks.createdBefore(hr.Pay) {
+			e.createdAgain++
+			createdAgain(hr)
+		}
+		e.marks.note(hr.Pay, len(e.cfg.Nemesis) > 0)
+	}
 	e.rec.Add(hr)
 	if m := e.cfg.metrics; m != nil {
 		m.Observe(&hr.Result)
 	}
-	if e.marks != nil && hr.Pay != nil {
-		e.marks.note(hr.Pay, len(e.cfg.Nemesis) > 0)
+	e.watchGateway(&hr.Result)
+}
+
+// createdAgain marks hr, a payment answered "created" for an id an
+// earlier answer of the run created already: not the answer the scenario
+// expects, nor one the document allows (a reused id is refused with 409).
+// The ledger keeps it created: the reconciliation counts the id's
+// creations.
+func createdAgain(hr *record.HitResult) {
+	r := &hr.Result
+	r.Expected, r.Allowed, r.Error = false, false, record.ErrCreatedAgain
+	detail := fmt.Sprintf("partner_trx_id %s was answered \"created\" again: an earlier answer of the run had created it (%s)", hr.Pay.ID, contract.SentenceUniqueTrxID)
+	if r.Exhibit == nil {
+		r.Exhibit = &record.Exhibit{Method: r.Method, URL: r.URL, Account: hr.Pay.Account, Status: int(r.Code)}
+	}
+	r.Exhibit.Detail = detail
+}
+
+// minGatewaySample is how many answers the collector waits for before it
+// stops an attack whose answers are mostly a gateway's: a gateway that
+// throttles lets its burst through first.
+const minGatewaySample = 20
+
+// watchGateway counts r and stops the attack once the answers so far are
+// mostly a gateway's (contract.MostlyGateway).
+func (e *engine) watchGateway(r *record.Result) {
+	if r.Uncertain || r.NotDelivered {
+		return
+	}
+	e.answered++
+	if r.Gateway {
+		e.gateway++
+	}
+	if e.stoppedGateway == 0 && e.answered >= minGatewaySample && contract.MostlyGateway(int(e.gateway), int(e.answered)) {
+		e.stoppedGateway = time.Since(e.began)
+		close(e.gatewayStop)
+	}
+}
+
+// gatewayStopped reports whether the attack stopped because its answers
+// were mostly a gateway's.
+func (e *engine) gatewayStopped() bool {
+	select {
+	case <-e.gatewayStop:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -54,3 +54,14 @@ var (
 )
 
 func WithConn(conn transport.Options) Option { return func(c *config) { c.Conn = conn } }
+
+func WithOps(mix string) Option { return func(c *config) { c.OpMix = mix } }
+
+// SetsScenario reports whether opts set the scenario name.
+func SetsScenario(opts []Option, name string) bool {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	return c.Scenario == name
+}

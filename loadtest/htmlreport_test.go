@@ -109,7 +109,7 @@ func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	assert.Equal(t, 3*2, strings.Count(page, `<g class="fault">`), "each fault shaded on each of the three charts")
 	pageHas(t, page, `<title>fault 1: kill-9, 300 ms to 320 ms</title>`)
 	pageHas(t, page, `<td class="n">F2</td><td>kill-9</td><td><code>kill -KILL 4243</code></td><td class="n">700 ms</td><td class="n">710 ms</td><td><span class="bad">exit status 1</span></td>`)
-	pageHas(t, page, `<ul id="verdict-classes"><li class="bad">2 lost writes: acknowledged as created, then not found by payment status; 2 before or during fault 1 (kill-9 at 300 ms) (e.g. run1-0-1, run1-0-2)</li>`)
+	pageHas(t, page, `<ol id="findings"><li class="finding" data-class="lost-write"><p class="bad">2 created payments were lost: acknowledged as created, then payment status did not find them; 2 before or during fault 1 (kill-9 at 300 ms) (e.g. run1-0-1, run1-0-2)</p>`)
 	pageHas(t, page, `<details class="id-class" data-class="lost-write"><summary><b>lost-write</b>: 2</summary>`)
 	pageHas(t, page, `<td><code>run1-0-2</code></td><td><code>tok-load-1</code></td><td>created, then not found</td><td>F1</td>`)
 	assert.NotContains(t, page, "<details open", "folded")

@@ -7,8 +7,9 @@ import (
 
 // seqMarks is a byte per sequence number of a run's payment requests: what
 // the look-ups after the attack need in memory to choose, as they read the
-// ledger file, which request of each id to look up. A reconciled run keeps
-// this instead of its ledger.
+// ledger file, which request of each id to look up, and what the collector
+// needs to find an id created again as its answer comes. A reconciled run,
+// and a run that sends ids again, keeps this instead of its ledger.
 type seqMarks []byte
 
 const (
@@ -50,12 +51,25 @@ func (m *seqMarks) note(p *record.Payment, everyID bool) {
 }
 
 // resolves reports whether p, not created, makes its id one to look up: an
-// id no request was answered "created" for, but whose answer was lost (or
-// that a retry found used), is resolved through payment status: created
-// once, or never created. Under faults every id is looked up: one refused,
+// id no request was answered "created" for, but whose answer was lost, or
+// came from a gateway (or that a retry found used), is resolved through
+// payment status: created once, or never created. Under faults every id is looked up: one refused,
 // or never delivered, that payment status finds was resurrected.
 func resolves(p *record.Payment, everyID bool) bool {
-	return everyID || p.Outcome == record.OutcomeUncertain || (p.Outcome == record.OutcomeDuplicate && p.Attempt > 1)
+	return everyID || p.Outcome == record.OutcomeUncertain || p.Outcome == record.OutcomeGateway || (p.Outcome == record.OutcomeDuplicate && p.Attempt > 1)
+}
+
+// createdBefore reports whether a request of p's id other than p was
+// answered "created" before p's answer came (the collector notes p after
+// asking).
+func (m seqMarks) createdBefore(p *record.Payment) bool {
+	first, end := idSeqs(p)
+	for s := first; s < end; s++ {
+		if m.at(s)&markCreated != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (m seqMarks) at(s uint64) byte {

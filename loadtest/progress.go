@@ -18,6 +18,20 @@ type Progress struct {
 	Unexpected int64         // answers other than expected, so far, but the throttled ones
 	Throttled  int64         // throttled answers (429, or 503 with Retry-After), so far: neither expected nor unexpected
 	Violations int64         // contract violations, so far
+	// CreatedAgain counts the payments answered "created" for an id an
+	// earlier answer had created already, so far (the duplicate debits of
+	// the verdict, found as they come); FindsCreatedAgain is set when the
+	// run looks for them (its scenario sends ids again).
+	CreatedAgain      int64
+	FindsCreatedAgain bool
+	// Gateway counts the answers a gateway gave instead of the API, so
+	// far; GatewayStopped is set once they are most of the answers: the
+	// attack stops, and the run is incomplete.
+	Gateway        int64
+	GatewayStopped bool
+	// Reconciles is set when the run judges its payments after the
+	// attack (look-ups and wallets): the line says so.
+	Reconciles bool
 	// BehindFrom is when the generator first fell behind its schedule
 	// (Generator.BehindFrom); 0 while it has kept it.
 	BehindFrom time.Duration

@@ -52,6 +52,10 @@ type scenario interface {
 	jobs(p *planner, n uint64, buf []job) []job
 	// keepsIDs is true when the created ids are kept for status reads.
 	keepsIDs() bool
+	// sendsIDsAgain is true when one partner_trx_id is sent more than
+	// once (a wave's, a retry's): the collector then finds an id created
+	// again as its answer comes.
+	sendsIDsAgain() bool
 }
 
 // scenarios are the load tester's scenarios, in the order help lists them.
@@ -85,6 +89,7 @@ func (onePayment) perHit(*record.Settings) int                           { retur
 func (onePayment) payments(_ *record.Settings, requests float64) float64 { return requests }
 func (onePayment) describe(m *record.Meta)                               { m.WaveSize, m.OpMix = 0, "" }
 func (onePayment) keepsIDs() bool                                        { return false }
+func (onePayment) sendsIDsAgain() bool                                   { return false }
 
 // createScenario: one payment creation per hit, each with its own id.
 type createScenario struct{ onePayment }
@@ -115,6 +120,7 @@ func (idempotencyScenario) payments(s *record.Settings, requests float64) float6
 }
 
 func (idempotencyScenario) describe(m *record.Meta) { m.OpMix = "" }
+func (idempotencyScenario) sendsIDsAgain() bool     { return true }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 	base := n * uint64(p.waveSize)
@@ -170,7 +176,8 @@ func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
 // again after a lost answer.
 type retryScenario struct{ onePayment }
 
-func (retryScenario) name() string { return ScenarioRetry }
+func (retryScenario) name() string        { return ScenarioRetry }
+func (retryScenario) sendsIDsAgain() bool { return true }
 
 func (retryScenario) check(s *record.Settings) error {
 	if s.Retries < 0 || s.Retries > 10 || s.RetryTimeout <= 0 || s.RetryBackoff < 0 {

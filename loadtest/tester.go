@@ -52,7 +52,13 @@ func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.reconciles() {
+	reconciles := c.reconciles()
+	if e.stoppedGateway > 0 {
+		// The target's answers were mostly a gateway's: nothing the
+		// look-ups would read is the API's either.
+		reconciles, run.Meta.Reconciled = false, false
+	}
+	if reconciles {
 		if err := s.gatherAfter(ctx, e, run, dir); err != nil {
 			return nil, err
 		}
@@ -60,7 +66,7 @@ func (t *Tester) Run(ctx context.Context, dir string) (*record.Run, error) {
 	if err := s.hist.Close(run); err != nil {
 		return nil, err
 	}
-	if c.reconciles() {
+	if reconciles {
 		run.Meta.ReconciledIn = time.Since(run.Meta.Ended)
 	}
 	return run, nil
@@ -140,13 +146,18 @@ func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error
 // the profile's secret key and main token with 401. It asks for the first
 // product of a sync, which the run asks for with the main token anyway (it
 // reads no account of the main token's). A throttled answer passes: the
-// run's gate waits for the target.
+// run's gate waits for the target. A gateway's page (a proxy's 400 or 403
+// after the handshake: a client certificate or a header it wants) is said
+// as the gateway's, with its title and what to change.
 func preflight(ctx context.Context, cl *client) error {
 	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
 	r := cl.doOnce(ctx, c)
 	defer r.release()
 	if r.err != nil || r.throttled {
 		return r.err
+	}
+	if g := r.gateway; g != nil {
+		return fmt.Errorf("GET %s: %w", c.url, *g)
 	}
 	env, _, err := contract.Decode(r.body)
 	if err != nil {
@@ -249,9 +260,10 @@ func (t *Tester) attack(ctx context.Context, s *session, run *record.Run, dir st
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
-	if s.c.reconciles() {
+	if s.c.reconciles() || s.c.sc.sendsIDsAgain() {
 		e.marks = newSeqMarks(s.c.Load)
 	}
+	e.gatewayStop = make(chan struct{})
 	var faults *nemesis.Execution
 	e.onBegin = startNemesis(ctx, s.c, &faults)
 	e.attack(ctx)

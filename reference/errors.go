@@ -90,6 +90,9 @@ var (
 	ErrProductDisrupted      = newError(KindUnprocessable, "Produk sedang gangguan, pembayaran belum dapat diproses.")
 	ErrInsufficientFunds     = newError(KindUnprocessable, "Saldo dan koin tidak mencukupi.")
 	ErrBelowMinimumPayment   = newError(KindUnprocessable, "Nominal pembayaran kurang dari minimum metode pembayaran.")
+	// errGatewayRefused is FaultGatewayPaymentsRefused's answer to every
+	// payment through a gateway method; the reference never gives it.
+	errGatewayRefused = newError(KindUnprocessable, "Saldo tidak mencukupi.")
 
 	errStatusQueryEmpty = newError(KindInvalid, "partner_trx_id atau transaction_number wajib diisi.")
 	ErrTrxNotFound      = newError(KindNotFound, "Transaksi tidak ditemukan.")

@@ -194,6 +194,16 @@ const (
 	// payment reports taking twice: the wallet then holds less than the
 	// payment reports leaving (less than nothing, when it took it all).
 	FaultMixedWalletTakenTwice Fault = "mixed-wallet-taken-twice"
+
+	// FaultGatewayPaymentsRefused refuses every payment through a gateway
+	// method (payment_method_id other than 0) with 422 "Saldo tidak
+	// mencukupi.", and takes nothing. For one payment that is an answer the
+	// document allows (§7 Payment: 422 create, "Payment cannot be processed
+	// yet"); for every one, it leaves the rules of gateway payments with
+	// nothing to judge them on. It breaks no sentence a client can hold it
+	// to, so no judge fails it: a run against it must end INCOMPLETE, its
+	// rules not judged, never PASS (issue 35 part 5).
+	FaultGatewayPaymentsRefused Fault = "gateway-payments-refused"
 )
 
 // faultLines is the registry of the faults: each with its one line, in the
@@ -258,6 +268,7 @@ var faultLines = []struct {
 	{FaultThrottledButProcessed, "answers 429 (Retry-After: 0) in place of a payment it created: a throttled request that was processed"},
 	{FaultMixedWalletCredited, "adds to the wallet the balance and coins a payment with a gateway remainder reports taking, instead of taking them"},
 	{FaultMixedWalletTakenTwice, "takes twice the balance and coins a payment with a gateway remainder reports taking"},
+	{FaultGatewayPaymentsRefused, `refuses every payment through a gateway method with 422 "Saldo tidak mencukupi." (legal once; for every one, the run is INCOMPLETE)`},
 }
 
 // AllFaults lists every fault, in the order of faultLines.
@@ -359,6 +370,7 @@ var ruleFaults = map[Fault]func(*policy){
 	FaultStaleProfile:               func(p *policy) { p.profileCacheFor = staleProfileFor },
 	FaultMixedWalletCredited:        func(p *policy) { p.mixedCredited = true },
 	FaultMixedWalletTakenTwice:      func(p *policy) { p.mixedTakenTwice = true },
+	FaultGatewayPaymentsRefused:     func(p *policy) { p.refuseGateway = true },
 }
 
 // staleProfileFor is how long FaultStaleProfile serves a cached wallet.

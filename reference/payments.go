@@ -271,6 +271,9 @@ func (s *Store) debit(a *account, in CreatePaymentInput, q paymentQuote) (wallet
 	if n := s.policy.staleWalletAfter; n > 0 && a.paymentsSinceProfile >= n {
 		splitter.coinsFirst = true
 	}
+	if s.policy.refuseGateway && q.method.ID != 0 {
+		return walletSplit{}, errGatewayRefused
+	}
 	split := splitter.split(q.price, a.balance, a.coins, in.UseBalance, in.UseCoin)
 	if split.Gateway > 0 && q.method.ID == 0 {
 		return walletSplit{}, ErrInsufficientFunds

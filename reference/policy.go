@@ -116,6 +116,9 @@ type policy struct {
 	// mixedCredited adds a mixed payment's wallet part to the wallet
 	// instead of taking it; mixedTakenTwice takes it twice.
 	mixedCredited, mixedTakenTwice bool
+	// refuseGateway refuses every payment through a gateway method
+	// (errGatewayRefused), taking nothing.
+	refuseGateway bool
 }
 
 // documentPolicy is the policy of the API document and of

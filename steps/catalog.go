@@ -128,7 +128,7 @@ func (s *scenario) cheapest(ctx context.Context, p partner) (product, error) {
 	}
 	act := activeByPrice(c.products)
 	if len(act) == 0 {
-		return product{}, s.skipBecause("the catalog of " + p.label + " has no active product to pay for")
+		return product{}, s.notJudged("the catalog of " + p.label + " has no active product to pay for")
 	}
 	return act[0], nil
 }

@@ -152,6 +152,14 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 	}
 }
 
+// printCase writes a case of another judge of the run to the console as
+// it ends, as a scenario is.
+func (f *formatter) printCase(r report.ScenarioResult) {
+	if f.console != nil {
+		f.console.Scenario(r)
+	}
+}
+
 // scenarios are the results of the scenarios completed so far.
 func (f *formatter) scenarios() []report.ScenarioResult {
 	f.mu.Lock()

@@ -35,6 +35,8 @@ type harness struct {
 	strict    bool
 	// gate holds the run off when the target throttles it (throttle.go).
 	gate *throttle.Gate
+	// gateway counts the gateway payments the scenarios needed (notjudged.go).
+	gateway gatewayTally
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context
@@ -146,7 +148,7 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		s.h.fmt.ended(sc, nil)
 		return ctx, nil
 	}
-	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Tags: s.tags, Status: report.StatusPassed,
+	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Judge: report.JudgeScenarios, Tags: s.tags, Status: report.StatusPassed,
 		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings, Entry: s.entry}
 	if s.entry != nil {
 		r.Location = s.entry.Location()
@@ -157,6 +159,8 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		r.Status, r.Reason, r.NotRun = report.StatusSkipped, s.skip, s.notRun
 	case notRun != "":
 		r.Status, r.Reason, r.NotRun = report.StatusSkipped, notRun, true
+	case s.unjudged != nil && (err == nil || errors.Is(err, godog.ErrSkip)):
+		r.Status, r.Reason, r.Cause = report.StatusNotJudged, s.unjudgedWhy, s.unjudged
 	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
 		r.Status, r.Reason = report.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):

@@ -130,7 +130,7 @@ func (s *scenario) gatewayChoiceAbove(ctx context.Context, a *account, part int6
 		// §2.4 gives minimum_payment only as "Rupiah.": a catalog whose
 		// every price is below every minimum is legal, and leaves the
 		// scenario no gateway payment to make.
-		return method{}, product{}, s.skipBecause(fmt.Sprintf(
+		return method{}, product{}, s.notJudged(fmt.Sprintf(
 			"no gateway payment method's minimum_payment is reached by an active product: none of the %d methods fits the %d products of the catalog of %s",
 			len(ms), len(c.products), a.partner.label))
 	}

@@ -273,11 +273,19 @@ func (s *scenario) payGatewayAbove(ctx context.Context, actor string, part int64
 	if err != nil {
 		return err
 	}
+	s.h.gateway.tried(pm)
 	if pm.ex != nil && pm.ex.Status == http.StatusUnprocessableEntity {
 		// §7 Payment: 422 "Payment cannot be processed yet", with no word on
 		// when: a target that cannot take this gateway payment now shows
-		// nothing of what the scenario checks, so it is skipped, not failed.
-		return s.skipBecause(fmt.Sprintf("the target cannot process a payment through gateway method %d yet (422), so the scenario cannot observe what it checks", m.ID))
+		// nothing of what the scenario checks, so its rule is not judged
+		// (neither failed nor passed). A refusal whose body breaks the
+		// document is a failure.
+		env, err := s.envelope(pm.ex)
+		if err != nil {
+			return err
+		}
+		return s.notJudgedBecause(gatewayRefusal(pm.ex.Status, env.Message),
+			fmt.Sprintf("the target refused a payment through gateway method %d with %d %q, so the scenario cannot observe what it checks", m.ID, pm.ex.Status, env.Message))
 	}
 	if pm.res == nil && slices.Contains(s.taggedReadings(), readingGatewayCreated) && !s.documentedRefusal(pm.ex) {
 		// That a payment through a method whose minimum the price reaches
@@ -295,7 +303,7 @@ func (s *scenario) payGatewayAbove(ctx context.Context, actor string, part int64
 		// The document does not promise that a given gateway payment
 		// succeeds (422 "Payment cannot be processed yet"), so a scenario
 		// that needs one cannot go on.
-		return s.skipBecause(fmt.Sprintf("a payment through gateway method %d was not created (status %d), so the scenario cannot go on", m.ID, pm.ex.Status))
+		return s.notJudged(fmt.Sprintf("a payment through gateway method %d was not created (status %d), so the scenario cannot go on", m.ID, pm.ex.Status))
 	}
 	return nil
 }
@@ -366,7 +374,7 @@ func (s *scenario) payInactive(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause("the catalog of " + a.partner.label + " shows no inactive product the payer's balance covers")
+	return s.notJudged("the catalog of " + a.partner.label + " shows no inactive product the payer's balance covers")
 }
 
 // notCreated checks that the last payment was not created: section 4.6
@@ -442,7 +450,7 @@ func (s *scenario) paySplit(ctx context.Context, actor string) error {
 			return err
 		}
 	}
-	return s.skipBecause(fmt.Sprintf("profile split_customer: no active product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
+	return s.notJudged(fmt.Sprintf("profile split_customer: no active product is priced above its balance %d and at most balance + coins/2 = %d; give it a smaller balance and more coins",
 		w.balance, w.balance+contract.CoinValue(w.coins)))
 }
 
@@ -563,7 +571,7 @@ func (s *scenario) paid() error {
 		return err
 	}
 	if pm.res.Amount.GatewayPayment != 0 {
-		return s.skipBecause(fmt.Sprintf("profile funded_customer: the payment was not fully covered by balance and coins (gateway_payment %d); fund the customer", pm.res.Amount.GatewayPayment))
+		return s.notJudged(fmt.Sprintf("profile funded_customer: the payment was not fully covered by balance and coins (gateway_payment %d); fund the customer", pm.res.Amount.GatewayPayment))
 	}
 	if pm.res.PaymentStatus != "PAID" || !slices.Contains(transactionStatuses, pm.res.TransactionStatus) {
 		return s.failure(pm.ex, secPaid, fmt.Sprintf("payment_status PAID and a transaction status of %v", transactionStatuses),
@@ -661,7 +669,7 @@ func (s *scenario) balanceFirst() error {
 	}
 	a := pm.res.Amount
 	if pm.before.balance < a.Total {
-		return s.skipBecause(fmt.Sprintf("profile funded_customer: its balance %d does not cover the cheapest product (%d); fund the customer", pm.before.balance, a.Total))
+		return s.notJudged(fmt.Sprintf("profile funded_customer: its balance %d does not cover the cheapest product (%d); fund the customer", pm.before.balance, a.Total))
 	}
 	if a.BalanceUsed != a.Total || a.CoinUsed != 0 || a.CoinValueUsed != 0 || a.GatewayPayment != 0 {
 		return s.failure(pm.ex, secBalanceFirst,

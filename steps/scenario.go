@@ -21,7 +21,13 @@ import (
 type scenario struct {
 	h    *harness
 	tags []string
+	// skip is why the scenario was not run: the profile lacks what it
+	// needs, or the run had stopped.
 	skip string
+	// unjudged is the cause of a scenario whose rule was not judged
+	// (notJudged), unjudgedWhy its reason in full.
+	unjudged    *report.Cause
+	unjudgedWhy string
 	// entry is the scenario in the feature files; unselected marks a row of
 	// an outline the selection left out (it is neither run nor reported).
 	entry      *gherkin.Scenario
@@ -201,11 +207,20 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 	return ex, nil
 }
 
-// skipBecause skips the rest of the scenario: what it needs is not there
-// (the document does not promise it), so the server is not at fault.
-func (s *scenario) skipBecause(reason string) error {
-	s.skip = reason
-	return fmt.Errorf("%w: %s", godog.ErrSkip, reason)
+// notJudged ends the scenario without a verdict on its rule: what it needs
+// to observe the rule is not there, or the target refused it with an answer
+// the document allows, so the server is not at fault, and the rule is not
+// judged either (the run is INCOMPLETE, not a pass). The reason is its
+// cause: scenarios with one reason are one group.
+func (s *scenario) notJudged(reason string) error {
+	return s.notJudgedBecause(report.Cause{Headline: reason}, reason)
+}
+
+// notJudgedBecause is notJudged with the cause the writers group the
+// scenario by, and the reason it gives in full.
+func (s *scenario) notJudgedBecause(cause report.Cause, reason string) error {
+	s.unjudged, s.unjudgedWhy = &cause, reason
+	return fmt.Errorf("%w: not judged: %s", godog.ErrSkip, reason)
 }
 
 // stepError is a failed check: it carries the full report and its cause,
@@ -390,6 +405,8 @@ func (s *scenario) systemFault(ex *exchange, env contract.Envelope) error {
 	if ex.Status < 500 || contract.CheckNoServerFault(ex.Operation, ex.Status, env.Message) != nil {
 		return nil
 	}
-	return s.skipBecause(fmt.Sprintf("the target answered %s with the system fault of section 7 (%d %q): an answer the document allows, which leaves the scenario nothing to observe",
-		ex.Operation, ex.Status, env.Message))
+	return s.notJudgedBecause(report.Cause{Operation: ex.Operation, Check: "system fault", Expected: fmt.Sprintf("%d %q", ex.Status, env.Message),
+		Headline: fmt.Sprintf("the target answered %s with the system fault of section 7 (%d %q), an answer the document allows", ex.Operation, ex.Status, env.Message)},
+		fmt.Sprintf("the target answered %s with the system fault of section 7 (%d %q): an answer the document allows, which leaves the scenario nothing to observe",
+			ex.Operation, ex.Status, env.Message))
 }

@@ -83,22 +83,40 @@ type Options struct {
 	// MaxThrottleWait bounds the time the run holds off for a target that
 	// throttles it (default throttle.DefaultMaxWait); past it the run stops.
 	MaxThrottleWait time.Duration
+	// Judges are the judges the run asks after its scenarios (the
+	// generated properties, the concurrency probe; NotAsked for one the
+	// run was narrowed not to ask), in turn; their cases go into the same
+	// reports and the one verdict (judge.go).
+	Judges []Judge
+	// NoScenarios runs no scenario: the run was narrowed to its other
+	// judges (--judges generated,probe).
+	NoScenarios bool
+	// Budget is the time the run aims at in all: the judges after the
+	// scenarios share what the scenarios leave of it (judgeBudget). 0
+	// leaves each judge its own.
+	Budget time.Duration
 }
 
 // Result is what a run found, for the caller and for the writers of package
 // report (which read Summary). The counts are one per scenario (one per row
-// of a scenario outline), those of Summary.Totals. Warned counts the passed
-// scenarios that carry warnings (readings the server did not follow); they
-// are among Passed.
+// of a scenario outline) and one per case of the run's other judges, those
+// of Summary.Totals. Warned counts the passed scenarios that carry warnings
+// (readings the server did not follow); they are among Passed. NotJudged
+// counts the scenarios whose rule the target kept them from observing.
 type Result struct {
-	Passed, Warned, Failed, Skipped, Undefined int
-	Summary                                    report.Summary
+	Passed, Warned, Failed, Skipped, Undefined, NotJudged int
+	Summary                                               report.Summary
 }
 
 // OK reports whether every scenario that ran passed its document checks. A
 // run with warnings only is OK; in a strict run a warning is a failure, so
-// it is not.
+// it is not. A run that left rules not judged is OK but not a pass
+// (Verdict).
 func (r Result) OK() bool { return r.Failed == 0 && r.Undefined == 0 }
+
+// Verdict is the run's one verdict (report.Summary.Verdict): PASS, FAIL,
+// INCOMPLETE, STOPPED or INTERRUPTED.
+func (r Result) Verdict() string { return r.Summary.Verdict() }
 
 // ErrUsage marks a run that could not start because of its options or profile.
 var ErrUsage = errors.New("usage error")
@@ -165,8 +183,16 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		}
 	}
 	start := time.Now()
-	status := runGodog(ctx, h, opts, sel.Paths)
-	res := h.result(prof.BaseURL, start, time.Since(start))
+	status := 0
+	if !opts.NoScenarios {
+		status = runGodog(ctx, h, opts, sel.Paths)
+	}
+	scenarios := h.scenariosRun(opts, len(sel.Paths) > 0, time.Since(start))
+	judged, judgeStop, err := h.askJudges(ctx, opts, start)
+	if err != nil {
+		return Result{}, err
+	}
+	res := h.result(prof.BaseURL, start, time.Since(start), append([]Judgement{scenarios}, judged...), judgeStop)
 	res.Summary.Insecure = opts.Target.Warning()
 	return h.finish(opts, status, res)
 }

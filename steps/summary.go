@@ -47,10 +47,18 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 	}
 }
 
-// result is the run's result, made once every scenario has ended: the
-// scenarios' results in file order, counted by area and capability, with
-// the coverage of the contract and the stop, if any.
-func (h *harness) result(target string, start time.Time, elapsed time.Duration) Result {
+// scenariosRun is what the run's scenarios did, as a judge of the run:
+// their results in file order, or, when the run was narrowed to its other
+// judges, that they were not asked.
+func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) Judgement {
+	run := report.JudgeRun{Name: report.JudgeScenarios, State: report.JudgeRan, Unit: "scenarios", Seconds: took.Seconds()}
+	if opts.NoScenarios {
+		run.State, run.Reason = report.JudgeNotAsked, "left out with --judges"
+		return Judgement{Run: run}
+	}
+	if !selected {
+		run.Reason = "the selection holds no scenario"
+	}
 	results := h.fmt.scenarios()
 	sort.SliceStable(results, func(i, j int) bool {
 		if results[i].Feature != results[j].Feature {
@@ -58,6 +66,24 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		}
 		return results[i].Name < results[j].Name
 	})
+	return Judgement{Run: run, Cases: results}
+}
+
+// result is the run's result, made once every judge has ended: the
+// scenarios' results in file order, then the other judges' cases, counted
+// by area and capability, with the coverage of the contract, what each
+// judge ran, and the stop, if any. judged are the scenarios' judgement,
+// then the other judges' in the order they ran; judgeStop the stop of a
+// judge that did not run to its end.
+func (h *harness) result(target string, start time.Time, elapsed time.Duration, judged []Judgement, judgeStop *report.Stopped) Result {
+	scenarios := judged[0].Cases
+	stop := h.settleStop(scenarios)
+	stoppedEndpoints := h.settleEndpoints(scenarios)
+	h.gateway.settle(scenarios)
+	results := slices.Clone(scenarios)
+	for _, j := range judged[1:] {
+		results = append(results, j.Cases...)
+	}
 
 	sum := report.Summary{
 		SuiteVersion: version.Suite,
@@ -69,8 +95,12 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 		Capabilities: map[string]report.Capability{},
 		Scenarios:    results,
 	}
-	sum.Stopped = h.settleStop(results)
-	sum.StoppedEndpoints = h.settleEndpoints(results)
+	sum.Stopped = stop
+	if stop == nil && judgeStop != nil {
+		sum.Stopped = judgeStopped(judgeStop, results)
+	}
+	sum.StoppedEndpoints = stoppedEndpoints
+	sum.Judges = judgeRuns(judged)
 	sum.Throttling = h.gate.Summary()
 	for _, c := range profiles.Capabilities() {
 		miss := h.profile.Missing(c)
@@ -112,13 +142,56 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration) 
 
 	sum.Levels.Failures = sum.Totals.Failed
 	sum.FailureGroups = report.GroupFailures(results)
+	sum.NotJudgedGroups = report.GroupNotJudged(results)
 	sum.Levels.Readings = len(sum.Warnings)
 	if sum.Warnings == nil {
 		sum.Warnings = []report.ReadingWarnings{}
 	}
 
 	return Result{Passed: sum.Totals.Passed, Warned: sum.Totals.Warned, Failed: sum.Totals.Failed,
-		Skipped: sum.Totals.Skipped, Undefined: sum.Totals.Undefined, Summary: sum}
+		Skipped: sum.Totals.Skipped, Undefined: sum.Totals.Undefined, NotJudged: sum.Totals.NotJudged, Summary: sum}
+}
+
+// judgeRuns are what the judges of the run did, counted from their cases
+// as the run settled them, in the order of the reports: the scenarios, the
+// generated properties, the probe, then any other judge.
+func judgeRuns(judged []Judgement) []report.JudgeRun {
+	runs := make([]report.JudgeRun, 0, len(judged))
+	for _, j := range judged {
+		run := j.Run
+		run.Counts = report.Counts{}
+		for _, c := range j.Cases {
+			run.Counts.Add(c)
+		}
+		if run.Name == report.JudgeScenarios && run.State == report.JudgeRan {
+			run.Planned = len(j.Cases)
+			run.Examples = len(j.Cases) - run.Counts.Skipped
+		}
+		runs = append(runs, run)
+	}
+	rank := []string{report.JudgeScenarios, report.JudgeGenerated, report.JudgeProbe}
+	order := func(name string) int {
+		if i := slices.Index(rank, name); i >= 0 {
+			return i
+		}
+		return len(rank)
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return order(runs[i].Name) < order(runs[j].Name) })
+	return runs
+}
+
+// judgeStopped is the stop of a judge that did not run to its end, for the
+// run: its cases not run to their end counted.
+func judgeStopped(stop *report.Stopped, results []report.ScenarioResult) *report.Stopped {
+	s := *stop
+	s.NotRun = 0
+	for _, r := range results {
+		if r.NotRun {
+			s.NotRun++
+		}
+	}
+	s.AfterScenarios = len(results) - s.NotRun
+	return &s
 }
 
 // matrix fills in section 7 for the results of a run, from what the run

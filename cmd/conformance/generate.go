@@ -8,12 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
-	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
@@ -110,13 +107,14 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 	if !embedded {
 		profileArg = f.profilePath
 	}
-	res, err := generative.Run(ctx, generative.Options{
+	opts := generative.Options{
 		Profile: prof, ProfilePath: profileArg, TargetArgs: f.conn.Args(), Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
 		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
 		HTTPClient: hc, Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
-	})
+	}
+	res, err := generative.Run(ctx, opts)
 	res.Insecure = f.conn.Warning()
-	return f.finish(ctx, prof.BaseURL, embedded, res, err, stdout, stderr)
+	return f.finish(ctx, opts, res, err, stdout, stderr)
 }
 
 // generateFlags are the flags of the generated mode.
@@ -148,7 +146,7 @@ func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 
 // finish reports a generated run (the summary, the report files, the
 // reproduction features) and returns its exit code.
-func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded bool, res generative.Result, err error, stdout, stderr io.Writer) int {
+func (f *generateFlags) finish(ctx context.Context, opts generative.Options, res generative.Result, err error, stdout, stderr io.Writer) int {
 	if err != nil {
 		if errors.Is(err, generative.ErrInterrupted) {
 			return interrupted(ctx, stdout)
@@ -161,13 +159,13 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 	}
 	generative.PrintSummary(stdout, res)
 	if f.reportDir != "" {
-		if err := generative.WriteReports(f.reportDir, baseURL, res); err != nil {
+		if err := generative.WriteReports(f.reportDir, opts.Profile.BaseURL, res); err != nil {
 			fmt.Fprintf(stderr, "conformance generate: writing the reports: %v\n", err)
 			return exitFail
 		}
 		fmt.Fprintf(stdout, "reports: %s, %s in %s\n", generative.SummaryFile, generative.JUnitFile, f.reportDir)
 	}
-	if err := writeFeatures(stdout, f, baseURL, embedded, res); err != nil {
+	if err := writeFeatures(stdout, f.reportDir, opts, res); err != nil {
 		fmt.Fprintf(stderr, "conformance generate: writing the reproduction features: %v\n", err)
 		return exitFail
 	}
@@ -177,6 +175,12 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 	if res.Stopped != "" && res.Failed() == 0 {
 		return exitUsage // the target cannot be tested: it kept throttling
 	}
+	if res.Failed() > 0 {
+		return exitFail
+	}
+	if res.NotJudged() > 0 {
+		return exitIncomplete // the target's throttling left properties not judged
+	}
 	if !res.OK() {
 		return exitFail
 	}
@@ -185,32 +189,19 @@ func (f *generateFlags) finish(ctx context.Context, baseURL string, embedded boo
 
 // writeFeatures writes each failure that has a feature file into the
 // report directory (generated-N.feature) and prints how to run it against
-// the target, with --strict after a strict run (its failure may be a
-// reading's); without the directory it says how to get the files.
-func writeFeatures(stdout io.Writer, f *generateFlags, target string, embedded bool, res generative.Result) error {
-	dir, strict := f.reportDir, ""
-	if f.strict {
-		strict = "--strict "
+// the target; without the directory it says how to get the files.
+func writeFeatures(stdout io.Writer, dir string, opts generative.Options, res generative.Result) error {
+	if dir == "" {
+		for _, p := range res.Properties {
+			if p.Feature != "" {
+				fmt.Fprintf(stdout, "%q has a reproduction as a feature file: run again with --report-dir DIR to write it\n", p.Name())
+			}
+		}
+		return nil
 	}
-	n := 0
-	for _, p := range res.Properties {
-		if p.Feature == "" {
-			continue
-		}
-		n++
-		if dir == "" {
-			fmt.Fprintf(stdout, "%q has a reproduction as a feature file: run again with --report-dir DIR to write it\n", p.Name())
-			continue
-		}
-		path := filepath.Join(dir, fmt.Sprintf("generated-%d.feature", n))
-		if err := atomicfile.WriteBytes(path, []byte(p.Feature)); err != nil {
-			return err
-		}
-		run := "conformance " + strict + path
-		if !embedded {
-			run = fmt.Sprintf("conformance %s--target %s --profile %s %s%s", strict, target, f.profilePath, strings.Join(append(f.conn.Args(), ""), " "), path)
-		}
-		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", p.Name(), path, run)
+	repros, err := generative.WriteFeatures(dir, opts, res)
+	for _, r := range repros {
+		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", r.Property, r.Path, r.Run)
 	}
-	return nil
+	return err
 }

@@ -1,16 +1,19 @@
 // Command conformance proves that a server speaks the Partner Commerce API
 // v2. With no --target it starts the embedded reference server in-process
 // and tests it with the reference profile; with --target and --profile it
-// tests any server.
+// tests any server. One run asks every judge (package judges): the
+// scenarios, the generated properties and sequences, and the concurrency
+// probe, with one report and one verdict; --judges narrows it.
 //
-// Exit codes: 0 every scenario passed (warnings included: a warning is a
+// Exit codes: 0 every rule judged held (warnings included: a warning is a
 // reading of the document the target did not follow; --strict makes it a
-// failure), 1 a scenario failed, 2 usage or
-// profile error, or a target that cannot be tested (preflight failed, or the
-// target, or one of its endpoints, stopped answering, or it kept
-// throttling, during the run), 130 interrupted by SIGINT (Ctrl-C), 143 by
-// SIGTERM: an interrupted run reports the scenarios it did not finish as
-// not run, and no failure for them.
+// failure), 1 a scenario, property or probe case failed, 2 the run is
+// INCOMPLETE (a rule not judged: the target refused what its scenario
+// needed to observe it), or a usage or profile error, or a target that
+// cannot be tested (preflight failed, or the target, or one of its
+// endpoints, stopped answering, or it kept throttling, during the run), 130
+// interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: an interrupted run reports
+// the scenarios it did not finish as not run, and no failure for them.
 package main
 
 import (
@@ -31,8 +34,10 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 )
 
 func main() {
@@ -46,30 +51,45 @@ func main() {
 	os.Exit(code)
 }
 
-// Exit codes.
+// Exit codes. An incomplete run (a rule not judged: the target refused
+// what a scenario needed to observe it) is not a pass: it exits 2, as a
+// target that cannot be tested does.
 const (
-	exitPass  = 0
-	exitFail  = 1
-	exitUsage = 2
+	exitPass       = 0
+	exitFail       = 1
+	exitUsage      = 2
+	exitIncomplete = 2
 )
 
-const usageText = `usage: conformance [--target URL --profile FILE] [flags] [FILE[:LINE] ...]
-       conformance generate [--target URL --profile FILE] [--seed N] [flags]   (generated requests and sequences)
+const usageText = `usage: conformance [--target URL --profile FILE] [--judges LIST] [flags] [FILE[:LINE] ...]
+       conformance generate [--target URL --profile FILE] [--seed N] [flags]   (the generated mode alone, deep)
        conformance docs --out DIR [--summary FILE]   (living documentation for partners, nothing run)
 
-Runs the Partner Commerce API v2 conformance suite. With no --target it starts
+Runs the Partner Commerce API v2 conformance run. With no --target it starts
 the embedded reference server and tests it with the reference profile.
+
+One run asks every judge, with one report and one verdict: the scenarios of
+features/, the generated properties and stateful sequences (--examples a
+property, --seed to repeat a run), and the concurrency probe. The scenarios
+run in full; the other judges share what they leave of --budget (at least a
+quarter of it), and a judge whose examples the budget or the target's
+throttling cut says so. --judges scenarios,generated narrows the run (for CI
+stages); selecting scenarios (FILE[:LINE], --tags, --rerun-failed) narrows it
+to the scenarios unless --judges says otherwise.
 
 FILE[:LINE] runs the scenarios of a feature file, or the one at LINE, as in
   conformance features/payments.feature:37
 
-Exit codes: 0 every scenario passed, possibly with warnings (readings of the
+Exit codes: 0 every rule judged held, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
-scenario failed, 2 usage or profile error, or a target that cannot be tested
-(preflight, or it, or one of its endpoints, stopped answering, or it kept
-throttling), 130 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM, as
-CI cancels a job); an interrupted run reports the scenarios it did not
-finish as not run, never as failed.
+scenario, property or probe case failed, 2 INCOMPLETE (rules not judged: the
+target refused what their scenarios needed to observe them, such as every
+gateway payment; a capability the profile lacks is a skip, not this), or a
+usage or profile error, or a target that cannot be tested (preflight, or
+it, or one of its endpoints, stopped answering, or it kept throttling), 130
+interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM, as CI cancels a job);
+an interrupted run reports the scenarios it did not finish as not run,
+never as failed.
 
 A target that throttles (429, or 503 with Retry-After) is waited out as it
 asks and the same request sent again; --rate paces the requests,
@@ -128,8 +148,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		locations = append(locations, locs...)
 	}
-	if f.concurrency < 1 || f.timeout <= 0 {
-		fmt.Fprintln(stderr, "conformance: --concurrency must be at least 1 and --timeout positive")
+	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget <= 0 {
+		fmt.Fprintln(stderr, "conformance: --concurrency and --examples must be at least 1, --timeout and --budget positive")
 		return exitUsage
 	}
 	if err := f.throttling.check(); err != nil {
@@ -162,8 +182,36 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
 	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
-	res, err := steps.Run(ctx, opts)
+	asked, err := f.judgesAsked(len(locations) > 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance: %v\n", err)
+		return exitUsage
+	}
+	res, err := judges.Run(ctx, f.judgesOptions(opts, asked, embedded))
 	return suiteExit(ctx, res, err, human, stderr)
+}
+
+// judgesOptions are the options of a run of the judges asked, the
+// scenarios' being opts; embedded says the target is the embedded
+// reference (the commands a run prints then name no profile).
+func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
+	profileArg := f.profilePath
+	if embedded {
+		profileArg = ""
+	}
+	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
+		Examples: f.examples, Seed: f.seed, ProfilePath: profileArg, TargetArgs: f.conn.Args(), ReportDir: f.reportDir,
+	}, Probe: judges.Probe{Seed: f.seed, ProfilePath: profileArg}}
+}
+
+// judgesAsked are the judges a run asks: those of --judges, or, when the
+// run selects scenarios (FILE[:LINE], --tags, --rerun-failed: selected),
+// the scenarios alone, or else every judge.
+func (f *suiteFlags) judgesAsked(selected bool) ([]string, error) {
+	if f.judges == "" && (selected || f.tags != "") {
+		return []string{report.JudgeScenarios}, nil
+	}
+	return judges.ParseJudges(f.judges)
 }
 
 // suiteExit is the exit code of a suite run, with the error told on stderr.
@@ -180,6 +228,9 @@ func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr i
 	}
 	if !res.OK() {
 		return exitFail
+	}
+	if res.Verdict() == report.VerdictIncomplete {
+		return exitIncomplete
 	}
 	return exitPass
 }
@@ -214,11 +265,13 @@ func tellInsecure(stderr io.Writer, cmd string, conn *transport.Options) {
 	}
 }
 
-// suiteFlags are the flags of a suite run.
+// suiteFlags are the flags of a run.
 type suiteFlags struct {
 	target, profilePath, tags, format, reportDir string
-	concurrency                                  int
-	timeout                                      time.Duration
+	judges                                       string
+	concurrency, examples                        int
+	seed                                         uint64
+	timeout, budget                              time.Duration
 	strict, noPreflight, noColor                 bool
 	rerunFailed, showVersion                     bool
 	throttling                                   throttleFlags
@@ -238,6 +291,10 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
+	fs.StringVar(&f.judges, "judges", "", "the judges the run asks, comma-separated: "+strings.Join(judges.All, ",")+" (default all of them, or the scenarios alone when the run selects scenarios)")
+	fs.DurationVar(&f.budget, "budget", judges.DefaultBudget, "the time the run aims at in all: the scenarios run in full, the other judges share what they leave of it (at least a quarter); raise it to run more of the generated examples against a slow target")
+	fs.IntVar(&f.examples, "examples", 100, "generated examples per schema property; the stateful sequences are half as many")
+	fs.Uint64Var(&f.seed, "seed", 0, "seed of the generated judge and the probe (0 picks one each; the run prints them)")
 	f.throttling.register(fs)
 	f.conn.Register(fs)
 }

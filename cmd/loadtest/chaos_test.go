@@ -50,8 +50,9 @@ func TestChaosOneKill(t *testing.T) {
 		require.ErrorIs(t, err, errFailed, out)
 		lead := leadingLines(out)
 		require.NotEmpty(t, lead, out)
-		assert.Regexp(t, `^  - [0-9,]+ lost writes: acknowledged as created, then not found by payment status; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5\d* s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
-		assert.Contains(t, out, "wallet mismatches", out)
+		assert.Regexp(t, `^  1\. [0-9,]+ created payments were lost: acknowledged as created, then payment status did not find them; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5\d* s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
+		assert.Regexp(t, `\n     so [0-9,]+ wallets fell by less than the created payments took: as if the lost payments had taken nothing`, out, "the wallets forgot what the lost writes took")
+		assert.Len(t, lead, 1, "one finding: the lost writes\n%s", out)
 	})
 	t.Run("with --state: nothing lost or doubled", func(t *testing.T) {
 		t.Parallel()
@@ -105,7 +106,7 @@ func TestChaos(t *testing.T) {
 		out, err := chaosRun(t, bin, false, load, dir("in-memory"))
 		t.Logf("in memory:\n%s", head(out, 12))
 		require.ErrorIs(t, err, errFailed, out)
-		assert.Contains(t, leadingLines(out)[0], "lost writes", out)
+		assert.Contains(t, leadingLines(out)[0], "created payments were lost", out)
 	})
 }
 
@@ -254,7 +255,8 @@ func waitListening(t *testing.T, addr string) {
 	}
 }
 
-// leadingLines are the class lines a failed report leads with.
+// leadingLines are the headlines of the findings a failed report leads
+// with ("  1. ...").
 func leadingLines(report string) []string {
 	var lines []string
 	sc := bufio.NewScanner(strings.NewReader(report))
@@ -264,9 +266,10 @@ func leadingLines(report string) []string {
 		switch {
 		case strings.HasPrefix(l, "Load test "):
 			lead = true
-		case lead && strings.HasPrefix(l, "  - "):
+		case lead && len(l) > 4 && strings.HasPrefix(l, "  ") && l[2] >= '1' && l[2] <= '9' && strings.Contains(l[:6], ". "):
 			lines = append(lines, l)
-		case lead && l != "FAIL":
+		case lead && (strings.HasPrefix(l, "     ") || strings.HasPrefix(l, "FAIL")):
+		case lead:
 			return lines
 		}
 	}
@@ -301,7 +304,7 @@ func TestChaosPageInABrowser(t *testing.T) {
 	for _, id := range []string{"chart-rate", "chart-latency", "chart-status"} {
 		assert.Equal(t, faults, browsertest.Eval[int](t, bp, `document.querySelectorAll("#`+id+` g.fault").length`), "%s shades each fault", id)
 	}
-	assert.Contains(t, browsertest.Eval[string](t, bp, `document.querySelector("#verdict-classes li").innerText`), "lost writes: acknowledged as created, then not found")
+	assert.Contains(t, browsertest.Eval[string](t, bp, `document.querySelector("#findings li.finding p").innerText`), "created payments were lost: acknowledged as created, then payment status did not find them")
 	assert.Positive(t, browsertest.Eval[int](t, bp, `document.querySelectorAll("details.id-class").length`))
 	assert.Zero(t, browsertest.Eval[int](t, bp, `document.querySelectorAll("details.id-class[open]").length`), "the ids are folded")
 

@@ -105,7 +105,7 @@ func thresholdFlags(fs *flag.FlagSet) *[]report.Threshold {
 		func(v string) (report.Threshold, error) { return report.MinThreshold("allowed", v) })
 	add("min-expected", "fail when fewer than this percentage of requests got the answer the scenario expects (a created payment, 200 for reads)",
 		func(v string) (report.Threshold, error) { return report.MinThreshold("success", v) })
-	add("max-server-errors", "fail when more than this percentage of requests got a 5xx or no readable answer",
+	add("max-server-errors", fmt.Sprintf("fail when more than this percentage of requests got a 5xx or no readable answer (default %g, or --max-uncertain when higher: the requests without an answer are server errors too; a gateway's page is not the API's)", report.DefaultMaxServerErrorsPct),
 		func(v string) (report.Threshold, error) { return report.MaxThreshold("server_errors", v) })
 	add("max-errors", "fail when more requests than this got an unexpected answer",
 		func(v string) (report.Threshold, error) { return report.MaxThreshold("errors", v) })

@@ -23,7 +23,7 @@ func TestJUnitOfAPassingRun(t *testing.T) {
 	ju, cases := junittest.Read(t, path)
 	assert.Zero(t, ju.Failures+ju.Errors)
 	for _, name := range []string{"the run passes", "lost writes", "duplicate debits", "wallet mismatches", "uncertain requests",
-		"contract violations", "p99<=5s", "duplicate_debits<=0", "uncertain_pct<=1%"} {
+		"contract violations", "gateway answers", "p99<=5s", "duplicate_debits<=0", "uncertain_pct<=1%", "server_errors<=1%"} {
 		c, ok := cases[name]
 		if assert.True(t, ok, "no test case %q", name) {
 			assert.Empty(t, c.Failures, name)
@@ -52,8 +52,11 @@ func TestJUnitOfAFailingRun(t *testing.T) {
 	th := cases["duplicate_debits<=0"]
 	require.Len(t, th.Failures, 1, "the threshold's case passed")
 	assert.Regexp(t, `^threshold duplicate_debits<=0: duplicate_debits measured [1-9][0-9]*\.000 in scenario idempotency`, th.Failures[0].Message)
+	waves := cases["idempotency waves"]
+	require.Len(t, waves.Failures, 1, "the waves' case passed")
+	assert.Contains(t, waves.Failures[0].Message, "(a consequence of: a reused partner_trx_id was accepted: ", "the waves broke because the ids were created twice")
 	require.Len(t, cases["the run passes"].Failures, 1)
-	assert.Contains(t, cases["the run passes"].Failures[0].Body, "duplicate debits")
+	assert.Contains(t, cases["the run passes"].Failures[0].Body, "a reused partner_trx_id was accepted")
 	for _, name := range []string{"lost writes", "contract violations", "uncertain requests", "uncertain_pct<=1%"} {
 		assert.Empty(t, cases[name].Failures, name)
 	}

@@ -10,7 +10,8 @@
 //	loadtest merge [flags] DIR...         merge the output directories of shards
 //
 // Exit status: 0 when every invariant and threshold holds, 1 when one does
-// not, 2 when the run could not be carried out, 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
+// not, 2 when the run could not be carried out (or was incomplete: its
+// answers were mostly a gateway's, not the API's), 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
 // (what was sent is still checked and reconciled; an interrupted run is
 // never a pass).
 package main
@@ -98,6 +99,11 @@ var errFailed = errors.New("load test failed")
 // errInterrupted is returned when the run was stopped by a signal: what was
 // sent was checked and reconciled, but the run is not a pass.
 var errInterrupted = errors.New("load test interrupted")
+
+// errIncomplete is returned when the run's answers were mostly a
+// gateway's, not the API's: the report says so, and the run neither passes
+// nor fails (exit 2, as a run that could not be carried out).
+var errIncomplete = errors.New("INCOMPLETE")
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if slices.Contains(args, "--version") || slices.Contains(args, "-version") {
@@ -341,6 +347,8 @@ func finish(rec *record.Run, j judging, ths []report.Threshold, dir, junitPath s
 	switch {
 	case rep.Interrupted:
 		return errInterrupted
+	case rep.Incomplete != "":
+		return fmt.Errorf("%w: %s", errIncomplete, rep.Incomplete)
 	case !rep.Passed:
 		return errFailed
 	}
@@ -379,20 +387,20 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 			}
 			return
 		}
-		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d  violations %d  in flight %d",
+		line := fmt.Sprintf("[%5.1fs] sent %d  rate %.1f/s  p50 %s  p99 %s  unexpected %d%s  in flight %d",
 			p.Elapsed.Seconds(), p.Sent, p.Rate, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond),
-			p.Unexpected, p.Violations, p.InFlight)
-		if p.Throttled > 0 {
-			line += fmt.Sprintf("  throttled %d", p.Throttled)
-		}
+			p.Unexpected, liveCounts(p), p.InFlight)
 		if p.BehindFrom > 0 {
 			line += fmt.Sprintf("  BEHIND its schedule since %.1fs", p.BehindFrom.Seconds())
 		}
 		if p.Final {
-			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d  violations %d",
-				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, p.Violations)
-			if p.Throttled > 0 {
-				line += fmt.Sprintf("  throttled %d", p.Throttled)
+			line = fmt.Sprintf("[%5.1fs] done: sent %d  average rate %.1f/s  unexpected %d%s",
+				p.Elapsed.Seconds(), p.Sent, p.Rate, p.Unexpected, liveCounts(p))
+			switch {
+			case p.GatewayStopped:
+				line += "; stopped: the answers are mostly a gateway's, not the API's"
+			case p.Reconciles:
+				line += "; judged after the attack: lost and resurrected payments, wallets"
 			}
 		}
 		switch {
@@ -404,6 +412,26 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 			fmt.Fprintln(w, line)
 		}
 	}
+}
+
+// liveCounts is what the progress line counts of the verdict as the
+// answers come, by class: the contract violations, the ids created again
+// (in a scenario that sends ids again), the answers a gateway gave
+// instead of the API, the throttled ones. The verdict counts the same
+// (report.Findings); what it judges after the attack, the final line
+// names.
+func liveCounts(p loadtest.Progress) string {
+	s := fmt.Sprintf("  contract violations %d", p.Violations)
+	if p.FindsCreatedAgain {
+		s += fmt.Sprintf("  created again %d", p.CreatedAgain)
+	}
+	if p.Gateway > 0 {
+		s += fmt.Sprintf("  gateway %d", p.Gateway)
+	}
+	if p.Throttled > 0 {
+		s += fmt.Sprintf("  throttled %d", p.Throttled)
+	}
+	return s
 }
 
 func runMerge(args []string, stdout, stderr io.Writer) error {

@@ -164,7 +164,17 @@ func TestProgressLine(t *testing.T) {
 	done := progressSample()
 	done.Final, done.Unexpected, done.Throttled = true, 2, 7
 	progressPrinter(&b)(done)
-	assert.True(t, strings.HasSuffix(b.String(), "  unexpected 2  violations 0  throttled 7\n"), b.String())
+	assert.True(t, strings.HasSuffix(b.String(), "  unexpected 2  contract violations 0  throttled 7\n"), b.String())
+
+	b.Reset()
+	done.FindsCreatedAgain, done.CreatedAgain, done.Reconciles = true, 3, true
+	progressPrinter(&b)(done)
+	assert.True(t, strings.HasSuffix(b.String(), "  unexpected 2  contract violations 0  created again 3  throttled 7; judged after the attack: lost and resurrected payments, wallets\n"), b.String())
+
+	b.Reset()
+	done.Gateway, done.GatewayStopped = 40, true
+	progressPrinter(&b)(done)
+	assert.True(t, strings.HasSuffix(b.String(), "  gateway 40  throttled 7; stopped: the answers are mostly a gateway's, not the API's\n"), b.String())
 
 	b.Reset()
 	progressPrinter(&b)(loadtest.Progress{Phase: loadtest.PhaseReconcile, Elapsed: 3 * time.Second, LookedUp: 1200, ToLookUp: 5000})

@@ -43,8 +43,12 @@ func CheckCreated(c Created, sent string, fee int64) error {
 	}
 	if err := checkAmountWithFee(c.Amount, fee); err != nil {
 		a := c.Amount
-		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d",
-			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment)
+		sentence := " (" + SentenceAmount + ")"
+		if errors.Is(err, errWalletOverTotal) {
+			sentence = "" // it quotes its own
+		}
+		return fmt.Errorf("%w: total %d, balance_used %d, coin_used %d, coin_value_used %d, gateway_payment %d%s",
+			err, a.Total, a.BalanceUsed, a.CoinUsed, a.CoinValueUsed, a.GatewayPayment, sentence)
 	}
 	return nil
 }
@@ -146,6 +150,26 @@ func jsonOf(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
+}
+
+// CreatedPlaces are the members of a created payment's answer (JSON
+// pointers) that the rule CheckCreated's err breaks is about, for a
+// report to mark them where it shows the answer; none for another error.
+func CreatedPlaces(err error) []string {
+	const amount = "/data/transaction/amount/"
+	switch {
+	case errors.Is(err, ErrCreatedAnswer):
+		return []string{"/status", "/message"}
+	case errors.Is(err, ErrTransactionNamed):
+		return []string{"/data/transaction/transaction_number", "/data/transaction/partner_trx_id"}
+	case errors.Is(err, errAmountCoinRate):
+		return []string{amount + "coin_used", amount + "coin_value_used"}
+	case errors.Is(err, errWalletOverTotal):
+		return []string{amount + "total", amount + "balance_used", amount + "coin_value_used"}
+	case errors.Is(err, errAmountSum), errors.Is(err, errAmountNegative):
+		return []string{amount + "total", amount + "balance_used", amount + "coin_value_used", amount + "gateway_payment"}
+	}
+	return nil
 }
 
 // RuleOf names the rule a check's error breaks, without the figures of the

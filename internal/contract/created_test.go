@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -56,4 +57,27 @@ func TestReadCreated(t *testing.T) {
 			assert.Equal(t, tc.payment, p != nil, "the payment read")
 		})
 	}
+}
+
+// TestCreatedPlaces: each rule of a created payment names the members its
+// breaking is about; another error names none.
+func TestCreatedPlaces(t *testing.T) {
+	t.Parallel()
+	ok := Created{Status: true, Message: MsgCreated, TransactionNumber: "INV/1", PartnerTrxID: "a", Amount: api.Amount{Total: 100, BalanceUsed: 100}}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*Created)
+		place string
+	}{
+		{"message", func(c *Created) { c.Message = "OK" }, "/message"},
+		{"transaction number", func(c *Created) { c.TransactionNumber = "INV1" }, "/data/transaction/transaction_number"},
+		{"coin rate", func(c *Created) { c.Amount = api.Amount{Total: 100, CoinUsed: 100, CoinValueUsed: 100} }, "/data/transaction/amount/coin_used"},
+		{"over the total", func(c *Created) { c.Amount.BalanceUsed = 200 }, "/data/transaction/amount/balance_used"},
+		{"parts short", func(c *Created) { c.Amount.BalanceUsed = 50 }, "/data/transaction/amount/gateway_payment"},
+	} {
+		c := ok
+		tc.edit(&c)
+		assert.Contains(t, CreatedPlaces(CheckCreated(c, "a", UnknownFee)), tc.place, tc.name)
+	}
+	assert.Empty(t, CreatedPlaces(errors.New("other")))
 }

@@ -16,6 +16,18 @@
 // violations name the JSON pointer, the rule and the section of each
 // departure (violation.go).
 //
+// It also says which answers are not the API's at all, so that no judge
+// blames the API for them: a throttled answer (throttle.go: a 429, or a
+// 503 with Retry-After) and a gateway's page (gateway.go: HTML, or text
+// with a proxy's Server header or a gateway's status; GatewayAnswer, with
+// the sentence that says who answered and what to change, and
+// MostlyGateway, the share past which a run is incomplete). Those live
+// here rather than in internal/transport because the question is the
+// document's: what the API answers (JSON, with status and message, one of
+// section 7's messages) and what it never does; internal/transport is how
+// a tool reaches the target (TLS, headers, waiting), and explains the
+// failures of that reaching, below any answer.
+//
 // The reference server does not import it: the reference is one
 // implementation of the document, the contract is the judge (a test keeps
 // it so).

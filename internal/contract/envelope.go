@@ -8,6 +8,9 @@ import (
 	"io"
 )
 
+// SentenceEnvelope is the sentence every answer's body rests on.
+const SentenceEnvelope = "§1: \"Every response is JSON and carries `status` (boolean) and `message` (string).\""
+
 // Envelope is the status and message of a response.
 type Envelope struct {
 	Status  bool

@@ -53,6 +53,13 @@ func CheckCoinValueRoundsDown(coins, value int64) error {
 // CoinsFor is the number of coins worth rupiah.
 func CoinsFor(rupiah int64) int64 { return rupiah * CoinsPerRupiah }
 
+// SentenceAmount is the sentence the arithmetic of an amount object
+// rests on.
+const SentenceAmount = "§2.7: total — \"Total in rupiah.\" coin_value_used — \"Rupiah value of the coins taken (2 coins = 1 rupiah).\" " +
+	"gateway_payment — \"Rupiah to be paid through a payment gateway.\" §4.6 rule 4: \"Any remainder not covered by balance/coins " +
+	"is reported in transaction.amount.gateway_payment\": no part is negative, and balance_used + coin_value_used + gateway_payment " +
+	"is the total (a gateway method's fee may come on top of gateway_payment)."
+
 // The ways an amount object (section 2.7) can break its arithmetic.
 var (
 	errAmountNegative = errors.New("amount has a negative part")

@@ -134,18 +134,24 @@ type Record struct {
 	Amount                          api.Amount
 }
 
+// SentenceFound is the sentence a created payment that payment status
+// does not find breaks.
+const SentenceFound = "§4.6 rule 3: \"On success, the response is HTTP 200 with status true and message " + MsgCreated + "\": " +
+	"the payment is created; §4.7: payment status \"Looks up one transaction\", so a created payment is found " +
+	"(§7 Payment: 404 status, \"Transaction not found\" — " + MsgNotFound + " is for a transaction that does not exist)."
+
 // SentenceRecordNamed is the sentence CheckRecordNamed rests on.
 const SentenceRecordNamed = "§4.7: \"Looks up one transaction by exactly one of these query parameters\": " +
 	"the record is that of the transaction named, with its partner_trx_id and transaction_number."
 
-// errRecordNotNamed is a status record of another transaction than the one
+// ErrRecordNotNamed is a status record of another transaction than the one
 // looked up.
-var errRecordNotNamed = errors.New("the record is not that of the transaction named")
+var ErrRecordNotNamed = errors.New("the record is not that of the transaction named")
 
 // CheckRecordNamed checks that a status record names the payment created.
 func CheckRecordNamed(created, record Record) error {
 	if record.PartnerTrxID != created.PartnerTrxID || record.TransactionNumber != created.TransactionNumber {
-		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", errRecordNotNamed,
+		return fmt.Errorf("%w: partner_trx_id %q and transaction_number %q, but the payment was created as %q and %q (%s)", ErrRecordNotNamed,
 			record.PartnerTrxID, record.TransactionNumber, created.PartnerTrxID, created.TransactionNumber, SentenceRecordNamed)
 	}
 	return nil

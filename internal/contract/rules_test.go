@@ -70,7 +70,7 @@ func TestCheckRecord(t *testing.T) {
 	assert.NoError(t, CheckRecordAsCreated(created, created))
 	other := created
 	other.TransactionNumber = "INV/2"
-	assert.ErrorIs(t, CheckRecordNamed(created, other), errRecordNotNamed)
+	assert.ErrorIs(t, CheckRecordNamed(created, other), ErrRecordNotNamed)
 	assert.NoError(t, CheckRecordAsCreated(created, other), "the ids are CheckRecordNamed's")
 	drifted := created
 	drifted.ProductID, drifted.Amount.Total = 1002, 6301

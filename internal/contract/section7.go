@@ -185,6 +185,18 @@ func DocumentedStatuses() map[string][]int {
 	return out
 }
 
+// StatusesSentence is the sentence a status the document does not give op
+// breaks: the statuses openapi.yaml lists for op (from the document's
+// sections 4 and 7), and no other.
+func StatusesSentence(op string) string {
+	codes := DocumentedStatuses()[op]
+	list := make([]string, len(codes))
+	for i, c := range codes {
+		list[i] = strconv.Itoa(c)
+	}
+	return fmt.Sprintf("§4 and §7: %s answers %s, and the document gives it no other status", op, strings.Join(list, ", "))
+}
+
 // SentenceServerFault is the sentence CheckNoServerFault rests on.
 const SentenceServerFault = "§7 Products: 500 all, \"System fault\" — \"Follows the server error message.\" " +
 	"§7 Customer: 500 profile, \"Balance/coins cannot be loaded\" — " + MsgProfileUnloaded + " No other answer of the document is a 5xx."

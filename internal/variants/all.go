@@ -450,7 +450,7 @@ func gatewayNotYet() Variant {
 				}
 			})
 		},
-		Skips: "cannot process a payment through gateway method",
+		NotJudged: "every gateway payment was refused with 422 \"Nominal pembayaran kurang dari minimum metode pembayaran.\"",
 	}
 }
 
@@ -511,8 +511,8 @@ func minimumAboveEveryPrice() Variant {
 				ds.PaymentMethods[i].MinimumPayment = 2 * dearest
 			}
 		},
-		Wrap:  minimaWatched(real),
-		Skips: "no gateway payment method's minimum_payment is reached",
+		Wrap:      minimaWatched(real),
+		NotJudged: "no gateway payment method's minimum_payment is reached",
 	}
 }
 

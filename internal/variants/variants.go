@@ -39,10 +39,12 @@ type Variant struct {
 	// Warns are the suite's readings the variant departs from: the suite
 	// reports each as a warning, and no other.
 	Warns []string
-	// Skips, when set, is the reason the suite skips the scenarios the
-	// variant leaves nothing to observe with; no other scenario may be
-	// skipped.
-	Skips string
+	// NotJudged, when set, is the cause of the scenarios the variant
+	// leaves nothing to observe with (it refuses what they need, as the
+	// document allows): the suite does not judge their rules, and a run
+	// against the variant is INCOMPLETE (exit 2), never PASS, nor FAIL. No
+	// other scenario may go unjudged or be skipped.
+	NotJudged string
 	// Unseen names the judges that cannot observe the variant, each with
 	// the reason (the load tester never synchronizes the catalog, for
 	// one). Every other judge must see it change an answer during its run.

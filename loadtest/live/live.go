@@ -58,6 +58,7 @@ type Metrics struct {
 	uncertain  *prometheus.CounterVec   // operation
 	undeliv    *prometheus.CounterVec   // operation
 	throttled  *prometheus.CounterVec   // operation
+	gateway    *prometheus.CounterVec   // operation
 	late       prometheus.Counter
 	lateness   prometheus.Histogram
 	toLookUp   prometheus.Gauge
@@ -81,7 +82,7 @@ type children struct {
 	expected, allowed, unexpected prometheus.Counter
 	corrected                     prometheus.Observer
 	violations, uncertain         prometheus.Counter
-	undeliv, throttled            prometheus.Counter
+	undeliv, throttled, gateway   prometheus.Counter
 }
 
 // New returns the metrics of a run that counts a send more than lateAfter
@@ -103,6 +104,8 @@ func New(lateAfter time.Duration, thresholds []report.Threshold) (*Metrics, erro
 		Help: "Requests that never reached the server (no connection could be made), by operation."}, op)
 	m.throttled = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "loadtest_throttled_answers_total",
 		Help: "Answers refused for the rate (429, or 503 with Retry-After), by operation."}, op)
+	m.gateway = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "loadtest_gateway_answers_total",
+		Help: "Answers a gateway in front of the target gave instead of the API (an HTML page, or text with a proxy's Server header), by operation."}, op)
 	m.late = prometheus.NewCounter(prometheus.CounterOpts{Name: "loadtest_late_sends_total",
 		Help: "Sends more than --late after their scheduled time: the generator fell behind its schedule."})
 	m.lateness = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "loadtest_send_lateness_seconds",
@@ -113,7 +116,7 @@ func New(lateAfter time.Duration, thresholds []report.Threshold) (*Metrics, erro
 	if err := m.vegeta.Register(m.reg); err != nil {
 		return nil, err
 	}
-	for _, c := range []prometheus.Collector{m.answers, m.corrected, m.violations, m.uncertain, m.undeliv, m.throttled,
+	for _, c := range []prometheus.Collector{m.answers, m.corrected, m.violations, m.uncertain, m.undeliv, m.throttled, m.gateway,
 		m.late, m.lateness, m.toLookUp, m.thresholds,
 		reading(&m.inFlight, "loadtest_in_flight_requests", "Requests sent and not yet answered."),
 		reading(&m.lookedUp, "loadtest_reconciliation_looked_up", "Created payments the reconciliation has looked up so far."),
@@ -170,6 +173,9 @@ func (m *Metrics) Observe(r *record.Result) {
 	if r.Throttled {
 		c.throttled.Inc()
 	}
+	if r.Gateway {
+		c.gateway.Inc()
+	}
 	m.counts.add(r, late)
 }
 
@@ -188,6 +194,7 @@ func (m *Metrics) children(op string, code uint16) *children {
 		uncertain:  m.uncertain.WithLabelValues(op),
 		undeliv:    m.undeliv.WithLabelValues(op),
 		throttled:  m.throttled.WithLabelValues(op),
+		gateway:    m.gateway.WithLabelValues(op),
 	}
 	m.byKey[k] = c
 	return c

@@ -78,9 +78,10 @@ func TestObserveCountsEveryResultUnderLowCardinalityLabels(t *testing.T) {
 	assert.InDelta(t, float64(s.violations), sum(g, "loadtest_contract_violations_total", nil), 0)
 	assert.InDelta(t, float64(s.uncertain), sum(g, "loadtest_uncertain_requests_total", nil), 0)
 	assert.InDelta(t, float64(s.throttled), sum(g, "loadtest_throttled_answers_total", nil), 0)
+	assert.InDelta(t, float64(s.gateway), sum(g, "loadtest_gateway_answers_total", nil), 0)
 	assert.InDelta(t, float64(s.late), sum(g, "loadtest_late_sends_total", nil), 0)
 	assert.InDelta(t, float64(s.requests), sum(g, "loadtest_corrected_latency_seconds", nil), 0)
-	assert.Positive(t, s.violations*s.uncertain*s.late*s.throttled, "the script has every kind of result")
+	assert.Positive(t, s.violations*s.uncertain*s.late*s.throttled*s.gateway, "the script has every kind of result")
 
 	series := 0
 	for _, f := range g {

@@ -49,6 +49,8 @@ func scripted(i int, t time.Time) record.Result {
 		r.Code, r.Expected = 422, false
 	case i%53 == 2:
 		r.Code, r.Expected, r.Throttled = 429, false, true
+	case i%59 == 31:
+		r.Code, r.Expected, r.Allowed, r.Gateway = 503, false, false, true
 	}
 	return r
 }
@@ -56,8 +58,8 @@ func scripted(i int, t time.Time) record.Result {
 // script is the whole of a scripted run's figures, as its report would
 // give them.
 type script struct {
-	requests, expected, allowed, uncertain, violations, late, throttled int
-	raw, corrected                                                      []time.Duration
+	requests, expected, allowed, uncertain, violations, late, throttled, gateway int
+	raw, corrected                                                               []time.Duration
 }
 
 func (s *script) add(r *record.Result) {
@@ -66,7 +68,7 @@ func (s *script) add(r *record.Result) {
 		n  *int
 		ok bool
 	}{{&s.expected, r.Expected}, {&s.allowed, r.Allowed}, {&s.uncertain, r.Uncertain},
-		{&s.violations, r.Violation != ""}, {&s.late, r.Timestamp.Sub(r.Scheduled) > lateAfter}, {&s.throttled, r.Throttled}} {
+		{&s.violations, r.Violation != ""}, {&s.late, r.Timestamp.Sub(r.Scheduled) > lateAfter}, {&s.throttled, r.Throttled}, {&s.gateway, r.Gateway}} {
 		if c.ok {
 			*c.n++
 		}

@@ -16,6 +16,8 @@ type ErrorEntry struct {
 	// Example is the first request that got it: its partner_trx_id for a
 	// payment (else its sequence number in the run), method and URL.
 	Example string `json:"example"`
+	// Exhibit is that first request with its body, and its answer.
+	Exhibit *Exhibit `json:"exhibit,omitempty"`
 }
 
 // maxErrorEntries bounds the error set of a report.
@@ -43,10 +45,11 @@ type errorTally struct {
 	others int
 }
 
-// add counts result r if it is unexpected.
-func (t *errorTally) add(r *Result) {
+// add counts result r if it is unexpected, and reports whether it is the
+// first of its distinct answer.
+func (t *errorTally) add(r *Result) (first bool) {
 	if r.Expected {
-		return
+		return false
 	}
 	text := r.Error
 	if text == "" {
@@ -57,7 +60,7 @@ func (t *errorTally) add(r *Result) {
 	if !ok {
 		if len(t.entries) >= maxTrackedErrors {
 			t.others++
-			return
+			return false
 		}
 		if t.at == nil {
 			t.at = map[errorKey]int{}
@@ -68,9 +71,11 @@ func (t *errorTally) add(r *Result) {
 		if r.TrxID != "" && r.Op == OpCreate {
 			example = fmt.Sprintf("partner_trx_id %s: %s %s", r.TrxID, r.Method, r.URL)
 		}
-		t.entries = append(t.entries, ErrorEntry{Op: r.Op, Code: r.Code, Error: text, Example: example})
+		t.entries = append(t.entries, ErrorEntry{Op: r.Op, Code: r.Code, Error: text, Example: example, Exhibit: r.Exhibit})
+		first = true
 	}
 	t.entries[j].Count++
+	return first
 }
 
 // Set returns the error set: the most frequent answers first, at most

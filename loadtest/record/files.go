@@ -29,13 +29,15 @@ const (
 	headerScheduled = "X-Loadtest-Scheduled" // scheduled send time, Unix nanoseconds
 	headerVerdict   = "X-Loadtest-Verdict"   // expected | allowed | throttled | unexpected | uncertain | not-delivered
 	headerViolation = "X-Loadtest-Violation"
-	headerTrxID     = "X-Loadtest-Trx-Id" // the partner_trx_id of an unexpected payment answer, for the error set
+	headerTrxID     = "X-Loadtest-Trx-Id"  // the partner_trx_id of an unexpected payment answer, for the error set
+	headerExhibit   = "X-Loadtest-Exhibit" // the first request of a distinct unexpected answer and its answer (JSON), for the findings
 )
 
 // vegeta is r as a vegeta result for the results file, with the load
 // tester's headers in h, which it clears first (the recorder reuses one
-// map for every result it writes).
-func (r *Result) vegeta(h http.Header) vegeta.Result {
+// map for every result it writes); first is the first result of its
+// distinct unexpected answer, whose exhibit the file keeps.
+func (r *Result) vegeta(h http.Header, first bool) vegeta.Result {
 	v := r.Result
 	clear(h)
 	v.Headers = h
@@ -47,6 +49,8 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 		h[headerVerdict] = []string{"not-delivered"}
 	case r.Throttled:
 		h[headerVerdict] = []string{"throttled"}
+	case r.Gateway:
+		h[headerVerdict] = []string{"gateway"}
 	case r.Expected && r.Allowed && r.Code >= 200 && r.Code < 300 && r.Error == "":
 		// What fromVegeta reads from a result without a verdict: the
 		// common case spares a header in every result.
@@ -62,6 +66,11 @@ func (r *Result) vegeta(h http.Header) vegeta.Result {
 	}
 	if r.TrxID != "" && !r.Expected {
 		h[headerTrxID] = []string{r.TrxID}
+	}
+	if first && r.Exhibit != nil {
+		if b, err := json.Marshal(r.Exhibit); err == nil {
+			h[headerExhibit] = []string{string(b)}
+		}
 	}
 	return v
 }
@@ -89,6 +98,8 @@ func fromVegeta(v vegeta.Result) Result {
 		r.NotDelivered = true
 	case "throttled":
 		r.Throttled, r.Allowed = true, true
+	case "gateway":
+		r.Gateway = true
 	case "unexpected":
 	default:
 		r.Expected = v.Code >= 200 && v.Code < 300 && v.Error == ""
@@ -96,6 +107,12 @@ func fromVegeta(v vegeta.Result) Result {
 	}
 	r.Violation = h.Get(headerViolation)
 	r.TrxID = h.Get(headerTrxID)
+	if x := h.Get(headerExhibit); x != "" {
+		var e Exhibit
+		if json.Unmarshal([]byte(x), &e) == nil {
+			r.Exhibit = &e
+		}
+	}
 	return r
 }
 
@@ -173,8 +190,9 @@ func writeResults(w io.Writer, run *Run) error {
 	seq := map[string]uint64{}
 	enc := vegeta.NewEncoder(w)
 	h := http.Header{}
+	firsts := errorTally{}
 	return run.EachResult(func(r *Result) error {
-		v := r.vegeta(h)
+		v := r.vegeta(h, firsts.add(r))
 		v.Seq = seq[v.Attack]
 		seq[v.Attack]++
 		return enc.Encode(&v)

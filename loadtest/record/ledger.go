@@ -28,6 +28,11 @@ const (
 	// OutcomeNotDelivered: no connection could be made, so no byte of the
 	// request reached the server: certainly not processed.
 	OutcomeNotDelivered = "not-delivered"
+	// OutcomeGateway: a gateway in front of the target answered instead
+	// of the API (record.Result.Gateway): whether the API processed the
+	// request is not known, so it is reconciled as an uncertain one, and
+	// looked up.
+	OutcomeGateway = "gateway"
 )
 
 // Payment is one create-payment request and what became of it. The ledger
@@ -72,6 +77,9 @@ type Lookup struct {
 	ProductID         int64   `json:"product_id,omitempty"` // the record's product.id
 	Amount            *Amount `json:"amount,omitempty"`
 	Transport         bool    // no answer: Error is the transport's
+	// Gateway is set when a gateway answered the look-up instead of the
+	// API: Error says which.
+	Gateway bool `json:"gateway,omitempty"`
 }
 
 // EachLedgerEntry calls fn with each entry of the JSON lines read from r

@@ -63,9 +63,9 @@ func (rc *Recorder) Add(hr *HitResult) {
 			}
 		}
 	}
-	rc.Tally.add(r)
+	first := rc.Tally.add(r)
 	if rc.err == nil {
-		v := r.vegeta(rc.headers)
+		v := r.vegeta(rc.headers, first)
 		v.Seq = r.Order
 		rc.err = rc.resultsEnc.Encode(&v)
 	}

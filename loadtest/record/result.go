@@ -32,6 +32,12 @@ type Result struct {
 	// (contract.Throttled: a 429, or a 503 with Retry-After): not processed,
 	// not the API's answer; allowed, never a server error or a violation.
 	Throttled bool `json:"throttled,omitempty"`
+	// Gateway is true when a gateway in front of the target answered
+	// instead of the API (contract.GatewayAnswer: a page in HTML, or text
+	// with a proxy's Server header or a gateway's status): not the API's
+	// answer, so neither a contract violation nor a server error of the
+	// API; whether a payment it answered reached the API is not known.
+	Gateway bool `json:"gateway,omitempty"`
 	// Violation names the contract rule the response broke, if any.
 	Violation string `json:"violation,omitempty"`
 	// Shard is the index of the shard that sent the request (set by Merge).
@@ -43,6 +49,10 @@ type Result struct {
 	// sent: their sequence number in the results file, as vegeta's plot
 	// wants it.
 	Order uint64 `json:"-"`
+	// Exhibit is the request and its answer, for an unexpected answer: the
+	// error set keeps the first of each (ErrorEntry.Exhibit), which the
+	// results file carries.
+	Exhibit *Exhibit `json:"-"`
 }
 
 // Corrected is the latency from the scheduled send time to the end of the
@@ -51,10 +61,16 @@ func (r *Result) Corrected() time.Duration { return r.End().Sub(r.Scheduled) }
 
 // serverError reports whether r is a 5xx or has no readable answer (no
 // answer within the timeout, a broken connection, a body too large); a
-// throttled 503 is not.
+// throttled 503 is not, nor a gateway's page (not the API's answer).
 func (r *Result) serverError() bool {
-	return !r.Throttled && (r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error())
+	return !r.Throttled && !r.Gateway && (r.Code >= 500 || r.Code == 0 || r.Error == ErrTooLarge.Error())
 }
+
+// ErrCreatedAgain is the error of a payment answered "created" for a
+// partner_trx_id an earlier answer of the run had created already (an
+// idempotency wave's, or a retry's): the error set's key of every such
+// answer, which the progress line counts as it comes.
+const ErrCreatedAgain = "created again: an earlier answer had created this partner_trx_id already"
 
 // HitResult carries a result and, for a payment creation, its ledger entry
 // from a worker to the collector.

@@ -57,7 +57,11 @@ type Generator struct {
 	// StoppedDryAfter is when the attack stopped because a paying account
 	// could afford nothing more (--when-dry stop); 0 when it did not.
 	StoppedDryAfter time.Duration `json:"stopped_dry_after,omitempty"`
-	Abandoned       int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
+	// GatewayStopAfter is when the attack stopped because its answers so
+	// far were mostly a gateway's, not the API's
+	// (contract.MostlyGateway); 0 when it did not.
+	GatewayStopAfter time.Duration `json:"gateway_stop_after,omitempty"`
+	Abandoned        int64         `json:"abandoned"` // in-flight requests cut off at the drain timeout
 	// BehindFrom and BehindUntil are the first and the last time, since
 	// the attack began, that a send was more than ten times LateAfter late
 	// or a hit waited for a worker at the cap; both 0 when the generator

@@ -88,8 +88,9 @@ func record(h *hdrhistogram.Histogram, d time.Duration) {
 	_ = h.RecordValue(min(max(int64(d), 1), hdrHighest))
 }
 
-// add counts result r.
-func (t *Tally) add(r *Result) {
+// add counts result r, and reports whether it is the first of its
+// distinct unexpected answer (the error set's).
+func (t *Tally) add(r *Result) (first bool) {
 	corrected := r.Corrected()
 	late := r.Timestamp.Sub(r.Scheduled)
 	record(t.lateness, late)
@@ -112,7 +113,7 @@ func (t *Tally) add(r *Result) {
 		}
 		t.ByRule[rule]++
 	}
-	t.Errors.add(r)
+	first = t.Errors.add(r)
 	t.Timeline.add(r, t.Shards != nil)
 	if t.Shards != nil {
 		s := t.Shards[r.Shard]
@@ -129,6 +130,7 @@ func (t *Tally) add(r *Result) {
 		}
 		record(s.corrected, corrected)
 	}
+	return first
 }
 
 // count counts r in the operation's row.
@@ -141,6 +143,7 @@ func (op *OpStats) count(r *Result) {
 	op.Uncertain += btoi(r.Uncertain)
 	op.NotDelivered += btoi(r.NotDelivered)
 	op.Throttled += btoi(r.Throttled)
+	op.Gateway += btoi(r.Gateway)
 }
 
 func btoi(b bool) int {
@@ -165,6 +168,7 @@ func (t *Tally) Totals() OpStats {
 		sum.Uncertain += op.Uncertain
 		sum.NotDelivered += op.NotDelivered
 		sum.Throttled += op.Throttled
+		sum.Gateway += op.Gateway
 	}
 	return sum
 }
@@ -229,7 +233,7 @@ type RefusalTally struct {
 const maxRefusalMessages = 100
 
 func (x *RefusalTally) add(p *Payment) {
-	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered || p.Outcome == OutcomeThrottled {
+	if p.Kind == KindGateway || p.Outcome == OutcomeUncertain || p.Outcome == OutcomeNotDelivered || p.Outcome == OutcomeThrottled || p.Outcome == OutcomeGateway {
 		return
 	}
 	x.Answered++
@@ -270,7 +274,10 @@ type OpStats struct {
 	NotDelivered int `json:"not_delivered"`
 	// Throttled counts the throttled answers (429, or 503 with
 	// Retry-After): allowed, never server errors.
-	Throttled int       `json:"throttled"`
+	Throttled int `json:"throttled"`
+	// Gateway counts the answers a gateway gave instead of the API
+	// (Result.Gateway): neither allowed nor server errors of the API.
+	Gateway   int       `json:"gateway,omitempty"`
 	Corrected Latencies `json:"latency_corrected"`
 }
 

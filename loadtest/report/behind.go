@@ -15,7 +15,7 @@ import (
 // schedule or too many sends late.
 func fellBehind(h GeneratorHealth, offSchedule bool) string {
 	g := &h
-	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0
+	stopped := g.InterruptedAfter > 0 || g.StoppedDryAfter > 0 || g.GatewayStopAfter > 0
 	if g.Planned == 0 || !offSchedule && g.WorkerWaits == 0 {
 		return ""
 	}

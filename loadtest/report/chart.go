@@ -153,29 +153,34 @@ func (c chart) writeMarks(b *strings.Builder, sc chartScale) {
 	}
 }
 
-// writeLines writes the lines: a path per run of consecutive values.
+// writeLines writes the lines: a path per run of consecutive values, and
+// a point for a value alone between gaps (burst traffic: an idempotency
+// wave a second fills one bucket in ten), which a path of one move-to
+// would not draw.
 func (c chart) writeLines(b *strings.Builder, sc chartScale) {
 	for _, s := range c.Lines {
 		dash := ""
 		if s.Dash {
 			dash = ` stroke-dasharray="6 4"`
 		}
-		var d strings.Builder
-		pen := false
+		var d, points strings.Builder
 		for i, v := range s.Y {
 			if math.IsNaN(v) {
-				pen = false
 				continue
 			}
-			cmd := "L"
-			if !pen {
-				cmd = "M"
+			before, after := i > 0 && !math.IsNaN(s.Y[i-1]), i+1 < len(s.Y) && !math.IsNaN(s.Y[i+1])
+			switch {
+			case !before && !after:
+				fmt.Fprintf(&points, `<circle class="point" cx="%.1f" cy="%.1f" r="3" fill="%s"/>`, sc.x(i), sc.y(v), s.Color)
+			case !before:
+				fmt.Fprintf(&d, "M%.1f %.1f ", sc.x(i), sc.y(v))
+			default:
+				fmt.Fprintf(&d, "L%.1f %.1f ", sc.x(i), sc.y(v))
 			}
-			fmt.Fprintf(&d, "%s%.1f %.1f ", cmd, sc.x(i), sc.y(v))
-			pen = true
 		}
-		fmt.Fprintf(b, `<path class="line" data-series="%s" d="%s" fill="none" stroke="%s" stroke-width="2"%s><title>%s</title></path>`,
-			template.HTMLEscapeString(s.Name), strings.TrimSpace(d.String()), s.Color, dash, template.HTMLEscapeString(s.Name))
+		name := template.HTMLEscapeString(s.Name)
+		fmt.Fprintf(b, `<g class="series" data-series="%s"><title>%s</title><path class="line" d="%s" fill="none" stroke="%s" stroke-width="2"%s/>%s</g>`,
+			name, name, strings.TrimSpace(d.String()), s.Color, dash, points.String())
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -69,6 +68,15 @@ func classLines(rep *Report, faults []nemesis.Fault, began time.Time) []ClassLin
 		lines.line(verdict.ClassContract, n, ex, "%s contract violations: answers the document does not allow", readable.Thousands(n))
 	}
 	lines.addThrottled(rep)
+	if rep.Gateway > 0 {
+		var ex []string
+		for _, e := range rep.Errors {
+			if _, ok := gatewayOf(e); ok && len(ex) < exampleCount {
+				ex = append(ex, e.Example)
+			}
+		}
+		lines.line(ClassGateway, rep.Gateway, ex, "%s answers came from a gateway in front of the target, not from the API", readable.Thousands(rep.Gateway))
+	}
 	return lines
 }
 
@@ -178,6 +186,12 @@ func (rep *Report) headline() string {
 	switch {
 	case rep.Interrupted:
 		return "INTERRUPTED"
+	case rep.Incomplete != "":
+		return "INCOMPLETE: " + rep.Incomplete
+	case !rep.Passed && len(rep.Findings) == 1:
+		return "FAIL: 1 finding"
+	case !rep.Passed && len(rep.Findings) > 1:
+		return fmt.Sprintf("FAIL: %d findings", len(rep.Findings))
 	case !rep.Passed:
 		return "FAIL"
 	}
@@ -195,16 +209,18 @@ func (rep *Report) headline() string {
 }
 
 // writeLead writes the lines a report leads with: the headline and, for a
-// run that did not pass, one line per class of what went wrong.
+// run that did not pass, its findings, each with the sentence of the
+// document, a request and its answer, and the consequences folded under
+// it.
 func (rep *Report) writeLead(b *strings.Builder) {
 	fmt.Fprintf(b, "%s\n", rep.headline())
-	if rep.Passed {
+	if rep.Passed || rep.Incomplete != "" {
 		return
 	}
-	for _, l := range rep.Verdict {
-		fmt.Fprintf(b, "  - %s\n", l.Text)
+	for i, f := range rep.Findings {
+		fmt.Fprintf(b, "  %d. %s", i+1, f.String("     "))
 	}
-	if slices.ContainsFunc(rep.Verdict, func(l ClassLine) bool { return l.Class != ClassThrottled }) {
+	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
 		fmt.Fprintf(b, "  every id: %s\n", FileViolations)
 	}
 }

@@ -50,6 +50,7 @@ type classCase struct {
 	after   int64 // balance after; 1000 before
 	class   string
 	line    string
+	finding string // the headline of the run's one finding
 	resolve string
 }
 
@@ -60,31 +61,36 @@ func TestVerdictClasses(t *testing.T) {
 			name:   "acknowledged, then lost",
 			ledger: []record.Payment{missing(sentAt(recordtest.Created("lost", 1, "A", 100, 0), time.Second))},
 			after:  900, class: verdict.ClassLost,
-			line: "1 lost writes: acknowledged as created, then not found by payment status; 1 before or during fault 1 (kill-9 at 2 s) (e.g. lost)",
+			line:    "1 lost writes: acknowledged as created, then not found by payment status; 1 before or during fault 1 (kill-9 at 2 s) (e.g. lost)",
+			finding: "1 created payments were lost: acknowledged as created, then payment status did not find them; 1 before or during fault 1 (kill-9 at 2 s) (e.g. lost)",
 		},
 		{
 			name:   "refused, then found",
 			ledger: []record.Payment{found(sentAt(refused("zombie", 1, record.OutcomeRefused), 3*time.Second), record.Amount{BalanceUsed: 100})},
 			after:  900, class: verdict.ClassResurrected,
-			line: "1 resurrected payments: refused or never delivered, then found created; 1 after the last fault (e.g. zombie)",
+			line:    "1 resurrected payments: refused or never delivered, then found created; 1 after the last fault (e.g. zombie)",
+			finding: "1 payments refused or never delivered were created all the same: payment status found them; 1 after the last fault (e.g. zombie)",
 		},
 		{
 			name:   "never delivered, then found",
 			ledger: []record.Payment{found(sentAt(record.Payment{ID: "ghost", Seq: 1, Account: "A", Outcome: record.OutcomeNotDelivered}, 2050*time.Millisecond), record.Amount{BalanceUsed: 100})},
 			after:  900, class: verdict.ClassResurrected,
-			line: "1 resurrected payments: refused or never delivered, then found created; 1 before or during fault 1 (kill-9 at 2 s) (e.g. ghost)",
+			line:    "1 resurrected payments: refused or never delivered, then found created; 1 before or during fault 1 (kill-9 at 2 s) (e.g. ghost)",
+			finding: "1 payments refused or never delivered were created all the same: payment status found them; 1 before or during fault 1 (kill-9 at 2 s) (e.g. ghost)",
 		},
 		{
 			name:   "debited twice",
 			ledger: []record.Payment{recordtest.Created("twice", 1, "A", 100, 0), recordtest.Created("twice", 2, "A", 100, 0)},
 			after:  800, class: verdict.ClassDuplicate,
-			line: "1 ids created more than once: 1 duplicate debits (e.g. twice)",
+			line:    "1 ids created more than once: 1 duplicate debits (e.g. twice)",
+			finding: "a reused partner_trx_id was accepted: 1 ids were created more than once, 1 payments too many (e.g. twice)",
 		},
 		{
 			name:   "wallet mismatch",
 			ledger: []record.Payment{recordtest.Created("ok", 1, "A", 100, 0)},
 			after:  1000, class: verdict.ClassWalletMismatch,
-			line: "1 wallet mismatches: accounts whose balance or coins do not reconcile with the ledger (e.g. A)",
+			line:    "1 wallet mismatches: accounts whose balance or coins do not reconcile with the ledger (e.g. A)",
+			finding: "1 wallets fell by less than the created payments' answers say they took: debits were lost (concurrent payments writing over each other's debit?) (e.g. A)",
 		},
 		{
 			name:   "uncertain, resolved created",
@@ -128,14 +134,16 @@ func checkClass(t *testing.T, tc classCase) {
 		}
 	}
 	rep := &Report{Requests: len(tc.ledger), Expected: len(tc.ledger), Uncertain: uncertainReqs, Reconciliation: r, Began: classT0}
-	rep.Verdict = classLines(rep, faults, classT0)
+	rep.summarize(faults, classT0)
 	rep.finish(nil)
 	require.NotEmpty(t, rep.Verdict)
 	assert.Equal(t, tc.class, rep.Verdict[0].Class, "%+v", rep.Verdict)
 	if tc.line != "" {
 		assert.Equal(t, tc.line, rep.Verdict[0].Text)
 		assert.False(t, rep.Passed)
-		assert.Contains(t, rep.Failures, tc.line)
+		require.Len(t, rep.Findings, 1, "one defect, one finding")
+		assert.Equal(t, tc.finding, rep.Findings[0].Headline)
+		assert.Equal(t, []string{tc.finding}, rep.Failures)
 	}
 	if tc.resolve != "" {
 		assert.Equal(t, tc.resolve, r.Entries[0].Resolution)
@@ -157,9 +165,10 @@ func btoi(b bool) int {
 	return 0
 }
 
-// TestVerdictLeadsInOrder: a run with several classes leads with lost
-// writes, then duplicate debits, then wallet mismatches, then uncertain
-// requests, then contract violations, whatever their counts.
+// TestVerdictLeadsInOrder: a run with several findings leads with lost
+// writes, then duplicate debits, then wallet mismatches, then contract
+// violations, whatever their counts; the uncertain requests fail by their
+// threshold, not as a finding.
 func TestVerdictLeadsInOrder(t *testing.T) {
 	t.Parallel()
 	ledger := []record.Payment{
@@ -168,21 +177,27 @@ func TestVerdictLeadsInOrder(t *testing.T) {
 		{ID: "u", Seq: 6, Account: "A", Outcome: record.OutcomeUncertain},
 	}
 	r := reconcile(t, ledger, recordtest.Snapshot("A", 0, 10_000, 0, 1, 0))
-	rep := &Report{Requests: 6, Uncertain: 1, Reconciliation: r, Contract: ContractSummary{Violations: 2},
-		Errors: []record.ErrorEntry{{Op: record.OpCreate, Error: "contract: bad", Example: "partner_trx_id x"}}}
-	rep.Verdict = classLines(rep, nil, time.Time{})
+	rep := &Report{Requests: 6, Uncertain: 1, Reconciliation: r, Contract: ContractSummary{Violations: 2, ByRule: map[string]int{"create: bad": 2}},
+		Errors: []record.ErrorEntry{{Op: record.OpCreate, Error: "contract: create: bad", Example: "partner_trx_id x"}}}
+	rep.summarize(nil, time.Time{})
 	var order []string
 	for _, l := range rep.Verdict {
 		order = append(order, l.Class)
 	}
 	assert.Equal(t, []string{verdict.ClassLost, verdict.ClassDuplicate, verdict.ClassWalletMismatch, verdict.ClassUncertain, verdict.ClassContract}, order)
-	assert.Equal(t, "2 lost writes: acknowledged as created, then not found by payment status (e.g. l1, l2)", rep.Verdict[0].Text)
-	assert.Equal(t, "1 ids created more than once: 2 duplicate debits (e.g. d)", rep.Verdict[1].Text)
-	assert.Equal(t, "2 contract violations: answers the document does not allow (e.g. partner_trx_id x)", rep.Verdict[4].Text)
+	order = nil
+	for _, f := range rep.Findings {
+		order = append(order, f.Class)
+	}
+	assert.Equal(t, []string{verdict.ClassLost, verdict.ClassDuplicate, verdict.ClassWalletMismatch, verdict.ClassContract}, order)
+	assert.Equal(t, "2 created payments were lost: acknowledged as created, then payment status did not find them (e.g. l1, l2)", rep.Findings[0].Headline)
+	assert.Equal(t, "a reused partner_trx_id was accepted: 1 ids were created more than once, 2 payments too many (e.g. d)", rep.Findings[1].Headline)
+	assert.Equal(t, "bad: 2 answers (create 2)", rep.Findings[3].Headline)
 	rep.finish(nil)
 	var b bytes.Buffer
 	require.NoError(t, rep.WriteText(&b))
-	assert.Regexp(t, "^Load test .*\nFAIL\n  - 2 lost writes: .*\n  - 1 ids created more than once: .*\n  - 1 wallet mismatches: .*\n  - 1 uncertain requests .*\n  - 2 contract violations: .*\n  every id: violations.jsonl\n", b.String())
+	assert.Regexp(t, "^Load test .*\nFAIL: 4 findings\n  1. 2 created payments were lost: .*\n(     .*\n)+  2. a reused partner_trx_id was accepted: .*\n(     .*\n)+"+
+		"  3. 1 wallets fell by more than .*\n(     .*\n)+  4. bad: 2 answers .*\n  every id: violations.jsonl\n", b.String())
 }
 
 func missing(p record.Payment) record.Payment {
@@ -201,4 +216,6 @@ func TestVerdictSaysARunMeasuredRefusals(t *testing.T) {
 	assert.Equal(t, "PASS", rep.headline())
 	rep.Passed = false
 	assert.Equal(t, "FAIL", rep.headline())
+	rep.Findings = []Finding{{Headline: "a"}}
+	assert.Equal(t, "FAIL: 1 finding", rep.headline())
 }

@@ -47,9 +47,11 @@ func (page *htmlLoadPage) verdictPage(rep *Report, start time.Time) {
 			by[e.Class] = append(by[e.Class], e)
 		}
 	}
-	shown := map[string]bool{}
+	shown := map[string]bool{"INCOMPLETE: " + rep.Incomplete: true}
+	for _, f := range rep.Findings {
+		shown[f.Headline] = !rep.Passed // the findings above say it already
+	}
 	for _, l := range rep.Verdict {
-		shown[l.Text] = !rep.Passed
 		c := htmlClass{ClassLine: l, Entries: by[l.Class]}
 		if len(c.Entries) > maxHTMLEntries {
 			c.More = len(c.Entries) - maxHTMLEntries
@@ -61,7 +63,7 @@ func (page *htmlLoadPage) verdictPage(rep *Report, start time.Time) {
 		}
 	}
 	for _, f := range rep.Failures {
-		if !shown[f] { // the class lines above say it already
+		if !shown[f] {
 			page.Failures = append(page.Failures, f)
 		}
 	}

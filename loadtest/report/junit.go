@@ -21,6 +21,7 @@ var invariantCases = []struct{ class, name string }{
 	{verdict.ClassUncertain, "uncertain requests"},
 	{verdict.ClassNotReconciled, "not reconciled"},
 	{verdict.ClassContract, "contract violations"},
+	{ClassGateway, "gateway answers"},
 }
 
 // WriteJUnit writes rep as JUnit XML (--junit FILE), as k6's summary
@@ -71,9 +72,26 @@ func (rep *Report) invariantCase(class, name, suite string) junit.Case {
 			c.SystemOut = rep.Verdict[i].Text
 		}
 	case i >= 0:
-		c.Failure = &junit.Failure{Message: rep.Verdict[i].Text, Type: class}
-	case class != verdict.ClassContract && rep.Reconciliation == nil:
+		c.Failure = &junit.Failure{Message: rep.Verdict[i].Text + rep.causeOf(class), Type: class}
+	case class != verdict.ClassContract && class != ClassGateway && rep.Reconciliation == nil:
 		c.Skipped = &junit.Skipped{Message: "not measured: the run was not reconciled (--no-reconcile)"}
 	}
 	return c
+}
+
+// causeOf says which finding a class is a consequence of, when one is
+// (" (a consequence of: a reused partner_trx_id was accepted: ...)"), and
+// no finding of its own.
+func (rep *Report) causeOf(class string) string {
+	if slices.ContainsFunc(rep.Findings, func(f Finding) bool { return f.Class == class }) {
+		return ""
+	}
+	for _, f := range rep.Findings {
+		for _, c := range f.Consequences {
+			if c.Class == class {
+				return " (a consequence of: " + f.Headline + ")"
+			}
+		}
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/nemesis"
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -27,6 +28,13 @@ const (
 // unanswered within the timeout before a run fails, unless a threshold on
 // uncertain_pct says otherwise.
 const DefaultMaxUncertainPct = 1.0
+
+// DefaultMaxServerErrorsPct is the share of requests (percent) that may
+// get a server error (a 5xx of the API, or no readable answer) before a
+// run fails, unless a threshold on server_errors says otherwise. The
+// requests without an answer count among the server errors, so a
+// threshold on uncertain_pct above it raises it as far.
+const DefaultMaxServerErrorsPct = 1.0
 
 // Report is the summary of a run or of a merge of shards: what report.json
 // holds. Units are in the names: *_pct fields are percentages (0–100),
@@ -59,6 +67,14 @@ type Report struct {
 	// wallet mismatches, uncertain requests, not reconciled, contract
 	// violations, other invariants); violations.jsonl lists every id.
 	Verdict []ClassLine `json:"verdict,omitempty"`
+	// Findings are what the run found wrong, one per defect, each with the
+	// sentence of the document, a request and its answer, and the
+	// consequences it explains: the story a failed report leads with.
+	Findings []Finding `json:"findings,omitempty"`
+	// Incomplete says why the run gave no verdict on the API: its answers
+	// were mostly a gateway's (contract.MostlyGateway); "" otherwise. An
+	// incomplete run neither passes nor fails (the tools exit 2).
+	Incomplete string `json:"incomplete,omitempty"`
 
 	Requests int `json:"requests"`
 	// Expected counts the answers the scenario expects (a created payment;
@@ -82,10 +98,15 @@ type Report struct {
 	// with Retry-After): refused for the rate, not processed; allowed,
 	// never server errors nor contract violations. ThrottledPct is their
 	// share (the threshold metric throttled_pct, --max-throttled-pct).
-	Throttled    int                       `json:"throttled"`
-	ThrottledPct float64                   `json:"throttled_pct"`
-	StatusCodes  map[string]int            `json:"status_codes"`
-	Ops          map[string]record.OpStats `json:"ops"`
+	Throttled    int     `json:"throttled"`
+	ThrottledPct float64 `json:"throttled_pct"`
+	// Gateway counts the answers a gateway in front of the target gave
+	// instead of the API (an HTML page, or text with a proxy's Server
+	// header): neither allowed, nor contract violations, nor server
+	// errors of the API; each distinct page is a finding.
+	Gateway     int                       `json:"gateway"`
+	StatusCodes map[string]int            `json:"status_codes"`
+	Ops         map[string]record.OpStats `json:"ops"`
 	// Errors is the error set: each distinct unexpected answer with its
 	// count and an example request, most frequent first.
 	Errors []record.ErrorEntry `json:"errors"`
@@ -191,7 +212,7 @@ func assess(h GeneratorHealth, shards int) GeneratorHealth {
 	offSchedule := false // sent short of the schedule, or too many sends late
 	if g.Planned > 0 {
 		h.AchievedPct = 100 * float64(g.Sent) / float64(g.Planned)
-		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 && g.StoppedDryAfter == 0 {
+		if h.AchievedPct < minAchievedPct && g.InterruptedAfter == 0 && g.StoppedDryAfter == 0 && g.GatewayStopAfter == 0 {
 			offSchedule = true
 			h.Reasons = append(h.Reasons, fmt.Sprintf("sent %d of %d scheduled requests (%.1f%% < %.0f%%)", g.Sent, g.Planned, h.AchievedPct, minAchievedPct))
 		}
@@ -241,7 +262,7 @@ func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *
 	rep.Requests = t.Requests()
 	sum := t.Totals()
 	rep.Expected, rep.Allowed, rep.ServerErrors, rep.Uncertain = sum.Expected, sum.Allowed, sum.ServerErrors, sum.Uncertain
-	rep.NotDelivered, rep.Throttled = sum.NotDelivered, sum.Throttled
+	rep.NotDelivered, rep.Throttled, rep.Gateway = sum.NotDelivered, sum.Throttled, sum.Gateway
 	rep.Contract.Violations = t.Violations
 	maps.Copy(rep.Contract.ByRule, t.ByRule)
 	rep.StatusCodes = t.StatusCodes()
@@ -265,9 +286,37 @@ func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *
 		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = run.Meta.Faults, run.Meta.ReconciledIn, run.Meta.ReconcileStopped
-	rep.Verdict = classLines(rep, run.Meta.Faults, run.Meta.Began)
+	rep.summarize(run.Meta.Faults, run.Meta.Began)
 	rep.finish(thresholds)
 	return rep
+}
+
+// summarize sums rep up: its classes (Verdict), its findings, and whether
+// it is incomplete. faults and began place the ids in the run's faults.
+func (rep *Report) summarize(faults []nemesis.Fault, began time.Time) {
+	rep.Verdict = classLines(rep, faults, began)
+	rep.Findings = findings(rep, faults, began)
+	rep.Incomplete = rep.incomplete()
+}
+
+// incomplete says why rep gave no verdict on the API: its attack stopped,
+// or ended, with answers that were mostly a gateway's; "" otherwise.
+func (rep *Report) incomplete() string {
+	answered := rep.Requests - rep.Uncertain - rep.NotDelivered
+	if rep.Generator.GatewayStopAfter == 0 && !contract.MostlyGateway(rep.Gateway, answered) {
+		return ""
+	}
+	for _, e := range rep.Errors {
+		if g, ok := gatewayOf(e); ok {
+			err := &contract.GatewayError{Gateway: g, Count: rep.Gateway, Of: answered}
+			s := err.Error()
+			if d := rep.Generator.GatewayStopAfter; d > 0 {
+				s += fmt.Sprintf(" (the attack stopped after %s: the answers were mostly the gateway's, so the run judged nothing of the API)", readable.Duration(d))
+			}
+			return s
+		}
+	}
+	return fmt.Sprintf("a gateway answered %d of %d requests, not the API", rep.Gateway, answered)
 }
 
 // values returns the metrics thresholds can refer to.
@@ -297,9 +346,20 @@ func (rep *Report) values() map[string]float64 {
 }
 
 // defaultThresholds are the thresholds every run is held to unless the
-// caller sets one on the same metric.
-var defaultThresholds = []Threshold{
-	{Metric: "uncertain_pct", Op: "<=", Value: DefaultMaxUncertainPct, Expr: fmt.Sprintf("uncertain_pct<=%g%%", DefaultMaxUncertainPct)},
+// caller, whose thresholds are given, sets one on the same metric: the
+// requests without an answer (uncertain_pct) and the server errors
+// (server_errors), which count them too and so allow at least as many.
+func defaultThresholds(given []Threshold) []Threshold {
+	uncertain, serverErrors := DefaultMaxUncertainPct, DefaultMaxServerErrorsPct
+	for _, th := range given {
+		if th.Metric == "uncertain_pct" && th.Op == "<=" {
+			serverErrors = max(serverErrors, th.Value)
+		}
+	}
+	return []Threshold{
+		{Metric: "uncertain_pct", Op: "<=", Value: uncertain, Expr: fmt.Sprintf("uncertain_pct<=%g%%", uncertain)},
+		{Metric: "server_errors", Op: "<=", Value: serverErrors, Expr: fmt.Sprintf("server_errors<=%g%%", serverErrors)},
+	}
 }
 
 // finish evaluates thresholds and invariants and sets Passed and Failures.
@@ -313,37 +373,28 @@ func (rep *Report) finish(thresholds []Threshold) {
 	if rep.Requests == 0 {
 		rep.Failures = append(rep.Failures, "no request was sent")
 	}
+	// One failure per finding: what it found, its consequences folded
+	// under it (Findings); an incomplete run's is that the gateway, not
+	// the API, answered.
+	if rep.Incomplete != "" {
+		rep.Failures = append(rep.Failures, "INCOMPLETE: "+rep.Incomplete)
+	} else {
+		for _, f := range rep.Findings {
+			rep.Failures = append(rep.Failures, f.Headline)
+		}
+	}
 	// Outcome rules hold per operation: an operation none of whose requests
-	// got an answer the document allows fails the run, whatever the others did.
-	var names []string
-	for name := range rep.Ops {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if op := rep.Ops[name]; op.Requests > 0 && op.Allowed == 0 {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: none of %d requests got an answer the document allows (%d without an answer within the timeout, %d server errors, %d contract violations)",
-				name, op.Requests, op.Uncertain, op.ServerErrors, op.Violations))
+	// got an answer the document allows fails the run, whatever the others
+	// did, unless a finding explains it.
+	for _, name := range slices.Sorted(maps.Keys(rep.Ops)) {
+		if op := rep.Ops[name]; op.Requests > 0 && op.Allowed == 0 && !rep.foldedOp(name) {
+			rep.Failures = append(rep.Failures, fmt.Sprintf("%s: none of %d requests got an answer the document allows (%d without an answer within the timeout, %d server errors, %d contract violations, %d gateway answers)",
+				name, op.Requests, op.Uncertain, op.ServerErrors, op.Violations, op.Gateway))
 		}
 	}
-	if rep.Contract.Violations > 0 {
-		rep.Failures = append(rep.Failures, fmt.Sprintf("%d responses broke the contract", rep.Contract.Violations))
-	}
-	if rep.ReconcileStopped != "" {
-		rep.Failures = append(rep.Failures, rep.ReconcileStopped)
-	}
-	if r := rep.Reconciliation; r != nil && !r.Passed() {
-		// The invariants fail by class; the uncertain requests and the
-		// contract have their own rules.
-		n := len(rep.Failures)
-		for _, l := range rep.Verdict {
-			if l.Class != verdict.ClassUncertain && l.Class != verdict.ClassContract && l.Class != ClassThrottled {
-				rep.Failures = append(rep.Failures, l.Text)
-			}
-		}
-		if len(rep.Failures) == n {
-			rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
-		}
+
+	if r := rep.Reconciliation; r != nil && !r.Passed() && len(rep.Findings) == 0 {
+		rep.Failures = append(rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
 	}
 	for _, f := range rep.Faults {
 		if f.Error != "" {
@@ -360,7 +411,7 @@ func (rep *Report) finish(thresholds []Threshold) {
 	for _, th := range thresholds {
 		given[th.Metric] = true
 	}
-	for _, th := range defaultThresholds {
+	for _, th := range defaultThresholds(thresholds) {
 		if !given[th.Metric] {
 			thresholds = append(thresholds, th)
 		}
@@ -630,7 +681,7 @@ func (rep *Report) writeTextVerdict(b *strings.Builder) {
 		}
 	}
 	switch {
-	case rep.Passed:
+	case rep.Passed, rep.Incomplete != "" && len(rep.Failures) == 1:
 		fmt.Fprintf(b, "\n%s\n", rep.headline())
 	default:
 		fmt.Fprintf(b, "\n%s\n", rep.headline())

@@ -71,19 +71,51 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 
 	now := time.Now()
 	rec := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, // no Reconciliation
-		record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now}, Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}})
+		record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now, Code: 200}, Scheduled: now, Op: record.OpCreate, Expected: true, Allowed: true}})
 	dup, err := MaxThreshold("duplicate_debits", "0")
 	require.NoError(t, err)
 	p99, err := MaxThreshold("p99", "1s")
 	require.NoError(t, err)
 	rep := BuildReport(rec, nil, []Threshold{dup, p99})
-	require.Len(t, rep.Thresholds, 3) // and the default uncertain_pct<=1%
+	require.Len(t, rep.Thresholds, 4) // and the defaults uncertain_pct<=1% and server_errors<=1%
 	assert.Equal(t, "uncertain_pct", rep.Thresholds[2].Metric)
 	assert.True(t, rep.Thresholds[2].Passed)
+	assert.Equal(t, "server_errors", rep.Thresholds[3].Metric)
+	assert.True(t, rep.Thresholds[3].Passed)
 	assert.False(t, rep.Thresholds[0].Passed)
 	assert.True(t, rep.Thresholds[1].Passed)
 	assert.False(t, rep.Passed)
 	require.Len(t, rep.Failures, 1)
 	assert.Contains(t, rep.Failures[0], "duplicate_debits<=0")
 	assert.Contains(t, rep.Failures[0], "not measured")
+}
+
+// TestDefaultThresholdsHoldServerErrors: by default a run fails when more
+// than 1% of its requests got a server error (a 5xx of the API), as when
+// more than 1% got no answer; a threshold on uncertain_pct above that
+// raises the server errors' default as far (the requests without an
+// answer count among them), and one on server_errors replaces it.
+func TestDefaultThresholdsHoldServerErrors(t *testing.T) {
+	t.Parallel()
+	now := time.Now()
+	results := make([]record.HitResult, 0, 100)
+	for i := range 100 {
+		code := uint16(200)
+		if i < 5 {
+			code = 500
+		}
+		results = append(results, record.HitResult{Result: record.Result{Result: vegeta.Result{Timestamp: now, Code: code},
+			Scheduled: now, Op: record.OpStatus, Expected: code == 200, Allowed: code == 200}})
+	}
+	rec := recordtest.Record(t, &record.Run{Meta: record.Meta{Settings: record.Settings{RunID: "r", Shard: record.SingleShard}}}, results...)
+	rep := BuildReport(rec, nil, nil)
+	require.False(t, rep.Passed, "5%% server errors: %v", rep.Failures)
+	assert.Contains(t, rep.Failures, "threshold server_errors<=1%: server_errors measured 5.000% in scenario  (5xx answers and requests the server did not answer)")
+
+	uncertain, err := MaxThreshold("uncertain_pct", "10")
+	require.NoError(t, err)
+	assert.True(t, BuildReport(rec, nil, []Threshold{uncertain}).Passed, "server errors within the uncertain requests allowed")
+	serverErrors, err := MaxThreshold("server_errors", "6")
+	require.NoError(t, err)
+	assert.True(t, BuildReport(rec, nil, []Threshold{serverErrors}).Passed)
 }

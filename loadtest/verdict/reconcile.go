@@ -104,7 +104,61 @@ type Entry struct {
 	// id was sent or, for an id sent between faults, the next one; 0 when
 	// none ran at or after it.
 	Fault int `json:"fault,omitempty"`
+	// Status is what the look-up of the id (payment status), or the read
+	// of the account's wallet (the profile) after the run, answered; 0
+	// when none answered.
+	Status int `json:"status,omitempty"`
+	// Kind says what was found within the class, when the class holds
+	// several findings (the Kind* constants): how a wallet is off, why an
+	// id was not reconciled.
+	Kind string `json:"kind,omitempty"`
+	// Cause is the class of the finding this entry is a consequence of
+	// (ClassDuplicate: an id created twice broke its wave, left its
+	// look-up naming another transaction, and took its wallet past what
+	// the answers said; CauseGateway: a gateway answered instead of the
+	// API); "" when the entry is a finding of its own. Findings fold
+	// consequences under their cause.
+	Cause string `json:"cause,omitempty"`
 }
+
+// CauseGateway is the Cause of the entries a gateway's answer explains:
+// a payment a gateway answered, whose fate is not known; a look-up a
+// gateway answered.
+const CauseGateway = "gateway"
+
+// Kinds of Entry: what was found within a class.
+const (
+	// Wallet mismatches: the wallet fell by more than the created
+	// payments debited (over), by less (under), or rose (rose); over, and
+	// explained: by exactly what the 409 answers to a reused id would
+	// debit (KindOverReuse), by what the throttled payments could have
+	// (KindOverThrottled), by what the refused ones could have
+	// (KindOverRefused).
+	KindOver          = "over"
+	KindOverReuse     = "over-reuse"
+	KindOverThrottled = "over-throttled"
+	KindOverRefused   = "over-refused"
+	KindUnder         = "under"
+	KindRose          = "rose"
+	// Not reconciled: not looked up (the reconciliation stopped or ran
+	// out of time), the look-up failed (no answer), payment status
+	// answered another status than 200, its record had no amount or named
+	// another transaction, or an account's wallet was not read.
+	KindNotLookedUp      = "not-looked-up"
+	KindLookupFailed     = "lookup-failed"
+	KindStatusCode       = "status-code"
+	KindNoAmount         = "no-amount"
+	KindOtherTransaction = "other-transaction"
+	KindWalletNotRead    = "wallet-not-read"
+	// Idempotency waves: more than one created (a duplicate's
+	// consequence), or a 409 before any use of the id.
+	KindWaveCreatedTwice = "created-twice"
+	KindWaveEarly409     = "early-409"
+	// Resurrected: refused every time (KindRefused), or throttled and then
+	// found used (KindThrottled: a throttled request was processed).
+	KindRefused   = "refused"
+	KindThrottled = "throttled"
+)
 
 // Classes of Entry, in the order a failed run's verdict leads with them.
 const (
@@ -193,12 +247,22 @@ type idGroup struct {
 	// throttled counts requests refused for their rate (a 429, or a 503
 	// with Retry-After): refusals, not processed.
 	throttled int
-	maxBal    int64
-	maxCoins  int64
-	at        time.Time      // the first send
-	resolved  *record.Lookup // the payment status look-up made after the run
-	lost      bool           // a retry scenario's attempt got no answer
-	n         int
+	// gateway counts requests a gateway answered instead of the API:
+	// uncertain, as a request without an answer is.
+	gateway  int
+	maxBal   int64
+	maxCoins int64
+	// What the refusals could have debited, had they: the throttled ones
+	// and the other refusals (but 409s), at most.
+	throttledBal, throttledCoins int64
+	refusedBal, refusedCoins     int64
+	// extraBal and extraCoins are what the created answers after the
+	// first say they debited: a duplicate's extra debits.
+	extraBal, extraCoins int64
+	at                   time.Time      // the first send
+	resolved             *record.Lookup // the payment status look-up made after the run
+	lost                 bool           // a retry scenario's attempt got no answer
+	n                    int
 }
 
 // ledger is a ledger read one entry at a time (a record.Run, from its
@@ -277,6 +341,10 @@ func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
 	switch p.Outcome {
 	case record.OutcomeCreated:
 		g.created++
+		if p.Amount != nil {
+			g.extraBal += p.Amount.BalanceUsed
+			g.extraCoins += p.Amount.CoinUsed
+		}
 		if g.first == nil || p.Seq < g.first.Seq {
 			g.first = p
 		}
@@ -284,16 +352,26 @@ func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
 		g.duplicate++
 	case record.OutcomeNotDelivered:
 		g.notDelivered++
-	case record.OutcomeUncertain:
+	case record.OutcomeUncertain, record.OutcomeGateway:
 		g.lost = g.lost || p.Attempt > 0
 		g.uncertain++
-		r.Uncertain++
+		if p.Outcome == record.OutcomeGateway {
+			g.gateway++
+		} else {
+			r.Uncertain++
+		}
 		g.maxBal = max(g.maxBal, p.MaxBalance)
 		g.maxCoins = max(g.maxCoins, p.MaxCoins)
 	case record.OutcomeThrottled:
 		g.throttled++
+		g.throttledBal += p.MaxBalance
+		g.throttledCoins += p.MaxCoins
 		fallthrough
 	default:
+		if p.Outcome != record.OutcomeThrottled {
+			g.refusedBal += p.MaxBalance
+			g.refusedCoins += p.MaxCoins
+		}
 		g.refused++
 		if g.refusals == nil {
 			g.refusals = map[string]int{}
@@ -303,12 +381,26 @@ func (g *idGroup) add(r *Reconciliation, p *record.Payment) {
 }
 
 // accountBounds are what the payments of one account may have debited: at
-// least what the created ones did, at most that plus the uncertain ones.
+// least what the created ones did, at most that plus the uncertain ones;
+// and what would explain a wallet off those bounds.
 type accountBounds struct {
 	balMin, balMax, coinMin, coinMax int64
 	created, uncertain               int
 	retried                          []retriedID // created ids whose first answer was lost
+	// What the created answers after each id's first debited, as they
+	// say (duplicates); what the 409 answers to its created ids would
+	// have, each taking the id's amount again; at most what its throttled
+	// and its other refused payments could have.
+	extra, reuse, throttled, refused debits
+	// lost is what the created payments that payment status then did not
+	// find (lost writes) debited, as their answers say.
+	lost debits
 }
+
+// debits are amounts of balance and coins.
+type debits struct{ bal, coins int64 }
+
+func (d *debits) add(bal, coins int64) { d.bal += bal; d.coins += coins }
 
 // debit adds one payment's debit to the bounds: the contract allows one per
 // id, whatever else the server did.
@@ -326,11 +418,16 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		r.Duplicates += g.created - 1
 		r.add(InvUniqueID, "%s was created %d times", id, g.created)
 		r.entry(Entry{Class: ClassDuplicate, ID: id, Account: g.account, At: g.first.At, Detail: fmt.Sprintf("created %d times", g.created)})
+		if a := g.first.Amount; a != nil {
+			b.extra.add(g.extraBal-a.BalanceUsed, g.extraCoins-a.CoinUsed)
+		}
 	}
 	if g.wave > 0 {
 		r.Waves++
 		checkWave(r, g)
 	}
+	b.throttled.add(g.throttledBal, g.throttledCoins)
+	b.refused.add(g.refusedBal, g.refusedCoins)
 	switch {
 	case g.created > 0:
 		r.Created++
@@ -338,11 +435,14 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		a := g.first.Amount
 		if a == nil {
 			r.add(InvLookup, "%s: created without an amount in the ledger", id)
-			r.entry(Entry{Class: ClassNotReconciled, ID: id, Account: g.account, At: g.first.At, Detail: "created without an amount in the ledger"})
+			r.entry(Entry{Class: ClassNotReconciled, Kind: KindNoAmount, ID: id, Account: g.account, At: g.first.At, Detail: "created without an amount in the ledger"})
 			break
 		}
 		b.debit(a)
-		checkLookup(r, g.first)
+		b.reuse.add(int64(g.duplicate)*a.BalanceUsed, int64(g.duplicate)*a.CoinUsed)
+		if checkLookup(r, g.first, g.created > 1) {
+			b.lost.add(a.BalanceUsed, a.CoinUsed)
+		}
 	case resolvedCreated(g.resolved) && g.uncertain == 0 && (g.duplicate == 0 || g.throttled > 0):
 		// Refused, or never delivered, every time (or throttled, and then
 		// found used by a retry): yet it exists (and debited what payment
@@ -351,8 +451,12 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		b.created++
 		a := g.resolved.Amount
 		b.debit(a)
+		kind := KindRefused
+		if g.throttled > 0 {
+			kind = KindThrottled
+		}
 		r.add(InvResurrected, "%s: answered %s, yet payment status finds it created", id, g.answers())
-		r.entry(Entry{Class: ClassResurrected, ID: id, Account: g.account, At: g.at, Detail: "answered " + g.answers() + ", then found created"})
+		r.entry(Entry{Class: ClassResurrected, Kind: kind, ID: id, Account: g.account, At: g.at, Status: g.resolved.Code, Detail: "answered " + g.answers() + ", then found created"})
 	case resolvedCreated(g.resolved):
 		// Every answer was lost (or a retry found the id used):
 		// payment status says it was created, with these amounts.
@@ -361,6 +465,7 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		b.created++
 		a := g.resolved.Amount
 		b.debit(a)
+		b.reuse.add(int64(g.duplicate)*a.BalanceUsed, int64(g.duplicate)*a.CoinUsed)
 	case resolvedMissing(g.resolved):
 		r.NeverCreated++
 	case g.uncertain > 0:
@@ -370,15 +475,7 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 		b.coinMax += g.maxCoins
 	}
 	if g.uncertain > 0 && g.created == 0 {
-		res := Unresolved
-		switch {
-		case resolvedCreated(g.resolved):
-			res = ResolvedCreated
-		case resolvedMissing(g.resolved):
-			res = ResolvedNeverCreated
-		}
-		r.entry(Entry{Class: ClassUncertain, ID: id, Account: g.account, At: g.at, Resolution: res,
-			Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)})
+		r.uncertainEntry(g)
 	}
 	if g.lost && (g.created > 0 || resolvedCreated(g.resolved)) {
 		var a *record.Amount
@@ -391,6 +488,26 @@ func (r *Reconciliation) boundID(id string, g *idGroup, b *accountBounds) {
 			b.retried = append(b.retried, retriedID{id, a.BalanceUsed, a.CoinUsed, g.n - 1})
 		}
 	}
+}
+
+// uncertainEntry lists g, an id without a created answer some of whose
+// requests got no answer (or a gateway's), with how payment status
+// resolved it.
+func (r *Reconciliation) uncertainEntry(g *idGroup) {
+	res := Unresolved
+	switch {
+	case resolvedCreated(g.resolved):
+		res = ResolvedCreated
+	case resolvedMissing(g.resolved):
+		res = ResolvedNeverCreated
+	}
+	e := Entry{Class: ClassUncertain, ID: g.id, Account: g.account, At: g.at, Resolution: res,
+		Detail: fmt.Sprintf("%d of %d requests without an answer; payment status: %s", g.uncertain, g.n, res)}
+	if g.gateway > 0 {
+		e.Cause = CauseGateway
+		e.Detail = fmt.Sprintf("%d of %d requests answered by a gateway, not the API; payment status: %s", g.gateway, g.n, res)
+	}
+	r.entry(e)
 }
 
 // accountWallets are an account's wallet snapshots combined over shards.
@@ -442,7 +559,7 @@ func (r *Reconciliation) checkAccount(k string, b *accountBounds, c *accountWall
 		if b.created > 0 && c != nil && (!c.shared || final) {
 			// Debits happened but cannot be checked: that is a failure to reconcile.
 			r.add(InvBalance, "%s: cannot reconcile %d created payments: %s", k, b.created, ac.Skipped)
-			r.entry(Entry{Class: ClassNotReconciled, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
+			r.entry(Entry{Class: ClassNotReconciled, Kind: KindWalletNotRead, ID: k, Account: k, Detail: fmt.Sprintf("cannot reconcile %d created payments: %s", b.created, ac.Skipped)})
 		} else {
 			ac.OK = true
 		}
@@ -465,10 +582,49 @@ func (r *Reconciliation) checkAccount(k string, b *accountBounds, c *accountWall
 			createdTwice(ac.CoinChange-ac.CoinMax, b.retried, func(x retriedID) int64 { return x.coins }))
 	}
 	if !ac.OK {
-		r.entry(Entry{Class: ClassWalletMismatch, ID: k, Account: k, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
-			readable.Thousands(ac.BalanceChange), readable.Span(ac.BalanceMin, ac.BalanceMax), readable.Thousands(ac.CoinChange), readable.Span(ac.CoinMin, ac.CoinMax))})
+		e := Entry{Class: ClassWalletMismatch, ID: k, Account: k, Status: 200, Detail: fmt.Sprintf("balance fell by %s rupiah, expected %s; coins fell by %s, expected %s",
+			readable.Thousands(ac.BalanceChange), readable.Span(ac.BalanceMin, ac.BalanceMax), readable.Thousands(ac.CoinChange), readable.Span(ac.CoinMin, ac.CoinMax))}
+		e.Kind, e.Cause = walletKind(ac, b)
+		r.entry(e)
 	}
 	r.Accounts = append(r.Accounts, ac)
+}
+
+// walletKind says how the wallet of ac is off its bounds b, and what
+// explains it: the extra creations of its reused ids, exactly (a
+// consequence of the duplicate, Cause ClassDuplicate); the 409 answers to
+// its reused ids, each taking the id's amount again; its throttled
+// payments, or its refused ones, as far as they could have taken; under,
+// the debits of its lost writes, which the server forgot with them (a
+// consequence of the lost writes, Cause ClassLost).
+func walletKind(ac AccountCheck, b *accountBounds) (kind, cause string) {
+	over := ac.BalanceChange >= ac.BalanceMin && ac.CoinChange >= ac.CoinMin // every part at least what was debited
+	forgot := b.lost != (debits{}) && ac.BalanceChange >= ac.BalanceMin-b.lost.bal && ac.CoinChange >= ac.CoinMin-b.lost.coins &&
+		ac.BalanceChange <= ac.BalanceMax && ac.CoinChange <= ac.CoinMax
+	within := func(d debits, exactly bool) bool {
+		lo := debits{ac.BalanceMin + d.bal, ac.CoinMin + d.coins}
+		if exactly {
+			return ac.BalanceChange >= lo.bal && ac.BalanceChange <= ac.BalanceMax+d.bal && ac.CoinChange >= lo.coins && ac.CoinChange <= ac.CoinMax+d.coins
+		}
+		return ac.BalanceChange <= ac.BalanceMax+d.bal && ac.CoinChange <= ac.CoinMax+d.coins
+	}
+	switch {
+	case over && b.extra != (debits{}) && within(b.extra, true):
+		return KindOver, ClassDuplicate
+	case over && b.reuse != (debits{}) && within(b.reuse, true):
+		return KindOverReuse, ""
+	case over && b.throttled != (debits{}) && within(b.throttled, false):
+		return KindOverThrottled, ""
+	case over && b.refused != (debits{}) && within(b.refused, false):
+		return KindOverRefused, ""
+	case over:
+		return KindOver, ""
+	case forgot:
+		return KindUnder, ClassLost
+	case ac.BalanceChange < 0 || ac.CoinChange < 0:
+		return KindRose, ""
+	}
+	return KindUnder, ""
 }
 
 func upTo(hi, lo int64, uncertain int) string {
@@ -518,7 +674,11 @@ func checkWave(r *Reconciliation, g *idGroup) {
 	case !ok:
 		got := fmt.Sprintf("wave of %d got %d created, %d 409, %d refused %v, %d uncertain", g.n, g.created, g.duplicate, g.refused, g.refusalCounts(), g.uncertain)
 		r.add(InvIdempotency, "%s: %s (want at most 1 created, and a 409 only after a use of the id)", g.id, got)
-		r.entry(Entry{Class: ClassIdempotency, ID: g.id, Account: g.account, At: g.at, Detail: got})
+		e := Entry{Class: ClassIdempotency, ID: g.id, Account: g.account, At: g.at, Detail: got, Kind: KindWaveEarly409}
+		if g.created > 1 {
+			e.Kind, e.Cause = KindWaveCreatedTwice, ClassDuplicate // the duplicate's wave
+		}
+		r.entry(e)
 	case len(g.refusals) > 1:
 		r.warn(readingWave, fmt.Sprintf("%s: wave of %d refused in %d ways: %v", g.id, g.n, len(g.refusals), g.refusalCounts()))
 	}
@@ -527,39 +687,52 @@ func checkWave(r *Reconciliation, g *idGroup) {
 // checkLookup verifies that a created payment was found through payment
 // status as the transaction created (contract.CheckRecordNamed, a failure),
 // with the product and amounts it was created with (the reading
-// status-record-amounts: a warning).
-func checkLookup(r *Reconciliation, p *record.Payment) {
+// status-record-amounts: a warning). An id created more than once
+// (duplicate) names several transactions: what its look-up finds is the
+// duplicate's consequence.
+func checkLookup(r *Reconciliation, p *record.Payment, duplicate bool) (lost bool) {
 	l := p.Lookup
-	var detail string
+	var detail, kind string
 	defer func() {
 		if detail != "" {
-			r.entry(Entry{Class: ClassNotReconciled, ID: p.ID, Account: p.Account, At: p.At, Detail: detail})
+			e := Entry{Class: ClassNotReconciled, Kind: kind, ID: p.ID, Account: p.Account, At: p.At, Detail: detail}
+			if l != nil {
+				e.Status = l.Code
+			}
+			switch {
+			case duplicate && (kind == KindOtherTransaction || kind == KindStatusCode):
+				e.Cause = ClassDuplicate
+			case l != nil && l.Gateway:
+				e.Cause = CauseGateway
+			}
+			r.entry(e)
 		}
 	}()
 	if l == nil {
-		detail = "created but not looked up"
+		detail, kind = "created but not looked up", KindNotLookedUp
 		r.add(InvLookup, "%s: %s", p.ID, detail)
-		return
+		return false
 	}
 	r.LookedUp++
 	switch {
 	case l.Error != "":
-		detail = "status lookup failed: " + l.Error
+		detail, kind = "status lookup failed: "+l.Error, KindLookupFailed
 	case l.Code == 404:
 		r.add(InvLost, "%s: created (transaction %s), then payment status answers HTTP 404 %q", p.ID, p.TransactionNumber, l.Message)
-		r.entry(Entry{Class: ClassLost, ID: p.ID, Account: p.Account, At: p.At,
+		r.entry(Entry{Class: ClassLost, ID: p.ID, Account: p.Account, At: p.At, Status: l.Code,
 			Detail: fmt.Sprintf("created (transaction %s), then payment status answers HTTP 404 %q", p.TransactionNumber, l.Message)})
-		return
+		return true
 	case l.Code != 200:
-		detail = fmt.Sprintf("created but status answers HTTP %d", l.Code)
+		detail, kind = fmt.Sprintf("created but status answers HTTP %d %q", l.Code, l.Message), KindStatusCode
 	case l.Amount == nil:
-		detail = "status record without an amount"
+		detail, kind = "status record without an amount", KindNoAmount
 	default:
-		detail = checkRecord(r, p, l)
+		detail, kind = checkRecord(r, p, l), KindOtherTransaction
 	}
 	if detail != "" {
 		r.add(InvLookup, "%s: %s", p.ID, detail)
 	}
+	return false
 }
 
 // readingRecordAmounts is the reading the product and amounts of a status

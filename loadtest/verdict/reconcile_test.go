@@ -325,3 +325,62 @@ func TestNotDeliveredIsNoDebit(t *testing.T) {
 	assert.Zero(t, r.UncertainIDs)
 	assert.Equal(t, 1, r.Counts[InvBalance], "a debit for a request that never arrived is a mismatch")
 }
+
+// TestReconcileNamesWhatExplainsWhat: the reconciliation says, entry by
+// entry, which finding explains which (Entry.Cause) and what was found
+// within a class (Entry.Kind): an id created twice explains its broken
+// wave, its look-up naming another transaction and its wallet off by the
+// extra creation; a lost write explains its wallet falling by less; a
+// wallet off by what the 409 answers to a reused id would take, by what
+// throttled or refused payments could have, or by less, or up, says so.
+func TestReconcileNamesWhatExplainsWhat(t *testing.T) {
+	t.Parallel()
+	other := func(p record.Payment) record.Payment {
+		p.Lookup = &record.Lookup{Code: 200, Amount: p.Amount, TransactionNumber: "INV/other"}
+		return p
+	}
+	dup1, dup2 := other(recordtest.Created("d", 0, "A", 100, 0)), recordtest.Created("d", 1, "A", 100, 0) // status names the second
+	lost := recordtest.Created("l", 1, "A", 100, 0)
+	lost.Lookup = &record.Lookup{Code: 404, Message: contract.MsgNotFound}
+	throttled := record.Payment{ID: "t", Seq: 2, Account: "A", Outcome: record.OutcomeThrottled, Code: 429, MaxBalance: 300}
+	refusedOnce := record.Payment{ID: "r", Seq: 3, Account: "A", Outcome: record.OutcomeRefused, Code: 422, MaxBalance: 300}
+	for _, tc := range []struct {
+		name        string
+		ledger      []record.Payment
+		after       int64 // balance after, from 1000
+		want        map[entryKey]string
+		wantClasses int
+	}{
+		{"created twice", wave(2, dup1, dup2), 800, map[entryKey]string{
+			{ClassDuplicate, ""}:                       "",
+			{ClassIdempotency, KindWaveCreatedTwice}:   ClassDuplicate,
+			{ClassNotReconciled, KindOtherTransaction}: ClassDuplicate,
+			{ClassWalletMismatch, KindOver}:            ClassDuplicate,
+		}, 4},
+		{"a 409 to a reused id took the id's amount again", wave(3, recordtest.Created("w", 0, "A", 100, 0),
+			waveAnswer(1, record.OutcomeDuplicate, 409, contract.MsgDuplicate), waveAnswer(2, record.OutcomeDuplicate, 409, contract.MsgDuplicate)),
+			700, map[entryKey]string{{ClassWalletMismatch, KindOverReuse}: ""}, 1},
+		{"a lost write forgot its debit", []record.Payment{lost}, 1000, map[entryKey]string{
+			{ClassLost, ""}: "", {ClassWalletMismatch, KindUnder}: ClassLost}, 2},
+		{"a throttled payment took", []record.Payment{throttled}, 800, map[entryKey]string{{ClassWalletMismatch, KindOverThrottled}: ""}, 1},
+		{"a refused payment took", []record.Payment{refusedOnce}, 800, map[entryKey]string{{ClassWalletMismatch, KindOverRefused}: ""}, 1},
+		{"debits lost", []record.Payment{recordtest.Created("a", 0, "A", 100, 0), recordtest.Created("b", 1, "A", 100, 0)}, 900,
+			map[entryKey]string{{ClassWalletMismatch, KindUnder}: ""}, 1},
+		{"the wallet rose", []record.Payment{recordtest.Created("a", 0, "A", 100, 0)}, 1100, map[entryKey]string{{ClassWalletMismatch, KindRose}: ""}, 1},
+		{"more than any answer says", []record.Payment{recordtest.Created("a", 0, "A", 100, 0)}, 500, map[entryKey]string{{ClassWalletMismatch, KindOver}: ""}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := Reconcile(tc.ledger, []record.AccountSnapshot{recordtest.Snapshot("A", 0, 1000, 0, tc.after, 0)}, true)
+			got := map[entryKey]string{}
+			for _, e := range r.Entries {
+				got[entryKey{e.Class, e.Kind}] = e.Cause
+			}
+			assert.Equal(t, tc.want, got, "%+v", r.Entries)
+			assert.Len(t, got, tc.wantClasses)
+		})
+	}
+}
+
+// entryKey is an entry's class and kind.
+type entryKey struct{ class, kind string }

@@ -182,6 +182,13 @@ var faultChecks = map[reference.Fault]func(t assert.TestingT, e *testEnv) bool{
 			assert.Zero(t, r.num("data", "transaction", "amount", "gateway_payment")) &&
 			assert.Equal(t, false, r.get("data", "payment", "is_required"))
 	},
+	reference.FaultGatewayPaymentsRefused: func(t assert.TestingT, e *testEnv) bool {
+		b0, c0 := wallet(e.tb, e.store, 11)
+		r := e.pay(funded, payBody(1002, "081234567890", 1, "refused", true, true))
+		b1, c1 := wallet(e.tb, e.store, 11)
+		return assert.Equal(t, http.StatusUnprocessableEntity, r.Status) && assert.Equal(t, "Saldo tidak mencukupi.", r.str("message")) &&
+			assert.Equal(t, [2]int64{b0, c0}, [2]int64{b1, c1}, "nothing taken")
+	},
 	reference.FaultPricePlanIgnored: func(t assert.TestingT, e *testEnv) bool {
 		r := e.do("GET", "/client/v2/product/list?phone_number=081234567890&sub_category=prabayar", creds{referencetest.KeyNonaktif, referencetest.TokNonaktif}, "")
 		return assert.Equal(t, http.StatusOK, r.Status)

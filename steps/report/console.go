@@ -75,6 +75,9 @@ var consoleOutcomes = map[string]struct{ color, mark, word string }{
 	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
 	StatusFailed:  {ansiRed, "F", "FAILED"},
 	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
+	// A rule not judged is neither passed nor skipped: the target kept the
+	// scenario from observing it.
+	StatusNotJudged: {ansiYellow, "N", "NOT JUDGED"},
 }
 
 func (c *Console) progressMark(r ScenarioResult) string {
@@ -101,8 +104,12 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 	}
 	failure := c.failureText(r, loc)
 	fmt.Fprintf(b, "\n%s %s %s\n", c.statusWord(r), r.Name, c.paint(ansiGrey, "# "+loc))
-	if r.Status == StatusSkipped {
+	switch r.Status {
+	case StatusSkipped:
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
+		return
+	case StatusNotJudged:
+		fmt.Fprintf(b, "  %s\n", c.paint(ansiYellow, "not judged: "+r.Reason))
 		return
 	}
 	end := r.endedAt()

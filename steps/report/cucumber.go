@@ -86,13 +86,14 @@ type (
 )
 
 // WriteCucumber writes the cucumber JSON of a run: its features in the
-// order of their names, the scenarios of each in file order.
+// order of their names, the scenarios of each in file order, then the
+// cases of the run's other judges, a feature per judge (judgeFeatures).
 func WriteCucumber(w io.Writer, sum Summary) error {
 	byFile := map[*gherkin.File][]ScenarioResult{}
 	var files []*gherkin.File
 	for _, r := range sum.Scenarios {
 		if r.Entry == nil {
-			continue // not a scenario of the feature files
+			continue // not a scenario of the feature files: judgeFeatures
 		}
 		f := r.Entry.File
 		if byFile[f] == nil {
@@ -118,6 +119,7 @@ func WriteCucumber(w io.Writer, sum Summary) error {
 		}
 		out = append(out, cf)
 	}
+	out = append(out, judgeFeatures(sum)...)
 	data, err := json.MarshalIndent(out, "", "    ")
 	if err != nil {
 		return err
@@ -186,4 +188,41 @@ func cukeElementOf(f cukeFeature, r ScenarioResult) cukeElement {
 			Data: base64.StdEncoding.EncodeToString([]byte(strings.Join(lines, "\n")))}}
 	}
 	return e
+}
+
+// judgeFeatures are the cases of the run's other judges (a generated
+// property, a probe case), as Cucumber reporters can show them: a feature
+// per judge, in the order of sum.Judges, an element per case with one step
+// that carries its outcome (a case not judged is skipped, its message
+// saying so) and its failure.
+func judgeFeatures(sum Summary) []cukeFeature {
+	var out []cukeFeature
+	for _, jc := range sum.otherJudges() {
+		j, cases := jc.run, jc.cases
+		f := cukeFeature{URI: j.Name, ID: cukeID(j.Name), Keyword: "Feature", Name: JudgeTitle(j.Name), Description: j.Line()}
+		for i, r := range cases {
+			nanos := int64(r.Seconds * 1e9)
+			res := cukeResult{Status: r.Status, Duration: &nanos}
+			switch r.Status {
+			case StatusNotJudged:
+				res = cukeResult{Status: StatusSkipped, Error: "not judged: " + r.Reason}
+			case StatusSkipped:
+				res = cukeResult{Status: StatusSkipped, Error: r.Reason}
+			case StatusFailed:
+				res.Error = r.Reason
+			}
+			st := cukeStep{Keyword: "Then ", Name: "it holds against the target", Line: i + 1, Result: res, Match: cukeMatch{Location: j.Name}}
+			if len(r.Warnings) > 0 {
+				var lines []string
+				for _, w := range r.Warnings {
+					lines = append(lines, w.String())
+				}
+				st.Output = lines
+			}
+			f.Elements = append(f.Elements, cukeElement{ID: f.ID + ";" + cukeID(r.Name), Keyword: "Scenario", Name: r.Name,
+				Line: i + 1, Type: "scenario", Steps: []cukeStep{st}})
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -51,7 +53,8 @@ func causeOf(r ScenarioResult) Cause {
 	return Cause{Headline: first}
 }
 
-// FailureGroup is the failed scenarios of one cause.
+// FailureGroup is the failed scenarios of one cause, or the scenarios not
+// judged because of one refusal of the target (NotJudged).
 type FailureGroup struct {
 	Cause
 	// Count is the number of scenarios that failed on the cause.
@@ -59,6 +62,10 @@ type FailureGroup struct {
 	// Scenarios are the scenarios, first the one whose failure the group
 	// shows (its location when it has one, and its name).
 	Scenarios []GroupScenario `json:"scenarios"`
+	// NotJudged marks a group of scenarios not judged.
+	NotJudged bool `json:"not_judged,omitempty"`
+	// Judge is the judge of its scenarios ("" when they are of several).
+	Judge string `json:"judge"`
 }
 
 // GroupScenario is one scenario of a failure group.
@@ -76,30 +83,49 @@ func (s GroupScenario) String() string {
 }
 
 // Title is the group in one line: its count and its cause, "49 scenarios
-// failed on one check: syncProducts answered without ...".
+// failed on one check: syncProducts answered without ...", "18 scenarios
+// not judged: every gateway payment was refused with 422 ...".
 func (g FailureGroup) Title() string {
-	if g.Count == 1 {
-		return "1 scenario failed: " + g.Headline
+	n := countCases(g.Count, g.Judge)
+	switch {
+	case g.NotJudged:
+		return fmt.Sprintf("%s not judged: %s", n, g.Headline)
+	case g.Count == 1:
+		return n + " failed: " + g.Headline
 	}
-	return fmt.Sprintf("%d scenarios failed on one check: %s", g.Count, g.Headline)
+	return fmt.Sprintf("%s failed on one check: %s", n, g.Headline)
 }
 
 // GroupFailures groups the failed and undefined scenarios of results by
 // cause, the group of the most scenarios first (then in the order of the
 // results).
 func GroupFailures(results []ScenarioResult) []FailureGroup {
+	return groupBy(results, false, StatusFailed, StatusUndefined)
+}
+
+// GroupNotJudged groups the scenarios of results that were not judged by
+// what the target refused, the group of the most scenarios first.
+func GroupNotJudged(results []ScenarioResult) []FailureGroup {
+	return groupBy(results, true, StatusNotJudged)
+}
+
+// groupBy groups the results of the statuses by cause.
+func groupBy(results []ScenarioResult, notJudged bool, statuses ...string) []FailureGroup {
 	var groups []FailureGroup
 	index := map[string]int{}
 	for _, r := range results {
-		if r.Status != StatusFailed && r.Status != StatusUndefined {
+		if !slices.Contains(statuses, r.Status) {
 			continue
 		}
-		c := causeOf(r)
+		c, judge := causeOf(r), cmp.Or(r.Judge, JudgeScenarios)
 		i, ok := index[c.key()]
 		if !ok {
 			i = len(groups)
 			index[c.key()] = i
-			groups = append(groups, FailureGroup{Cause: c})
+			groups = append(groups, FailureGroup{Cause: c, NotJudged: notJudged, Judge: judge})
+		}
+		if groups[i].Judge != judge {
+			groups[i].Judge = ""
 		}
 		groups[i].Count++
 		groups[i].Scenarios = append(groups[i].Scenarios, GroupScenario{Location: r.Location, Name: r.Name})

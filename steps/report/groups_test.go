@@ -26,9 +26,9 @@ func TestGroupFailuresByCause(t *testing.T) {
 	}
 	groups := GroupFailures(results)
 	assert.Equal(t, []FailureGroup{
-		{Cause: *logo, Count: 3, Scenarios: []GroupScenario{{"b.feature:1", "b"}, {"d.feature:1", "d"}, {"f.feature:1", "f"}}},
-		{Cause: *typo, Count: 2, Scenarios: []GroupScenario{{"a.feature:1", "a"}, {"e.feature:1", "e"}}},
-		{Cause: Cause{Headline: `a step has no definition: step "x" is undefined`}, Count: 1, Scenarios: []GroupScenario{{Name: "g"}}},
+		{Cause: *logo, Count: 3, Scenarios: []GroupScenario{{"b.feature:1", "b"}, {"d.feature:1", "d"}, {"f.feature:1", "f"}}, Judge: JudgeScenarios},
+		{Cause: *typo, Count: 2, Scenarios: []GroupScenario{{"a.feature:1", "a"}, {"e.feature:1", "e"}}, Judge: JudgeScenarios},
+		{Cause: Cause{Headline: `a step has no definition: step "x" is undefined`}, Count: 1, Scenarios: []GroupScenario{{Name: "g"}}, Judge: JudgeScenarios},
 	}, groups)
 	assert.Equal(t, "3 scenarios failed on one check: syncProducts answered without `data.products[].operator.logo` (required by openapi.yaml, §2.1)", groups[0].Title())
 	assert.Equal(t, `1 scenario failed: a step has no definition: step "x" is undefined`, groups[2].Title())

@@ -51,8 +51,12 @@ type htmlPage struct {
 	Insecure string
 	// Warnings are the readings the target did not follow.
 	Warnings []ReadingWarnings
-	// Groups are the failed scenarios by cause, the largest first.
+	// Groups are the failed scenarios by cause, the largest first;
+	// NotJudged the scenarios not judged, by what the target refused.
 	Groups    []htmlGroup
+	NotJudged []htmlGroup
+	// Judges are the judges of the run, each on a row.
+	Judges    []JudgeRun
 	Failed    []htmlLink
 	Areas     []htmlArea
 	Matrix    []htmlMatrixRow
@@ -136,6 +140,7 @@ func WriteHTMLReport(w io.Writer, fts *gherkin.Features, sum Summary, prof *prof
 		page.Profile = maskedProfile(prof)
 	}
 	page.Areas, page.Tags = areasOf(fts.ByArea(), sum.Scenarios)
+	page.Areas = append(page.Areas, judgeAreas(&sum)...)
 	page.linkMatrix(matrix)
 	page.linkGroups(&sum)
 	page.setVerdict(&sum)
@@ -214,7 +219,15 @@ func (page *htmlPage) linkGroups(sum *Summary) {
 			byLocation[sc.Location+"\x00"+sc.Name] = sc
 		}
 	}
-	for _, g := range sum.FailureGroups {
+	page.Groups = linked(sum.FailureGroups, byLocation)
+	page.NotJudged = linked(sum.NotJudgedGroups, byLocation)
+}
+
+// linked are groups with each scenario linked to its article, and the
+// failure (or the refusal) of the first.
+func linked(groups []FailureGroup, byLocation map[string]htmlScenario) []htmlGroup {
+	var out []htmlGroup
+	for _, g := range groups {
 		hg := htmlGroup{Title: g.Title()}
 		for _, gs := range g.Scenarios {
 			sc, ok := byLocation[gs.Location+"\x00"+gs.Name]
@@ -226,30 +239,56 @@ func (page *htmlPage) linkGroups(sum *Summary) {
 			}
 			hg.Links = append(hg.Links, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
 		}
-		page.Groups = append(page.Groups, hg)
+		out = append(out, hg)
 	}
+	return out
 }
 
-// setVerdict sets the page's verdict line and the outcomes it can filter by.
+// setVerdict sets the page's verdict line (the run's Verdict, in words)
+// and the outcomes it can filter by.
 func (page *htmlPage) setVerdict(sum *Summary) {
 	page.Insecure = sum.Insecure
+	page.Judges = sum.Judges
 	if sum.Throttling.Any() {
 		page.Throttling = sum.Throttling.String()
 	}
-	switch {
+	switch verdict := sum.Verdict(); {
 	case sum.Stopped != nil:
 		page.Stopped = sum.Stopped
 		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
 	case len(sum.StoppedEndpoints) > 0:
 		page.Verdict, page.VerdictClass = "INCOMPLETE: "+EndpointBanners(sum.StoppedEndpoints), "stopped"
-	case page.Totals.Failed > 0 || page.Totals.Undefined > 0:
+	case verdict == VerdictFail:
 		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
+		if n := page.Totals.NotJudged; n > 0 {
+			page.Verdict += fmt.Sprintf("; and %d not judged", n)
+		}
+	case verdict == VerdictIncomplete:
+		page.Verdict, page.VerdictClass = "INCOMPLETE: "+sum.NotJudgedLine()+" — the rules they check were not judged, so the run is not a pass", "stopped"
 	case page.Totals.Warned > 0:
 		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
 	default:
 		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
 	}
-	page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusSkipped, StatusUndefined}
+	page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusNotJudged, StatusSkipped, StatusUndefined}
+}
+
+// judgeAreas are the cases of the run's other judges, an area per judge
+// in the order of sum.Judges: a case has no steps, and its reason is its
+// failure, or why it was skipped or not judged.
+func judgeAreas(sum *Summary) []htmlArea {
+	var areas []htmlArea
+	for _, jc := range sum.otherJudges() {
+		j, cases := jc.run, jc.cases
+		a := htmlArea{ID: "area-judge-" + slug(j.Name), Name: JudgeTitle(j.Name), Area: j.Name, Description: j.Line()}
+		for _, r := range cases {
+			a.Scenarios = append(a.Scenarios, htmlScenario{ID: "case-" + slug(j.Name+" "+r.Name), Name: r.Name, Area: j.Name, Tags: r.Tags,
+				Outcome: r.outcome(), Reason: r.Reason, Warnings: r.Warnings})
+			a.Counts.Add(r)
+		}
+		areas = append(areas, a)
+	}
+	return areas
 }
 
 var slugRe = regexp.MustCompile(`[^a-z0-9]+`)
@@ -264,6 +303,9 @@ func slug(s string) string {
 func areasOf(docs []*gherkin.File, results []ScenarioResult) ([]htmlArea, []string) {
 	pending := map[string][]ScenarioResult{}
 	for _, r := range results {
+		if r.Judge != "" && r.Judge != JudgeScenarios {
+			continue // a case of another judge: judgeAreas
+		}
 		k := resultKey(r.Feature, r.Name)
 		pending[k] = append(pending[k], r)
 	}

@@ -66,6 +66,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 		"count-failed":               strconv.Itoa(sum.Totals.Failed),
 		"count-skipped":              strconv.Itoa(sum.Totals.Skipped),
 		"count-undefined":            strconv.Itoa(sum.Totals.Undefined),
+		"count-not_judged":           strconv.Itoa(sum.Totals.NotJudged),
 	}, counts)
 
 	type cells struct {

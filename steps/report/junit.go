@@ -12,7 +12,8 @@ import (
 // WriteJUnit writes the JUnit XML of a run from its summary: one testsuite
 // per feature (named and ordered by fts when it is not nil), one testcase
 // per scenario (classname: the feature), a skipped scenario as one <skipped
-// message>, a failure with its group (how many scenarios failed on its cause,
+// message> (a scenario not judged too, its message saying so), the cases of
+// the run's other judges as a testsuite per judge, a failure with its group (how many scenarios failed on its cause,
 // and the cause) in the message and its text in the body, an undefined step
 // as an <error>, warnings as properties and system-out.
 func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
@@ -46,7 +47,7 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 		seen[uri] = true
 		name := names[uri]
 		if name == "" {
-			name = uri
+			name = JudgeTitle(uri) // the cases of another judge, under its name
 		}
 		suite := junit.Suite{Name: name, Timestamp: stamp, File: uri}
 		var total float64
@@ -68,6 +69,10 @@ func junitCase(r ScenarioResult, name, uri, group string) junit.Case {
 	switch r.Status {
 	case StatusSkipped:
 		tc.Skipped = &junit.Skipped{Message: r.Reason}
+	case StatusNotJudged:
+		// JUnit knows no such outcome: a skip, whose message says the
+		// rule was not judged (the run's exit code is not a pass).
+		tc.Skipped = &junit.Skipped{Message: "not judged: " + r.Reason}
 	case StatusFailed:
 		tc.Failure = &junit.Failure{Message: group, Type: "failed", Body: r.Reason}
 	case StatusPassed:

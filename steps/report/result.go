@@ -21,22 +21,32 @@ const (
 	StatusFailed    = contract.StatusFailed
 	StatusSkipped   = contract.StatusSkipped
 	StatusUndefined = contract.StatusUndefined
+	StatusNotJudged = contract.StatusNotJudged
 )
 
 // Warning is a reading a scenario's server did not follow.
 type Warning = contract.Warning
 
-// ScenarioResult is the outcome of one scenario.
+// ScenarioResult is the outcome of one scenario, or of one case of another
+// judge of the run (a generated property, a probe case), which the writers
+// show as a test case like a scenario.
 type ScenarioResult struct {
-	Name    string   `json:"name"`
-	Feature string   `json:"feature"`
-	Tags    []string `json:"tags"`
-	Status  string   `json:"status"`
+	Name string `json:"name"`
+	// Feature is the feature file of a scenario; for a case of another
+	// judge, the judge's name (Judge).
+	Feature string `json:"feature"`
+	// Judge is the judge whose case it is: JudgeScenarios, or the name of
+	// another judge of the run (JudgeRun.Name).
+	Judge  string   `json:"judge"`
+	Tags   []string `json:"tags"`
+	Status string   `json:"status"`
 	// Reason is the text of a failure (what was sent, what came back,
-	// what was expected), or why a scenario was skipped.
+	// what was expected), or why a scenario was skipped or not judged.
 	Reason string `json:"reason,omitempty"`
 	// Cause is what the scenario failed on, as its failed check recorded
-	// it (nil when no check did): the key of its failure group.
+	// it (nil when no check did): the key of its failure group; for a
+	// scenario not judged, what the target refused (the key of its group
+	// of scenarios not judged).
 	Cause *Cause `json:"cause,omitempty"`
 	// Warnings are the readings the server did not follow.
 	Warnings []Warning `json:"warnings,omitempty"`

@@ -122,6 +122,9 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *g
 			r.Outcome = StatusFailed
 		case r.Exercised:
 			r.Outcome = StatusPassed
+		case len(seen) > 0 && slices.Contains(seen, StatusNotJudged) &&
+			!slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped && s != StatusNotJudged }):
+			r.Outcome = StatusNotJudged
 		case len(seen) > 0 && !slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped }):
 			r.Outcome = StatusSkipped
 		default:

@@ -12,7 +12,8 @@ import (
 	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
-// Counts counts scenarios by outcome.
+// Counts counts scenarios (and the cases of the run's other judges) by
+// outcome.
 type Counts struct {
 	Passed int `json:"passed"`
 	// Warned counts the passed scenarios that carry warnings.
@@ -20,6 +21,9 @@ type Counts struct {
 	Failed    int `json:"failed"`
 	Skipped   int `json:"skipped"`
 	Undefined int `json:"undefined"`
+	// NotJudged counts the scenarios whose rule was not judged: the target
+	// refused what they needed to observe it.
+	NotJudged int `json:"not_judged"`
 }
 
 // Add counts r.
@@ -34,6 +38,8 @@ func (c *Counts) Add(r ScenarioResult) {
 		c.Failed++
 	case StatusSkipped:
 		c.Skipped++
+	case StatusNotJudged:
+		c.NotJudged++
 	default:
 		c.Undefined++
 	}
@@ -72,10 +78,16 @@ type Summary struct {
 	Totals       Counts    `json:"totals"`
 	// FailureGroups are the failed scenarios grouped by cause, the
 	// largest group first (GroupFailures).
-	FailureGroups []FailureGroup        `json:"failure_groups"`
-	Areas         map[string]Counts     `json:"areas"`
-	Capabilities  map[string]Capability `json:"capabilities"`
-	Coverage      Coverage              `json:"coverage"`
+	FailureGroups []FailureGroup `json:"failure_groups"`
+	// NotJudgedGroups are the scenarios not judged grouped by what the
+	// target refused, the largest group first (GroupNotJudged).
+	NotJudgedGroups []FailureGroup `json:"not_judged_groups"`
+	// Judges are the judges the run asked (or was narrowed not to ask),
+	// each with its budget and what it ran, in the order of the report.
+	Judges       []JudgeRun            `json:"judges"`
+	Areas        map[string]Counts     `json:"areas"`
+	Capabilities map[string]Capability `json:"capabilities"`
+	Coverage     Coverage              `json:"coverage"`
 	// Strict is set when warnings counted as failures.
 	Strict bool `json:"strict"`
 	// Levels counts the findings of the run by level.

@@ -15,14 +15,14 @@ import (
 
 // PrintSummary writes the human summary of a run, as the console ends.
 func PrintSummary(w io.Writer, s Summary) {
-	t := s.Totals
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nPartner Commerce API v2 conformance — suite %s, spec sha256 %.12s…\n", s.SuiteVersion, s.SpecSHA256)
 	fmt.Fprintf(&b, "target %s, %.1fs\n\n", s.Target, s.Seconds)
 	if s.Insecure != "" {
 		fmt.Fprintf(&b, "%s\n\n", s.Insecure)
 	}
-	writeFailureGroups(&b, s.FailureGroups)
+	writeGroups(&b, s.FailureGroups, "failed")
+	writeGroups(&b, s.NotJudgedGroups, "not judged")
 	writeAreas(&b, s)
 	writeCapabilities(&b, s.Capabilities)
 	writeCoverage(&b, s.Coverage)
@@ -32,23 +32,16 @@ func PrintSummary(w io.Writer, s Summary) {
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
+	writeJudges(&b, s.Judges)
 	writeWarnings(&b, s)
 	if th := s.Throttling; th.Any() {
 		fmt.Fprintf(&b, "\nthrottling: %s\n", th)
 	}
 	writeSlowest(&b, s.Scenarios, 5)
-	verdict := "PASS"
-	if t.Failed > 0 || t.Undefined > 0 {
-		verdict = "FAIL"
-	}
 	for _, e := range s.StoppedEndpoints {
 		fmt.Fprintf(&b, "\nINCOMPLETE: %s\n", e.Banner())
 		if e.LastTransportError != "" {
 			fmt.Fprintf(&b, "  last transport error: %s\n", e.LastTransportError)
-		}
-		verdict = "INCOMPLETE"
-		if t.Failed > 0 {
-			verdict += " (with failures)"
 		}
 	}
 	if st := s.Stopped; st != nil {
@@ -56,16 +49,36 @@ func PrintSummary(w io.Writer, s Summary) {
 		if st.LastTransportError != "" {
 			fmt.Fprintf(&b, "  last transport error: %s\n", st.LastTransportError)
 		}
-		verdict = "STOPPED"
-		if st.Cause == StopInterrupted {
-			verdict = "INTERRUPTED"
-		}
-		if t.Failed > 0 {
-			verdict += " (with failures)"
+	}
+	fmt.Fprintf(&b, "\nRESULT: %s\n", resultLine(s))
+	_, _ = io.WriteString(w, b.String())
+}
+
+// resultLine is the run's last line after "RESULT: ": its verdict, what
+// was not judged when that is why it is incomplete, and its counts.
+func resultLine(s Summary) string {
+	verdict := s.Verdict()
+	if verdict == VerdictIncomplete && len(s.StoppedEndpoints) == 0 {
+		return fmt.Sprintf("%s: %s; %s", verdict, s.NotJudgedLine(), summaryLine(s.Totals))
+	}
+	return fmt.Sprintf("%s: %s", verdict, summaryLine(s.Totals))
+}
+
+// writeJudges writes each judge of the run on a line: what it ran of its
+// budget, or why it did not run; then each case that ran fewer examples
+// than planned, and why. A run of the scenarios alone (a library run with
+// no other judge) has no judges to list.
+func writeJudges(b *strings.Builder, judges []JudgeRun) {
+	if len(judges) < 2 {
+		return
+	}
+	b.WriteString("\njudges:\n")
+	for _, j := range judges {
+		fmt.Fprintf(b, "  %-10s %s\n", j.Name, j.Line())
+		for _, c := range j.Cuts {
+			fmt.Fprintf(b, "             %s\n", c)
 		}
 	}
-	fmt.Fprintf(&b, "\nRESULT: %s: %s\n", verdict, summaryLine(t))
-	_, _ = io.WriteString(w, b.String())
 }
 
 // The summary prints only what has content: a run of one area (a single
@@ -85,13 +98,29 @@ func writeAreas(b *strings.Builder, s Summary) {
 	if len(ran) < 2 {
 		return
 	}
-	t := s.Totals
-	fmt.Fprintf(b, "%-18s %7s %7s %8s %10s\n", "area", "passed", "failed", "skipped", "undefined")
+	var t Counts // the scenarios', not the other judges' cases
 	for _, a := range ran {
 		c := s.Areas[a]
-		fmt.Fprintf(b, "%-18s %7d %7d %8d %10d\n", a, c.Passed, c.Failed, c.Skipped, c.Undefined)
+		t.Passed, t.Failed, t.Skipped, t.Undefined, t.NotJudged = t.Passed+c.Passed, t.Failed+c.Failed, t.Skipped+c.Skipped, t.Undefined+c.Undefined, t.NotJudged+c.NotJudged
 	}
-	fmt.Fprintf(b, "%-18s %7d %7d %8d %10d\n\n", "total", t.Passed, t.Failed, t.Skipped, t.Undefined)
+	// The column of scenarios not judged shows only when there are some.
+	row := func(name string, c Counts) {
+		fmt.Fprintf(b, "%-18s %7d %7d %8d %10d", name, c.Passed, c.Failed, c.Skipped, c.Undefined)
+		if t.NotJudged > 0 {
+			fmt.Fprintf(b, " %11d", c.NotJudged)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "%-18s %7s %7s %8s %10s", "area", "passed", "failed", "skipped", "undefined")
+	if t.NotJudged > 0 {
+		fmt.Fprintf(b, " %11s", "not judged")
+	}
+	b.WriteString("\n")
+	for _, a := range ran {
+		row(a, s.Areas[a])
+	}
+	row("total", t)
+	b.WriteString("\n")
 }
 
 // writeCapabilities writes each capability the profile lacks, and the
@@ -132,26 +161,33 @@ func writeCoverage(b *strings.Builder, c Coverage) {
 // groupListed is how many scenarios of a failure group the summary names.
 const groupListed = 5
 
-// writeFailureGroups lists the failed scenarios by cause, the largest
-// group first: its count and cause on one line, then where its scenarios
-// are (the failure itself is printed once, by the console, and in
-// junit.xml, cucumber.json and the page).
-func writeFailureGroups(b *strings.Builder, groups []FailureGroup) {
+// writeGroups lists the failed (or not judged) scenarios by cause, the
+// largest group first: its count and cause on one line, then where its
+// scenarios are (the failure itself is printed once, by the console, and
+// in junit.xml, cucumber.json and the page).
+func writeGroups(b *strings.Builder, groups []FailureGroup, outcome string) {
 	if len(groups) == 0 {
 		return
 	}
-	failed := 0
+	n, judge := 0, groups[0].Judge
 	for _, g := range groups {
-		failed += g.Count
+		n += g.Count
+		if g.Judge != judge {
+			judge = ""
+		}
 	}
-	fmt.Fprintf(b, "%s failed, by cause (%s):\n", readable.Plural(failed, "scenario", "scenarios"), readable.Plural(len(groups), "cause", "causes"))
+	fmt.Fprintf(b, "%s %s, by cause (%s):\n", countCases(n, judge), outcome, readable.Plural(len(groups), "cause", "causes"))
 	for _, g := range groups {
 		fmt.Fprintf(b, "  %s\n", g.Title())
 		for _, sc := range g.Scenarios[:min(groupListed, len(g.Scenarios))] {
 			fmt.Fprintf(b, "      %s\n", sc)
 		}
 		if more := len(g.Scenarios) - groupListed; more > 0 {
-			fmt.Fprintf(b, "      and %d more (%s lists every failed scenario)\n", more, gherkin.RerunFile)
+			line := fmt.Sprintf("      and %d more", more)
+			if !g.NotJudged {
+				line += fmt.Sprintf(" (%s lists every failed scenario)", gherkin.RerunFile)
+			}
+			b.WriteString(line + "\n")
 		}
 	}
 	b.WriteString("\n")
@@ -163,6 +199,9 @@ func summaryLine(t Counts) string {
 	line := fmt.Sprintf("%d passed (%d with warnings), %d failed, %d skipped", t.Passed, t.Warned, t.Failed, t.Skipped)
 	if t.Undefined > 0 {
 		line += fmt.Sprintf(", %d undefined", t.Undefined)
+	}
+	if t.NotJudged > 0 {
+		line += fmt.Sprintf(", %d not judged", t.NotJudged)
 	}
 	return line
 }
@@ -183,9 +222,12 @@ func writeWarnings(b *strings.Builder, s Summary) {
 	}
 }
 
-// writeSlowest lists the n slowest scenarios that ran.
+// writeSlowest lists the n slowest scenarios that ran (the scenarios of
+// the feature files, not the other judges' cases).
 func writeSlowest(b *strings.Builder, results []ScenarioResult, n int) {
-	ran := slices.DeleteFunc(slices.Clone(results), func(r ScenarioResult) bool { return r.Status == StatusSkipped })
+	ran := slices.DeleteFunc(slices.Clone(results), func(r ScenarioResult) bool {
+		return r.Status == StatusSkipped || r.Status == StatusNotJudged || (r.Judge != "" && r.Judge != JudgeScenarios)
+	})
 	if len(ran) < 2 {
 		return // the slowest of one scenario is that scenario
 	}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/steps/report"
+)
+
+// TestEveryGatewayPaymentRefusedIsIncomplete: against a reference that
+// refuses every gateway payment with 422 "Saldo tidak mencukupi." (an
+// answer the document allows for one payment), the scenarios that need one
+// are not judged, and the run says so: INCOMPLETE (exit 2), never PASS,
+// with the count of the scenarios not judged and the cause, in the verdict
+// line and summary.json. (Before, it said "RESULT: PASS: … 18 skipped".)
+func TestEveryGatewayPaymentRefusedIsIncomplete(t *testing.T) {
+	t.Parallel()
+	url := faultyReference(t, reference.FaultGatewayPaymentsRefused)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--target", url, "--profile", writeFile(t, referenceProfile(t)), "--tags", "@payments or @payment-status",
+		"--format", "progress", "--report-dir", dir}, noEnv, &stdout, &stderr)
+	out := stdout.String()
+	require.Equal(t, exitIncomplete, code, "%s\n%s", out, stderr.String())
+
+	cause := `every gateway payment was refused with 422 "Saldo tidak mencukupi."`
+	m := regexp.MustCompile(`(?m)^RESULT: INCOMPLETE: (\d+) scenarios not judged: ` + regexp.QuoteMeta(cause) + `; \d+ passed .*, 0 failed, 0 skipped, (\d+) not judged$`).FindStringSubmatch(out)
+	require.NotNil(t, m, "the verdict line names the count and the cause:\n%s", out)
+	assert.Equal(t, m[1], m[2])
+
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	require.NoError(t, err)
+	var sum report.Summary
+	require.NoError(t, json.Unmarshal(data, &sum))
+	n, _ := strconv.Atoi(m[1])
+	assert.Equal(t, n, sum.Totals.NotJudged)
+	require.Len(t, sum.NotJudgedGroups, 1)
+	assert.Equal(t, cause, sum.NotJudgedGroups[0].Headline)
+	assert.Equal(t, n, sum.NotJudgedGroups[0].Count)
+	assert.Zero(t, sum.Totals.Skipped, "a rule the target kept from being judged is not a skip")
+}
+
+// TestProfileWithoutACapabilityStillPasses: a skip the profile causes (a
+// capability it does not declare) stays a skip, listed with its reason,
+// and the run passes.
+func TestProfileWithoutACapabilityStillPasses(t *testing.T) {
+	t.Parallel()
+	text := strings.Replace(referenceProfile(t), "mixed_customer:\n  token: tok-nusantara-mixed\n", "", 1)
+	require.NotEqual(t, referenceProfile(t), text)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--target", faultyReference(t), "--profile", writeFile(t, text), "--tags", "@payments",
+		"--format", "progress"}, noEnv, &stdout, &stderr)
+	out := stdout.String()
+	require.Equal(t, exitPass, code, "%s\n%s", out, stderr.String())
+	assert.Contains(t, out, "mixed-payment          SKIPPED: profile lacks mixed_customer.token")
+	assert.Regexp(t, `SKIPPED: payments.feature — .*: the profile lacks mixed_customer.token`, out)
+	assert.Regexp(t, `(?m)^RESULT: PASS: \d+ passed \(0 with warnings\), 0 failed, [1-9]\d* skipped$`, out)
+}
+
+// TestJudgesNarrowTheRun: --judges asks only the judges it names, and the
+// summary says which were not asked; a run that selects scenarios asks
+// the scenarios alone unless --judges says otherwise; an unknown judge is
+// a usage error.
+func TestJudgesNarrowTheRun(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{"the generated judge alone", []string{"--judges", "generated", "--examples", "5"}, exitPass, []string{
+			"  scenarios  not asked: left out with --judges", "  generated  15 properties: 15 passed; ", "  probe      not asked"}},
+		{"scenarios selected by tags", []string{"--tags", "@payment-methods"}, exitPass, []string{"RESULT: PASS: 2 passed"}},
+		{"an unknown judge", []string{"--judges", "scenarios,oracle"}, exitUsage, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append(tc.args, "--format", "progress"), noEnv, &stdout, &stderr)
+			require.Equal(t, tc.code, code, "%s\n%s", stdout.String(), stderr.String())
+			for _, s := range tc.contains {
+				assert.Contains(t, stdout.String(), s)
+			}
+			if tc.code == exitUsage {
+				assert.Contains(t, stderr.String(), `unknown judge "oracle"`)
+			}
+		})
+	}
+}
+
+// TestEveryReportHoldsEveryJudge: a run of the scenarios and the generated
+// judge writes one report set in which a property is a test case like a
+// scenario: junit.xml has a suite of the properties, cucumber.json a
+// feature, summary.json the judges with their budget, seed and examples,
+// the page an area; the console prints each property as it ends and the
+// seed, and --seed repeats it.
+func TestEveryReportHoldsEveryJudge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--judges", "scenarios,generated", "--tags", "@payment-methods", "--examples", "5", "--seed", "42",
+		"--report-dir", dir}, noEnv, &stdout, &stderr)
+	require.Equal(t, exitPass, code, "%s\n%s", stdout.String(), stderr.String())
+	out := stdout.String()
+	assert.Contains(t, out, "PASSED sequences: stateful sequences agree with the document's model # generated", "each property as it ends")
+	assert.Contains(t, out, ", seed 42, ")
+	assert.Contains(t, out, "  probe      not asked: left out with --judges")
+
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	require.NoError(t, err)
+	var sum report.Summary
+	require.NoError(t, json.Unmarshal(data, &sum))
+	require.Len(t, sum.Judges, 3)
+	gen := sum.Judges[1]
+	assert.Equal(t, report.JudgeGenerated, gen.Name)
+	assert.Equal(t, report.JudgeRan, gen.State)
+	assert.Equal(t, uint64(42), gen.Seed)
+	assert.Equal(t, 15, gen.Counts.Passed)
+	assert.Equal(t, gen.Planned, gen.Examples, "nothing cut")
+	assert.Contains(t, gen.Budget, "5 examples a property")
+	assert.Equal(t, report.JudgeNotAsked, sum.Judges[2].State)
+	assert.Equal(t, 2+15, sum.Totals.Passed, "2 scenarios and 15 properties")
+
+	for file, want := range map[string]string{
+		"junit.xml":     `<testsuite name="Generated properties and stateful sequences"`,
+		"cucumber.json": `"name": "Generated properties and stateful sequences"`,
+		"report.html":   `id="area-judge-generated"`,
+	} {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		assert.Contains(t, string(data), want, file)
+	}
+}

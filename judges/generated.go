@@ -1,0 +1,187 @@
+package judges
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+)
+
+// Generated is the generated judge of a run (package generative): schema
+// properties of every operation and stateful sequences checked against a
+// model of the document's rules, within the time the run gives it.
+type Generated struct {
+	// Examples per schema property (default 100, as `conformance
+	// generate`); the stateful property runs half as many sequences.
+	Examples int
+	// Steps is the average length of a sequence (default 25).
+	Steps int
+	// Seed repeats a run (0 picks one; the run prints it).
+	Seed uint64
+	// ShrinkTime bounds the shrinking of one failure (default 20s).
+	ShrinkTime time.Duration
+	// ProfilePath and TargetArgs are how the commands the run prints (a
+	// failure's reproduction, the judge run alone) name the target: the
+	// profile file ("" for the embedded reference) and the connection's
+	// flags.
+	ProfilePath string
+	TargetArgs  []string
+	// ReportDir, when set, receives each failure that has one as a
+	// feature file of the suite's replay steps (generated-N.feature).
+	ReportDir string
+	// Keep, when set, receives the generated run's result as
+	// generative.Run returned it, for a caller that reads more of it than
+	// the reports do (the generated mode's tests: the shrunk reproductions,
+	// the feature files).
+	Keep *generative.Result
+}
+
+// Name is report.JudgeGenerated.
+func (Generated) Name() string { return report.JudgeGenerated }
+
+// Judge runs the generated properties within env.Budget.
+func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
+	opts := generative.Options{
+		Profile: env.Profile, ProfilePath: g.ProfilePath, TargetArgs: g.TargetArgs, Examples: g.Examples, Steps: g.Steps,
+		Duration: env.Budget, Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
+		HTTPClient: env.HTTPClient, Gate: env.Gate,
+	}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(time.Now().UnixNano()) | 1
+	}
+	opts.Done = func(p generative.PropertyResult) { env.Case(g.caseOf(p)) }
+	run := report.JudgeRun{Name: g.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "examples", Budget: g.budget(env.Budget),
+		BudgetSeconds: env.Budget.Seconds(), Rerun: rerun(opts)}
+	start := time.Now()
+	res, err := generative.Run(ctx, opts)
+	run.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		return g.notRun(run, err)
+	}
+	run.Requests = res.Requests
+	if g.Keep != nil {
+		*g.Keep = res
+	}
+	var out steps.Judgement
+	repros := map[string]generative.Reproduction{}
+	if g.ReportDir != "" {
+		written, err := generative.WriteFeatures(g.ReportDir, opts, res)
+		if err != nil {
+			return out, fmt.Errorf("writing the reproduction features: %w", err)
+		}
+		for _, r := range written {
+			repros[r.Property] = r
+		}
+	}
+	for _, p := range res.Properties {
+		run.Examples += p.Examples
+		run.Planned += max(p.Planned, p.Examples)
+		if p.Cut != "" {
+			run.Cuts = append(run.Cuts, fmt.Sprintf("%s: %d of %d examples run: %s", p.Name(), p.Examples, p.Planned, p.Cut))
+		}
+		c := g.caseOf(p)
+		if r, ok := repros[p.Name()]; ok {
+			c.Reason += fmt.Sprintf("\nas a feature file: %s\n  run it: %s", r.Path, r.Run)
+		}
+		out.Cases = append(out.Cases, c)
+	}
+	switch {
+	case res.Stopped != "":
+		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
+		run.Reason = "stopped: " + res.Stopped
+	case res.Interrupted != "":
+		out.Stopped = &report.Stopped{Cause: report.StopInterrupted, Reason: res.Interrupted}
+		run.Reason = res.Interrupted
+	}
+	out.Run = run
+	return out, nil
+}
+
+// notRun is the judgement of a generated run that could not start: a
+// usage error is the run's error; a target that kept throttling, or an
+// interruption, while the run was being prepared stops the run; any other
+// error (the target refused the accounts the run provisions) fails the
+// judge's set-up, a case of its own.
+func (g Generated) notRun(run report.JudgeRun, err error) (steps.Judgement, error) {
+	switch {
+	case errors.Is(err, generative.ErrUsage):
+		return steps.Judgement{}, err
+	case errors.Is(err, throttle.ErrKeptThrottling):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}}, nil
+	case errors.Is(err, generative.ErrInterrupted):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopInterrupted, Reason: err.Error()}}, nil
+	}
+	setup := report.ScenarioResult{Name: "preparing the generated run", Status: report.StatusFailed, Reason: err.Error(),
+		Cause: &report.Cause{Check: "the generated run's set-up", Headline: "the generated run could not be prepared: " + err.Error()}}
+	return steps.Judgement{Run: run, Cases: []report.ScenarioResult{setup}}, nil
+}
+
+// caseOf is property p as a case of the run: its failure with the shrunk
+// reproduction and the command that repeats it, or why it was skipped or
+// not judged.
+func (g Generated) caseOf(p generative.PropertyResult) report.ScenarioResult {
+	c := report.ScenarioResult{Name: p.Name(), Judge: g.Name(), Feature: g.Name(), Tags: []string{p.Operation}, Status: p.Status,
+		Warnings: p.Warnings, Seconds: p.Seconds, Location: "", Reason: p.Reason}
+	switch p.Status {
+	case generative.StatusFailed:
+		var b strings.Builder
+		b.WriteString(p.Failure)
+		if p.Reproduction != "" {
+			b.WriteString("\nshrunk reproduction:\n  " + strings.ReplaceAll(strings.TrimRight(p.Reproduction, "\n"), "\n", "\n  "))
+		}
+		if p.Command != "" {
+			b.WriteString("\nreproduce: " + p.Command)
+		}
+		c.Reason = b.String()
+		first, _, _ := strings.Cut(p.Failure, "\n")
+		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Headline: first}
+	case generative.StatusNotJudged:
+		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
+			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}
+	case generative.StatusSkipped:
+		c.NotRun = true
+	}
+	return c
+}
+
+// budget is what the run gives the judge, in words.
+func (g Generated) budget(d time.Duration) string {
+	examples, steps := g.Examples, g.Steps
+	if examples <= 0 {
+		examples = 100
+	}
+	if steps <= 0 {
+		steps = 25
+	}
+	s := fmt.Sprintf("%d examples a property, %d sequences of %d steps on average", examples, max(examples/2, 1), steps)
+	if d > 0 {
+		s += ", " + readable.Duration(d.Round(100*time.Millisecond))
+	}
+	return s
+}
+
+// rerun is the command that runs the generated judge alone again, with
+// the same seed: `conformance generate`, the deep mode.
+func rerun(o generative.Options) string {
+	args := []string{"conformance", "generate"}
+	if o.ProfilePath != "" {
+		args = append(append(args, "--target", o.Profile.BaseURL, "--profile", o.ProfilePath), o.TargetArgs...)
+	}
+	args = append(args, "--seed", fmt.Sprint(o.Seed))
+	if o.Examples > 0 && o.Examples != 100 {
+		args = append(args, "--examples", fmt.Sprint(o.Examples))
+	}
+	if o.Strict {
+		args = append(args, "--strict")
+	}
+	return strings.Join(args, " ")
+}

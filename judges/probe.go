@@ -1,0 +1,119 @@
+package judges
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/probe"
+	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+)
+
+// Probe is the concurrency probe of a run (package probe): waves of
+// concurrent payments with one partner_trx_id, and from one wallet, judged
+// through internal/contract, bounded by their own waves and by the time
+// the run gives it.
+type Probe struct {
+	// Seed repeats a run's draws (0 picks one; the run prints it).
+	Seed uint64
+	// Waves of each case and WaveSize, the payments a wave sends at once
+	// (0: the probe's defaults).
+	Waves, WaveSize int
+	// ProfilePath is the file the profile was read from, which a
+	// reproduction names ("" for the embedded reference).
+	ProfilePath string
+	// Keep, when set, receives the probe's result as probe.Run returned it.
+	Keep *probe.Result
+}
+
+// Name is report.JudgeProbe.
+func (Probe) Name() string { return report.JudgeProbe }
+
+// Judge runs the probe within env.Budget (at most the probe's own
+// default duration: its waves are few, and the generated judge, after it,
+// takes what it leaves).
+func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
+	budget := probe.DefaultDuration
+	if env.Budget > 0 {
+		budget = min(budget, env.Budget)
+	}
+	opts := probe.Options{Profile: env.Profile, ProfilePath: p.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
+		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(time.Now().UnixNano()) | 1
+	}
+	opts.Done = func(c probe.CaseResult) { env.Case(caseOfProbe(c, false)) }
+	run := report.JudgeRun{Name: p.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
+		Budget: fmt.Sprintf("%d waves of %d payments a case, %s", cmp.Or(p.Waves, probe.DefaultWaves), cmp.Or(p.WaveSize, probe.DefaultWaveSize),
+			readable.Duration(budget.Round(100*time.Millisecond)))}
+	start := time.Now()
+	res, err := probe.Run(ctx, opts)
+	run.Seconds = time.Since(start).Seconds()
+	if err != nil {
+		if errors.Is(err, probe.ErrUsage) {
+			return steps.Judgement{}, err
+		}
+		return steps.Judgement{}, fmt.Errorf("the probe: %w", err)
+	}
+	if p.Keep != nil {
+		*p.Keep = res
+	}
+	run.Requests = res.Requests
+	var out steps.Judgement
+	for _, c := range res.Cases {
+		run.Examples += c.Waves
+		run.Planned += max(c.Planned, c.Waves)
+		if c.Cut != "" {
+			run.Cuts = append(run.Cuts, fmt.Sprintf("%s: %d of %d waves run: %s", c.Name(), c.Waves, c.Planned, c.Cut))
+		}
+		out.Cases = append(out.Cases, caseOfProbe(c, res.Interrupted != ""))
+	}
+	switch {
+	case res.Stopped != "":
+		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
+		run.Reason = "stopped: " + res.Stopped
+	case res.Interrupted != "":
+		out.Stopped = &report.Stopped{Cause: report.StopInterrupted, Reason: res.Interrupted}
+		run.Reason = res.Interrupted
+	}
+	out.Run = run
+	return out, nil
+}
+
+// caseOfProbe is probe case c as a case of the run: its failure with the
+// rule's sentence and the reproduction, or why it was skipped (the profile
+// lacks what it needs; not run, when the run was interrupted) or not
+// judged (the probe's "not judged" is the run's).
+func caseOfProbe(c probe.CaseResult, interrupted bool) report.ScenarioResult {
+	r := report.ScenarioResult{Name: c.Name(), Judge: report.JudgeProbe, Feature: report.JudgeProbe, Tags: []string{c.Operation},
+		Status: c.Status, Reason: c.Reason, Warnings: c.Warnings}
+	switch c.Status {
+	case probe.StatusNotJudged:
+		r.Status = report.StatusNotJudged
+		first, _, _ := strings.Cut(c.Reason, "\n")
+		r.Cause = &report.Cause{Operation: c.Operation, Check: c.Case, Headline: first}
+	case probe.StatusFailed:
+		var b strings.Builder
+		b.WriteString(c.Failure)
+		if c.Pointer != "" {
+			b.WriteString("\nat " + c.Pointer)
+		}
+		if c.Sentence != "" {
+			b.WriteString("\nthe document: " + c.Sentence)
+		}
+		if c.Reproduction != "" {
+			b.WriteString("\nreproduction (bash):\n  " + strings.ReplaceAll(strings.TrimRight(c.Reproduction, "\n"), "\n", "\n  "))
+		}
+		r.Reason = b.String()
+		first, _, _ := strings.Cut(c.Failure, "\n")
+		r.Cause = &report.Cause{Operation: c.Operation, Check: c.Case, Expected: c.Sentence, Headline: first}
+	case probe.StatusSkipped:
+		r.NotRun = interrupted
+	}
+	return r
+}

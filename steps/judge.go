@@ -1,0 +1,128 @@
+package steps
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/steps/report"
+)
+
+// A run asks its scenarios first, then each judge of Options.Judges in
+// turn (the generated properties and sequences, the concurrency probe),
+// against the same target, with the same client and the same patience with
+// a target that throttles. Every judge's cases go into the run's one
+// summary, and so into every report and the one verdict.
+
+// Judge is a judge a run asks after its scenarios.
+type Judge interface {
+	// Name is how --judges and the reports name the judge
+	// (report.JudgeGenerated, report.JudgeProbe).
+	Name() string
+	// Judge judges the target of env within env.Budget, telling each case
+	// to env.Case as it ends. It returns an error only when it could not
+	// take place (a usage error); what it found is in its Judgement.
+	Judge(ctx context.Context, env JudgeEnv) (Judgement, error)
+}
+
+// JudgeEnv is what a run gives a judge.
+type JudgeEnv struct {
+	Profile *profiles.Profile
+	// HTTPClient is the run's client (its TLS, its headers, its timeout);
+	// Conn the options it was built from, for a judge that builds its own
+	// (the probe) or repeats them in a reproduction.
+	HTTPClient     *http.Client
+	Conn           transport.Options
+	RequestTimeout time.Duration
+	// Gate is the run's patience with a target that throttles: shared by
+	// the scenarios and every judge, so that the run holds off for at most
+	// --max-throttle-wait in all.
+	Gate *throttle.Gate
+	// Strict turns warnings into failures.
+	Strict bool
+	// Budget is the time the run gives the judge (0: the judge's own).
+	Budget time.Duration
+	// Case receives each case as it ends, for the run's console.
+	Case func(report.ScenarioResult)
+}
+
+// Judgement is what a judge found: what it ran, and its cases (each
+// with Judge set to the judge's name).
+type Judgement struct {
+	Run   report.JudgeRun
+	Cases []report.ScenarioResult
+	// Stopped is set when the judge did not run to its end because the
+	// target kept throttling (report.StopThrottled) or the run was
+	// interrupted (report.StopInterrupted): its cases not run to their
+	// end are skipped, NotRun.
+	Stopped *report.Stopped
+}
+
+// NotAsked is a judge the run was narrowed not to ask (--judges): the
+// reports name it as not asked.
+func NotAsked(name string) Judge { return notAsked(name) }
+
+type notAsked string
+
+func (n notAsked) Name() string { return string(n) }
+
+func (n notAsked) Judge(context.Context, JudgeEnv) (Judgement, error) {
+	return Judgement{Run: report.JudgeRun{Name: string(n), State: report.JudgeNotAsked, Reason: "left out with --judges"}}, nil
+}
+
+// askJudges asks each judge of opts in turn, unless the run has stopped:
+// each gets its share of the time the run's budget leaves (judgeBudget).
+// It returns what they did and found, and the stop of a judge that did not
+// run to its end.
+func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) ([]Judgement, *report.Stopped, error) {
+	var out []Judgement
+	var stop *report.Stopped
+	for i, j := range opts.Judges {
+		if reason := h.notStarted(); reason != "" || stop != nil {
+			if stop != nil {
+				reason = "not run: " + stop.Reason
+			}
+			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
+			continue
+		}
+		env := JudgeEnv{Profile: h.profile, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
+			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase}
+		got, err := j.Judge(ctx, env)
+		if err != nil {
+			return out, nil, fmt.Errorf("%w: the %s judge: %w", ErrUsage, j.Name(), err)
+		}
+		for k := range got.Cases {
+			got.Cases[k].Judge, got.Cases[k].Feature = j.Name(), j.Name()
+		}
+		got.Run.Name = j.Name()
+		got.Run.Counts = report.Counts{}
+		for _, c := range got.Cases {
+			got.Run.Counts.Add(c)
+		}
+		if got.Stopped != nil {
+			stop = got.Stopped
+			if stop.Cause == report.StopThrottled {
+				h.keptThrottling(fmt.Errorf("%s", stop.Reason))
+			}
+		}
+		out = append(out, got)
+	}
+	return out, stop, nil
+}
+
+// judgeBudget is the time the run gives the next of left judges: the run's
+// budget less what it has taken so far, shared evenly between the judges
+// still to run (the last takes what the others leave); at least a quarter
+// of the budget, so that a slow target's scenarios do not leave the other
+// judges nothing. 0 (no budget) leaves each judge its own.
+func judgeBudget(budget, taken time.Duration, left int) time.Duration {
+	if budget <= 0 || left <= 0 {
+		return 0
+	}
+	rest := max(budget-taken, budget/4)
+	return rest / time.Duration(left)
+}
