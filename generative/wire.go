@@ -3,7 +3,6 @@ package generative
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -44,8 +43,11 @@ type answer struct {
 	Operation string
 	// Invalid is the answer's departure from openapi.yaml.
 	Invalid error
-	// Err is a transport failure.
+	// Err is a transport failure, or the page of a gateway (Gateway).
 	Err error
+	// Gateway is set when a gateway in front of the API answered instead
+	// of the API (contract.GatewayAnswer): no example is judged by it.
+	Gateway *contract.Gateway
 }
 
 // client sends requests to the target and validates every answer. A
@@ -59,8 +61,13 @@ type client struct {
 	doc       *openapi3.T
 	sent      atomic.Int64
 	gate      *throttle.Gate
-	// stop stops the run when the target kept throttling (the gate's error).
+	// stop stops the run when the target kept throttling, or its answers
+	// were mostly a gateway's (the gate's error).
 	stop context.CancelCauseFunc
+	// pages counts the answers a gateway gave instead of the API, the
+	// last of them lastPage.
+	pages    atomic.Int64
+	lastPage atomic.Pointer[contract.Gateway]
 }
 
 func newClient(base string, hc *http.Client, timeout time.Duration, gate *throttle.Gate, stop context.CancelCauseFunc) (*client, error) {
@@ -108,7 +115,9 @@ func (r request) httpRequest(ctx context.Context, base string) (*http.Request, e
 }
 
 // do sends r, bounded by the client's timeout, and validates the answer,
-// after waiting out the throttled answers before it. A payment answered
+// after waiting out the throttled answers before it. A gateway's page
+// (answer.Gateway) is counted by the gate, which stops the run once most
+// answers are a gateway's. A payment answered
 // 409 after throttled answers, with a partner_trx_id no earlier request
 // used, is the server's finding (contract.CheckThrottledNotProcessed): its
 // Err says so.
@@ -126,7 +135,14 @@ func (c *client) do(ctx context.Context, r request) answer {
 			}
 			continue
 		}
-		if a.Err == nil {
+		switch {
+		case a.Gateway != nil:
+			c.pages.Add(1)
+			c.lastPage.Store(a.Gateway)
+			if err := c.gate.Gateway(*a.Gateway); err != nil {
+				c.stop(err)
+			}
+		case a.Err == nil:
 			c.gate.Answered()
 		}
 		if a.Operation == contract.OpCreatePayment || a.Err != nil && r.Method == http.MethodPost {
@@ -140,9 +156,10 @@ func (c *client) do(ctx context.Context, r request) answer {
 }
 
 // held is the error of a request the gate did not let go: the target kept
-// throttling, which stops the run, or the run ended while it held off.
+// throttling, or its answers were mostly a gateway's, which stops the run,
+// or the run ended while it held off.
 func (c *client) held(err error) error {
-	if errors.Is(err, throttle.ErrKeptThrottling) {
+	if throttle.Stops(err) {
 		c.stop(err)
 	}
 	return err
@@ -175,6 +192,10 @@ func (c *client) once(ctx context.Context, r request) answer {
 	}
 	if contract.Throttled(resp.StatusCode, resp.Header) {
 		return a // not the API's answer: neither validated nor read
+	}
+	if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, data); ok {
+		a.Gateway, a.Err = &g, g // nor is a gateway's page
+		return a
 	}
 	vreq, err := r.httpRequest(ctx, c.base)
 	if err != nil {

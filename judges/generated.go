@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
@@ -93,6 +94,9 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 		out.Cases = append(out.Cases, c)
 	}
 	switch {
+	case res.Incomplete != "":
+		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Incomplete}
+		run.Reason = "stopped: " + res.Incomplete
 	case res.Stopped != "":
 		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped
@@ -105,14 +109,24 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 }
 
 // notRun is the judgement of a generated run that could not start: a
-// usage error is the run's error; a target that kept throttling, or an
-// interruption, while the run was being prepared stops the run; any other
-// error (the target refused the accounts the run provisions) fails the
-// judge's set-up, a case of its own.
+// usage error is the run's error; a target that kept throttling, answers
+// mostly a gateway's, or an interruption, while the run was being prepared
+// stops the run; a gateway's page leaves the judge's set-up not judged;
+// any other error (the target refused the accounts the run provisions)
+// fails the judge's set-up, a case of its own.
 func (g Generated) notRun(run report.JudgeRun, err error) (steps.Judgement, error) {
+	var page contract.Gateway
 	switch {
 	case errors.Is(err, generative.ErrUsage):
 		return steps.Judgement{}, err
+	case errors.As(err, new(*contract.GatewayError)):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopGateway, Reason: err.Error()}}, nil
+	case errors.As(err, &page):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		cause := steps.GatewayCause(page)
+		setup := report.ScenarioResult{Name: "preparing the generated run", Status: report.StatusNotJudged, Reason: err.Error(), Cause: &cause}
+		return steps.Judgement{Run: run, Cases: []report.ScenarioResult{setup}}, nil
 	case errors.Is(err, throttle.ErrKeptThrottling):
 		run.State, run.Reason = report.JudgeNotRun, err.Error()
 		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}}, nil
@@ -147,6 +161,10 @@ func (g Generated) caseOf(p generative.PropertyResult) report.ScenarioResult {
 	case generative.StatusNotJudged:
 		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
 			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}
+		if p.Gateway != nil {
+			cause := steps.GatewayCause(*p.Gateway)
+			c.Cause = &cause
+		}
 	case generative.StatusSkipped:
 		c.NotRun = true
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/steps"
@@ -74,6 +75,9 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 		out.Cases = append(out.Cases, caseOfProbe(c, res.Interrupted != ""))
 	}
 	switch {
+	case res.Stopped != "" && env.Gate != nil && errors.Is(env.Gate.Stopped(), contract.ErrGateway):
+		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Stopped}
+		run.Reason = "stopped: " + res.Stopped
 	case res.Stopped != "":
 		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped

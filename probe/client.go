@@ -3,7 +3,6 @@ package probe
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -118,6 +117,9 @@ func (c *client) do(ctx context.Context, r request) answer {
 		}
 		a.throttled = throttled
 		if a.err == nil {
+			a.err = c.gateway(a, header)
+		}
+		if a.err == nil {
 			c.gate.Answered()
 		}
 		if r.op == contract.OpCreatePayment {
@@ -131,12 +133,28 @@ func (c *client) do(ctx context.Context, r request) answer {
 }
 
 // held is the error of a request the gate did not let go: the target kept
-// throttling, which stops the run, or the run ended while it held off.
+// throttling, or its answers were mostly a gateway's, which stops the run,
+// or the run ended while it held off.
 func (c *client) held(err error) error {
-	if errors.Is(err, throttle.ErrKeptThrottling) {
+	if throttle.Stops(err) {
 		c.stop(err)
 	}
 	return err
+}
+
+// gateway is the error of an answer a gateway gave instead of the API
+// (contract.GatewayAnswer), nil for the API's: not the API's answer, so a
+// payment it answered is one without an answer; the run's gate counts it,
+// and stops the run once most answers are a gateway's.
+func (c *client) gateway(a answer, header http.Header) error {
+	g, ok := contract.GatewayAnswer(a.status, header, a.body)
+	if !ok {
+		return nil
+	}
+	if err := c.gate.Gateway(g); err != nil {
+		c.stop(err)
+	}
+	return g
 }
 
 // once sends r once, bounded by the request timeout.

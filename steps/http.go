@@ -38,6 +38,9 @@ type exchange struct {
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
 	Invalid error
+	// Gateway is set when the answer came from a gateway in front of the
+	// API, not from the API (contract.GatewayAnswer): it is not judged.
+	Gateway *contract.Gateway
 	// Throttled counts the throttled answers (429, or 503 with
 	// Retry-After) before this one: the request was sent again after each;
 	// FirstThrottle describes the first.
@@ -148,9 +151,19 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep
 }
 
 // answered validates the answer to req against the contract, records its
-// coverage and returns it.
+// coverage and returns it. An answer a gateway gave instead of the API
+// (contract.GatewayAnswer) is neither: it is counted by the run's gate,
+// which stops the run once most answers are a gateway's (gateway.go), and
+// returned as the request's error (ex.Gateway says which).
 func (r *recorder) answered(ctx context.Context, req *http.Request, ex *exchange, resp *http.Response) (*http.Response, error) {
 	h := r.s.h
+	if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, ex.RespBody); ok {
+		ex.Gateway = &g
+		if err := h.gate.Gateway(g); err != nil {
+			h.gatewayStopped(err)
+		}
+		return nil, g
+	}
 	h.gate.Answered()
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)

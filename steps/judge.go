@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
@@ -84,8 +86,9 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 	for i, j := range opts.Judges {
 		if reason := h.notStarted(); reason != "" || stop != nil {
 			if stop != nil {
-				reason = "not run: " + stop.Reason
+				reason = stop.Reason
 			}
+			reason = strings.TrimPrefix(reason, "not run: ") // the state says it
 			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
 			continue
 		}
@@ -105,8 +108,15 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 		}
 		if got.Stopped != nil {
 			stop = got.Stopped
-			if stop.Cause == report.StopThrottled {
+			switch stop.Cause {
+			case report.StopThrottled:
 				h.keptThrottling(fmt.Errorf("%s", stop.Reason))
+			case report.StopGateway:
+				err := h.gate.Stopped() // the run's gate stopped the judge
+				if err == nil {
+					err = fmt.Errorf("%w: %s", contract.ErrGateway, stop.Reason)
+				}
+				h.gatewayStopped(err)
 			}
 		}
 		out = append(out, got)

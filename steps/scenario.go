@@ -192,6 +192,9 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 	if errors.Is(err, contract.ErrThrottledProcessed) {
 		return ex, s.throttledProcessed(ex, err)
 	}
+	if ex != nil && ex.Gateway != nil {
+		return ex, s.gatewayPage(ex) // not the API's answer (gateway.go)
+	}
 	if err != nil {
 		if ex == nil || ex.Err == nil {
 			return ex, fmt.Errorf("the request could not be built or sent: %w", err)
