@@ -196,7 +196,7 @@ func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error)
 			run = append(run, "--strict")
 		}
 		if opts.ProfilePath != "" {
-			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.TargetArgs...)
+			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.Conn.Args()...)
 		}
 		out = append(out, Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")})
 	}

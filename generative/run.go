@@ -17,6 +17,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -27,9 +28,10 @@ type Options struct {
 	// ProfilePath is the file Profile was read from, for the reproduction
 	// command a failure prints; empty means the embedded reference.
 	ProfilePath string
-	// TargetArgs are the flags of the connection to the target (TLS) the
-	// reproduction command repeats after --profile.
-	TargetArgs []string
+	// Conn is how the run reaches the target beyond its URL (TLS files,
+	// -H headers): the reproductions repeat it (its flags after --profile,
+	// curl's TLS arguments and headers). HTTPClient is built from it.
+	Conn transport.Options
 	// Examples is the number of examples of each schema property
 	// (default 100); the stateful property runs Examples/2 sequences.
 	Examples int
@@ -244,7 +246,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, runID: newRunID()}
+	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, profilePath: opts.ProfilePath, conn: opts.Conn, runID: newRunID()}
 	if err := w.setup(); err != nil {
 		if stopped := gate.Stopped(); stopped != nil {
 			return Result{}, fmt.Errorf("preparing the generated run: %w", stopped)
@@ -540,7 +542,7 @@ func (o Options) command(name string) string {
 	b.WriteString("conformance generate")
 	if o.ProfilePath != "" {
 		fmt.Fprintf(&b, " --target %s --profile %s", shellWord(o.Profile.BaseURL), shellWord(o.ProfilePath))
-		for _, a := range o.TargetArgs {
+		for _, a := range o.Conn.Args() {
 			b.WriteString(" " + shellWord(a))
 		}
 	}

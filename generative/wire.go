@@ -14,21 +14,23 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/repro"
 	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // maxAnswer is the largest answer body read; no answer of the API is larger.
 const maxAnswer = 1 << 20
 
-// request is one generated HTTP request, kept in a form that can be printed
-// as a curl line.
+// request is one generated HTTP request, kept in a form that can be
+// printed as its reproduction (world.reproduce).
 type request struct {
 	Method string
 	Path   string
 	// Query is the raw query string, so that repeated and malformed
 	// parameters survive as generated.
 	Query string
-	// Secret and Token are the credentials; printed masked.
+	// Secret and Token are the credentials; a reproduction writes them as
+	// variables.
 	Secret, Token string
 	// ContentType is sent when Body is not nil.
 	ContentType string
@@ -102,16 +104,23 @@ func (r request) httpRequest(ctx context.Context, base string) (*http.Request, e
 	if err != nil {
 		return nil, err
 	}
+	req.Header = r.header()
+	return req, nil
+}
+
+// header is r's header: the credentials, and the body's Content-Type.
+func (r request) header() http.Header {
+	h := http.Header{}
 	if r.Secret != "" {
-		req.Header.Set("X-SECRET-KEY", r.Secret)
+		h.Set("X-SECRET-KEY", r.Secret)
 	}
 	if r.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.Token)
+		h.Set("Authorization", "Bearer "+r.Token)
 	}
 	if r.Body != nil {
-		req.Header.Set("Content-Type", r.ContentType)
+		h.Set("Content-Type", r.ContentType)
 	}
-	return req, nil
+	return h
 }
 
 // do sends r, bounded by the client's timeout, and validates the answer,
@@ -206,22 +215,18 @@ func (c *client) once(ctx context.Context, r request) answer {
 	return a
 }
 
-// curl renders r as a ready-to-paste curl line. The secrets are replaced by
-// shell variables, so the line can be shared: set SECRET_KEY and TOKEN
-// before pasting it.
-func (r request) curl(base string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "curl -sS -X %s %s", r.Method, shellQuote(r.url(base)))
-	if r.Secret != "" {
-		b.WriteString(` -H "X-SECRET-KEY: $SECRET_KEY"`)
+// reproduce is r as the shell script of its reproduction (package repro:
+// the secrets as variables named after their profile keys, the cashier
+// provisioned again for its token, a made-up partner_trx_id fresh on each
+// run), under title.
+func (w *world) reproduce(title string, r request) string {
+	s := repro.New(w.prof, w.profilePath, w.conn)
+	s.Title(title)
+	if c := w.cashier; c != nil {
+		s.Provisioned(c.Token, w.prof.SecretKey, "cashier", c.provisioning())
 	}
-	if r.Token != "" {
-		b.WriteString(` -H "Authorization: Bearer $TOKEN"`)
-	}
-	if r.Body != nil {
-		fmt.Fprintf(&b, " -H %s --data-binary %s", shellQuote("Content-Type: "+r.ContentType), shellQuote(string(r.Body)))
-	}
-	return b.String()
+	s.Add(repro.Request{Method: r.Method, Path: r.Path, Query: r.Query, Header: r.header(), Body: r.Body})
+	return s.String()
 }
 
 // shellQuote quotes s for a POSIX shell.

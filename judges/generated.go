@@ -28,12 +28,6 @@ type Generated struct {
 	Seed uint64
 	// ShrinkTime bounds the shrinking of one failure (default 20s).
 	ShrinkTime time.Duration
-	// ProfilePath and TargetArgs are how the commands the run prints (a
-	// failure's reproduction, the judge run alone) name the target: the
-	// profile file ("" for the embedded reference) and the connection's
-	// flags.
-	ProfilePath string
-	TargetArgs  []string
 	// ReportDir, when set, receives each failure that has one as a
 	// feature file of the suite's replay steps (generated-N.feature).
 	ReportDir string
@@ -50,7 +44,7 @@ func (Generated) Name() string { return report.JudgeGenerated }
 // Judge runs the generated properties within env.Budget.
 func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
 	opts := generative.Options{
-		Profile: env.Profile, ProfilePath: g.ProfilePath, TargetArgs: g.TargetArgs, Examples: g.Examples, Steps: g.Steps,
+		Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Examples: g.Examples, Steps: g.Steps,
 		Duration: env.Budget, Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
 		HTTPClient: env.HTTPClient, Gate: env.Gate,
 	}
@@ -192,7 +186,7 @@ func (g Generated) budget(d time.Duration) string {
 func rerun(o generative.Options) string {
 	args := []string{"conformance", "generate"}
 	if o.ProfilePath != "" {
-		args = append(append(args, "--target", o.Profile.BaseURL, "--profile", o.ProfilePath), o.TargetArgs...)
+		args = append(append(args, "--target", o.Profile.BaseURL, "--profile", o.ProfilePath), o.Conn.Args()...)
 	}
 	args = append(args, "--seed", fmt.Sprint(o.Seed))
 	if o.Examples > 0 && o.Examples != 100 {

@@ -25,9 +25,6 @@ type Probe struct {
 	// Waves of each case and WaveSize, the payments a wave sends at once
 	// (0: the probe's defaults).
 	Waves, WaveSize int
-	// ProfilePath is the file the profile was read from, which a
-	// reproduction names ("" for the embedded reference).
-	ProfilePath string
 	// Keep, when set, receives the probe's result as probe.Run returned it.
 	Keep *probe.Result
 }
@@ -43,7 +40,7 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 	if env.Budget > 0 {
 		budget = min(budget, env.Budget)
 	}
-	opts := probe.Options{Profile: env.Profile, ProfilePath: p.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
+	opts := probe.Options{Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
 		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1

@@ -26,6 +26,7 @@ import (
 // the formatter that collects the results. Scenarios share no data through it.
 type harness struct {
 	profile   *profiles.Profile
+	repro     reproTarget // how a failure's reproduction names the profile and reaches the target
 	http      *http.Client
 	timeout   time.Duration
 	validator *contract.Validator

@@ -3,6 +3,7 @@ package steps
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -41,6 +44,9 @@ type exchange struct {
 	// Gateway is set when the answer came from a gateway in front of the
 	// API, not from the API (contract.GatewayAnswer): it is not judged.
 	Gateway *contract.Gateway
+	// by is the scenario that sent it, whose accounts its reproduction
+	// provisions again (reproduction).
+	by *scenario
 	// Throttled counts the throttled answers (429, or 503 with
 	// Retry-After) before this one: the request was sent again after each;
 	// FirstThrottle describes the first.
@@ -74,7 +80,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	// So does an endpoint the target stopped answering, to it.
 	defer context.AfterFunc(ep.ctx, cancel)()
 
-	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
+	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone(), by: r.s}
 	if req.Body != nil {
 		body, err := io.ReadAll(req.Body)
 		_ = req.Body.Close()
@@ -235,7 +241,9 @@ func cut(body []byte) string {
 	return string(body)
 }
 
-// String renders the exchange for the text of a failure, secrets masked.
+// String renders the exchange for the text of a failure, secrets masked,
+// ending with its reproduction: the request as a shell script of curl
+// that runs as printed (reproduction).
 func (ex *exchange) String() string {
 	if ex == nil {
 		return "  (no request was sent)\n"
@@ -259,7 +267,48 @@ func (ex *exchange) String() string {
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
+	b.WriteString(ex.reproduction())
 	return b.String()
+}
+
+// ReproductionHead is the line of a failure's text that its reproduction
+// follows, each of its lines indented by four spaces.
+const ReproductionHead = "  reproduce (sh, once the variables its first line names are set):"
+
+// reproTarget is how a failure's reproduction names the profile and
+// reaches the target.
+type reproTarget struct {
+	profilePath string
+	conn        transport.Options
+}
+
+// reproduction is the request of ex as a shell script of curl (package
+// repro: the profile's secrets as variables named after their keys, the
+// accounts the scenario provisioned provisioned again for their tokens, a
+// partner_trx_id the run made up fresh on each run), after
+// ReproductionHead; "" for an exchange of no scenario's.
+func (ex *exchange) reproduction() string {
+	s := ex.by
+	if s == nil {
+		return ""
+	}
+	h := s.h
+	path := strings.TrimPrefix(ex.URL, strings.TrimRight(h.profile.BaseURL, "/"))
+	path, query, _ := strings.Cut(path, "?")
+	sc := repro.New(h.profile, h.repro.profilePath, h.repro.conn)
+	actors := make([]string, 0, len(s.accounts))
+	for actor := range s.accounts {
+		actors = append(actors, actor)
+	}
+	sort.Strings(actors)
+	for _, actor := range actors {
+		if a := s.accounts[actor]; a.phone != "" {
+			body, _ := json.Marshal(map[string]string{"name": a.name, "phone_number": a.phone, "email": a.email}) // strings always marshal
+			sc.Provisioned(a.token, a.partner.secretKey, strings.TrimPrefix(actor, "the "), body)
+		}
+	}
+	sc.Add(repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody})
+	return ReproductionHead + "\n    " + strings.ReplaceAll(strings.TrimRight(sc.String(), "\n"), "\n", "\n    ") + "\n"
 }
 
 // failureBodyLines is how many lines of a response body the text of a

@@ -34,6 +34,9 @@ type Judge interface {
 // JudgeEnv is what a run gives a judge.
 type JudgeEnv struct {
 	Profile *profiles.Profile
+	// ProfilePath is the file Profile was read from, which reproductions
+	// and the commands a run prints name ("" for the embedded reference).
+	ProfilePath string
 	// HTTPClient is the run's client (its TLS, its headers, its timeout);
 	// Conn the options it was built from, for a judge that builds its own
 	// (the probe) or repeats them in a reproduction.
@@ -92,7 +95,7 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
 			continue
 		}
-		env := JudgeEnv{Profile: h.profile, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
+		env := JudgeEnv{Profile: h.profile, ProfilePath: opts.ProfilePath, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
 			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase}
 		got, err := j.Judge(ctx, env)
 		if err != nil {

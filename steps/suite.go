@@ -40,6 +40,10 @@ type Options struct {
 	BaseURL string
 	// Profile holds the credentials and capabilities of the target. Required.
 	Profile *profiles.Profile
+	// ProfilePath is the file Profile was read from: a failure's
+	// reproduction names it as where its secrets come from ("" for the
+	// embedded reference's, profiles/reference.yaml).
+	ProfilePath string
 	// Tags is a tag expression in Cucumber's syntax ("@payments and not
 	// @funded") or godog's ("@payments && ~@funded"); see internal/gherkin.
 	Tags string
@@ -158,6 +162,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	h := &harness{
 		profile:   prof,
+		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target},
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,

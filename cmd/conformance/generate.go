@@ -114,7 +114,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		profileArg = f.profilePath
 	}
 	opts := generative.Options{
-		Profile: prof, ProfilePath: profileArg, TargetArgs: f.conn.Args(), Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
+		Profile: prof, ProfilePath: profileArg, Conn: f.conn, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
 		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
 		HTTPClient: hc, Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	}

@@ -200,13 +200,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // scenarios' being opts; embedded says the target is the embedded
 // reference (the commands a run prints then name no profile).
 func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
-	profileArg := f.profilePath
-	if embedded {
-		profileArg = ""
+	if !embedded {
+		opts.ProfilePath = f.profilePath
 	}
 	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
-		Examples: f.examples, Seed: f.seed, ProfilePath: profileArg, TargetArgs: f.conn.Args(), ReportDir: f.reportDir,
-	}, Probe: judges.Probe{Seed: f.seed, ProfilePath: profileArg}}
+		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
+	}, Probe: judges.Probe{Seed: f.seed}}
 }
 
 // judgesAsked are the judges a run asks: those of --judges, or, when the
