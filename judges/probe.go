@@ -45,6 +45,10 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1
 	}
+	for _, c := range env.Created {
+		opts.Earlier = append(opts.Earlier, probe.Known{SecretKey: c.SecretKey, Token: c.Token, Who: fmt.Sprintf("the account the suite calls %q", c.Actor),
+			PartnerTrxID: c.PartnerTrxID, TransactionNumber: c.TransactionNumber})
+	}
 	opts.Done = func(c probe.CaseResult) { env.Case(caseOfProbe(c, false)) }
 	run := report.JudgeRun{Name: p.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
 		Budget: fmt.Sprintf("%d waves of %d payments a case, %s", cmp.Or(p.Waves, probe.DefaultWaves), cmp.Or(p.WaveSize, probe.DefaultWaveSize),

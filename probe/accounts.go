@@ -58,6 +58,8 @@ type world struct {
 	funded, cashier *payer
 	// cashierErr is why the cashier could not be made.
 	cashierErr error
+	// made are the payments the probe's waves created (found.go).
+	made []Known
 }
 
 // newRunID is five random digits, drawn apart from the seed: the ids of

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -35,6 +36,7 @@ type request struct {
 	method string
 	path   string
 	query  string
+	secret string // the partner's secret key; "": the profile's
 	token  string
 	body   []byte // JSON, or nil
 	// shared marks a payment sent at once with others of its
@@ -176,7 +178,7 @@ func (c *client) once(ctx context.Context, r request) (answer, http.Header) {
 	if err != nil {
 		return answer{err: err}, nil
 	}
-	req.Header.Set("X-SECRET-KEY", c.secret)
+	req.Header.Set("X-SECRET-KEY", cmp.Or(r.secret, c.secret))
 	if r.token != "" {
 		req.Header.Set("Authorization", "Bearer "+r.token)
 	}

@@ -102,6 +102,20 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		}
 		res.Cases = append(res.Cases, cr)
 	}
+	if cr := (CaseResult{Operation: contract.OpGetPaymentStatus, Case: caseFound}); opts.Only == "" || strings.Contains(strings.ToLower(cr.Name()), strings.ToLower(opts.Only)) {
+		switch {
+		case ctx.Err() != nil:
+			cr.Status, cr.Reason = w.unfinished(ctx, "not run")
+		case setupErr != nil && len(opts.Earlier) == 0:
+			cr.Status, cr.Reason = StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
+		default:
+			cr = w.foundCase(ctx, deadline)
+		}
+		if opts.Done != nil {
+			opts.Done(cr)
+		}
+		res.Cases = append(res.Cases, cr)
+	}
 	if stopped := gate.Stopped(); stopped != nil {
 		res.Stopped = stopped.Error()
 	} else if outer.Err() != nil {

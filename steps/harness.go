@@ -38,6 +38,8 @@ type harness struct {
 	gate *throttle.Gate
 	// gateway counts the gateway payments the scenarios needed (notjudged.go).
 	gateway gatewayTally
+	// created are the payments the scenarios created (created.go).
+	created createdLog
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context

@@ -53,6 +53,9 @@ type JudgeEnv struct {
 	Budget time.Duration
 	// Case receives each case as it ends, for the run's console.
 	Case func(report.ScenarioResult)
+	// Created are the payments the scenarios created, in the order they
+	// were answered.
+	Created []CreatedPayment
 }
 
 // Judgement is what a judge found: what it ran, and its cases (each
@@ -96,7 +99,7 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 			continue
 		}
 		env := JudgeEnv{Profile: h.profile, ProfilePath: opts.ProfilePath, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
-			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase}
+			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase, Created: h.created.list()}
 		got, err := j.Judge(ctx, env)
 		if err != nil {
 			return out, nil, fmt.Errorf("%w: the %s judge: %w", ErrUsage, j.Name(), err)
