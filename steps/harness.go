@@ -40,6 +40,9 @@ type harness struct {
 	gateway gatewayTally
 	// created are the payments the scenarios created (created.go).
 	created createdLog
+	// sameID are the requests sent with each made-up partner_trx_id, for
+	// the reproduction of a reuse (http.go).
+	sameID sameIDLog
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
@@ -47,6 +48,10 @@ type exchange struct {
 	// by is the scenario that sent it, whose accounts its reproduction
 	// provisions again (reproduction).
 	by *scenario
+	// before are the requests sent before it with its partner_trx_id (one
+	// the run made up): its reproduction sends them first, so that a reuse
+	// is reused again.
+	before []*exchange
 	// Throttled counts the throttled answers (429, or 503 with
 	// Retry-After) before this one: the request was sent again after each;
 	// FirstThrottle describes the first.
@@ -88,6 +93,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		ex.ReqBody = body
+		ex.before = h.sameID.add(ex)
 	}
 	r.s.record(ex)
 	for {
@@ -293,8 +299,6 @@ func (ex *exchange) reproduction() string {
 		return ""
 	}
 	h := s.h
-	path := strings.TrimPrefix(ex.URL, strings.TrimRight(h.profile.BaseURL, "/"))
-	path, query, _ := strings.Cut(path, "?")
 	sc := repro.New(h.profile, h.repro.profilePath, h.repro.conn)
 	actors := make([]string, 0, len(s.accounts))
 	for actor := range s.accounts {
@@ -307,8 +311,50 @@ func (ex *exchange) reproduction() string {
 			sc.Provisioned(a.token, a.partner.secretKey, strings.TrimPrefix(actor, "the "), body)
 		}
 	}
-	sc.Add(repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody})
+	for i, b := range ex.before {
+		if i == 0 {
+			sc.Comment("sent before with the same partner_trx_id:")
+		}
+		sc.Add(b.reproRequest())
+	}
+	if len(ex.before) > 0 {
+		sc.Comment("then:")
+	}
+	sc.Add(ex.reproRequest())
 	return ReproductionHead + "\n    " + strings.ReplaceAll(strings.TrimRight(sc.String(), "\n"), "\n", "\n    ") + "\n"
+}
+
+// reproRequest is ex's request as a reproduction sends it.
+func (ex *exchange) reproRequest() repro.Request {
+	path := strings.TrimPrefix(ex.URL, strings.TrimRight(ex.by.h.profile.BaseURL, "/"))
+	path, query, _ := strings.Cut(path, "?")
+	return repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody}
+}
+
+// sameIDLog keeps the requests sent with each partner_trx_id the run made
+// up (repro.MadeUp), in order.
+type sameIDLog struct {
+	mu   sync.Mutex
+	byID map[string][]*exchange
+}
+
+// add notes ex when its body carries a made-up partner_trx_id, and
+// returns the requests sent with it before.
+func (l *sameIDLog) add(ex *exchange) []*exchange {
+	var body struct {
+		ID string `json:"partner_trx_id"`
+	}
+	if json.Unmarshal(ex.ReqBody, &body) != nil || !repro.MadeUp(body.ID) {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byID == nil {
+		l.byID = map[string][]*exchange{}
+	}
+	before := l.byID[body.ID]
+	l.byID[body.ID] = append(before[:len(before):len(before)], ex)
+	return before
 }
 
 // failureBodyLines is how many lines of a response body the text of a

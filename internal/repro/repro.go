@@ -478,3 +478,14 @@ func varName(key string) string {
 // headerVar is the variable a reproduction reads the value of header name
 // from: HEADER_ and the name in capitals, '-' as '_'.
 func headerVar(name string) string { return "HEADER_" + varName(name) }
+
+// Env is what a reproduction of a run with prof asks to set first, as
+// NAME=value (os/exec's Cmd.Env): each secret of prof under the variable
+// named after its key.
+func Env(prof *profiles.Profile) []string {
+	var env []string
+	for _, sc := range prof.Secrets() {
+		env = append(env, varName(sc.Key)+"="+sc.Value)
+	}
+	return env
+}
