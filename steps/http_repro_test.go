@@ -1,9 +1,6 @@
 package steps_test
 
 import (
-	"bytes"
-	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/internal/repro/reprotest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
@@ -29,9 +26,7 @@ import (
 // sent before with the same id when the id is the defect.
 func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("curl is not installed: a reproduction is a curl script")
-	}
+	reprotest.NeedCurl(t)
 	for _, tc := range []struct {
 		fault reference.Fault
 		// defect matches the last answer of the script against the faulty
@@ -66,13 +61,12 @@ func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 			}
 			require.NotEmpty(t, script, "the scenario %q did not fail with a reproduction", scenario)
 			defect := regexp.MustCompile(tc.defect)
-			env := repro.Env(profiles.Reference(faulty.URL))
+			prof := profiles.Reference(faulty.URL)
 			for range 2 { // a fresh partner_trx_id on each run: the second run shows the defect as the first
-				assert.Regexp(t, defect, lastAnswer(t, sh(t, script, env)), "against the faulty reference:\n%s", script)
+				assert.Regexp(t, defect, reprotest.Run(t, script, prof), "against the faulty reference:\n%s", script)
 			}
-			again := strings.Replace(script, `BASE="`+faulty.URL+`"`, `BASE="`+correct.URL+`"`, 1)
-			require.NotEqual(t, script, again, "the script names its base URL once, as BASE")
-			assert.NotRegexp(t, defect, lastAnswer(t, sh(t, again, env)), "against the correct reference:\n%s", again)
+			again := reprotest.Rebase(t, script, faulty.URL, correct.URL)
+			assert.NotRegexp(t, defect, reprotest.Run(t, again, prof), "against the correct reference:\n%s", again)
 		})
 	}
 }
@@ -94,25 +88,4 @@ func reproduction(t *testing.T, text string) string {
 		b.WriteString(strings.TrimPrefix(rest, "  ") + "\n")
 	}
 	return b.String()
-}
-
-// sh runs script with sh, with env set beside the process's own, and
-// returns what it printed.
-func sh(t *testing.T, script string, env []string) string {
-	t.Helper()
-	cmd := exec.Command("sh", "-eu", "-c", script)
-	cmd.Env = append(os.Environ(), env...)
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	require.NoError(t, cmd.Run(), "the script:\n%s\nits errors:\n%s", script, errs.String())
-	return out.String()
-}
-
-// lastAnswer is the last answer curl -i printed: from its last status line.
-func lastAnswer(t *testing.T, out string) string {
-	t.Helper()
-	out = strings.ReplaceAll(out, "\r\n", "\n")
-	i := strings.LastIndex(out, "HTTP/1.1 ")
-	require.GreaterOrEqual(t, i, 0, "no answer in:\n%s", out)
-	return out[i:]
 }
