@@ -5,10 +5,12 @@ package reprotest
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/partnercommerce/conformance/internal/repro"
 	"github.com/partnercommerce/conformance/profiles"
@@ -24,10 +26,13 @@ func NeedCurl(t testing.TB) {
 
 // Run runs script with sh -eu, its variables set from prof (repro.Env)
 // beside the process's environment, and returns the last answer it
-// printed (from its last status line). The script failing fails t.
+// printed (from its last status line). The script failing, or taking
+// longer than a minute, fails t.
 func Run(t testing.TB, script string, prof *profiles.Profile) string {
 	t.Helper()
-	cmd := exec.Command("sh", "-eu", "-c", script)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-eu", "-c", script)
 	cmd.Env = append(os.Environ(), repro.Env(prof)...)
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
