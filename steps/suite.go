@@ -175,7 +175,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		selection: sel,
 		runCtx:    ctx,
 		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
-		fmt:       newFormatter(opts.Format, opts.Color),
+		fmt:       newFormatter(opts.Format, opts.Color, sel.Ordered()),
 	}
 	var abort context.CancelCauseFunc
 	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
@@ -192,6 +192,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if !opts.NoScenarios {
 		status = runGodog(ctx, h, opts, sel.Paths)
 	}
+	h.fmt.flush()
 	scenarios := h.scenariosRun(opts, len(sel.Paths) > 0, time.Since(start))
 	judged, judgeStop, err := h.askJudges(ctx, opts, start)
 	if err != nil {
