@@ -74,8 +74,13 @@ run: ## Serve the embedded reference data set on 127.0.0.1:8080.
 # $$CONFORMANCE_SKIP_LOG, so that the recipe can say how many were skipped
 # and why without -v.
 .PHONY: test
+# SLOWEST_TESTS are the packages whose tests take longest, slowest first:
+# go test starts packages in the order named (./... adds the rest, each once),
+# and on two cores a slow package started last would run alone at the end.
+SLOWEST_TESTS := ./generative ./steps ./loadtest ./cmd/conformance ./reference/httpapi ./steps/report ./cmd/loadtest ./perf ./probe ./reference ./mutation
+
 test: ## Run every test with the race detector (fuzz seeds included); says which browser tests were skipped and why.
-	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 ./...; code=$$?; \
+	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 $(SLOWEST_TESTS) ./...; code=$$?; \
 	if [ -s $$log ]; then \
 	  echo "$$(wc -l < $$log | tr -d ' ') browser tests skipped: $$(cut -d: -f1 $$log | sort | paste -sd, - | sed 's/,/, /g')"; \
 	  echo "  why: $$(cut -d: -f2- $$log | sort -u | head -1 | sed 's/^ //')"; \

@@ -151,8 +151,8 @@ var spentFaults = map[reference.Fault]bool{
 // else in a strict one: a check that rests on a reading), and every feature
 // it writes fails against the faulty server, as the run left it (but for
 // clockFaults; a fresh one for spentFaults), and passes against a correct
-// one. The faults run in parallel: their generated runs take turns (rapid's
-// settings are global), their replays overlap.
+// one. The faults run in parallel, their generated runs too (rapid.go holds
+// each run's settings), and their replays overlap.
 func TestEveryFoundFaultReproduces(t *testing.T) {
 	var mu sync.Mutex
 	var found []reference.Fault

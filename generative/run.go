@@ -3,14 +3,11 @@ package generative
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"pgregory.net/rapid"
@@ -414,25 +411,6 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 	t.Fatal(msg)
 }
 
-// rapidMu serializes rapid runs: rapid reads its budget from global flags.
-var rapidMu sync.Mutex
-
-// prepareRapid lets rapid run outside `go test`: rapid asks testing.Short,
-// which needs the testing flags registered and the command line parsed. The
-// caller holds rapidMu.
-func prepareRapid() {
-	if !flag.Parsed() {
-		testing.Init()
-		_ = flag.CommandLine.Parse(nil)
-	}
-}
-
-func setRapidFlag(name, value string) {
-	if err := flag.Set(name, value); err != nil {
-		panic("generative: rapid flag " + name + ": " + err.Error()) // rapid's flags are registered in its init
-	}
-}
-
 // batch is how many examples one rapid.Check runs; between batches the
 // deadline is checked.
 const batch = 10
@@ -448,12 +426,7 @@ const minPerVariant = 5
 // ran out.
 func (p *property) check(ctx context.Context, opts Options, deadline time.Time, c *client) PropertyResult {
 	gate := c.gate
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	prepareRapid()
-	setRapidFlag("rapid.nofailfile", "true")
-	setRapidFlag("rapid.steps", strconv.Itoa(p.steps))
-	setRapidFlag("rapid.shrinktime", opts.ShrinkTime.String())
+	defer holdRapid(rapidSettings{steps: p.steps, shrinkTime: opts.ShrinkTime})()
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(p.result.Name()))
 	base := opts.Seed ^ h.Sum64()
@@ -474,10 +447,8 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 				break
 			}
 			n := min(batch, per-done)
-			setRapidFlag("rapid.checks", strconv.Itoa(n))
-			setRapidFlag("rapid.seed", strconv.FormatUint(base+uint64(round)*7919+1, 10))
 			tb := &captureTB{name: res.Name()}
-			rapid.Check(tb, func(t *rapid.T) { rec.begin(t); p.body(t, rec, v) })
+			checkBatch(tb, n, base+uint64(round)*7919+1, func(t *rapid.T) { rec.begin(t); p.body(t, rec, v) })
 			done += n
 			res.Examples += n
 			if ctx.Err() != nil {
