@@ -28,6 +28,9 @@ type scenario struct {
 	// (notJudged), unjudgedWhy its reason in full.
 	unjudged    *report.Cause
 	unjudgedWhy string
+	// gathering is set while a step only gathers what the scenario needs
+	// (gather): its answers are read for what it needs, not judged.
+	gathering bool
 	// entry is the scenario in the feature files; unselected marks a row of
 	// an outline the selection left out (it is neither run nor reported).
 	entry      *gherkin.Scenario
@@ -198,6 +201,11 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		}
 		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
 	}
+	if s.gathering {
+		// A precondition reads only what it needs: the answer's contract
+		// is judged by the scenarios whose rule it is.
+		return ex, nil
+	}
 	if errors.Is(ex.Invalid, contract.ErrContentType) {
 		return ex, s.failure(ex, contract.SentenceContentType, "Content-Type application/json", "%v", ex.Invalid)
 	}
@@ -221,6 +229,29 @@ func (s *scenario) notJudged(reason string) error {
 func (s *scenario) notJudgedBecause(cause report.Cause, reason string) error {
 	s.unjudged, s.unjudgedWhy = &cause, reason
 	return fmt.Errorf("%w: not judged: %s", godog.ErrSkip, reason)
+}
+
+// gather runs a step that only gathers what the scenario needs (a
+// product to pay for, an account, a wallet reading): its answers are read
+// for what the scenario needs and no more, since a contract break in them
+// is judged once, by the scenarios whose rule it is. A precondition that
+// cannot be met blocks the scenario by that cause: it is not judged
+// (neither failed nor passed; the run is INCOMPLETE), and the writers list
+// it under the cause ("blocks 26 scenarios").
+func (s *scenario) gather(fn func() error) error {
+	if s.gathering {
+		return fn()
+	}
+	s.gathering = true
+	err := fn()
+	s.gathering = false
+	var se *stepError
+	if !errors.As(err, &se) {
+		return err
+	}
+	c := se.cause
+	c.Blocked = true
+	return s.notJudgedBecause(c, "blocked: a precondition could not be met: "+se.report)
 }
 
 // stepError is a failed check: it carries the full report and its cause,

@@ -28,6 +28,11 @@ type Cause struct {
 	Expected string `json:"expected,omitempty"`
 	// Headline says the cause in one sentence.
 	Headline string `json:"headline"`
+	// Blocked marks the cause of a scenario not judged because a
+	// precondition (a product to pay for, an account, a wallet reading)
+	// could not be met: the answer broke the contract where the scenario
+	// only gathered what it needs.
+	Blocked bool `json:"blocked,omitempty"`
 }
 
 // key is what failures of one cause share.
@@ -88,6 +93,8 @@ func (s GroupScenario) String() string {
 func (g FailureGroup) Title() string {
 	n := countCases(g.Count, g.Judge)
 	switch {
+	case g.NotJudged && g.Blocked:
+		return fmt.Sprintf("%s: %s", blocks(g.Count, g.Judge), g.Headline)
 	case g.NotJudged:
 		return fmt.Sprintf("%s not judged: %s", n, g.Headline)
 	case g.Count == 1:
@@ -135,4 +142,10 @@ func groupBy(results []ScenarioResult, notJudged bool, statuses ...string) []Fai
 		groups = []FailureGroup{}
 	}
 	return groups
+}
+
+// blocks says how many cases a precondition's cause blocked: "blocks 26
+// scenarios".
+func blocks(n int, judge string) string {
+	return "blocks " + countCases(n, judge)
 }
