@@ -6,6 +6,7 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sort"
 
@@ -28,6 +29,9 @@ type product struct {
 type catalogRead struct {
 	products []product
 	ex       *exchange // the last page read, for failure reports
+	// refused is the first error answer of a sub category, which blocks
+	// a scenario only when the catalog holds no product at all.
+	refused error
 }
 
 // maxSyncPages bounds every walk through the pages of product sync.
@@ -52,6 +56,9 @@ func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) 
 				return err
 			}
 		}
+		if len(out.products) == 0 && out.refused != nil {
+			return out.refused
+		}
 		return nil
 	})
 	if err != nil {
@@ -70,13 +77,24 @@ func (s *scenario) readSubCategory(ctx context.Context, main *account, sub strin
 	for page := 1; page <= maxSyncPages; page++ {
 		pg := page
 		sp, err := s.syncPage(ctx, main, sub, &pg, &size)
-		if err != nil {
-			return err
+		if err == nil {
+			if env, err := s.envelope(sp.ex); page == 1 && err == nil && sp.ex.Status == http.StatusOK && env.Message != contract.MsgOK {
+				return nil
+			}
+			err = s.okPage(sp)
 		}
-		if env, err := s.envelope(sp.ex); page == 1 && err == nil && sp.ex.Status == http.StatusOK && env.Message != contract.MsgOK {
+		if se := (*stepError)(nil); page == 1 && errors.As(err, &se) {
+			// A first page that is no catalog page (a sub category not
+			// found or not yet available, whatever its body) holds no
+			// product to pay for; its answer is the products scenarios'
+			// to judge. A catalog
+			// with no product at all is blocked by the first of them.
+			if out.refused == nil {
+				out.refused = err
+			}
 			return nil
 		}
-		if err := s.okPage(sp); err != nil {
+		if err != nil {
 			return err
 		}
 		out.ex = sp.ex
