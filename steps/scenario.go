@@ -274,11 +274,11 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 	fmt.Fprintf(&b, "  checks:   %s\n", section)
 	fmt.Fprintf(&b, "  expected: %s\n", expected)
 	b.WriteString(ex.String())
-	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, args)}
+	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, format, args)}
 }
 
 // failureCause is the cause of a failure of failure's arguments.
-func failureCause(ex *exchange, section, expected string, args []any) report.Cause {
+func failureCause(ex *exchange, section, expected, format string, args []any) report.Cause {
 	c := report.Cause{Check: section, Expected: expected}
 	if ex != nil {
 		c.Operation = ex.Operation
@@ -292,7 +292,9 @@ func failureCause(ex *exchange, section, expected string, args []any) report.Cau
 			return c
 		}
 	}
-	c.Headline = "expected " + expected
+	// What was found first, then what the document asks.
+	found, _, _ := strings.Cut(strings.TrimPrefix(fmt.Sprintf(format, args...), "got "), "\n")
+	c.Headline = found + "; the document asks for " + expected
 	if c.Operation != "" {
 		c.Headline = c.Operation + ": " + c.Headline
 	}

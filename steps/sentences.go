@@ -23,8 +23,8 @@ const (
 	secStatusRecord   = "§2.6 Payment status record: partner_trx_id, transaction_number, product, operator, payment_status, transaction_status, amount, payment_method, created_at and updated_at (YYYY-MM-DD HH:MM:SS)."
 	secCoinValue      = "§2.7: coin_value_used — \"Rupiah value of the coins taken (2 coins = 1 rupiah).\""
 	secPaid           = "§3: payment_status PAID — \"Payment finished.\" transaction_status is one of WAITING_PAYMENT, PROCESSING, SUCCESS, FAILED."
-	secAuthRows       = "§7 Products: 401 all — \"" + contract.MsgSecretKeyInvalid + ", " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalidExpired +
-		"\" §7 Customer/Payment: 401 all — \"A message beginning " + contract.AccessDeniedPrefix + ", or " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalid + "\""
+	secAuthRowsProducts = "§7 Products: 401 all — \"" + contract.MsgSecretKeyInvalid + ", " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalidExpired + "\""
+	secAuthRowsAccess   = "§7 Customer/Payment: 401 all — \"A message beginning " + contract.AccessDeniedPrefix + ", or " + contract.MsgTokenRequired + ", or " + contract.MsgTokenInvalid + "\""
 	secSyncToken      = "§5: \"Product sync accepts only the token of the main partner account; any other token gets 403.\""
 	secInactive       = "§3: Product status inactive — \"Not available for sale\"."
 	secInternalMethod = "§2.4: \"The internal balance/coin method (id 0) is returned in a payment with code BALANCE, gateway SALDO, type COIN.\""
