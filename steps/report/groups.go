@@ -3,8 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
