@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
@@ -22,6 +23,7 @@ import (
 // (a warning in a normal run) is run strict, where a failed reading fails
 // its scenario.
 func TestSuiteDetectsFaults(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	for _, tc := range stepstest.FaultScenarios {
 		t.Run(string(tc.Fault), func(t *testing.T) {
@@ -53,6 +55,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 // judged names the pointer of the field the fault changed and its rule,
 // and no fault changes a shape this test does not know.
 func TestEveryShapeFaultIsReportedAtItsField(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	for _, f := range reference.AllFaults() {
 		if reference.IsRuleFault(f) {
