@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
@@ -24,6 +25,7 @@ import (
 // (a warning in a normal run) is run strict, where a failed reading fails
 // its scenario.
 func TestSuiteDetectsFaults(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	for _, tc := range stepstest.FaultScenarios {
 		t.Run(string(tc.Fault), func(t *testing.T) {
@@ -63,6 +65,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 // go test ./steps -run TestEveryFault -update writes both files from the
 // runs; review the diff.
 func TestEveryFault(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	declared := readFaultTable(t)
 	var mu sync.Mutex
