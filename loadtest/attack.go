@@ -23,7 +23,7 @@ type dispatched struct {
 // resultsBuffer is how many results wait for the collector: at
 // 10,000/s, a tenth of a second of its stall (a write of its files, a
 // pause). A result is about 260 bytes, held in the channel's array,
-// which is live heap the collector multiplies by five (GOGC 400): 4,096
+// which is live heap the collector multiplied by five at GOGC 400: 4,096
 // of them made 5 MB of the load tester's peak at 5,000/s.
 const resultsBuffer = 1024
 

@@ -31,7 +31,7 @@ type Recorder struct {
 
 // recordBuffer is the size of the writers' buffers: at 10,000 results a
 // second (about 1 MB/s to each file) 16 writes a second. It is live heap,
-// which the load tester's collector multiplies by five (GOGC 400): 256 KiB
+// which the load tester's collector multiplied by five at GOGC 400: 256 KiB
 // each made 2.5 MB of its peak heap.
 const recordBuffer = 64 << 10
 
