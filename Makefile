@@ -74,8 +74,24 @@ run: ## Serve the embedded reference data set on 127.0.0.1:8080.
 # $$CONFORMANCE_SKIP_LOG, so that the recipe can say how many were skipped
 # and why without -v.
 .PHONY: test
-test: ## Run every test with the race detector (fuzz seeds included); says which browser tests were skipped and why.
-	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 ./...; code=$$?; \
+# SLOWEST_TESTS are the packages whose tests take longest, slowest first:
+# go test starts packages in the order named (./... adds the rest, each once),
+# and on two cores a slow package started last would run alone at the end.
+SLOWEST_TESTS := ./generative ./steps ./loadtest ./cmd/conformance ./reference/httpapi ./steps/report ./cmd/loadtest ./perf ./probe ./reference ./mutation
+
+# SWEEP_PACKAGES hold the sweeps (package internal/sweep): tests that run a
+# whole judge against every fault or double of the reference. make test runs
+# every test with -race, the sweeps skipped there, then the sweeps without
+# -race: they check verdicts, and the race detector makes them six times
+# slower.
+SWEEP_PACKAGES := ./generative ./steps ./loadtest
+# SWEEPS names them (internal/sweep's test holds the list to the code).
+SWEEPS := ^(TestEveryFaultFailsTheWholeRun|TestGeneratedModeFindsItsFaults|TestEveryFoundFaultReproduces|TestSequenceReproduces|TestLoadTesterPassesVariantServers|TestEveryJudgePassesVariantServers|TestSuiteDetectsFaults|TestEveryFault)$$
+
+test: ## Run every test with the race detector (fuzz seeds included), then the sweeps of every fault and double without it; says which browser tests were skipped and why.
+	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 $(SLOWEST_TESTS) ./... && \
+	echo "the sweeps of every fault and double, without -race:" && \
+	CONFORMANCE_SKIP_LOG=/dev/null $(GO) test -count=1 -run '$(SWEEPS)' $(SWEEP_PACKAGES); code=$$?; \
 	if [ -s $$log ]; then \
 	  echo "$$(wc -l < $$log | tr -d ' ') browser tests skipped: $$(cut -d: -f1 $$log | sort | paste -sd, - | sed 's/,/, /g')"; \
 	  echo "  why: $$(cut -d: -f2- $$log | sort -u | head -1 | sed 's/^ //')"; \

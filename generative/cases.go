@@ -144,11 +144,11 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		d = &ds[variant%len(ds)]
 	}
 	r.encode(op, pairs, body, d)
-	repro := "# " + op.ID
+	title := op.ID
 	if d != nil {
-		repro += ", with " + d.Name
+		title += ", with " + d.Name
 	}
-	repro += "\n" + r.curl(w.c.base)
+	repro := w.reproduce(title, r)
 
 	var trxBefore any
 	trxID, _ := body["partner_trx_id"].(string)

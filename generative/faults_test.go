@@ -23,6 +23,7 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
@@ -66,6 +67,7 @@ const recordReading = "status-record-amounts"
 // reading, with the steps that earned it, and a failure of a strict run.
 // The runs are those TestEveryFoundFaultReproduces replays (defaultRun).
 func TestGeneratedModeFindsItsFaults(t *testing.T) {
+	sweep.NoRace(t)
 	for _, tc := range generatedFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
@@ -151,9 +153,10 @@ var spentFaults = map[reference.Fault]bool{
 // else in a strict one: a check that rests on a reading), and every feature
 // it writes fails against the faulty server, as the run left it (but for
 // clockFaults; a fresh one for spentFaults), and passes against a correct
-// one. The faults run in parallel: their generated runs take turns (rapid's
-// settings are global), their replays overlap.
+// one. The faults run in parallel, their generated runs too (rapid.go holds
+// each run's settings), and their replays overlap.
 func TestEveryFoundFaultReproduces(t *testing.T) {
+	sweep.NoRace(t)
 	var mu sync.Mutex
 	var found []reference.Fault
 	t.Cleanup(func() { // after every subtest
@@ -484,6 +487,7 @@ func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 // same reading, as the generated mode grades it. A reference fault's
 // failing sequence is that of the default run against it (defaultRun).
 func TestSequenceReproduces(t *testing.T) {
+	sweep.NoRace(t)
 	for _, tc := range sequenceFaults {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -99,7 +99,7 @@ func (w *world) sequence(t *rapid.T, rec *record) {
 		case !ok && documentedFault(contract.OpGetCustomerProfile, a):
 			t.Skip(acc.Label + "'s profile answered the documented 500: its wallet cannot be loaded now")
 		case !ok:
-			t.Fatalf("%s's profile could not be read", acc.Label)
+			rec.fail(t, "", "%s's profile could not be read: status %d", acc.Label, a.Status)
 		}
 		if acc == w.funded {
 			m.start = wl

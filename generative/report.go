@@ -94,11 +94,31 @@ func PrintSummary(w io.Writer, res Result) {
 	if res.Stopped != "" {
 		fmt.Fprintf(w, "STOPPED: %s; the properties not run to their end are skipped, none counted as failed\n", res.Stopped)
 	}
+	if res.Incomplete != "" {
+		fmt.Fprintf(w, "INCOMPLETE: %s; the properties not run to their end are skipped, none counted as failed\n", res.Incomplete)
+	} else if failed == 0 && notJudged > 0 && res.Stopped == "" && res.Interrupted == "" {
+		fmt.Fprintf(w, "INCOMPLETE: %s not judged: %s\n", readable.Plural(notJudged, "property", "properties"), res.notJudgedWhy())
+	}
 	for _, p := range res.Properties {
 		if p.Status == StatusFailed && p.Command != "" {
 			fmt.Fprintf(w, "reproduce %q with:\n  %s\n", p.Name(), p.Command)
 		}
 	}
+}
+
+// notJudgedWhy says why the properties not judged were not: the page of
+// the gateway that answered the first of them, or its reason.
+func (res Result) notJudgedWhy() string {
+	for _, p := range res.Properties {
+		switch {
+		case p.Status != StatusNotJudged:
+		case p.Gateway != nil:
+			return p.Gateway.Error()
+		default:
+			return p.Name() + ": " + p.Reason
+		}
+	}
+	return ""
 }
 
 // WriteReports writes generated-summary.json and generated-junit.xml into dir.
@@ -176,7 +196,7 @@ func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error)
 			run = append(run, "--strict")
 		}
 		if opts.ProfilePath != "" {
-			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.TargetArgs...)
+			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.Conn.Args()...)
 		}
 		out = append(out, Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")})
 	}

@@ -3,20 +3,18 @@ package generative
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"hash/fnv"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -27,9 +25,10 @@ type Options struct {
 	// ProfilePath is the file Profile was read from, for the reproduction
 	// command a failure prints; empty means the embedded reference.
 	ProfilePath string
-	// TargetArgs are the flags of the connection to the target (TLS) the
-	// reproduction command repeats after --profile.
-	TargetArgs []string
+	// Conn is how the run reaches the target beyond its URL (TLS files,
+	// -H headers): the reproductions repeat it (its flags after --profile,
+	// curl's TLS arguments and headers). HTTPClient is built from it.
+	Conn transport.Options
 	// Examples is the number of examples of each schema property
 	// (default 100); the stateful property runs Examples/2 sequences.
 	Examples int
@@ -115,7 +114,11 @@ type PropertyResult struct {
 	Command string `json:"command,omitempty"`
 	// Feature is the failure as a feature file of the suite's replay steps
 	// (a schema property whose request the document refuses), or "".
-	Feature  string             `json:"feature,omitempty"`
+	Feature string `json:"feature,omitempty"`
+	// Gateway is the page of the gateway in front of the API that kept the
+	// property from being judged (contract.GatewayAnswer): it is not
+	// judged, and has no reproduction.
+	Gateway  *contract.Gateway  `json:"gateway,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
 	// Seconds is how long the property ran.
 	Seconds float64 `json:"seconds"`
@@ -136,6 +139,11 @@ type Result struct {
 	// throttling), if it did: the properties it did not run to their end
 	// are skipped, none failed.
 	Stopped string `json:"stopped,omitempty"`
+	// Incomplete says why the run stopped before its end when its answers
+	// were mostly a gateway's, not the API's (a *contract.GatewayError's
+	// sentence): the run is INCOMPLETE, and the properties it did not run
+	// to their end are skipped, none failed.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Throttling is what the target's rate limit cost the run.
 	Throttling throttle.Summary `json:"throttling"`
 	// Insecure is set when the run did not verify the target's certificate
@@ -165,7 +173,8 @@ func (r Result) Failed() int {
 }
 
 // NotJudged counts the properties not judged: the target's throttling cut
-// them below a fifth of their examples.
+// them below a fifth of their examples, or a gateway answered instead of
+// the API.
 func (r Result) NotJudged() int {
 	n := 0
 	for _, p := range r.Properties {
@@ -234,7 +243,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, runID: newRunID()}
+	w := &world{ctx: ctx, seed: opts.Seed, c: c, prof: opts.Profile, profilePath: opts.ProfilePath, conn: opts.Conn, runID: newRunID()}
 	if err := w.setup(); err != nil {
 		if stopped := gate.Stopped(); stopped != nil {
 			return Result{}, fmt.Errorf("preparing the generated run: %w", stopped)
@@ -255,16 +264,19 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			pr = p.result
 			pr.Status, pr.Reason = StatusSkipped, "not run: "+interruption(ctx)
 		} else {
-			pr = p.check(ctx, opts, deadline, gate)
+			pr = p.check(ctx, opts, deadline, c)
 		}
 		if opts.Done != nil {
 			opts.Done(pr)
 		}
 		res.Properties = append(res.Properties, pr)
 	}
-	if stopped := gate.Stopped(); stopped != nil {
+	switch stopped := gate.Stopped(); {
+	case errors.Is(stopped, contract.ErrGateway):
+		res.Incomplete = stopped.Error()
+	case stopped != nil:
 		res.Stopped = stopped.Error()
-	} else if outer.Err() != nil {
+	case outer.Err() != nil:
 		res.Interrupted = interruption(ctx)
 	}
 	res.Throttling = gate.Summary()
@@ -300,12 +312,71 @@ type record struct {
 	// feature is the feature file of the failure being reported (set just
 	// before fail), failFeature the one of the last failure.
 	feature, failFeature string
+	// c counts the answers a gateway gave instead of the API: pagesStart
+	// when the property began, pagesAt when the example did. A gateway's
+	// page ends the property, not judged (page), and a check it made fail
+	// is no failure of the API's (paged).
+	c                   *client
+	pagesStart, pagesAt int64
+	page                *contract.Gateway
+}
+
+// begin starts an example; once a gateway has answered in the property,
+// every example is skipped: the property is not judged.
+func (r *record) begin(t *rapid.T) {
+	if r.c == nil {
+		return
+	}
+	r.mu.Lock()
+	n := r.c.pages.Load()
+	if n > r.pagesStart && r.page == nil {
+		r.page = r.c.lastPage.Load()
+	}
+	page := r.page
+	r.pagesAt = n
+	r.mu.Unlock()
+	if page != nil {
+		t.SkipNow()
+	}
+}
+
+// gatewayPage is the gateway's page met in the property, or nil.
+func (r *record) gatewayPage() *contract.Gateway {
+	if r.c == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.page == nil && r.c.pages.Load() > r.pagesStart {
+		r.page = r.c.lastPage.Load()
+	}
+	return r.page
+}
+
+// paged reports whether a gateway answered during the example: what its
+// checks found is then not the API's doing.
+func (r *record) paged() bool {
+	if r.c == nil {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.c.pages.Load() == r.pagesAt {
+		return false
+	}
+	if r.page == nil {
+		r.page = r.c.lastPage.Load()
+	}
+	return true
 }
 
 // warn grades a failed reading: a warning, or in a strict run a failure.
 // request is what earned it (a curl line, or the steps of a sequence); a
 // warning keeps the first request that earned it.
 func (r *record) warn(t *rapid.T, rd contract.Reading, detail, request string) {
+	if r.paged() {
+		t.SkipNow() // a gateway answered, not the API: nothing to grade
+	}
 	if r.strict {
 		r.fail(t, request, "reading %s (strict run): %s", rd.ID, detail)
 	}
@@ -325,33 +396,19 @@ func (r *record) warn(t *rapid.T, rd contract.Reading, detail, request string) {
 	r.order = append(r.order, key)
 }
 
-// fail records the reproduction of a failing example and fails it.
+// fail records the reproduction of a failing example and fails it; an
+// example a gateway answered in is skipped instead: no failure of the
+// API's, and no reproduction of a gateway's page.
 func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
+	if r.paged() {
+		t.SkipNow()
+	}
 	msg := fmt.Sprintf(format, args...)
 	r.mu.Lock()
 	r.repro, r.failure = repro, msg
 	r.failFeature, r.feature = r.feature, ""
 	r.mu.Unlock()
 	t.Fatal(msg)
-}
-
-// rapidMu serializes rapid runs: rapid reads its budget from global flags.
-var rapidMu sync.Mutex
-
-// prepareRapid lets rapid run outside `go test`: rapid asks testing.Short,
-// which needs the testing flags registered and the command line parsed. The
-// caller holds rapidMu.
-func prepareRapid() {
-	if !flag.Parsed() {
-		testing.Init()
-		_ = flag.CommandLine.Parse(nil)
-	}
-}
-
-func setRapidFlag(name, value string) {
-	if err := flag.Set(name, value); err != nil {
-		panic("generative: rapid flag " + name + ": " + err.Error()) // rapid's flags are registered in its init
-	}
 }
 
 // batch is how many examples one rapid.Check runs; between batches the
@@ -362,20 +419,18 @@ const batch = 10
 const minPerVariant = 5
 
 // check runs the property in batches until its examples are done, the
-// deadline has passed or an example fails. A property that passed on fewer
-// examples than planned says why (Cut): the target throttled it (gate
-// counted throttled answers meanwhile), or the time budget ran out.
-func (p *property) check(ctx context.Context, opts Options, deadline time.Time, gate *throttle.Gate) PropertyResult {
-	rapidMu.Lock()
-	defer rapidMu.Unlock()
-	prepareRapid()
-	setRapidFlag("rapid.nofailfile", "true")
-	setRapidFlag("rapid.steps", strconv.Itoa(p.steps))
-	setRapidFlag("rapid.shrinktime", opts.ShrinkTime.String())
+// deadline has passed, an example fails or a gateway answered instead of
+// the API (the property is then not judged). A property that passed on
+// fewer examples than planned says why (Cut): the target throttled it (the
+// client's gate counted throttled answers meanwhile), or the time budget
+// ran out.
+func (p *property) check(ctx context.Context, opts Options, deadline time.Time, c *client) PropertyResult {
+	gate := c.gate
+	defer holdRapid(rapidSettings{steps: p.steps, shrinkTime: opts.ShrinkTime})()
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(p.result.Name()))
 	base := opts.Seed ^ h.Sum64()
-	rec := &record{strict: opts.Strict, command: opts.command(p.result.Name())}
+	rec := &record{strict: opts.Strict, command: opts.command(p.result.Name()), c: c, pagesStart: c.pages.Load()}
 	res := p.result
 	variants := max(p.variants, 1)
 	per := (p.examples + variants - 1) / variants
@@ -392,15 +447,18 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 				break
 			}
 			n := min(batch, per-done)
-			setRapidFlag("rapid.checks", strconv.Itoa(n))
-			setRapidFlag("rapid.seed", strconv.FormatUint(base+uint64(round)*7919+1, 10))
 			tb := &captureTB{name: res.Name()}
-			rapid.Check(tb, func(t *rapid.T) { p.body(t, rec, v) })
+			checkBatch(tb, n, base+uint64(round)*7919+1, func(t *rapid.T) { rec.begin(t); p.body(t, rec, v) })
 			done += n
 			res.Examples += n
 			if ctx.Err() != nil {
 				// What failed after the interruption failed because of it.
 				res.Status, res.Reason = StatusSkipped, "not run to its end: "+interruption(ctx)
+				break
+			}
+			if g := rec.gatewayPage(); g != nil && rec.failure == "" {
+				res.Status, res.Gateway = StatusNotJudged, g
+				res.Reason = fmt.Sprintf("%s; not judged after %d of %d examples", g.Error(), res.Examples, res.Planned)
 				break
 			}
 			if tb.failed {
@@ -455,7 +513,7 @@ func (o Options) command(name string) string {
 	b.WriteString("conformance generate")
 	if o.ProfilePath != "" {
 		fmt.Fprintf(&b, " --target %s --profile %s", shellWord(o.Profile.BaseURL), shellWord(o.ProfilePath))
-		for _, a := range o.TargetArgs {
+		for _, a := range o.Conn.Args() {
 			b.WriteString(" " + shellWord(a))
 		}
 	}
@@ -475,10 +533,11 @@ func shellWord(s string) string {
 }
 
 // interruption describes why ctx ended: "interrupted (interrupt signal
-// received)", or the target kept throttling (the gate's error).
+// received)", or the target kept throttling, or its answers were mostly a
+// gateway's (the gate's error).
 func interruption(ctx context.Context) string {
 	cause := context.Cause(ctx)
-	if errors.Is(cause, throttle.ErrKeptThrottling) {
+	if throttle.Stops(cause) {
 		return cause.Error()
 	}
 	if cause != nil && cause.Error() != context.Canceled.Error() {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
@@ -58,6 +59,7 @@ func readingFaults() map[reference.Fault]bool {
 // holds each; TestSuiteMissesGeneratedFaults holds that the whole suite
 // misses the generated faults).
 func TestEveryFaultFailsTheWholeRun(t *testing.T) {
+	sweep.NoRace(t)
 	readings := readingFaults()
 	for _, f := range reference.AllFaults() {
 		t.Run(string(f), func(t *testing.T) {

@@ -3,7 +3,6 @@ package generative
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,21 +14,23 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/repro"
 	"github.com/partnercommerce/conformance/internal/throttle"
 )
 
 // maxAnswer is the largest answer body read; no answer of the API is larger.
 const maxAnswer = 1 << 20
 
-// request is one generated HTTP request, kept in a form that can be printed
-// as a curl line.
+// request is one generated HTTP request, kept in a form that can be
+// printed as its reproduction (world.reproduce).
 type request struct {
 	Method string
 	Path   string
 	// Query is the raw query string, so that repeated and malformed
 	// parameters survive as generated.
 	Query string
-	// Secret and Token are the credentials; printed masked.
+	// Secret and Token are the credentials; a reproduction writes them as
+	// variables.
 	Secret, Token string
 	// ContentType is sent when Body is not nil.
 	ContentType string
@@ -44,8 +45,11 @@ type answer struct {
 	Operation string
 	// Invalid is the answer's departure from openapi.yaml.
 	Invalid error
-	// Err is a transport failure.
+	// Err is a transport failure, or the page of a gateway (Gateway).
 	Err error
+	// Gateway is set when a gateway in front of the API answered instead
+	// of the API (contract.GatewayAnswer): no example is judged by it.
+	Gateway *contract.Gateway
 }
 
 // client sends requests to the target and validates every answer. A
@@ -59,8 +63,13 @@ type client struct {
 	doc       *openapi3.T
 	sent      atomic.Int64
 	gate      *throttle.Gate
-	// stop stops the run when the target kept throttling (the gate's error).
+	// stop stops the run when the target kept throttling, or its answers
+	// were mostly a gateway's (the gate's error).
 	stop context.CancelCauseFunc
+	// pages counts the answers a gateway gave instead of the API, the
+	// last of them lastPage.
+	pages    atomic.Int64
+	lastPage atomic.Pointer[contract.Gateway]
 }
 
 func newClient(base string, hc *http.Client, timeout time.Duration, gate *throttle.Gate, stop context.CancelCauseFunc) (*client, error) {
@@ -95,20 +104,29 @@ func (r request) httpRequest(ctx context.Context, base string) (*http.Request, e
 	if err != nil {
 		return nil, err
 	}
-	if r.Secret != "" {
-		req.Header.Set("X-SECRET-KEY", r.Secret)
-	}
-	if r.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.Token)
-	}
-	if r.Body != nil {
-		req.Header.Set("Content-Type", r.ContentType)
-	}
+	req.Header = r.header()
 	return req, nil
 }
 
+// header is r's header: the credentials, and the body's Content-Type.
+func (r request) header() http.Header {
+	h := http.Header{}
+	if r.Secret != "" {
+		h.Set("X-SECRET-KEY", r.Secret)
+	}
+	if r.Token != "" {
+		h.Set("Authorization", "Bearer "+r.Token)
+	}
+	if r.Body != nil {
+		h.Set("Content-Type", r.ContentType)
+	}
+	return h
+}
+
 // do sends r, bounded by the client's timeout, and validates the answer,
-// after waiting out the throttled answers before it. A payment answered
+// after waiting out the throttled answers before it. A gateway's page
+// (answer.Gateway) is counted by the gate, which stops the run once most
+// answers are a gateway's. A payment answered
 // 409 after throttled answers, with a partner_trx_id no earlier request
 // used, is the server's finding (contract.CheckThrottledNotProcessed): its
 // Err says so.
@@ -126,7 +144,14 @@ func (c *client) do(ctx context.Context, r request) answer {
 			}
 			continue
 		}
-		if a.Err == nil {
+		switch {
+		case a.Gateway != nil:
+			c.pages.Add(1)
+			c.lastPage.Store(a.Gateway)
+			if err := c.gate.Gateway(*a.Gateway); err != nil {
+				c.stop(err)
+			}
+		case a.Err == nil:
 			c.gate.Answered()
 		}
 		if a.Operation == contract.OpCreatePayment || a.Err != nil && r.Method == http.MethodPost {
@@ -140,9 +165,10 @@ func (c *client) do(ctx context.Context, r request) answer {
 }
 
 // held is the error of a request the gate did not let go: the target kept
-// throttling, which stops the run, or the run ended while it held off.
+// throttling, or its answers were mostly a gateway's, which stops the run,
+// or the run ended while it held off.
 func (c *client) held(err error) error {
-	if errors.Is(err, throttle.ErrKeptThrottling) {
+	if throttle.Stops(err) {
 		c.stop(err)
 	}
 	return err
@@ -176,6 +202,10 @@ func (c *client) once(ctx context.Context, r request) answer {
 	if contract.Throttled(resp.StatusCode, resp.Header) {
 		return a // not the API's answer: neither validated nor read
 	}
+	if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, data); ok {
+		a.Gateway, a.Err = &g, g // nor is a gateway's page
+		return a
+	}
 	vreq, err := r.httpRequest(ctx, c.base)
 	if err != nil {
 		a.Err = err
@@ -185,22 +215,18 @@ func (c *client) once(ctx context.Context, r request) answer {
 	return a
 }
 
-// curl renders r as a ready-to-paste curl line. The secrets are replaced by
-// shell variables, so the line can be shared: set SECRET_KEY and TOKEN
-// before pasting it.
-func (r request) curl(base string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "curl -sS -X %s %s", r.Method, shellQuote(r.url(base)))
-	if r.Secret != "" {
-		b.WriteString(` -H "X-SECRET-KEY: $SECRET_KEY"`)
+// reproduce is r as the shell script of its reproduction (package repro:
+// the secrets as variables named after their profile keys, the cashier
+// provisioned again for its token, a made-up partner_trx_id fresh on each
+// run), under title.
+func (w *world) reproduce(title string, r request) string {
+	s := repro.New(w.prof, w.profilePath, w.conn)
+	s.Title(title)
+	if c := w.cashier; c != nil {
+		s.Provisioned(c.Token, w.prof.SecretKey, "cashier", c.provisioning())
 	}
-	if r.Token != "" {
-		b.WriteString(` -H "Authorization: Bearer $TOKEN"`)
-	}
-	if r.Body != nil {
-		fmt.Fprintf(&b, " -H %s --data-binary %s", shellQuote("Content-Type: "+r.ContentType), shellQuote(string(r.Body)))
-	}
-	return b.String()
+	s.Add(repro.Request{Method: r.Method, Path: r.Path, Query: r.Query, Header: r.header(), Body: r.Body})
+	return s.String()
 }
 
 // shellQuote quotes s for a POSIX shell.

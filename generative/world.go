@@ -15,6 +15,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -58,17 +60,21 @@ type trxRef struct {
 // world is what the properties of one run share: the client, the profile,
 // what the live API told the run, and fresh-id counters.
 type world struct {
-	ctx      context.Context
-	seed     uint64
-	c        *client
-	prof     *profiles.Profile
-	runID    string
-	seq      atomic.Int64
-	products []product
-	methods  []method
-	maxPrice int64
-	cashier  *account
-	funded   *account
+	ctx  context.Context
+	seed uint64
+	c    *client
+	prof *profiles.Profile
+	// profilePath and conn are how a reproduction names the profile and
+	// reaches the target (Options.ProfilePath, Options.Conn).
+	profilePath string
+	conn        transport.Options
+	runID       string
+	seq         atomic.Int64
+	products    []product
+	methods     []method
+	maxPrice    int64
+	cashier     *account
+	funded      *account
 	// split and mixed are the profile's split-payment and mixed-payment
 	// customers, or nil: their wallets are short of some price, so they
 	// make the sequences' mixed payments.
@@ -221,8 +227,7 @@ func (w *world) customer(label string, c *profiles.Customer) (*account, error) {
 // provision creates a new cashier account of the partner.
 func (w *world) provision(label string) (*account, error) {
 	acc := &account{Label: label, Phone: w.uniquePhone(), Email: w.uniqueEmail(), Name: "Kasir Generasi " + w.runID}
-	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
-	a := w.c.do(w.ctx, request{Method: http.MethodPost, Path: "/client/v2/customer/provision_account", Secret: w.prof.SecretKey, ContentType: "application/json", Body: body})
+	a := w.c.do(w.ctx, request{Method: http.MethodPost, Path: repro.PathProvision, Secret: w.prof.SecretKey, ContentType: "application/json", Body: acc.provisioning()})
 	if a.Err != nil {
 		return nil, fmt.Errorf("provisioning a cashier: %w", a.Err)
 	}
@@ -232,6 +237,13 @@ func (w *world) provision(label string) (*account, error) {
 	d := dig(decode(a.Body), "data")
 	acc.Token, acc.ID = str(dig(d, "token")), integer(dig(d, "customer_id"))
 	return acc, nil
+}
+
+// provisioning is the body that provisions a: its name, phone number and
+// email (§4.4), which provision it again.
+func (a *account) provisioning() []byte {
+	body, _ := json.Marshal(map[string]string{"name": a.Name, "phone_number": a.Phone, "email": a.Email}) // strings always marshal
+	return body
 }
 
 // walletOf reads an account's wallet; ok is false when the profile is not 200.

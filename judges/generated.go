@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
@@ -27,12 +28,6 @@ type Generated struct {
 	Seed uint64
 	// ShrinkTime bounds the shrinking of one failure (default 20s).
 	ShrinkTime time.Duration
-	// ProfilePath and TargetArgs are how the commands the run prints (a
-	// failure's reproduction, the judge run alone) name the target: the
-	// profile file ("" for the embedded reference) and the connection's
-	// flags.
-	ProfilePath string
-	TargetArgs  []string
 	// ReportDir, when set, receives each failure that has one as a
 	// feature file of the suite's replay steps (generated-N.feature).
 	ReportDir string
@@ -49,7 +44,7 @@ func (Generated) Name() string { return report.JudgeGenerated }
 // Judge runs the generated properties within env.Budget.
 func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
 	opts := generative.Options{
-		Profile: env.Profile, ProfilePath: g.ProfilePath, TargetArgs: g.TargetArgs, Examples: g.Examples, Steps: g.Steps,
+		Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Examples: g.Examples, Steps: g.Steps,
 		Duration: env.Budget, Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
 		HTTPClient: env.HTTPClient, Gate: env.Gate,
 	}
@@ -93,6 +88,9 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 		out.Cases = append(out.Cases, c)
 	}
 	switch {
+	case res.Incomplete != "":
+		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Incomplete}
+		run.Reason = "stopped: " + res.Incomplete
 	case res.Stopped != "":
 		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped
@@ -105,14 +103,24 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 }
 
 // notRun is the judgement of a generated run that could not start: a
-// usage error is the run's error; a target that kept throttling, or an
-// interruption, while the run was being prepared stops the run; any other
-// error (the target refused the accounts the run provisions) fails the
-// judge's set-up, a case of its own.
+// usage error is the run's error; a target that kept throttling, answers
+// mostly a gateway's, or an interruption, while the run was being prepared
+// stops the run; a gateway's page leaves the judge's set-up not judged;
+// any other error (the target refused the accounts the run provisions)
+// fails the judge's set-up, a case of its own.
 func (g Generated) notRun(run report.JudgeRun, err error) (steps.Judgement, error) {
+	var page contract.Gateway
 	switch {
 	case errors.Is(err, generative.ErrUsage):
 		return steps.Judgement{}, err
+	case errors.As(err, new(*contract.GatewayError)):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopGateway, Reason: err.Error()}}, nil
+	case errors.As(err, &page):
+		run.State, run.Reason = report.JudgeNotRun, err.Error()
+		cause := steps.GatewayCause(page)
+		setup := report.ScenarioResult{Name: "preparing the generated run", Status: report.StatusNotJudged, Reason: err.Error(), Cause: &cause}
+		return steps.Judgement{Run: run, Cases: []report.ScenarioResult{setup}}, nil
 	case errors.Is(err, throttle.ErrKeptThrottling):
 		run.State, run.Reason = report.JudgeNotRun, err.Error()
 		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}}, nil
@@ -147,6 +155,10 @@ func (g Generated) caseOf(p generative.PropertyResult) report.ScenarioResult {
 	case generative.StatusNotJudged:
 		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
 			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}
+		if p.Gateway != nil {
+			cause := steps.GatewayCause(*p.Gateway)
+			c.Cause = &cause
+		}
 	case generative.StatusSkipped:
 		c.NotRun = true
 	}
@@ -174,7 +186,7 @@ func (g Generated) budget(d time.Duration) string {
 func rerun(o generative.Options) string {
 	args := []string{"conformance", "generate"}
 	if o.ProfilePath != "" {
-		args = append(append(args, "--target", o.Profile.BaseURL, "--profile", o.ProfilePath), o.TargetArgs...)
+		args = append(append(args, "--target", o.Profile.BaseURL, "--profile", o.ProfilePath), o.Conn.Args()...)
 	}
 	args = append(args, "--seed", fmt.Sprint(o.Seed))
 	if o.Examples > 0 && o.Examples != 100 {

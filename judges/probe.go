@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/steps"
@@ -24,9 +25,6 @@ type Probe struct {
 	// Waves of each case and WaveSize, the payments a wave sends at once
 	// (0: the probe's defaults).
 	Waves, WaveSize int
-	// ProfilePath is the file the profile was read from, which a
-	// reproduction names ("" for the embedded reference).
-	ProfilePath string
 	// Keep, when set, receives the probe's result as probe.Run returned it.
 	Keep *probe.Result
 }
@@ -42,10 +40,14 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 	if env.Budget > 0 {
 		budget = min(budget, env.Budget)
 	}
-	opts := probe.Options{Profile: env.Profile, ProfilePath: p.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
+	opts := probe.Options{Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
 		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1
+	}
+	for _, c := range env.Created {
+		opts.Earlier = append(opts.Earlier, probe.Known{SecretKey: c.SecretKey, Token: c.Token, Who: fmt.Sprintf("the account the suite calls %q", c.Actor),
+			PartnerTrxID: c.PartnerTrxID, TransactionNumber: c.TransactionNumber})
 	}
 	opts.Done = func(c probe.CaseResult) { env.Case(caseOfProbe(c, false)) }
 	run := report.JudgeRun{Name: p.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
@@ -74,6 +76,9 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 		out.Cases = append(out.Cases, caseOfProbe(c, res.Interrupted != ""))
 	}
 	switch {
+	case res.Stopped != "" && env.Gate != nil && errors.Is(env.Gate.Stopped(), contract.ErrGateway):
+		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Stopped}
+		run.Reason = "stopped: " + res.Stopped
 	case res.Stopped != "":
 		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped

@@ -484,11 +484,6 @@ func createdAgain(hr *record.HitResult) {
 	r.Exhibit.Detail = detail
 }
 
-// minGatewaySample is how many answers the collector waits for before it
-// stops an attack whose answers are mostly a gateway's: a gateway that
-// throttles lets its burst through first.
-const minGatewaySample = 20
-
 // watchGateway counts r and stops the attack once the answers so far are
 // mostly a gateway's (contract.MostlyGateway).
 func (e *engine) watchGateway(r *record.Result) {
@@ -499,7 +494,7 @@ func (e *engine) watchGateway(r *record.Result) {
 	if r.Gateway {
 		e.gateway++
 	}
-	if e.stoppedGateway == 0 && e.answered >= minGatewaySample && contract.MostlyGateway(int(e.gateway), int(e.answered)) {
+	if e.stoppedGateway == 0 && e.answered >= contract.GatewaySample && contract.MostlyGateway(int(e.gateway), int(e.answered)) {
 		e.stoppedGateway = time.Since(e.began)
 		close(e.gatewayStop)
 	}

@@ -30,8 +30,8 @@ func newSeqMarks(lp pacing.LoadProfile) *seqMarks {
 }
 
 // maxPresized bounds the marks made up front (about 1.8 hours at
-// 5,000/s): they are live heap from the start, and at GOGC 400 each byte
-// of it lets the collector leave four more of garbage.
+// 5,000/s): they are live heap from the start, and at gcPercent (150) each byte
+// of it lets the collector leave 1.5 more of garbage.
 const maxPresized = 1 << 25
 
 // note marks the request p, as the collector receives it; everyID is a run

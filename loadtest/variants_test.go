@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
@@ -51,6 +52,7 @@ func startDouble(tb testing.TB, v variants.Variant, lose int64, faults ...refere
 // and the reconciliation find no violation, and the attacks read at least
 // one answer the variant changed (unless the load tester cannot see it).
 func TestLoadTesterPassesVariantServers(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	for _, v := range variants.All() {
 		t.Run(v.Name, func(t *testing.T) {

@@ -111,6 +111,20 @@ func (f GeneratorFigures) At(rate float64) (corrected, send time.Duration, lateP
 		medianOf(runs, func(r GeneratorRun) float64 { return r.LatePct })
 }
 
+// PeakRSSAt is the median over the rounds of the generator process's peak
+// resident memory (VmHWM) at rate; 0 when it did not run at rate.
+func (f GeneratorFigures) PeakRSSAt(rate float64) int64 {
+	return int64(medianOf(f.ByRate[rate], func(r GeneratorRun) float64 { return float64(r.PeakRSS) }))
+}
+
+// peakRates are the rates of the peak-memory rows (issue 38: at most
+// goalPeakRatio × vegeta's at each).
+var peakRates = []float64{5000, 10000}
+
+// goalPeakRatio is the goal of the load tester's peak resident memory over
+// vegeta's at the same rate, in the same run.
+const goalPeakRatio = 1.5
+
 // MaxRateAchieved is the median rate of the max-rate runs.
 func (f GeneratorFigures) MaxRateAchieved() float64 {
 	return medianOf(f.MaxRate, func(r GeneratorRun) float64 { return r.Achieved })
@@ -522,10 +536,32 @@ func (g GeneratorResult) WriteRows(w io.Writer) {
 		fmt.Fprintf(w, "| ... p99 at %s, corrected (from send), late sends | %s (%s), %.1f %% late vs %s (%s), %.1f %% late | medians of %d %s | at most vegeta's, corrected, no late sends | %s |\n",
 			rateName(g.Reference), ms(oc), ms(os), ol, ms(vc), ms(vs), vl, rounds, plural(rounds, "round"), met(oc <= vc && ol == 0))
 	}
+	for _, rate := range peakRates {
+		if len(o.ByRate[rate]) == 0 || len(v.ByRate[rate]) == 0 {
+			continue
+		}
+		op, vp := o.PeakRSSAt(rate), v.PeakRSSAt(rate)
+		if op == 0 || vp == 0 { // not read (a process too short-lived)
+			continue
+		}
+		ratio := float64(op) / float64(max(vp, 1))
+		fmt.Fprintf(w, "| Load tester peak resident memory at %s vs vegeta CLI | %.1f MiB vs %.1f MiB (%.2f×) | VmHWM of each generator's process read every %s; by round %s vs %s; medians of %d %s | at most %.1f× vegeta's | %s |\n",
+			rateName(rate), mib(op), mib(vp), ratio, hwmEvery, peakList(o.ByRate[rate]), peakList(v.ByRate[rate]), rounds, plural(rounds, "round"),
+			goalPeakRatio, met(ratio <= goalPeakRatio))
+	}
 	fmt.Fprintf(w, "| Load tester CPU per request at max rate (every check on) vs vegeta CLI | %.1f µs vs %.1f µs | user + system time of each generator's process over its sends, %d workers; medians of %d %s | at most vegeta's | %s |\n",
 		micros(o.CPUPerRequest()), micros(v.CPUPerRequest()), g.Workers, rounds, plural(rounds, "round"), met(o.CPUPerRequest() <= v.CPUPerRequest()))
 	fmt.Fprintf(w, "| Load tester max rate, %d workers | %.0f/s vs %.0f/s | medians of %d %s | at least vegeta's | %s |\n",
 		g.Workers, o.MaxRateAchieved(), v.MaxRateAchieved(), rounds, plural(rounds, "round"), met(o.MaxRateAchieved() >= v.MaxRateAchieved()))
+}
+
+// peakList is the runs' peaks, in MiB, round by round.
+func peakList(runs []GeneratorRun) string {
+	s := make([]string, len(runs))
+	for i, r := range runs {
+		s[i] = strconv.FormatFloat(mib(r.PeakRSS), 'f', 1, 64)
+	}
+	return strings.Join(s, ", ")
 }
 
 // cleanName writes a highest clean rate: none when no rate tried was.

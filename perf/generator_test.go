@@ -133,6 +133,28 @@ func TestGeneratorRowsMarkTheGoals(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[3], "| no |"), lines[3])  // 9,000/s < 10,000/s
 	assert.Contains(t, lines[2], "100.0 µs vs 80.0 µs")
 
+	// The peak-memory rows, at 5,000 and 10,000/s: at most 1.5× vegeta's.
+	withPeak := func(f GeneratorFigures, rate float64, peaks ...int64) {
+		for _, p := range peaks {
+			r := run(5*time.Millisecond, 0, rate, 0)
+			r.PeakRSS = p << 20
+			f.ByRate[rate] = append(f.ByRate[rate], r)
+		}
+	}
+	withPeak(ours, 10000, 40, 28, 29)
+	withPeak(veg, 10000, 20, 20, 30)
+	ours.ByRate[5000][0].PeakRSS, veg.ByRate[5000][0].PeakRSS = 45<<20, 20<<20
+	b.Reset()
+	GeneratorResult{Reference: 5000, Workers: 64, Ours: ours, Vegeta: &veg}.WriteRows(&b)
+	lines = strings.Split(strings.TrimSpace(b.String()), "\n")
+	require.Len(t, lines, 6)
+	assert.Contains(t, lines[2], "peak resident memory at 5000/s")
+	assert.Contains(t, lines[2], "45.0 MiB vs 20.0 MiB (2.25×)")
+	assert.True(t, strings.HasSuffix(lines[2], "| no |"), lines[2])
+	assert.Contains(t, lines[3], "29.0 MiB vs 20.0 MiB (1.45×)") // medians
+	assert.Contains(t, lines[3], "by round 40.0, 28.0, 29.0 vs 20.0, 20.0, 30.0")
+	assert.True(t, strings.HasSuffix(lines[3], "| yes |"), lines[3])
+
 	b.Reset()
 	GeneratorResult{Reference: 5000, Workers: 64, Ours: ours}.WriteRows(&b)
 	assert.Contains(t, b.String(), "vegeta CLI not installed")

@@ -24,10 +24,12 @@ type product struct {
 // customer from its wallet (method 0), or a cashier the probe provisioned
 // through a gateway method.
 type payer struct {
-	// label names it in failures; tokenKey is where a reproduction's TOKEN
-	// comes from.
-	label, tokenKey string
-	token           string
+	// label names it in failures.
+	label string
+	token string
+	// provision is the body the probe provisioned it with ("" for the
+	// profile's funded customer): a reproduction provisions it again.
+	provision []byte
 	// method is the payment_method_id; 0 pays from the wallet.
 	method int64
 	// products are those it may pay for (through method, at least its
@@ -56,6 +58,8 @@ type world struct {
 	funded, cashier *payer
 	// cashierErr is why the cashier could not be made.
 	cashierErr error
+	// made are the payments the probe's waves created (found.go).
+	made []Known
 }
 
 // newRunID is five random digits, drawn apart from the seed: the ids of
@@ -121,7 +125,7 @@ func (w *world) fundedPayer() *payer {
 	if f == nil || f.Token == "" {
 		return nil
 	}
-	return &payer{label: "the funded customer", tokenKey: "funded_customer.token", token: f.Token,
+	return &payer{label: "the funded customer", token: f.Token,
 		method: contract.InternalMethodID, products: w.catalog[:min(cheapest, len(w.catalog))],
 		reserve: contract.Wallet{Balance: f.MinBalance, Coins: f.MinCoins}}
 }
@@ -171,7 +175,7 @@ func (w *world) provisionCashier(ctx context.Context) (*payer, error) {
 			}
 		}
 		if len(fits) > 0 {
-			return &payer{label: "the probe's cashier", token: pv.Data.Token, method: id, products: fits[:min(len(fits), cheapest)]}, nil
+			return &payer{label: "the probe's cashier", token: pv.Data.Token, provision: body, method: id, products: fits[:min(len(fits), cheapest)]}, nil
 		}
 	}
 	return nil, errNoGateway

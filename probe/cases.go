@@ -212,6 +212,7 @@ func (r *waveRun) afterOneID(ctx context.Context, pm payment, lk lookup, afterRe
 		c := t.created[0]
 		taken = append(taken, c.Amount)
 		created := contract.Record{PartnerTrxID: pm.id, TransactionNumber: c.TransactionNumber, ProductID: pm.product.id, Amount: c.Amount}
+		r.w.keep(r.p, pm.id, c.TransactionNumber)
 		f, warns := r.w.recordFinding(created, lk.record)
 		if f != nil {
 			return r.fail(f)
@@ -317,6 +318,7 @@ func (r *waveRun) eachCreated(answers []answer, pms []payment) (taken []api.Amou
 		default:
 			for _, c := range one.created {
 				taken = append(taken, c.Amount)
+				r.w.keep(r.p, pms[i].id, c.TransactionNumber)
 			}
 			if one.wave.Uncertain > 0 {
 				unsure = append(unsure, pms[i].id)

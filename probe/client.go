@@ -2,8 +2,8 @@ package probe
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,6 +36,7 @@ type request struct {
 	method string
 	path   string
 	query  string
+	secret string // the partner's secret key; "": the profile's
 	token  string
 	body   []byte // JSON, or nil
 	// shared marks a payment sent at once with others of its
@@ -118,6 +119,9 @@ func (c *client) do(ctx context.Context, r request) answer {
 		}
 		a.throttled = throttled
 		if a.err == nil {
+			a.err = c.gateway(a, header)
+		}
+		if a.err == nil {
 			c.gate.Answered()
 		}
 		if r.op == contract.OpCreatePayment {
@@ -131,12 +135,28 @@ func (c *client) do(ctx context.Context, r request) answer {
 }
 
 // held is the error of a request the gate did not let go: the target kept
-// throttling, which stops the run, or the run ended while it held off.
+// throttling, or its answers were mostly a gateway's, which stops the run,
+// or the run ended while it held off.
 func (c *client) held(err error) error {
-	if errors.Is(err, throttle.ErrKeptThrottling) {
+	if throttle.Stops(err) {
 		c.stop(err)
 	}
 	return err
+}
+
+// gateway is the error of an answer a gateway gave instead of the API
+// (contract.GatewayAnswer), nil for the API's: not the API's answer, so a
+// payment it answered is one without an answer; the run's gate counts it,
+// and stops the run once most answers are a gateway's.
+func (c *client) gateway(a answer, header http.Header) error {
+	g, ok := contract.GatewayAnswer(a.status, header, a.body)
+	if !ok {
+		return nil
+	}
+	if err := c.gate.Gateway(g); err != nil {
+		c.stop(err)
+	}
+	return g
 }
 
 // once sends r once, bounded by the request timeout.
@@ -158,7 +178,7 @@ func (c *client) once(ctx context.Context, r request) (answer, http.Header) {
 	if err != nil {
 		return answer{err: err}, nil
 	}
-	req.Header.Set("X-SECRET-KEY", c.secret)
+	req.Header.Set("X-SECRET-KEY", cmp.Or(r.secret, c.secret))
 	if r.token != "" {
 		req.Header.Set("Authorization", "Bearer "+r.token)
 	}

@@ -79,6 +79,10 @@ type Options struct {
 	Only string
 	// Done, when set, receives each case's result as it ends.
 	Done func(CaseResult)
+	// Earlier are payments created before the probe ran (the combined
+	// run's scenarios), in the order they were answered: the case
+	// caseFound looks them up beside the probe's own.
+	Earlier []Known
 }
 
 // ErrUsage marks a run that could not start because of its options.

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,6 +47,10 @@ func run(tb testing.TB, opts probe.Options) probe.Result {
 	require.NoError(tb, err)
 	return res
 }
+
+// foundCase is the name of the probe's case that looks up every payment
+// the run created.
+const foundCase = "every payment the run created is found by its transaction_number and its partner_trx_id"
 
 // statuses is the status of each case, by the case's name.
 func statuses(res probe.Result) map[string]string {
@@ -91,8 +98,10 @@ func TestProbeSkipsWhatTheProfileLacks(t *testing.T) {
 	p := serve(t, httpapitest.Handler(t))
 	p.FundedCustomer = nil
 	res := run(t, short(p))
-	require.Len(t, res.Cases, 2)
-	one, wallet := res.Cases[0], res.Cases[1]
+	require.Len(t, res.Cases, 3)
+	one, wallet, found := res.Cases[0], res.Cases[1], res.Cases[2]
+	assert.Equal(t, probe.StatusPassed, found.Status, "%s%s", found.Failure, found.Reason)
+	assert.Equal(t, 4, found.Waves, "the one payment each of the 4 waves created")
 	assert.Equal(t, probe.StatusPassed, one.Status, "%s%s", one.Failure, one.Reason)
 	assert.Equal(t, 4, one.Waves)
 	assert.Equal(t, probe.StatusSkipped, wallet.Status)
@@ -117,7 +126,7 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 	}{
 		{"every payment refused with 422", func(t *testing.T) *profiles.Profile {
 			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/payment", http.StatusUnprocessableEntity, "Saldo tidak mencukupi.").URL)
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged},
+		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged, foundCase: probe.StatusSkipped},
 			"422 Saldo tidak mencukupi."},
 		{"no funded customer, and every gateway payment refused with 422", func(t *testing.T) *profiles.Profile {
 			d, err := gatewayNotYet.Double()
@@ -125,11 +134,11 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 			p := serve(t, d)
 			p.FundedCustomer = nil
 			return p
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusSkipped},
+		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusSkipped, foundCase: probe.StatusSkipped},
 			"422"},
 		{"the profile answered with the documented 500", func(t *testing.T) *profiles.Profile {
 			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/customer/profile", http.StatusInternalServerError, contract.MsgProfileUnloaded).URL)
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged},
+		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged, foundCase: probe.StatusSkipped},
 			contract.MsgProfileUnloaded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,19 +159,23 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 }
 
 // TestAServerFaultIsAFailure: a 5xx the document does not give, to a
-// payment, a status lookup or a profile read, fails the case that met it.
+// payment, a status lookup or a profile read, fails the case that met it;
+// but a gateway's page (HTML, Server: nginx) is not the API's answer: the
+// probe stops once most answers are the gateway's, and its cases are not
+// judged, saying which gateway answered.
 func TestAServerFaultIsAFailure(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		path            string
 		page            bool // a gateway's HTML page rather than the API's JSON
 		one, wallet     string
+		found           string
 		failureMentions string
 	}{
-		{"/client/v2/payment", false, probe.StatusFailed, probe.StatusFailed, "createPayment answered 500"},
-		{"/client/v2/payment/status", false, probe.StatusFailed, probe.StatusPassed, "getPaymentStatus answered 500"},
-		{"/client/v2/customer/profile", false, probe.StatusFailed, probe.StatusFailed, "getCustomerProfile answered 500"},
-		{"/client/v2/payment", true, probe.StatusFailed, probe.StatusFailed, "likely the page of a gateway or proxy in front of the API"},
+		{"/client/v2/payment", false, probe.StatusFailed, probe.StatusFailed, probe.StatusSkipped, "createPayment answered 500"},
+		{"/client/v2/payment/status", false, probe.StatusFailed, probe.StatusPassed, probe.StatusFailed, "getPaymentStatus answered 500"},
+		{"/client/v2/customer/profile", false, probe.StatusFailed, probe.StatusFailed, probe.StatusSkipped, "getCustomerProfile answered 500"},
+		{"/client/v2/payment", true, probe.StatusNotJudged, probe.StatusNotJudged, probe.StatusNotJudged, "502 Bad Gateway (Server: nginx)"},
 	} {
 		t.Run(fmt.Sprintf("%s, a page %v", tc.path, tc.page), func(t *testing.T) {
 			t.Parallel()
@@ -183,8 +196,12 @@ func TestAServerFaultIsAFailure(t *testing.T) {
 				}
 			}))
 			res := run(t, short(p))
-			assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": tc.one, "concurrent payments from one wallet": tc.wallet}, statuses(res))
+			assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": tc.one, "concurrent payments from one wallet": tc.wallet,
+				foundCase: tc.found}, statuses(res))
 			for _, c := range res.Cases {
+				if c.Status == probe.StatusNotJudged {
+					assert.Contains(t, c.Reason, tc.failureMentions, "a gateway's page is not the API's fault")
+				}
 				if c.Status == probe.StatusFailed {
 					assert.Contains(t, c.Failure, tc.failureMentions)
 					assert.Contains(t, c.Failure, "a server fault the document does not give")
@@ -305,7 +322,7 @@ func TestProbeStopsWhenTheTargetKeepsThrottling(t *testing.T) {
 	opts.MaxThrottleWait = 300 * time.Millisecond
 	res := run(t, opts)
 	assert.Contains(t, res.Stopped, "the target kept throttling")
-	assert.Equal(t, 2, res.NotJudged())
+	assert.Equal(t, 3, res.NotJudged())
 	assert.Positive(t, res.Throttling.Throttled)
 	assert.Zero(t, res.Failed())
 }
@@ -318,7 +335,7 @@ func TestProbeInterrupted(t *testing.T) {
 	cancel(fmt.Errorf("interrupt signal received"))
 	res, err := probe.Run(ctx, short(serve(t, httpapitest.Handler(t))))
 	require.NoError(t, err)
-	assert.Equal(t, 2, res.Skipped())
+	assert.Equal(t, 3, res.Skipped())
 	assert.Equal(t, "interrupted (interrupt signal received)", res.Interrupted)
 	for _, c := range res.Cases {
 		assert.Contains(t, c.Reason, "not run: interrupted")
@@ -407,4 +424,58 @@ func TestPrintCase(t *testing.T) {
 			assert.Contains(t, b.String(), line+"\n")
 		}
 	}
+}
+
+// TestAPaymentNotFoundByItsNumberFails: a server that does not find a
+// partner's first payment by its transaction_number (an index that starts
+// one past its first entry), and answers every other lookup right, fails
+// the case that looks up what the run created, with the lookup to send
+// again; the waves, which look up by partner_trx_id, pass.
+func TestAPaymentNotFoundByItsNumberFails(t *testing.T) {
+	t.Parallel()
+	ref := httpapitest.Handler(t)
+	var mu sync.Mutex
+	first := ""
+	p := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		lost := first
+		mu.Unlock()
+		if r.URL.Path == "/client/v2/payment/status" && lost != "" && r.URL.Query().Get("transaction_number") == lost {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"status":false,"message":"` + contract.MsgNotFound + `"}`))
+			return
+		}
+		if r.URL.Path != "/client/v2/payment" {
+			ref.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		ref.ServeHTTP(rec, r)
+		var created struct {
+			Data struct {
+				Transaction struct {
+					TransactionNumber string `json:"transaction_number"`
+				} `json:"transaction"`
+			} `json:"data"`
+		}
+		if rec.Code == http.StatusOK && json.Unmarshal(rec.Body.Bytes(), &created) == nil {
+			mu.Lock()
+			if first == "" {
+				first = created.Data.Transaction.TransactionNumber
+			}
+			mu.Unlock()
+		}
+		maps.Copy(w.Header(), rec.Header())
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	}))
+	res := run(t, short(p))
+	assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusPassed,
+		"concurrent payments from one wallet": probe.StatusPassed, foundCase: probe.StatusFailed}, statuses(res))
+	found := res.Cases[2]
+	assert.Contains(t, found.Failure, "not found by its transaction_number")
+	assert.Contains(t, found.Failure, "transaction_number="+first)
+	assert.Equal(t, contract.SentenceFound, found.Sentence)
+	assert.Contains(t, found.Reproduction, "/client/v2/payment/status?"+url.Values{"transaction_number": {first}}.Encode())
 }

@@ -65,18 +65,18 @@ func TestReproductionRunsAsPrinted(t *testing.T) {
 	c := caseNamed(t, res, "one partner_trx_id")
 	require.Equal(t, probe.StatusFailed, c.Status, c.Reason)
 	script := c.Reproduction
-	assert.Contains(t, script, "SECRET_KEY to the secret_key of profiles/reference.yaml, TOKEN to its funded_customer.token")
+	assert.Contains(t, script, "SECRET_KEY to the secret_key of profiles/reference.yaml, FUNDED_CUSTOMER_TOKEN to its funded_customer.token")
 	assert.Contains(t, script, "HEADER_X_GATEWAY_KEY to the value of -H 'X-Gateway-Key: …'")
-	assert.Contains(t, script, "--cacert '"+conn.CACert+"'")
+	assert.Contains(t, script, `--cacert "`+conn.CACert+`"`)
 	assert.NotContains(t, script, faulty.SecretKey)
 	assert.NotContains(t, script, faulty.FundedCustomer.Token)
 	assert.NotContains(t, script, "secret-of-the-gateway")
 
 	runScript := func(p *profiles.Profile) string {
 		t.Helper()
-		s := strings.Replace(script, "BASE='"+faulty.BaseURL+"'", "BASE='"+p.BaseURL+"'", 1)
+		s := strings.Replace(script, `BASE="`+faulty.BaseURL+`"`, `BASE="`+p.BaseURL+`"`, 1)
 		cmd := exec.CommandContext(t.Context(), "bash", "-c", s)
-		cmd.Env = append(os.Environ(), "SECRET_KEY="+p.SecretKey, "TOKEN="+p.FundedCustomer.Token, "HEADER_X_GATEWAY_KEY=secret-of-the-gateway")
+		cmd.Env = append(os.Environ(), "SECRET_KEY="+p.SecretKey, "FUNDED_CUSTOMER_TOKEN="+p.FundedCustomer.Token, "HEADER_X_GATEWAY_KEY=secret-of-the-gateway")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s\n%s", s, out)
 		return string(out)

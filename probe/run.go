@@ -2,7 +2,6 @@ package probe
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -97,6 +96,20 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			cr.Status, cr.Reason = StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
 		default:
 			cr = w.runCase(ctx, pc, cr, deadline)
+		}
+		if opts.Done != nil {
+			opts.Done(cr)
+		}
+		res.Cases = append(res.Cases, cr)
+	}
+	if cr := (CaseResult{Operation: contract.OpGetPaymentStatus, Case: caseFound}); opts.Only == "" || strings.Contains(strings.ToLower(cr.Name()), strings.ToLower(opts.Only)) {
+		switch {
+		case ctx.Err() != nil:
+			cr.Status, cr.Reason = w.unfinished(ctx, "not run")
+		case setupErr != nil && len(opts.Earlier) == 0:
+			cr.Status, cr.Reason = StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
+		default:
+			cr = w.foundCase(ctx, deadline)
 		}
 		if opts.Done != nil {
 			opts.Done(cr)
@@ -209,10 +222,10 @@ func (tl *caseTally) noteWarnings() {
 }
 
 // unfinished is the status and reason of a case the run's end cut short:
-// not judged when the target kept throttling, skipped when the run was
-// interrupted.
+// not judged when the target kept throttling or its answers were mostly
+// a gateway's, skipped when the run was interrupted.
 func (w *world) unfinished(ctx context.Context, what string) (string, string) {
-	if errors.Is(context.Cause(ctx), throttle.ErrKeptThrottling) {
+	if throttle.Stops(context.Cause(ctx)) {
 		return StatusNotJudged, what + ": " + context.Cause(ctx).Error()
 	}
 	return StatusSkipped, what + ": " + interruption(ctx)
@@ -240,10 +253,11 @@ func summarize(causes []string) string {
 }
 
 // interruption describes why ctx ended: "interrupted (interrupt signal
-// received)", or the target kept throttling (the gate's error).
+// received)", or the target kept throttling, or its answers were mostly a
+// gateway's (the gate's error).
 func interruption(ctx context.Context) string {
 	cause := context.Cause(ctx)
-	if errors.Is(cause, throttle.ErrKeptThrottling) {
+	if throttle.Stops(cause) {
 		return cause.Error()
 	}
 	if cause != nil && cause.Error() != context.Canceled.Error() {

@@ -185,10 +185,17 @@ const lookupTries = 3
 // is found, a 404 "Transaction not found" is not; a lookup without an
 // answer is asked again, lookupTries times in all.
 func (w *world) lookUp(ctx context.Context, p *payer, id string) lookup {
-	q := url.Values{"partner_trx_id": {id}}.Encode()
+	return w.lookUpBy(ctx, "", p.token, "partner_trx_id", id)
+}
+
+// lookUpBy asks payment status for the payment whose key (partner_trx_id
+// or transaction_number) is id, with a partner's secret key ("": the
+// profile's) and an account's token, as lookUp does.
+func (w *world) lookUpBy(ctx context.Context, secret, token, key, id string) lookup {
+	q := url.Values{key: {id}}.Encode()
 	var a answer
 	for range lookupTries {
-		a = w.c.do(ctx, request{op: contract.OpGetPaymentStatus, method: http.MethodGet, path: pathStatus, query: q, token: p.token})
+		a = w.c.do(ctx, request{op: contract.OpGetPaymentStatus, method: http.MethodGet, path: pathStatus, query: q, secret: secret, token: token})
 		if a.answered() || ctx.Err() != nil {
 			break
 		}

@@ -250,3 +250,55 @@ func Mask(v string) string {
 	}
 	return prefix + v[:4] + strings.Repeat("*", 8)
 }
+
+// Secret is a secret of a profile: its key ("secret_key",
+// "funded_customer.token", "load_customers[0].token") and its value.
+type Secret struct {
+	Key, Value string
+}
+
+// Secrets lists the secrets p gives (its keys and tokens), in the order
+// of profiles/example.yaml, leaving out those it does not give.
+func (p *Profile) Secrets() []Secret {
+	var out []Secret
+	add := func(key, value string) {
+		if value != "" {
+			out = append(out, Secret{key, value})
+		}
+	}
+	add("secret_key", p.SecretKey)
+	add("main_token", p.MainToken)
+	for _, c := range []struct {
+		key string
+		c   *Customer
+	}{{"funded_customer", p.FundedCustomer}, {"split_customer", p.SplitCustomer}, {"mixed_customer", p.MixedCustomer}} {
+		if c.c != nil {
+			add(c.key+".token", c.c.Token)
+		}
+	}
+	for i, c := range p.LoadCustomers {
+		add(fmt.Sprintf("load_customers[%d].token", i), c.Token)
+	}
+	for _, pt := range []struct {
+		key string
+		p   *Partner
+	}{{"second_partner", p.SecondPartner}, {"inactive_price_plan", p.InactivePricePlan}} {
+		if pt.p != nil {
+			add(pt.key+".secret_key", pt.p.SecretKey)
+			add(pt.key+".main_token", pt.p.MainToken)
+		}
+	}
+	add("fixtures.broken_profile_token", p.Fixtures.BrokenProfileToken)
+	return out
+}
+
+// KeyOf is the key of the first secret of p whose value is v; ok is false
+// when v is none of p's secrets.
+func (p *Profile) KeyOf(v string) (key string, ok bool) {
+	for _, s := range p.Secrets() {
+		if s.Value == v {
+			return s.Key, true
+		}
+	}
+	return "", false
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/partnercommerce/conformance/api"
@@ -123,14 +124,16 @@ func (s *scenario) refusedByGroup() error {
 	products := strings.HasPrefix(s.groupEndpoint, "the product")
 	var ok bool
 	var want string
+	rows := secAuthRowsAccess
 	if products {
 		ok = slices.Contains(contract.ProductAuthMessages, msg)
-		want = fmt.Sprintf("status 401 and one of %q", contract.ProductAuthMessages)
+		want = "status 401 and the message " + eitherOf(contract.ProductAuthMessages)
+		rows = secAuthRowsProducts
 	} else {
 		ok = slices.Contains(contract.AccessAuthMessages, msg) || strings.HasPrefix(msg, contract.AccessDeniedPrefix)
-		want = fmt.Sprintf("status 401 and a message beginning %q or one of %q", contract.AccessDeniedPrefix, contract.AccessAuthMessages)
+		want = fmt.Sprintf("status 401 and a message beginning %q, or the message %s", contract.AccessDeniedPrefix, eitherOf(contract.AccessAuthMessages))
 	}
-	section := secAuth + " " + secAuthRows
+	section := secAuth + " " + rows
 	if s.groupEndpoint == "the product sync" && (s.authProblem == "no token" || s.authProblem == "an invalid token") {
 		if ex.Status == http.StatusForbidden && msg == contract.MsgSyncForbidden {
 			return s.reading(contract.MustReading("sync-token-401"), s.failure(ex, secSyncToken, want, "got status 403 and the message %q", msg))
@@ -157,7 +160,11 @@ func (s *scenario) readingMessage(msg string, prefix bool) error {
 		if prefix {
 			how = "a message beginning"
 		}
-		return s.reading(contract.MustReading("auth-message-per-condition"), s.failure(ex, secAuthRows,
+		rows := secAuthRowsAccess
+		if strings.HasPrefix(s.groupEndpoint, "the product") {
+			rows = secAuthRowsProducts
+		}
+		return s.reading(contract.MustReading("auth-message-per-condition"), s.failure(ex, rows,
 			fmt.Sprintf("%s %q for %s", how, msg, s.authProblem), "got status %d and the message %q", ex.Status, env.Message))
 	}
 	s.h.coverage.asserted(ex, msg)
@@ -176,4 +183,16 @@ func (s *scenario) nothingShown() error {
 			"got status %d and the message %q", ex.Status, env.Message)
 	}
 	return nil
+}
+
+// eitherOf says a list of messages in words: "A", "B" or "C".
+func eitherOf(msgs []string) string {
+	q := make([]string, len(msgs))
+	for i, m := range msgs {
+		q[i] = strconv.Quote(m)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

@@ -6,6 +6,7 @@ package steps
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sort"
 
@@ -28,6 +29,9 @@ type product struct {
 type catalogRead struct {
 	products []product
 	ex       *exchange // the last page read, for failure reports
+	// refused is the first error answer of a sub category, which blocks
+	// a scenario only when the catalog holds no product at all.
+	refused error
 }
 
 // maxSyncPages bounds every walk through the pages of product sync.
@@ -38,18 +42,27 @@ const maxSyncPages = 1000
 // fixture (a product a gateway method fits, an inactive product) may be in
 // any of them. A sub category the target answers with another message than
 // OK (not found, not yet available) holds no fixture. The first read of a
-// scenario is validated and recorded like any other exchange, then kept for
-// the rest of the scenario.
+// scenario is a precondition (gather): it reads what payments need, then is
+// kept for the rest of the scenario.
 func (s *scenario) catalog(ctx context.Context, p partner) (catalogRead, error) {
 	if c, ok := s.catalogs[p.label]; ok {
 		return c, nil
 	}
 	main := &account{actor: "main account of " + p.label, partner: p, token: p.mainToken}
 	var out catalogRead
-	for _, sub := range contract.SubCategories() {
-		if err := s.readSubCategory(ctx, main, sub, &out); err != nil {
-			return catalogRead{}, err
+	err := s.gather(func() error {
+		for _, sub := range contract.SubCategories() {
+			if err := s.readSubCategory(ctx, main, sub, &out); err != nil {
+				return err
+			}
 		}
+		if len(out.products) == 0 && out.refused != nil {
+			return out.refused
+		}
+		return nil
+	})
+	if err != nil {
+		return catalogRead{}, err
 	}
 	if s.catalogs == nil {
 		s.catalogs = map[string]catalogRead{}
@@ -64,28 +77,44 @@ func (s *scenario) readSubCategory(ctx context.Context, main *account, sub strin
 	for page := 1; page <= maxSyncPages; page++ {
 		pg := page
 		sp, err := s.syncPage(ctx, main, sub, &pg, &size)
-		if err != nil {
-			return err
+		if err == nil {
+			if env, err := s.envelope(sp.ex); page == 1 && err == nil && sp.ex.Status == http.StatusOK && env.Message != contract.MsgOK {
+				return nil
+			}
+			err = s.okPage(sp)
 		}
-		if env, err := s.envelope(sp.ex); page == 1 && err == nil && sp.ex.Status == http.StatusOK && env.Message != contract.MsgOK {
+		if se := (*stepError)(nil); page == 1 && errors.As(err, &se) {
+			// A first page that is no catalog page (a sub category not
+			// found or not yet available, whatever its body) holds no
+			// product to pay for; its answer is the products scenarios'
+			// to judge. A catalog
+			// with no product at all is blocked by the first of them.
+			if out.refused == nil {
+				out.refused = err
+			}
 			return nil
 		}
-		if err := s.okPage(sp); err != nil {
+		if err != nil {
 			return err
 		}
 		out.ex = sp.ex
 		for _, m := range sp.products {
+			// A payment needs a product's id and final price, nothing else:
+			// the rest of the product is the products scenarios' to judge.
 			pr := product{SubCategory: sub}
 			for _, f := range []struct {
 				path string
 				dst  *int64
-			}{{"id", &pr.ID}, {"pricing.base_price", &pr.BasePrice}, {"pricing.final_price", &pr.FinalPrice}} {
+			}{{"id", &pr.ID}, {"pricing.final_price", &pr.FinalPrice}} {
 				v, _ := lookup(m, f.path)
 				n, isInt := integer(v)
 				if !isInt {
-					return s.failure(sp.ex, secProduct, "integer id and prices", "product %v lacks an integer id or price", m["id"])
+					return s.failure(sp.ex, secProduct, "an integer id and pricing.final_price", "product %v lacks an integer id or final price", m["id"])
 				}
 				*f.dst = n
+			}
+			if v, ok := lookup(m, "pricing.base_price"); ok {
+				pr.BasePrice, _ = integer(v)
 			}
 			pr.Status, _ = m["status"].(string)
 			if op, ok := lookup(m, "operator.name"); ok {

@@ -98,6 +98,10 @@ func (s *scenario) provision(ctx context.Context, p partner, secret string, body
 			return pv, s.failure(pv.ex, secProvisionBody, "data.customer_id and data.token", "the body lacks data (%v)", err)
 		}
 		id, err := out.Data.CustomerID.Int64()
+		if s.gathering && out.Data.Token != "" {
+			// An account is all a precondition needs: its token.
+			err = nil
+		}
 		if err != nil || out.Data.Token == "" {
 			return pv, s.failure(pv.ex, secProvisionBody, "an integer data.customer_id and a non-empty data.token",
 				"customer_id %q, token %q", out.Data.CustomerID, out.Data.Token)
@@ -116,6 +120,11 @@ func (s *scenario) provisionNew(ctx context.Context, p partner, secret string) e
 
 // cashierOf provisions a new account under partner p for the actor.
 func (s *scenario) cashierOf(ctx context.Context, actor string, p partner) error {
+	return s.gather(func() error { return s.provisionFor(ctx, actor, p) })
+}
+
+// provisionFor provisions the account of cashierOf.
+func (s *scenario) provisionFor(ctx context.Context, actor string, p partner) error {
 	name, phone, email := s.newIdentity()
 	pv, err := s.provision(ctx, p, p.secretKey, map[string]any{"name": name, "phone_number": phone, "email": email})
 	if err != nil {
@@ -515,7 +524,11 @@ func (s *scenario) walletAsReported(actor string) error {
 func (s *scenario) sharedCustomer(ctx context.Context, actor, token string) error {
 	s.unlock = append(s.unlock, s.h.lock(token))
 	a := s.addAccount(&account{actor: actor, partner: s.mainPartner(), token: token})
-	w, err := s.walletOf(ctx, a)
+	var w wallet
+	err := s.gather(func() (err error) {
+		w, err = s.walletOf(ctx, a)
+		return err
+	})
 	if err != nil {
 		return err
 	}

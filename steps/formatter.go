@@ -3,6 +3,7 @@ package steps
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/cucumber/godog/formatters"
 	messages "github.com/cucumber/messages/go/v21"
 
+	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
 )
 
@@ -60,6 +62,12 @@ type formatter struct {
 	// runs are the scenarios under way, by pickle id.
 	runs    map[string]*pickleRun
 	results []report.ScenarioResult
+	// The console prints the scenarios in file order, whatever order
+	// concurrent scenarios end in: order is the selection's, next the
+	// first not printed yet, and held the results that wait for it.
+	order []*gherkin.Scenario
+	next  int
+	held  map[*gherkin.Scenario]report.ScenarioResult
 }
 
 // pickleRun is what is known of a scenario under way: the steps godog
@@ -71,8 +79,10 @@ type pickleRun struct {
 	verdict *report.ScenarioResult
 }
 
-func newFormatter(format string, color bool) *formatter {
-	return &formatter{format: format, color: color, runs: map[string]*pickleRun{}}
+// newFormatter is the formatter of a run of the scenarios of order, in
+// file order.
+func newFormatter(format string, color bool, order []*gherkin.Scenario) *formatter {
+	return &formatter{format: format, color: color, runs: map[string]*pickleRun{}, order: order, held: map[*gherkin.Scenario]report.ScenarioResult{}}
 }
 
 func (f *formatter) run(p *messages.Pickle) *pickleRun {
@@ -144,11 +154,41 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 	}
 	res.Seconds = prev.Sub(start).Seconds()
 	f.results = append(f.results, res)
-	// A failure for want of an answer waits for the end of the run: if the
-	// target stopped answering, it is not the server's failure but a
-	// scenario not run to its end.
+	if res.Entry == nil || !slices.Contains(f.order[f.next:], res.Entry) {
+		f.print(res)
+		return
+	}
+	f.held[res.Entry] = res
+	for f.next < len(f.order) {
+		r, ok := f.held[f.order[f.next]]
+		if !ok {
+			return
+		}
+		delete(f.held, f.order[f.next])
+		f.next++
+		f.print(r)
+	}
+}
+
+// print writes a scenario's result to the console. A failure for want of
+// an answer waits for the end of the run: if the target stopped answering,
+// it is not the server's failure but a scenario not run to its end.
+func (f *formatter) print(res report.ScenarioResult) {
 	if f.console != nil && !res.NoAnswer() {
 		f.console.Scenario(res)
+	}
+}
+
+// flush prints, in file order, the results still held once the scenarios
+// have run: those behind a scenario that never completed (a stopped run).
+func (f *formatter) flush() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for ; f.next < len(f.order); f.next++ {
+		if r, ok := f.held[f.order[f.next]]; ok {
+			delete(f.held, f.order[f.next])
+			f.print(r)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 // the formatter that collects the results. Scenarios share no data through it.
 type harness struct {
 	profile   *profiles.Profile
+	repro     reproTarget // how a failure's reproduction names the profile and reaches the target
 	http      *http.Client
 	timeout   time.Duration
 	validator *contract.Validator
@@ -37,6 +38,11 @@ type harness struct {
 	gate *throttle.Gate
 	// gateway counts the gateway payments the scenarios needed (notjudged.go).
 	gateway gatewayTally
+	// created are the payments the scenarios created (created.go).
+	created createdLog
+	// sameID are the requests sent with each made-up partner_trx_id, for
+	// the reproduction of a reuse (http.go).
+	sameID sameIDLog
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context

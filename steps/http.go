@@ -3,16 +3,20 @@ package steps
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -38,6 +42,16 @@ type exchange struct {
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
 	Invalid error
+	// Gateway is set when the answer came from a gateway in front of the
+	// API, not from the API (contract.GatewayAnswer): it is not judged.
+	Gateway *contract.Gateway
+	// by is the scenario that sent it, whose accounts its reproduction
+	// provisions again (reproduction).
+	by *scenario
+	// before are the requests sent before it with its partner_trx_id (one
+	// the run made up): its reproduction sends them first, so that a reuse
+	// is reused again.
+	before []*exchange
 	// Throttled counts the throttled answers (429, or 503 with
 	// Retry-After) before this one: the request was sent again after each;
 	// FirstThrottle describes the first.
@@ -71,7 +85,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 	// So does an endpoint the target stopped answering, to it.
 	defer context.AfterFunc(ep.ctx, cancel)()
 
-	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone()}
+	ex := &exchange{Method: req.Method, URL: req.URL.String(), ReqHeader: req.Header.Clone(), by: r.s}
 	if req.Body != nil {
 		body, err := io.ReadAll(req.Body)
 		_ = req.Body.Close()
@@ -79,6 +93,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("reading request body: %w", err)
 		}
 		ex.ReqBody = body
+		ex.before = h.sameID.add(ex)
 	}
 	r.s.record(ex)
 	for {
@@ -148,9 +163,19 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep
 }
 
 // answered validates the answer to req against the contract, records its
-// coverage and returns it.
+// coverage and returns it. An answer a gateway gave instead of the API
+// (contract.GatewayAnswer) is neither: it is counted by the run's gate,
+// which stops the run once most answers are a gateway's (gateway.go), and
+// returned as the request's error (ex.Gateway says which).
 func (r *recorder) answered(ctx context.Context, req *http.Request, ex *exchange, resp *http.Response) (*http.Response, error) {
 	h := r.s.h
+	if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, ex.RespBody); ok {
+		ex.Gateway = &g
+		if err := h.gate.Gateway(g); err != nil {
+			h.gatewayStopped(err)
+		}
+		return nil, g
+	}
 	h.gate.Answered()
 	// Validate against a fresh copy of the request: the body was consumed.
 	vreq := req.Clone(ctx)
@@ -222,7 +247,9 @@ func cut(body []byte) string {
 	return string(body)
 }
 
-// String renders the exchange for the text of a failure, secrets masked.
+// String renders the exchange for the text of a failure, secrets masked,
+// ending with its reproduction: the request as a shell script of curl
+// that runs as printed (reproduction).
 func (ex *exchange) String() string {
 	if ex == nil {
 		return "  (no request was sent)\n"
@@ -246,7 +273,88 @@ func (ex *exchange) String() string {
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
+	b.WriteString(ex.reproduction())
 	return b.String()
+}
+
+// ReproductionHead is the line of a failure's text that its reproduction
+// follows, each of its lines indented by four spaces.
+const ReproductionHead = "  reproduce (sh, once the variables its first line names are set):"
+
+// reproTarget is how a failure's reproduction names the profile and
+// reaches the target.
+type reproTarget struct {
+	profilePath string
+	conn        transport.Options
+}
+
+// reproduction is the request of ex as a shell script of curl (package
+// repro: the profile's secrets as variables named after their keys, the
+// accounts the scenario provisioned provisioned again for their tokens, a
+// partner_trx_id the run made up fresh on each run), after
+// ReproductionHead; "" for an exchange of no scenario's.
+func (ex *exchange) reproduction() string {
+	s := ex.by
+	if s == nil {
+		return ""
+	}
+	h := s.h
+	sc := repro.New(h.profile, h.repro.profilePath, h.repro.conn)
+	actors := make([]string, 0, len(s.accounts))
+	for actor := range s.accounts {
+		actors = append(actors, actor)
+	}
+	sort.Strings(actors)
+	for _, actor := range actors {
+		if a := s.accounts[actor]; a.phone != "" {
+			body, _ := json.Marshal(map[string]string{"name": a.name, "phone_number": a.phone, "email": a.email}) // strings always marshal
+			sc.Provisioned(a.token, a.partner.secretKey, strings.TrimPrefix(actor, "the "), body)
+		}
+	}
+	for i, b := range ex.before {
+		if i == 0 {
+			sc.Comment("sent before with the same partner_trx_id:")
+		}
+		sc.Add(b.reproRequest())
+	}
+	if len(ex.before) > 0 {
+		sc.Comment("then:")
+	}
+	sc.Add(ex.reproRequest())
+	return ReproductionHead + "\n    " + strings.ReplaceAll(strings.TrimRight(sc.String(), "\n"), "\n", "\n    ") + "\n"
+}
+
+// reproRequest is ex's request as a reproduction sends it.
+func (ex *exchange) reproRequest() repro.Request {
+	path := strings.TrimPrefix(ex.URL, strings.TrimRight(ex.by.h.profile.BaseURL, "/"))
+	path, query, _ := strings.Cut(path, "?")
+	return repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody}
+}
+
+// sameIDLog keeps the requests sent with each partner_trx_id the run made
+// up (repro.MadeUp), in order.
+type sameIDLog struct {
+	mu   sync.Mutex
+	byID map[string][]*exchange
+}
+
+// add notes ex when its body carries a made-up partner_trx_id, and
+// returns the requests sent with it before.
+func (l *sameIDLog) add(ex *exchange) []*exchange {
+	var body struct {
+		ID string `json:"partner_trx_id"`
+	}
+	if json.Unmarshal(ex.ReqBody, &body) != nil || !repro.MadeUp(body.ID) {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.byID == nil {
+		l.byID = map[string][]*exchange{}
+	}
+	before := l.byID[body.ID]
+	l.byID[body.ID] = append(before[:len(before):len(before)], ex)
+	return before
 }
 
 // failureBodyLines is how many lines of a response body the text of a

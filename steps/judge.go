@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
@@ -32,6 +34,9 @@ type Judge interface {
 // JudgeEnv is what a run gives a judge.
 type JudgeEnv struct {
 	Profile *profiles.Profile
+	// ProfilePath is the file Profile was read from, which reproductions
+	// and the commands a run prints name ("" for the embedded reference).
+	ProfilePath string
 	// HTTPClient is the run's client (its TLS, its headers, its timeout);
 	// Conn the options it was built from, for a judge that builds its own
 	// (the probe) or repeats them in a reproduction.
@@ -48,6 +53,9 @@ type JudgeEnv struct {
 	Budget time.Duration
 	// Case receives each case as it ends, for the run's console.
 	Case func(report.ScenarioResult)
+	// Created are the payments the scenarios created, in the order they
+	// were answered.
+	Created []CreatedPayment
 }
 
 // Judgement is what a judge found: what it ran, and its cases (each
@@ -84,13 +92,14 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 	for i, j := range opts.Judges {
 		if reason := h.notStarted(); reason != "" || stop != nil {
 			if stop != nil {
-				reason = "not run: " + stop.Reason
+				reason = stop.Reason
 			}
+			reason = strings.TrimPrefix(reason, "not run: ") // the state says it
 			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
 			continue
 		}
-		env := JudgeEnv{Profile: h.profile, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
-			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase}
+		env := JudgeEnv{Profile: h.profile, ProfilePath: opts.ProfilePath, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
+			Budget: judgeBudget(opts.Budget, time.Since(start), len(opts.Judges)-i), Case: h.fmt.printCase, Created: h.created.list()}
 		got, err := j.Judge(ctx, env)
 		if err != nil {
 			return out, nil, fmt.Errorf("%w: the %s judge: %w", ErrUsage, j.Name(), err)
@@ -105,8 +114,15 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 		}
 		if got.Stopped != nil {
 			stop = got.Stopped
-			if stop.Cause == report.StopThrottled {
+			switch stop.Cause {
+			case report.StopThrottled:
 				h.keptThrottling(fmt.Errorf("%s", stop.Reason))
+			case report.StopGateway:
+				err := h.gate.Stopped() // the run's gate stopped the judge
+				if err == nil {
+					err = fmt.Errorf("%w: %s", contract.ErrGateway, stop.Reason)
+				}
+				h.gatewayStopped(err)
 			}
 		}
 		out = append(out, got)

@@ -129,6 +129,10 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 		if res != nil && s.payment == nil {
 			s.payment = pm
 		}
+		if res != nil && err == nil {
+			s.h.created.add(CreatedPayment{SecretKey: a.partner.secretKey, Token: a.token, Actor: a.actor,
+				PartnerTrxID: res.PartnerTrxID, TransactionNumber: res.TransactionNumber})
+		}
 		if err := s.paymentLawful(pm, err); err != nil {
 			return pm, err
 		}

@@ -30,7 +30,10 @@ const preflightPath = "/client/v2/customer/profile"
 // it does not refuse the profile's secret key and main token with 401 (§5:
 // "Failures return HTTP 401"). It asserts nothing else: any other status,
 // such as the profile's 500, passes. The error wraps ErrTarget and is one
-// sentence a newcomer can act on.
+// sentence a newcomer can act on; a gateway's refusal or error page
+// (contract.GatewayAnswer: a proxy's 400 for a missing client certificate,
+// its 403 for a missing header) is said as the gateway's, with its title
+// and what to change, in the load tester's words.
 func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, timeout time.Duration) error {
 	if hc == nil {
 		hc = http.DefaultClient
@@ -64,6 +67,11 @@ func Preflight(ctx context.Context, prof *profiles.Profile, hc *http.Client, tim
 			t.Stop()
 			return fmt.Errorf("%w: preflight: %w", ErrTarget, context.Cause(ctx))
 		}
+	}
+	if g, ok := contract.GatewayAnswer(a.status, a.header, a.body); ok && a.status >= http.StatusBadRequest {
+		// A proxy's refusal (a client certificate or a header it wants)
+		// or its error page, as the load tester's preflight says it.
+		return fmt.Errorf("%w: preflight: GET %s: %w", ErrTarget, url, g)
 	}
 	env, _, err := contract.Decode(a.body)
 	if err != nil {

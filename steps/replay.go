@@ -6,13 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cucumber/godog"
 
 	"github.com/partnercommerce/conformance/api"
+	"github.com/partnercommerce/conformance/internal/repro"
 )
 
 // The replay steps send one request exactly as written: the generated mode
@@ -71,15 +70,11 @@ func (s *scenario) sendWritten(ctx context.Context, actor, method, path string, 
 	return nil
 }
 
-// generatedHead is how a partner_trx_id the generated mode made up starts
-// (gen-RUN-N); what follows it is what a defect added (characters up to a
-// length), and the defect is what the file reproduces.
-var generatedHead = regexp.MustCompile(`^gen-[0-9]+-[0-9]+`)
-
-// freshTrxID replaces the generated head of the partner_trx_id of a JSON
-// body (gen-RUN-N) by a fresh id of this run, and keeps the rest: the
-// characters after the head, and the id's length in characters, so that an
-// id one character too long stays one character too long. Any other body is
+// freshTrxID replaces the made-up head of the partner_trx_id of a JSON
+// body (gen-RUN-N: repro.MadeUp) by a fresh id of this run, and keeps the
+// rest: the characters after the head, and the id's length in characters,
+// so that an id one character too long stays one character too long
+// (repro.FreshID, as a reproduction's curl line does). Any other body is
 // sent as written.
 func (s *scenario) freshTrxID(body []byte) []byte {
 	var m map[string]json.RawMessage
@@ -90,19 +85,11 @@ func (s *scenario) freshTrxID(body []byte) []byte {
 	if json.Unmarshal(m["partner_trx_id"], &id) != nil {
 		return body
 	}
-	head := generatedHead.FindString(id)
-	if head == "" {
+	fresh, ok := repro.FreshID(id, s.nextTrxID())
+	if !ok {
 		return body
 	}
-	fresh, rest := []rune(s.nextTrxID()), []rune(id[len(head):])
-	if len(rest) > 0 {
-		length := utf8.RuneCountInString(id)
-		for len(fresh)+len(rest) < length { // a longer head than the fresh id's
-			rest = append(rest[:1:1], rest...)
-		}
-		rest = rest[min(len(fresh)+len(rest)-length, len(rest)-1):]
-	}
-	out, _ := json.Marshal(string(append(fresh, rest...))) // a string always marshals
+	out, _ := json.Marshal(fresh) // a string always marshals
 	return bytes.Replace(body, m["partner_trx_id"], out, 1)
 }
 

@@ -28,6 +28,9 @@ type scenario struct {
 	// (notJudged), unjudgedWhy its reason in full.
 	unjudged    *report.Cause
 	unjudgedWhy string
+	// gathering is set while a step only gathers what the scenario needs
+	// (gather): its answers are read for what it needs, not judged.
+	gathering bool
 	// entry is the scenario in the feature files; unselected marks a row of
 	// an outline the selection left out (it is neither run nor reported).
 	entry      *gherkin.Scenario
@@ -192,11 +195,19 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 	if errors.Is(err, contract.ErrThrottledProcessed) {
 		return ex, s.throttledProcessed(ex, err)
 	}
+	if ex != nil && ex.Gateway != nil {
+		return ex, s.gatewayPage(ex) // not the API's answer (gateway.go)
+	}
 	if err != nil {
 		if ex == nil || ex.Err == nil {
 			return ex, fmt.Errorf("the request could not be built or sent: %w", err)
 		}
 		return ex, s.failure(ex, secEveryJSON, "an answer from the target", "%v", ex.Err)
+	}
+	if s.gathering {
+		// A precondition reads only what it needs: the answer's contract
+		// is judged by the scenarios whose rule it is.
+		return ex, nil
 	}
 	if errors.Is(ex.Invalid, contract.ErrContentType) {
 		return ex, s.failure(ex, contract.SentenceContentType, "Content-Type application/json", "%v", ex.Invalid)
@@ -223,6 +234,29 @@ func (s *scenario) notJudgedBecause(cause report.Cause, reason string) error {
 	return fmt.Errorf("%w: not judged: %s", godog.ErrSkip, reason)
 }
 
+// gather runs a step that only gathers what the scenario needs (a
+// product to pay for, an account, a wallet reading): its answers are read
+// for what the scenario needs and no more, since a contract break in them
+// is judged once, by the scenarios whose rule it is. A precondition that
+// cannot be met blocks the scenario by that cause: it is not judged
+// (neither failed nor passed; the run is INCOMPLETE), and the writers list
+// it under the cause ("blocks 26 scenarios").
+func (s *scenario) gather(fn func() error) error {
+	if s.gathering {
+		return fn()
+	}
+	s.gathering = true
+	err := fn()
+	s.gathering = false
+	var se *stepError
+	if !errors.As(err, &se) {
+		return err
+	}
+	c := se.cause
+	c.Blocked = true
+	return s.notJudgedBecause(c, "blocked: a precondition could not be met: "+se.report)
+}
+
 // stepError is a failed check: it carries the full report and its cause,
 // the key by which the writers group failures.
 type stepError struct {
@@ -243,11 +277,11 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 	fmt.Fprintf(&b, "  checks:   %s\n", section)
 	fmt.Fprintf(&b, "  expected: %s\n", expected)
 	b.WriteString(ex.String())
-	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, args)}
+	return &stepError{report: b.String(), cause: failureCause(ex, section, expected, format, args)}
 }
 
 // failureCause is the cause of a failure of failure's arguments.
-func failureCause(ex *exchange, section, expected string, args []any) report.Cause {
+func failureCause(ex *exchange, section, expected, format string, args []any) report.Cause {
 	c := report.Cause{Check: section, Expected: expected}
 	if ex != nil {
 		c.Operation = ex.Operation
@@ -261,7 +295,9 @@ func failureCause(ex *exchange, section, expected string, args []any) report.Cau
 			return c
 		}
 	}
-	c.Headline = "expected " + expected
+	// What was found first, then what the document asks.
+	found, _, _ := strings.Cut(strings.TrimPrefix(fmt.Sprintf(format, args...), "got "), "\n")
+	c.Headline = found + "; the document asks for " + expected
 	if c.Operation != "" {
 		c.Headline = c.Operation + ": " + c.Headline
 	}

@@ -40,6 +40,10 @@ type Options struct {
 	BaseURL string
 	// Profile holds the credentials and capabilities of the target. Required.
 	Profile *profiles.Profile
+	// ProfilePath is the file Profile was read from: a failure's
+	// reproduction names it as where its secrets come from ("" for the
+	// embedded reference's, profiles/reference.yaml).
+	ProfilePath string
 	// Tags is a tag expression in Cucumber's syntax ("@payments and not
 	// @funded") or godog's ("@payments && ~@funded"); see internal/gherkin.
 	Tags string
@@ -158,6 +162,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	h := &harness{
 		profile:   prof,
+		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target},
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,
@@ -170,7 +175,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		selection: sel,
 		runCtx:    ctx,
 		gate:      throttle.New(throttle.Options{Rate: opts.Rate, MaxWait: opts.MaxThrottleWait}),
-		fmt:       newFormatter(opts.Format, opts.Color),
+		fmt:       newFormatter(opts.Format, opts.Color, sel.Ordered()),
 	}
 	var abort context.CancelCauseFunc
 	h.abortCtx, abort = context.WithCancelCause(context.WithoutCancel(ctx))
@@ -187,6 +192,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	if !opts.NoScenarios {
 		status = runGodog(ctx, h, opts, sel.Paths)
 	}
+	h.fmt.flush()
 	scenarios := h.scenariosRun(opts, len(sel.Paths) > 0, time.Since(start))
 	judged, judgeStop, err := h.askJudges(ctx, opts, start)
 	if err != nil {

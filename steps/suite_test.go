@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,5 +107,33 @@ func TestRunRefusesBadOptions(t *testing.T) {
 			_, err := steps.Run(context.Background(), opts)
 			require.ErrorIs(t, err, steps.ErrUsage)
 		})
+	}
+}
+
+// TestConsoleIsInFileOrder: the console prints the scenarios in the order
+// the feature files hold them (the files in path order), though four run
+// at once and end in any order.
+func TestConsoleIsInFileOrder(t *testing.T) {
+	full := stepstest.FullRun(t)
+	type at struct {
+		file string
+		line int
+	}
+	var seen []at
+	for _, l := range strings.Split(full.Console, "\n") {
+		m := regexp.MustCompile(`^[A-Z]+ .* # ([a-z_-]+\.feature):(\d+)$`).FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(m[2])
+		require.NoError(t, err)
+		seen = append(seen, at{m[1], n})
+	}
+	require.Len(t, seen, len(full.Result.Summary.Scenarios), "every scenario printed once")
+	for i := 1; i < len(seen); i++ {
+		a, b := seen[i-1], seen[i]
+		if a.file > b.file || a.file == b.file && a.line >= b.line {
+			t.Fatalf("%s:%d printed before %s:%d", a.file, a.line, b.file, b.line)
+		}
 	}
 }

@@ -36,11 +36,17 @@ func (r *recorder) throttled(ex *exchange, ep *endpoint) error {
 }
 
 // held is the error of a request to ep the gate did not let go: the
-// target kept throttling (the run stops), or the run stopped, stopped
-// sending ep, or was interrupted while it held off.
+// target kept throttling, or its answers were mostly a gateway's (the run
+// stops), or the run stopped, stopped sending ep, or was interrupted while
+// it held off.
 func (r *recorder) held(err error, ep *endpoint) error {
-	if errors.Is(err, throttle.ErrKeptThrottling) {
+	switch {
+	case errors.Is(err, throttle.ErrKeptThrottling):
 		r.s.h.keptThrottling(err)
+	case errors.Is(err, contract.ErrGateway):
+		r.s.h.gatewayStopped(err)
+	}
+	if throttle.Stops(err) {
 		r.s.aborted = true
 		return fmt.Errorf("the run stopped early: %w", err)
 	}
@@ -51,13 +57,20 @@ func (r *recorder) held(err error, ep *endpoint) error {
 // --max-throttle-wait. The scenarios not yet started are not run, those
 // under way are not run to their end.
 func (h *harness) keptThrottling(err error) {
+	h.stopRun(report.StopThrottled, err, throttleStop{err})
+}
+
+// stopRun stops the run for cause (a report.Stop… constant), said by err,
+// unless it has stopped already, and cancels what is in flight with
+// abort as its cause (the run's error).
+func (h *harness) stopRun(cause string, err, abort error) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}
+		h.stopped = &report.Stopped{Cause: cause, Reason: err.Error()}
 	}
 	h.mu.Unlock()
-	h.abort(throttleStop{err})
+	h.abort(abort)
 }
 
 // throttleStop is the cause of a run stopped because the target kept

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
@@ -74,6 +75,7 @@ func (w watched) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement
 // its generated judge and its probe are also asked alone against a fresh
 // double, where each must meet the limit and wait it out.
 func TestEveryJudgePassesVariantServers(t *testing.T) {
+	sweep.NoRace(t)
 	t.Parallel()
 	seeds := variantSeeds(t)
 	for _, v := range variants.All() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/steps"
@@ -30,11 +31,16 @@ target answers JSON and accepts the profile's credentials (again and again
 for up to --wait-for-target). The TLS flags, -H and the profile's ${NAME}
 values are the suite's.
 
-Exit codes: 0 every property passed, 1 a property failed, 2 usage or profile
-error, or a target that cannot be tested (preflight, or it kept throttling
-past --max-throttle-wait), 130 interrupted (SIGINT), 143 terminated
-(SIGTERM). A throttled answer (429, or 503 with Retry-After) is waited out
-and the same request sent again.
+Exit codes: 0 every property passed, 1 a property failed, 2 INCOMPLETE (a
+property not judged: a gateway in front of the API answered instead of it,
+or the target's throttling cut it short; a run whose answers are mostly a
+gateway's stops), or a usage or profile error, or a target that cannot be
+tested (preflight, or it kept throttling past --max-throttle-wait), 130
+interrupted (SIGINT), 143 terminated (SIGTERM). A throttled answer (429, or
+503 with Retry-After) is waited out and the same request sent again; a
+gateway's page (HTML, or text with a proxy's Server header, such as nginx's
+503 without Retry-After) is said as the gateway's, never blamed on the API,
+and gets no reproduction.
 
 Flags:
 `
@@ -108,7 +114,7 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 		profileArg = f.profilePath
 	}
 	opts := generative.Options{
-		Profile: prof, ProfilePath: profileArg, TargetArgs: f.conn.Args(), Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
+		Profile: prof, ProfilePath: profileArg, Conn: f.conn, Examples: f.examples, Steps: f.steps, Duration: f.duration, Seed: f.seed,
 		Strict: f.strict, RequestTimeout: f.timeout, Only: f.only, Rate: f.throttling.rate, MaxThrottleWait: f.throttling.maxWait,
 		HTTPClient: hc, Done: func(p generative.PropertyResult) { generative.PrintProperty(stdout, p) },
 	}
@@ -151,6 +157,11 @@ func (f *generateFlags) finish(ctx context.Context, opts generative.Options, res
 		if errors.Is(err, generative.ErrInterrupted) {
 			return interrupted(ctx, stdout)
 		}
+		if errors.Is(err, contract.ErrGateway) {
+			// A gateway answered the run's preparation, not the API.
+			fmt.Fprintf(stderr, "conformance generate: INCOMPLETE: %v\n", err)
+			return exitIncomplete
+		}
 		fmt.Fprintf(stderr, "conformance generate: %v\n", err)
 		if errors.Is(err, generative.ErrUsage) || errors.Is(err, throttle.ErrKeptThrottling) {
 			return exitUsage
@@ -178,8 +189,8 @@ func (f *generateFlags) finish(ctx context.Context, opts generative.Options, res
 	if res.Failed() > 0 {
 		return exitFail
 	}
-	if res.NotJudged() > 0 {
-		return exitIncomplete // the target's throttling left properties not judged
+	if res.Incomplete != "" || res.NotJudged() > 0 {
+		return exitIncomplete // a gateway answered, or the target's throttling left properties not judged
 	}
 	if !res.OK() {
 		return exitFail

@@ -9,7 +9,9 @@
 // reading of the document the target did not follow; --strict makes it a
 // failure), 1 a scenario, property or probe case failed, 2 the run is
 // INCOMPLETE (a rule not judged: the target refused what its scenario
-// needed to observe it), or a usage or profile error, or a target that
+// needed to observe it, or a gateway in front of the API answered instead
+// of it; a run whose answers are mostly a gateway's stops), or a usage or
+// profile error, or a target that
 // cannot be tested (preflight failed, or the target, or one of its
 // endpoints, stopped answering, or it kept throttling, during the run), 130
 // interrupted by SIGINT (Ctrl-C), 143 by SIGTERM: an interrupted run reports
@@ -31,6 +33,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/cli"
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/internal/version"
@@ -84,7 +87,9 @@ Exit codes: 0 every rule judged held, possibly with warnings (readings of the
 document the target did not follow; --strict makes them failures), 1 a
 scenario, property or probe case failed, 2 INCOMPLETE (rules not judged: the
 target refused what their scenarios needed to observe them, such as every
-gateway payment; a capability the profile lacks is a skip, not this), or a
+gateway payment, or a gateway in front of the API answered instead of it; a
+run whose answers are mostly a gateway's stops; a capability the profile
+lacks is a skip, not this), or a
 usage or profile error, or a target that cannot be tested (preflight, or
 it, or one of its endpoints, stopped answering, or it kept throttling), 130
 interrupted (Ctrl-C, SIGINT), 143 terminated (SIGTERM, as CI cancels a job);
@@ -195,13 +200,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // scenarios' being opts; embedded says the target is the embedded
 // reference (the commands a run prints then name no profile).
 func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
-	profileArg := f.profilePath
-	if embedded {
-		profileArg = ""
+	if !embedded {
+		opts.ProfilePath = f.profilePath
 	}
 	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
-		Examples: f.examples, Seed: f.seed, ProfilePath: profileArg, TargetArgs: f.conn.Args(), ReportDir: f.reportDir,
-	}, Probe: judges.Probe{Seed: f.seed, ProfilePath: profileArg}}
+		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
+	}, Probe: judges.Probe{Seed: f.seed}}
 }
 
 // judgesAsked are the judges a run asks: those of --judges, or, when the
@@ -217,6 +221,12 @@ func (f *suiteFlags) judgesAsked(selected bool) ([]string, error) {
 // suiteExit is the exit code of a suite run, with the error told on stderr.
 func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr io.Writer) int {
 	if err != nil {
+		if errors.Is(err, contract.ErrGateway) {
+			// The answers were mostly a gateway's: the run stopped,
+			// neither passed nor failed (the summary says it too).
+			fmt.Fprintf(stderr, "conformance: INCOMPLETE: %v\n", err)
+			return exitIncomplete
+		}
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		if errors.Is(err, steps.ErrInterrupted) {
 			return interrupted(ctx, human)

@@ -50,15 +50,18 @@ import (
 // GOGC sets one. Its live heap stays small (results and the ledger stream
 // to files) while every request allocates, so at the default 100 the
 // collector ran two to four times a second at 2,000 to 5,000/s, its pauses
-// and assists falling on sends and making them late; at 400 it runs a
-// quarter as often, for a heap a few tens of MB larger that does not grow
-// with the run.
-const gcPercent = 400
+// and assists falling on sends and making them late. 400 ran it a quarter
+// as often but made the heap five times the live one, the most of the
+// process's peak (46 to 81 MiB at 5,000/s against vegeta's 21, issue 38);
+// with the collector's first cycle moved before the schedule (attack) and
+// the live heap's worst-case buffers shrunk, 150 measured 32 MiB at
+// 5,000/s with 1 send late of 25,000 (docs/performance.md).
+const gcPercent = 150
 
 // memoryLimit is the load tester's soft memory limit unless GOMEMLIMIT sets
 // one. A run that keeps its schedule lives far below it; one that falls
 // behind holds up to its worker cap of requests in flight (about 37 KiB
-// each), which at gcPercent the heap would let grow to five times that
+// each), which at GOGC 400 the heap would have let grow to five times that
 // (544 MiB measured at 5,000/s on a loaded machine): near the limit the
 // collector runs as often as it must instead. A run with the history check
 // streams its operations to history.jsonl like its results, and the check

@@ -238,7 +238,13 @@ func (e *GatewayError) Unwrap() error { return ErrGateway }
 // MostlyGateway reports whether a run whose answers numbered answers got
 // gateway of them from a gateway (GatewayAnswer): more than half. Such a
 // run did not judge the API: every tool stops it as incomplete (exit 2)
-// rather than passing or failing it.
+// rather than passing or failing it, once it has counted GatewaySample
+// answers.
 func MostlyGateway(gateway, answers int) bool {
 	return answers > 0 && 2*gateway > answers
 }
+
+// GatewaySample is how many answers a run counts before it stops because
+// they are mostly a gateway's (MostlyGateway): a gateway that throttles
+// lets its burst through first.
+const GatewaySample = 20

@@ -83,3 +83,23 @@ func CheckFound(w Wave, throttled int, found bool) error {
 	return fmt.Errorf("%w: every request with the partner_trx_id was refused (%d with 409, %d otherwise), yet the status lookup finds the transaction (%s)",
 		ErrRefusedButCreated, w.Duplicate, w.Refused, SentenceCreatedFound)
 }
+
+// ErrNotFoundBy is a payment answered as created that a status lookup by
+// one of its keys does not find.
+var ErrNotFoundBy = errors.New("a payment answered as created is not found")
+
+// CheckFoundBy checks what payment status answered when asked by key
+// (partner_trx_id or transaction_number) for a payment the target answered
+// as created: found, and the record is that payment's.
+func CheckFoundBy(key string, created Record, found bool, record Record) error {
+	if !found {
+		value := created.PartnerTrxID
+		if key == "transaction_number" {
+			value = created.TransactionNumber
+		}
+		return fmt.Errorf("%w by its %s: the payment with partner_trx_id %q was answered as created with transaction_number %q, "+
+			"and the status lookup of %s=%s answers 404 %q (%s)", ErrNotFoundBy, key, created.PartnerTrxID, created.TransactionNumber,
+			key, value, MsgNotFound, SentenceFound)
+	}
+	return CheckRecordNamed(created, record)
+}

@@ -10,13 +10,18 @@ import (
 // Selection is the set of scenarios a run executes, and the paths godog is
 // given to run them.
 type Selection struct {
-	chosen map[*Scenario]bool
+	chosen  map[*Scenario]bool
+	ordered []*Scenario
 	// Paths are godog's: a whole file, or file:line of a scenario.
 	Paths []string
 }
 
 // Chosen reports whether the selection holds e.
 func (sel *Selection) Chosen(s *Scenario) bool { return sel.chosen[s] }
+
+// Ordered are the scenarios of the selection in file order: the files in
+// path order, each file's scenarios (and an outline's rows) as written.
+func (sel *Selection) Ordered() []*Scenario { return sel.ordered }
 
 // location is one feature file, and lines in it (none: the whole file).
 type location struct {
@@ -85,6 +90,7 @@ func (fts *Features) Select(tags string, locs []string) (*Selection, error) {
 				continue
 			}
 			sel.chosen[e] = true
+			sel.ordered = append(sel.ordered, e)
 			if !slices.Contains(lines, e.Line) {
 				lines = append(lines, e.Line)
 			}

@@ -13,11 +13,14 @@ package nginxtest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -227,3 +230,26 @@ http {
 `)
 	return b.String()
 }
+
+// Throttle is next behind an imitation of nginx throttling the requests
+// whose path is one of paths: each is answered as nginx's limit_req
+// answers, 503 Service Temporarily Unavailable with its HTML page, its
+// Server header and no Retry-After. It is for tests that need a gateway's
+// answer to some requests, always the same ones, without a real nginx (the
+// tests of Start's gateway hold the imitation to the real page).
+func Throttle(next http.Handler, paths ...string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !slices.Contains(paths, r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Server", "nginx/1.22.1")
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, Page503)
+	})
+}
+
+// Page503 is the page nginx 1.22 answers a request over its limit_req with.
+const Page503 = "<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n" +
+	"<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n"

@@ -84,6 +84,17 @@ func TestGatewayPages(t *testing.T) {
 		assert.Equal(t, "503 Service Temporarily Unavailable", gw.Title)
 		assert.Regexp(t, `^a gateway answered 503 Service Temporarily Unavailable \(Server: nginx/[0-9.]+\), not the API: `+
 			`throttling without Retry-After\? lower --rate, or have the gateway answer 429 with Retry-After$`, gw.Error())
+
+		// The imitation of the tests without nginx answers the same.
+		rec := httptest.NewRecorder()
+		nginxtest.Throttle(http.NotFoundHandler(), "/p").ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, "/p", nil))
+		assert.Equal(t, a.status, rec.Code)
+		assert.Equal(t, a.header.Get("Content-Type"), rec.Header().Get("Content-Type"))
+		assert.Equal(t, string(a.body), rec.Body.String())
+		imitated, ok := contract.GatewayAnswer(rec.Code, rec.Header(), rec.Body.Bytes())
+		require.True(t, ok)
+		assert.Equal(t, gw.Reason, imitated.Reason)
+		assert.Equal(t, gw.Title, imitated.Title)
 	})
 	t.Run("wants a client certificate", func(t *testing.T) {
 		t.Parallel()

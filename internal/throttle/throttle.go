@@ -13,6 +13,12 @@
 // While nothing is throttled, the pace rises again, slowly, so that a run
 // slowed down once is not slow for good.
 //
+// A gateway's page (contract.GatewayAnswer: nginx's default 503 of its
+// limit_req, without Retry-After, is one) is not a throttled answer the
+// Gate can wait out, and not the API's answer either: the Gate counts it
+// (Gateway), and a run whose answers are mostly a gateway's stops
+// (contract.MostlyGateway), INCOMPLETE rather than judged.
+//
 // The suite and the generated mode send every request through one; the
 // load tester sends the requests it makes outside the attack (the catalog,
 // the wallets, the status look-ups of the reconciliation) through one, and
@@ -87,7 +93,9 @@ type Gate struct {
 	inARow    int                      // throttled answers without a Retry-After and no answer between
 	recent    [recentAnswers]time.Time // when the last answers came, a ring
 	answers   int                      // answers counted in recent
-	stopped   error                    // set once the run has held off for maxWait
+	pages     int                      // a gateway's answers (Gateway)
+	firstPage contract.Gateway         // the first of them
+	stopped   error                    // set once the run has held off for maxWait, or got mostly a gateway's answers
 
 	used sync.Map // partner_trx_id → true: the ids of payments answered (PaymentAnswered)
 }
@@ -148,6 +156,36 @@ func (g *Gate) Answered() {
 		g.speedUp(now)
 	}
 	g.mu.Unlock()
+}
+
+// Gateway counts an answer a gateway gave instead of the API
+// (contract.GatewayAnswer): neither throttled nor the API's. Once the run
+// has counted contract.GatewaySample answers, most of them a gateway's
+// (contract.MostlyGateway), the Gate stops the run: Gateway and every
+// Wait after it return a *contract.GatewayError (it matches
+// contract.ErrGateway), which says how many answers were the gateway's,
+// the first of them and what to change.
+func (g *Gate) Gateway(page contract.Gateway) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped != nil {
+		return g.stopped
+	}
+	g.pages++
+	if g.pages == 1 {
+		g.firstPage = page
+	}
+	if of := g.answers + g.pages; of >= contract.GatewaySample && contract.MostlyGateway(g.pages, of) {
+		g.stopped = &contract.GatewayError{Gateway: g.firstPage, Count: g.pages, Of: of}
+	}
+	return g.stopped
+}
+
+// Stops reports whether err, a request's that the Gate did not let go,
+// stops the run: the target kept throttling (ErrKeptThrottling), or its
+// answers were mostly a gateway's (contract.ErrGateway).
+func Stops(err error) bool {
+	return errors.Is(err, ErrKeptThrottling) || errors.Is(err, contract.ErrGateway)
 }
 
 // speedUp raises the pace by a quarter, up to the pace asked for: the
@@ -273,8 +311,8 @@ func (g *Gate) Summary() Summary {
 	return s
 }
 
-// Stopped is the error that stopped the run (ErrKeptThrottling, wrapped),
-// or nil.
+// Stopped is the error that stopped the run (ErrKeptThrottling, wrapped,
+// or a *contract.GatewayError), or nil.
 func (g *Gate) Stopped() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -185,3 +185,36 @@ func TestGateSpeedsUpWhenNothingIsThrottled(t *testing.T) {
 	}
 	assert.InDelta(t, 100, g.Summary().PacedAt, 0.01, "up to --rate")
 }
+
+// TestGateStopsOnMostlyAGatewaysAnswers: a gateway's pages stop the run
+// once contract.GatewaySample answers are counted and most were the
+// gateway's, not before, and not when half are: the error is a
+// *contract.GatewayError with the first page, and every Wait after it
+// returns it.
+func TestGateStopsOnMostlyAGatewaysAnswers(t *testing.T) {
+	t.Parallel()
+	page := func(status int) contract.Gateway {
+		return contract.Gateway{Status: status, Reason: "Service Temporarily Unavailable", Server: "nginx"}
+	}
+	g := New(Options{})
+	for range 10 {
+		g.Answered()
+		require.NoError(t, g.Gateway(page(503)), "half of the answers are the API's")
+	}
+	require.NoError(t, g.Wait(t.Context()))
+	err := g.Gateway(page(502))
+	var ge *contract.GatewayError
+	require.ErrorAs(t, err, &ge, "11 of 21")
+	assert.Equal(t, 11, ge.Count)
+	assert.Equal(t, 21, ge.Of)
+	assert.Equal(t, 503, ge.Status, "the first page")
+	assert.ErrorIs(t, g.Wait(t.Context()), contract.ErrGateway)
+	assert.True(t, Stops(g.Stopped()))
+	assert.False(t, Stops(context.Canceled))
+
+	g = New(Options{})
+	for range contract.GatewaySample - 1 {
+		require.NoError(t, g.Gateway(page(503)), "fewer answers than the sample")
+	}
+	require.Error(t, g.Gateway(page(503)))
+}

@@ -29,8 +29,11 @@ type Recorder struct {
 	err               error       // the first write error
 }
 
-// recordBuffer is the size of the writers' buffers.
-const recordBuffer = 256 << 10
+// recordBuffer is the size of the writers' buffers: at 10,000 results a
+// second (about 1 MB/s to each file) 16 writes a second. It is live heap,
+// which the load tester's collector multiplied by five at GOGC 400: 256 KiB
+// each made 2.5 MB of its peak heap.
+const recordBuffer = 64 << 10
 
 // NewRecorder creates the files of dir (and dir, if missing).
 func NewRecorder(dir string, tally *Tally) (*Recorder, error) {

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,15 +29,33 @@ type Cause struct {
 	Expected string `json:"expected,omitempty"`
 	// Headline says the cause in one sentence.
 	Headline string `json:"headline"`
+	// Blocked marks the cause of a scenario not judged because a
+	// precondition (a product to pay for, an account, a wallet reading)
+	// could not be met: the answer broke the contract where the scenario
+	// only gathered what it needs.
+	Blocked bool `json:"blocked,omitempty"`
 }
 
-// key is what failures of one cause share.
+// key is what failures of one cause share: what is broken in the answer
+// and the rule it breaks, whichever operation answered and whichever
+// scenario's values it was found with. A field of openapi.yaml is the
+// field and its rule; another check is the sentence checked and what it
+// expected, its numbers left out (a page count of 14 in one scenario and
+// of 3 in another is one page count rounded down), so that one defect
+// reads as one cause listing the operations it was found in.
 func (c Cause) key() string {
 	if c.Field != "" {
-		return strings.Join([]string{c.Operation, c.Check, c.Field, c.Rule}, "\x00")
+		return strings.Join([]string{c.Check, c.Field, c.Rule}, "\x00")
 	}
-	return strings.Join([]string{c.Operation, c.Check, c.Expected, c.Headline}, "\x00")
+	what := c.Expected
+	if what == "" {
+		what = strings.TrimPrefix(c.Headline, c.Operation+": ")
+	}
+	return strings.Join([]string{c.Check, numbers.ReplaceAllString(what, "#")}, "\x00")
 }
+
+// numbers are the values a cause's key leaves out.
+var numbers = regexp.MustCompile(`[0-9]+`)
 
 // causeOf is the cause of a failed or undefined scenario: the one its
 // failed check recorded, or, for a failure no check describes (a step
@@ -64,6 +83,9 @@ type FailureGroup struct {
 	Scenarios []GroupScenario `json:"scenarios"`
 	// NotJudged marks a group of scenarios not judged.
 	NotJudged bool `json:"not_judged,omitempty"`
+	// Operations are the operations whose answers showed the cause, in
+	// the order found (the headline's first), when there are several.
+	Operations []string `json:"operations,omitempty"`
 	// Judge is the judge of its scenarios ("" when they are of several).
 	Judge string `json:"judge"`
 }
@@ -87,13 +109,19 @@ func (s GroupScenario) String() string {
 // not judged: every gateway payment was refused with 422 ...".
 func (g FailureGroup) Title() string {
 	n := countCases(g.Count, g.Judge)
-	switch {
-	case g.NotJudged:
-		return fmt.Sprintf("%s not judged: %s", n, g.Headline)
-	case g.Count == 1:
-		return n + " failed: " + g.Headline
+	headline := g.Headline
+	if len(g.Operations) > 1 {
+		headline += fmt.Sprintf(" (and so did %s)", strings.Join(g.Operations[1:], ", "))
 	}
-	return fmt.Sprintf("%s failed on one check: %s", n, g.Headline)
+	switch {
+	case g.NotJudged && g.Blocked:
+		return fmt.Sprintf("%s: %s", blocks(g.Count, g.Judge), headline)
+	case g.NotJudged:
+		return fmt.Sprintf("%s not judged: %s", n, headline)
+	case g.Count == 1:
+		return n + " failed: " + headline
+	}
+	return fmt.Sprintf("%s failed on one check: %s", n, headline)
 }
 
 // GroupFailures groups the failed and undefined scenarios of results by
@@ -127,12 +155,26 @@ func groupBy(results []ScenarioResult, notJudged bool, statuses ...string) []Fai
 		if groups[i].Judge != judge {
 			groups[i].Judge = ""
 		}
+		if c.Operation != "" && !slices.Contains(groups[i].Operations, c.Operation) {
+			groups[i].Operations = append(groups[i].Operations, c.Operation)
+		}
 		groups[i].Count++
 		groups[i].Scenarios = append(groups[i].Scenarios, GroupScenario{Location: r.Location, Name: r.Name})
+	}
+	for i := range groups {
+		if len(groups[i].Operations) < 2 {
+			groups[i].Operations = nil
+		}
 	}
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Count > groups[j].Count })
 	if groups == nil {
 		groups = []FailureGroup{}
 	}
 	return groups
+}
+
+// blocks says how many cases a precondition's cause blocked: "blocks 26
+// scenarios".
+func blocks(n int, judge string) string {
+	return "blocks " + countCases(n, judge)
 }

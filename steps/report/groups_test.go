@@ -35,3 +35,17 @@ func TestGroupFailuresByCause(t *testing.T) {
 	assert.Empty(t, GroupFailures(results[2:3]))
 	assert.NotNil(t, GroupFailures(nil), "summary.json holds [] rather than null")
 }
+
+// TestBlockedGroupTitle: scenarios a precondition's cause kept from their
+// rule are listed under the cause as blocked, not as failed.
+func TestBlockedGroupTitle(t *testing.T) {
+	c := &Cause{Operation: "syncProducts", Headline: "syncProducts answered a product without id", Blocked: true}
+	var results []ScenarioResult
+	for _, n := range []string{"a", "b"} {
+		results = append(results, ScenarioResult{Name: n, Judge: JudgeScenarios, Status: StatusNotJudged, Cause: c})
+	}
+	groups := GroupNotJudged(results)
+	if len(groups) != 1 || groups[0].Title() != "blocks 2 scenarios: syncProducts answered a product without id" {
+		t.Fatalf("groups: %+v", groups)
+	}
+}

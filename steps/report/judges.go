@@ -155,6 +155,8 @@ const (
 // Verdict is the one verdict of a run, whatever its judges:
 //
 //   - STOPPED or INTERRUPTED when the run ended before its judges did;
+//     INCOMPLETE when it ended because the answers were mostly a
+//     gateway's, not the API's;
 //   - INCOMPLETE when the target stopped answering an endpoint, and the
 //     run went on without it;
 //   - FAIL when a case failed (or a scenario had a step without a
@@ -178,6 +180,8 @@ func (s Summary) Verdict() string {
 	switch {
 	case s.Stopped != nil && s.Stopped.Cause == StopInterrupted:
 		return withFailures(VerdictInterrupted)
+	case s.Stopped != nil && s.Stopped.Cause == StopGateway:
+		return withFailures(VerdictIncomplete)
 	case s.Stopped != nil:
 		return withFailures(VerdictStopped)
 	case len(s.StoppedEndpoints) > 0:

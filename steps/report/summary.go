@@ -166,12 +166,15 @@ const (
 	StopInterrupted = "interrupted"
 	// StopThrottled: the target throttled the run past --max-throttle-wait.
 	StopThrottled = "target-kept-throttling"
+	// StopGateway: the answers were mostly a gateway's, not the API's
+	// (contract.MostlyGateway): the run is INCOMPLETE.
+	StopGateway = "gateway-answered"
 )
 
 // Stopped says why a run ended before its scenarios did (summary.json's
 // "stopped").
 type Stopped struct {
-	// Cause is StopTarget, StopThrottled or StopInterrupted.
+	// Cause is StopTarget, StopThrottled, StopGateway or StopInterrupted.
 	Cause string `json:"cause"`
 	// Reason is one sentence: what happened.
 	Reason string `json:"reason"`
@@ -187,8 +190,11 @@ type Stopped struct {
 // Banner is the one line the console and the page lead with.
 func (s *Stopped) Banner() string {
 	word := "STOPPED"
-	if s.Cause == StopInterrupted {
+	switch s.Cause {
+	case StopInterrupted:
 		word = "INTERRUPTED"
+	case StopGateway:
+		word = VerdictIncomplete
 	}
 	return fmt.Sprintf("%s after %s: %s; %s not run (none counted as failed)", word,
 		readable.Plural(s.AfterScenarios, "scenario", "scenarios"), s.Reason, readable.Plural(s.NotRun, "scenario", "scenarios"))

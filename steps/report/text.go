@@ -58,6 +58,9 @@ func PrintSummary(w io.Writer, s Summary) {
 // was not judged when that is why it is incomplete, and its counts.
 func resultLine(s Summary) string {
 	verdict := s.Verdict()
+	if st := s.Stopped; st != nil && st.Cause == StopGateway {
+		return fmt.Sprintf("%s: %s; %s", verdict, st.Reason, summaryLine(s.Totals))
+	}
 	if verdict == VerdictIncomplete && len(s.StoppedEndpoints) == 0 {
 		return fmt.Sprintf("%s: %s; %s", verdict, s.NotJudgedLine(), summaryLine(s.Totals))
 	}

@@ -1,0 +1,91 @@
+package steps_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/partnercommerce/conformance/internal/repro/reprotest"
+	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/steps/stepstest"
+)
+
+// TestASuiteFailureReproducesAsPrinted: the reproduction a failed scenario
+// prints runs as printed with sh (its variables set as its first line
+// says, from the reference profile): against the faulty reference its last
+// answer shows the defect, against the correct one it does not. The
+// reproduction sends a fresh partner_trx_id on each run, and the requests
+// sent before with the same id when the id is the defect.
+func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
+	t.Parallel()
+	reprotest.NeedCurl(t)
+	for _, tc := range []struct {
+		fault reference.Fault
+		// defect matches the last answer of the script against the faulty
+		// reference, and not against the correct one.
+		defect string
+	}{
+		{reference.FaultMessageTypo, `"message": ?"Pembayaran berhasil diproses"`},
+		{reference.FaultDuplicateTrxAccepted, `(?s)^HTTP/1.1 20[01] .*"transaction"`},
+		{reference.FaultNoTrxIDLimit, `(?s)^HTTP/1.1 20[01] .*"transaction"`},
+		{reference.FaultCustomerIDAsString, `"customer": ?\{[^}]*"id": ?"`},
+		{reference.FaultErrorsAsText, `(?i)Content-Type: text/plain`},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			t.Parallel()
+			scenario := ""
+			for _, fs := range stepstest.FaultScenarios {
+				if fs.Fault == tc.fault {
+					scenario = fs.Scenario
+				}
+			}
+			require.NotEmpty(t, scenario, "no scenario of stepstest.FaultScenarios detects %s", tc.fault)
+			faulty := httpapitest.NewServer(t, tc.fault)
+			correct := httpapitest.NewServer(t)
+			at, err := stepstest.Locate(scenario)
+			require.NoError(t, err)
+			res := runOpts(t, steps.Options{BaseURL: faulty.URL, Locations: []string{at}, RequestTimeout: 5 * time.Second})
+			var script string
+			for _, sc := range res.Summary.Scenarios {
+				if sc.Name == scenario && sc.Status == report.StatusFailed {
+					script = reproduction(t, sc.Reason)
+				}
+			}
+			require.NotEmpty(t, script, "the scenario %q did not fail with a reproduction", scenario)
+			defect := regexp.MustCompile(tc.defect)
+			prof := profiles.Reference(faulty.URL)
+			for range 2 { // a fresh partner_trx_id on each run: the second run shows the defect as the first
+				assert.Regexp(t, defect, reprotest.Run(t, script, prof), "against the faulty reference:\n%s", script)
+			}
+			again := reprotest.Rebase(t, script, faulty.URL, correct.URL)
+			assert.NotRegexp(t, defect, reprotest.Run(t, again, prof), "against the correct reference:\n%s", again)
+		})
+	}
+}
+
+// reproduction is the script of the text of a failure: the lines after
+// steps.ReproductionHead, indented by four spaces.
+func reproduction(t *testing.T, text string) string {
+	t.Helper()
+	_, after, ok := strings.Cut(text, steps.ReproductionHead+"\n")
+	if !ok {
+		t.Fatalf("the failure prints no reproduction:\n%s", text)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(after, "\n") {
+		rest, ok := strings.CutPrefix(line, "    ")
+		if !ok {
+			break
+		}
+		b.WriteString(strings.TrimPrefix(rest, "  ") + "\n")
+	}
+	return b.String()
+}
