@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/loadtest/record"
@@ -122,21 +123,18 @@ func (e *engine) lookupFile(ctx context.Context, accounts []Account, marks seqMa
 	for _, a := range accounts {
 		auths[a.Key] = a.auth
 	}
-	tmp := path + ".looked-up"
-	out, err := os.Create(tmp)
+	err = atomicfile.Write(path, func(out io.Writer) error {
+		ordered := make(chan *pending, lookupWindow)
+		written := make(chan error, 1)
+		go func() { written <- writeLookedUp(out, ordered, &missed) }()
+		lookErr := e.lookUpEach(ctx, auths, marks, path, ordered)
+		close(ordered)
+		return errors.Join(lookErr, <-written)
+	})
 	if err != nil {
 		return 0, err
 	}
-	defer func() { _ = os.Remove(tmp) }() // gone once renamed
-	ordered := make(chan *pending, lookupWindow)
-	written := make(chan error, 1)
-	go func() { written <- writeLookedUp(out, ordered, &missed) }()
-	lookErr := e.lookUpEach(ctx, auths, marks, path, ordered)
-	close(ordered)
-	if err := errors.Join(lookErr, <-written, out.Close()); err != nil {
-		return 0, err
-	}
-	return missed, os.Rename(tmp, path)
+	return missed, nil
 }
 
 // pending is a ledger entry on its way from the reader to the writer of
@@ -153,7 +151,7 @@ const lookupWindow = 4096
 
 // writeLookedUp writes each entry of ordered once it is done, counting the
 // created ids chosen but not looked up.
-func writeLookedUp(out *os.File, ordered <-chan *pending, missed *int) error {
+func writeLookedUp(out io.Writer, ordered <-chan *pending, missed *int) error {
 	w := bufio.NewWriterSize(out, 256<<10) // as the recorder writes it
 	var line []byte
 	var err error
