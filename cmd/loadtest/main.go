@@ -382,7 +382,7 @@ func progressPrinter(w io.Writer) func(loadtest.Progress) {
 	}
 	return func(p loadtest.Progress) {
 		if p.Phase == loadtest.PhaseReconcile {
-			line := fmt.Sprintf("[%5.1fs] reconciling: %s of %s ids looked up", p.Elapsed.Seconds(), readable.Count(p.LookedUp), readable.Count(p.ToLookUp))
+			line := fmt.Sprintf("[%5.1fs] reconciling: %s of %s ids looked up", p.Elapsed.Seconds(), readable.Thousands(p.LookedUp), readable.Thousands(p.ToLookUp))
 			if tty {
 				fmt.Fprintf(w, "\r\033[K%s", line)
 			} else {

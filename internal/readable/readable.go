@@ -76,10 +76,6 @@ func Duration(d time.Duration) string {
 	return s + " " + unit
 }
 
-// Count writes a count with thousands separators (1,234,567), as the
-// reports do.
-func Count(n int64) string { return Thousands(n) }
-
 // Plural writes n with the noun that fits it: "1 reading", "3 readings".
 func Plural[T ~int | ~int64](n T, one, many string) string {
 	if n == 1 {

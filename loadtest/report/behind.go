@@ -24,13 +24,13 @@ func fellBehind(h GeneratorHealth, offSchedule bool) string {
 	if g.BehindFrom > 0 {
 		fmt.Fprintf(&b, " from %s to %s", readable.Duration(g.BehindFrom), readable.Duration(g.BehindUntil))
 	}
-	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Count(h.Late), readable.Count(g.Sent),
+	fmt.Fprintf(&b, ": %s of %s sends more than %s late (worst %s)", readable.Thousands(h.Late), readable.Thousands(g.Sent),
 		readable.Duration(g.LateAfter), readable.Duration(h.MaxLateness))
 	if n := g.Planned - g.Sent; n > 0 && !stopped {
-		fmt.Fprintf(&b, "; %s of %s scheduled requests not sent", readable.Count(n), readable.Count(g.Planned))
+		fmt.Fprintf(&b, "; %s of %s scheduled requests not sent", readable.Thousands(n), readable.Thousands(g.Planned))
 	}
 	if g.WorkerWaits > 0 {
-		fmt.Fprintf(&b, "; a request waited for one of the %s workers %s times", readable.Count(int64(g.MaxWorkers)), readable.Count(g.WorkerWaits))
+		fmt.Fprintf(&b, "; a request waited for one of the %s workers %s times", readable.Thousands(int64(g.MaxWorkers)), readable.Thousands(g.WorkerWaits))
 	}
 	return b.String()
 }
