@@ -264,10 +264,10 @@ func (ex *exchange) String() string {
 		fmt.Fprintf(&b, "  throttled: %d times before this answer (first: %s); sent again after each wait\n", ex.Throttled, ex.FirstThrottle)
 	}
 	if ex.Status == 0 {
-		fmt.Fprintf(&b, "  response: none after %s (%v)\n", readableDuration(ex.Elapsed), ex.Err)
+		fmt.Fprintf(&b, "  response: none after %s (%v)\n", readable.Duration(ex.Elapsed), ex.Err)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readableDuration(ex.Elapsed))
+	fmt.Fprintf(&b, "  response: %d %s after %s\n", ex.Status, http.StatusText(ex.Status), readable.Duration(ex.Elapsed))
 	writeHeaders(&b, ex.RespHeader)
 	b.WriteString(ex.responseBody())
 	if ex.Err != nil {
@@ -375,16 +375,4 @@ func (ex *exchange) responseBody() string {
 	}
 	pretty := readable.Body(ex.RespBody, marks, failureBodyLines)
 	return "    body:\n      " + strings.ReplaceAll(pretty, "\n", "\n      ") + "\n"
-}
-
-// readableDuration is a duration as a reader wants it: "< 1 ms" below a
-// millisecond, else rounded to the millisecond (to 0.1 s from a second on).
-func readableDuration(d time.Duration) string {
-	switch {
-	case d < time.Millisecond:
-		return "< 1 ms"
-	case d < time.Second:
-		return fmt.Sprintf("%d ms", d.Milliseconds())
-	}
-	return fmt.Sprintf("%.1f s", d.Seconds())
 }

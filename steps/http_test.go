@@ -41,12 +41,3 @@ func TestOversizedBodyKeepsOnlyTheFailurePrefix(t *testing.T) {
 	assert.Len(t, s.last.RespBody, failureBodyLimit)
 	assert.LessOrEqual(t, cap(s.last.RespBody), failureBodyLimit, "the failure must not hold the read buffer")
 }
-
-func TestReadableDuration(t *testing.T) {
-	t.Parallel()
-	for d, want := range map[time.Duration]string{
-		0: "< 1 ms", 300 * time.Microsecond: "< 1 ms", 12 * time.Millisecond: "12 ms", 1500 * time.Millisecond: "1.5 s",
-	} {
-		assert.Equal(t, want, readableDuration(d), d)
-	}
-}
