@@ -14,7 +14,6 @@ import (
 	"github.com/partnercommerce/conformance/internal/cli"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
-	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/steps"
 )
 
@@ -125,18 +124,16 @@ func runGenerate(ctx context.Context, args []string, getenv func(string) string,
 
 // generateFlags are the flags of the generated mode.
 type generateFlags struct {
-	target, profilePath, only, reportDir string
-	examples, steps                      int
-	duration, timeout                    time.Duration
-	seed                                 uint64
-	strict, noPreflight                  bool
-	throttling                           throttleFlags
-	conn                                 transport.Options
+	targetFlags
+	only, reportDir string
+	examples, steps int
+	duration        time.Duration
+	seed            uint64
+	strict          bool
 }
 
 func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&f.target, "target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
-	fs.StringVar(&f.profilePath, "profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	f.targetFlags.register(fs, getenv)
 	fs.IntVar(&f.examples, "examples", 100, "examples per schema property; the stateful property runs half as many sequences")
 	fs.IntVar(&f.steps, "steps", 25, "average number of operations in a stateful sequence")
 	fs.DurationVar(&f.duration, "duration", 50*time.Second, "time budget of the whole run")
@@ -144,10 +141,6 @@ func (f *generateFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.only, "only", "", "run only the properties whose name contains this text")
 	fs.BoolVar(&f.strict, "strict", false, "turn warnings (failed readings) into failures")
 	fs.StringVar(&f.reportDir, "report-dir", "", "directory for generated-summary.json and generated-junit.xml")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
-	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
-	f.throttling.register(fs)
-	f.conn.Register(fs)
 }
 
 // finish reports a generated run (the summary, the report files, the

@@ -277,27 +277,42 @@ func tellInsecure(stderr io.Writer, cmd string, conn *transport.Options) {
 
 // suiteFlags are the flags of a run.
 type suiteFlags struct {
-	target, profilePath, tags, format, reportDir string
-	judges                                       string
-	concurrency, examples                        int
-	seed                                         uint64
-	timeout, budget                              time.Duration
-	strict, noPreflight, noColor                 bool
-	rerunFailed, showVersion                     bool
-	throttling                                   throttleFlags
-	conn                                         transport.Options
+	targetFlags
+	tags, format, reportDir  string
+	judges                   string
+	concurrency, examples    int
+	seed                     uint64
+	budget                   time.Duration
+	strict, noColor          bool
+	rerunFailed, showVersion bool
+}
+
+// targetFlags say which server a run tests and how it reaches it: the
+// same for the run and the generated mode.
+type targetFlags struct {
+	target, profilePath string
+	timeout             time.Duration
+	noPreflight         bool
+	throttling          throttleFlags
+	conn                transport.Options
+}
+
+func (f *targetFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.target, "target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
+	fs.StringVar(&f.profilePath, "profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
+	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
+	f.throttling.register(fs)
+	f.conn.Register(fs)
 }
 
 func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
-	fs.StringVar(&f.target, "target", getenv("CONFORMANCE_TARGET"), "base URL of the server to test; empty starts the embedded reference server")
-	fs.StringVar(&f.profilePath, "profile", getenv("CONFORMANCE_PROFILE"), "target profile (YAML, see profiles/example.yaml); required with --target")
+	f.targetFlags.register(fs, getenv)
 	fs.StringVar(&f.tags, "tags", "", `tag expression, Cucumber's ("@payments and not @funded") or godog's ("@payments && ~@funded")`)
 	fs.IntVar(&f.concurrency, "concurrency", 4, "scenarios run at once")
 	fs.StringVar(&f.format, "format", "pretty", "console format: pretty, progress, junit or cucumber")
 	fs.StringVar(&f.reportDir, "report-dir", "", "directory for junit.xml, cucumber.json, summary.json and report.html")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Second, "timeout of each request, body included")
 	fs.BoolVar(&f.strict, "strict", false, "count warnings (readings of the document the target did not follow) as failures")
-	fs.BoolVar(&f.noPreflight, "no-preflight", false, "skip the preflight check (the target answers JSON and accepts the profile's secret key and main token)")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour in the console (also off with NO_COLOR or when stdout is not a terminal)")
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
@@ -305,8 +320,6 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.DurationVar(&f.budget, "budget", judges.DefaultBudget, "the time the run aims at in all: the scenarios run in full, the other judges share what they leave of it (at least a quarter); raise it to run more of the generated examples against a slow target")
 	fs.IntVar(&f.examples, "examples", 100, "generated examples per schema property; the stateful sequences are half as many")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the generated judge and the probe (0 picks one each; the run prints them)")
-	f.throttling.register(fs)
-	f.conn.Register(fs)
 }
 
 // options are the suite's options from the flags, for prof and a selection.
