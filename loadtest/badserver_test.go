@@ -79,6 +79,22 @@ func TestDrainTimeoutAbandonsInFlightRequests(t *testing.T) {
 	assert.Equal(t, len(recordtest.Results(t, rec)), rep.Uncertain)
 }
 
+// TestATightTimeoutDoesNotFailThePreflight: the preflight waits for its
+// answer longer than a tight --timeout (the first request pays for the
+// connection); the run's own requests keep the timeout.
+func TestATightTimeoutDoesNotFailThePreflight(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(150 * time.Millisecond) // slower than the timeout, preflight included
+		_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+	}))
+	t.Cleanup(srv.Close)
+	rec, rep := run(t, profiles.Reference(srv.URL), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+		loadtest.WithLoad(constant(20, 200*time.Millisecond)), loadtest.WithTimeout(50*time.Millisecond))
+	require.NotEmpty(t, recordtest.Results(t, rec))
+	assert.Equal(t, len(recordtest.Results(t, rec)), rep.Uncertain, "every payment timed out after 50 ms")
+}
+
 func TestUncertainRequestsAreBoundedInReconciliation(t *testing.T) {
 	t.Parallel()
 	// Against a hanging server with reconciliation on, the wallet reads fail

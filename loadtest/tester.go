@@ -140,6 +140,12 @@ func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error
 	return nil
 }
 
+// preflightTimeout is the least the preflight waits for its answer,
+// whatever the run's per-request timeout: the first request of a run pays
+// for a connection (and a handshake), and a --timeout set tight to judge
+// the target's latency must not fail the run before it starts.
+const preflightTimeout = 10 * time.Second
+
 // preflight checks with one request that the target can be load-tested at
 // all, as the suite's preflight does: it answers (over the TLS of the
 // flags), with JSON carrying status and message, and it does not refuse
@@ -151,7 +157,9 @@ func awaitTarget(ctx context.Context, cl *client, conn *transport.Options) error
 // as the gateway's, with its title and what to change.
 func preflight(ctx context.Context, cl *client) error {
 	c := cl.syncProducts(defaultSubCategories[0], 1, 1)
-	r := cl.doOnce(ctx, c)
+	ctx, cancel := context.WithTimeout(ctx, max(cl.timeout, preflightTimeout))
+	defer cancel()
+	r := cl.do(ctx, c)
 	defer r.release()
 	if r.err != nil || r.throttled {
 		return r.err
