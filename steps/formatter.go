@@ -200,11 +200,24 @@ func (f *formatter) printCase(r report.ScenarioResult) {
 	}
 }
 
-// scenarios are the results of the scenarios completed so far.
+// scenarios are the results of the scenarios completed so far, in file
+// order (the order the console printed them), whatever order they ended in.
 func (f *formatter) scenarios() []report.ScenarioResult {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]report.ScenarioResult(nil), f.results...)
+	pos := make(map[*gherkin.Scenario]int, len(f.order))
+	for i, e := range f.order {
+		pos[e] = i
+	}
+	at := func(r report.ScenarioResult) int {
+		if i, ok := pos[r.Entry]; ok && r.Entry != nil {
+			return i
+		}
+		return len(f.order)
+	}
+	out := append([]report.ScenarioResult(nil), f.results...)
+	slices.SortStableFunc(out, func(a, b report.ScenarioResult) int { return at(a) - at(b) })
+	return out
 }
 
 // The step events of godog: each counts one step of its scenario.

@@ -137,3 +137,37 @@ func TestConsoleIsInFileOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsAreInFileOrder: the summary's scenarios (and so every report
+// and the scenarios listed under a cause) are in file order too, whatever
+// order they ended in.
+func TestResultsAreInFileOrder(t *testing.T) {
+	full := stepstest.FullRun(t)
+	var locs []string
+	for _, sc := range full.Result.Summary.Scenarios {
+		if sc.Judge == "" || sc.Judge == report.JudgeScenarios {
+			locs = append(locs, sc.Location)
+		}
+	}
+	require.NotEmpty(t, locs)
+	for i := 1; i < len(locs); i++ {
+		a, b := splitLocation(t, locs[i-1]), splitLocation(t, locs[i])
+		if a.file > b.file || a.file == b.file && a.line >= b.line {
+			t.Fatalf("%s before %s in the summary", locs[i-1], locs[i])
+		}
+	}
+}
+
+type fileLine struct {
+	file string
+	line int
+}
+
+func splitLocation(t *testing.T, loc string) fileLine {
+	t.Helper()
+	file, line, ok := strings.Cut(loc, ":")
+	require.True(t, ok, loc)
+	n, err := strconv.Atoi(line)
+	require.NoError(t, err, loc)
+	return fileLine{file, n}
+}

@@ -59,14 +59,8 @@ func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) 
 	if !selected {
 		run.Reason = "the selection holds no scenario"
 	}
-	results := h.fmt.scenarios()
-	sort.SliceStable(results, func(i, j int) bool {
-		if results[i].Feature != results[j].Feature {
-			return results[i].Feature < results[j].Feature
-		}
-		return results[i].Name < results[j].Name
-	})
-	return Judgement{Run: run, Cases: results}
+	// In file order (the formatter's), whatever order they ended in.
+	return Judgement{Run: run, Cases: h.fmt.scenarios()}
 }
 
 // result is the run's result, made once every judge has ended: the
