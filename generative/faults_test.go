@@ -31,8 +31,8 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // generatedFaults are the reference faults only the generated mode finds,
@@ -102,7 +102,7 @@ func warnings(t *testing.T, res generative.Result, id string) []contract.Warning
 	t.Helper()
 	var found []contract.Warning
 	for _, p := range res.Properties {
-		require.Equal(t, generative.StatusPassed, p.Status, "%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
+		require.Equal(t, verdict.StatusPassed, p.Status, "%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 		for _, w := range p.Warnings {
 			if w.Reading == id {
 				found = append(found, w)
@@ -127,7 +127,7 @@ func TestSuiteMissesGeneratedFaults(t *testing.T) {
 	})
 	require.NoError(t, err)
 	for _, sc := range res.Summary.Scenarios {
-		assert.NotEqual(t, report.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
+		assert.NotEqual(t, verdict.StatusFailed, sc.Status, "%s — %s\n%s", sc.Feature, sc.Name, sc.Reason)
 	}
 	assert.Positive(t, res.Passed)
 }
@@ -195,10 +195,10 @@ func TestEveryFoundFaultReproduces(t *testing.T) {
 						target = httpapitest.NewServer(t, f).URL
 					}
 					got, console := replay(t, target, p.Feature, strict)
-					assert.Equal(t, report.StatusFailed, got.Status, "%s: fails against the faulty server:\n%s\n%s", p.Name(), p.Feature, console)
+					assert.Equal(t, verdict.StatusFailed, got.Status, "%s: fails against the faulty server:\n%s\n%s", p.Name(), p.Feature, console)
 				}
 				got, console := replay(t, httpapitest.NewServer(t).URL, p.Feature, strict)
-				assert.Equal(t, report.StatusPassed, got.Status, "%s: passes against the reference:\n%s\n%s", p.Name(), p.Feature, console)
+				assert.Equal(t, verdict.StatusPassed, got.Status, "%s: passes against the reference:\n%s\n%s", p.Name(), p.Feature, console)
 			}
 			assert.Positive(t, written, "a failure of %s is written as a feature file", f)
 		})
@@ -229,7 +229,7 @@ type sharedRun struct {
 func (r sharedRun) failed() []generative.PropertyResult {
 	var failed []generative.PropertyResult
 	for _, p := range r.Properties {
-		if p.Status == generative.StatusFailed {
+		if p.Status == verdict.StatusFailed {
 			failed = append(failed, p)
 		}
 	}
@@ -295,19 +295,19 @@ func newSharedRun(fault reference.Fault, strict bool) (sharedRun, error) {
 	shared.mu.Lock()
 	shared.servers = append(shared.servers, srv)
 	shared.mu.Unlock()
-	asked, suite := []string{report.JudgeGenerated}, steps.Options{Profile: profiles.Reference(srv.URL),
+	asked, suite := []string{verdict.JudgeGenerated}, steps.Options{Profile: profiles.Reference(srv.URL),
 		Format: "progress", Output: io.Discard, RequestTimeout: 10 * time.Second, Strict: strict}
 	switch fs, ok := stepstest.FaultScenarioOf(fault); {
 	case fault == reference.FaultGatewayPaymentsRefused:
 		asked = judges.All
 	case probeOnly[fault] != "":
-		asked = []string{report.JudgeGenerated, report.JudgeProbe}
+		asked = []string{verdict.JudgeGenerated, verdict.JudgeProbe}
 	case ok:
 		at, err := stepstest.Locate(fs.Scenario)
 		if err != nil {
 			return sharedRun{}, err
 		}
-		asked, suite.Locations = []string{report.JudgeScenarios, report.JudgeGenerated}, []string{at}
+		asked, suite.Locations = []string{verdict.JudgeScenarios, verdict.JudgeGenerated}, []string{at}
 	}
 	var gen generative.Result
 	whole, err := judges.Run(context.Background(), judges.Options{Suite: suite, Judges: asked, Budget: 2 * time.Minute,
@@ -327,7 +327,7 @@ func TestMain(m *testing.M) {
 // replay runs a feature file written by the generated mode with the suite
 // against the target at url, strict or not: the result of its one
 // scenario, and the console.
-func replay(t *testing.T, url, feature string, strict bool) (report.ScenarioResult, string) {
+func replay(t *testing.T, url, feature string, strict bool) (verdict.Case, string) {
 	t.Helper()
 	var out bytes.Buffer
 	res, err := steps.Run(context.Background(), steps.Options{
@@ -432,7 +432,7 @@ func TestGatewayDebitIsAReading(t *testing.T) {
 	require.NotEmpty(t, warned, "a warning of the reading %s", walletReading)
 	assert.Contains(t, warned[0].Detail, "the payments reported leave")
 	p := run(true).Properties[0]
-	require.Equal(t, generative.StatusFailed, p.Status)
+	require.Equal(t, verdict.StatusFailed, p.Status)
 	assert.True(t, strings.HasPrefix(p.Failure, "reading "+walletReading+" (strict run): "), p.Failure)
 
 	feature := `@generated
@@ -445,14 +445,14 @@ Feature: Generated reproduction: a stateful sequence
     Then the split-payment customer's wallet holds what the payments reported leave
 `
 	got, console := replay(t, walletWhenPaid(t), feature, false)
-	require.Equal(t, report.StatusPassed, got.Status, console)
+	require.Equal(t, verdict.StatusPassed, got.Status, console)
 	require.Len(t, got.Warnings, 1, console)
 	assert.Equal(t, walletReading, got.Warnings[0].Reading)
 	got, console = replay(t, walletWhenPaid(t), feature, true)
-	require.Equal(t, report.StatusFailed, got.Status, console)
+	require.Equal(t, verdict.StatusFailed, got.Status, console)
 	assert.Contains(t, got.Reason, "reading "+walletReading+" (strict run): ")
 	got, console = replay(t, httpapitest.NewServer(t).URL, feature, true)
-	assert.Equal(t, report.StatusPassed, got.Status, console)
+	assert.Equal(t, verdict.StatusPassed, got.Status, console)
 	assert.Empty(t, got.Warnings, console)
 }
 
@@ -470,7 +470,7 @@ func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
 			assert.Contains(t, p.Failure, "the payments reported leave")
 			assert.NotContains(t, p.Failure, "reading "+walletReading)
 			got, console := replay(t, httpapitest.NewServer(t, fault).URL, p.Feature, false)
-			require.Equal(t, report.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
+			require.Equal(t, verdict.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
 			assert.Contains(t, got.Reason, "the payments reported leave")
 		})
 	}
@@ -506,7 +506,7 @@ func TestSequenceReproduces(t *testing.T) {
 			require.True(t, strings.HasPrefix(then, "Then "), "the feature ends with the check: %s", p.Feature)
 
 			got, console := replay(t, tc.server(t), p.Feature, strict)
-			require.Equal(t, report.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
+			require.Equal(t, verdict.StatusFailed, got.Status, "%s\n%s", p.Feature, console)
 			failure := p.Failure
 			if strict {
 				prefix := "reading " + tc.reading + " (strict run): "
@@ -519,12 +519,12 @@ func TestSequenceReproduces(t *testing.T) {
 
 			if strict {
 				got, console = replay(t, tc.server(t), p.Feature, false)
-				require.Equal(t, report.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
+				require.Equal(t, verdict.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
 				require.Len(t, got.Warnings, 1, console)
 				assert.Equal(t, tc.reading, got.Warnings[0].Reading)
 			}
 			got, console = replay(t, httpapitest.NewServer(t).URL, p.Feature, strict)
-			assert.Equal(t, report.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
+			assert.Equal(t, verdict.StatusPassed, got.Status, "%s\n%s", p.Feature, console)
 			assert.Empty(t, got.Warnings, console)
 		})
 	}
@@ -555,11 +555,11 @@ Feature: Generated reproduction: a stateful sequence
 	t.Cleanup(variant.Close)
 	for name, url := range map[string]string{"reference (409)": httpapitest.NewServer(t).URL, "method rule first (400)": variant.URL} {
 		got, console := replay(t, url, feature, true)
-		assert.Equal(t, report.StatusPassed, got.Status, "%s\n%s", name, console)
+		assert.Equal(t, verdict.StatusPassed, got.Status, "%s\n%s", name, console)
 	}
 	wrong := httpapitest.NewServer(t, reference.FaultDuplicateTrxAccepted, reference.FaultInternalMethodWithoutFunds).URL
 	got, console := replay(t, wrong, feature, false)
-	require.Equal(t, report.StatusFailed, got.Status, console)
+	require.Equal(t, verdict.StatusFailed, got.Status, console)
 	assert.Contains(t, got.Reason, "not 409 \""+contract.MsgDuplicate+"\" nor 400 \""+contract.MsgInternalMethodFlag+"\"")
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/nginxtest"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestAGatewaysPageIsNotTheAPIs: a gateway in front of the reference
@@ -37,7 +38,7 @@ func TestAGatewaysPageIsNotTheAPIs(t *testing.T) {
 		for _, p := range res.Properties {
 			assert.Empty(t, p.Reproduction, p.Name())
 			assert.Empty(t, p.Feature, p.Name())
-			if p.Status != generative.StatusNotJudged {
+			if p.Status != verdict.StatusNotJudged {
 				continue
 			}
 			notJudged++
@@ -48,7 +49,7 @@ func TestAGatewaysPageIsNotTheAPIs(t *testing.T) {
 		}
 		for _, p := range res.Properties {
 			if p.Operation == contract.OpListPaymentMethods {
-				assert.Equal(t, generative.StatusNotJudged, p.Status, p.Name())
+				assert.Equal(t, verdict.StatusNotJudged, p.Status, p.Name())
 			}
 		}
 		assert.Positive(t, notJudged)

@@ -15,6 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 func run(tb testing.TB, url string, examples int, only string) generative.Result {
@@ -37,7 +38,7 @@ func TestReferencePasses(t *testing.T) {
 	res := run(t, srv.URL, 30, "")
 	t.Logf("%d requests in %.1fs", res.Requests, res.Seconds)
 	for _, p := range res.Properties {
-		if p.Status != generative.StatusPassed {
+		if p.Status != verdict.StatusPassed {
 			t.Errorf("%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 		}
 		for _, w := range p.Warnings {
@@ -80,11 +81,11 @@ func TestReadingsAreWarnings(t *testing.T) {
 		require.Len(t, res.Properties, 1)
 		p := res.Properties[0]
 		if strict {
-			assert.Equal(t, generative.StatusFailed, p.Status)
+			assert.Equal(t, verdict.StatusFailed, p.Status)
 			assert.Contains(t, p.Failure, generative.ReadingRefusalShape.ID)
 			continue
 		}
-		assert.Equal(t, generative.StatusPassed, p.Status, p.Failure)
+		assert.Equal(t, verdict.StatusPassed, p.Status, p.Failure)
 		require.NotEmpty(t, p.Warnings)
 		assert.Equal(t, generative.ReadingRefusalShape.ID, p.Warnings[0].Reading)
 		assert.Equal(t, 1, res.Warned())

@@ -12,6 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // documentFaults break a document-level rule of internal/contract
@@ -74,7 +75,7 @@ func failedAgainst(t *testing.T, url, property string, strict bool) []generative
 	t.Helper()
 	var failed []generative.PropertyResult
 	for _, p := range runAgainst(t, url, property, strict).Properties {
-		if p.Status == generative.StatusFailed {
+		if p.Status == verdict.StatusFailed {
 			failed = append(failed, p)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/junit"
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // The files a generated run writes into a report directory, next to the
@@ -25,11 +26,11 @@ const (
 func PrintProperty(w io.Writer, p PropertyResult) {
 	mark := "ok  "
 	switch {
-	case p.Status == StatusSkipped:
+	case p.Status == verdict.StatusSkipped:
 		mark = "skip"
-	case p.Status == StatusNotJudged:
+	case p.Status == verdict.StatusNotJudged:
 		mark = "N/J "
-	case p.Status != StatusPassed:
+	case p.Status != verdict.StatusPassed:
 		mark = "FAIL"
 	case len(p.Warnings) > 0:
 		mark = "warn"
@@ -39,8 +40,8 @@ func PrintProperty(w io.Writer, p PropertyResult) {
 		fmt.Fprintf(w, "     %s\n", strings.ReplaceAll(wn.String(), "\n", "\n     "))
 	}
 	switch p.Status {
-	case StatusPassed:
-	case StatusSkipped, StatusNotJudged:
+	case verdict.StatusPassed:
+	case verdict.StatusSkipped, verdict.StatusNotJudged:
 		fmt.Fprintf(w, "     %s\n", p.Reason)
 	default:
 		fmt.Fprintf(w, "     %s\n     shrunk reproduction:\n", p.Failure)
@@ -65,7 +66,7 @@ func (p PropertyResult) ExamplesRun() string {
 func PrintSummary(w io.Writer, res Result) {
 	failed, skipped, notJudged := res.Failed(), 0, res.NotJudged()
 	for _, p := range res.Properties {
-		if p.Status == StatusSkipped {
+		if p.Status == verdict.StatusSkipped {
 			skipped++
 		}
 	}
@@ -100,7 +101,7 @@ func PrintSummary(w io.Writer, res Result) {
 		fmt.Fprintf(w, "INCOMPLETE: %s not judged: %s\n", readable.Plural(notJudged, "property", "properties"), res.notJudgedWhy())
 	}
 	for _, p := range res.Properties {
-		if p.Status == StatusFailed && p.Command != "" {
+		if p.Status == verdict.StatusFailed && p.Command != "" {
 			fmt.Fprintf(w, "reproduce %q with:\n  %s\n", p.Name(), p.Command)
 		}
 	}
@@ -111,7 +112,7 @@ func PrintSummary(w io.Writer, res Result) {
 func (res Result) notJudgedWhy() string {
 	for _, p := range res.Properties {
 		switch {
-		case p.Status != StatusNotJudged:
+		case p.Status != verdict.StatusNotJudged:
 		case p.Gateway != nil:
 			return p.Gateway.Error()
 		default:
@@ -154,10 +155,10 @@ func writeJUnit(path string, res Result) error {
 		}
 		c.SystemOut = strings.Join(out, "\n")
 		switch p.Status {
-		case StatusPassed:
-		case StatusSkipped:
+		case verdict.StatusPassed:
+		case verdict.StatusSkipped:
 			c.Skipped = &junit.Skipped{Message: p.Reason}
-		case StatusNotJudged:
+		case verdict.StatusNotJudged:
 			c.Skipped = &junit.Skipped{Message: "not judged: " + p.Reason}
 		default:
 			c.Failure = &junit.Failure{Message: p.Failure, Body: p.Reproduction}
@@ -201,4 +202,36 @@ func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error)
 		out = append(out, Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")})
 	}
 	return out, nil
+}
+
+// Verdict is property p as a case of the run: its failure with the shrunk
+// reproduction and the command that repeats it, or why it was skipped or
+// not judged.
+func (p PropertyResult) Verdict() verdict.Case {
+	c := verdict.Case{Name: p.Name(), Judge: verdict.JudgeGenerated, Feature: verdict.JudgeGenerated, Tags: []string{p.Operation}, Status: p.Status,
+		Warnings: p.Warnings, Seconds: p.Seconds, Location: "", Reason: p.Reason}
+	switch p.Status {
+	case verdict.StatusFailed:
+		var b strings.Builder
+		b.WriteString(p.Failure)
+		if p.Reproduction != "" {
+			b.WriteString("\nshrunk reproduction:\n  " + strings.ReplaceAll(strings.TrimRight(p.Reproduction, "\n"), "\n", "\n  "))
+		}
+		if p.Command != "" {
+			b.WriteString("\nreproduce: " + p.Command)
+		}
+		c.Reason = b.String()
+		first, _, _ := strings.Cut(p.Failure, "\n")
+		c.Cause = &verdict.Cause{Operation: p.Operation, Check: p.Property, Headline: first}
+	case verdict.StatusNotJudged:
+		c.Cause = &verdict.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
+			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}
+		if p.Gateway != nil {
+			cause := verdict.GatewayCause(*p.Gateway)
+			c.Cause = &cause
+		}
+	case verdict.StatusSkipped:
+		c.NotRun = true
+	}
+	return c
 }

@@ -7,13 +7,14 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestReportCountsInTheSingular: a run of one property of one example and
 // one request says so in the singular.
 func TestReportCountsInTheSingular(t *testing.T) {
 	t.Parallel()
-	p := generative.PropertyResult{Operation: "listPaymentMethods", Property: "valid requests with varied values", Status: generative.StatusPassed, Examples: 1}
+	p := generative.PropertyResult{Operation: "listPaymentMethods", Property: "valid requests with varied values", Status: verdict.StatusPassed, Examples: 1}
 	var b bytes.Buffer
 	generative.PrintProperty(&b, p)
 	generative.PrintSummary(&b, generative.Result{Properties: []generative.PropertyResult{p}, Requests: 1, Seed: 7})

@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // Options configure one generated run.
@@ -65,17 +66,11 @@ type Options struct {
 	Gate *throttle.Gate
 }
 
-// The outcome of a property. A property the run's interruption left
+// The outcome of a property is one of verdict's statuses. A property the run's interruption left
 // unfinished or unstarted is skipped, never failed. A property the
 // target's throttling cut below a fifth of its planned examples is not
 // judged (judgedShare): it passed, but on too few examples to say the
 // rule holds.
-const (
-	StatusPassed    = contract.StatusPassed
-	StatusFailed    = contract.StatusFailed
-	StatusSkipped   = contract.StatusSkipped
-	StatusNotJudged = contract.StatusNotJudged
-)
 
 // judgedShare: a property that passed on fewer than 1/judgedShare of its
 // planned examples because the target throttled is not judged.
@@ -154,7 +149,7 @@ type Result struct {
 // OK reports whether every property passed.
 func (r Result) OK() bool {
 	for _, p := range r.Properties {
-		if p.Status != StatusPassed {
+		if p.Status != verdict.StatusPassed {
 			return false
 		}
 	}
@@ -165,7 +160,7 @@ func (r Result) OK() bool {
 func (r Result) Failed() int {
 	n := 0
 	for _, p := range r.Properties {
-		if p.Status == StatusFailed {
+		if p.Status == verdict.StatusFailed {
 			n++
 		}
 	}
@@ -178,7 +173,7 @@ func (r Result) Failed() int {
 func (r Result) NotJudged() int {
 	n := 0
 	for _, p := range r.Properties {
-		if p.Status == StatusNotJudged {
+		if p.Status == verdict.StatusNotJudged {
 			n++
 		}
 	}
@@ -189,7 +184,7 @@ func (r Result) NotJudged() int {
 func (r Result) Warned() int {
 	n := 0
 	for _, p := range r.Properties {
-		if p.Status == StatusPassed && len(p.Warnings) > 0 {
+		if p.Status == verdict.StatusPassed && len(p.Warnings) > 0 {
 			n++
 		}
 	}
@@ -262,7 +257,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		var pr PropertyResult
 		if ctx.Err() != nil {
 			pr = p.result
-			pr.Status, pr.Reason = StatusSkipped, "not run: "+interruption(ctx)
+			pr.Status, pr.Reason = verdict.StatusSkipped, "not run: "+interruption(ctx)
 		} else {
 			pr = p.check(ctx, opts, deadline, c)
 		}
@@ -453,16 +448,16 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 			res.Examples += n
 			if ctx.Err() != nil {
 				// What failed after the interruption failed because of it.
-				res.Status, res.Reason = StatusSkipped, "not run to its end: "+interruption(ctx)
+				res.Status, res.Reason = verdict.StatusSkipped, "not run to its end: "+interruption(ctx)
 				break
 			}
 			if g := rec.gatewayPage(); g != nil && rec.failure == "" {
-				res.Status, res.Gateway = StatusNotJudged, g
+				res.Status, res.Gateway = verdict.StatusNotJudged, g
 				res.Reason = fmt.Sprintf("%s; not judged after %d of %d examples", g.Error(), res.Examples, res.Planned)
 				break
 			}
 			if tb.failed {
-				res.Status = StatusFailed
+				res.Status = verdict.StatusFailed
 				res.Failure = rec.failure
 				if res.Failure == "" {
 					res.Failure = tb.firstError()
@@ -475,10 +470,10 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 		}
 	}
 	if res.Status == "" && ctx.Err() != nil {
-		res.Status, res.Reason = StatusSkipped, "not run to its end: "+interruption(ctx)
+		res.Status, res.Reason = verdict.StatusSkipped, "not run to its end: "+interruption(ctx)
 	}
 	if res.Status == "" {
-		res.Status = StatusPassed
+		res.Status = verdict.StatusPassed
 		res.cut(gate.Summary().Throttled > throttledBefore)
 	}
 	for _, k := range rec.order {
@@ -500,7 +495,7 @@ func (res *PropertyResult) cut(throttled bool) {
 	if throttled {
 		res.Cut = CutThrottled
 		if res.Examples*judgedShare < res.Planned {
-			res.Status = StatusNotJudged
+			res.Status = verdict.StatusNotJudged
 			res.Reason = fmt.Sprintf("%d of %d examples run: %s; fewer than a fifth of its examples say nothing of the rule", res.Examples, res.Planned, res.Cut)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // systemFaults serves the reference, but answers every fourth profile read
@@ -68,12 +69,12 @@ func TestDocumentedSystemFaultsAreAnswers(t *testing.T) {
 	}
 	for _, only := range []string{"valid requests", "sequences"} {
 		for _, p := range run(contract.MsgProfileUnloaded, only).Properties {
-			assert.Equal(t, generative.StatusPassed, p.Status, "%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
+			assert.Equal(t, verdict.StatusPassed, p.Status, "%s: %s\n%s", p.Name(), p.Failure, p.Reproduction)
 		}
 	}
 	failed := 0
 	for _, p := range run("Terjadi kesalahan sistem.", "").Properties {
-		if p.Status == generative.StatusFailed {
+		if p.Status == verdict.StatusFailed {
 			failed++
 			assert.Contains(t, p.Failure, "a server fault", p.Name())
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // serveReference serves the reference, wrapped by wrap, on a loopback
@@ -59,7 +60,7 @@ func TestGeneratedModeWaitsOutARateLimit(t *testing.T) {
 	t.Cleanup(srv.Close)
 	res := runOpts(t, generative.Options{Profile: profiles.Reference(srv.URL)})
 	for _, p := range res.Properties {
-		assert.Equal(t, generative.StatusPassed, p.Status, "%s: %s %s\n%s", p.Name(), p.Failure, p.Reason, p.Reproduction)
+		assert.Equal(t, verdict.StatusPassed, p.Status, "%s: %s %s\n%s", p.Name(), p.Failure, p.Reason, p.Reproduction)
 	}
 	require.Positive(t, gateway.Throttled.Load())
 	require.Positive(t, res.Throttling.Throttled)
@@ -92,7 +93,7 @@ func TestGeneratedModeStopsWhenTheTargetKeepsThrottling(t *testing.T) {
 	assert.Zero(t, res.Failed())
 	skipped := 0
 	for _, p := range res.Properties {
-		if p.Status == generative.StatusSkipped {
+		if p.Status == verdict.StatusSkipped {
 			skipped++
 			assert.Contains(t, p.Reason, "the target kept throttling", p.Name())
 		}
@@ -112,7 +113,7 @@ func TestGeneratedModeFailsAThrottledPaymentThatWasProcessed(t *testing.T) {
 	res := runOpts(t, generative.Options{Profile: profiles.Reference(srv.URL), Only: "sequences"})
 	require.Len(t, res.Properties, 1)
 	p := res.Properties[0]
-	assert.Equal(t, generative.StatusFailed, p.Status)
+	assert.Equal(t, verdict.StatusFailed, p.Status)
 	assert.Contains(t, p.Failure, contract.ErrThrottledProcessed.Error())
 }
 
@@ -151,15 +152,15 @@ func TestExamplesCutAreSaid(t *testing.T) {
 			var out bytes.Buffer
 			generative.PrintSummary(&out, res)
 			for _, p := range res.Properties {
-				require.NotEqual(t, generative.StatusFailed, p.Status, "%s: %s", p.Name(), p.Failure)
+				require.NotEqual(t, verdict.StatusFailed, p.Status, "%s: %s", p.Name(), p.Failure)
 				require.Less(t, p.Examples, p.Planned, "%s: one batch of examples, then the budget is spent", p.Name())
 				assert.Equal(t, tc.cut, p.Cut, p.Name())
 				assert.Contains(t, out.String(), p.Name()+": "+p.ExamplesRun()+" run")
 				switch {
 				case !tc.notJudged || p.Examples*5 >= p.Planned:
-					assert.Equal(t, generative.StatusPassed, p.Status, p.Name())
+					assert.Equal(t, verdict.StatusPassed, p.Status, p.Name())
 				default:
-					assert.Equal(t, generative.StatusNotJudged, p.Status, p.Name())
+					assert.Equal(t, verdict.StatusNotJudged, p.Status, p.Name())
 					assert.Contains(t, p.Reason, "the target throttled")
 				}
 			}

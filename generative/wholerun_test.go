@@ -13,6 +13,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // probeOnly are the faults only the concurrency probe catches, with why no
@@ -65,24 +66,24 @@ func TestEveryFaultFailsTheWholeRun(t *testing.T) {
 		t.Run(string(f), func(t *testing.T) {
 			t.Parallel()
 			run := defaultRun(t, f, false).Whole
-			verdict := run.Verdict()
+			v := run.Verdict()
 			switch {
 			case f == reference.FaultGatewayPaymentsRefused:
-				require.Equal(t, report.VerdictIncomplete, verdict, wholeRun(run))
+				require.Equal(t, verdict.VerdictIncomplete, v, wholeRun(run))
 				assert.Positive(t, run.NotJudged)
 				require.Len(t, run.Summary.NotJudgedGroups, 1, wholeRun(run))
 				assert.Equal(t, `every gateway payment was refused with 422 "Saldo tidak mencukupi."`, run.Summary.NotJudgedGroups[0].Headline)
 				assert.Equal(t, run.NotJudged, run.Summary.NotJudgedGroups[0].Count)
 			case probeOnly[f] != "":
 				require.True(t, probeRan(run), "the probe judged the run")
-				assert.Equal(t, report.VerdictFail, verdict, "%s\n%s", probeOnly[f], wholeRun(run))
-			case readings[f] && verdict != report.VerdictFail:
-				assert.Equal(t, report.VerdictPass, verdict, wholeRun(run))
+				assert.Equal(t, verdict.VerdictFail, v, "%s\n%s", probeOnly[f], wholeRun(run))
+			case readings[f] && v != verdict.VerdictFail:
+				assert.Equal(t, verdict.VerdictPass, v, wholeRun(run))
 				assert.Positive(t, run.Summary.Levels.Warnings, "a reading's fault warns: %s", wholeRun(run))
 				strict := defaultRun(t, f, true).Whole
-				assert.Equal(t, report.VerdictFail, strict.Verdict(), "and fails a strict run: %s", wholeRun(strict))
+				assert.Equal(t, verdict.VerdictFail, strict.Verdict(), "and fails a strict run: %s", wholeRun(strict))
 			default:
-				assert.Equal(t, report.VerdictFail, verdict, wholeRun(run))
+				assert.Equal(t, verdict.VerdictFail, v, wholeRun(run))
 			}
 		})
 	}
@@ -90,8 +91,8 @@ func TestEveryFaultFailsTheWholeRun(t *testing.T) {
 
 // probeRan reports whether the probe judged the run.
 func probeRan(run steps.Result) bool {
-	return slices.ContainsFunc(run.Summary.Judges, func(j report.JudgeRun) bool {
-		return j.Name == report.JudgeProbe && j.State == report.JudgeRan
+	return slices.ContainsFunc(run.Summary.Judges, func(j verdict.JudgeRun) bool {
+		return j.Name == verdict.JudgeProbe && j.State == verdict.JudgeRan
 	})
 }
 

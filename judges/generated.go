@@ -12,7 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // Generated is the generated judge of a run (package generative): schema
@@ -38,8 +38,8 @@ type Generated struct {
 	Keep *generative.Result
 }
 
-// Name is report.JudgeGenerated.
-func (Generated) Name() string { return report.JudgeGenerated }
+// Name is verdict.JudgeGenerated.
+func (Generated) Name() string { return verdict.JudgeGenerated }
 
 // Judge runs the generated properties within env.Budget.
 func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
@@ -51,8 +51,8 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1
 	}
-	opts.Done = func(p generative.PropertyResult) { env.Case(g.caseOf(p)) }
-	run := report.JudgeRun{Name: g.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "examples", Budget: g.budget(env.Budget),
+	opts.Done = func(p generative.PropertyResult) { env.Case(p.Verdict()) }
+	run := verdict.JudgeRun{Name: g.Name(), State: verdict.JudgeRan, Seed: opts.Seed, Unit: "examples", Budget: g.budget(env.Budget),
 		BudgetSeconds: env.Budget.Seconds(), Rerun: rerun(opts)}
 	start := time.Now()
 	res, err := generative.Run(ctx, opts)
@@ -81,7 +81,7 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 		if p.Cut != "" {
 			run.Cuts = append(run.Cuts, fmt.Sprintf("%s: %d of %d examples run: %s", p.Name(), p.Examples, p.Planned, p.Cut))
 		}
-		c := g.caseOf(p)
+		c := p.Verdict()
 		if r, ok := repros[p.Name()]; ok {
 			c.Reason += fmt.Sprintf("\nas a feature file: %s\n  run it: %s", r.Path, r.Run)
 		}
@@ -89,13 +89,13 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 	}
 	switch {
 	case res.Incomplete != "":
-		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Incomplete}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopGateway, Reason: res.Incomplete}
 		run.Reason = "stopped: " + res.Incomplete
 	case res.Stopped != "":
-		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped
 	case res.Interrupted != "":
-		out.Stopped = &report.Stopped{Cause: report.StopInterrupted, Reason: res.Interrupted}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopInterrupted, Reason: res.Interrupted}
 		run.Reason = res.Interrupted
 	}
 	out.Run = run
@@ -108,61 +108,29 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 // stops the run; a gateway's page leaves the judge's set-up not judged;
 // any other error (the target refused the accounts the run provisions)
 // fails the judge's set-up, a case of its own.
-func (g Generated) notRun(run report.JudgeRun, err error) (steps.Judgement, error) {
+func (g Generated) notRun(run verdict.JudgeRun, err error) (steps.Judgement, error) {
 	var page contract.Gateway
 	switch {
 	case errors.Is(err, generative.ErrUsage):
 		return steps.Judgement{}, err
 	case errors.As(err, new(*contract.GatewayError)):
-		run.State, run.Reason = report.JudgeNotRun, err.Error()
-		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopGateway, Reason: err.Error()}}, nil
+		run.State, run.Reason = verdict.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &verdict.Stop{Cause: verdict.StopGateway, Reason: err.Error()}}, nil
 	case errors.As(err, &page):
-		run.State, run.Reason = report.JudgeNotRun, err.Error()
-		cause := steps.GatewayCause(page)
-		setup := report.ScenarioResult{Name: "preparing the generated run", Status: report.StatusNotJudged, Reason: err.Error(), Cause: &cause}
-		return steps.Judgement{Run: run, Cases: []report.ScenarioResult{setup}}, nil
+		run.State, run.Reason = verdict.JudgeNotRun, err.Error()
+		cause := verdict.GatewayCause(page)
+		setup := verdict.Case{Name: "preparing the generated run", Status: verdict.StatusNotJudged, Reason: err.Error(), Cause: &cause}
+		return steps.Judgement{Run: run, Cases: []verdict.Case{setup}}, nil
 	case errors.Is(err, throttle.ErrKeptThrottling):
-		run.State, run.Reason = report.JudgeNotRun, err.Error()
-		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopThrottled, Reason: err.Error()}}, nil
+		run.State, run.Reason = verdict.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &verdict.Stop{Cause: verdict.StopThrottled, Reason: err.Error()}}, nil
 	case errors.Is(err, generative.ErrInterrupted):
-		run.State, run.Reason = report.JudgeNotRun, err.Error()
-		return steps.Judgement{Run: run, Stopped: &report.Stopped{Cause: report.StopInterrupted, Reason: err.Error()}}, nil
+		run.State, run.Reason = verdict.JudgeNotRun, err.Error()
+		return steps.Judgement{Run: run, Stopped: &verdict.Stop{Cause: verdict.StopInterrupted, Reason: err.Error()}}, nil
 	}
-	setup := report.ScenarioResult{Name: "preparing the generated run", Status: report.StatusFailed, Reason: err.Error(),
-		Cause: &report.Cause{Check: "the generated run's set-up", Headline: "the generated run could not be prepared: " + err.Error()}}
-	return steps.Judgement{Run: run, Cases: []report.ScenarioResult{setup}}, nil
-}
-
-// caseOf is property p as a case of the run: its failure with the shrunk
-// reproduction and the command that repeats it, or why it was skipped or
-// not judged.
-func (g Generated) caseOf(p generative.PropertyResult) report.ScenarioResult {
-	c := report.ScenarioResult{Name: p.Name(), Judge: g.Name(), Feature: g.Name(), Tags: []string{p.Operation}, Status: p.Status,
-		Warnings: p.Warnings, Seconds: p.Seconds, Location: "", Reason: p.Reason}
-	switch p.Status {
-	case generative.StatusFailed:
-		var b strings.Builder
-		b.WriteString(p.Failure)
-		if p.Reproduction != "" {
-			b.WriteString("\nshrunk reproduction:\n  " + strings.ReplaceAll(strings.TrimRight(p.Reproduction, "\n"), "\n", "\n  "))
-		}
-		if p.Command != "" {
-			b.WriteString("\nreproduce: " + p.Command)
-		}
-		c.Reason = b.String()
-		first, _, _ := strings.Cut(p.Failure, "\n")
-		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Headline: first}
-	case generative.StatusNotJudged:
-		c.Cause = &report.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
-			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}
-		if p.Gateway != nil {
-			cause := steps.GatewayCause(*p.Gateway)
-			c.Cause = &cause
-		}
-	case generative.StatusSkipped:
-		c.NotRun = true
-	}
-	return c
+	setup := verdict.Case{Name: "preparing the generated run", Status: verdict.StatusFailed, Reason: err.Error(),
+		Cause: &verdict.Cause{Check: "the generated run's set-up", Headline: "the generated run could not be prepared: " + err.Error()}}
+	return steps.Judgement{Run: run, Cases: []verdict.Case{setup}}, nil
 }
 
 // budget is what the run gives the judge, in words.

@@ -19,11 +19,11 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // All are the judges of a run, in the order of its reports.
-var All = []string{report.JudgeScenarios, report.JudgeGenerated, report.JudgeProbe}
+var All = []string{verdict.JudgeScenarios, verdict.JudgeGenerated, verdict.JudgeProbe}
 
 // DefaultBudget is the time a run aims at in all: the scenarios run in
 // full, and the other judges share what they leave of it (at least a
@@ -84,7 +84,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 		asked = All
 	}
 	suite := opts.Suite
-	suite.NoScenarios = !slices.Contains(asked, report.JudgeScenarios)
+	suite.NoScenarios = !slices.Contains(asked, verdict.JudgeScenarios)
 	suite.Budget = opts.Budget
 	if suite.Budget <= 0 {
 		suite.Budget = DefaultBudget
@@ -93,13 +93,13 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	// The probe runs before the generated judge: it is bounded by its own
 	// requests and takes little of its share, which the generated judge,
 	// last, then takes (steps' judgeBudget).
-	for _, name := range []string{report.JudgeProbe, report.JudgeGenerated} {
+	for _, name := range []string{verdict.JudgeProbe, verdict.JudgeGenerated} {
 		if !slices.Contains(asked, name) {
 			suite.Judges = append(suite.Judges, steps.NotAsked(name))
 			continue
 		}
 		var j steps.Judge = opts.Probe
-		if name == report.JudgeGenerated {
+		if name == verdict.JudgeGenerated {
 			j = opts.Generated
 		}
 		if opts.Watch != nil {

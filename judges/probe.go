@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // Probe is the concurrency probe of a run (package probe): waves of
@@ -29,8 +28,8 @@ type Probe struct {
 	Keep *probe.Result
 }
 
-// Name is report.JudgeProbe.
-func (Probe) Name() string { return report.JudgeProbe }
+// Name is verdict.JudgeProbe.
+func (Probe) Name() string { return verdict.JudgeProbe }
 
 // Judge runs the probe within env.Budget (at most the probe's own
 // default duration: its waves are few, and the generated judge, after it,
@@ -49,8 +48,8 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 		opts.Earlier = append(opts.Earlier, probe.Known{SecretKey: c.SecretKey, Token: c.Token, Who: fmt.Sprintf("the account the suite calls %q", c.Actor),
 			PartnerTrxID: c.PartnerTrxID, TransactionNumber: c.TransactionNumber})
 	}
-	opts.Done = func(c probe.CaseResult) { env.Case(caseOfProbe(c, false)) }
-	run := report.JudgeRun{Name: p.Name(), State: report.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
+	opts.Done = func(c probe.CaseResult) { env.Case(c.Verdict(false)) }
+	run := verdict.JudgeRun{Name: p.Name(), State: verdict.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
 		Budget: fmt.Sprintf("%d waves of %d payments a case, %s", cmp.Or(p.Waves, probe.DefaultWaves), cmp.Or(p.WaveSize, probe.DefaultWaveSize),
 			readable.Duration(budget.Round(100*time.Millisecond)))}
 	start := time.Now()
@@ -73,52 +72,19 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 		if c.Cut != "" {
 			run.Cuts = append(run.Cuts, fmt.Sprintf("%s: %d of %d waves run: %s", c.Name(), c.Waves, c.Planned, c.Cut))
 		}
-		out.Cases = append(out.Cases, caseOfProbe(c, res.Interrupted != ""))
+		out.Cases = append(out.Cases, c.Verdict(res.Interrupted != ""))
 	}
 	switch {
 	case res.Stopped != "" && env.Gate != nil && errors.Is(env.Gate.Stopped(), contract.ErrGateway):
-		out.Stopped = &report.Stopped{Cause: report.StopGateway, Reason: res.Stopped}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopGateway, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped
 	case res.Stopped != "":
-		out.Stopped = &report.Stopped{Cause: report.StopThrottled, Reason: res.Stopped}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopThrottled, Reason: res.Stopped}
 		run.Reason = "stopped: " + res.Stopped
 	case res.Interrupted != "":
-		out.Stopped = &report.Stopped{Cause: report.StopInterrupted, Reason: res.Interrupted}
+		out.Stopped = &verdict.Stop{Cause: verdict.StopInterrupted, Reason: res.Interrupted}
 		run.Reason = res.Interrupted
 	}
 	out.Run = run
 	return out, nil
-}
-
-// caseOfProbe is probe case c as a case of the run: its failure with the
-// rule's sentence and the reproduction, or why it was skipped (the profile
-// lacks what it needs; not run, when the run was interrupted) or not
-// judged (the probe's "not judged" is the run's).
-func caseOfProbe(c probe.CaseResult, interrupted bool) report.ScenarioResult {
-	r := report.ScenarioResult{Name: c.Name(), Judge: report.JudgeProbe, Feature: report.JudgeProbe, Tags: []string{c.Operation},
-		Status: c.Status, Reason: c.Reason, Warnings: c.Warnings}
-	switch c.Status {
-	case probe.StatusNotJudged:
-		r.Status = report.StatusNotJudged
-		first, _, _ := strings.Cut(c.Reason, "\n")
-		r.Cause = &report.Cause{Operation: c.Operation, Check: c.Case, Headline: first}
-	case probe.StatusFailed:
-		var b strings.Builder
-		b.WriteString(c.Failure)
-		if c.Pointer != "" {
-			b.WriteString("\nat " + c.Pointer)
-		}
-		if c.Sentence != "" {
-			b.WriteString("\nthe document: " + c.Sentence)
-		}
-		if c.Reproduction != "" {
-			b.WriteString("\nreproduction (bash):\n  " + strings.ReplaceAll(strings.TrimRight(c.Reproduction, "\n"), "\n", "\n  "))
-		}
-		r.Reason = b.String()
-		first, _, _ := strings.Cut(c.Failure, "\n")
-		r.Cause = &report.Cause{Operation: c.Operation, Check: c.Case, Expected: c.Sentence, Headline: first}
-	case probe.StatusSkipped:
-		r.NotRun = interrupted
-	}
-	return r
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // races is how many probe runs the race faults and the correct reference
@@ -55,13 +56,13 @@ func TestProbeCatchesTheFaultsEveryTime(t *testing.T) {
 				require.NoError(t, err)
 				if tc.fault == "" {
 					for _, c := range res.Cases {
-						assert.Equal(t, probe.StatusPassed, c.Status, "run %d, seed %d: %s\n%s%s", run+1, res.Seed, c.Name(), c.Failure, c.Reason)
+						assert.Equal(t, verdict.StatusPassed, c.Status, "run %d, seed %d: %s\n%s%s", run+1, res.Seed, c.Name(), c.Failure, c.Reason)
 					}
 					caught++
 					continue
 				}
 				c := caseNamed(t, res, tc.caseName)
-				if c.Status == probe.StatusFailed && strings.Contains(c.Failure, tc.rule) {
+				if c.Status == verdict.StatusFailed && strings.Contains(c.Failure, tc.rule) {
 					caught++
 					t.Logf("run %d, seed %d: %s", run+1, res.Seed, c.Failure[:strings.IndexByte(c.Failure, ':')])
 				} else {

@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // caseFound looks up, after the waves, payments the whole run created, by
@@ -79,7 +80,7 @@ func (w *world) foundCase(ctx context.Context, deadline time.Time) CaseResult {
 	if len(picks) == 0 {
 		// The cases that create payments say why none was: this one has
 		// nothing to judge, and no cause of its own to add.
-		cr.Status, cr.Reason = StatusSkipped, "no payment of the run was created, so there is none to look up"
+		cr.Status, cr.Reason = verdict.StatusSkipped, "no payment of the run was created, so there is none to look up"
 		return cr
 	}
 	var causes []string
@@ -105,7 +106,7 @@ func (w *world) foundCase(ctx context.Context, deadline time.Time) CaseResult {
 				err = contract.CheckFoundBy(key, created, lk.found, lk.record)
 			}
 			if err != nil {
-				cr.Status, cr.Sentence = StatusFailed, contract.SentenceFound
+				cr.Status, cr.Sentence = verdict.StatusFailed, contract.SentenceFound
 				if lk.fault != nil {
 					cr.Sentence = lk.fault.sentence
 				}
@@ -125,9 +126,9 @@ func (w *world) foundCase(ctx context.Context, deadline time.Time) CaseResult {
 	case ctx.Err() != nil:
 		cr.Status, cr.Reason = w.unfinished(ctx, "not run to its end")
 	case cr.Waves == 0 || len(causes) > 0 && len(causes) == 2*cr.Waves:
-		cr.Status, cr.Reason = StatusNotJudged, "no lookup could be judged: "+summarize(causes)
+		cr.Status, cr.Reason = verdict.StatusNotJudged, "no lookup could be judged: "+summarize(causes)
 	default:
-		cr.Status = StatusPassed
+		cr.Status = verdict.StatusPassed
 		var cut []string
 		if cr.Waves < cr.Planned {
 			cut = append(cut, fmt.Sprintf("%d of %d payments looked up: the time budget of %s ran out", cr.Waves, cr.Planned, readable.Duration(w.opts.Duration)))

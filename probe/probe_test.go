@@ -24,6 +24,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // serve serves h until the test ends and returns the reference's profile
@@ -100,11 +101,11 @@ func TestProbeSkipsWhatTheProfileLacks(t *testing.T) {
 	res := run(t, short(p))
 	require.Len(t, res.Cases, 3)
 	one, wallet, found := res.Cases[0], res.Cases[1], res.Cases[2]
-	assert.Equal(t, probe.StatusPassed, found.Status, "%s%s", found.Failure, found.Reason)
+	assert.Equal(t, verdict.StatusPassed, found.Status, "%s%s", found.Failure, found.Reason)
 	assert.Equal(t, 4, found.Waves, "the one payment each of the 4 waves created")
-	assert.Equal(t, probe.StatusPassed, one.Status, "%s%s", one.Failure, one.Reason)
+	assert.Equal(t, verdict.StatusPassed, one.Status, "%s%s", one.Failure, one.Reason)
 	assert.Equal(t, 4, one.Waves)
-	assert.Equal(t, probe.StatusSkipped, wallet.Status)
+	assert.Equal(t, verdict.StatusSkipped, wallet.Status)
 	assert.Contains(t, wallet.Reason, "funded_customer.token")
 	assert.Equal(t, 1, res.Skipped())
 	assert.Zero(t, res.NotJudged())
@@ -126,7 +127,7 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 	}{
 		{"every payment refused with 422", func(t *testing.T) *profiles.Profile {
 			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/payment", http.StatusUnprocessableEntity, "Saldo tidak mencukupi.").URL)
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged, foundCase: probe.StatusSkipped},
+		}, map[string]string{"concurrent payments with one partner_trx_id": verdict.StatusNotJudged, "concurrent payments from one wallet": verdict.StatusNotJudged, foundCase: verdict.StatusSkipped},
 			"422 Saldo tidak mencukupi."},
 		{"no funded customer, and every gateway payment refused with 422", func(t *testing.T) *profiles.Profile {
 			d, err := gatewayNotYet.Double()
@@ -134,11 +135,11 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 			p := serve(t, d)
 			p.FundedCustomer = nil
 			return p
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusSkipped, foundCase: probe.StatusSkipped},
+		}, map[string]string{"concurrent payments with one partner_trx_id": verdict.StatusNotJudged, "concurrent payments from one wallet": verdict.StatusSkipped, foundCase: verdict.StatusSkipped},
 			"422"},
 		{"the profile answered with the documented 500", func(t *testing.T) *profiles.Profile {
 			return profiles.Reference(httpapitest.NewServerAnswering(t, "/client/v2/customer/profile", http.StatusInternalServerError, contract.MsgProfileUnloaded).URL)
-		}, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusNotJudged, "concurrent payments from one wallet": probe.StatusNotJudged, foundCase: probe.StatusSkipped},
+		}, map[string]string{"concurrent payments with one partner_trx_id": verdict.StatusNotJudged, "concurrent payments from one wallet": verdict.StatusNotJudged, foundCase: verdict.StatusSkipped},
 			contract.MsgProfileUnloaded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,7 +148,7 @@ func TestProbeDoesNotJudgeWhatTheTargetRefuses(t *testing.T) {
 			assert.Equal(t, tc.want, statuses(res))
 			for _, c := range res.Cases {
 				switch c.Status {
-				case probe.StatusNotJudged:
+				case verdict.StatusNotJudged:
 					assert.Contains(t, c.Reason, tc.inReason)
 					assert.Zero(t, c.Waves)
 				}
@@ -172,10 +173,10 @@ func TestAServerFaultIsAFailure(t *testing.T) {
 		found           string
 		failureMentions string
 	}{
-		{"/client/v2/payment", false, probe.StatusFailed, probe.StatusFailed, probe.StatusSkipped, "createPayment answered 500"},
-		{"/client/v2/payment/status", false, probe.StatusFailed, probe.StatusPassed, probe.StatusFailed, "getPaymentStatus answered 500"},
-		{"/client/v2/customer/profile", false, probe.StatusFailed, probe.StatusFailed, probe.StatusSkipped, "getCustomerProfile answered 500"},
-		{"/client/v2/payment", true, probe.StatusNotJudged, probe.StatusNotJudged, probe.StatusNotJudged, "502 Bad Gateway (Server: nginx)"},
+		{"/client/v2/payment", false, verdict.StatusFailed, verdict.StatusFailed, verdict.StatusSkipped, "createPayment answered 500"},
+		{"/client/v2/payment/status", false, verdict.StatusFailed, verdict.StatusPassed, verdict.StatusFailed, "getPaymentStatus answered 500"},
+		{"/client/v2/customer/profile", false, verdict.StatusFailed, verdict.StatusFailed, verdict.StatusSkipped, "getCustomerProfile answered 500"},
+		{"/client/v2/payment", true, verdict.StatusNotJudged, verdict.StatusNotJudged, verdict.StatusNotJudged, "502 Bad Gateway (Server: nginx)"},
 	} {
 		t.Run(fmt.Sprintf("%s, a page %v", tc.path, tc.page), func(t *testing.T) {
 			t.Parallel()
@@ -199,10 +200,10 @@ func TestAServerFaultIsAFailure(t *testing.T) {
 			assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": tc.one, "concurrent payments from one wallet": tc.wallet,
 				foundCase: tc.found}, statuses(res))
 			for _, c := range res.Cases {
-				if c.Status == probe.StatusNotJudged {
+				if c.Status == verdict.StatusNotJudged {
 					assert.Contains(t, c.Reason, tc.failureMentions, "a gateway's page is not the API's fault")
 				}
-				if c.Status == probe.StatusFailed {
+				if c.Status == verdict.StatusFailed {
 					assert.Contains(t, c.Failure, tc.failureMentions)
 					assert.Contains(t, c.Failure, "a server fault the document does not give")
 					assert.Equal(t, contract.SentenceServerFault, c.Sentence)
@@ -263,8 +264,8 @@ func TestProbeSettlesPaymentsWithoutAnAnswer(t *testing.T) {
 		fault reference.Fault
 		want  string
 	}{
-		{"", probe.StatusPassed},
-		{reference.FaultDuplicateTrxAccepted, probe.StatusFailed},
+		{"", verdict.StatusPassed},
+		{reference.FaultDuplicateTrxAccepted, verdict.StatusFailed},
 	} {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
@@ -274,7 +275,7 @@ func TestProbeSettlesPaymentsWithoutAnAnswer(t *testing.T) {
 			one := caseNamed(t, res, "one partner_trx_id")
 			assert.Equal(t, tc.want, one.Status, "%s%s", one.Failure, one.Reason)
 			if tc.fault == "" {
-				assert.Equal(t, probe.StatusPassed, caseNamed(t, res, "one wallet").Status)
+				assert.Equal(t, verdict.StatusPassed, caseNamed(t, res, "one wallet").Status)
 				assert.Equal(t, 2, one.Waves, "every wave judged through the lookups")
 			} else {
 				assert.Contains(t, one.Failure, "the wallet does not hold what the payments reported leave")
@@ -301,7 +302,7 @@ func TestProbeIsBoundedAgainstASlowServer(t *testing.T) {
 	opts.Waves, opts.Duration = probe.DefaultWaves, time.Second
 	res := run(t, opts)
 	for _, c := range res.Cases {
-		assert.Equal(t, probe.StatusPassed, c.Status, "%s%s", c.Failure, c.Reason)
+		assert.Equal(t, verdict.StatusPassed, c.Status, "%s%s", c.Failure, c.Reason)
 		assert.Positive(t, c.Waves)
 		assert.Less(t, c.Waves, probe.DefaultWaves)
 		assert.Contains(t, c.Cut, "the time budget of 1 s ran out")
@@ -371,7 +372,7 @@ func TestAReadingDepartedFromIsAWarning(t *testing.T) {
 	}))
 	res := run(t, short(p))
 	one := caseNamed(t, res, "one partner_trx_id")
-	require.Equal(t, probe.StatusPassed, one.Status, one.Failure)
+	require.Equal(t, verdict.StatusPassed, one.Status, one.Failure)
 	require.Len(t, one.Warnings, 1)
 	assert.Equal(t, "status-record-amounts", one.Warnings[0].Reading)
 	assert.Equal(t, 1, res.Warned())
@@ -379,7 +380,7 @@ func TestAReadingDepartedFromIsAWarning(t *testing.T) {
 	strict := short(p)
 	strict.Strict = true
 	one = caseNamed(t, run(t, strict), "one partner_trx_id")
-	assert.Equal(t, probe.StatusFailed, one.Status)
+	assert.Equal(t, verdict.StatusFailed, one.Status)
 	assert.Contains(t, one.Failure, "reading status-record-amounts (strict run)")
 	assert.Equal(t, "/data/amount", one.Pointer)
 }
@@ -407,13 +408,13 @@ func TestPrintCase(t *testing.T) {
 		c    probe.CaseResult
 		want []string
 	}{
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: probe.StatusPassed, Waves: 3, Planned: 20, Payments: 24, Cut: "3 of 20 waves run"},
+		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusPassed, Waves: 3, Planned: 20, Payments: 24, Cut: "3 of 20 waves run"},
 			[]string{"ok   createPayment: x (3 waves of 20, 24 payments)", "     3 of 20 waves run"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: probe.StatusNotJudged, Planned: 20, Reason: "no wave could be judged: 422"},
+		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusNotJudged, Planned: 20, Reason: "no wave could be judged: 422"},
 			[]string{"NOT JUDGED createPayment: x (0 waves of 20, 0 payments)", "     no wave could be judged: 422"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: probe.StatusSkipped, Planned: 20, Reason: "profile: no funded_customer.token"},
+		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusSkipped, Planned: 20, Reason: "profile: no funded_customer.token"},
 			[]string{"skip createPayment: x (0 waves of 20, 0 payments)", "     profile: no funded_customer.token"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: probe.StatusFailed, Waves: 1, Planned: 20, Payments: 8,
+		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusFailed, Waves: 1, Planned: 20, Payments: 8,
 			Failure: "wave 1 of 20: broken", Pointer: "/message", Sentence: "§7", Reproduction: "BASE=x\ncurl"},
 			[]string{"FAIL createPayment: x (1 wave of 20, 8 payments)", "     wave 1 of 20: broken", "     at /message", "     the document: §7",
 				"     reproduction (bash):", "       BASE=x", "       curl"}},
@@ -471,8 +472,8 @@ func TestAPaymentNotFoundByItsNumberFails(t *testing.T) {
 		_, _ = w.Write(rec.Body.Bytes())
 	}))
 	res := run(t, short(p))
-	assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": probe.StatusPassed,
-		"concurrent payments from one wallet": probe.StatusPassed, foundCase: probe.StatusFailed}, statuses(res))
+	assert.Equal(t, map[string]string{"concurrent payments with one partner_trx_id": verdict.StatusPassed,
+		"concurrent payments from one wallet": verdict.StatusPassed, foundCase: verdict.StatusFailed}, statuses(res))
 	found := res.Cases[2]
 	assert.Contains(t, found.Failure, "not found by its transaction_number")
 	assert.Contains(t, found.Failure, "transaction_number="+first)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // PrintCase writes the outcome of one case, as generative.PrintProperty
@@ -15,11 +16,11 @@ import (
 func PrintCase(w io.Writer, c CaseResult) {
 	mark := "ok  "
 	switch {
-	case c.Status == StatusSkipped:
+	case c.Status == verdict.StatusSkipped:
 		mark = "skip"
-	case c.Status == StatusNotJudged:
+	case c.Status == verdict.StatusNotJudged:
 		mark = "NOT JUDGED"
-	case c.Status != StatusPassed:
+	case c.Status != verdict.StatusPassed:
 		mark = "FAIL"
 	case len(c.Warnings) > 0:
 		mark = "warn"
@@ -33,11 +34,11 @@ func PrintCase(w io.Writer, c CaseResult) {
 		indent(wn.String())
 	}
 	switch c.Status {
-	case StatusPassed:
+	case verdict.StatusPassed:
 		if c.Cut != "" {
 			indent(c.Cut)
 		}
-	case StatusSkipped, StatusNotJudged:
+	case verdict.StatusSkipped, verdict.StatusNotJudged:
 		indent(c.Reason)
 	default:
 		indent(c.Failure)

@@ -18,6 +18,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // gatewayKey is the header the gateway of TestReproductionRunsAsPrinted
@@ -63,7 +64,7 @@ func TestReproductionRunsAsPrinted(t *testing.T) {
 	opts.Conn = conn
 	res := run(t, opts)
 	c := caseNamed(t, res, "one partner_trx_id")
-	require.Equal(t, probe.StatusFailed, c.Status, c.Reason)
+	require.Equal(t, verdict.StatusFailed, c.Status, c.Reason)
 	script := c.Reproduction
 	assert.Contains(t, script, "SECRET_KEY to the secret_key of profiles/reference.yaml, FUNDED_CUSTOMER_TOKEN to its funded_customer.token")
 	assert.Contains(t, script, "HEADER_X_GATEWAY_KEY to the value of -H 'X-Gateway-Key: …'")

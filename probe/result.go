@@ -1,20 +1,17 @@
 package probe
 
 import (
+	"strings"
+
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
-// The status of a case. StatusNotJudged is the probe's own: the target kept
+// A case's status is one of verdict's: not judged when the target kept
 // the case from observing its rule (it refused every payment the case
 // needed, answered nothing in time, or kept throttling), so the rule is
 // neither passed nor failed.
-const (
-	StatusPassed    = contract.StatusPassed
-	StatusFailed    = contract.StatusFailed
-	StatusSkipped   = contract.StatusSkipped
-	StatusNotJudged = "not judged"
-)
 
 // CaseResult is the outcome of one case of the probe.
 type CaseResult struct {
@@ -80,7 +77,7 @@ type Result struct {
 // OK reports whether every case passed.
 func (r Result) OK() bool {
 	for _, c := range r.Cases {
-		if c.Status != StatusPassed {
+		if c.Status != verdict.StatusPassed {
 			return false
 		}
 	}
@@ -99,22 +96,54 @@ func (r Result) count(status string) int {
 }
 
 // Failed counts the cases that failed.
-func (r Result) Failed() int { return r.count(StatusFailed) }
+func (r Result) Failed() int { return r.count(verdict.StatusFailed) }
 
 // NotJudged counts the cases the target kept from judging.
-func (r Result) NotJudged() int { return r.count(StatusNotJudged) }
+func (r Result) NotJudged() int { return r.count(verdict.StatusNotJudged) }
 
 // Skipped counts the cases skipped (the profile lacks what they need, or
 // the run was interrupted).
-func (r Result) Skipped() int { return r.count(StatusSkipped) }
+func (r Result) Skipped() int { return r.count(verdict.StatusSkipped) }
 
 // Warned counts the cases that passed with warnings.
 func (r Result) Warned() int {
 	n := 0
 	for _, c := range r.Cases {
-		if c.Status == StatusPassed && len(c.Warnings) > 0 {
+		if c.Status == verdict.StatusPassed && len(c.Warnings) > 0 {
 			n++
 		}
 	}
 	return n
+}
+
+// Verdict is c as a case of the run: its failure with the rule's sentence
+// and the reproduction, or why it was skipped (the profile lacks what it
+// needs; not run, when the run was interrupted) or not judged.
+func (c CaseResult) Verdict(interrupted bool) verdict.Case {
+	r := verdict.Case{Name: c.Name(), Judge: verdict.JudgeProbe, Feature: verdict.JudgeProbe, Tags: []string{c.Operation},
+		Status: c.Status, Reason: c.Reason, Warnings: c.Warnings}
+	switch c.Status {
+	case verdict.StatusNotJudged:
+		r.Status = verdict.StatusNotJudged
+		first, _, _ := strings.Cut(c.Reason, "\n")
+		r.Cause = &verdict.Cause{Operation: c.Operation, Check: c.Case, Headline: first}
+	case verdict.StatusFailed:
+		var b strings.Builder
+		b.WriteString(c.Failure)
+		if c.Pointer != "" {
+			b.WriteString("\nat " + c.Pointer)
+		}
+		if c.Sentence != "" {
+			b.WriteString("\nthe document: " + c.Sentence)
+		}
+		if c.Reproduction != "" {
+			b.WriteString("\nreproduction (bash):\n  " + strings.ReplaceAll(strings.TrimRight(c.Reproduction, "\n"), "\n", "\n  "))
+		}
+		r.Reason = b.String()
+		first, _, _ := strings.Cut(c.Failure, "\n")
+		r.Cause = &verdict.Cause{Operation: c.Operation, Check: c.Case, Expected: c.Sentence, Headline: first}
+	case verdict.StatusSkipped:
+		r.NotRun = interrupted
+	}
+	return r
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // probeCase is one case: its name, and how it finds its payer and sends
@@ -93,7 +94,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		case ctx.Err() != nil:
 			cr.Status, cr.Reason = w.unfinished(ctx, "not run")
 		case setupErr != nil:
-			cr.Status, cr.Reason = StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
+			cr.Status, cr.Reason = verdict.StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
 		default:
 			cr = w.runCase(ctx, pc, cr, deadline)
 		}
@@ -107,7 +108,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		case ctx.Err() != nil:
 			cr.Status, cr.Reason = w.unfinished(ctx, "not run")
 		case setupErr != nil && len(opts.Earlier) == 0:
-			cr.Status, cr.Reason = StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
+			cr.Status, cr.Reason = verdict.StatusNotJudged, "the probe could not read what its payments need: "+setupErr.Error()
 		default:
 			cr = w.foundCase(ctx, deadline)
 		}
@@ -137,10 +138,10 @@ func (w *world) runCase(ctx context.Context, pc probeCase, cr CaseResult, deadli
 		cr.Status, cr.Reason = w.unfinished(ctx, "not run")
 		return cr
 	case skip != "":
-		cr.Status, cr.Reason = StatusSkipped, skip
+		cr.Status, cr.Reason = verdict.StatusSkipped, skip
 		return cr
 	case cause != "":
-		cr.Status, cr.Reason = StatusNotJudged, cause
+		cr.Status, cr.Reason = verdict.StatusNotJudged, cause
 		return cr
 	}
 	tl := &caseTally{CaseResult: cr, planned: w.opts.Waves, warned: map[string]int{}}
@@ -159,9 +160,9 @@ func (w *world) runCase(ctx context.Context, pc probeCase, cr CaseResult, deadli
 	case ctx.Err() != nil:
 		tl.Status, tl.Reason = w.unfinished(ctx, "not run to its end")
 	case tl.Waves == 0:
-		tl.Status, tl.Reason = StatusNotJudged, "no wave could be judged: "+summarize(tl.causes)
+		tl.Status, tl.Reason = verdict.StatusNotJudged, "no wave could be judged: "+summarize(tl.causes)
 	default:
-		tl.Status = StatusPassed
+		tl.Status = verdict.StatusPassed
 		var cut []string
 		if ran < w.opts.Waves {
 			cut = append(cut, fmt.Sprintf("%d of %d waves run: the time budget of %s ran out", ran, w.opts.Waves, readable.Duration(w.opts.Duration)))
@@ -195,7 +196,7 @@ func (tl *caseTally) add(ctx context.Context, i int, o outcome) {
 	switch {
 	case o.fail != nil:
 		tl.Waves++
-		tl.Status, tl.Pointer, tl.Sentence, tl.Reproduction = StatusFailed, o.fail.pointer, o.fail.sentence, o.repro
+		tl.Status, tl.Pointer, tl.Sentence, tl.Reproduction = verdict.StatusFailed, o.fail.pointer, o.fail.sentence, o.repro
 		wave := fmt.Sprintf("wave %d of %d", i+1, tl.planned)
 		if o.seen != "" && !o.fail.counts {
 			wave += " (" + o.seen + ")"
@@ -203,7 +204,7 @@ func (tl *caseTally) add(ctx context.Context, i int, o outcome) {
 		tl.Failure = wave + ": " + strings.TrimSuffix(o.fail.err.Error(), " ("+o.fail.sentence+")")
 	case ctx.Err() != nil && !o.judged:
 	case o.skip != "":
-		tl.Status, tl.Reason = StatusSkipped, o.skip
+		tl.Status, tl.Reason = verdict.StatusSkipped, o.skip
 	case o.judged:
 		tl.Waves++
 	default:
@@ -226,9 +227,9 @@ func (tl *caseTally) noteWarnings() {
 // a gateway's, skipped when the run was interrupted.
 func (w *world) unfinished(ctx context.Context, what string) (string, string) {
 	if throttle.Stops(context.Cause(ctx)) {
-		return StatusNotJudged, what + ": " + context.Cause(ctx).Error()
+		return verdict.StatusNotJudged, what + ": " + context.Cause(ctx).Error()
 	}
-	return StatusSkipped, what + ": " + interruption(ctx)
+	return verdict.StatusSkipped, what + ": " + interruption(ctx)
 }
 
 // summarize says the causes of the waves not judged, each once, with how

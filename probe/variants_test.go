@@ -12,6 +12,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // variantWaves is the waves of each case against a variant: a variant
@@ -38,7 +39,7 @@ func TestProbePassesVariantServers(t *testing.T) {
 			require.NoError(t, err)
 			t.Logf("seed %d: %d requests in %.1fs; the double changed %d answers", seed, res.Requests, res.Seconds, d.Changed())
 			for _, c := range res.Cases {
-				assert.Equal(t, probe.StatusPassed, c.Status, "seed %d: %s (%s)\n%s%s\n%s", seed, c.Name(), v.Why, c.Failure, c.Reason, c.Reproduction)
+				assert.Equal(t, verdict.StatusPassed, c.Status, "seed %d: %s (%s)\n%s%s\n%s", seed, c.Name(), v.Why, c.Failure, c.Reason, c.Reproduction)
 				assert.Positive(t, c.Waves, c.Name())
 			}
 			if v.Throttled != nil {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestRunStopsEarlyOnDeadTarget: against a target that gives
@@ -55,11 +55,11 @@ func TestRunStopsEarlyOnDeadTarget(t *testing.T) {
 			// run to their end: none fails, since the server answered nothing.
 			assert.Zero(t, res.Failed, "a target that stopped answering fails no scenario")
 			require.NotNil(t, res.Summary.Stopped)
-			assert.Equal(t, report.StopTarget, res.Summary.Stopped.Cause)
+			assert.Equal(t, verdict.StopTarget, res.Summary.Stopped.Cause)
 			assert.Greater(t, res.Skipped, 70)
 			assert.Zero(t, res.Passed)
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == report.StatusSkipped {
+				if sc.Status == verdict.StatusSkipped {
 					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}
@@ -98,7 +98,7 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 				assert.Zero(t, res.Failed)
 				require.Len(t, res.Summary.NotJudgedGroups, 1)
 				assert.Contains(t, res.Summary.NotJudgedGroups[0].Headline, tc.reason)
-				assert.Equal(t, report.VerdictIncomplete, res.Verdict())
+				assert.Equal(t, verdict.VerdictIncomplete, res.Verdict())
 			case err != nil:
 				require.ErrorIs(t, err, steps.ErrTarget, "only a dead target, or a gateway's pages, may stop the run")
 				// It stopped answering: no scenario fails for it, and the
@@ -112,9 +112,9 @@ func TestRunSurvivesBadTargets(t *testing.T) {
 			assert.Zero(t, res.Passed, "nothing can pass against a broken target")
 			for _, sc := range res.Summary.Scenarios {
 				switch sc.Status {
-				case report.StatusFailed:
+				case verdict.StatusFailed:
 					assert.Contains(t, sc.Reason, tc.reason, sc.Name)
-				case report.StatusSkipped:
+				case verdict.StatusSkipped:
 					assert.Contains(t, sc.Reason, "not run", sc.Name)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // One endpoint can stop answering while the others still do: a payment
@@ -127,7 +128,7 @@ func (h *harness) endpointNoAnswer(ep *endpoint, described error, sent time.Time
 // scenario whose last request to a stopped endpoint got no answer during its
 // streak (or within one request timeout before it) was not run to its end.
 // It returns the stopped endpoints, with their counts, in order.
-func (h *harness) settleEndpoints(results []report.ScenarioResult) []report.EndpointStop {
+func (h *harness) settleEndpoints(results []verdict.Case) []report.EndpointStop {
 	h.eps.mu.Lock()
 	var stopped []*endpoint
 	for _, ep := range h.eps.by {
@@ -148,7 +149,7 @@ func (h *harness) settleEndpoints(results []report.ScenarioResult) []report.Endp
 				continue
 			}
 			notRunSince(r, since, ep.reason)
-			if r.Status == report.StatusSkipped && r.NotRun {
+			if r.Status == verdict.StatusSkipped && r.NotRun {
 				es.NotRun++
 			}
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // paymentsHang serves the reference with its email-not-validated fault,
@@ -76,10 +77,10 @@ func TestStuckEndpointDoesNotStallTheRun(t *testing.T) {
 	notRun := 0
 	for _, sc := range res.Summary.Scenarios {
 		switch {
-		case sc.Status == report.StatusSkipped && strings.Contains(sc.Reason, "the target stopped answering "):
+		case sc.Status == verdict.StatusSkipped && strings.Contains(sc.Reason, "the target stopped answering "):
 			notRun++
 			assert.Regexp(t, `^not run( to its end)?: the target stopped answering (POST /client/v2/payment|GET /client/v2/payment/status)`, sc.Reason)
-		case sc.Status == report.StatusFailed:
+		case sc.Status == verdict.StatusFailed:
 			assert.False(t, sc.NoAnswer(), "%s failed for want of an answer", sc.Name)
 		}
 	}
@@ -92,7 +93,7 @@ func TestStuckEndpointDoesNotStallTheRun(t *testing.T) {
 	assert.Positive(t, res.Passed, "the other scenarios pass")
 	failed := map[string]bool{}
 	for _, sc := range res.Summary.Scenarios {
-		failed[sc.Name] = sc.Status == report.StatusFailed
+		failed[sc.Name] = sc.Status == verdict.StatusFailed
 	}
 	assert.True(t, failed["An email address that is not valid creates no account (no at sign)"], "and fail as they would")
 	console := out.String()

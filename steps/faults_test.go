@@ -14,8 +14,8 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestSuiteDetectsFaults proves the suite can fail: against a reference
@@ -38,7 +38,7 @@ func TestSuiteDetectsFaults(t *testing.T) {
 			require.Positive(t, res.Failed, "the fault %s went unnoticed", tc.Fault)
 			var names []string
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Status == report.StatusFailed {
+				if sc.Status == verdict.StatusFailed {
 					names = append(names, sc.Name)
 					if sc.Name == tc.Scenario {
 						assert.NotEmpty(t, sc.Reason)
@@ -113,7 +113,7 @@ func checkShapeFault(t *testing.T, f reference.Fault, res steps.Result) {
 	judged := 0
 	for _, sc := range res.Summary.Scenarios {
 		assert.NotRegexp(t, `at /?:\s*(\n|$)`, sc.Reason, sc.Name)
-		if sc.Status != report.StatusFailed || sc.Cause == nil || sc.Cause.Field == "" {
+		if sc.Status != verdict.StatusFailed || sc.Cause == nil || sc.Cause.Field == "" {
 			continue
 		}
 		judged++

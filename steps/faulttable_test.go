@@ -13,7 +13,7 @@ import (
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 var update = flag.Bool("update", false, "write testdata/faults.json and docs/faults.md from the runs of TestEveryFault")
@@ -38,9 +38,9 @@ func faultRowOf(f reference.Fault, res steps.Result) faultRow {
 	r := faultRow{Failed: []string{}, Blocked: []string{}, Causes: []string{}}
 	for _, sc := range res.Summary.Scenarios {
 		switch sc.Status {
-		case report.StatusFailed:
+		case verdict.StatusFailed:
 			r.Failed = append(r.Failed, sc.Feature+": "+sc.Name)
-		case report.StatusNotJudged:
+		case verdict.StatusNotJudged:
 			r.Blocked = append(r.Blocked, sc.Feature+": "+sc.Name)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // godog reports a run through its formatter API: the suite's formatter
@@ -61,13 +62,13 @@ type formatter struct {
 	mu sync.Mutex // guards the fields below
 	// runs are the scenarios under way, by pickle id.
 	runs    map[string]*pickleRun
-	results []report.ScenarioResult
+	results []verdict.Case
 	// The console prints the scenarios in file order, whatever order
 	// concurrent scenarios end in: order is the selection's, next the
 	// first not printed yet, and held the results that wait for it.
 	order []*gherkin.Scenario
 	next  int
-	held  map[*gherkin.Scenario]report.ScenarioResult
+	held  map[*gherkin.Scenario]verdict.Case
 }
 
 // pickleRun is what is known of a scenario under way: the steps godog
@@ -76,13 +77,13 @@ type formatter struct {
 type pickleRun struct {
 	steps   int
 	ended   bool
-	verdict *report.ScenarioResult
+	verdict *verdict.Case
 }
 
 // newFormatter is the formatter of a run of the scenarios of order, in
 // file order.
 func newFormatter(format string, color bool, order []*gherkin.Scenario) *formatter {
-	return &formatter{format: format, color: color, runs: map[string]*pickleRun{}, order: order, held: map[*gherkin.Scenario]report.ScenarioResult{}}
+	return &formatter{format: format, color: color, runs: map[string]*pickleRun{}, order: order, held: map[*gherkin.Scenario]verdict.Case{}}
 }
 
 func (f *formatter) run(p *messages.Pickle) *pickleRun {
@@ -96,7 +97,7 @@ func (f *formatter) run(p *messages.Pickle) *pickleRun {
 
 // ended receives the verdict of a scenario from its after hook; nil drops
 // the scenario (a row the selection left out).
-func (f *formatter) ended(p *messages.Pickle, verdict *report.ScenarioResult) {
+func (f *formatter) ended(p *messages.Pickle, verdict *verdict.Case) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r := f.run(p)
@@ -128,7 +129,7 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 	for i, st := range p.Steps {
 		index[st.Id] = i
 	}
-	res.Steps = make([]report.StepRun, len(p.Steps))
+	res.Steps = make([]verdict.StepRun, len(p.Steps))
 	finished := make([]time.Time, len(p.Steps))
 	for _, sr := range f.Storage.MustGetPickleStepResultsByPickleID(p.Id) {
 		i := index[sr.PickleStepID]
@@ -139,7 +140,7 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 		if loc == "" && res.Entry != nil { // no definition: the step itself
 			loc = fmt.Sprintf("%s:%d", res.Entry.File.URI, res.Entry.Steps[i].Line)
 		}
-		res.Steps[i] = report.StepRun{Text: p.Steps[i].Text, Status: sr.Status.String(), Err: sr.Err, Location: loc}
+		res.Steps[i] = verdict.StepRun{Text: p.Steps[i].Text, Status: sr.Status.String(), Err: sr.Err, Location: loc}
 		finished[i] = sr.FinishedAt
 	}
 	// A step ran from the end of the one before it (the first from the
@@ -173,7 +174,7 @@ func (f *formatter) complete(p *messages.Pickle, r *pickleRun) {
 // print writes a scenario's result to the console. A failure for want of
 // an answer waits for the end of the run: if the target stopped answering,
 // it is not the server's failure but a scenario not run to its end.
-func (f *formatter) print(res report.ScenarioResult) {
+func (f *formatter) print(res verdict.Case) {
 	if f.console != nil && !res.NoAnswer() {
 		f.console.Scenario(res)
 	}
@@ -194,7 +195,7 @@ func (f *formatter) flush() {
 
 // printCase writes a case of another judge of the run to the console as
 // it ends, as a scenario is.
-func (f *formatter) printCase(r report.ScenarioResult) {
+func (f *formatter) printCase(r verdict.Case) {
 	if f.console != nil {
 		f.console.Scenario(r)
 	}
@@ -202,21 +203,21 @@ func (f *formatter) printCase(r report.ScenarioResult) {
 
 // scenarios are the results of the scenarios completed so far, in file
 // order (the order the console printed them), whatever order they ended in.
-func (f *formatter) scenarios() []report.ScenarioResult {
+func (f *formatter) scenarios() []verdict.Case {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	pos := make(map[*gherkin.Scenario]int, len(f.order))
 	for i, e := range f.order {
 		pos[e] = i
 	}
-	at := func(r report.ScenarioResult) int {
+	at := func(r verdict.Case) int {
 		if i, ok := pos[r.Entry]; ok && r.Entry != nil {
 			return i
 		}
 		return len(f.order)
 	}
-	out := append([]report.ScenarioResult(nil), f.results...)
-	slices.SortStableFunc(out, func(a, b report.ScenarioResult) int { return at(a) - at(b) })
+	out := append([]verdict.Case(nil), f.results...)
+	slices.SortStableFunc(out, func(a, b verdict.Case) int { return at(a) - at(b) })
 	return out
 }
 

@@ -20,8 +20,8 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // threeOutcomes is a scenario that fails on its third step (the target
@@ -64,20 +64,20 @@ func TestFormatterCollectsWhatGodogRan(t *testing.T) {
 				Concurrency: concurrency, Output: &out, ReportDir: dir, RequestTimeout: 5 * time.Second,
 			})
 			require.NoError(t, err)
-			byName := map[string]report.ScenarioResult{}
+			byName := map[string]verdict.Case{}
 			for _, r := range res.Summary.Scenarios {
 				byName[r.Name] = r
 			}
 			require.Len(t, byName, 3, out.String())
 			failed := byName["Fails on its third step"]
-			assert.Equal(t, report.StatusFailed, failed.Status)
+			assert.Equal(t, verdict.StatusFailed, failed.Status)
 			var statuses []string
 			for _, st := range failed.Steps {
 				statuses = append(statuses, st.Status)
 			}
 			assert.Equal(t, []string{"passed", "passed", "failed", "skipped"}, statuses)
-			assert.Equal(t, report.StatusPassed, byName["Passes"].Status)
-			assert.Equal(t, report.StatusSkipped, byName["Needs the funded customer"].Status)
+			assert.Equal(t, verdict.StatusPassed, byName["Passes"].Status)
+			assert.Equal(t, verdict.StatusSkipped, byName["Needs the funded customer"].Status)
 
 			console := out.String()
 			for name := range byName {

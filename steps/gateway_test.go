@@ -15,7 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // gatewayHeadline is the one cause of the scenarios a gateway's 503 page
@@ -48,13 +48,13 @@ func TestAGatewaysPageIsNotTheAPIs(t *testing.T) {
 		assert.Equal(t, gatewayHeadline, g.Headline)
 		assert.Equal(t, res.NotJudged, g.Count)
 		for _, sc := range res.Summary.Scenarios {
-			if sc.Status == report.StatusNotJudged {
+			if sc.Status == verdict.StatusNotJudged {
 				assert.Contains(t, sc.Tags, "payment-methods", sc.Name)
 				assert.Regexp(t, "; it answered GET "+regexp.QuoteMeta(url)+"/client/v2/payment/methods", sc.Reason)
 			}
 		}
 		assert.Nil(t, res.Summary.Stopped)
-		assert.Equal(t, report.VerdictIncomplete, res.Verdict())
+		assert.Equal(t, verdict.VerdictIncomplete, res.Verdict())
 	})
 	t.Run("mostly", func(t *testing.T) {
 		t.Parallel()
@@ -67,9 +67,9 @@ func TestAGatewaysPageIsNotTheAPIs(t *testing.T) {
 		assert.Regexp(t, `^a gateway answered [0-9]+ of [0-9]+ requests, not the API: 503 Service Temporarily Unavailable \(Server: nginx/1.22.1\): throttling`, err.Error())
 		assert.Zero(t, res.Failed)
 		require.NotNil(t, res.Summary.Stopped)
-		assert.Equal(t, report.StopGateway, res.Summary.Stopped.Cause)
+		assert.Equal(t, verdict.StopGateway, res.Summary.Stopped.Cause)
 		assert.Positive(t, res.Summary.Stopped.NotRun)
-		assert.Equal(t, report.VerdictIncomplete, res.Verdict())
+		assert.Equal(t, verdict.VerdictIncomplete, res.Verdict())
 		assert.Contains(t, res.Summary.Stopped.Banner(), "INCOMPLETE after ")
 	})
 }

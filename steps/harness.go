@@ -18,7 +18,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // harness is the state shared by the scenarios of one run: configuration,
@@ -65,7 +65,7 @@ type harness struct {
 
 	mu        sync.Mutex // guards locks and stopped
 	locks     map[string]*sync.Mutex
-	stopped   *report.Stopped // the target stopped answering, at stoppedAt
+	stopped   *verdict.Stop // the target stopped answering, at stoppedAt
 	stoppedAt time.Time
 }
 
@@ -154,7 +154,7 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 		s.h.fmt.ended(sc, nil)
 		return ctx, nil
 	}
-	r := report.ScenarioResult{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Judge: report.JudgeScenarios, Tags: s.tags, Status: report.StatusPassed,
+	r := verdict.Case{Name: sc.Name, Feature: gherkin.BaseURI(sc.Uri), Judge: verdict.JudgeScenarios, Tags: s.tags, Status: verdict.StatusPassed,
 		Advisory: s.isAdvisory(), Readings: s.readings, Warnings: s.warnings, Entry: s.entry}
 	if s.entry != nil {
 		r.Location = s.entry.Location()
@@ -162,20 +162,20 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	notRun := s.notRunReason(err)
 	switch {
 	case s.skip != "":
-		r.Status, r.Reason, r.NotRun = report.StatusSkipped, s.skip, s.notRun
+		r.Status, r.Reason, r.NotRun = verdict.StatusSkipped, s.skip, s.notRun
 	case notRun != "":
-		r.Status, r.Reason, r.NotRun = report.StatusSkipped, notRun, true
+		r.Status, r.Reason, r.NotRun = verdict.StatusSkipped, notRun, true
 	case s.unjudged != nil && (err == nil || errors.Is(err, godog.ErrSkip)):
-		r.Status, r.Reason, r.Cause = report.StatusNotJudged, s.unjudgedWhy, s.unjudged
+		r.Status, r.Reason, r.Cause = verdict.StatusNotJudged, s.unjudgedWhy, s.unjudged
 	case errors.Is(err, godog.ErrUndefined) || errors.Is(err, godog.ErrPending):
-		r.Status, r.Reason = report.StatusUndefined, err.Error()
+		r.Status, r.Reason = verdict.StatusUndefined, err.Error()
 	case err != nil && !errors.Is(err, godog.ErrSkip):
-		r.Status, r.Reason, r.UnansweredAt = report.StatusFailed, err.Error(), s.unansweredAt
+		r.Status, r.Reason, r.UnansweredAt = verdict.StatusFailed, err.Error(), s.unansweredAt
 		if se := (*stepError)(nil); errors.As(err, &se) {
 			r.Cause = &se.cause
 		}
 	}
-	if r.Status == report.StatusFailed || (r.NotRun && s.endpointStopped != "") {
+	if r.Status == verdict.StatusFailed || (r.NotRun && s.endpointStopped != "") {
 		r.UnansweredOn = s.unansweredOn
 	}
 	s.h.fmt.ended(sc, &r)

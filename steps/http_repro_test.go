@@ -14,8 +14,8 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestASuiteFailureReproducesAsPrinted: the reproduction a failed scenario
@@ -55,7 +55,7 @@ func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 			res := runOpts(t, steps.Options{BaseURL: faulty.URL, Locations: []string{at}, RequestTimeout: 5 * time.Second})
 			var script string
 			for _, sc := range res.Summary.Scenarios {
-				if sc.Name == scenario && sc.Status == report.StatusFailed {
+				if sc.Name == scenario && sc.Status == verdict.StatusFailed {
 					script = reproduction(t, sc.Reason)
 				}
 			}

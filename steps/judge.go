@@ -11,7 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // A run asks its scenarios first, then each judge of Options.Judges in
@@ -23,7 +23,7 @@ import (
 // Judge is a judge a run asks after its scenarios.
 type Judge interface {
 	// Name is how --judges and the reports name the judge
-	// (report.JudgeGenerated, report.JudgeProbe).
+	// (verdict.JudgeGenerated, verdict.JudgeProbe).
 	Name() string
 	// Judge judges the target of env within env.Budget, telling each case
 	// to env.Case as it ends. It returns an error only when it could not
@@ -52,7 +52,7 @@ type JudgeEnv struct {
 	// Budget is the time the run gives the judge (0: the judge's own).
 	Budget time.Duration
 	// Case receives each case as it ends, for the run's console.
-	Case func(report.ScenarioResult)
+	Case func(verdict.Case)
 	// Created are the payments the scenarios created, in the order they
 	// were answered.
 	Created []CreatedPayment
@@ -61,13 +61,13 @@ type JudgeEnv struct {
 // Judgement is what a judge found: what it ran, and its cases (each
 // with Judge set to the judge's name).
 type Judgement struct {
-	Run   report.JudgeRun
-	Cases []report.ScenarioResult
+	Run   verdict.JudgeRun
+	Cases []verdict.Case
 	// Stopped is set when the judge did not run to its end because the
-	// target kept throttling (report.StopThrottled) or the run was
-	// interrupted (report.StopInterrupted): its cases not run to their
+	// target kept throttling (verdict.StopThrottled) or the run was
+	// interrupted (verdict.StopInterrupted): its cases not run to their
 	// end are skipped, NotRun.
-	Stopped *report.Stopped
+	Stopped *verdict.Stop
 }
 
 // NotAsked is a judge the run was narrowed not to ask (--judges): the
@@ -79,23 +79,23 @@ type notAsked string
 func (n notAsked) Name() string { return string(n) }
 
 func (n notAsked) Judge(context.Context, JudgeEnv) (Judgement, error) {
-	return Judgement{Run: report.JudgeRun{Name: string(n), State: report.JudgeNotAsked, Reason: "left out with --judges"}}, nil
+	return Judgement{Run: verdict.JudgeRun{Name: string(n), State: verdict.JudgeNotAsked, Reason: "left out with --judges"}}, nil
 }
 
 // askJudges asks each judge of opts in turn, unless the run has stopped:
 // each gets its share of the time the run's budget leaves (judgeBudget).
 // It returns what they did and found, and the stop of a judge that did not
 // run to its end.
-func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) ([]Judgement, *report.Stopped, error) {
+func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) ([]Judgement, *verdict.Stop, error) {
 	var out []Judgement
-	var stop *report.Stopped
+	var stop *verdict.Stop
 	for i, j := range opts.Judges {
 		if reason := h.notStarted(); reason != "" || stop != nil {
 			if stop != nil {
 				reason = stop.Reason
 			}
 			reason = strings.TrimPrefix(reason, "not run: ") // the state says it
-			out = append(out, Judgement{Run: report.JudgeRun{Name: j.Name(), State: report.JudgeNotRun, Reason: reason}})
+			out = append(out, Judgement{Run: verdict.JudgeRun{Name: j.Name(), State: verdict.JudgeNotRun, Reason: reason}})
 			continue
 		}
 		env := JudgeEnv{Profile: h.profile, ProfilePath: opts.ProfilePath, HTTPClient: h.http, Conn: opts.Target, RequestTimeout: h.timeout, Gate: h.gate, Strict: h.strict,
@@ -108,16 +108,16 @@ func (h *harness) askJudges(ctx context.Context, opts Options, start time.Time) 
 			got.Cases[k].Judge, got.Cases[k].Feature = j.Name(), j.Name()
 		}
 		got.Run.Name = j.Name()
-		got.Run.Counts = report.Counts{}
+		got.Run.Counts = verdict.Counts{}
 		for _, c := range got.Cases {
 			got.Run.Counts.Add(c)
 		}
 		if got.Stopped != nil {
 			stop = got.Stopped
 			switch stop.Cause {
-			case report.StopThrottled:
+			case verdict.StopThrottled:
 				h.keptThrottling(fmt.Errorf("%s", stop.Reason))
-			case report.StopGateway:
+			case verdict.StopGateway:
 				err := h.gate.Stopped() // the run's gate stopped the judge
 				if err == nil {
 					err = fmt.Errorf("%w: %s", contract.ErrGateway, stop.Reason)

@@ -6,11 +6,11 @@ import (
 	"sync"
 
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // A scenario whose rule the target kept it from observing is not judged
-// (report.StatusNotJudged): the target answered what the scenario needed
+// (verdict.StatusNotJudged): the target answered what the scenario needed
 // with an answer the document allows (a 422 for a gateway payment, the
 // system fault of section 7), or its data lacks what the scenario needs (no
 // gateway method any price reaches). The server is not at fault, so it is
@@ -29,9 +29,9 @@ const checkGatewayRefused = "gateway payment refused"
 // gatewayRefusal is the cause of a scenario whose gateway payment the
 // target refused with status and message (a 422: "Payment cannot be
 // processed yet").
-func gatewayRefusal(status int, message string) report.Cause {
+func gatewayRefusal(status int, message string) verdict.Cause {
 	answer := fmt.Sprintf("%d %q", status, message)
-	return report.Cause{Operation: contract.OpCreatePayment, Check: checkGatewayRefused, Expected: answer,
+	return verdict.Cause{Operation: contract.OpCreatePayment, Check: checkGatewayRefused, Expected: answer,
 		Headline: "a gateway payment was refused with " + answer}
 }
 
@@ -68,7 +68,7 @@ func (g *gatewayTally) tried(pm *payment) {
 // refused with what the run saw of all of them: "every gateway payment was
 // refused with 422 …" when none was created and all were refused alike,
 // else how many of how many were.
-func (g *gatewayTally) settle(results []report.ScenarioResult) {
+func (g *gatewayTally) settle(results []verdict.Case) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	total := g.created
@@ -77,7 +77,7 @@ func (g *gatewayTally) settle(results []report.ScenarioResult) {
 	}
 	for i := range results {
 		c := results[i].Cause
-		if results[i].Status != report.StatusNotJudged || c == nil || c.Check != checkGatewayRefused {
+		if results[i].Status != verdict.StatusNotJudged || c == nil || c.Check != checkGatewayRefused {
 			continue
 		}
 		settled := *c

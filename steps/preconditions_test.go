@@ -9,7 +9,7 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestPreconditionsAreNotVerdicts: a product without a logo is the
@@ -25,8 +25,8 @@ func TestPreconditionsAreNotVerdicts(t *testing.T) {
 	for _, sc := range res.Summary.Scenarios {
 		switch {
 		case sc.Feature == "payments.feature":
-			assert.Equal(t, report.StatusPassed, sc.Status, "%s: %s", sc.Name, sc.Reason)
-		case sc.Status == report.StatusFailed:
+			assert.Equal(t, verdict.StatusPassed, sc.Status, "%s: %s", sc.Name, sc.Reason)
+		case sc.Status == verdict.StatusFailed:
 			productsFailed++
 			assert.Contains(t, sc.Reason, "logo", sc.Name)
 		}

@@ -21,13 +21,13 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // replayOne runs one feature file against the target at url: its one
 // scenario's result and the console.
-func replayOne(t *testing.T, url, feature string) (report.ScenarioResult, string) {
+func replayOne(t *testing.T, url, feature string) (verdict.Case, string) {
 	t.Helper()
 	var out bytes.Buffer
 	res, err := steps.Run(context.Background(), steps.Options{
@@ -91,8 +91,8 @@ func TestReplayKeepsTheDefect(t *testing.T) {
 		faults []reference.Fault
 		want   string
 	}{
-		{"a server without the limit", []reference.Fault{reference.FaultNoTrxIDLimit}, report.StatusFailed},
-		{"the reference", nil, report.StatusPassed},
+		{"a server without the limit", []reference.Fault{reference.FaultNoTrxIDLimit}, verdict.StatusFailed},
+		{"the reference", nil, verdict.StatusPassed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -108,7 +108,7 @@ func TestReplayKeepsTheDefect(t *testing.T) {
 	}
 	url, seen := trxIDsSeen(t)
 	got, console := replayOne(t, url, strings.Replace(feature, written, "gen-12349-7", 1))
-	assert.Equal(t, report.StatusFailed, got.Status, "a valid payment is not refused: %s", console)
+	assert.Equal(t, verdict.StatusFailed, got.Status, "a valid payment is not refused: %s", console)
 	require.Len(t, seen(), 1)
 	assert.Regexp(t, `^conf-[0-9]+-[0-9]+$`, seen()[0], "a valid id is a fresh valid id")
 }

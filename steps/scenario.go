@@ -13,7 +13,7 @@ import (
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // scenario is the state of one scenario: its client, the accounts it acts
@@ -26,7 +26,7 @@ type scenario struct {
 	skip string
 	// unjudged is the cause of a scenario whose rule was not judged
 	// (notJudged), unjudgedWhy its reason in full.
-	unjudged    *report.Cause
+	unjudged    *verdict.Cause
 	unjudgedWhy string
 	// gathering is set while a step only gathers what the scenario needs
 	// (gather): its answers are read for what it needs, not judged.
@@ -86,7 +86,7 @@ type scenario struct {
 	groupEndpoint string
 	authProblem   string
 	// warnings are the readings the server did not follow.
-	warnings []report.Warning
+	warnings []contract.Warning
 	// readings are the ids of the readings the scenario applied.
 	readings []string
 
@@ -224,12 +224,12 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 // judged either (the run is INCOMPLETE, not a pass). The reason is its
 // cause: scenarios with one reason are one group.
 func (s *scenario) notJudged(reason string) error {
-	return s.notJudgedBecause(report.Cause{Headline: reason}, reason)
+	return s.notJudgedBecause(verdict.Cause{Headline: reason}, reason)
 }
 
 // notJudgedBecause is notJudged with the cause the writers group the
 // scenario by, and the reason it gives in full.
-func (s *scenario) notJudgedBecause(cause report.Cause, reason string) error {
+func (s *scenario) notJudgedBecause(cause verdict.Cause, reason string) error {
 	s.unjudged, s.unjudgedWhy = &cause, reason
 	return fmt.Errorf("%w: not judged: %s", godog.ErrSkip, reason)
 }
@@ -261,7 +261,7 @@ func (s *scenario) gather(fn func() error) error {
 // the key by which the writers group failures.
 type stepError struct {
 	report string
-	cause  report.Cause
+	cause  verdict.Cause
 }
 
 func (e *stepError) Error() string { return e.report }
@@ -281,8 +281,8 @@ func (s *scenario) failure(ex *exchange, section, expected, format string, args 
 }
 
 // failureCause is the cause of a failure of failure's arguments.
-func failureCause(ex *exchange, section, expected, format string, args []any) report.Cause {
-	c := report.Cause{Check: section, Expected: expected}
+func failureCause(ex *exchange, section, expected, format string, args []any) verdict.Cause {
+	c := verdict.Cause{Check: section, Expected: expected}
 	if ex != nil {
 		c.Operation = ex.Operation
 	}
@@ -441,7 +441,7 @@ func (s *scenario) systemFault(ex *exchange, env contract.Envelope) error {
 	if ex.Status < 500 || contract.CheckNoServerFault(ex.Operation, ex.Status, env.Message) != nil {
 		return nil
 	}
-	return s.notJudgedBecause(report.Cause{Operation: ex.Operation, Check: "system fault", Expected: fmt.Sprintf("%d %q", ex.Status, env.Message),
+	return s.notJudgedBecause(verdict.Cause{Operation: ex.Operation, Check: "system fault", Expected: fmt.Sprintf("%d %q", ex.Status, env.Message),
 		Headline: fmt.Sprintf("the target answered %s with the system fault of section 7 (%d %q), an answer the document allows", ex.Operation, ex.Status, env.Message)},
 		fmt.Sprintf("the target answered %s with the system fault of section 7 (%d %q): an answer the document allows, which leaves the scenario nothing to observe",
 			ex.Operation, ex.Status, env.Message))

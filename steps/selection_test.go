@@ -17,8 +17,8 @@ import (
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestSelectByLocationAndRerun: file:line runs one scenario,
@@ -44,7 +44,7 @@ func TestSelectByLocationAndRerun(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Summary.Scenarios, 1)
 	assert.Equal(t, "A reused partner transaction id is always refused", res.Summary.Scenarios[0].Name)
-	assert.Equal(t, report.StatusFailed, res.Summary.Scenarios[0].Status)
+	assert.Equal(t, verdict.StatusFailed, res.Summary.Scenarios[0].Status)
 
 	rerun, err := steps.ReadRerun(filepath.Join(dir, gherkin.RerunFile))
 	require.NoError(t, err)

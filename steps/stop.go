@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // A run can end before its scenarios do, for two reasons that are neither
@@ -41,7 +41,7 @@ func (h *harness) noAnswer(described error, at time.Time) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: report.StopTarget, LastTransportError: described.Error(),
+		h.stopped = &verdict.Stop{Cause: verdict.StopTarget, LastTransportError: described.Error(),
 			Reason: fmt.Sprintf("the target stopped answering: %d requests in a row, across scenarios, got no answer", n)}
 	}
 	h.mu.Unlock()
@@ -70,9 +70,9 @@ func (h *harness) interruption() string {
 // may have been in flight when the target died), did not fail because of
 // the server's answers, so it is reported as not run to its end. It returns
 // the stop, if any, with its counts.
-func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
+func (h *harness) settleStop(results []verdict.Case) *verdict.Stop {
 	h.mu.Lock()
-	var stop *report.Stopped
+	var stop *verdict.Stop
 	if h.stopped != nil {
 		s := *h.stopped
 		stop = &s
@@ -81,18 +81,18 @@ func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
 	h.mu.Unlock()
 	notRun := 0
 	for _, r := range results {
-		if r.Status == report.StatusSkipped && r.NotRun {
+		if r.Status == verdict.StatusSkipped && r.NotRun {
 			notRun++
 		}
 	}
 	if stop == nil && h.interrupted() && notRun > 0 {
 		ended := len(results) - notRun
-		stop = &report.Stopped{Cause: report.StopInterrupted, Reason: h.interruption(), AfterScenarios: ended}
+		stop = &verdict.Stop{Cause: verdict.StopInterrupted, Reason: h.interruption(), AfterScenarios: ended}
 	}
 	if stop == nil {
 		return nil
 	}
-	if stop.Cause == report.StopTarget {
+	if stop.Cause == verdict.StopTarget {
 		since := time.Unix(0, h.streakStart.Load())
 		if early := stoppedAt.Add(-h.timeout); early.Before(since) {
 			since = early
@@ -111,11 +111,11 @@ func (h *harness) settleStop(results []report.ScenarioResult) *report.Stopped {
 // notRunSince reclassifies r, failed because its last request got no
 // answer at or after since, as not run to its end because of the stop
 // (reason), and reports whether it did.
-func notRunSince(r *report.ScenarioResult, since time.Time, reason string) bool {
-	if r.Status != report.StatusFailed || r.UnansweredAt.IsZero() || r.UnansweredAt.Before(since) {
+func notRunSince(r *verdict.Case, since time.Time, reason string) bool {
+	if r.Status != verdict.StatusFailed || r.UnansweredAt.IsZero() || r.UnansweredAt.Before(since) {
 		return false
 	}
-	r.Status, r.NotRun = report.StatusSkipped, true
+	r.Status, r.NotRun = verdict.StatusSkipped, true
 	r.Reason = "not run to its end: " + reason + "; its last request got no answer:\n" + r.Reason
 	return true
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestTargetKilledMidRun: the target dies after answering some scenarios.
@@ -64,7 +65,7 @@ func TestTargetKilledMidRun(t *testing.T) {
 
 	st := res.Summary.Stopped
 	require.NotNil(t, st)
-	assert.Equal(t, report.StopTarget, st.Cause)
+	assert.Equal(t, verdict.StopTarget, st.Cause)
 	assert.Positive(t, st.AfterScenarios)
 	assert.Positive(t, st.NotRun)
 	assert.NotEmpty(t, st.LastTransportError)

@@ -32,6 +32,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // Options configure one run of the suite.
@@ -287,7 +288,7 @@ func runGodog(ctx context.Context, h *harness, opts Options, paths []string) int
 // interruption or abort, or godog failing to run the features at all.
 func (h *harness) finish(opts Options, status int, res Result) (Result, error) {
 	aborted := context.Cause(h.abortCtx)
-	if st := res.Summary.Stopped; st != nil && st.Cause == report.StopInterrupted {
+	if st := res.Summary.Stopped; st != nil && st.Cause == verdict.StopInterrupted {
 		aborted = fmt.Errorf("%w: %s", ErrInterrupted, st.Banner())
 	}
 	if eps := res.Summary.StoppedEndpoints; aborted == nil && len(eps) > 0 {

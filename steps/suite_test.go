@@ -16,8 +16,8 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // runOpts runs the suite with opts, completed with the reference profile of
@@ -47,7 +47,7 @@ func TestSuiteAgainstReference(t *testing.T) {
 	full := stepstest.FullRun(t)
 	res := full.Result
 	for _, sc := range res.Summary.Scenarios {
-		if sc.Status != report.StatusPassed {
+		if sc.Status != verdict.StatusPassed {
 			t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
 		}
 	}
@@ -80,13 +80,13 @@ func TestCapabilitiesMissingFromTheProfileSkip(t *testing.T) {
 	for _, sc := range res.Summary.Scenarios {
 		switch {
 		case slices.Contains(sc.Tags, "funded"):
-			assert.Equal(t, report.StatusSkipped, sc.Status, sc.Name)
+			assert.Equal(t, verdict.StatusSkipped, sc.Status, sc.Name)
 			assert.Contains(t, sc.Reason, "funded_customer.token")
 		case slices.Contains(sc.Tags, "inactive-sub-category"):
-			assert.Equal(t, report.StatusSkipped, sc.Status, sc.Name)
+			assert.Equal(t, verdict.StatusSkipped, sc.Status, sc.Name)
 			assert.Contains(t, sc.Reason, "inactive_sub_category")
 		default:
-			assert.Equal(t, report.StatusPassed, sc.Status, sc.Name)
+			assert.Equal(t, verdict.StatusPassed, sc.Status, sc.Name)
 		}
 	}
 	assert.False(t, res.Summary.Capabilities["funded"].Available)
@@ -145,7 +145,7 @@ func TestResultsAreInFileOrder(t *testing.T) {
 	full := stepstest.FullRun(t)
 	var locs []string
 	for _, sc := range full.Result.Summary.Scenarios {
-		if sc.Judge == "" || sc.Judge == report.JudgeScenarios {
+		if sc.Judge == "" || sc.Judge == verdict.JudgeScenarios {
 			locs = append(locs, sc.Location)
 		}
 	}

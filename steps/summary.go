@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/version"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // coverage collects, across scenarios, the operations and statuses
@@ -51,9 +52,9 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 // their results in file order, or, when the run was narrowed to its other
 // judges, that they were not asked.
 func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) Judgement {
-	run := report.JudgeRun{Name: report.JudgeScenarios, State: report.JudgeRan, Unit: "scenarios", Seconds: took.Seconds()}
+	run := verdict.JudgeRun{Name: verdict.JudgeScenarios, State: verdict.JudgeRan, Unit: "scenarios", Seconds: took.Seconds()}
 	if opts.NoScenarios {
-		run.State, run.Reason = report.JudgeNotAsked, "left out with --judges"
+		run.State, run.Reason = verdict.JudgeNotAsked, "left out with --judges"
 		return Judgement{Run: run}
 	}
 	if !selected {
@@ -69,7 +70,7 @@ func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) 
 // judge ran, and the stop, if any. judged are the scenarios' judgement,
 // then the other judges' in the order they ran; judgeStop the stop of a
 // judge that did not run to its end.
-func (h *harness) result(target string, start time.Time, elapsed time.Duration, judged []Judgement, judgeStop *report.Stopped) Result {
+func (h *harness) result(target string, start time.Time, elapsed time.Duration, judged []Judgement, judgeStop *verdict.Stop) Result {
 	scenarios := judged[0].Cases
 	stop := h.settleStop(scenarios)
 	stoppedEndpoints := h.settleEndpoints(scenarios)
@@ -85,7 +86,7 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration, 
 		Target:       target,
 		StartedAt:    start.UTC(),
 		Seconds:      elapsed.Seconds(),
-		Areas:        map[string]report.Counts{},
+		Areas:        map[string]verdict.Counts{},
 		Capabilities: map[string]report.Capability{},
 		Scenarios:    results,
 	}
@@ -149,21 +150,21 @@ func (h *harness) result(target string, start time.Time, elapsed time.Duration, 
 // judgeRuns are what the judges of the run did, counted from their cases
 // as the run settled them, in the order of the reports: the scenarios, the
 // generated properties, the probe, then any other judge.
-func judgeRuns(judged []Judgement) []report.JudgeRun {
-	runs := make([]report.JudgeRun, 0, len(judged))
+func judgeRuns(judged []Judgement) []verdict.JudgeRun {
+	runs := make([]verdict.JudgeRun, 0, len(judged))
 	for _, j := range judged {
 		run := j.Run
-		run.Counts = report.Counts{}
+		run.Counts = verdict.Counts{}
 		for _, c := range j.Cases {
 			run.Counts.Add(c)
 		}
-		if run.Name == report.JudgeScenarios && run.State == report.JudgeRan {
+		if run.Name == verdict.JudgeScenarios && run.State == verdict.JudgeRan {
 			run.Planned = len(j.Cases)
 			run.Examples = len(j.Cases) - run.Counts.Skipped
 		}
 		runs = append(runs, run)
 	}
-	rank := []string{report.JudgeScenarios, report.JudgeGenerated, report.JudgeProbe}
+	rank := []string{verdict.JudgeScenarios, verdict.JudgeGenerated, verdict.JudgeProbe}
 	order := func(name string) int {
 		if i := slices.Index(rank, name); i >= 0 {
 			return i
@@ -176,7 +177,7 @@ func judgeRuns(judged []Judgement) []report.JudgeRun {
 
 // judgeStopped is the stop of a judge that did not run to its end, for the
 // run: its cases not run to their end counted.
-func judgeStopped(stop *report.Stopped, results []report.ScenarioResult) *report.Stopped {
+func judgeStopped(stop *verdict.Stop, results []verdict.Case) *verdict.Stop {
 	s := *stop
 	s.NotRun = 0
 	for _, r := range results {
@@ -190,11 +191,11 @@ func judgeStopped(stop *report.Stopped, results []report.ScenarioResult) *report
 
 // matrix fills in section 7 for the results of a run, from what the run
 // received and asserted.
-func (h *harness) matrix(results []report.ScenarioResult) []report.MatrixRow {
+func (h *harness) matrix(results []verdict.Case) []report.MatrixRow {
 	h.coverage.mu.Lock()
 	defer h.coverage.mu.Unlock()
 	if results == nil {
-		results = []report.ScenarioResult{}
+		results = []verdict.Case{}
 	}
 	return report.Section7(h.coverage.statuses, h.coverage.rows, h.features, results)
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // systemFaultFeature reads a new cashier's profile twice: as a scenario
@@ -46,8 +46,8 @@ func TestDocumentedSystemFaultIsAnAnswer(t *testing.T) {
 		message string
 		want    []string // the outcome of each scenario
 	}{
-		{contract.MsgProfileUnloaded, []string{report.StatusNotJudged, report.StatusPassed}},
-		{"Terjadi kesalahan sistem.", []string{report.StatusFailed, report.StatusFailed}},
+		{contract.MsgProfileUnloaded, []string{verdict.StatusNotJudged, verdict.StatusPassed}},
+		{"Terjadi kesalahan sistem.", []string{verdict.StatusFailed, verdict.StatusFailed}},
 	} {
 		t.Run(tc.message, func(t *testing.T) {
 			t.Parallel()

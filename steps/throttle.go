@@ -7,7 +7,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/throttle"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // A target may limit the rate of its clients (§8: "Rate limits: not
@@ -57,7 +57,7 @@ func (r *recorder) held(err error, ep *endpoint) error {
 // --max-throttle-wait. The scenarios not yet started are not run, those
 // under way are not run to their end.
 func (h *harness) keptThrottling(err error) {
-	h.stopRun(report.StopThrottled, err, throttleStop{err})
+	h.stopRun(verdict.StopThrottled, err, throttleStop{err})
 }
 
 // stopRun stops the run for cause (a report.Stop… constant), said by err,
@@ -67,7 +67,7 @@ func (h *harness) stopRun(cause string, err, abort error) {
 	h.mu.Lock()
 	if h.stopped == nil {
 		h.stoppedAt = time.Now()
-		h.stopped = &report.Stopped{Cause: cause, Reason: err.Error()}
+		h.stopped = &verdict.Stop{Cause: cause, Reason: err.Error()}
 	}
 	h.mu.Unlock()
 	h.abort(abort)

@@ -23,6 +23,7 @@ import (
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // rateLimitedServer serves the reference limited to 200 requests a second
@@ -51,7 +52,7 @@ func TestSuiteWaitsOutARateLimit(t *testing.T) {
 	var out bytes.Buffer
 	res := runOpts(t, steps.Options{BaseURL: base, ReportDir: dir, Output: &out, Format: "pretty"})
 	for _, sc := range res.Summary.Scenarios {
-		if sc.Status != report.StatusPassed {
+		if sc.Status != verdict.StatusPassed {
 			t.Errorf("%s: %s — %s\n%s", sc.Status, sc.Feature, sc.Name, sc.Reason)
 		}
 	}
@@ -107,10 +108,10 @@ func TestSuiteStopsWhenTheTargetKeepsThrottling(t *testing.T) {
 	assert.Zero(t, res.Failed, out.String())
 	st := res.Summary.Stopped
 	require.NotNil(t, st)
-	assert.Equal(t, report.StopThrottled, st.Cause)
+	assert.Equal(t, verdict.StopThrottled, st.Cause)
 	assert.Positive(t, st.NotRun)
 	for _, sc := range res.Summary.Scenarios {
-		if sc.Status == report.StatusSkipped && !strings.HasPrefix(sc.Reason, "the profile lacks") {
+		if sc.Status == verdict.StatusSkipped && !strings.HasPrefix(sc.Reason, "the profile lacks") {
 			assert.True(t, sc.NotRun, sc.Name)
 			assert.Contains(t, sc.Reason, "the target kept throttling", sc.Name)
 		}
@@ -133,9 +134,9 @@ func TestSuiteFailsAThrottledPaymentThatWasProcessed(t *testing.T) {
 	srv := httpapitest.NewServer(t, reference.FaultThrottledButProcessed)
 	res := runOpts(t, steps.Options{BaseURL: srv.URL, Locations: []string{"features/payments.feature:40"}})
 	require.Equal(t, 1, res.Failed)
-	var failed report.ScenarioResult
+	var failed verdict.Case
 	for _, sc := range res.Summary.Scenarios {
-		if sc.Status == report.StatusFailed {
+		if sc.Status == verdict.StatusFailed {
 			failed = sc
 		}
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // variantSeeds is how many random seeds of the generated judge
@@ -85,18 +85,18 @@ func TestEveryJudgePassesVariantServers(t *testing.T) {
 			for i := range seeds {
 				asked := judges.All
 				if i > 0 {
-					asked = []string{report.JudgeGenerated}
+					asked = []string{verdict.JudgeGenerated}
 				}
 				res, changed := runVariant(t, d, asked)
 				checkVariantRun(t, v, res, i == 0)
 				if i == 0 {
-					assert.NoError(t, v.CheckChanged(variants.Suite, changed[report.JudgeScenarios]))
+					assert.NoError(t, v.CheckChanged(variants.Suite, changed[verdict.JudgeScenarios]))
 				}
 				for _, j := range []struct {
 					name  string
 					judge variants.Judge
-				}{{report.JudgeGenerated, variants.Generated}, {report.JudgeProbe, variants.Probe}} {
-					if i > 0 && j.name == report.JudgeProbe {
+				}{{verdict.JudgeGenerated, variants.Generated}, {verdict.JudgeProbe, variants.Probe}} {
+					if i > 0 && j.name == verdict.JudgeProbe {
 						continue // the seeds after the first run the generated judge alone
 					}
 					n := changed[j.name]
@@ -135,7 +135,7 @@ func runVariant(t *testing.T, d served, asked []string) (steps.Result, map[strin
 	seed := rand.Uint64N(1<<31) + 1
 	var before atomic.Int64
 	before.Store(-1)
-	during := map[string]*atomic.Int64{report.JudgeGenerated: new(atomic.Int64), report.JudgeProbe: new(atomic.Int64)}
+	during := map[string]*atomic.Int64{verdict.JudgeGenerated: new(atomic.Int64), verdict.JudgeProbe: new(atomic.Int64)}
 	start := d.Changed()
 	res, err := judges.Run(context.Background(), judges.Options{
 		Suite: steps.Options{BaseURL: d.url, Profile: profiles.Reference(d.url), Concurrency: 4, Format: "progress",
@@ -148,7 +148,7 @@ func runVariant(t *testing.T, d served, asked []string) (steps.Result, map[strin
 		},
 	})
 	require.NoError(t, err)
-	changed := map[string]int64{report.JudgeScenarios: before.Load() - start}
+	changed := map[string]int64{verdict.JudgeScenarios: before.Load() - start}
 	for name, n := range during {
 		changed[name] = n.Load()
 	}
@@ -165,12 +165,12 @@ func checkVariantRun(t *testing.T, v variants.Variant, res steps.Result, withSce
 	notJudged := 0
 	for _, sc := range res.Summary.Scenarios {
 		switch {
-		case sc.Status == report.StatusNotJudged && v.NotJudged != "" && sc.Cause != nil && strings.Contains(sc.Cause.Headline, v.NotJudged):
+		case sc.Status == verdict.StatusNotJudged && v.NotJudged != "" && sc.Cause != nil && strings.Contains(sc.Cause.Headline, v.NotJudged):
 			notJudged++
-		case sc.Status != report.StatusPassed:
+		case sc.Status != verdict.StatusPassed:
 			t.Errorf("%s %s: %s — %s\n%s", sc.Judge, sc.Status, sc.Feature, sc.Name, sc.Reason)
 		}
-		if sc.Judge == report.JudgeScenarios {
+		if sc.Judge == verdict.JudgeScenarios {
 			for _, w := range sc.Warnings {
 				warned[w.Reading] = true
 			}
@@ -187,9 +187,9 @@ func checkVariantRun(t *testing.T, v variants.Variant, res steps.Result, withSce
 	}
 	if v.NotJudged != "" {
 		assert.Positive(t, notJudged, "the variant leaves scenarios nothing to observe: they are not judged, by %q", v.NotJudged)
-		assert.Equal(t, report.VerdictIncomplete, res.Verdict(), "a run whose rules were not judged is not a pass")
+		assert.Equal(t, verdict.VerdictIncomplete, res.Verdict(), "a run whose rules were not judged is not a pass")
 	} else {
-		assert.Equal(t, report.VerdictPass, res.Verdict())
+		assert.Equal(t, verdict.VerdictPass, res.Verdict())
 	}
 	var got []string
 	for id := range warned {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
-	"github.com/partnercommerce/conformance/steps/report"
 )
 
 // The verdict of a run has two levels. A document check follows from the
@@ -134,7 +133,7 @@ func (s *scenario) advisory(err error) error {
 			return fmt.Errorf("the advisory scenario names the unknown reading %q: %w", id, err)
 		}
 		s.applied(r)
-		s.warnings = append(s.warnings, report.Warning{Reading: r.ID, Sentence: r.Sentence, Detail: err.Error()})
+		s.warnings = append(s.warnings, contract.Warning{Reading: r.ID, Sentence: r.Sentence, Detail: err.Error()})
 	}
 	if len(ids) == 0 {
 		return fmt.Errorf("the advisory scenario names no reading (a @reading:<id> tag): %w", err)

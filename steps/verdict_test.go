@@ -23,6 +23,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // coinsRewrite rewrites the coins of a profile answer: it returns the new
@@ -165,7 +166,7 @@ func TestVerdictGradesReadingsApart(t *testing.T) {
 				assert.NotContains(t, out, "WARNING")
 				return
 			}
-			assert.Equal(t, report.StatusPassed, sc.Status)
+			assert.Equal(t, verdict.StatusPassed, sc.Status)
 			require.Len(t, sc.Warnings, 1)
 			assert.Equal(t, "coin-value-rounds-down", sc.Warnings[0].Reading)
 			assert.NotEmpty(t, sc.Warnings[0].Detail)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestDocsWritesTheLivingDocumentation: `conformance docs --out DIR` writes
@@ -51,8 +52,8 @@ func TestDocsWritesTheLivingDocumentation(t *testing.T) {
 func TestDocsOverlaysARun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	sum := report.Summary{Target: "http://partner.example", Scenarios: []report.ScenarioResult{
-		{Feature: "payment_methods.feature", Name: "A cashier lists the payment methods with every documented field", Status: report.StatusFailed},
+	sum := report.Summary{Target: "http://partner.example", Scenarios: []verdict.Case{
+		{Feature: "payment_methods.feature", Name: "A cashier lists the payment methods with every documented field", Status: verdict.StatusFailed},
 	}}
 	raw, err := json.Marshal(sum)
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/tlstest"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // throttlingPage is how a run says nginx's default answer to a request
@@ -51,12 +52,12 @@ func TestBehindNginx(t *testing.T) {
 		readJSON(t, filepath.Join(dir, "summary.json"), &sum)
 		assert.Zero(t, sum.Totals.Failed)
 		require.NotNil(t, sum.Stopped)
-		assert.Equal(t, report.StopGateway, sum.Stopped.Cause)
+		assert.Equal(t, verdict.StopGateway, sum.Stopped.Cause)
 		assert.Positive(t, sum.Stopped.NotRun, "the run stopped early")
 		require.NotEmpty(t, sum.NotJudgedGroups)
 		assert.Regexp(t, throttlingPage, sum.NotJudgedGroups[0].Headline)
 		for _, j := range sum.Judges[1:] {
-			assert.Equal(t, report.JudgeNotRun, j.State, "%s: the judges after the scenarios are not asked", j.Name)
+			assert.Equal(t, verdict.JudgeNotRun, j.State, "%s: the judges after the scenarios are not asked", j.Name)
 		}
 	})
 	t.Run("throttling without Retry-After/generated mode", func(t *testing.T) {
@@ -75,7 +76,7 @@ func TestBehindNginx(t *testing.T) {
 		assert.Zero(t, res.Failed())
 		require.Positive(t, res.NotJudged())
 		for _, p := range res.Properties {
-			if p.Status == generative.StatusNotJudged {
+			if p.Status == verdict.StatusNotJudged {
 				require.NotNil(t, p.Gateway, p.Name())
 				assert.Equal(t, 503, p.Gateway.Status)
 				assert.Empty(t, p.Reproduction, p.Name())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestEveryGatewayPaymentRefusedIsIncomplete: against a reference that
@@ -125,13 +126,13 @@ func TestEveryReportHoldsEveryJudge(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &sum))
 	require.Len(t, sum.Judges, 3)
 	gen := sum.Judges[1]
-	assert.Equal(t, report.JudgeGenerated, gen.Name)
-	assert.Equal(t, report.JudgeRan, gen.State)
+	assert.Equal(t, verdict.JudgeGenerated, gen.Name)
+	assert.Equal(t, verdict.JudgeRan, gen.State)
 	assert.Equal(t, uint64(42), gen.Seed)
 	assert.Equal(t, 15, gen.Counts.Passed)
 	assert.Equal(t, gen.Planned, gen.Examples, "nothing cut")
 	assert.Contains(t, gen.Budget, "5 examples a property")
-	assert.Equal(t, report.JudgeNotAsked, sum.Judges[2].State)
+	assert.Equal(t, verdict.JudgeNotAsked, sum.Judges[2].State)
 	assert.Equal(t, 2+15, sum.Totals.Passed, "2 scenarios and 15 properties")
 
 	for file, want := range map[string]string{

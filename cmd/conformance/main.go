@@ -40,7 +40,7 @@ import (
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
-	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 func main() {
@@ -213,7 +213,7 @@ func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded 
 // the scenarios alone, or else every judge.
 func (f *suiteFlags) judgesAsked(selected bool) ([]string, error) {
 	if f.judges == "" && (selected || f.tags != "") {
-		return []string{report.JudgeScenarios}, nil
+		return []string{verdict.JudgeScenarios}, nil
 	}
 	return judges.ParseJudges(f.judges)
 }
@@ -239,7 +239,7 @@ func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr i
 	if !res.OK() {
 		return exitFail
 	}
-	if res.Verdict() == report.VerdictIncomplete {
+	if res.Verdict() == verdict.VerdictIncomplete {
 		return exitIncomplete
 	}
 	return exitPass

@@ -25,6 +25,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps/report"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // TestMainProcess is not a test: the signal tests run the test binary again
@@ -157,7 +158,7 @@ func TestInterruptIsNotAFailure(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &sum))
 			require.NotNil(t, sum.Stopped)
-			assert.Equal(t, report.StopInterrupted, sum.Stopped.Cause)
+			assert.Equal(t, verdict.StopInterrupted, sum.Stopped.Cause)
 			assert.Positive(t, sum.Stopped.NotRun)
 			assert.Zero(t, sum.Totals.Failed)
 			page, err := os.ReadFile(filepath.Join(dir, report.FileHTMLReport))

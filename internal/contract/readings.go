@@ -42,20 +42,6 @@ func (r Reading) Warn(detail string) Warning {
 	return Warning{Reading: r.ID, Sentence: r.Sentence, Detail: detail}
 }
 
-// The outcome of a scenario, a generated property or a probe case. A
-// skipped one was not run: the profile lacks what it needs, or the run
-// stopped before it. A not-judged one ran, but the target refused what it
-// needed to observe its rule (an answer the document allows, such as a 422
-// for every gateway payment): the rule was not judged, and the run is not a
-// pass.
-const (
-	StatusPassed    = "passed"
-	StatusFailed    = "failed"
-	StatusSkipped   = "skipped"
-	StatusUndefined = "undefined"
-	StatusNotJudged = "not-judged"
-)
-
 // Readings lists the readings of the hand-written suite. A scenario that
 // applies one carries the tag @reading:<id> (a feature whose every scenario
 // applies it carries the tag itself), from which

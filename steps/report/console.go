@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // Console writes the pretty and progress formats from the suite's own
@@ -49,7 +51,7 @@ func (c *Console) paint(color, s string) string {
 }
 
 // Scenario writes one finished scenario.
-func (c *Console) Scenario(r ScenarioResult) {
+func (c *Console) Scenario(r verdict.Case) {
 	var b strings.Builder
 	if c.format == "progress" {
 		c.mu.Lock()
@@ -71,25 +73,25 @@ func (c *Console) Scenario(r ScenarioResult) {
 // consoleOutcomes is how the console shows each outcome: its colour, its
 // progress mark and its word; a skipped scenario is never shown as passed.
 var consoleOutcomes = map[string]struct{ color, mark, word string }{
-	StatusPassed:  {ansiGreen, ".", "PASSED"},
-	outcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
-	StatusFailed:  {ansiRed, "F", "FAILED"},
-	StatusSkipped: {ansiCyan, "S", "SKIPPED"},
+	verdict.StatusPassed:  {ansiGreen, ".", "PASSED"},
+	verdict.OutcomeWarned: {ansiYellow, "W", "PASSED WITH WARNINGS"},
+	verdict.StatusFailed:  {ansiRed, "F", "FAILED"},
+	verdict.StatusSkipped: {ansiCyan, "S", "SKIPPED"},
 	// A rule not judged is neither passed nor skipped: the target kept the
 	// scenario from observing it.
-	StatusNotJudged: {ansiYellow, "N", "NOT JUDGED"},
+	verdict.StatusNotJudged: {ansiYellow, "N", "NOT JUDGED"},
 }
 
-func (c *Console) progressMark(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.outcome()]; ok {
+func (c *Console) progressMark(r verdict.Case) string {
+	if o, ok := consoleOutcomes[r.Outcome()]; ok {
 		return c.paint(o.color, o.mark)
 	}
 	return c.paint(ansiYellow, "U")
 }
 
 // statusWord is how a scenario's outcome is shown.
-func (c *Console) statusWord(r ScenarioResult) string {
-	if o, ok := consoleOutcomes[r.outcome()]; ok {
+func (c *Console) statusWord(r verdict.Case) string {
+	if o, ok := consoleOutcomes[r.Outcome()]; ok {
 		return c.paint(o.color, o.word)
 	}
 	return c.paint(ansiYellow, strings.ToUpper(r.Status))
@@ -97,7 +99,7 @@ func (c *Console) statusWord(r ScenarioResult) string {
 
 // render writes a scenario, its steps, its failure and warnings; c.mu
 // is held.
-func (c *Console) render(b *strings.Builder, r ScenarioResult) {
+func (c *Console) render(b *strings.Builder, r verdict.Case) {
 	loc := r.Location
 	if loc == "" {
 		loc = r.Feature
@@ -105,14 +107,14 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 	failure := c.failureText(r, loc)
 	fmt.Fprintf(b, "\n%s %s %s\n", c.statusWord(r), r.Name, c.paint(ansiGrey, "# "+loc))
 	switch r.Status {
-	case StatusSkipped:
+	case verdict.StatusSkipped:
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiCyan, r.Reason))
 		return
-	case StatusNotJudged:
+	case verdict.StatusNotJudged:
 		fmt.Fprintf(b, "  %s\n", c.paint(ansiYellow, "not judged: "+r.Reason))
 		return
 	}
-	end := r.endedAt()
+	end := r.EndedAt()
 	for i, st := range r.Steps {
 		keyword := ""
 		if r.Entry != nil && i < len(r.Entry.Steps) {
@@ -135,7 +137,7 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 			fmt.Fprintf(b, "      %s\n", c.paint(ansiYellow, "no step definition matches this step"))
 		}
 	}
-	if r.Status == StatusFailed && !slices.ContainsFunc(r.Steps, func(s StepRun) bool { return s.Status == "failed" && s.Err != nil }) {
+	if r.Status == verdict.StatusFailed && !slices.ContainsFunc(r.Steps, func(s verdict.StepRun) bool { return s.Status == "failed" && s.Err != nil }) {
 		b.WriteString(indent(c.paint(ansiRed, failure), "      "))
 	}
 	for _, w := range r.Warnings {
@@ -145,15 +147,15 @@ func (c *Console) render(b *strings.Builder, r ScenarioResult) {
 
 // failureText is the failure of r as the console prints it: whole for
 // the first scenario of its cause, else one line naming that scenario.
-func (c *Console) failureText(r ScenarioResult, loc string) string {
-	if r.Status != StatusFailed {
+func (c *Console) failureText(r verdict.Case, loc string) string {
+	if r.Status != verdict.StatusFailed {
 		return ""
 	}
 	cause := causeOf(r)
-	if first, ok := c.shown[cause.key()]; ok {
+	if first, ok := c.shown[cause.Key()]; ok {
 		return fmt.Sprintf("same cause as %s, printed there: %s", first, cause.Headline)
 	}
-	c.shown[cause.key()] = loc
+	c.shown[cause.Key()] = loc
 	return strings.TrimRight(r.Reason, "\n")
 }
 
@@ -186,7 +188,7 @@ func (c *Console) Finish(sum Summary) {
 		b.WriteString("\n")
 	}
 	for _, r := range sum.Scenarios {
-		if r.Status == StatusFailed || r.Status == StatusUndefined {
+		if r.Status == verdict.StatusFailed || r.Status == verdict.StatusUndefined {
 			c.render(&b, r)
 		}
 	}

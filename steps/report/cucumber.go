@@ -12,6 +12,7 @@ import (
 	messages "github.com/cucumber/messages/go/v21"
 
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // The cucumber JSON of a run, as Cucumber's JSON formatter writes it (and
@@ -89,7 +90,7 @@ type (
 // order of their names, the scenarios of each in file order, then the
 // cases of the run's other judges, a feature per judge (judgeFeatures).
 func WriteCucumber(w io.Writer, sum Summary) error {
-	byFile := map[*gherkin.File][]ScenarioResult{}
+	byFile := map[*gherkin.File][]verdict.Case{}
 	var files []*gherkin.File
 	for _, r := range sum.Scenarios {
 		if r.Entry == nil {
@@ -105,7 +106,7 @@ func WriteCucumber(w io.Writer, sum Summary) error {
 	out := []cukeFeature{}
 	for _, f := range files {
 		results := byFile[f]
-		slices.SortStableFunc(results, func(a, b ScenarioResult) int {
+		slices.SortStableFunc(results, func(a, b verdict.Case) int {
 			return slices.Index(f.Scenarios, a.Entry) - slices.Index(f.Scenarios, b.Entry)
 		})
 		feat := f.Doc.Feature
@@ -139,7 +140,7 @@ func cukeTags(tags []*messages.Tag) []cukeTag {
 }
 
 // cukeElementOf is the element of result r of feature f.
-func cukeElementOf(f cukeFeature, r ScenarioResult) cukeElement {
+func cukeElementOf(f cukeFeature, r verdict.Case) cukeElement {
 	s := r.Entry
 	e := cukeElement{ID: f.ID + ";" + cukeID(s.Name), Keyword: s.AST.Keyword, Name: s.Name, Description: s.AST.Description,
 		Line: s.Line, Type: "scenario", Tags: append(slices.Clone(f.Tags), cukeTags(s.AST.Tags)...)}
@@ -165,15 +166,15 @@ func cukeElementOf(f cukeFeature, r ScenarioResult) cukeElement {
 			}
 		}
 		switch {
-		case r.Status == StatusSkipped:
-			cs.Result = cukeResult{Status: StatusSkipped}
+		case r.Status == verdict.StatusSkipped:
+			cs.Result = cukeResult{Status: verdict.StatusSkipped}
 			if i == 0 {
 				cs.Result.Error = r.Reason
 			}
 		case run.Status == "passed" || run.Status == "failed":
 			cs.Result.Duration = &run.Nanos
 		}
-		if run.Err != nil && r.Status != StatusSkipped {
+		if run.Err != nil && r.Status != verdict.StatusSkipped {
 			cs.Result.Error = run.Err.Error()
 		}
 		e.Steps = append(e.Steps, cs)
@@ -199,16 +200,16 @@ func judgeFeatures(sum Summary) []cukeFeature {
 	var out []cukeFeature
 	for _, jc := range sum.otherJudges() {
 		j, cases := jc.run, jc.cases
-		f := cukeFeature{URI: j.Name, ID: cukeID(j.Name), Keyword: "Feature", Name: JudgeTitle(j.Name), Description: j.Line()}
+		f := cukeFeature{URI: j.Name, ID: cukeID(j.Name), Keyword: "Feature", Name: verdict.JudgeTitle(j.Name), Description: j.Line()}
 		for i, r := range cases {
 			nanos := int64(r.Seconds * 1e9)
 			res := cukeResult{Status: r.Status, Duration: &nanos}
 			switch r.Status {
-			case StatusNotJudged:
-				res = cukeResult{Status: StatusSkipped, Error: "not judged: " + r.Reason}
-			case StatusSkipped:
-				res = cukeResult{Status: StatusSkipped, Error: r.Reason}
-			case StatusFailed:
+			case verdict.StatusNotJudged:
+				res = cukeResult{Status: verdict.StatusSkipped, Error: "not judged: " + r.Reason}
+			case verdict.StatusSkipped:
+				res = cukeResult{Status: verdict.StatusSkipped, Error: r.Reason}
+			case verdict.StatusFailed:
 				res.Error = r.Reason
 			}
 			st := cukeStep{Keyword: "Then ", Name: "it holds against the target", Line: i + 1, Result: res, Match: cukeMatch{Location: j.Name}}

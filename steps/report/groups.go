@@ -3,79 +3,32 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/partnercommerce/conformance/verdict"
 )
-
-// Cause is what a failed scenario failed on, as the check that failed
-// recorded it: the operation whose answer it judged, the check (the
-// sentence of the document it rests on) and either the field and rule of
-// openapi.yaml the answer broke or what the check expected. Failures with
-// the same cause are one group in every writer (Schemathesis prints each
-// distinct failure once; pytest's short summary lists each failure on one
-// line): the key is made of these fields, never of the failure's text.
-type Cause struct {
-	Operation string `json:"operation,omitempty"`
-	Check     string `json:"check,omitempty"`
-	// Field names the value as the document's tables do
-	// ("data.products[].operator.logo"); Rule is the rule of openapi.yaml
-	// it broke ("missing required property").
-	Field string `json:"field,omitempty"`
-	Rule  string `json:"rule,omitempty"`
-	// Expected is what a check of a value expected, when no field of
-	// openapi.yaml names the failure.
-	Expected string `json:"expected,omitempty"`
-	// Headline says the cause in one sentence.
-	Headline string `json:"headline"`
-	// Blocked marks the cause of a scenario not judged because a
-	// precondition (a product to pay for, an account, a wallet reading)
-	// could not be met: the answer broke the contract where the scenario
-	// only gathered what it needs.
-	Blocked bool `json:"blocked,omitempty"`
-}
-
-// key is what failures of one cause share: what is broken in the answer
-// and the rule it breaks, whichever operation answered and whichever
-// scenario's values it was found with. A field of openapi.yaml is the
-// field and its rule; another check is the sentence checked and what it
-// expected, its numbers left out (a page count of 14 in one scenario and
-// of 3 in another is one page count rounded down), so that one defect
-// reads as one cause listing the operations it was found in.
-func (c Cause) key() string {
-	if c.Field != "" {
-		return strings.Join([]string{c.Check, c.Field, c.Rule}, "\x00")
-	}
-	what := c.Expected
-	if what == "" {
-		what = strings.TrimPrefix(c.Headline, c.Operation+": ")
-	}
-	return strings.Join([]string{c.Check, numbers.ReplaceAllString(what, "#")}, "\x00")
-}
-
-// numbers are the values a cause's key leaves out.
-var numbers = regexp.MustCompile(`[0-9]+`)
 
 // causeOf is the cause of a failed or undefined scenario: the one its
 // failed check recorded, or, for a failure no check describes (a step
 // without a definition, a feature that calls steps in the wrong order),
 // its first line.
-func causeOf(r ScenarioResult) Cause {
+func causeOf(r verdict.Case) verdict.Cause {
 	if r.Cause != nil {
 		return *r.Cause
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(r.Reason), "\n")
-	if r.Status == StatusUndefined {
+	if r.Status == verdict.StatusUndefined {
 		first = "a step has no definition: " + first
 	}
-	return Cause{Headline: first}
+	return verdict.Cause{Headline: first}
 }
 
 // FailureGroup is the failed scenarios of one cause, or the scenarios not
 // judged because of one refusal of the target (NotJudged).
 type FailureGroup struct {
-	Cause
+	verdict.Cause
 	// Count is the number of scenarios that failed on the cause.
 	Count int `json:"count"`
 	// Scenarios are the scenarios, first the one whose failure the group
@@ -108,7 +61,7 @@ func (s GroupScenario) String() string {
 // failed on one check: syncProducts answered without ...", "18 scenarios
 // not judged: every gateway payment was refused with 422 ...".
 func (g FailureGroup) Title() string {
-	n := countCases(g.Count, g.Judge)
+	n := verdict.CountCases(g.Count, g.Judge)
 	headline := g.Headline
 	if len(g.Operations) > 1 {
 		headline += fmt.Sprintf(" (and so did %s)", strings.Join(g.Operations[1:], ", "))
@@ -127,29 +80,29 @@ func (g FailureGroup) Title() string {
 // GroupFailures groups the failed and undefined scenarios of results by
 // cause, the group of the most scenarios first (then in the order of the
 // results).
-func GroupFailures(results []ScenarioResult) []FailureGroup {
-	return groupBy(results, false, StatusFailed, StatusUndefined)
+func GroupFailures(results []verdict.Case) []FailureGroup {
+	return groupBy(results, false, verdict.StatusFailed, verdict.StatusUndefined)
 }
 
 // GroupNotJudged groups the scenarios of results that were not judged by
 // what the target refused, the group of the most scenarios first.
-func GroupNotJudged(results []ScenarioResult) []FailureGroup {
-	return groupBy(results, true, StatusNotJudged)
+func GroupNotJudged(results []verdict.Case) []FailureGroup {
+	return groupBy(results, true, verdict.StatusNotJudged)
 }
 
 // groupBy groups the results of the statuses by cause.
-func groupBy(results []ScenarioResult, notJudged bool, statuses ...string) []FailureGroup {
+func groupBy(results []verdict.Case, notJudged bool, statuses ...string) []FailureGroup {
 	var groups []FailureGroup
 	index := map[string]int{}
 	for _, r := range results {
 		if !slices.Contains(statuses, r.Status) {
 			continue
 		}
-		c, judge := causeOf(r), cmp.Or(r.Judge, JudgeScenarios)
-		i, ok := index[c.key()]
+		c, judge := causeOf(r), cmp.Or(r.Judge, verdict.JudgeScenarios)
+		i, ok := index[c.Key()]
 		if !ok {
 			i = len(groups)
-			index[c.key()] = i
+			index[c.Key()] = i
 			groups = append(groups, FailureGroup{Cause: c, NotJudged: notJudged, Judge: judge})
 		}
 		if groups[i].Judge != judge {
@@ -176,5 +129,5 @@ func groupBy(results []ScenarioResult, notJudged bool, statuses ...string) []Fai
 // blocks says how many cases a precondition's cause blocked: "blocks 26
 // scenarios".
 func blocks(n int, judge string) string {
-	return "blocks " + countCases(n, judge)
+	return "blocks " + verdict.CountCases(n, judge)
 }

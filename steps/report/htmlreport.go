@@ -16,6 +16,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // FileHTMLReport is the name of the HTML page in a report directory.
@@ -40,11 +41,11 @@ type htmlPage struct {
 	Seconds      string
 	Profile      [][2]string
 	Capabilities []htmlCapability
-	Totals       Counts
+	Totals       verdict.Counts
 	Scenarios    int
 	Verdict      string
 	VerdictClass string
-	Stopped      *Stopped
+	Stopped      *verdict.Stop
 	// Throttling says what the target's rate limit cost the run, if anything.
 	Throttling string
 	// Insecure says the target's certificate was not verified, if so.
@@ -56,7 +57,7 @@ type htmlPage struct {
 	Groups    []htmlGroup
 	NotJudged []htmlGroup
 	// Judges are the judges of the run, each on a row.
-	Judges    []JudgeRun
+	Judges    []verdict.JudgeRun
 	Failed    []htmlLink
 	Areas     []htmlArea
 	Matrix    []htmlMatrixRow
@@ -70,7 +71,7 @@ type htmlCapability struct {
 	Name      string
 	Available bool
 	Missing   string
-	Counts    Counts
+	Counts    verdict.Counts
 }
 
 type htmlLink struct{ ID, Name, Outcome string }
@@ -86,7 +87,7 @@ type htmlGroup struct {
 type htmlArea struct {
 	ID, Name, Area, File, Description, Sections string
 	Tags                                        []string
-	Counts                                      Counts
+	Counts                                      verdict.Counts
 	Scenarios                                   []htmlScenario
 }
 
@@ -97,7 +98,7 @@ type htmlScenario struct {
 	Tags                    []string
 	Steps                   []htmlStep
 	Reason                  string
-	Warnings                []Warning
+	Warnings                []contract.Warning
 }
 
 // htmlStep is a step with its mark: passed, failed, skipped or not run (a
@@ -187,7 +188,7 @@ func (page *htmlPage) linkMatrix(matrix []MatrixRow) {
 				byName[sc.Name] = htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome}
 			}
 			page.Scenarios++
-			if sc.Outcome == StatusFailed || sc.Outcome == StatusUndefined {
+			if sc.Outcome == verdict.StatusFailed || sc.Outcome == verdict.StatusUndefined {
 				page.Failed = append(page.Failed, htmlLink{ID: sc.ID, Name: sc.Name, Outcome: sc.Outcome})
 			}
 		}
@@ -252,25 +253,25 @@ func (page *htmlPage) setVerdict(sum *Summary) {
 	if sum.Throttling.Any() {
 		page.Throttling = sum.Throttling.String()
 	}
-	switch verdict := sum.Verdict(); {
+	switch v := sum.Verdict(); {
 	case sum.Stopped != nil:
 		page.Stopped = sum.Stopped
 		page.Verdict, page.VerdictClass = sum.Stopped.Banner(), "stopped"
 	case len(sum.StoppedEndpoints) > 0:
 		page.Verdict, page.VerdictClass = "INCOMPLETE: "+EndpointBanners(sum.StoppedEndpoints), "stopped"
-	case verdict == VerdictFail:
-		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", StatusFailed
+	case v == verdict.VerdictFail:
+		page.Verdict, page.VerdictClass = "FAIL: the target does not conform", verdict.StatusFailed
 		if n := page.Totals.NotJudged; n > 0 {
 			page.Verdict += fmt.Sprintf("; and %d not judged", n)
 		}
-	case verdict == VerdictIncomplete:
+	case v == verdict.VerdictIncomplete:
 		page.Verdict, page.VerdictClass = "INCOMPLETE: "+sum.NotJudgedLine()+" — the rules they check were not judged, so the run is not a pass", "stopped"
 	case page.Totals.Warned > 0:
-		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", outcomeWarned
+		page.Verdict, page.VerdictClass = "PASS with warnings: the target conforms; some readings were not followed", verdict.OutcomeWarned
 	default:
-		page.Verdict, page.VerdictClass = "PASS: the target conforms", StatusPassed
+		page.Verdict, page.VerdictClass = "PASS: the target conforms", verdict.StatusPassed
 	}
-	page.Outcomes = []string{StatusPassed, outcomeWarned, StatusFailed, StatusNotJudged, StatusSkipped, StatusUndefined}
+	page.Outcomes = []string{verdict.StatusPassed, verdict.OutcomeWarned, verdict.StatusFailed, verdict.StatusNotJudged, verdict.StatusSkipped, verdict.StatusUndefined}
 }
 
 // judgeAreas are the cases of the run's other judges, an area per judge
@@ -280,10 +281,10 @@ func judgeAreas(sum *Summary) []htmlArea {
 	var areas []htmlArea
 	for _, jc := range sum.otherJudges() {
 		j, cases := jc.run, jc.cases
-		a := htmlArea{ID: "area-judge-" + slug(j.Name), Name: JudgeTitle(j.Name), Area: j.Name, Description: j.Line()}
+		a := htmlArea{ID: "area-judge-" + slug(j.Name), Name: verdict.JudgeTitle(j.Name), Area: j.Name, Description: j.Line()}
 		for _, r := range cases {
 			a.Scenarios = append(a.Scenarios, htmlScenario{ID: "case-" + slug(j.Name+" "+r.Name), Name: r.Name, Area: j.Name, Tags: r.Tags,
-				Outcome: r.outcome(), Reason: r.Reason, Warnings: r.Warnings})
+				Outcome: r.Outcome(), Reason: r.Reason, Warnings: r.Warnings})
 			a.Counts.Add(r)
 		}
 		areas = append(areas, a)
@@ -300,10 +301,10 @@ func slug(s string) string {
 // areasOf pairs the scenarios of the features with their results. Results
 // of scenarios the features do not hold (none, normally) are kept in an
 // area of their own, so that no failure is hidden.
-func areasOf(docs []*gherkin.File, results []ScenarioResult) ([]htmlArea, []string) {
-	pending := map[string][]ScenarioResult{}
+func areasOf(docs []*gherkin.File, results []verdict.Case) ([]htmlArea, []string) {
+	pending := map[string][]verdict.Case{}
 	for _, r := range results {
-		if r.Judge != "" && r.Judge != JudgeScenarios {
+		if r.Judge != "" && r.Judge != verdict.JudgeScenarios {
 			continue // a case of another judge: judgeAreas
 		}
 		k := resultKey(r.Feature, r.Name)
@@ -341,7 +342,7 @@ func areasOf(docs []*gherkin.File, results []ScenarioResult) ([]htmlArea, []stri
 			}
 			r := q[0]
 			pending[k] = q[1:]
-			sc.Outcome, sc.Reason, sc.Warnings = r.outcome(), r.Reason, r.Warnings
+			sc.Outcome, sc.Reason, sc.Warnings = r.Outcome(), r.Reason, r.Warnings
 			sc.Location, sc.Readings = r.Location, r.Readings
 			markSteps(sc.Steps, r)
 			a.Counts.Add(r)
@@ -386,12 +387,12 @@ const (
 // markSteps gives each step the mark of how it ran, as the console does:
 // passed, failed, skipped (the scenario, or the rest of it, was skipped),
 // or not run (the scenario ended before it, on a failure).
-func markSteps(steps []htmlStep, r ScenarioResult) {
-	end := r.endedAt()
+func markSteps(steps []htmlStep, r verdict.Case) {
+	end := r.EndedAt()
 	for i := range steps {
 		switch {
 		case len(r.Steps) == 0:
-			if r.Status == StatusSkipped {
+			if r.Status == verdict.StatusSkipped {
 				steps[i].Mark = markSkipped
 			}
 		case i >= len(r.Steps) || i > end:

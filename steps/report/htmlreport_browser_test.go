@@ -22,6 +22,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // visibleScenarios counts the scenarios the reader sees.
@@ -95,8 +96,8 @@ func TestHTMLReportInABrowser(t *testing.T) {
 
 	total := len(sum.Scenarios)
 	assert.Equal(t, total, browsertest.Eval[int](t, p, visibleScenarios))
-	assert.Equal(t, sum.Totals.Passed-sum.Totals.Warned, browsertest.Eval[int](t, p, setFilter("f-outcome", report.StatusPassed)))
-	assert.Equal(t, sum.Totals.Failed, browsertest.Eval[int](t, p, setFilter("f-outcome", report.StatusFailed)))
+	assert.Equal(t, sum.Totals.Passed-sum.Totals.Warned, browsertest.Eval[int](t, p, setFilter("f-outcome", verdict.StatusPassed)))
+	assert.Equal(t, sum.Totals.Failed, browsertest.Eval[int](t, p, setFilter("f-outcome", verdict.StatusFailed)))
 	assert.Equal(t, total, browsertest.Eval[int](t, p, setFilter("f-outcome", "")))
 	area := sum.Areas["payments"]
 	assert.Equal(t, area.Passed+area.Failed+area.Skipped+area.Undefined, browsertest.Eval[int](t, p, setFilter("f-area", "payments")))

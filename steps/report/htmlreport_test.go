@@ -25,6 +25,7 @@ import (
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/steps/stepstest"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // maxReportBytes is the most a full run's page may weigh.
@@ -64,7 +65,7 @@ func TestHTMLReportOfAFullRun(t *testing.T) {
 		// Against a correct server, every row a scenario quotes is exercised and passes.
 		if len(r.Scenarios) > 0 {
 			assert.True(t, r.Exercised, "%s %d %q is quoted by %v but not exercised", r.Operation, r.Status, r.Message, r.Scenarios)
-			assert.Equal(t, report.StatusPassed, r.Outcome, "%s %d %q", r.Operation, r.Status, r.Message)
+			assert.Equal(t, verdict.StatusPassed, r.Outcome, "%s %d %q", r.Operation, r.Status, r.Message)
 		}
 	}
 }
@@ -113,7 +114,7 @@ func TestHTMLReportShowsAFailure(t *testing.T) {
 	}
 	require.NotNil(t, row, "section 7 has the 409 row")
 	assert.False(t, row.Exercised, "the faulty reference never answers 409")
-	assert.Equal(t, report.StatusFailed, row.Outcome)
+	assert.Equal(t, verdict.StatusFailed, row.Outcome)
 }
 
 // TestHTMLReportOutcomes: each outcome is shown as such; warnings quote the
@@ -124,18 +125,18 @@ func TestHTMLReportOutcomes(t *testing.T) {
 	name := "A cashier lists the payment methods with every documented field"
 	cases := []struct {
 		name    string
-		result  report.ScenarioResult
+		result  verdict.Case
 		verdict string
 		want    []string
 		notWant []string
 	}{
-		{"passed", report.ScenarioResult{Status: report.StatusPassed}, "PASS: the target conforms",
+		{"passed", verdict.Case{Status: verdict.StatusPassed}, "PASS: the target conforms",
 			[]string{`class="scenario passed"`}, []string{"Warning —", "What was expected"}},
-		{"passed with warnings", report.ScenarioResult{Status: report.StatusPassed, Warnings: []report.Warning{{Reading: "R9", Sentence: "§4.5 the quoted sentence", Detail: "the detail"}}},
+		{"passed with warnings", verdict.Case{Status: verdict.StatusPassed, Warnings: []contract.Warning{{Reading: "R9", Sentence: "§4.5 the quoted sentence", Detail: "the detail"}}},
 			"PASS with warnings", []string{`class="scenario passed-with-warnings"`, "Warning — reading R9", "<q>§4.5 the quoted sentence</q>", "the detail"}, []string{"What was expected"}},
-		{"failed", report.ScenarioResult{Status: report.StatusFailed, Reason: "expected status 200\n  request:  GET /x"},
+		{"failed", verdict.Case{Status: verdict.StatusFailed, Reason: "expected status 200\n  request:  GET /x"},
 			"FAIL: the target does not conform", []string{`class="scenario failed"`, "What was expected", "expected status 200\n  request:  GET /x"}, []string{"Warning —"}},
-		{"skipped", report.ScenarioResult{Status: report.StatusSkipped, Reason: "the profile lacks funded_customer.token"},
+		{"skipped", verdict.Case{Status: verdict.StatusSkipped, Reason: "the profile lacks funded_customer.token"},
 			"PASS: the target conforms", []string{`class="scenario skipped"`, "Skipped: the profile lacks funded_customer.token"}, []string{"What was expected"}},
 	}
 	for _, tc := range cases {
@@ -143,11 +144,11 @@ func TestHTMLReportOutcomes(t *testing.T) {
 			t.Parallel()
 			r := tc.result
 			r.Feature, r.Name, r.Tags = feature, name, []string{"payment-methods"}
-			sum := report.Summary{Target: "http://127.0.0.1:1", SuiteVersion: "test", Scenarios: []report.ScenarioResult{r}}
+			sum := report.Summary{Target: "http://127.0.0.1:1", SuiteVersion: "test", Scenarios: []verdict.Case{r}}
 			switch r.Status {
-			case report.StatusFailed:
+			case verdict.StatusFailed:
 				sum.Totals.Failed = 1
-			case report.StatusSkipped:
+			case verdict.StatusSkipped:
 				sum.Totals.Skipped = 1
 			default:
 				sum.Totals.Passed = 1

@@ -11,11 +11,12 @@ import (
 
 	"github.com/partnercommerce/conformance/features"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // withCases is s with results added and counted, its groups made as a
 // run makes them.
-func withCases(s Summary, results ...ScenarioResult) Summary {
+func withCases(s Summary, results ...verdict.Case) Summary {
 	for _, r := range results {
 		s.Scenarios = append(s.Scenarios, r)
 		s.Totals.Add(r)
@@ -27,10 +28,10 @@ func withCases(s Summary, results ...ScenarioResult) Summary {
 
 // refused is a scenario not judged because the target refused its
 // gateway payment.
-func refused(name string) ScenarioResult {
-	return ScenarioResult{Name: name, Feature: "payments.feature", Judge: JudgeScenarios, Status: StatusNotJudged,
+func refused(name string) verdict.Case {
+	return verdict.Case{Name: name, Feature: "payments.feature", Judge: verdict.JudgeScenarios, Status: verdict.StatusNotJudged,
 		Reason: "the target refused a payment through gateway method 1 with 422 \"Saldo tidak mencukupi.\"",
-		Cause: &Cause{Operation: "createPayment", Check: "gateway payment refused", Expected: `422 "Saldo tidak mencukupi."`,
+		Cause: &verdict.Cause{Operation: "createPayment", Check: "gateway payment refused", Expected: `422 "Saldo tidak mencukupi."`,
 			Headline: `every gateway payment was refused with 422 "Saldo tidak mencukupi."`}}
 }
 
@@ -40,25 +41,25 @@ func refused(name string) ScenarioResult {
 // judged; a skip the profile causes leaves it a PASS.
 func TestVerdictOfEveryJudge(t *testing.T) {
 	t.Parallel()
-	property := func(status string) ScenarioResult {
-		return ScenarioResult{Name: "createPayment: valid requests", Feature: JudgeGenerated, Judge: JudgeGenerated, Status: status,
-			Reason: "500 on promotion_id 0", Cause: &Cause{Operation: "createPayment", Check: "valid requests", Headline: "a 500"}}
+	property := func(status string) verdict.Case {
+		return verdict.Case{Name: "createPayment: valid requests", Feature: verdict.JudgeGenerated, Judge: verdict.JudgeGenerated, Status: status,
+			Reason: "500 on promotion_id 0", Cause: &verdict.Cause{Operation: "createPayment", Check: "valid requests", Headline: "a 500"}}
 	}
-	skippedByProfile := ScenarioResult{Name: "A mixed payment", Feature: "payments.feature", Judge: JudgeScenarios, Status: StatusSkipped,
+	skippedByProfile := verdict.Case{Name: "A mixed payment", Feature: "payments.feature", Judge: verdict.JudgeScenarios, Status: verdict.StatusSkipped,
 		Reason: "the profile lacks mixed_customer.token"}
 	cases := []struct {
 		name    string
-		results []ScenarioResult
+		results []verdict.Case
 		verdict string
 		line    string
 	}{
-		{"scenarios and properties passed", []ScenarioResult{property(StatusPassed)}, VerdictPass, "PASS: 2 passed"},
-		{"a property failed", []ScenarioResult{property(StatusFailed)}, VerdictFail, "FAIL: 1 passed (1 with warnings), 1 failed"},
-		{"a rule not judged", []ScenarioResult{refused("A payment through a gateway"), refused("A remainder")}, VerdictIncomplete,
+		{"scenarios and properties passed", []verdict.Case{property(verdict.StatusPassed)}, verdict.VerdictPass, "PASS: 2 passed"},
+		{"a property failed", []verdict.Case{property(verdict.StatusFailed)}, verdict.VerdictFail, "FAIL: 1 passed (1 with warnings), 1 failed"},
+		{"a rule not judged", []verdict.Case{refused("A payment through a gateway"), refused("A remainder")}, verdict.VerdictIncomplete,
 			`INCOMPLETE: 2 scenarios not judged: every gateway payment was refused with 422 "Saldo tidak mencukupi."; 1 passed (1 with warnings), 0 failed, 0 skipped, 2 not judged`},
-		{"a failure and a rule not judged", []ScenarioResult{property(StatusFailed), refused("A remainder")}, VerdictFail,
+		{"a failure and a rule not judged", []verdict.Case{property(verdict.StatusFailed), refused("A remainder")}, verdict.VerdictFail,
 			"FAIL: 1 passed (1 with warnings), 1 failed, 0 skipped, 1 not judged"},
-		{"a capability the profile lacks", []ScenarioResult{skippedByProfile}, VerdictPass, "PASS: 1 passed (1 with warnings), 0 failed, 1 skipped"},
+		{"a capability the profile lacks", []verdict.Case{skippedByProfile}, verdict.VerdictPass, "PASS: 1 passed (1 with warnings), 0 failed, 1 skipped"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,13 +79,13 @@ func TestVerdictOfEveryJudge(t *testing.T) {
 // property is a test case of its judge in each.
 func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 	t.Parallel()
-	prop := ScenarioResult{Name: "sequences: stateful sequences", Feature: JudgeGenerated, Judge: JudgeGenerated, Status: StatusPassed, Seconds: 0.5}
+	prop := verdict.Case{Name: "sequences: stateful sequences", Feature: verdict.JudgeGenerated, Judge: verdict.JudgeGenerated, Status: verdict.StatusPassed, Seconds: 0.5}
 	s := withCases(oneScenario(), refused("A payment through a gateway"), prop)
-	s.Judges = []JudgeRun{
-		{Name: JudgeScenarios, State: JudgeRan, Unit: "scenarios", Examples: 2, Planned: 2, Counts: Counts{Passed: 1, NotJudged: 1}},
-		{Name: JudgeGenerated, State: JudgeRan, Unit: "examples", Examples: 10, Planned: 50, Seed: 7, Counts: Counts{Passed: 1},
+	s.Judges = []verdict.JudgeRun{
+		{Name: verdict.JudgeScenarios, State: verdict.JudgeRan, Unit: "scenarios", Examples: 2, Planned: 2, Counts: verdict.Counts{Passed: 1, NotJudged: 1}},
+		{Name: verdict.JudgeGenerated, State: verdict.JudgeRan, Unit: "examples", Examples: 10, Planned: 50, Seed: 7, Counts: verdict.Counts{Passed: 1},
 			Cuts: []string{"sequences: stateful sequences: 10 of 50 examples run: the target throttled"}},
-		{Name: JudgeProbe, State: JudgeNotAsked, Reason: "left out with --judges"},
+		{Name: verdict.JudgeProbe, State: verdict.JudgeNotAsked, Reason: "left out with --judges"},
 	}
 
 	var console strings.Builder
@@ -99,17 +100,17 @@ func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 	var sum bytes.Buffer
 	require.NoError(t, WriteSummary(&sum, s))
 	var doc struct {
-		Totals          Counts           `json:"totals"`
-		Judges          []JudgeRun       `json:"judges"`
-		NotJudgedGroups []FailureGroup   `json:"not_judged_groups"`
-		Scenarios       []ScenarioResult `json:"scenarios"`
+		Totals          verdict.Counts     `json:"totals"`
+		Judges          []verdict.JudgeRun `json:"judges"`
+		NotJudgedGroups []FailureGroup     `json:"not_judged_groups"`
+		Scenarios       []verdict.Case     `json:"scenarios"`
 	}
 	require.NoError(t, json.Unmarshal(sum.Bytes(), &doc))
 	assert.Equal(t, 1, doc.Totals.NotJudged)
 	require.Len(t, doc.NotJudgedGroups, 1)
 	assert.Equal(t, 1, doc.NotJudgedGroups[0].Count)
 	assert.Len(t, doc.Judges, 3)
-	assert.Equal(t, JudgeGenerated, doc.Scenarios[2].Judge)
+	assert.Equal(t, verdict.JudgeGenerated, doc.Scenarios[2].Judge)
 
 	var junit bytes.Buffer
 	require.NoError(t, WriteJUnit(&junit, nil, s))

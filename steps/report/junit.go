@@ -7,6 +7,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/junit"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // WriteJUnit writes the JUnit XML of a run from its summary: one testsuite
@@ -25,7 +26,7 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 			order = append(order, f.URI)
 		}
 	}
-	byFeature := map[string][]ScenarioResult{}
+	byFeature := map[string][]verdict.Case{}
 	for _, r := range sum.Scenarios {
 		if _, ok := byFeature[r.Feature]; !ok && names[r.Feature] == "" {
 			order = append(order, r.Feature)
@@ -34,7 +35,7 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 	}
 	titles := map[string]string{}
 	for _, g := range GroupFailures(sum.Scenarios) {
-		titles[g.key()] = g.Title()
+		titles[g.Key()] = g.Title()
 	}
 	out := junit.Report{Name: "Partner Commerce API v2 conformance", Time: junit.Seconds(sum.Seconds)}
 	stamp := sum.StartedAt.Format("2006-01-02T15:04:05")
@@ -47,13 +48,13 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 		seen[uri] = true
 		name := names[uri]
 		if name == "" {
-			name = JudgeTitle(uri) // the cases of another judge, under its name
+			name = verdict.JudgeTitle(uri) // the cases of another judge, under its name
 		}
 		suite := junit.Suite{Name: name, Timestamp: stamp, File: uri}
 		var total float64
 		for _, r := range results {
 			total += r.Seconds
-			suite.Cases = append(suite.Cases, junitCase(r, name, uri, titles[causeOf(r).key()]))
+			suite.Cases = append(suite.Cases, junitCase(r, name, uri, titles[causeOf(r).Key()]))
 		}
 		suite.Time = junit.Seconds(total)
 		out.Suites = append(out.Suites, suite)
@@ -64,18 +65,18 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 // junitCase is the test case of result r of feature uri (named name): its
 // outcome (a failure's message is the title of its group), its warnings as
 // properties and system-out, and its line (an outline's example row).
-func junitCase(r ScenarioResult, name, uri, group string) junit.Case {
+func junitCase(r verdict.Case, name, uri, group string) junit.Case {
 	tc := junit.Case{Name: r.Name, Classname: name, File: uri, Time: junit.Seconds(r.Seconds)}
 	switch r.Status {
-	case StatusSkipped:
+	case verdict.StatusSkipped:
 		tc.Skipped = &junit.Skipped{Message: r.Reason}
-	case StatusNotJudged:
+	case verdict.StatusNotJudged:
 		// JUnit knows no such outcome: a skip, whose message says the
 		// rule was not judged (the run's exit code is not a pass).
 		tc.Skipped = &junit.Skipped{Message: "not judged: " + r.Reason}
-	case StatusFailed:
+	case verdict.StatusFailed:
 		tc.Failure = &junit.Failure{Message: group, Type: "failed", Body: r.Reason}
-	case StatusPassed:
+	case verdict.StatusPassed:
 	default:
 		tc.Error = &junit.Failure{Message: group, Type: r.Status, Body: r.Reason}
 	}

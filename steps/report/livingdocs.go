@@ -15,6 +15,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/version"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // The living documentation is the page a partner reads to learn what the
@@ -60,7 +61,7 @@ type docsPage struct {
 
 type docsRun struct {
 	Target, Date string
-	Totals       Counts
+	Totals       verdict.Counts
 }
 
 type docsFeature struct {
@@ -129,11 +130,11 @@ func WriteLivingDocs(w io.Writer, fts *gherkin.Features, sum *Summary) error {
 	page := docsPage{SuiteVersion: version.Suite, SpecSHA256: version.SpecSHA256(), ReadingsURL: readingsDocURL,
 		Date: time.Now().UTC().Format("2006-01-02")}
 	outcomes := map[string]string{}
-	var results []ScenarioResult
+	var results []verdict.Case
 	if sum != nil {
 		page.Run = &docsRun{Target: sum.Target, Date: sum.StartedAt.UTC().Format(time.RFC3339), Totals: sum.Totals}
 		for _, r := range sum.Scenarios {
-			outcomes[resultKey(r.Feature, r.Name)] = r.outcome()
+			outcomes[resultKey(r.Feature, r.Name)] = r.Outcome()
 		}
 		results = sum.Scenarios
 	}
@@ -357,7 +358,7 @@ func newDocsRule(uri string, sc *messages.Scenario, bg []docsStep) *docsRule {
 
 // worstOutcome combines the outcomes of a rule's examples.
 func worstOutcome(a, b string) string {
-	order := []string{"", StatusPassed, StatusSkipped, outcomeWarned, StatusUndefined, StatusFailed}
+	order := []string{"", verdict.StatusPassed, verdict.StatusSkipped, verdict.OutcomeWarned, verdict.StatusUndefined, verdict.StatusFailed}
 	if slices.Index(order, b) > slices.Index(order, a) {
 		return b
 	}

@@ -3,6 +3,8 @@ package report
 import (
 	"io"
 	"strings"
+
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // WriteRerun writes the rerun file of a run (gherkin.RerunFile): the
@@ -11,7 +13,7 @@ import (
 func WriteRerun(w io.Writer, sum Summary) error {
 	var b strings.Builder
 	for _, r := range sum.Scenarios {
-		if (r.Status == StatusFailed || r.Status == StatusUndefined) && r.Location != "" {
+		if (r.Status == verdict.StatusFailed || r.Status == verdict.StatusUndefined) && r.Location != "" {
 			b.WriteString(r.Location + "\n")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // MatrixRow is one row of the error tables of section 7 of the document
@@ -90,7 +91,7 @@ func (r MatrixRow) quotes(p *gherkin.Scenario) bool {
 // an answer) and their outcome (from the results of the scenarios of fts
 // whose text quotes them, in the order of the areas). results is nil for a
 // page rendered without a run.
-func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *gherkin.Features, results []ScenarioResult) []MatrixRow {
+func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *gherkin.Features, results []verdict.Case) []MatrixRow {
 	var scenarios []*gherkin.Scenario
 	for _, f := range fts.ByArea() {
 		scenarios = append(scenarios, f.Scenarios...)
@@ -118,15 +119,15 @@ func Section7(statuses map[string]map[int]bool, asserted map[string]bool, fts *g
 			continue
 		}
 		switch {
-		case slices.Contains(seen, StatusFailed) || slices.Contains(seen, StatusUndefined):
-			r.Outcome = StatusFailed
+		case slices.Contains(seen, verdict.StatusFailed) || slices.Contains(seen, verdict.StatusUndefined):
+			r.Outcome = verdict.StatusFailed
 		case r.Exercised:
-			r.Outcome = StatusPassed
-		case len(seen) > 0 && slices.Contains(seen, StatusNotJudged) &&
-			!slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped && s != StatusNotJudged }):
-			r.Outcome = StatusNotJudged
-		case len(seen) > 0 && !slices.ContainsFunc(seen, func(s string) bool { return s != StatusSkipped }):
-			r.Outcome = StatusSkipped
+			r.Outcome = verdict.StatusPassed
+		case len(seen) > 0 && slices.Contains(seen, verdict.StatusNotJudged) &&
+			!slices.ContainsFunc(seen, func(s string) bool { return s != verdict.StatusSkipped && s != verdict.StatusNotJudged }):
+			r.Outcome = verdict.StatusNotJudged
+		case len(seen) > 0 && !slices.ContainsFunc(seen, func(s string) bool { return s != verdict.StatusSkipped }):
+			r.Outcome = verdict.StatusSkipped
 		default:
 			r.Outcome = outcomeNotExercised
 		}

@@ -8,49 +8,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
+	"github.com/partnercommerce/conformance/verdict"
 )
-
-// Counts counts scenarios (and the cases of the run's other judges) by
-// outcome.
-type Counts struct {
-	Passed int `json:"passed"`
-	// Warned counts the passed scenarios that carry warnings.
-	Warned    int `json:"passed_with_warnings"`
-	Failed    int `json:"failed"`
-	Skipped   int `json:"skipped"`
-	Undefined int `json:"undefined"`
-	// NotJudged counts the scenarios whose rule was not judged: the target
-	// refused what they needed to observe it.
-	NotJudged int `json:"not_judged"`
-}
-
-// Add counts r.
-func (c *Counts) Add(r ScenarioResult) {
-	switch r.Status {
-	case StatusPassed:
-		c.Passed++
-		if len(r.Warnings) > 0 {
-			c.Warned++
-		}
-	case StatusFailed:
-		c.Failed++
-	case StatusSkipped:
-		c.Skipped++
-	case StatusNotJudged:
-		c.NotJudged++
-	default:
-		c.Undefined++
-	}
-}
 
 // Capability says whether the profile unlocks a capability, and counts
 // the scenarios that need it.
 type Capability struct {
-	Available bool     `json:"available"`
-	Missing   []string `json:"missing,omitempty"`
-	Counts    Counts   `json:"scenarios"`
+	Available bool           `json:"available"`
+	Missing   []string       `json:"missing,omitempty"`
+	Counts    verdict.Counts `json:"scenarios"`
 }
 
 // OperationCoverage lists the status codes openapi.yaml documents for an
@@ -70,12 +37,12 @@ type Coverage struct {
 // Summary is what a run found, as summary.json holds it: the writers
 // read it and nothing else of the run.
 type Summary struct {
-	SuiteVersion string    `json:"suite_version"`
-	SpecSHA256   string    `json:"spec_sha256"`
-	Target       string    `json:"target"`
-	StartedAt    time.Time `json:"started_at"`
-	Seconds      float64   `json:"seconds"`
-	Totals       Counts    `json:"totals"`
+	SuiteVersion string         `json:"suite_version"`
+	SpecSHA256   string         `json:"spec_sha256"`
+	Target       string         `json:"target"`
+	StartedAt    time.Time      `json:"started_at"`
+	Seconds      float64        `json:"seconds"`
+	Totals       verdict.Counts `json:"totals"`
 	// FailureGroups are the failed scenarios grouped by cause, the
 	// largest group first (GroupFailures).
 	FailureGroups []FailureGroup `json:"failure_groups"`
@@ -84,22 +51,22 @@ type Summary struct {
 	NotJudgedGroups []FailureGroup `json:"not_judged_groups"`
 	// Judges are the judges the run asked (or was narrowed not to ask),
 	// each with its budget and what it ran, in the order of the report.
-	Judges       []JudgeRun            `json:"judges"`
-	Areas        map[string]Counts     `json:"areas"`
-	Capabilities map[string]Capability `json:"capabilities"`
-	Coverage     Coverage              `json:"coverage"`
+	Judges       []verdict.JudgeRun        `json:"judges"`
+	Areas        map[string]verdict.Counts `json:"areas"`
+	Capabilities map[string]Capability     `json:"capabilities"`
+	Coverage     Coverage                  `json:"coverage"`
 	// Strict is set when warnings counted as failures.
 	Strict bool `json:"strict"`
 	// Levels counts the findings of the run by level.
 	Levels Levels `json:"levels"`
 	// Warnings lists each reading not followed once, with its scenarios.
 	Warnings  []ReadingWarnings `json:"warnings"`
-	Scenarios []ScenarioResult  `json:"scenarios"`
+	Scenarios []verdict.Case    `json:"scenarios"`
 	// Section7 is the error tables of section 7, row by row, as exercised.
 	Section7 []MatrixRow `json:"section7"`
-	// Stopped is set when the run ended before its scenarios did: the
+	// verdict.Stop is set when the run ended before its scenarios did: the
 	// target stopped answering, or the run was interrupted.
-	Stopped *Stopped `json:"stopped,omitempty"`
+	Stopped *verdict.Stop `json:"stopped,omitempty"`
 	// StoppedEndpoints are the endpoints the target stopped answering while
 	// it answered the others: the run went on without them.
 	StoppedEndpoints []EndpointStop `json:"stopped_endpoints,omitempty"`
@@ -150,54 +117,31 @@ type Levels struct {
 	Readings int `json:"readings_not_followed"`
 }
 
-// WriteSummary writes summary.json.
+// Verdict is the run's one verdict (verdict.Of): PASS, FAIL, INCOMPLETE,
+// STOPPED or INTERRUPTED.
+func (s Summary) Verdict() string {
+	return verdict.Of(s.Totals, s.Stopped, len(s.StoppedEndpoints) > 0)
+}
+
+// ExitCode is the exit code of the run (verdict.ExitCode).
+func (s Summary) ExitCode() int {
+	return verdict.ExitCode(s.Totals, s.Stopped, len(s.StoppedEndpoints) > 0)
+}
+
+// WriteSummary writes summary.json: the run's verdict and exit code
+// first, then the summary, so that a CI step reads the verdict of the
+// file without knowing how it is made.
 func WriteSummary(w io.Writer, s Summary) error {
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := json.MarshalIndent(struct {
+		Verdict  string `json:"verdict"`
+		ExitCode int    `json:"exit_code"`
+		Summary
+	}{s.Verdict(), s.ExitCode(), s}, "", "  ")
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
-}
-
-// The causes of a stopped run (Stopped.Cause).
-const (
-	StopTarget      = "target-stopped-answering"
-	StopInterrupted = "interrupted"
-	// StopThrottled: the target throttled the run past --max-throttle-wait.
-	StopThrottled = "target-kept-throttling"
-	// StopGateway: the answers were mostly a gateway's, not the API's
-	// (contract.MostlyGateway): the run is INCOMPLETE.
-	StopGateway = "gateway-answered"
-)
-
-// Stopped says why a run ended before its scenarios did (summary.json's
-// "stopped").
-type Stopped struct {
-	// Cause is StopTarget, StopThrottled, StopGateway or StopInterrupted.
-	Cause string `json:"cause"`
-	// Reason is one sentence: what happened.
-	Reason string `json:"reason"`
-	// AfterScenarios counts the scenarios run to their end before the stop.
-	AfterScenarios int `json:"after_scenarios"`
-	// NotRun counts the scenarios not run, or not run to their end, because of it.
-	NotRun int `json:"not_run"`
-	// LastTransportError is the failure of the last request that got no
-	// answer (StopTarget).
-	LastTransportError string `json:"last_transport_error,omitempty"`
-}
-
-// Banner is the one line the console and the page lead with.
-func (s *Stopped) Banner() string {
-	word := "STOPPED"
-	switch s.Cause {
-	case StopInterrupted:
-		word = "INTERRUPTED"
-	case StopGateway:
-		word = VerdictIncomplete
-	}
-	return fmt.Sprintf("%s after %s: %s; %s not run (none counted as failed)", word,
-		readable.Plural(s.AfterScenarios, "scenario", "scenarios"), s.Reason, readable.Plural(s.NotRun, "scenario", "scenarios"))
 }
 
 // ReadingWarnings is a reading that servers did not follow in a run, with
@@ -210,7 +154,7 @@ type ReadingWarnings struct {
 
 // WarningsByReading lists each reading not followed once, in the order of
 // the first scenario that warned of it.
-func WarningsByReading(results []ScenarioResult) []ReadingWarnings {
+func WarningsByReading(results []verdict.Case) []ReadingWarnings {
 	var out []ReadingWarnings
 	index := map[string]int{}
 	for _, r := range results {

@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // PrintSummary writes the human summary of a run, as the console ends.
@@ -28,7 +29,7 @@ func PrintSummary(w io.Writer, s Summary) {
 	writeCoverage(&b, s.Coverage)
 	for _, sc := range s.Scenarios {
 		// The failed scenarios lead the summary, by cause.
-		if sc.Status == StatusSkipped && !sc.NotRun { // a scenario not run is counted once, in the stop's banner
+		if sc.Status == verdict.StatusSkipped && !sc.NotRun { // a scenario not run is counted once, in the stop's banner
 			fmt.Fprintf(&b, "  SKIPPED: %s — %s: %s\n", sc.Feature, sc.Name, sc.Reason)
 		}
 	}
@@ -57,21 +58,21 @@ func PrintSummary(w io.Writer, s Summary) {
 // resultLine is the run's last line after "RESULT: ": its verdict, what
 // was not judged when that is why it is incomplete, and its counts.
 func resultLine(s Summary) string {
-	verdict := s.Verdict()
-	if st := s.Stopped; st != nil && st.Cause == StopGateway {
-		return fmt.Sprintf("%s: %s; %s", verdict, st.Reason, summaryLine(s.Totals))
+	v := s.Verdict()
+	if st := s.Stopped; st != nil && st.Cause == verdict.StopGateway {
+		return fmt.Sprintf("%s: %s; %s", v, st.Reason, summaryLine(s.Totals))
 	}
-	if verdict == VerdictIncomplete && len(s.StoppedEndpoints) == 0 {
-		return fmt.Sprintf("%s: %s; %s", verdict, s.NotJudgedLine(), summaryLine(s.Totals))
+	if v == verdict.VerdictIncomplete && len(s.StoppedEndpoints) == 0 {
+		return fmt.Sprintf("%s: %s; %s", v, s.NotJudgedLine(), summaryLine(s.Totals))
 	}
-	return fmt.Sprintf("%s: %s", verdict, summaryLine(s.Totals))
+	return fmt.Sprintf("%s: %s", v, summaryLine(s.Totals))
 }
 
 // writeJudges writes each judge of the run on a line: what it ran of its
 // budget, or why it did not run; then each case that ran fewer examples
 // than planned, and why. A run of the scenarios alone (a library run with
 // no other judge) has no judges to list.
-func writeJudges(b *strings.Builder, judges []JudgeRun) {
+func writeJudges(b *strings.Builder, judges []verdict.JudgeRun) {
 	if len(judges) < 2 {
 		return
 	}
@@ -94,20 +95,20 @@ func writeJudges(b *strings.Builder, judges []JudgeRun) {
 func writeAreas(b *strings.Builder, s Summary) {
 	var ran []string
 	for _, a := range gherkin.Areas {
-		if s.Areas[a] != (Counts{}) {
+		if s.Areas[a] != (verdict.Counts{}) {
 			ran = append(ran, a)
 		}
 	}
 	if len(ran) < 2 {
 		return
 	}
-	var t Counts // the scenarios', not the other judges' cases
+	var t verdict.Counts // the scenarios', not the other judges' cases
 	for _, a := range ran {
 		c := s.Areas[a]
 		t.Passed, t.Failed, t.Skipped, t.Undefined, t.NotJudged = t.Passed+c.Passed, t.Failed+c.Failed, t.Skipped+c.Skipped, t.Undefined+c.Undefined, t.NotJudged+c.NotJudged
 	}
 	// The column of scenarios not judged shows only when there are some.
-	row := func(name string, c Counts) {
+	row := func(name string, c verdict.Counts) {
 		fmt.Fprintf(b, "%-18s %7d %7d %8d %10d", name, c.Passed, c.Failed, c.Skipped, c.Undefined)
 		if t.NotJudged > 0 {
 			fmt.Fprintf(b, " %11d", c.NotJudged)
@@ -135,7 +136,7 @@ func writeCapabilities(b *strings.Builder, caps map[string]Capability) {
 		switch {
 		case !cr.Available:
 			lines = append(lines, fmt.Sprintf("  %-22s SKIPPED: profile lacks %s\n", c, strings.Join(cr.Missing, ", ")))
-		case cr.Counts != (Counts{}):
+		case cr.Counts != (verdict.Counts{}):
 			lines = append(lines, fmt.Sprintf("  %-22s available (%d passed, %d failed)\n", c, cr.Counts.Passed, cr.Counts.Failed))
 		}
 	}
@@ -179,7 +180,7 @@ func writeGroups(b *strings.Builder, groups []FailureGroup, outcome string) {
 			judge = ""
 		}
 	}
-	fmt.Fprintf(b, "%s %s, by cause (%s):\n", countCases(n, judge), outcome, readable.Plural(len(groups), "cause", "causes"))
+	fmt.Fprintf(b, "%s %s, by cause (%s):\n", verdict.CountCases(n, judge), outcome, readable.Plural(len(groups), "cause", "causes"))
 	for _, g := range groups {
 		fmt.Fprintf(b, "  %s\n", g.Title())
 		for _, sc := range g.Scenarios[:min(groupListed, len(g.Scenarios))] {
@@ -198,7 +199,7 @@ func writeGroups(b *strings.Builder, groups []FailureGroup, outcome string) {
 
 // summaryLine is the final count of a run: "N passed (W with warnings), F
 // failed, S skipped", and the undefined scenarios when there are any.
-func summaryLine(t Counts) string {
+func summaryLine(t verdict.Counts) string {
 	line := fmt.Sprintf("%d passed (%d with warnings), %d failed, %d skipped", t.Passed, t.Warned, t.Failed, t.Skipped)
 	if t.Undefined > 0 {
 		line += fmt.Sprintf(", %d undefined", t.Undefined)
@@ -227,9 +228,9 @@ func writeWarnings(b *strings.Builder, s Summary) {
 
 // writeSlowest lists the n slowest scenarios that ran (the scenarios of
 // the feature files, not the other judges' cases).
-func writeSlowest(b *strings.Builder, results []ScenarioResult, n int) {
-	ran := slices.DeleteFunc(slices.Clone(results), func(r ScenarioResult) bool {
-		return r.Status == StatusSkipped || r.Status == StatusNotJudged || (r.Judge != "" && r.Judge != JudgeScenarios)
+func writeSlowest(b *strings.Builder, results []verdict.Case, n int) {
+	ran := slices.DeleteFunc(slices.Clone(results), func(r verdict.Case) bool {
+		return r.Status == verdict.StatusSkipped || r.Status == verdict.StatusNotJudged || (r.Judge != "" && r.Judge != verdict.JudgeScenarios)
 	})
 	if len(ran) < 2 {
 		return // the slowest of one scenario is that scenario

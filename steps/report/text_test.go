@@ -6,16 +6,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // oneScenario is the summary of a run of one scenario with one warning.
 func oneScenario() Summary {
-	r := ScenarioResult{Name: "A cashier lists the payment methods", Feature: "payment_methods.feature", Location: "payment_methods.feature:7",
-		Tags: []string{"payment-methods"}, Status: StatusPassed, Seconds: 0.07,
-		Warnings: []Warning{{Reading: "settles-at-once", Sentence: "§3", Detail: "got SUCCESS"}}}
-	s := Summary{Target: "http://127.0.0.1:8080", Areas: map[string]Counts{}, Capabilities: map[string]Capability{},
-		Scenarios: []ScenarioResult{r}, Warnings: WarningsByReading([]ScenarioResult{r})}
+	r := verdict.Case{Name: "A cashier lists the payment methods", Feature: "payment_methods.feature", Location: "payment_methods.feature:7",
+		Tags: []string{"payment-methods"}, Status: verdict.StatusPassed, Seconds: 0.07,
+		Warnings: []contract.Warning{{Reading: "settles-at-once", Sentence: "§3", Detail: "got SUCCESS"}}}
+	s := Summary{Target: "http://127.0.0.1:8080", Areas: map[string]verdict.Counts{}, Capabilities: map[string]Capability{},
+		Scenarios: []verdict.Case{r}, Warnings: WarningsByReading([]verdict.Case{r})}
 	s.Totals.Add(r)
 	c := s.Areas["payment-methods"]
 	c.Add(r)
@@ -43,7 +45,7 @@ func TestSummaryOfOneScenario(t *testing.T) {
 	}
 	assert.NotRegexp(t, `\b1 (messages|readings|operations|scenarios|causes)\b`, out)
 
-	st := Stopped{Cause: StopInterrupted, Reason: "the run was interrupted", AfterScenarios: 1, NotRun: 1}
+	st := verdict.Stop{Cause: verdict.StopInterrupted, Reason: "the run was interrupted", AfterScenarios: 1, NotRun: 1}
 	assert.Equal(t, "INTERRUPTED after 1 scenario: the run was interrupted; 1 scenario not run (none counted as failed)", st.Banner())
 }
 
@@ -54,7 +56,7 @@ func TestSummaryPrintsWhatHasContent(t *testing.T) {
 	t.Parallel()
 	s := oneScenario()
 	s.Capabilities["funded"] = Capability{Available: false, Missing: []string{"funded_customer.token"}}
-	s.Capabilities["isolation"] = Capability{Available: true, Counts: Counts{Passed: 2}}
+	s.Capabilities["isolation"] = Capability{Available: true, Counts: verdict.Counts{Passed: 2}}
 	var b strings.Builder
 	PrintSummary(&b, s)
 	out := b.String()

@@ -12,19 +12,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/gherkin"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // warned is a summary with one scenario passed with a warning, one
 // skipped and one failed.
 func warned() Summary {
-	w := Warning{Reading: "settles-at-once", Sentence: "§3 Observed combination", Detail: "got SUCCESS"}
+	w := contract.Warning{Reading: "settles-at-once", Sentence: "§3 Observed combination", Detail: "got SUCCESS"}
 	return Summary{
 		StartedAt: time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC), Seconds: 1.5,
-		Scenarios: []ScenarioResult{
-			{Name: "covered", Feature: "payments.feature", Status: StatusPassed, Warnings: []Warning{w}, Seconds: 0.2},
-			{Name: "funded", Feature: "payments.feature", Status: StatusSkipped, Reason: "the profile lacks funded_customer.token"},
-			{Name: "typo", Feature: "payments.feature", Status: StatusFailed, Reason: "found: a typo\n  expected: the message"},
+		Scenarios: []verdict.Case{
+			{Name: "covered", Feature: "payments.feature", Status: verdict.StatusPassed, Warnings: []contract.Warning{w}, Seconds: 0.2},
+			{Name: "funded", Feature: "payments.feature", Status: verdict.StatusSkipped, Reason: "the profile lacks funded_customer.token"},
+			{Name: "typo", Feature: "payments.feature", Status: verdict.StatusFailed, Reason: "found: a typo\n  expected: the message"},
 		},
 	}
 }
@@ -65,9 +67,9 @@ func TestCucumberShowsWarnings(t *testing.T) {
 	for i := range sum.Scenarios {
 		r := &sum.Scenarios[i]
 		r.Entry = fts.Files[0].Scenarios[i]
-		status := map[string]string{StatusPassed: "passed", StatusSkipped: "skipped", StatusFailed: "failed"}[r.Status]
+		status := map[string]string{verdict.StatusPassed: "passed", verdict.StatusSkipped: "skipped", verdict.StatusFailed: "failed"}[r.Status]
 		for _, st := range r.Entry.Steps {
-			r.Steps = append(r.Steps, StepRun{Text: st.Text, Status: status, Location: "steps.go:1"})
+			r.Steps = append(r.Steps, verdict.StepRun{Text: st.Text, Status: status, Location: "steps.go:1"})
 		}
 	}
 	var b bytes.Buffer
