@@ -184,6 +184,9 @@ type Counts struct {
 	NotJudged int `json:"not_judged"`
 }
 
+// Total is the number of cases counted.
+func (c Counts) Total() int { return c.Passed + c.Failed + c.Skipped + c.Undefined + c.NotJudged }
+
 // Add counts r.
 func (c *Counts) Add(r Case) {
 	switch r.Status {

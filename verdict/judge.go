@@ -93,8 +93,7 @@ func (j JudgeRun) Line() string {
 		return j.State + ": " + j.Reason
 	}
 	var b strings.Builder
-	total := j.Counts.Passed + j.Counts.Failed + j.Counts.Skipped + j.Counts.Undefined + j.Counts.NotJudged
-	fmt.Fprintf(&b, "%s: %s", CountCases(total, j.Name), countsLine(j.Counts))
+	fmt.Fprintf(&b, "%s: %s", CountCases(j.Counts.Total(), j.Name), countsLine(j.Counts))
 	if j.Unit != "" && j.Name != JudgeScenarios {
 		fmt.Fprintf(&b, "; %s of %s %s run", readable.Thousands(j.Examples), readable.Thousands(j.Planned), j.Unit)
 	}
@@ -141,7 +140,7 @@ const (
 	VerdictPass        = "PASS"
 	VerdictFail        = "FAIL"
 	VerdictIncomplete  = "INCOMPLETE"
-	VerdictStop        = "STOPPED"
+	VerdictStopped        = "STOPPED"
 	VerdictInterrupted = "INTERRUPTED"
 )
 
@@ -176,7 +175,7 @@ func Of(t Counts, stop *Stop, endpointsStopped bool) string {
 	case stop != nil && stop.Cause == StopGateway:
 		return withFailures(VerdictIncomplete)
 	case stop != nil:
-		return withFailures(VerdictStop)
+		return withFailures(VerdictStopped)
 	case endpointsStopped:
 		return withFailures(VerdictIncomplete)
 	case failed:

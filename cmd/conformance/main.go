@@ -236,13 +236,7 @@ func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr i
 		}
 		return exitFail
 	}
-	if !res.OK() {
-		return exitFail
-	}
-	if res.Verdict() == verdict.VerdictIncomplete {
-		return exitIncomplete
-	}
-	return exitPass
+	return res.Summary.ExitCode() // as summary.json says it
 }
 
 // selection is the feature files and the locations a run selects; a bad

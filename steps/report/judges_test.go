@@ -74,9 +74,11 @@ func TestVerdictOfEveryJudge(t *testing.T) {
 }
 
 // TestNotJudgedIsToldApartInEveryWriter: a scenario not judged is told
-// by its cause in the console's summary, summary.json, junit.xml (a skip
-// whose message says it was not judged), cucumber.json and the page; a
-// property is a test case of its judge in each.
+// by its cause in the console's summary, summary.json (which carries the
+// run's verdict and exit code), junit.xml (an error naming its cause: a
+// skip would leave a CI test tab green for an INCOMPLETE run), cucumber.json
+// and the page; a property is a test case of its judge in each; the RESULT
+// line splits the count by judge.
 func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 	t.Parallel()
 	prop := verdict.Case{Name: "sequences: stateful sequences", Feature: verdict.JudgeGenerated, Judge: verdict.JudgeGenerated, Status: verdict.StatusPassed, Seconds: 0.5}
@@ -96,10 +98,13 @@ func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 	assert.Contains(t, out, "  generated  1 property: 1 passed; 10 of 50 examples run, seed 7")
 	assert.Contains(t, out, "sequences: stateful sequences: 10 of 50 examples run: the target throttled")
 	assert.Contains(t, out, "  probe      not asked: left out with --judges")
+	assert.Regexp(t, `\nRESULT: INCOMPLETE: .*; 2 scenarios, 1 property \(10 examples\) in [0-9.]+( [mµ]?s)?\n`, out, "the count split by judge, the one not asked left out")
 
 	var sum bytes.Buffer
 	require.NoError(t, WriteSummary(&sum, s))
 	var doc struct {
+		Verdict         string             `json:"verdict"`
+		ExitCode        *int               `json:"exit_code"`
 		Totals          verdict.Counts     `json:"totals"`
 		Judges          []verdict.JudgeRun `json:"judges"`
 		NotJudgedGroups []FailureGroup     `json:"not_judged_groups"`
@@ -107,6 +112,9 @@ func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(sum.Bytes(), &doc))
 	assert.Equal(t, 1, doc.Totals.NotJudged)
+	assert.Equal(t, verdict.VerdictIncomplete, doc.Verdict)
+	require.NotNil(t, doc.ExitCode, "summary.json carries the exit code")
+	assert.Equal(t, verdict.ExitIncomplete, *doc.ExitCode)
 	require.Len(t, doc.NotJudgedGroups, 1)
 	assert.Equal(t, 1, doc.NotJudgedGroups[0].Count)
 	assert.Len(t, doc.Judges, 3)
@@ -114,7 +122,8 @@ func TestNotJudgedIsToldApartInEveryWriter(t *testing.T) {
 
 	var junit bytes.Buffer
 	require.NoError(t, WriteJUnit(&junit, nil, s))
-	assert.Contains(t, junit.String(), `<skipped message="not judged: the target refused a payment through gateway method 1`)
+	assert.Contains(t, junit.String(), `<error message="not judged: every gateway payment was refused with 422 &#34;Saldo tidak mencukupi.&#34;" type="not-judged">`)
+	assert.NotContains(t, junit.String(), "<skipped", "a case not judged is no skip")
 	assert.Contains(t, junit.String(), `<testsuite name="Generated properties and stateful sequences"`)
 
 	var cuke bytes.Buffer

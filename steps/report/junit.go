@@ -13,7 +13,9 @@ import (
 // WriteJUnit writes the JUnit XML of a run from its summary: one testsuite
 // per feature (named and ordered by fts when it is not nil), one testcase
 // per scenario (classname: the feature), a skipped scenario as one <skipped
-// message> (a scenario not judged too, its message saying so), the cases of
+// message>, a case not judged as an <error> naming its cause (and a run
+// that is not a pass for another reason as one error case, verdictCase),
+// the cases of
 // the run's other judges as a testsuite per judge, a failure with its group (how many scenarios failed on its cause,
 // and the cause) in the message and its text in the body, an undefined step
 // as an <error>, warnings as properties and system-out.
@@ -59,7 +61,33 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 		suite.Time = junit.Seconds(total)
 		out.Suites = append(out.Suites, suite)
 	}
+	if c, ok := verdictCase(sum); ok {
+		out.Suites = append(out.Suites, junit.Suite{Name: "The run's verdict", Timestamp: stamp, File: "verdict", Cases: []junit.Case{c}})
+	}
 	return junit.Write(w, out)
+}
+
+// verdictCase is the test case of a run that was not a pass although none
+// of its cases failed or was not judged (the target stopped answering, or
+// stopped answering an endpoint; the run was interrupted): an error naming
+// why, so that a CI test tab is not green for a run that judged less than
+// it should. A run whose cases already say it (a failure, a case not
+// judged) has none.
+func verdictCase(sum Summary) (junit.Case, bool) {
+	v := sum.Verdict()
+	t := sum.Totals
+	if v == verdict.VerdictPass || t.Failed > 0 || t.Undefined > 0 || t.NotJudged > 0 {
+		return junit.Case{}, false
+	}
+	why := sum.NotJudgedLine()
+	switch {
+	case sum.Stopped != nil:
+		why = sum.Stopped.Banner()
+	case len(sum.StoppedEndpoints) > 0:
+		why = EndpointBanners(sum.StoppedEndpoints)
+	}
+	return junit.Case{Name: "the run's verdict: " + v, Classname: "verdict", File: "verdict",
+		Error: &junit.Failure{Message: v + ": " + why, Type: strings.ToLower(v), Body: resultLine(sum)}}, true
 }
 
 // junitCase is the test case of result r of feature uri (named name): its
@@ -71,9 +99,10 @@ func junitCase(r verdict.Case, name, uri, group string) junit.Case {
 	case verdict.StatusSkipped:
 		tc.Skipped = &junit.Skipped{Message: r.Reason}
 	case verdict.StatusNotJudged:
-		// JUnit knows no such outcome: a skip, whose message says the
-		// rule was not judged (the run's exit code is not a pass).
-		tc.Skipped = &junit.Skipped{Message: "not judged: " + r.Reason}
+		// JUnit knows no such outcome. A skip would leave a CI test tab
+		// green for a run that is not a pass: it is an error (the test
+		// could not be judged), whose message says why.
+		tc.Error = &junit.Failure{Message: "not judged: " + causeOf(r).Headline, Type: verdict.StatusNotJudged, Body: r.Reason}
 	case verdict.StatusFailed:
 		tc.Failure = &junit.Failure{Message: group, Type: "failed", Body: r.Reason}
 	case verdict.StatusPassed:

@@ -64,7 +64,7 @@ type Summary struct {
 	Scenarios []verdict.Case    `json:"scenarios"`
 	// Section7 is the error tables of section 7, row by row, as exercised.
 	Section7 []MatrixRow `json:"section7"`
-	// verdict.Stop is set when the run ended before its scenarios did: the
+	// Stopped is set when the run ended before its scenarios did: the
 	// target stopped answering, or the run was interrupted.
 	Stopped *verdict.Stop `json:"stopped,omitempty"`
 	// StoppedEndpoints are the endpoints the target stopped answering while

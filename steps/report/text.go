@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/partnercommerce/conformance/internal/gherkin"
 	"github.com/partnercommerce/conformance/internal/readable"
@@ -59,13 +60,41 @@ func PrintSummary(w io.Writer, s Summary) {
 // was not judged when that is why it is incomplete, and its counts.
 func resultLine(s Summary) string {
 	v := s.Verdict()
+	counts := summaryLine(s.Totals) + judgedLine(s)
 	if st := s.Stopped; st != nil && st.Cause == verdict.StopGateway {
-		return fmt.Sprintf("%s: %s; %s", v, st.Reason, summaryLine(s.Totals))
+		return fmt.Sprintf("%s: %s; %s", v, st.Reason, counts)
 	}
 	if v == verdict.VerdictIncomplete && len(s.StoppedEndpoints) == 0 {
-		return fmt.Sprintf("%s: %s; %s", v, s.NotJudgedLine(), summaryLine(s.Totals))
+		return fmt.Sprintf("%s: %s; %s", v, s.NotJudgedLine(), counts)
 	}
-	return fmt.Sprintf("%s: %s", v, summaryLine(s.Totals))
+	return fmt.Sprintf("%s: %s", v, counts)
+}
+
+// judgedLine splits a run's count by judge, with what each ran and the
+// run's time: "; 127 scenarios, 15 properties (1,524 examples), 3 probe
+// cases (80 waves) in 1.5 s". A judge not asked is left out, one the run
+// stopped before is said not run; a run of the scenarios alone (a library
+// run that lists no other judge) says nothing more than its counts.
+func judgedLine(s Summary) string {
+	if len(s.Judges) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, j := range s.Judges {
+		switch j.State {
+		case verdict.JudgeNotAsked:
+			continue
+		case verdict.JudgeNotRun:
+			parts = append(parts, j.Name+" not run")
+			continue
+		}
+		part := verdict.CountCases(j.Counts.Total(), j.Name)
+		if j.Name != verdict.JudgeScenarios && j.Unit != "" {
+			part += fmt.Sprintf(" (%s %s)", readable.Thousands(j.Examples), j.Unit)
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("; %s in %s", strings.Join(parts, ", "), readable.Duration(time.Duration(s.Seconds*float64(time.Second)).Round(100*time.Millisecond)))
 }
 
 // writeJudges writes each judge of the run on a line: what it ran of its
