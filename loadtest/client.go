@@ -212,6 +212,9 @@ func (cl *client) do(ctx context.Context, c call) response {
 		req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(c.body)), int64(len(c.body))
 	}
 	resp, err := cl.tr.RoundTrip(req.WithContext(ctx))
+	if err == nil {
+		resp, err = transport.Decoded(resp) // gzip, when -H asked for it
+	}
 	if err != nil {
 		return response{err: &url.Error{Op: urlErrorOp(c.method), URL: c.url, Err: err}}
 	}

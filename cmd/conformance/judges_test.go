@@ -36,7 +36,7 @@ func TestEveryGatewayPaymentRefusedIsIncomplete(t *testing.T) {
 	require.Equal(t, exitIncomplete, code, "%s\n%s", out, stderr.String())
 
 	cause := `every gateway payment was refused with 422 "Saldo tidak mencukupi."`
-	m := regexp.MustCompile(`(?m)^RESULT: INCOMPLETE: (\d+) scenarios not judged: ` + regexp.QuoteMeta(cause) + `; \d+ passed .*, 0 failed, 0 skipped, (\d+) not judged$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^RESULT: INCOMPLETE: (\d+) scenarios not judged: ` + regexp.QuoteMeta(cause) + `; \d+ passed .*, 0 failed, 0 skipped, (\d+) not judged; \d+ scenarios in [0-9.]+ m?s$`).FindStringSubmatch(out)
 	require.NotNil(t, m, "the verdict line names the count and the cause:\n%s", out)
 	assert.Equal(t, m[1], m[2])
 
@@ -66,7 +66,7 @@ func TestProfileWithoutACapabilityStillPasses(t *testing.T) {
 	require.Equal(t, exitPass, code, "%s\n%s", out, stderr.String())
 	assert.Contains(t, out, "mixed-payment          SKIPPED: profile lacks mixed_customer.token")
 	assert.Regexp(t, `SKIPPED: payments.feature — .*: the profile lacks mixed_customer.token`, out)
-	assert.Regexp(t, `(?m)^RESULT: PASS: \d+ passed \(0 with warnings\), 0 failed, [1-9]\d* skipped$`, out)
+	assert.Regexp(t, `(?m)^RESULT: PASS: \d+ passed \(0 with warnings\), 0 failed, [1-9]\d* skipped; \d+ scenarios in [0-9.]+ m?s$`, out)
 }
 
 // TestJudgesNarrowTheRun: --judges asks only the judges it names, and the

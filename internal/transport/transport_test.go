@@ -1,6 +1,7 @@
 package transport_test
 
 import (
+	"compress/gzip"
 	"crypto/tls"
 	"flag"
 	"io"
@@ -145,6 +146,47 @@ func TestHeaders(t *testing.T) {
 
 	plain := http.DefaultTransport
 	assert.Same(t, plain, (&transport.Options{}).Wrap(plain), "no header, no wrapper")
+}
+
+// TestACompressedAnswerIsReadAsJSON: a user's -H 'Accept-Encoding: gzip'
+// (behind a gateway that compresses) makes net/http leave the answer
+// compressed; the run reads it decompressed all the same, as the target
+// meant it. Before, the body read was "\x1f\x8b…".
+func TestACompressedAnswerIsReadAsJSON(t *testing.T) {
+	t.Parallel()
+	const doc = `{"status":true,"message":"Berhasil"}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			_, _ = io.WriteString(w, doc)
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		_, _ = io.WriteString(zw, doc)
+		_ = zw.Close()
+	}))
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct {
+		name    string
+		headers http.Header
+	}{{"asked by the user", http.Header{"Accept-Encoding": {"gzip"}}}, {"asked by the user with another header", http.Header{"Accept-Encoding": {"gzip, deflate"}, "X-Gateway": {"k"}}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			o := transport.Options{Headers: tc.headers}
+			rt, err := o.Transport()
+			require.NoError(t, err)
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, srv.URL, nil)
+			require.NoError(t, err)
+			resp, err := (&http.Client{Transport: rt}).Do(req)
+			require.NoError(t, err)
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, resp.Body.Close())
+			require.NoError(t, err)
+			assert.JSONEq(t, doc, string(body))
+			assert.Empty(t, resp.Header.Get("Content-Encoding"), "the body read is no longer gzip")
+		})
+	}
 }
 
 func TestWarning(t *testing.T) {

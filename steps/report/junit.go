@@ -72,11 +72,12 @@ func WriteJUnit(w io.Writer, fts *gherkin.Features, sum Summary) error {
 // stopped answering an endpoint; the run was interrupted): an error naming
 // why, so that a CI test tab is not green for a run that judged less than
 // it should. A run whose cases already say it (a failure, a case not
-// judged) has none.
+// judged) has none, nor has a run its user interrupted (its cases not
+// run are skips).
 func verdictCase(sum Summary) (junit.Case, bool) {
 	v := sum.Verdict()
 	t := sum.Totals
-	if v == verdict.VerdictPass || t.Failed > 0 || t.Undefined > 0 || t.NotJudged > 0 {
+	if v == verdict.VerdictPass || v == verdict.VerdictInterrupted || t.Failed > 0 || t.Undefined > 0 || t.NotJudged > 0 {
 		return junit.Case{}, false
 	}
 	why := sum.NotJudgedLine()
