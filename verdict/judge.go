@@ -140,7 +140,7 @@ const (
 	VerdictPass        = "PASS"
 	VerdictFail        = "FAIL"
 	VerdictIncomplete  = "INCOMPLETE"
-	VerdictStopped        = "STOPPED"
+	VerdictStopped     = "STOPPED"
 	VerdictInterrupted = "INTERRUPTED"
 )
 
