@@ -33,11 +33,8 @@ type payer struct {
 	// method is the payment_method_id; 0 pays from the wallet.
 	method int64
 	// products are those it may pay for (through method, at least its
-	// minimum_payment).
+	// minimum_payment), the cheapest first.
 	products []product
-	// reserve is what the wallet keeps (the profile's min_balance and
-	// min_coins of the funded customer).
-	reserve contract.Wallet
 }
 
 // fromWallet reports whether the payer pays from its wallet.
@@ -58,6 +55,11 @@ type world struct {
 	funded, cashier *payer
 	// cashierErr is why the cashier could not be made.
 	cashierErr error
+	// purses are what each case may still spend from the funded
+	// customer's wallet (purse.go), made at the probe's first wave from
+	// held, what the wallet held then.
+	purses map[string]*purse
+	held   contract.Wallet
 	// made are the payments the probe's waves created (found.go).
 	made []Known
 }
@@ -126,8 +128,7 @@ func (w *world) fundedPayer() *payer {
 		return nil
 	}
 	return &payer{label: "the funded customer", token: f.Token,
-		method: contract.InternalMethodID, products: w.catalog[:min(cheapest, len(w.catalog))],
-		reserve: contract.Wallet{Balance: f.MinBalance, Coins: f.MinCoins}}
+		method: contract.InternalMethodID, products: w.catalog[:min(cheapest, len(w.catalog))]}
 }
 
 // provisionCashier provisions a cashier of the partner for the probe alone

@@ -19,21 +19,11 @@ const (
 
 // drawPayment draws a payment of payer p with a fresh partner_trx_id: a
 // product it may pay for and a number of its operator, from its wallet's
-// balance (or through its gateway method).
+// balance (or through its gateway method); planWave says how it is paid
+// within what the probe may spend.
 func (w *world) drawPayment(p *payer) payment {
 	pr := p.products[w.rng.IntN(len(p.products))]
 	return payment{id: w.trxID(), product: pr, msisdn: w.msisdn(pr), method: p.method, useBalance: p.fromWallet()}
-}
-
-// reserveShort says why payments that may take balance and coins would
-// take the payer's wallet below its reserve, or "".
-func reserveShort(p *payer, wl contract.Wallet, balance, coins int64) string {
-	if !p.fromWallet() || (wl.Balance-balance >= p.reserve.Balance && wl.Coins-coins >= p.reserve.Coins) {
-		return ""
-	}
-	return fmt.Sprintf("profile funded_customer: the wallet holds balance %d and %d coins, and a wave may take up to %d and %d coins, "+
-		"which would leave less than min_balance %d and min_coins %d; fund the customer", wl.Balance, wl.Coins, balance, coins,
-		p.reserve.Balance, p.reserve.Coins)
 }
 
 // waveRun is one wave as it goes: its payer, the answers counted, the
@@ -57,19 +47,20 @@ func (r *waveRun) notJudged(format string, args ...any) outcome {
 	return outcome{cause: fmt.Sprintf(format, args...), payments: r.sent}
 }
 
-// start reads the payer's wallet before the wave and checks that payments
-// taking up to balance and coins leave its reserve; a non-nil outcome ends
-// the wave.
-func (r *waveRun) start(ctx context.Context, balance, coins int64) *outcome {
+// start reads the payer's wallet before the wave and plans the wave's n
+// payments (at least least of them) from what it holds (planWave); a
+// non-nil outcome ends the wave.
+func (r *waveRun) start(ctx context.Context, name string, n, least int) ([]payment, *outcome) {
 	before, o := r.w.readWallet(ctx, r.p, "before the wave")
 	if o != nil {
-		return o
-	}
-	if why := reserveShort(r.p, before, balance, coins); why != "" {
-		return &outcome{skip: why}
+		return nil, o
 	}
 	r.before = before
-	return nil
+	pms, short := r.w.planWave(name, r.p, before, n, least)
+	if short != "" {
+		return nil, &outcome{short: short}
+	}
+	return pms, nil
 }
 
 // end reads the payer's wallet after the wave and judges it against what
@@ -102,17 +93,19 @@ func (r *waveRun) end(ctx context.Context, taken []api.Amount, warnings []contra
 // wallet lost what the created payment reported taking, nothing else.
 func (w *world) oneIDWave(ctx context.Context, p *payer, afterRefusal bool) outcome {
 	n := w.opts.WaveSize
-	pm := w.drawPayment(p)
+	r := &waveRun{w: w, p: p}
+	planned, o := r.start(ctx, caseOneID, 1, 1) // a correct server creates one payment
+	if o != nil {
+		return *o
+	}
+	pm := planned[0]
 	var refusal *payment
 	if afterRefusal {
 		rf := pm
 		rf.method, rf.useBalance, rf.useCoin = contract.InternalMethodID, false, false
 		refusal = &rf
 	}
-	r := &waveRun{w: w, p: p, script: func() string { return w.script(caseOneID, p, refusal, repeat(pm, n), true) }}
-	if o := r.start(ctx, int64(n)*pm.product.price, 0); o != nil {
-		return *o
-	}
+	r.script = func() string { return w.script(caseOneID, p, refusal, repeat(pm, n), true) }
 	if refusal != nil {
 		if o := r.refuseFirst(ctx, *refusal); o != nil {
 			return *o
@@ -233,33 +226,18 @@ func (r *waveRun) afterOneID(ctx context.Context, pm payment, lk lookup, afterRe
 	return r.end(ctx, taken, warnings)
 }
 
-// oneWalletWave sends WaveSize payments from the payer's wallet at once,
-// each with a fresh partner_trx_id, drawing for each a product and whether
-// balance, coins or both pay: together they take no more than the wallet
-// held, and the wallet lost exactly what the created ones reported taking.
+// oneWalletWave sends WaveSize payments (fewer when the wallet holds
+// little, two at least) from the payer's wallet at once, each with a fresh
+// partner_trx_id, drawing for each a product and whether balance, coins or
+// both pay: together they take no more than the wallet held, and the
+// wallet lost exactly what the created ones reported taking.
 func (w *world) oneWalletWave(ctx context.Context, p *payer) outcome {
-	pms := make([]payment, w.opts.WaveSize)
-	var balance, coins int64
-	for i := range pms {
-		pm := w.drawPayment(p)
-		switch w.rng.IntN(3) {
-		case 0:
-			pm.useBalance, pm.useCoin = false, true
-		case 1:
-			pm.useCoin = true
-		}
-		if pm.useBalance {
-			balance += pm.product.price
-		}
-		if pm.useCoin {
-			coins += contract.CoinsFor(pm.product.price)
-		}
-		pms[i] = pm
-	}
-	r := &waveRun{w: w, p: p, script: func() string { return w.script(caseOneWallet, p, nil, pms, false) }}
-	if o := r.start(ctx, balance, coins); o != nil {
+	r := &waveRun{w: w, p: p}
+	pms, o := r.start(ctx, caseOneWallet, w.opts.WaveSize, 2) // two at least, or nothing races
+	if o != nil {
 		return *o
 	}
+	r.script = func() string { return w.script(caseOneWallet, p, nil, pms, false) }
 	reqs := make([]request, len(pms))
 	for i, pm := range pms {
 		reqs[i] = pm.request(p.token)

@@ -52,8 +52,11 @@
 // The probe reads the first page of each sub category of the catalog with
 // the main token, and pays from the profile's funded customer
 // (funded_customer: balance with the internal method 0, and coins in the
-// wallet case) for the five cheapest active products, never below its
-// reserve (min_balance, min_coins). No other client may pay
+// wallet case) for the five cheapest active products, planning each wave
+// from what the wallet holds (purse.go: at most half of it, shared between
+// the cases; fewer payments a wave, coins when the balance is short; when
+// the wallet cannot pay for the waves a race needs, the case is not judged
+// and says what to fund). No other client may pay
 // from that customer while the probe runs, or the wallet it reads is not
 // the one its payments left: the combined run runs its judges one after
 // the other. A profile without a funded customer skips the wallet case
@@ -67,7 +70,8 @@
 // Each case ends with one status (CaseResult.Status):
 //
 //   - StatusPassed: every wave it could judge met the rules, and it judged
-//     one at least (CaseResult.Waves); a reading departed from is a warning
+//     a quarter of its planned waves at least (leastWaves: 5 of 20; a race
+//     shows in some waves, not in each); a reading departed from is a warning
 //     (CaseResult.Warnings), a failure with Options.Strict. Waves the target
 //     kept from judging, and fewer waves than planned, are said in
 //     CaseResult.Cut.
@@ -86,8 +90,10 @@
 //     it refused every payment the case needed (Reason: "no wave could be
 //     judged: no payment of the wave was created: 8 × 422 Saldo tidak
 //     mencukupi. (20 waves)"), answered nothing within the request
-//     timeout, or kept throttling. Never a pass: the combined run
-//     makes it INCOMPLETE. A refusal that itself breaks the document (a
+//     timeout, or kept throttling; or the case judged fewer waves than a
+//     race needs because the time budget or the wallet ran out (Reason
+//     says which, and what to give or fund). Never a pass: the combined
+//     run makes it INCOMPLETE. A refusal that itself breaks the document (a
 //     server fault, a 409 for a fresh partner_trx_id) is a failure.
 //
 // # Bounds and transport

@@ -29,9 +29,9 @@ type finding struct {
 type outcome struct {
 	judged bool
 	cause  string
-	// skip is why the case cannot go on for the profile's sake (the funded
-	// customer's reserve), or "".
-	skip     string
+	// short is why the case cannot go on: the funded customer's wallet
+	// ran out (purse.short), or "".
+	short    string
 	fail     *finding
 	warnings []contract.Warning
 	payments int
