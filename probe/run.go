@@ -202,9 +202,9 @@ type caseTally struct {
 	planned int
 	// short is why the waves stopped before their number: the wallet ran
 	// out (purse.short).
-	short   string
-	causes  []string       // of the waves not judged
-	warned  map[string]int // by reading: the waves that departed from it
+	short  string
+	causes []string       // of the waves not judged
+	warned map[string]int // by reading: the waves that departed from it
 }
 
 // add counts the outcome of wave i: a failure or a skip ends the case
