@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
@@ -472,6 +473,7 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 	if res.Status == "" && ctx.Err() != nil {
 		res.Status, res.Reason = verdict.StatusSkipped, "not run to its end: "+interruption(ctx)
 	}
+	res.Seconds = time.Since(started).Seconds()
 	if res.Status == "" {
 		res.Status = verdict.StatusPassed
 		res.cut(gate.Summary().Throttled > throttledBefore)
@@ -479,14 +481,14 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 	for _, k := range rec.order {
 		res.Warnings = append(res.Warnings, rec.warnings[k])
 	}
-	res.Seconds = time.Since(started).Seconds()
 	return res
 }
 
 // cut says why a passed property ran fewer examples than planned: the
-// target throttled it (throttled), or the time budget ran out. Cut by
-// throttling below a fifth of its examples, it is not judged: too few
-// examples ran to say the rule holds, and the target chose how few.
+// target throttled it (throttled), or the time budget ran out. Cut below a
+// fifth of its examples, it is not judged: too few examples ran to say the
+// rule holds; a budget cut names the time the property would need at the
+// pace it ran.
 func (res *PropertyResult) cut(throttled bool) {
 	if res.Examples >= res.Planned {
 		return
@@ -494,10 +496,15 @@ func (res *PropertyResult) cut(throttled bool) {
 	res.Cut = CutBudget
 	if throttled {
 		res.Cut = CutThrottled
-		if res.Examples*judgedShare < res.Planned {
-			res.Status = verdict.StatusNotJudged
-			res.Reason = fmt.Sprintf("%d of %d examples run: %s; fewer than a fifth of its examples say nothing of the rule", res.Examples, res.Planned, res.Cut)
-		}
+	}
+	if res.Examples*judgedShare >= res.Planned {
+		return
+	}
+	res.Status = verdict.StatusNotJudged
+	res.Reason = fmt.Sprintf("%d of %d examples run: %s; fewer than a fifth of its examples say nothing of the rule", res.Examples, res.Planned, res.Cut)
+	if !throttled && res.Examples > 0 {
+		need := time.Duration(res.Seconds * float64(res.Planned) / float64(res.Examples) * float64(time.Second))
+		res.Reason += fmt.Sprintf("; at the pace it ran, its %d examples need about %s (leave --budget out, or raise it by that)", res.Planned, readable.Duration(need.Round(time.Second)))
 	}
 }
 

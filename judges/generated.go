@@ -1,6 +1,7 @@
 package judges
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/verdict"
@@ -45,7 +45,7 @@ func (Generated) Name() string { return verdict.JudgeGenerated }
 func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
 	opts := generative.Options{
 		Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Examples: g.Examples, Steps: g.Steps,
-		Duration: env.Budget, Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
+		Duration: cmp.Or(env.Budget, NoBudgetBound), Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
 		HTTPClient: env.HTTPClient, Gate: env.Gate,
 	}
 	if opts.Seed == 0 {
@@ -142,11 +142,7 @@ func (g Generated) budget(d time.Duration) string {
 	if steps <= 0 {
 		steps = 25
 	}
-	s := fmt.Sprintf("%d examples a property, %d sequences of %d steps on average", examples, max(examples/2, 1), steps)
-	if d > 0 {
-		s += ", " + readable.Duration(d.Round(100*time.Millisecond))
-	}
-	return s
+	return fmt.Sprintf("%d examples a property, %d sequences of %d steps on average, %s", examples, max(examples/2, 1), steps, timeBudget(d))
 }
 
 // rerun is the command that runs the generated judge alone again, with

@@ -25,12 +25,16 @@ import (
 // All are the judges of a run, in the order of its reports.
 var All = []string{verdict.JudgeScenarios, verdict.JudgeGenerated, verdict.JudgeProbe}
 
-// DefaultBudget is the time a run aims at in all: the scenarios run in
-// full, and the other judges share what they leave of it (at least a
-// quarter of it). On the embedded reference every judge runs in full well
-// within it; against a slow target the generated examples it cuts are said
-// ("sequences: 10 of 50 examples run: the run's time budget").
-const DefaultBudget = time.Minute
+// A run without a budget (--budget 0, the default) takes the time its
+// judges need: every judge runs what it planned (the probe's waves, the
+// generated examples), at the pace the target allows, so that a correct
+// server behind a throttling gateway gets its verdict rather than a cut.
+// NoBudgetBound only keeps a run from hanging: no judge runs past it.
+// With a budget, the scenarios run in full and the other judges share
+// what they leave of it (at least a quarter); a judge it cuts below what
+// it needs to judge its rules is not judged, and the run is INCOMPLETE,
+// naming the budget that would do.
+const NoBudgetBound = 30 * time.Minute
 
 // Options configure a run of every judge.
 type Options struct {
@@ -40,7 +44,8 @@ type Options struct {
 	Suite steps.Options
 	// Judges are the judges asked (default All): ParseJudges reads them.
 	Judges []string
-	// Budget is the time the run aims at in all (default DefaultBudget).
+	// Budget is the time the run aims at in all (0: none, each judge
+	// runs what it planned, within NoBudgetBound).
 	Budget time.Duration
 	// Generated configures the generated judge; Probe the probe.
 	Generated Generated
@@ -85,10 +90,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	}
 	suite := opts.Suite
 	suite.NoScenarios = !slices.Contains(asked, verdict.JudgeScenarios)
-	suite.Budget = opts.Budget
-	if suite.Budget <= 0 {
-		suite.Budget = DefaultBudget
-	}
+	suite.Budget = max(opts.Budget, 0)
 	suite.Judges = nil
 	// The probe runs before the generated judge: it is bounded by its own
 	// requests and takes little of its share, which the generated judge,

@@ -31,14 +31,10 @@ type Probe struct {
 // Name is verdict.JudgeProbe.
 func (Probe) Name() string { return verdict.JudgeProbe }
 
-// Judge runs the probe within env.Budget (at most the probe's own
-// default duration: its waves are few, and the generated judge, after it,
-// takes what it leaves).
+// Judge runs the probe within env.Budget (none: every wave it plans,
+// within NoBudgetBound).
 func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
-	budget := probe.DefaultDuration
-	if env.Budget > 0 {
-		budget = min(budget, env.Budget)
-	}
+	budget := cmp.Or(env.Budget, NoBudgetBound)
 	opts := probe.Options{Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
 		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict}
 	if opts.Seed == 0 {
@@ -49,9 +45,9 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 			PartnerTrxID: c.PartnerTrxID, TransactionNumber: c.TransactionNumber})
 	}
 	opts.Done = func(c probe.CaseResult) { env.Case(c.Verdict(false)) }
-	run := verdict.JudgeRun{Name: p.Name(), State: verdict.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: budget.Seconds(),
+	run := verdict.JudgeRun{Name: p.Name(), State: verdict.JudgeRan, Seed: opts.Seed, Unit: "waves", BudgetSeconds: env.Budget.Seconds(),
 		Budget: fmt.Sprintf("%d waves of %d payments a case, %s", cmp.Or(p.Waves, probe.DefaultWaves), cmp.Or(p.WaveSize, probe.DefaultWaveSize),
-			readable.Duration(budget.Round(100*time.Millisecond)))}
+			timeBudget(env.Budget))}
 	start := time.Now()
 	res, err := probe.Run(ctx, opts)
 	run.Seconds = time.Since(start).Seconds()
@@ -87,4 +83,12 @@ func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, 
 	}
 	out.Run = run
 	return out, nil
+}
+
+// timeBudget is the time the run gives a judge, in words.
+func timeBudget(d time.Duration) string {
+	if d <= 0 {
+		return "no time budget"
+	}
+	return readable.Duration(d.Round(100 * time.Millisecond))
 }

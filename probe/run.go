@@ -164,7 +164,7 @@ func (w *world) runCase(ctx context.Context, pc probeCase, cr CaseResult, deadli
 	case tl.short != "":
 		cut = append(cut, fmt.Sprintf("%d of %d waves run: %s", ran, w.opts.Waves, tl.short))
 	case ran < w.opts.Waves:
-		cut = append(cut, fmt.Sprintf("%d of %d waves run: the time budget of %s ran out", ran, w.opts.Waves, readable.Duration(w.opts.Duration)))
+		cut = append(cut, fmt.Sprintf("%d of %d waves run: the time budget of %s ran out (leave --budget out, or raise it)", ran, w.opts.Waves, readable.Duration(w.opts.Duration)))
 	}
 	if len(tl.causes) > 0 {
 		cut = append(cut, fmt.Sprintf("%s not judged: %s", readable.Plural(len(tl.causes), "wave", "waves"), summarize(tl.causes)))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -144,4 +145,19 @@ func TestEveryReportHoldsEveryJudge(t *testing.T) {
 		require.NoError(t, err)
 		assert.Contains(t, string(data), want, file)
 	}
+}
+
+// TestABudgetThatCutsARaceIsIncomplete: a --budget too short for the
+// waves a race needs (every answer is 100 ms late, so a wave of the probe
+// takes 300 ms at least, and a second of budget holds four at most, where a
+// race needs five) leaves the race cases not judged: the run is INCOMPLETE
+// (exit 2) and says what to change. Before, a case cut to one wave of
+// twenty passed, and so did the run.
+func TestABudgetThatCutsARaceIsIncomplete(t *testing.T) {
+	t.Parallel()
+	stdout, _ := runCode(t, exitIncomplete, []string{"--target", slowReference(t, 100*time.Millisecond), "--profile", writeFile(t, referenceProfile(t)),
+		"--judges", "probe", "--budget", "1s", "--format", "progress", "--report-dir", t.TempDir()}, noEnv)
+	assert.Regexp(t, `(?m)^RESULT: INCOMPLETE: `, stdout)
+	assert.Contains(t, stdout, "and a race needs 5 at least to be judged")
+	assert.Contains(t, stdout, "(leave --budget out, or raise it)")
 }

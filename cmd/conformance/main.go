@@ -73,10 +73,11 @@ the embedded reference server and tests it with the reference profile.
 
 One run asks every judge, with one report and one verdict: the scenarios of
 features/, the generated properties and stateful sequences (--examples a
-property, --seed to repeat a run), and the concurrency probe. The scenarios
-run in full; the other judges share what they leave of --budget (at least a
-quarter of it), and a judge whose examples the budget or the target's
-throttling cut says so. --judges scenarios,generated narrows the run (for CI
+property, --seed to repeat a run), and the concurrency probe. Without
+--budget every judge runs what it planned, at the pace the target allows;
+with --budget the scenarios run in full and the other judges share what
+they leave of it (at least a quarter), and a judge cut below what it needs
+to judge its rules is not judged (INCOMPLETE, naming the budget). --judges scenarios,generated narrows the run (for CI
 stages); selecting scenarios (FILE[:LINE], --tags, --rerun-failed) narrows it
 to the scenarios unless --judges says otherwise.
 
@@ -153,8 +154,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		locations = append(locations, locs...)
 	}
-	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget <= 0 {
-		fmt.Fprintln(stderr, "conformance: --concurrency and --examples must be at least 1, --timeout and --budget positive")
+	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget < 0 {
+		fmt.Fprintln(stderr, "conformance: --concurrency and --examples must be at least 1, --timeout positive, --budget not negative")
 		return exitUsage
 	}
 	if err := f.throttling.check(); err != nil {
@@ -311,7 +312,7 @@ func (f *suiteFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.BoolVar(&f.rerunFailed, "rerun-failed", false, "run only the scenarios that failed in the last run with the same --report-dir (its "+gherkin.RerunFile+")")
 	fs.BoolVar(&f.showVersion, "version", false, "print the suite version, spec SHA-256, commit and Go version, and exit")
 	fs.StringVar(&f.judges, "judges", "", "the judges the run asks, comma-separated: "+strings.Join(judges.All, ",")+" (default all of them, or the scenarios alone when the run selects scenarios)")
-	fs.DurationVar(&f.budget, "budget", judges.DefaultBudget, "the time the run aims at in all: the scenarios run in full, the other judges share what they leave of it (at least a quarter); raise it to run more of the generated examples against a slow target")
+	fs.DurationVar(&f.budget, "budget", 0, "the time the run may take in all (default none: every judge runs what it planned, at the pace the target allows): the scenarios run in full, the other judges share what they leave of it (at least a quarter); a judge it cuts below what it needs is not judged and the run is INCOMPLETE")
 	fs.IntVar(&f.examples, "examples", 100, "generated examples per schema property; the stateful sequences are half as many")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the generated judge and the probe (0 picks one each; the run prints them)")
 }
