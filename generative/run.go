@@ -49,8 +49,8 @@ type Options struct {
 	ShrinkTime time.Duration
 	// HTTPClient sends the requests (default a new client).
 	HTTPClient *http.Client
-	// Only, when set, runs only the properties whose name contains it (in
-	// any case).
+	// Only, when set, runs only the properties it selects
+	// (verdict.Selects: a name that contains one of its |-separated parts).
 	Only string
 	// Done, when set, receives each property's result as it ends.
 	Done func(PropertyResult)
@@ -252,7 +252,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	deadline := start.Add(opts.Duration)
 	res := Result{Seed: opts.Seed}
 	for _, p := range w.properties(opts) {
-		if opts.Only != "" && !strings.Contains(strings.ToLower(p.result.Name()), strings.ToLower(opts.Only)) {
+		if !verdict.Selects(opts.Only, p.result.Name()) {
 			continue
 		}
 		var pr PropertyResult

@@ -26,6 +26,9 @@ type Generated struct {
 	Steps int
 	// Seed repeats a run (0 picks one; the run prints it).
 	Seed uint64
+	// Only runs only the properties it selects (verdict.Selects; a rerun
+	// of the failed ones).
+	Only string
 	// ShrinkTime bounds the shrinking of one failure (default 20s).
 	ShrinkTime time.Duration
 	// ReportDir, when set, receives each failure that has one as a
@@ -46,7 +49,7 @@ func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgeme
 	opts := generative.Options{
 		Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Examples: g.Examples, Steps: g.Steps,
 		Duration: cmp.Or(env.Budget, NoBudgetBound), Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
-		HTTPClient: env.HTTPClient, Gate: env.Gate,
+		HTTPClient: env.HTTPClient, Gate: env.Gate, Only: g.Only,
 	}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1

@@ -12,6 +12,7 @@
 package judges
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -44,6 +45,9 @@ type Options struct {
 	Suite steps.Options
 	// Judges are the judges asked (default All): ParseJudges reads them.
 	Judges []string
+	// NotAskedWhy says why the judges not asked were left out (default
+	// "left out with --judges").
+	NotAskedWhy string
 	// Budget is the time the run aims at in all (0: none, each judge
 	// runs what it planned, within NoBudgetBound).
 	Budget time.Duration
@@ -90,6 +94,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	}
 	suite := opts.Suite
 	suite.NoScenarios = !slices.Contains(asked, verdict.JudgeScenarios)
+	suite.NoScenariosWhy = opts.NotAskedWhy
 	suite.Budget = max(opts.Budget, 0)
 	suite.Judges = nil
 	// The probe runs before the generated judge: it is bounded by its own
@@ -97,7 +102,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	// last, then takes (steps' judgeBudget).
 	for _, name := range []string{verdict.JudgeProbe, verdict.JudgeGenerated} {
 		if !slices.Contains(asked, name) {
-			suite.Judges = append(suite.Judges, steps.NotAsked(name))
+			suite.Judges = append(suite.Judges, steps.NotAsked(name, cmp.Or(opts.NotAskedWhy, "left out with --judges")))
 			continue
 		}
 		var j steps.Judge = opts.Probe

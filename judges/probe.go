@@ -21,6 +21,9 @@ import (
 type Probe struct {
 	// Seed repeats a run's draws (0 picks one; the run prints it).
 	Seed uint64
+	// Only runs only the cases it selects (verdict.Selects; a rerun of the
+	// failed ones).
+	Only string
 	// Waves of each case and WaveSize, the payments a wave sends at once
 	// (0: the probe's defaults).
 	Waves, WaveSize int
@@ -36,7 +39,7 @@ func (Probe) Name() string { return verdict.JudgeProbe }
 func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
 	budget := cmp.Or(env.Budget, NoBudgetBound)
 	opts := probe.Options{Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
-		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict}
+		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict, Only: p.Only}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano()) | 1
 	}

@@ -74,8 +74,8 @@ type Options struct {
 	Duration time.Duration
 	// Strict turns warnings (a reading departed from) into failures.
 	Strict bool
-	// Only, when set, runs only the cases whose name contains it (in any
-	// case).
+	// Only, when set, runs only the cases it selects (verdict.Selects: a
+	// name that contains one of its |-separated parts).
 	Only string
 	// Done, when set, receives each case's result as it ends.
 	Done func(CaseResult)

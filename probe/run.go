@@ -87,7 +87,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	deadline := start.Add(opts.Duration)
 	for _, pc := range w.cases() {
 		cr := CaseResult{Operation: contract.OpCreatePayment, Case: pc.name, Planned: opts.Waves}
-		if opts.Only != "" && !strings.Contains(strings.ToLower(cr.Name()), strings.ToLower(opts.Only)) {
+		if !verdict.Selects(opts.Only, cr.Name()) {
 			continue
 		}
 		switch {
@@ -103,7 +103,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		}
 		res.Cases = append(res.Cases, cr)
 	}
-	if cr := (CaseResult{Operation: contract.OpGetPaymentStatus, Case: caseFound}); opts.Only == "" || strings.Contains(strings.ToLower(cr.Name()), strings.ToLower(opts.Only)) {
+	if cr := (CaseResult{Operation: contract.OpGetPaymentStatus, Case: caseFound}); verdict.Selects(opts.Only, cr.Name()) {
 		switch {
 		case ctx.Err() != nil:
 			cr.Status, cr.Reason = w.unfinished(ctx, "not run")

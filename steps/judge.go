@@ -70,16 +70,17 @@ type Judgement struct {
 	Stopped *verdict.Stop
 }
 
-// NotAsked is a judge the run was narrowed not to ask (--judges): the
-// reports name it as not asked.
-func NotAsked(name string) Judge { return notAsked(name) }
+// NotAsked is a judge the run was narrowed not to ask, and why (left out
+// with --judges, the run selects scenarios, nothing of it to run again):
+// the reports name it as not asked, with the reason.
+func NotAsked(name, why string) Judge { return notAsked{name, why} }
 
-type notAsked string
+type notAsked struct{ name, why string }
 
-func (n notAsked) Name() string { return string(n) }
+func (n notAsked) Name() string { return n.name }
 
 func (n notAsked) Judge(context.Context, JudgeEnv) (Judgement, error) {
-	return Judgement{Run: verdict.JudgeRun{Name: string(n), State: verdict.JudgeNotAsked, Reason: "left out with --judges"}}, nil
+	return Judgement{Run: verdict.JudgeRun{Name: n.name, State: verdict.JudgeNotAsked, Reason: n.why}}, nil
 }
 
 // askJudges asks each judge of opts in turn, unless the run has stopped:

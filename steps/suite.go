@@ -94,8 +94,10 @@ type Options struct {
 	// reports and the one verdict (judge.go).
 	Judges []Judge
 	// NoScenarios runs no scenario: the run was narrowed to its other
-	// judges (--judges generated,probe).
-	NoScenarios bool
+	// judges (--judges generated,probe); NoScenariosWhy says why (default
+	// "left out with --judges").
+	NoScenarios    bool
+	NoScenariosWhy string
 	// Budget is the time the run aims at in all: the judges after the
 	// scenarios share what the scenarios leave of it (judgeBudget). 0
 	// leaves each judge its own.
@@ -192,6 +194,10 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	status := 0
 	if !opts.NoScenarios {
 		status = runGodog(ctx, h, opts, sel.Paths)
+	} else if opts.Format == "pretty" || opts.Format == "progress" {
+		// godog, which makes the console, does not run: the other
+		// judges' cases are printed as they end all the same.
+		h.fmt.console = report.NewConsole(opts.Output, opts.Format, opts.Color)
 	}
 	h.fmt.flush()
 	scenarios := h.scenariosRun(opts, len(sel.Paths) > 0, time.Since(start))

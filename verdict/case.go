@@ -216,3 +216,20 @@ const CheckGateway = "a gateway answered"
 func GatewayCause(g contract.Gateway) Cause {
 	return Cause{Check: CheckGateway, Expected: strconv.Itoa(g.Status) + " " + g.Reason, Headline: g.Error()}
 }
+
+// Selects reports whether only selects the case named name: "" selects
+// every case; otherwise the name contains one of only's parts, separated
+// by "|", whatever their case (the generated mode's --only, and a rerun of
+// a judge's failed cases).
+func Selects(only, name string) bool {
+	if only == "" {
+		return true
+	}
+	name = strings.ToLower(name)
+	for _, part := range strings.Split(strings.ToLower(only), "|") {
+		if part != "" && strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
+}

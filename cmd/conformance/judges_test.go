@@ -161,3 +161,26 @@ func TestABudgetThatCutsARaceIsIncomplete(t *testing.T) {
 	assert.Contains(t, stdout, "and a race needs 5 at least to be judged")
 	assert.Contains(t, stdout, "(leave --budget out, or raise it)")
 }
+
+// TestRerunFailedReachesEveryJudge: after a run whose only failures are
+// probe cases (a wallet that loses an update under concurrent payments),
+// --rerun-failed runs those cases again with the probe's seed, and only
+// them (not the lookups that passed), and exits with the new run's verdict. Before, rerun.txt listed only
+// scenarios: it said "the last run had no failed scenario; nothing to
+// run" and exited 0 after a FAIL.
+func TestRerunFailedReachesEveryJudge(t *testing.T) {
+	t.Parallel()
+	url, prof, dir := faultyReference(t, reference.FaultLostUpdateDebit), writeFile(t, referenceProfile(t)), t.TempDir()
+	args := []string{"--target", url, "--profile", prof, "--format", "progress", "--report-dir", dir}
+	first, _ := runCode(t, exitFail, args, noEnv)
+	require.Contains(t, first, "FAILED createPayment: concurrent payments from one wallet # probe", "the probe finds the lost update")
+
+	again, _ := runCode(t, exitFail, append(args, "--rerun-failed"), noEnv)
+	assert.Contains(t, again, "FAILED createPayment: concurrent payments from one wallet # probe")
+	assert.Contains(t, again, "  scenarios  not asked: nothing of it failed, or was not judged, in the last run")
+	assert.Contains(t, again, "  generated  not asked: nothing of it failed, or was not judged, in the last run")
+	seed := regexp.MustCompile(`  probe      3 probe cases: .*, seed ([0-9]+),`).FindStringSubmatch(first)
+	require.NotNil(t, seed, first)
+	assert.Regexp(t, `  probe      [12] probe cases?: [12] failed; .*, seed `+seed[1]+`,`, again, "the failed cases alone, with the last run's seed")
+	assert.NotContains(t, again, "getPaymentStatus", "the lookups passed: they are not run again")
+}

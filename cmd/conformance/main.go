@@ -40,6 +40,7 @@ import (
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/steps"
+	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/verdict"
 )
 
@@ -147,12 +148,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if f.format == "junit" || f.format == "cucumber" {
 		human = stderr
 	}
+	var rerun report.Rerun
 	if f.rerunFailed {
-		locs, code, stop := rerunLocations(f.reportDir, stderr)
-		if stop {
+		var code int
+		var stop bool
+		if rerun, code, stop = readRerun(f.reportDir, stderr); stop {
 			return code
 		}
-		locations = append(locations, locs...)
+		locations = append(locations, rerun.Locations...)
 	}
 	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget < 0 {
 		fmt.Fprintln(stderr, "conformance: --concurrency and --examples must be at least 1, --timeout positive, --budget not negative")
@@ -193,7 +196,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	res, err := judges.Run(ctx, f.judgesOptions(opts, asked, embedded))
+	jopts := f.judgesOptions(opts, asked, embedded)
+	if f.rerunFailed {
+		jopts = rerunOptions(jopts, rerun)
+	}
+	res, err := judges.Run(ctx, jopts)
 	return suiteExit(ctx, res, err, human, stderr)
 }
 
@@ -204,7 +211,11 @@ func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded 
 	if !embedded {
 		opts.ProfilePath = f.profilePath
 	}
-	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
+	why := "left out with --judges"
+	if f.judges == "" {
+		why = "the run selects scenarios (FILE[:LINE], --tags): --judges asks it too"
+	}
+	return judges.Options{Suite: opts, Judges: asked, NotAskedWhy: why, Budget: f.budget, Generated: judges.Generated{
 		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
 	}, Probe: judges.Probe{Seed: f.seed}}
 }
@@ -336,24 +347,52 @@ func (f *suiteFlags) options(prof *profiles.Profile, fts *gherkin.Features, loca
 	}
 }
 
-// rerunLocations reads the scenarios that failed in the last run with
-// reportDir. stop says the run ends here, with code: a usage error, or
-// nothing failed last time.
-func rerunLocations(reportDir string, stderr io.Writer) (locs []string, code int, stop bool) {
+// readRerun reads what failed, or was not judged, in the last run with
+// reportDir, whichever judge ran it. stop says the run ends here, with
+// code: a usage error, or nothing to run again.
+func readRerun(reportDir string, stderr io.Writer) (rerun report.Rerun, code int, stop bool) {
 	if reportDir == "" {
 		fmt.Fprintln(stderr, "conformance: --rerun-failed needs --report-dir (the directory of the last run)")
-		return nil, exitUsage, true
+		return rerun, exitUsage, true
 	}
-	locs, err := steps.ReadRerun(filepath.Join(reportDir, gherkin.RerunFile))
+	lines, err := steps.ReadRerun(filepath.Join(reportDir, gherkin.RerunFile))
+	if err == nil {
+		rerun, err = report.ParseRerun(lines)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: --rerun-failed: %v\n", err)
-		return nil, exitUsage, true
+		return rerun, exitUsage, true
 	}
-	if len(locs) == 0 {
-		fmt.Fprintln(stderr, "conformance: --rerun-failed: the last run had no failed scenario; nothing to run")
-		return nil, exitPass, true
+	if rerun.Empty() {
+		fmt.Fprintln(stderr, "conformance: --rerun-failed: the last run had no failed case and none not judged; nothing to run")
+		return rerun, exitPass, true
 	}
-	return locs, 0, false
+	return rerun, 0, false
+}
+
+// rerunOptions are the options of a run of what failed, or was not
+// judged, in the last run: its scenarios (already selected by location),
+// and each other judge's cases with the judge's seed.
+func rerunOptions(o judges.Options, r report.Rerun) judges.Options {
+	o.Judges, o.NotAskedWhy = nil, "nothing of it failed, or was not judged, in the last run"
+	if len(r.Locations) > 0 {
+		o.Judges = append(o.Judges, verdict.JudgeScenarios)
+	}
+	for _, name := range judges.All {
+		jr, ok := r.Judges[name]
+		if !ok {
+			continue
+		}
+		o.Judges = append(o.Judges, name)
+		only := strings.Join(jr.Cases, "|")
+		switch name {
+		case verdict.JudgeGenerated:
+			o.Generated.Seed, o.Generated.Only = jr.Seed, only
+		case verdict.JudgeProbe:
+			o.Probe.Seed, o.Probe.Only = jr.Seed, only
+		}
+	}
+	return o
 }
 
 // usageLine is the first line of a help text.

@@ -94,7 +94,13 @@ func judgedLine(s Summary) string {
 		}
 		parts = append(parts, part)
 	}
-	return fmt.Sprintf("; %s in %s", strings.Join(parts, ", "), readable.Duration(time.Duration(s.Seconds*float64(time.Second)).Round(100*time.Millisecond)))
+	took := time.Duration(s.Seconds * float64(time.Second))
+	if took >= time.Second {
+		took = took.Round(100 * time.Millisecond)
+	} else {
+		took = took.Round(time.Millisecond)
+	}
+	return fmt.Sprintf("; %s in %s", strings.Join(parts, ", "), readable.Duration(took))
 }
 
 // writeJudges writes each judge of the run on a line: what it ran of its
