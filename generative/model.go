@@ -172,7 +172,7 @@ func (m *machine) fail(t *rapid.T, then, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	scenario := m.scenario(firstLine(msg), then)
 	m.rec.feature = sequenceFeature(m.rec.command, scenario, m.rec.strict)
-	m.rec.fail(t, scenario, "%s", msg)
+	m.rec.fail(t, scenario, format, args...)
 }
 
 // reading grades a failed check that rests on the reading rd, made by the

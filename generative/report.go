@@ -223,6 +223,9 @@ func (p PropertyResult) Verdict() verdict.Case {
 		c.Reason = b.String()
 		first, _, _ := strings.Cut(p.Failure, "\n")
 		c.Cause = &verdict.Cause{Operation: p.Operation, Check: p.Property, Headline: first}
+		if cause, ok := verdict.AnswerCause(p.Operation, p.Broke); ok {
+			c.Cause = &cause
+		}
 	case verdict.StatusNotJudged:
 		c.Cause = &verdict.Cause{Operation: p.Operation, Check: p.Property, Expected: p.Cut,
 			Headline: fmt.Sprintf("%s: %s", p.Name(), p.Reason)}

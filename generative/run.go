@@ -116,6 +116,10 @@ type PropertyResult struct {
 	// judged, and has no reproduction.
 	Gateway  *contract.Gateway  `json:"gateway,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
+	// Broke is the answer's departure from openapi.yaml or §1 the failure
+	// is about, when it is one: the property's cause is then the answer's,
+	// as every judge names it (verdict.AnswerCause).
+	Broke error `json:"-"`
 	// Seconds is how long the property ran.
 	Seconds float64 `json:"seconds"`
 }
@@ -305,6 +309,9 @@ type record struct {
 	order    []string
 	repro    string
 	failure  string
+	// broke is the answer's departure the failure is about, when it is
+	// one (a *contract.AnswerError among fail's arguments), or nil.
+	broke error
 	// feature is the feature file of the failure being reported (set just
 	// before fail), failFeature the one of the last failure.
 	feature, failFeature string
@@ -400,8 +407,15 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 		t.SkipNow()
 	}
 	msg := fmt.Sprintf(format, args...)
+	var broke error
+	for _, a := range args {
+		if err, ok := a.(error); ok && errors.As(err, new(*contract.AnswerError)) {
+			broke = err
+			break
+		}
+	}
 	r.mu.Lock()
-	r.repro, r.failure = repro, msg
+	r.repro, r.failure, r.broke = repro, msg, broke
 	r.failFeature, r.feature = r.feature, ""
 	r.mu.Unlock()
 	t.Fatal(msg)
@@ -459,7 +473,7 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 			}
 			if tb.failed {
 				res.Status = verdict.StatusFailed
-				res.Failure = rec.failure
+				res.Failure, res.Broke = rec.failure, rec.broke
 				if res.Failure == "" {
 					res.Failure = tb.firstError()
 				}

@@ -63,6 +63,10 @@ type answer struct {
 	// resent is the contract's finding on a payment answered after
 	// throttled answers (contract.CheckThrottledNotProcessed), or nil.
 	resent error
+	// invalid is what the answer breaks of what every answer carries
+	// (contract.CheckEnvelope: its label, one JSON object with status and
+	// message), judged before any rule of its content, or nil.
+	invalid error
 }
 
 // answered reports whether the request got an answer.
@@ -123,6 +127,7 @@ func (c *client) do(ctx context.Context, r request) answer {
 		}
 		if a.err == nil {
 			c.gate.Answered()
+			_, a.invalid = contract.CheckEnvelope(r.op, a.status, header.Get("Content-Type"), a.body)
 		}
 		if r.op == contract.OpCreatePayment {
 			if throttled > 0 && a.err == nil && !r.shared {

@@ -47,6 +47,10 @@ type CaseResult struct {
 	// time budget, the target's refusals of some waves), or "".
 	Cut      string             `json:"cut,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
+	// Broke is what an answer broke of what every answer carries, when
+	// that is the failure (contract.CheckEnvelope's error): the case's
+	// cause is then the answer's, as every judge names it.
+	Broke error `json:"-"`
 }
 
 // Name is "operation: case".
@@ -142,6 +146,9 @@ func (c CaseResult) Verdict(interrupted bool) verdict.Case {
 		r.Reason = b.String()
 		first, _, _ := strings.Cut(c.Failure, "\n")
 		r.Cause = &verdict.Cause{Operation: c.Operation, Check: c.Case, Expected: c.Sentence, Headline: first}
+		if cause, ok := verdict.AnswerCause(c.Operation, c.Broke); ok {
+			r.Cause = &cause
+		}
 	case verdict.StatusSkipped:
 		r.NotRun = interrupted
 	}

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -21,6 +22,10 @@ type finding struct {
 	pointer  string
 	// counts is set when err already says what the wave's answers were.
 	counts bool
+	// answer is set when err is what an answer breaks of what every
+	// answer carries (contract.CheckEnvelope): the cause is the answer's,
+	// as every judge names it (verdict.AnswerCause).
+	answer bool
 }
 
 // outcome is what one wave came to: judged, not judged (cause), or a
@@ -106,6 +111,10 @@ func answerFault(a answer) *finding {
 	switch {
 	case !a.answered():
 		return nil
+	case a.invalid != nil:
+		// The body's format first: a text 409 is that, not a refusal
+		// without section 7's message.
+		return envelopeFinding("a payment's answer", a.invalid)
 	case a.resent != nil:
 		return &finding{err: a.resent, sentence: contract.SentenceThrottle}
 	case a.status >= 500:
@@ -119,6 +128,16 @@ func answerFault(a answer) *finding {
 		}
 	}
 	return nil
+}
+
+// envelopeFinding is the finding of an answer that breaks what every
+// answer carries (contract.CheckEnvelope's err).
+func envelopeFinding(what string, err error) *finding {
+	sentence := contract.SentenceEnvelope
+	if errors.Is(err, contract.ErrContentType) {
+		sentence = contract.SentenceContentType
+	}
+	return &finding{err: fmt.Errorf("%s: %w", what, err), sentence: sentence, answer: true}
 }
 
 // seen says what the answers counted were: "1 created, 7 refused with
@@ -235,6 +254,9 @@ func (w *world) lookUpBy(ctx context.Context, secret, token, key, id string) loo
 // not judged (cause).
 func (w *world) readWallet(ctx context.Context, p *payer, when string) (contract.Wallet, *outcome) {
 	wl, a, err := w.walletOf(ctx, p)
+	if a.answered() && a.invalid != nil {
+		return contract.Wallet{}, &outcome{fail: envelopeFinding(p.label+"'s profile "+when, a.invalid)}
+	}
 	if err == nil {
 		return wl, nil
 	}

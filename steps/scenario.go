@@ -213,7 +213,7 @@ func (s *scenario) send(call func() (*http.Response, error)) (*exchange, error) 
 		return ex, s.failure(ex, contract.SentenceContentType, "Content-Type application/json", "%v", ex.Invalid)
 	}
 	if ex.Invalid != nil {
-		return ex, s.failure(ex, "openapi.yaml (the contract of sections 2 to 7)", "a response matching openapi.yaml", "%v", ex.Invalid)
+		return ex, s.failure(ex, verdict.CheckOpenAPI, "a response matching openapi.yaml", "%v", ex.Invalid)
 	}
 	return ex, nil
 }

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -232,4 +233,27 @@ func Selects(only, name string) bool {
 		}
 	}
 	return false
+}
+
+// CheckOpenAPI is the check of an answer's departure from openapi.yaml
+// other than its label (contract.SentenceContentType).
+const CheckOpenAPI = "openapi.yaml (the contract of sections 2 to 7)"
+
+// AnswerCause is the cause of a case that failed on an answer's departure
+// from openapi.yaml or §1 (err holds a *contract.AnswerError, joined with
+// contract.ErrContentType when the label is wrong, as Validator.Validate
+// and contract.CheckEnvelope give it): the check, field and rule of its
+// first violation, whichever judge read the answer, so that one defect is
+// one cause across the judges of a run. ok is false when err holds none.
+func AnswerCause(op string, err error) (c Cause, ok bool) {
+	var ae *contract.AnswerError
+	if !errors.As(err, &ae) || len(ae.Violations) == 0 {
+		return Cause{}, false
+	}
+	v := ae.Violations[0]
+	check := CheckOpenAPI
+	if errors.Is(err, contract.ErrContentType) {
+		check = contract.SentenceContentType
+	}
+	return Cause{Operation: op, Check: check, Field: v.Field(), Rule: string(v.Rule), Headline: v.Headline(ae.Operation)}, true
 }

@@ -73,3 +73,31 @@ func Int64(v any) (n int64, ok bool) {
 	n, err := num.Int64()
 	return n, err == nil
 }
+
+// notJSON is the departure of a body that is not one JSON value (§1), as
+// every judge names it, or nil.
+func notJSON(op string, status int, body []byte) error {
+	if json.Valid(body) {
+		return nil
+	}
+	v := Violation{Rule: RuleNotJSON, Reason: "not one JSON value (\"Every response is JSON\")", Section: "1"}
+	return &AnswerError{Operation: op, Status: status, Violations: []Violation{v}}
+}
+
+// CheckEnvelope judges what every answer of op carries before any rule of
+// its content (§1, §4): a body labelled application/json that is one JSON
+// value (the departures a Validator names the same way: an *AnswerError,
+// joined with ErrContentType) and an object with status and message. A
+// judge that reads an answer's content without a Validator calls it first,
+// so that a body in another format is that one cause, never a rule the
+// body kept it from reading (a 409 "without section 7's message").
+func CheckEnvelope(op string, status int, contentType string, body []byte) (Envelope, error) {
+	if err := errors.Join(CheckContentType(contentType), notJSON(op, status, body)); err != nil {
+		return Envelope{}, err
+	}
+	env, _, err := Decode(body)
+	if err != nil {
+		return env, fmt.Errorf("%w (%s)", err, SentenceEnvelope)
+	}
+	return env, nil
+}

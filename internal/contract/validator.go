@@ -3,7 +3,6 @@ package contract
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -85,10 +84,9 @@ func (v *Validator) ValidateBody(ctx context.Context, op string, status int, bod
 // judges that).
 func (v *Validator) validateBody(ctx context.Context, route *routers.Route, params map[string]string, req *http.Request, status int, body []byte) error {
 	id := route.Operation.OperationID
-	if !json.Valid(body) {
+	if err := notJSON(id, status, body); err != nil {
 		// openapi3filter reads the first JSON value and ignores what follows.
-		notJSON := Violation{Rule: RuleNotJSON, Reason: "not one JSON value (\"Every response is JSON\")", Section: "1"}
-		return &AnswerError{Operation: id, Status: status, Violations: []Violation{notJSON}}
+		return err
 	}
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true}
 	in := &openapi3filter.ResponseValidationInput{
