@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"io/fs"
@@ -411,12 +410,10 @@ func writeZeros(f StateFile, off, n int64) (int64, error) {
 // countRecords counts the whole records of a frame's body.
 func countRecords(body []byte) int {
 	n := 0
-	for len(body) >= recordHeader {
-		k := recordHeader - 1 + int(binary.LittleEndian.Uint32(body))
-		if k < recordHeader || k > len(body) {
+	for _, err := range records(body) {
+		if err != nil {
 			break
 		}
-		body = body[k:]
 		n++
 	}
 	return n
@@ -429,12 +426,11 @@ func frameCut(body []byte) int {
 		return len(body)
 	}
 	k := 0
-	for k < len(body) {
-		n := recordHeader - 1 + int(binary.LittleEndian.Uint32(body[k:]))
-		if k > 0 && k+n > maxFrame {
+	for rec := range records(body) {
+		if k > 0 && k+rec.size > maxFrame {
 			break
 		}
-		k += n
+		k += rec.size
 	}
 	return k
 }

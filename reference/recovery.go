@@ -2,10 +2,8 @@ package reference
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"time"
 )
@@ -81,37 +79,6 @@ func (s *Store) replay(path string, f StateFile, size int64) (scan, error) {
 	return sc, nil
 }
 
-// readFrame reads the frame at off into body and returns its body's
-// length, or why it does not read whole.
-func readFrame(r io.ReaderAt, off, size int64, hdr *[frameHeader]byte, body *[]byte) (int64, string, error) {
-	if size-off < frameHeader {
-		return 0, "incomplete frame header", nil
-	}
-	if _, err := r.ReadAt(hdr[:], off); err != nil {
-		return 0, "", err
-	}
-	n := int64(binary.LittleEndian.Uint32(hdr[4:]))
-	switch {
-	case string(hdr[:4]) != frameMagic:
-		return 0, "no frame starts here", nil
-	case n == 0 || n > maxFrameRead:
-		return 0, "impossible frame length", nil
-	case off+frameHeader+n > size:
-		return 0, "incomplete frame", nil
-	}
-	if int64(cap(*body)) < n {
-		*body = make([]byte, n)
-	}
-	*body = (*body)[:n]
-	if _, err := r.ReadAt(*body, off+frameHeader); err != nil {
-		return 0, "", err
-	}
-	if crc32.Checksum(*body, castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
-		return 0, "checksum mismatch", nil
-	}
-	return n, "", nil
-}
-
 // replayTail judges what follows the last intact frame (sc.end), where a
 // frame does not read whole for reason: zeros (the preallocated space), a
 // torn last write, or damage.
@@ -159,7 +126,7 @@ func judgeTail(r io.ReaderAt, off, end, size int64, reason string) (tail, string
 	hdr := make([]byte, frameHeader) // what the header holds, zeros after end
 	copy(hdr, buf)
 	var claimed int64 // the frame's length with its header, when the header reads
-	if n := int64(binary.LittleEndian.Uint32(hdr[4:])); string(hdr[:4]) == frameMagic && n > 0 && n <= maxFrameRead {
+	if n, reason := frameLength(hdr); reason == "" {
 		claimed = frameHeader + n
 	}
 	reach := int64(frameHeader + maxFrame) // the most one write holds
@@ -365,15 +332,14 @@ func (s *Store) dropTorn(path string, f StateFile, sc scan, size int64) error {
 // payment needs its id.
 func (s *Store) logTorn(path string, f StateFile, t *tail, size int64) (droppedRecords, error) {
 	var d droppedRecords
-	var hdr [frameHeader]byte
-	n := int64(0)
+	var hdr [frameHeader]byte // zeros when the file ends inside it
 	if size-t.off >= frameHeader {
 		if _, err := f.ReadAt(hdr[:], t.off); err != nil {
 			return d, err
 		}
-		n = int64(binary.LittleEndian.Uint32(hdr[4:]))
 	}
-	if string(hdr[:4]) != frameMagic || n == 0 || n > maxFrameRead {
+	n, reason := frameLength(hdr[:])
+	if reason != "" {
 		d.unreadable = int(t.end - t.off)
 		return d, nil
 	}

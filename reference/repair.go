@@ -2,9 +2,7 @@ package reference
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"time"
@@ -85,11 +83,12 @@ func (s *Store) logDropped(path string, f StateFile, off, end, length int64) (dr
 		return d, err
 	}
 	var hdr [frameHeader]byte
+	var body []byte
 	for p := 0; p < len(b); {
-		if body, intact, err := frameAt(f, off+int64(p), length, &hdr); err != nil {
+		if _, reason, err := readFrame(f, off+int64(p), length, &hdr, &body); err != nil {
 			return d, err
-		} else if body != nil {
-			at := off + int64(p)
+		} else if reason == "" || reason == checksumMismatch { // a mismatch is not intact
+			at, intact := off+int64(p), reason == ""
 			d.unreadable += s.logRecords(body, &d, func(pr paymentPayload, _ bool) {
 				s.logger.Error("state journal repair: dropped a payment", "path", path, "frame_offset", at, "frame_intact", intact,
 					"id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID, "account", pr.account,
@@ -111,50 +110,22 @@ func (s *Store) logDropped(path string, f StateFile, off, end, length int64) (dr
 	return d, nil
 }
 
-// frameAt reads the frame whose header is at off in f (of size bytes):
-// its body (nil when no frame's header is there or its body would run past
-// size) and whether its checksum holds.
-func frameAt(f StateFile, off, size int64, hdr *[frameHeader]byte) ([]byte, bool, error) {
-	if size-off < frameHeader {
-		return nil, false, nil
-	}
-	if _, err := f.ReadAt(hdr[:], off); err != nil {
-		return nil, false, err
-	}
-	n := int64(binary.LittleEndian.Uint32(hdr[4:]))
-	if string(hdr[:4]) != frameMagic || n == 0 || n > maxFrameRead || off+frameHeader+n > size {
-		return nil, false, nil
-	}
-	body := make([]byte, n)
-	if _, err := f.ReadAt(body, off+frameHeader); err != nil {
-		return nil, false, err
-	}
-	return body, crc32.Checksum(body, castagnoli) == binary.LittleEndian.Uint32(hdr[8:]), nil
-}
-
 // logRecords calls payment and account for the records of a dropped
 // frame's body that read, counting them in d, and returns the bytes that
 // do not. A payment's record cut after its partner_trx_id still reads
 // (whole false): its id and amounts come first.
 func (s *Store) logRecords(body []byte, d *droppedRecords, payment func(pr paymentPayload, whole bool), account func(a *account)) int {
 	unreadable := 0
-	for len(body) >= recordHeader {
-		n := int(binary.LittleEndian.Uint32(body))
-		if n < 1 {
-			break
-		}
-		rec := body[:min(len(body), recordHeader-1+n)]
-		body = body[len(rec):]
-		whole := len(rec) == recordHeader-1+n
-		switch typ, payload := rec[4], rec[recordHeader:]; typ {
+	for rec := range records(body) {
+		switch rec.typ {
 		case recPayment, recStored:
-			if pr, err := decodePayment(payload); err == nil || (!whole && pr.named) {
+			if pr, err := decodePayment(rec.payload); err == nil || (!rec.whole && pr.named) {
 				d.payments++
 				payment(pr, err == nil)
 				continue
 			}
 		case recAccount:
-			if a, err := decodeAccount(payload); err == nil {
+			if a, err := decodeAccount(rec.payload); err == nil {
 				d.accounts++
 				account(a)
 				continue
@@ -162,7 +133,7 @@ func (s *Store) logRecords(body []byte, d *droppedRecords, payment func(pr payme
 		case recHeader:
 			continue
 		}
-		unreadable += len(rec)
+		unreadable += rec.size
 	}
-	return unreadable + len(body)
+	return unreadable
 }

@@ -307,29 +307,22 @@ func sealRecord(b []byte, typ byte) []byte {
 // applyFrame applies a frame's records; header says the frame must be the
 // journal's header.
 func (s *Store) applyFrame(body []byte, header bool) error {
-	for len(body) > 0 {
-		if len(body) < recordHeader {
-			return errors.New("a record header is cut")
+	for rec, err := range records(body) {
+		if err != nil {
+			return err
 		}
-		n := int(binary.LittleEndian.Uint32(body))
-		if n < 1 || n > len(body)-recordHeader+1 {
-			return errors.New("a record's length exceeds its frame")
-		}
-		typ, payload := body[4], body[recordHeader:recordHeader+n-1]
-		body = body[recordHeader+n-1:]
-		if header != (typ == recHeader) {
+		if header != (rec.typ == recHeader) {
 			return errors.New("the journal does not begin with its header")
 		}
-		var err error
-		switch typ {
+		switch rec.typ {
 		case recHeader:
-			err = s.checkHeader(payload)
+			err = s.checkHeader(rec.payload)
 		case recAccount:
-			err = s.applyAccount(payload)
+			err = s.applyAccount(rec.payload)
 		case recPayment, recStored:
-			err = s.applyPayment(payload, typ == recPayment)
+			err = s.applyPayment(rec.payload, rec.typ == recPayment)
 		default:
-			err = fmt.Errorf("unknown record type %q", typ)
+			err = fmt.Errorf("unknown record type %q", rec.typ)
 		}
 		if err != nil {
 			return err
