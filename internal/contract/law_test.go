@@ -20,7 +20,7 @@ import (
 // here, and that every judge (steps/, generative/, loadtest/, probe/, cmd/)
 // calls them: each scans every non-test Go file of the module outside this
 // package, reference/ (an implementation with its own domain),
-// internal/variants (servers too: the reference's legal alternatives, which
+// reference/variants (servers too: the reference's legal alternatives, which
 // answer as a server would) and api/ (generated), and fails naming the file
 // and line that writes a rule again.
 
