@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // All returns every variant, each built afresh.
@@ -582,7 +583,7 @@ func useBalanceDefaultsTrue() Variant {
 			// differs when balance was taken, or when method 0 had
 			// nothing else enabled (the reference refuses it).
 			watched := watchJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
-				req, _ := decodeObject(reqBody)
+				req, _ := httpapi.DecodeObject(reqBody)
 				if r.URL.Path != pathPayment || r.Context().Value(defaultedKey{}) == nil {
 					return
 				}
@@ -599,7 +600,7 @@ func useBalanceDefaultsTrue() Variant {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == pathPayment && r.Method == http.MethodPost {
 					raw, _ := io.ReadAll(r.Body)
-					if body, ok := decodeObject(raw); ok {
+					if body, ok := httpapi.DecodeObject(raw); ok {
 						if _, given := body["use_balance"]; !given {
 							body["use_balance"] = true
 							r = r.WithContext(context.WithValue(r.Context(), defaultedKey{}, true))
