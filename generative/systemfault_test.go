@@ -13,8 +13,8 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/verdict"
 )
 

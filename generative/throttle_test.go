@@ -15,11 +15,11 @@ import (
 
 	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/verdict"
 )
 
@@ -47,7 +47,7 @@ func runOpts(tb testing.TB, o generative.Options) generative.Result {
 
 // TestGeneratedModeWaitsOutARateLimit: against the reference limited to
 // 200 requests a second per secret key (reference --rate-limit 200),
-// behind the throttling gateway of internal/variants (which throttles the
+// behind the throttling gateway of reference/variants (which throttles the
 // first request of each operation, so that the run is throttled whatever
 // its speed), every property passes, and the result says how many requests
 // were throttled.

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/transport"
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/variants"
 )
 
 // TestWalletReadsWaitOutThrottlingExceptDuringTheAttack: against a gateway

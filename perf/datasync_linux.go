@@ -7,7 +7,7 @@ import (
 )
 
 // datasync is fdatasync(2) on f, as the reference's journal makes its frames
-// durable (reference/datasync_linux.go).
+// durable (reference/storage/datasync_linux.go).
 func datasync(f *os.File) error {
 	raw, err := f.SyscallConn()
 	if err != nil {

@@ -34,7 +34,7 @@ const floorFile = 8 << 20
 // its space), then frames of size bytes are written into it one after
 // another, each at the end of the last (from the start again at the
 // file's end), each followed by fdatasync, as the journal writes its
-// frames (reference/journal.go). The file is removed.
+// frames (reference/storage/journal.go). The file is removed.
 func MeasureFloor(ctx context.Context, dir string, size int, d time.Duration) (Floor, error) {
 	size = min(max(size, 1), floorFile)
 	f, err := os.CreateTemp(dir, "perf-floor-")

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/probe"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/verdict"
 )
 

@@ -133,7 +133,7 @@ func (s *Store) provision(c Caller, name, phone, email, device string, now time.
 		}
 		s.index(existing)
 		if s.journal != nil {
-			s.journal.append(s.accountRecord(existing))
+			s.journal.Append(s.accountRecord(existing))
 		}
 		return ProvisionResult{CustomerID: existing.id, Token: existing.token}, nil
 	}
@@ -146,7 +146,7 @@ func (s *Store) provision(c Caller, name, phone, email, device string, now time.
 	}
 	s.index(a)
 	if s.journal != nil {
-		s.journal.append(s.accountRecord(a))
+		s.journal.Append(s.accountRecord(a))
 	}
 	return ProvisionResult{CustomerID: a.id, Token: a.token, Created: true}, nil
 }

@@ -245,7 +245,7 @@ func BenchmarkCreatePaymentState(b *testing.B) {
 	b.Cleanup(func() { _ = store.Close() })
 	c := caller(b, store, referencetest.KeyNusantara, "tok-nusantara-load-2")
 	size0 := journalEnd(b, filepath.Join(dir, JournalName))
-	frames0 := store.journal.frames.Load()
+	frames0 := store.journal.Frames()
 	var seq atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(64)
@@ -262,7 +262,7 @@ func BenchmarkCreatePaymentState(b *testing.B) {
 	b.ReportMetric(float64(journalEnd(b, filepath.Join(dir, JournalName))-size0)/float64(b.N), "disk-B/payment")
 	// A round of group commit: one frame written and fdatasynced, shared
 	// by the payments that waited for it.
-	frames := float64(store.journal.frames.Load() - frames0)
+	frames := float64(store.journal.Frames() - frames0)
 	b.ReportMetric(float64(b.N)/frames, "payments/round")
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/frames, "µs/round")
 }

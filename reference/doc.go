@@ -10,9 +10,11 @@
 // (faults.go). Domain errors carry the contract's messages (errors.go).
 //
 // With a state directory (WithState) every change is also appended to a
-// journal and fsynced before the request that made it returns, many
-// requests sharing one fsync (journal.go); a store built over the same
-// directory replays it (state.go).
+// journal as a record (records.go) and fsynced before the request that
+// made it returns, many requests sharing one fsync; a store built over the
+// same directory replays it (state.go). The journal, its recovery and the
+// directory are package reference/storage, which knows nothing of the
+// records' meaning.
 //
 // The package knows nothing of HTTP: it imports neither net/http nor the
 // generated api package (TestDomainImportsNoHTTP keeps it so). The HTTP glue

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference/referencetest"
+	"github.com/partnercommerce/conformance/reference/storage"
 )
 
 // script decides the fate of each write and fsync of a journal opened
@@ -53,7 +55,7 @@ func (sc *script) next(op string) error {
 
 // open opens the files of a state directory, the journal through sc.
 func (sc *script) open(name string, flag int, perm fs.FileMode) (StateFile, error) {
-	f, err := defaultOpen(name, flag, perm)
+	f, err := storage.OpenFile(name, flag, perm)
 	if err != nil || filepath.Base(name) != JournalName {
 		return f, err
 	}
@@ -67,7 +69,7 @@ type scriptedFile struct {
 
 func (f scriptedFile) WriteAt(p []byte, off int64) (int, error) {
 	op := "frame"
-	if isZero(p) {
+	if bytes.Count(p, []byte{0}) == len(p) {
 		op = "zeros"
 	}
 	if err := f.sc.next(op); err != nil {
@@ -89,8 +91,8 @@ func (f scriptedFile) Sync() error {
 // late would (one preempted between its append and its wait, or one that
 // read the frame's payment), for the outcome of the frame's record and of
 // a record appended meanwhile: the answer is a channel to wait on or
-// errNotDurable, never success, at every moment; afterwards it is
-// errNotDurable.
+// storage.ErrNotDurable, never success, at every moment; afterwards it is
+// storage.ErrNotDurable.
 func TestJournalFailedFrameIsNeverReportedDurable(t *testing.T) {
 	t.Parallel()
 	var armed atomic.Bool
@@ -119,14 +121,14 @@ func TestJournalFailedFrameIsNeverReportedDurable(t *testing.T) {
 	// A request holds the store's lock, which the undoing needs, and
 	// appends a record meanwhile.
 	s.mu.Lock()
-	endA := s.journal.appended
-	endB := s.journal.append(s.accountRecord(s.accounts[c.AccountID]))
+	endA := s.journal.End()
+	endB := s.journal.Append(s.accountRecord(s.accounts[c.AccountID]))
 	close(release)
 	judged := map[string]uint64{"the failed frame's record": endA, "a record appended meanwhile": endB}
 	var durable []string // reported durable while the frame was being undone
 	for deadline := time.Now().Add(200 * time.Millisecond); time.Now().Before(deadline) && len(judged) > 0; runtime.Gosched() {
 		for what, end := range judged {
-			if done, err := s.journal.waitFor(end); done == nil {
+			if done, err := s.journal.Poll(end); done == nil {
 				if err == nil {
 					durable = append(durable, what)
 				}
@@ -137,8 +139,8 @@ func TestJournalFailedFrameIsNeverReportedDurable(t *testing.T) {
 	s.mu.Unlock()
 	require.Empty(t, durable, "reported durable while its frame was being undone")
 	require.ErrorIs(t, <-answered, ErrInternal)
-	require.ErrorIs(t, s.journal.wait(endA), errNotDurable)
-	require.ErrorIs(t, s.journal.wait(endB), errNotDurable)
+	require.ErrorIs(t, s.journal.Wait(endA), storage.ErrNotDurable)
+	require.ErrorIs(t, s.journal.Wait(endB), storage.ErrNotDurable)
 	_, err = s.PaymentStatus(c, StatusQuery{PartnerTrxID: ptr("late-a")})
 	require.ErrorIs(t, err, ErrTrxNotFound)
 	_, err = s.CreatePayment(c, payIn(1002, "081234567890", 0, "late-after", true, false))

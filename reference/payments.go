@@ -207,7 +207,7 @@ func (s *Store) CreatePayment(c Caller, in CreatePaymentInput) (Transaction, err
 	s.txs.indexNumber(i)
 	view := s.view(i, in.PartnerTrxID, in.Msisdn, now)
 	if s.journal != nil {
-		s.journal.append(s.paymentRecord(i, recPayment))
+		s.journal.Append(s.paymentRecord(i, recPayment))
 	}
 	if err := s.durable(s.release()); err != nil {
 		return Transaction{}, err

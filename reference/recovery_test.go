@@ -1,7 +1,6 @@
 package reference
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference/referencetest"
+	"github.com/partnercommerce/conformance/reference/storage"
 )
 
 // logRecorder is a slog.Handler that keeps every record.
@@ -72,7 +72,7 @@ func journalEnd(tb testing.TB, path string) int64 {
 	data, err := os.ReadFile(path)
 	require.NoError(tb, err)
 	last := offs[len(offs)-1]
-	return last + frameHeader + int64(binary.LittleEndian.Uint32(data[last+4:]))
+	return last + storage.FrameHeader + int64(binary.LittleEndian.Uint32(data[last+4:]))
 }
 
 // bigLastFrame makes someChanges and one more payment, whose parts make
@@ -100,16 +100,16 @@ func TestStateTornLastWriteDropped(t *testing.T) {
 		damage func(data []byte, last int64) []byte
 		logged []string // the payments the log names
 	}{
-		"the file ends inside the last frame":          {func(data []byte, last int64) []byte { return data[:last+frameHeader+3] }, nil},
+		"the file ends inside the last frame":          {func(data []byte, last int64) []byte { return data[:last+storage.FrameHeader+3] }, nil},
 		"the file ends inside the last frame's header": {func(data []byte, last int64) []byte { return data[:last+5] }, nil},
 		"the file ends inside the last frame, after its payment's id": {
-			func(data []byte, last int64) []byte { return data[:last+frameHeader+200] }, []string{"st-big"}},
-		"a sector of the last frame never written": {func(data []byte, last int64) []byte {
-			at := (last + 2*sector) / sector * sector // a whole sector inside the frame
-			clear(data[at : at+sector])
+			func(data []byte, last int64) []byte { return data[:last+storage.FrameHeader+200] }, []string{"st-big"}},
+		"a storage.Sector of the last frame never written": {func(data []byte, last int64) []byte {
+			at := (last + 2*storage.Sector) / storage.Sector * storage.Sector // a whole storage.Sector inside the frame
+			clear(data[at : at+storage.Sector])
 			return data
 		}, []string{"st-big"}},
-		"the header's frame cut short": {func(data []byte, _ int64) []byte { return data[:frameHeader+3] }, nil},
+		"the header's frame cut short": {func(data []byte, _ int64) []byte { return data[:storage.FrameHeader+3] }, nil},
 	}
 	for name, tc := range damages {
 		t.Run(name, func(t *testing.T) {
@@ -177,10 +177,10 @@ func TestStateTornFrameOfSeveralPayments(t *testing.T) {
 			next = offs[3+i+1]
 		}
 		lastRecord = len(body)
-		body = append(body, data[off+frameHeader:next]...)
+		body = append(body, data[off+storage.FrameHeader:next]...)
 	}
 	group := testFrame(body)
-	torn := append(slices.Clone(data[:first]), group[:frameHeader+lastRecord+10]...) // inside the last record, before its id
+	torn := append(slices.Clone(data[:first]), group[:storage.FrameHeader+lastRecord+10]...) // inside the last record, before its id
 	require.NoError(t, os.WriteFile(path, torn, 0o600))
 	want := takeSnapshot(t, replayPrefix(t, dir, first, clock), tokens, trxIDs)
 	require.Equal(t, trxIDs, want.Missing)
@@ -278,7 +278,7 @@ func TestStateDamageBeforeAFrameEndingInZeros(t *testing.T) {
 	last := offs[len(offs)-1]
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	data[offs[len(offs)-2]+frameHeader+6] ^= 0x40
+	data[offs[len(offs)-2]+storage.FrameHeader+6] ^= 0x40
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	_, err = openStateStore(t, dir, clock)
 	var corrupt *CorruptError
@@ -307,9 +307,9 @@ func TestStateDamageRefusesToStart(t *testing.T) {
 		offset  int64
 		follows string
 	}{
-		"a record's byte":            {flip(offs[2] + frameHeader + 6), offs[2], fmt.Sprintf("an intact frame follows at offset %d", offs[3])},
+		"a record's byte":            {flip(offs[2] + storage.FrameHeader + 6), offs[2], fmt.Sprintf("an intact frame follows at offset %d", offs[3])},
 		"a frame's length":           {flip(offs[2] + 5), offs[2], fmt.Sprintf("an intact frame follows at offset %d", offs[3])},
-		"a byte of the last frame":   {flip(last + frameHeader + 6), last, "it is the last frame and whole"},
+		"a byte of the last frame":   {flip(last + storage.FrameHeader + 6), last, "it is the last frame and whole"},
 		"the last frame's checksum":  {flip(last + 9), last, "it is the last frame and whole"},
 		"bytes after 2 MiB of zeros": {func(b []byte) { copy(b[end+2<<20:], "not zeros") }, end, fmt.Sprintf("%d zero bytes, then non-zero bytes from offset %d", 2<<20, end+2<<20)},
 	} {
@@ -357,7 +357,7 @@ func testRepair(t *testing.T, journal func(*testing.T) (string, *referencetest.C
 	require.Equal(t, trxIDs, want.Missing, "the damage drops every payment")
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	data[damaged+frameHeader+6] ^= 0x40
+	data[damaged+storage.FrameHeader+6] ^= 0x40
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 
 	logs := &logRecorder{}
@@ -426,90 +426,9 @@ func TestStateLogsFailedWritesOncePerEpisode(t *testing.T) {
 
 // testFrame is a frame of body, as the journal writes it.
 func testFrame(body []byte) []byte {
-	f := append(make([]byte, frameHeader), body...)
-	copy(f, frameMagic)
+	f := append(make([]byte, storage.FrameHeader), body...)
+	copy(f, storage.FrameMagic)
 	binary.LittleEndian.PutUint32(f[4:], uint32(len(body)))
-	binary.LittleEndian.PutUint32(f[8:], crc32.Checksum(body, castagnoli))
+	binary.LittleEndian.PutUint32(f[8:], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
 	return f
-}
-
-// TestJudgeTail tells torn last writes from damage on files made by hand:
-// a frame at off (after off bytes of frames), then zeros.
-func TestJudgeTail(t *testing.T) {
-	t.Parallel()
-	body := bytes.Repeat([]byte("catatan pembayaran "), 80) // 1,520 bytes, no zeros
-	place := func(off int, frame []byte, size int) []byte {
-		file := bytes.Repeat([]byte{'x'}, off) // stands for the frames before
-		file = append(file, frame...)
-		return append(file, make([]byte, max(0, size-len(file)))...)
-	}
-	for name, tc := range map[string]struct {
-		off  int
-		file func(off int) []byte
-		torn string // "" : damage
-		says string // in the torn reason, or in what follows the damage
-	}{
-		"a whole last frame, a byte changed": {100, func(off int) []byte {
-			f := place(off, testFrame(body), 8192)
-			f[off+700] ^= 1
-			return f
-		}, "", "it is the last frame and whole"},
-		"the file ends inside the frame":  {100, func(off int) []byte { return place(off, testFrame(body)[:900], 0) }, "the file ends inside it", ""},
-		"the file ends inside the header": {100, func(off int) []byte { return place(off, testFrame(body)[:7], 0) }, "the file ends inside its header", ""},
-		"a sector of the frame never written": {100, func(off int) []byte {
-			f := place(off, testFrame(body), 8192)
-			clear(f[512:1024])
-			return f
-		}, "the sector at offset 512 was never written", ""},
-		"the frame's sectors after its first never written": {100, func(off int) []byte {
-			f := place(off, testFrame(body), 8192)
-			clear(f[512:])
-			return f
-		}, "the sector at offset 512 was never written", ""},
-		"the header's second sector never written": {506, func(off int) []byte {
-			f := place(off, testFrame(body), 8192)
-			clear(f[512:])
-			return f
-		}, "its header's sector at offset 512 was never written", ""},
-		"the header's first sector never written": {506, func(off int) []byte {
-			f := place(off, testFrame(body), 8192)
-			clear(f[off:512])
-			return f
-		}, "its header's sector at offset 506 was never written", ""},
-		"a few zero bytes at the frame's end, another byte changed": {100, func(off int) []byte {
-			b := append(bytes.Clone(body[:1024-off-frameHeader]), 0, 0, 0)
-			f := place(off, testFrame(b), 8192) // ends 3 zero bytes after the boundary at 1024
-			f[off+50] ^= 1
-			return f
-		}, "", "it is the last frame and whole"},
-		"an intact frame ending in zero bytes after the damage": {100, func(off int) []byte {
-			f := place(off, append(testFrame(body), testFrame([]byte("berikutnya\x00\x00"))...), 8192)
-			f[off+700] ^= 1
-			return f
-		}, "", fmt.Sprintf("an intact frame follows at offset %d", 100+frameHeader+len(body))},
-		"an intact frame after the damage": {100, func(off int) []byte {
-			f := place(off, append(testFrame(body), testFrame([]byte("berikutnya"))...), 8192)
-			f[off+700] ^= 1
-			return f
-		}, "", fmt.Sprintf("an intact frame follows at offset %d", 100+frameHeader+len(body))},
-		"bytes after 2 MiB of zeros": {100, func(off int) []byte {
-			f := place(off, nil, 3<<20)
-			copy(f[off+2<<20:], "tidak nol")
-			return f
-		}, "", fmt.Sprintf("%d zero bytes, then non-zero bytes from offset %d", 2<<20, 100+2<<20)},
-	} {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			file := tc.file(tc.off)
-			r := bytes.NewReader(file)
-			end, err := lastNonZero(r, int64(tc.off), int64(len(file)))
-			require.NoError(t, err)
-			got, follows, err := judgeTail(r, int64(tc.off), end, int64(len(file)), "checksum mismatch")
-			require.NoError(t, err)
-			assert.Equal(t, tc.torn, got.torn)
-			if tc.torn == "" {
-				assert.Contains(t, follows, tc.says)
-			}
-		})
-	}
 }

@@ -1,24 +1,32 @@
 package reference
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
-
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
+
+	"github.com/partnercommerce/conformance/reference/storage"
 )
 
-// OpenFunc opens a file of a state directory (os.OpenFile's signature).
-type OpenFunc func(name string, flag int, perm fs.FileMode) (StateFile, error)
+// The state directory's types, which reference/storage defines.
+type (
+	// StateFile is an open file of a state directory; *os.File is one.
+	// Tests wrap it to make a write or an fsync fail.
+	StateFile = storage.File
+	// OpenFunc opens a file of a state directory (os.OpenFile's
+	// signature).
+	OpenFunc = storage.OpenFunc
+	// CorruptError is a journal whose frames cannot all be read, and whose
+	// damage is not a torn last write: the store refuses to start rather
+	// than serve the state before the damage (unless WithRepair).
+	CorruptError = storage.CorruptError
+	// Commit is one group commit of the journal (WithCommitObserver).
+	Commit = storage.Commit
+)
+
+// JournalName is the journal's file name in a state directory.
+const JournalName = storage.JournalName
 
 // WithState keeps the store's state in directory dir: every change is
 // written to a journal there and fsynced before the request that made it is
@@ -39,168 +47,158 @@ func WithRepair() Option { return func(s *Store) { s.repair = true } }
 // fail.
 func WithStateFiles(open OpenFunc) Option { return func(s *Store) { s.openFile = open } }
 
-// JournalName is the journal's file name in a state directory.
-const JournalName = "journal"
-
-// The record types of the journal.
-const (
-	recHeader  byte = 'H' // the journal's first record: what its state depends on
-	recAccount byte = 'A' // an account as it is after a change (absolute)
-	recPayment byte = 'P' // a payment, whose amount debits its account's wallet
-	recStored  byte = 'S' // a payment whose debit its account's record holds (compaction)
-)
+// WithCommitObserver calls observe after each commit of the journal
+// (WithState), from the journal's goroutine, as the commit's requests are
+// woken: observe must be quick (a histogram's). Without a state directory
+// there is no commit.
+func WithCommitObserver(observe func(Commit)) Option {
+	return func(s *Store) { s.observeCommit = observe }
+}
 
 // compactAfter is how many superseded account records a journal must hold,
 // and more than it holds payments, before a start compacts it.
 const compactAfter = 1000
 
-// journalVersion is the format version the header records.
-const journalVersion = 1
-
-func defaultOpen(name string, flag int, perm fs.FileMode) (StateFile, error) {
-	return os.OpenFile(name, flag, perm) //nolint:gosec // the path is the operator's --state directory
-}
-
 // openState opens (or creates) the state directory, replays its journal
 // into the store, which holds the data set's state, and starts the
 // journal. The caller owns s.
 func (s *Store) openState(ds *Dataset) error {
-	dir := s.stateDir
 	if len(s.faults) > 0 {
 		return errors.New("reference: faults are not combined with a state directory (the journal records only the document's changes)")
 	}
-	if s.openFile == nil {
-		s.openFile = defaultOpen
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return stateDirError(dir, err)
-	}
-	unlock, err := lockDir(dir)
-	if err != nil {
-		return err
-	}
 	s.header = s.headerRecord(ds)
-	path := filepath.Join(dir, JournalName)
-	f, size, length, err := s.openJournal(dir, path)
+	j, err := storage.Open(storage.Options{
+		Dir: s.stateDir, Open: s.openFile, Repair: s.repair, Logger: s.logger,
+		Header: s.header, Observe: s.observeCommit, Mu: &s.mu, Counts: droppedCounts,
+	}, journaled{s})
 	if err != nil {
-		unlock()
 		return err
 	}
-	// A new journal's header, then the first frames' space, so that they
-	// need only fdatasync. A disk without room for them does not stop the
-	// start: the store serves what the journal holds, a change answers 500
-	// until its write succeeds, and the journal's first frame writes the
-	// header first if it is not there.
-	sync := func() error { return syncDir(dir, s.openFile) }
-	var werr error
-	if size == 0 {
-		if size, werr = writeHeader(f, s.header, sync); werr != nil {
-			_ = f.Truncate(0) // a header cut short is not a frame
-			length = 0
+	s.journal = j
+	return nil
+}
+
+// Close releases the state directory: later requests fail. Without a state
+// directory it does nothing.
+func (s *Store) Close() error {
+	if s.journal == nil {
+		return nil
+	}
+	return s.journal.Close()
+}
+
+// journaled is the store as the journal's domain (storage.Domain): what
+// its records mean.
+type journaled struct{ s *Store }
+
+var _ storage.Domain = journaled{}
+
+// Apply applies a frame's records; header says the frame must be the
+// journal's header.
+func (j journaled) Apply(body []byte, header bool) error {
+	s := j.s
+	for rec, err := range storage.Records(body) {
+		if err != nil {
+			return err
 		}
-		length = max(length, size)
-	}
-	if werr == nil {
-		length, werr = preallocate(f, size, length, minSegment)
-	}
-	s.unlockDir = unlock
-	s.journal = newJournal(path, f, size, length, &s.mu, s.rebuild, s.logger)
-	s.journal.observe = s.observeCommit
-	s.journal.header, s.journal.syncDir = s.header, sync
-	if werr != nil {
-		s.journal.startsWithout(werr)
+		if header != (rec.Type == recHeader) {
+			return errors.New("the journal does not begin with its header")
+		}
+		switch rec.Type {
+		case recHeader:
+			err = s.checkHeader(rec.Payload)
+		case recAccount:
+			err = s.applyAccount(rec.Payload)
+		case recPayment, recStored:
+			err = s.applyPayment(rec.Payload, rec.Type == recPayment)
+		default:
+			err = fmt.Errorf("unknown record type %q", rec.Type)
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// openJournal opens the journal at path, replays it and compacts it if it
-// is due. It returns the journal, the end of its frames and its length.
-func (s *Store) openJournal(dir, path string) (f StateFile, size, length int64, err error) {
-	f, err = s.openFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, 0, 0, stateDirError(dir, err)
-	}
-	size, length, err = s.recoverJournal(dir, path, f)
-	if err != nil {
-		_ = f.Close()
-		return nil, 0, 0, err
-	}
-	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
-		start := time.Now()
-		c, clen, err := s.compact(dir, path)
-		if errors.Is(err, errJournalKept) {
-			// The journal as it is serves the same state: a disk without
-			// room for its copy does not stop the start.
-			s.logger.Error("state journal: compacting failed; the journal is kept as it was", "path", path, "error", err,
-				"superseded_account_records", dead)
-			return f, size, length, nil
+// Reset empties the state to the data set's, as a repair starts over.
+// The caller owns s or holds s.mu.
+func (j journaled) Reset() {
+	j.s.resetState()
+	j.s.replayed.accounts, j.s.replayed.payments = 0, 0
+}
+
+// The counts of the records a start drops, as the log names them
+// (storage.Options.Counts).
+var droppedCounts = []string{"payments", "account_records"}
+
+const (
+	droppedPayments = iota
+	droppedAccounts
+)
+
+// Dropped logs a record the start drops: a payment or an account change of
+// the torn last frame at Warn (none was acknowledged, but an operator
+// looking for a payment needs its id; a payment's record cut after its
+// partner_trx_id still reads, as its id and amounts come first), or one a
+// repair drops at Error.
+func (j journaled) Dropped(at storage.Drop, rec storage.Record) int {
+	l := j.s.logger
+	switch rec.Type {
+	case recPayment, recStored:
+		pr, err := decodePayment(rec.Payload)
+		if err != nil && (rec.Whole || !pr.named) {
+			return storage.Unreadable
 		}
+		if at.Torn {
+			l.Warn("state journal: the torn last frame held a payment, never acknowledged (the crash stopped its write); it is dropped",
+				"path", at.Path, "frame_offset", at.FrameOffset, "id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID,
+				"account", pr.account, "total", pr.amount.Total, "record_whole", err == nil)
+		} else {
+			l.Error("state journal repair: dropped a payment", "path", at.Path, "frame_offset", at.FrameOffset, "frame_intact", at.FrameIntact,
+				"id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID, "account", pr.account,
+				"total", pr.amount.Total, "created", time.Unix(0, pr.created).In(wib).Format(time.RFC3339))
+		}
+		return droppedPayments
+	case recAccount:
+		a, err := decodeAccount(rec.Payload)
 		if err != nil {
-			_ = f.Close()
-			return nil, 0, 0, err
+			return storage.Unreadable
 		}
-		_ = f.Close() // renamed over: c is the journal now
-		s.logger.Info("state journal compacted", "path", path, "bytes_before", size, "bytes_after", clen,
-			"superseded_account_records", dead, "took", time.Since(start).Round(time.Microsecond))
-		return c, clen, clen, nil
+		if at.Torn {
+			l.Warn("state journal: the torn last frame held an account change, never acknowledged; it is dropped",
+				"path", at.Path, "frame_offset", at.FrameOffset, "account", a.id, "partner", a.partner)
+		} else {
+			l.Error("state journal repair: dropped an account change", "path", at.Path, "frame_offset", at.FrameOffset, "frame_intact", at.FrameIntact,
+				"account", a.id, "partner", a.partner)
+		}
+		return droppedAccounts
+	case recHeader:
+		return storage.Uncounted
 	}
-	return f, size, length, nil
+	return storage.Unreadable
 }
 
-// compact rewrites the journal as the state it holds: the header, every
-// account as it is (its wallet included) and every payment as a record
-// that debits nothing. The new journal is written beside the old one,
-// fsynced and renamed over it, so a crash leaves one or the other whole.
-// It returns the new journal, open for appending, and its size. When the
-// copy cannot be written (a disk without room for it) it is removed, and
-// the error wraps errJournalKept: the old journal is as it was. The caller
-// owns s.
-func (s *Store) compact(dir, path string) (StateFile, int64, error) {
-	tmp := path + ".compact"
-	f, err := s.openFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return nil, 0, fmt.Errorf("state journal %s: compacting: %w (%w)", path, stateDirError(dir, err), errJournalKept)
-	}
-	size, err := s.writeCompacted(f)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = f.Close()
-		_ = os.Remove(tmp)
-		return nil, 0, fmt.Errorf("state journal %s: compacting: %w (%w)", path, err, errJournalKept)
-	}
-	if err := syncDir(dir, s.openFile); err != nil {
-		_ = f.Close()
-		return nil, 0, fmt.Errorf("state journal %s: compacting: %w", path, err)
-	}
-	return f, size, nil
+// Replayed says what the start replayed, for its log.
+func (j journaled) Replayed() []any {
+	return []any{"account_records", j.s.replayed.accounts, "payments", j.s.replayed.payments}
 }
 
-// errJournalKept marks a compaction that failed before it replaced the
-// journal.
-var errJournalKept = errors.New("the journal is kept as it was")
+// Compaction says a journal is due for compaction when it holds more than
+// compactAfter superseded account records, and more than payments.
+func (j journaled) Compaction() []any {
+	s := j.s
+	if dead := s.replayed.accounts - len(s.accounts); dead > compactAfter && dead > s.replayed.payments {
+		return []any{"superseded_account_records", dead}
+	}
+	return nil
+}
 
-// writeCompacted writes the journal of the current state to f in frames
-// of at most maxFrame bytes and returns its length.
-func (s *Store) writeCompacted(f StateFile) (int64, error) {
-	size, err := writeHeader(f, s.header, func() error { return nil }) // compact syncs the directory after the rename
-	if err != nil {
-		return 0, err
-	}
-	frame := make([]byte, frameHeader, frameHeader+maxFrame)
-	var werr error
-	add := func(rec []byte) {
-		if len(frame)+len(rec) > frameHeader+maxFrame && len(frame) > frameHeader {
-			werr = errors.Join(werr, writeFrame(f, frame, size))
-			size += int64(len(frame))
-			frame = frame[:frameHeader]
-		}
-		frame = append(frame, rec...)
-	}
+// State writes the state as the journal a compaction keeps: every account
+// as it is (its wallet included) and every payment as a record that
+// debits nothing. The caller owns s.
+func (j journaled) State(add func(rec []byte)) {
+	s := j.s
 	ids := make([]int64, 0, len(s.accounts))
 	for id := range s.accounts {
 		ids = append(ids, id)
@@ -212,498 +210,4 @@ func (s *Store) writeCompacted(f StateFile) (int64, error) {
 	for i := uint32(len(s.seedTxs)); i < s.txs.n; i++ {
 		add(s.paymentRecord(i, recStored))
 	}
-	if len(frame) > frameHeader {
-		werr = errors.Join(werr, writeFrame(f, frame, size))
-		size += int64(len(frame))
-	}
-	return size, werr
-}
-
-// stateDirError words a failure to use the state directory, naming it.
-func stateDirError(dir string, err error) error {
-	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
-		return fmt.Errorf("state directory %s is not writable: %w", dir, err)
-	}
-	return fmt.Errorf("state directory %s: %w", dir, err)
-}
-
-// writeHeader writes the header's frame at the start of an empty journal
-// and fsyncs it, then its directory with syncDir (the file may be new). It
-// returns the frame's end.
-func writeHeader(f StateFile, header []byte, syncDir func() error) (int64, error) {
-	frame := append(make([]byte, frameHeader, frameHeader+len(header)), header...)
-	if err := writeFrame(f, frame, 0); err != nil {
-		return 0, err
-	}
-	if err := f.Sync(); err != nil {
-		return 0, err
-	}
-	if err := syncDir(); err != nil {
-		return 0, err
-	}
-	return int64(len(frame)), nil
-}
-
-// writeFrame fills in the header of frame, which begins with frameHeader
-// reserved bytes, and writes it at off.
-func writeFrame(f StateFile, frame []byte, off int64) error {
-	copy(frame, frameMagic)
-	binary.LittleEndian.PutUint32(frame[4:], uint32(len(frame)-frameHeader))
-	binary.LittleEndian.PutUint32(frame[8:], crc32.Checksum(frame[frameHeader:], castagnoli))
-	_, err := f.WriteAt(frame, off) // WriteAt fails on a short write
-	return err
-}
-
-// syncDir fsyncs a directory, so a file created in it survives a crash.
-func syncDir(dir string, open OpenFunc) error {
-	d, err := open(dir, os.O_RDONLY, 0)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// headerRecord is the journal's first record: the format version, the
-// SHA-256 of the data set, the transition times and, with
-// WithWalletTakenWhenPaid, a mark of it. A journal is replayed only over the
-// same: its records refer to the data set's accounts and products, a
-// payment's status is derived from its creation time and the transition
-// times, and whether a payment debited its wallet from the option.
-func (s *Store) headerRecord(ds *Dataset) []byte {
-	sum := datasetSum(ds)
-	b := make([]byte, recordHeader, 64)
-	b = append(b, journalVersion)
-	b = append(b, sum[:]...)
-	b = binary.AppendVarint(b, int64(s.rules.settleAfter))
-	b = binary.AppendVarint(b, int64(s.rules.expireAfter))
-	if s.policy.walletWhenPaid {
-		b = append(b, 1) // a journal of either kind is replayed only by a store of the same kind
-	}
-	return sealRecord(b, recHeader)
-}
-
-// datasetSum is the SHA-256 of a data set's JSON encoding (struct fields in
-// order, so the same data set always gives the same sum).
-func datasetSum(ds *Dataset) [32]byte {
-	data, err := json.Marshal(ds)
-	if err != nil {
-		return [32]byte{} // a data set of plain values always encodes
-	}
-	return sha256.Sum256(data)
-}
-
-// sealRecord fills in the record header of b, which begins with
-// recordHeader reserved bytes.
-func sealRecord(b []byte, typ byte) []byte {
-	binary.LittleEndian.PutUint32(b, uint32(len(b)-recordHeader+1))
-	b[4] = typ
-	return b
-}
-
-// applyFrame applies a frame's records; header says the frame must be the
-// journal's header.
-func (s *Store) applyFrame(body []byte, header bool) error {
-	for len(body) > 0 {
-		if len(body) < recordHeader {
-			return errors.New("a record header is cut")
-		}
-		n := int(binary.LittleEndian.Uint32(body))
-		if n < 1 || n > len(body)-recordHeader+1 {
-			return errors.New("a record's length exceeds its frame")
-		}
-		typ, payload := body[4], body[recordHeader:recordHeader+n-1]
-		body = body[recordHeader+n-1:]
-		if header != (typ == recHeader) {
-			return errors.New("the journal does not begin with its header")
-		}
-		var err error
-		switch typ {
-		case recHeader:
-			err = s.checkHeader(payload)
-		case recAccount:
-			err = s.applyAccount(payload)
-		case recPayment, recStored:
-			err = s.applyPayment(payload, typ == recPayment)
-		default:
-			err = fmt.Errorf("unknown record type %q", typ)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// errStateMismatch is a journal written with another data set or other
-// transition times.
-var errStateMismatch = errors.New("the state directory was written")
-
-func (s *Store) checkHeader(payload []byte) error {
-	want := s.header[recordHeader:]
-	if bytes.Equal(payload, want) {
-		return nil
-	}
-	d := decoder{b: payload}
-	if d.byte() != journalVersion {
-		return fmt.Errorf("%w by another version of the reference (journal format %d, this one reads %d)", errStateMismatch, payload[0], journalVersion)
-	}
-	if !bytes.Equal(d.bytes(sha256.Size), want[1:1+sha256.Size]) {
-		return fmt.Errorf("%w with another data set (--seed); start with the same data set or another --state directory", errStateMismatch)
-	}
-	settle, expire := time.Duration(d.varint()), time.Duration(d.varint())
-	if settle == s.rules.settleAfter && expire == s.rules.expireAfter {
-		return fmt.Errorf("%w with --wallet-when-paid %v (this start: %v); the wallets replay as it says, so start with the same or another --state directory",
-			errStateMismatch, !s.policy.walletWhenPaid, s.policy.walletWhenPaid)
-	}
-	return fmt.Errorf("%w with --settle-after %s --expire-after %s (this start: %s and %s); payment statuses depend on them, so start with the same values or another --state directory",
-		errStateMismatch, settle, expire, s.rules.settleAfter, s.rules.expireAfter)
-}
-
-// rebuild brings the state in memory back to the journal's first size
-// bytes: the data set's state, then every record. The caller holds s.mu.
-func (s *Store) rebuild(size int64) error {
-	s.resetState()
-	_, err := s.replay(s.journal.path, s.journal.file, size)
-	return err
-}
-
-// chmodPrivate narrows a file's permissions to 0600.
-func chmodPrivate(path string) error { return os.Chmod(path, 0o600) }
-
-// Close releases the state directory: later requests fail. Without a state
-// directory it does nothing.
-func (s *Store) Close() error {
-	if s.journal == nil {
-		return nil
-	}
-	err := s.journal.close()
-	s.unlockDir()
-	return err
-}
-
-// accountRecord encodes account a as it is now. The caller holds s.mu.
-func (s *Store) accountRecord(a *account) []byte {
-	b := append(s.scratch[:0], 0, 0, 0, 0, 0)
-	b = binary.AppendUvarint(b, uint64(a.id))
-	b = binary.AppendUvarint(b, uint64(a.partner))
-	b = appendString(b, a.name)
-	b = appendString(b, a.email)
-	b = appendString(b, a.phone)
-	b = appendString(b, a.deviceID)
-	b = appendString(b, a.token)
-	b = appendBool(b, a.main)
-	b = binary.AppendVarint(b, a.level)
-	b = appendString(b, a.referralCode)
-	b = appendBool(b, a.identityNumber != nil)
-	if a.identityNumber != nil {
-		b = appendString(b, *a.identityNumber)
-	}
-	b = binary.AppendVarint(b, a.registeredAt.UnixNano())
-	b = binary.AppendVarint(b, a.balance)
-	b = binary.AppendVarint(b, a.coins)
-	b = appendBool(b, a.walletUnavailable)
-	s.scratch = b
-	return sealRecord(b, recAccount)
-}
-
-// applyAccount replays an account record: the account with its token is
-// replaced, or created. The caller owns s or holds s.mu.
-func (s *Store) applyAccount(p []byte) error {
-	a, err := decodeAccount(p)
-	if err != nil {
-		return err
-	}
-	if s.cat.partners[a.partner] == nil {
-		return fmt.Errorf("account record: partner %d is not in the data set", a.partner)
-	}
-	if other := s.accounts[a.id]; a.id <= 0 || (other != nil && other.token != a.token) {
-		return fmt.Errorf("account record: id %d is another account's", a.id)
-	}
-	if old := s.byToken[a.token]; old != nil {
-		delete(s.accounts, old.id)
-		if k := (partnerKey{old.partner, lowerEmail(old.email)}); s.byEmail[k] == old {
-			delete(s.byEmail, k)
-		}
-		if k := (partnerKey{old.partner, old.phone}); s.byPhone[k] == old {
-			delete(s.byPhone, k)
-		}
-		*old = *a
-		a = old
-	}
-	s.index(a)
-	s.nextAccountID = max(s.nextAccountID, a.id)
-	s.replayed.accounts++
-	return nil
-}
-
-// decodeAccount reads an account record's payload.
-func decodeAccount(p []byte) (*account, error) {
-	d := decoder{b: p}
-	a := &account{}
-	a.id, a.partner = int64(d.uvarint()), int64(d.uvarint())
-	a.name, a.email, a.phone, a.deviceID, a.token = d.string(), d.string(), d.string(), d.string(), d.string()
-	a.main, a.level, a.referralCode = d.bool(), d.varint(), d.string()
-	if d.bool() {
-		id := d.string()
-		a.identityNumber = &id
-	}
-	a.registeredAt = time.Unix(0, d.varint()).In(wib)
-	a.balance, a.coins, a.walletUnavailable = d.varint(), d.varint(), d.bool()
-	if err := d.done(); err != nil {
-		return nil, fmt.Errorf("account record: %w", err)
-	}
-	return a, nil
-}
-
-// paymentRecord encodes transaction i as a record of type typ (recPayment
-// or recStored). The caller holds s.mu.
-func (s *Store) paymentRecord(i uint32, typ byte) []byte {
-	r := s.txs.at(i)
-	b := append(s.scratch[:0], 0, 0, 0, 0, 0)
-	b = binary.AppendUvarint(b, uint64(r.id))
-	b = binary.AppendVarint(b, r.created)
-	b = binary.AppendUvarint(b, uint64(r.partner))
-	b = binary.AppendUvarint(b, uint64(r.account))
-	b = binary.AppendUvarint(b, r.msisdn)
-	b = append(b, r.msisdnLen)
-	b = binary.AppendVarint(b, r.amount.Total)
-	b = binary.AppendVarint(b, r.amount.BalanceUsed)
-	b = binary.AppendVarint(b, r.amount.CoinUsed)
-	b = binary.AppendVarint(b, r.amount.CoinValueUsed)
-	b = binary.AppendVarint(b, r.amount.GatewayPayment)
-	b = binary.AppendUvarint(b, uint64(r.seq))
-	b = binary.AppendUvarint(b, uint64(s.cat.productAt[r.product].ID))
-	b = binary.AppendUvarint(b, uint64(s.cat.methodAt[r.method].ID))
-	b = append(b, r.paymentStatus, r.status, r.flags&^flagExtra)
-	if r.flags&flagToken != 0 {
-		b = append(b, r.token[:]...)
-	}
-	b = appendString(b, string(s.txs.text.bytes(r.trxID)))
-	var e *txExtra
-	if r.flags&flagExtra != 0 {
-		e = s.txs.extras[i]
-	}
-	b = appendExtra(b, e)
-	s.scratch = b
-	return sealRecord(b, typ)
-}
-
-// The parts of a payment's extra a record carries.
-const (
-	extraPromotion = 1 << iota
-	extraShiftCode
-	extraParts
-)
-
-func appendExtra(b []byte, e *txExtra) []byte {
-	var mask byte
-	if e != nil {
-		if e.promotionID != nil {
-			mask |= extraPromotion
-		}
-		if e.shiftCode != nil {
-			mask |= extraShiftCode
-		}
-		if e.parts != nil {
-			mask |= extraParts
-		}
-	}
-	b = append(b, mask)
-	if mask&extraPromotion != 0 {
-		b = binary.AppendVarint(b, *e.promotionID)
-	}
-	if mask&extraShiftCode != 0 {
-		b = appendString(b, *e.shiftCode)
-	}
-	if mask&extraParts != 0 {
-		parts, err := json.Marshal(e.parts)
-		if err != nil {
-			parts = []byte("{}") // parts come from a JSON body, so they encode
-		}
-		b = appendString(b, string(parts))
-	}
-	return b
-}
-
-// applyPayment replays a payment record: the transaction is stored and,
-// with debit, its amount debited from its account's wallet. The caller owns
-// s or holds s.mu.
-func (s *Store) applyPayment(p []byte, debit bool) error {
-	pr, err := decodePayment(p)
-	if err != nil {
-		return err
-	}
-	r := pr.txRecord
-	a := s.accounts[r.account]
-	product, ok := s.cat.productIndex[pr.productID]
-	method, mok := s.cat.methodIndex[pr.methodID]
-	switch {
-	case a == nil:
-		return fmt.Errorf("payment record %d: account %d does not exist", r.id, r.account)
-	case !ok || (pr.methodID != 0 && !mok):
-		return fmt.Errorf("payment record %d: product %d or method %d is not in the data set", r.id, pr.productID, pr.methodID)
-	case int(r.paymentStatus) >= len(paymentStatuses) || int(r.status) >= len(transactionStatuses) || r.msisdnLen > 19:
-		return fmt.Errorf("payment record %d: a status or the destination number is out of range", r.id)
-	case r.id != s.txs.lastID+1 || int64(r.seq) != s.txs.lastSeq[r.partner]+1:
-		// The store numbers payments in the order it journals them.
-		return fmt.Errorf("payment record %d (sequence %d of partner %d) is out of order", r.id, r.seq, r.partner)
-	}
-	i, rec := s.txs.add()
-	*rec = r
-	rec.product, rec.method = product, method
-	rec.trxID = s.txs.text.add(pr.trxID)
-	if pr.mask != 0 {
-		x := s.txs.extra(i, true)
-		x.promotionID, x.shiftCode, x.parts = pr.extra.promotionID, pr.extra.shiftCode, pr.extra.parts
-	}
-	s.txs.indexTrxID(s.txs.hash(r.partner, pr.trxID), r.partner, pr.trxID, i)
-	s.txs.indexNumber(i)
-	s.txs.lastID = max(s.txs.lastID, r.id)
-	s.txs.lastSeq[r.partner] = max(s.txs.lastSeq[r.partner], int64(r.seq))
-	if debit && s.policy.takesWalletAtCreation(r.amount.Total-r.amount.BalanceUsed-r.amount.CoinValueUsed) {
-		a.balance -= r.amount.BalanceUsed
-		a.coins -= r.amount.CoinUsed
-	}
-	s.replayed.payments++
-	return nil
-}
-
-// paymentPayload is a payment record's payload as read: the transaction
-// and what refers to the catalog or the text store.
-type paymentPayload struct {
-	txRecord
-	productID, methodID int64
-	trxID               string
-	named               bool // the record reads up to its trxID (a torn one may not further)
-	mask                byte
-	extra               txExtra
-}
-
-// decodePayment reads a payment record's payload.
-func decodePayment(p []byte) (paymentPayload, error) {
-	d := decoder{b: p}
-	var pr paymentPayload
-	r := &pr.txRecord
-	r.id, r.created = int64(d.uvarint()), d.varint()
-	r.partner, r.account = int64(d.uvarint()), int64(d.uvarint())
-	r.msisdn, r.msisdnLen = d.uvarint(), d.byte()
-	r.amount = Amount{Total: d.varint(), BalanceUsed: d.varint(), CoinUsed: d.varint(), CoinValueUsed: d.varint(), GatewayPayment: d.varint()}
-	r.seq = uint32(d.uvarint())
-	pr.productID, pr.methodID = int64(d.uvarint()), int64(d.uvarint())
-	r.paymentStatus, r.status, r.flags = d.byte(), d.byte(), d.byte()
-	if r.flags&flagToken != 0 {
-		copy(r.token[:], d.bytes(len(r.token)))
-	}
-	pr.trxID = d.string()
-	pr.named = d.err == nil
-	pr.mask = d.byte()
-	if pr.mask&extraPromotion != 0 {
-		id := d.varint()
-		pr.extra.promotionID = &id
-	}
-	if pr.mask&extraShiftCode != 0 {
-		sc := d.string()
-		pr.extra.shiftCode = &sc
-	}
-	if pr.mask&extraParts != 0 {
-		var parts map[string]any // its own variable: &pr.extra.parts would move pr to the heap
-		if err := json.Unmarshal([]byte(d.string()), &parts); err != nil {
-			return pr, fmt.Errorf("payment record: parts: %w", err)
-		}
-		pr.extra.parts = parts
-	}
-	if err := d.done(); err != nil {
-		return pr, fmt.Errorf("payment record: %w", err)
-	}
-	return pr, nil
-}
-
-func appendString(b []byte, v string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(v)))
-	return append(b, v...)
-}
-
-func appendBool(b []byte, v bool) []byte {
-	if v {
-		return append(b, 1)
-	}
-	return append(b, 0)
-}
-
-// decoder reads a record's payload; the first error sticks and the reads
-// after it return zero values.
-type decoder struct {
-	b   []byte
-	err error
-}
-
-var errShortRecord = errors.New("record ends early")
-
-func (d *decoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) varint() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) byte() byte {
-	if len(d.b) < 1 {
-		d.fail()
-		return 0
-	}
-	v := d.b[0]
-	d.b = d.b[1:]
-	return v
-}
-
-func (d *decoder) bool() bool { return d.byte() != 0 }
-
-func (d *decoder) bytes(n int) []byte {
-	if n < 0 || len(d.b) < n {
-		d.fail()
-		return make([]byte, max(n, 0))
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *decoder) string() string {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return ""
-	}
-	return string(d.bytes(int(n)))
-}
-
-func (d *decoder) fail() {
-	if d.err == nil {
-		d.err = errShortRecord
-	}
-	d.b = nil
-}
-
-func (d *decoder) done() error {
-	if d.err == nil && len(d.b) > 0 {
-		return errors.New("record has trailing bytes")
-	}
-	return d.err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference/referencetest"
+	"github.com/partnercommerce/conformance/reference/storage"
 )
 
 // openStateStore builds a store over the embedded data set, the fake clock
@@ -139,9 +140,9 @@ func frameOffsets(tb testing.TB, path string) []int64 {
 	data, err := os.ReadFile(path)
 	require.NoError(tb, err)
 	var offs []int64
-	for off := 0; off+frameHeader <= len(data) && string(data[off:off+4]) == frameMagic; {
+	for off := 0; off+storage.FrameHeader <= len(data) && string(data[off:off+4]) == storage.FrameMagic; {
 		offs = append(offs, int64(off))
-		off += frameHeader + int(binary.LittleEndian.Uint32(data[off+4:]))
+		off += storage.FrameHeader + int(binary.LittleEndian.Uint32(data[off+4:]))
 	}
 	return offs
 }
@@ -155,7 +156,7 @@ func replayPrefix(tb testing.TB, dir string, size int64, clock *referencetest.Cl
 	if size >= 0 {
 		data = data[:size]
 	}
-	if size > 0 && size < frameHeader { // a journal whose header was torn
+	if size > 0 && size < storage.FrameHeader { // a journal whose header was torn
 		data = nil
 	}
 	cp := tb.(interface{ TempDir() string }).TempDir()
@@ -249,7 +250,7 @@ func TestStateReadOnlyDirectoryRefuses(t *testing.T) {
 		if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) != 0 {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EROFS}
 		}
-		return defaultOpen(name, flag, perm)
+		return storage.OpenFile(name, flag, perm)
 	}
 	dir := t.TempDir()
 	_, err := openStateStore(t, dir, referencetest.NewClockAtT0(), WithStateFiles(readOnly))
@@ -294,7 +295,7 @@ func (f faultyFile) Sync() error {
 // faultyFile.
 func faultyFiles(failWrite, failSync *atomic.Bool) OpenFunc {
 	return func(name string, flag int, perm fs.FileMode) (StateFile, error) {
-		f, err := defaultOpen(name, flag, perm)
+		f, err := storage.OpenFile(name, flag, perm)
 		if err != nil || filepath.Base(name) != JournalName {
 			return f, err
 		}
@@ -465,7 +466,7 @@ func FuzzStateJournal(f *testing.F) {
 	f.Add(data[offs[1]:])
 	f.Add(data[offs[3]:])
 	f.Add([]byte{})
-	f.Add(append([]byte(frameMagic), 0xff, 0xff, 0xff, 0x00))
+	f.Add(append([]byte(storage.FrameMagic), 0xff, 0xff, 0xff, 0x00))
 	f.Fuzz(func(t *testing.T, tail []byte) {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, JournalName), append(slices.Clone(header), tail...), 0o600))
@@ -483,21 +484,4 @@ func FuzzStateJournal(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, int64(s.txs.n), v.ID)
 	})
-}
-
-func TestFrameCutKeepsWholeRecordsUpToMaxFrame(t *testing.T) {
-	t.Parallel()
-	rec := func(n int) []byte { // a record of n type and payload bytes
-		b := make([]byte, recordHeader-1+n)
-		binary.LittleEndian.PutUint32(b, uint32(n))
-		return b
-	}
-	half := rec(maxFrame / 2)
-	three := slices.Concat(half, half, half)
-	assert.Equal(t, len(half), frameCut(three), "two halves and their headers exceed maxFrame")
-	small := rec(10)
-	assert.Equal(t, 2*len(small), frameCut(slices.Concat(small, small)), "all of a short body")
-	big := rec(2 * maxFrame)
-	assert.Equal(t, len(big), frameCut(slices.Concat(big, small)), "a larger record is a frame of its own")
-	assert.Equal(t, len(half)+len(small), frameCut(slices.Concat(half, small, half)))
 }

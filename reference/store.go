@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/partnercommerce/conformance/reference/storage"
 )
 
 // Option configures a Store.
@@ -71,13 +73,12 @@ type Store struct {
 
 	// The state directory (WithState): stateDir is empty and journal nil
 	// without one (state.go).
-	stateDir  string
-	openFile  OpenFunc
-	repair    bool
-	logger    *slog.Logger
-	header    []byte
-	unlockDir func()
-	journal   *journal
+	stateDir string
+	openFile OpenFunc
+	repair   bool
+	logger   *slog.Logger
+	header   []byte
+	journal  *storage.Journal
 	// observeCommit is WithCommitObserver's (commits.go).
 	observeCommit func(Commit)
 
@@ -186,7 +187,7 @@ func (s *Store) resetState() {
 func (s *Store) release() uint64 {
 	var end uint64
 	if s.journal != nil {
-		end = s.journal.appended
+		end = s.journal.End()
 	}
 	s.mu.Unlock()
 	return end
@@ -199,7 +200,7 @@ func (s *Store) durable(end uint64) error {
 	if s.journal == nil {
 		return nil
 	}
-	if err := s.journal.wait(end); err != nil {
+	if err := s.journal.Wait(end); err != nil {
 		return ErrInternal
 	}
 	return nil

@@ -24,5 +24,5 @@ func lookup(m map[string]any, path string) (any, bool) {
 }
 
 // integer reads a JSON number (decoded with UseNumber) as an int64
-// (internal/contract, shared with the test servers of internal/variants).
+// (internal/contract, shared with the test servers of reference/variants).
 var integer = contract.Int64

@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/stepstest"
 	"github.com/partnercommerce/conformance/verdict"

@@ -16,11 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/contract"
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/verdict"
@@ -28,7 +28,7 @@ import (
 
 // rateLimitedServer serves the reference limited to 200 requests a second
 // per secret key (reference --rate-limit 200) behind the throttling
-// gateway of internal/variants, which throttles the first request of each
+// gateway of reference/variants, which throttles the first request of each
 // operation (503, Retry-After: 0): a run is throttled whatever its speed
 // (under the race detector the suite may stay under 200 a second), and a
 // fast one meets the limit's 429 and Retry-After: 1 as well.

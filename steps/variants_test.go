@@ -18,9 +18,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/sweep"
-	"github.com/partnercommerce/conformance/internal/variants"
 	"github.com/partnercommerce/conformance/judges"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/verdict"
 )

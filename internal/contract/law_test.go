@@ -19,10 +19,10 @@ import (
 // The tests of this file prove that the document's rules are written once,
 // here, and that every judge (steps/, generative/, loadtest/, probe/, cmd/)
 // calls them: each scans every non-test Go file of the module outside this
-// package, reference/ (an implementation with its own domain),
-// internal/variants (servers too: the reference's legal alternatives, which
-// answer as a server would) and api/ (generated), and fails naming the file
-// and line that writes a rule again.
+// package, reference/ (an implementation with its own domain, and beside
+// it reference/variants, servers too: the reference's legal alternatives,
+// which answer as a server would) and api/ (generated), and fails naming
+// the file and line that writes a rule again.
 
 // judgeFile is a parsed non-test Go file outside the contract.
 type judgeFile struct {
@@ -34,7 +34,7 @@ type judgeFile struct {
 func judgeFiles(t *testing.T) []judgeFile {
 	t.Helper()
 	root := filepath.Join("..", "..")
-	skip := []string{".git", "reference", filepath.Join("internal", "contract"), filepath.Join("internal", "variants"), "api", "testdata", "node_modules", "reports"}
+	skip := []string{".git", "reference", filepath.Join("internal", "contract"), "api", "testdata", "node_modules", "reports"}
 	var out []judgeFile
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

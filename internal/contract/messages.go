@@ -4,7 +4,7 @@ import "fmt"
 
 // The exact messages of the document (section 7, and sections 1 and 4.6
 // where they fix one), compared byte for byte by every judge. This file is
-// the one place the judges and the test doubles of internal/variants take
+// the one place the judges and the test doubles of reference/variants take
 // them from; the reference writes its own (reference/errors.go, auth.go),
 // being one implementation of the document and not its judge. A test
 // checks each against the x-messages of openapi.yaml, and another that no

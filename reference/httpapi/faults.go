@@ -5,38 +5,45 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
+	"slices"
 
 	"github.com/partnercommerce/conformance/reference"
 )
 
-// wireResponse is a buffered response a wire fault may rewrite.
-type wireResponse struct {
-	op     string
-	group  reference.Group
-	status int
-	header http.Header
-	body   []byte
+// wireAnswer is an answer a wire fault may rewrite, with the operation it
+// answers.
+type wireAnswer struct {
+	op    string
+	group reference.Group
+	*Answer
 }
 
-// wireFaults rewrites the response for each wire fault: a fault that only
-// changes what goes over the wire, so the domain never hears of it (see
-// reference.Fault for how to add one). TestEveryFaultIsWired checks that
-// every fault is either a rule fault or in this table.
-var wireFaults = map[reference.Fault]func(*wireResponse){
-	reference.FaultMessageTypo: func(r *wireResponse) {
-		if r.op == opCreatePayment && r.status == http.StatusOK {
-			r.body = bytes.Replace(r.body, []byte(`"Pembayaran berhasil diproses."`), []byte(`"Pembayaran berhasil diproses"`), 1)
+// wireFault is how this package serves a fault of the wire or request
+// layer (reference.LayerWire, reference.LayerRequest): a rewrite of the
+// answer, or a refusal of a request the document allows (whether the body
+// of an operation is refused). The domain never hears of either (see
+// reference.Fault for how to add one); TestEveryFaultIsWired checks that
+// every fault of those layers is here, with the change its layer makes.
+type wireFault struct {
+	rewrite func(*wireAnswer)
+	refuse  func(op string, body []byte) bool
+}
+
+// wireFaults serves each wire and request fault.
+var wireFaults = map[reference.Fault]wireFault{
+	reference.FaultMessageTypo: {rewrite: func(r *wireAnswer) {
+		if r.op == opCreatePayment && r.Status == http.StatusOK {
+			r.Body = bytes.Replace(r.Body, []byte(`"Pembayaran berhasil diproses."`), []byte(`"Pembayaran berhasil diproses"`), 1)
 		}
-	},
-	reference.FaultProvisionCreatedAs200: func(r *wireResponse) {
-		if r.op == opProvisionAccount && r.status == http.StatusCreated {
-			r.status = http.StatusOK
+	}},
+	reference.FaultProvisionCreatedAs200: {rewrite: func(r *wireAnswer) {
+		if r.op == opProvisionAccount && r.Status == http.StatusCreated {
+			r.Status = http.StatusOK
 		}
-	},
-	reference.FaultProductWithoutLogo: func(r *wireResponse) {
-		if (r.op == opListProducts || r.op == opSyncProducts) && r.status == http.StatusOK {
-			r.editJSON(func(body map[string]any) {
+	}},
+	reference.FaultProductWithoutLogo: {rewrite: func(r *wireAnswer) {
+		if (r.op == opListProducts || r.op == opSyncProducts) && r.Status == http.StatusOK {
+			r.EditJSON(func(body map[string]any) {
 				data, _ := body["data"].(map[string]any)
 				products, _ := data["products"].([]any)
 				for _, p := range products {
@@ -48,10 +55,10 @@ var wireFaults = map[reference.Fault]func(*wireResponse){
 				}
 			})
 		}
-	},
-	reference.FaultCustomerIDAsString: func(r *wireResponse) {
-		if r.op == opGetCustomerProfile && r.status == http.StatusOK {
-			r.editJSON(func(body map[string]any) {
+	}},
+	reference.FaultCustomerIDAsString: {rewrite: func(r *wireAnswer) {
+		if r.op == opGetCustomerProfile && r.Status == http.StatusOK {
+			r.EditJSON(func(body map[string]any) {
 				data, _ := body["data"].(map[string]any)
 				if c, ok := data["customer"].(map[string]any); ok {
 					if id, ok := c["id"].(json.Number); ok {
@@ -60,102 +67,46 @@ var wireFaults = map[reference.Fault]func(*wireResponse){
 				}
 			})
 		}
-	},
-	reference.FaultProductTokenMessage: func(r *wireResponse) {
-		if r.group == reference.GroupProducts && r.status == http.StatusUnauthorized {
-			r.body = bytes.Replace(r.body, []byte(`"Token tidak valid atau sudah kedaluwarsa."`), []byte(`"Token tidak valid."`), 1)
+	}},
+	reference.FaultProductTokenMessage: {rewrite: func(r *wireAnswer) {
+		if r.group == reference.GroupProducts && r.Status == http.StatusUnauthorized {
+			r.Body = bytes.Replace(r.Body, []byte(`"Token tidak valid atau sudah kedaluwarsa."`), []byte(`"Token tidak valid."`), 1)
 		}
-	},
-	reference.FaultInternalMethodMisnamed: func(r *wireResponse) {
-		if r.op == opCreatePayment && r.status == http.StatusOK {
-			r.editJSON(func(body map[string]any) {
+	}},
+	reference.FaultInternalMethodMisnamed: {rewrite: func(r *wireAnswer) {
+		if r.op == opCreatePayment && r.Status == http.StatusOK {
+			r.EditJSON(func(body map[string]any) {
 				data, _ := body["data"].(map[string]any)
 				if m, ok := data["payment_method"].(map[string]any); ok && m["code"] == "BALANCE" {
 					m["code"], m["gateway"], m["type"] = "WALLET", "INTERNAL", "BALANCE"
 				}
 			})
 		}
-	},
-	reference.FaultJSONLabelledText: func(r *wireResponse) {
-		if r.op == opListPaymentMethods && r.status == http.StatusOK {
-			r.header.Set("Content-Type", "text/plain; charset=utf-8")
+	}},
+	reference.FaultJSONLabelledText: {rewrite: func(r *wireAnswer) {
+		if r.op == opListPaymentMethods && r.Status == http.StatusOK {
+			r.Header.Set("Content-Type", "text/plain; charset=utf-8")
 		}
-	},
-	reference.FaultThrottledButProcessed: func(r *wireResponse) {
-		if r.op == opCreatePayment && r.status == http.StatusOK {
-			r.status = http.StatusTooManyRequests
-			r.header.Set("Retry-After", "0")
-			r.body = []byte(`{"status":false,"message":"` + MsgRateLimited + `"}` + "\n")
+	}},
+	reference.FaultThrottledButProcessed: {rewrite: func(r *wireAnswer) {
+		if r.op == opCreatePayment && r.Status == http.StatusOK {
+			r.Status = http.StatusTooManyRequests
+			r.Header.Set("Retry-After", "0")
+			r.Body = []byte(`{"status":false,"message":"` + MsgRateLimited + `"}` + "\n")
 		}
-	},
-	reference.FaultErrorsAsText: func(r *wireResponse) {
+	}},
+	reference.FaultErrorsAsText: {rewrite: func(r *wireAnswer) {
 		var eb struct {
 			Status  *bool  `json:"status"`
 			Message string `json:"message"`
 		}
-		if json.Unmarshal(r.body, &eb) != nil || eb.Status == nil || *eb.Status {
+		if json.Unmarshal(r.Body, &eb) != nil || eb.Status == nil || *eb.Status {
 			return
 		}
-		r.header.Set("Content-Type", "text/plain; charset=utf-8")
-		r.body = []byte(eb.Message + "\n")
-	},
-}
-
-// editJSON decodes the body (numbers kept as written), lets edit change it
-// and encodes it again.
-func (r *wireResponse) editJSON(edit func(map[string]any)) {
-	dec := json.NewDecoder(bytes.NewReader(r.body))
-	dec.UseNumber()
-	var body map[string]any
-	if dec.Decode(&body) != nil {
-		return
-	}
-	edit(body)
-	if b, err := json.Marshal(body); err == nil {
-		r.body = append(b, '\n')
-	}
-}
-
-// withWireFaults wraps next in a response-rewriting middleware for the wire
-// faults among faults; without any it returns next unchanged.
-func withWireFaults(next http.Handler, table map[string]map[string]route, faults []reference.Fault) http.Handler {
-	var rewrites []func(*wireResponse)
-	for _, f := range reference.AllFaults() { // declaration order, whatever the order given
-		for _, g := range faults {
-			if g == f && wireFaults[f] != nil {
-				rewrites = append(rewrites, wireFaults[f])
-				break
-			}
-		}
-	}
-	if len(rewrites) == 0 {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec := &bufferedWriter{header: http.Header{}}
-		next.ServeHTTP(rec, r)
-		rt := table[r.URL.Path][r.Method]
-		resp := &wireResponse{op: rt.op, group: rt.access.Group, status: rec.status, header: rec.header, body: rec.body.Bytes()}
-		if resp.status == 0 {
-			resp.status = http.StatusOK
-		}
-		for _, rw := range rewrites {
-			rw(resp)
-		}
-		for k, v := range resp.header {
-			w.Header()[k] = v
-		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(resp.body)))
-		w.WriteHeader(resp.status)
-		_, _ = w.Write(resp.body)
-	})
-}
-
-// requestFaults refuse, before the domain sees it, a request the document
-// allows: a wire fault of a server's request parsing. Each reports whether
-// the body of an operation is refused.
-var requestFaults = map[reference.Fault]func(op string, body []byte) bool{
-	reference.FaultNullOptionalRefused: func(op string, body []byte) bool {
+		r.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		r.Body = []byte(eb.Message + "\n")
+	}},
+	reference.FaultNullOptionalRefused: {refuse: func(op string, body []byte) bool {
 		var fields map[string]json.RawMessage
 		if op != opCreatePayment || json.Unmarshal(body, &fields) != nil {
 			return false
@@ -166,29 +117,47 @@ var requestFaults = map[reference.Fault]func(op string, body []byte) bool{
 			}
 		}
 		return false
-	},
+	}},
 }
 
-// hasRequestFaults reports whether faults hold a request fault.
-func hasRequestFaults(faults []reference.Fault) bool {
-	for _, f := range faults {
-		if requestFaults[f] != nil {
-			return true
+// withWireFaults wraps next in an answer-rewriting middleware for the wire
+// faults among faults, in declaration order whatever the order given;
+// without any it returns next unchanged.
+func withWireFaults(next http.Handler, table map[string]map[string]route, faults []reference.Fault) http.Handler {
+	var rewrites []func(*wireAnswer)
+	for _, f := range reference.AllFaults() {
+		if rw := wireFaults[f].rewrite; rw != nil && slices.Contains(faults, f) {
+			rewrites = append(rewrites, rw)
 		}
 	}
-	return false
+	if len(rewrites) == 0 {
+		return next
+	}
+	return Rewrite(next, func(r *http.Request, a *Answer) {
+		rt := table[r.URL.Path][r.Method]
+		wa := &wireAnswer{op: rt.op, group: rt.access.Group, Answer: a}
+		for _, rw := range rewrites {
+			rw(wa)
+		}
+	})
+}
+
+// refusals returns the refusals of the request faults among faults.
+func refusals(faults []reference.Fault) []func(string, []byte) bool {
+	var out []func(string, []byte) bool
+	for _, f := range faults {
+		if rf := wireFaults[f].refuse; rf != nil {
+			out = append(out, rf)
+		}
+	}
+	return out
 }
 
 // withRequestFaults wraps next in a middleware that refuses the requests
 // the request faults among faults refuse; without any it returns next.
 func withRequestFaults(next http.Handler, table map[string]map[string]route, faults []reference.Fault) http.Handler {
-	var refusals []func(string, []byte) bool
-	for _, f := range faults {
-		if rf := requestFaults[f]; rf != nil {
-			refusals = append(refusals, rf)
-		}
-	}
-	if len(refusals) == 0 {
+	refused := refusals(faults)
+	if len(refused) == 0 {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -199,36 +168,12 @@ func withRequestFaults(next http.Handler, table map[string]map[string]route, fau
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		op := table[r.URL.Path][r.Method].op
-		for _, refused := range refusals {
-			if refused(op, body) {
+		for _, refuses := range refused {
+			if refuses(op, body) {
 				writeError(w, errMalformedRequest.status, errMalformedRequest.message)
 				return
 			}
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// bufferedWriter holds a whole response for the wire faults.
-type bufferedWriter struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (b *bufferedWriter) Header() http.Header { return b.header }
-
-func (b *bufferedWriter) started() bool { return b.status != 0 }
-
-func (b *bufferedWriter) WriteHeader(code int) {
-	if b.status == 0 {
-		b.status = code
-	}
-}
-
-func (b *bufferedWriter) Write(p []byte) (int, error) {
-	if b.status == 0 {
-		b.status = http.StatusOK
-	}
-	return b.body.Write(p)
 }

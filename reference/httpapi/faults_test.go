@@ -346,24 +346,29 @@ func TestEveryFaultHasACheck(t *testing.T) {
 	assert.Len(t, faultChecks, len(reference.AllFaults()))
 }
 
-// TestEveryFaultIsWired checks that each fault is served in exactly one
-// place: the domain's policy (a rule fault) or this package's rewrites (a
-// wire fault).
+// TestEveryFaultIsWired checks that each fault is served by the layer its
+// declaration names, and only there: a rule fault by the domain's policy
+// (not here), a wire fault by a rewrite of the answer, a request fault by
+// a refusal.
 func TestEveryFaultIsWired(t *testing.T) {
 	t.Parallel()
-	for _, f := range reference.AllFaults() {
-		_, wire := wireFaults[f]
-		_, request := requestFaults[f]
-		kinds := 0
-		for _, is := range []bool{reference.IsRuleFault(f), wire, request} {
-			if is {
-				kinds++
-			}
+	for _, s := range reference.Faults() {
+		wf, here := wireFaults[s.Fault]
+		switch s.Layer {
+		case reference.LayerRule:
+			assert.False(t, here, "%s is a rule fault: the domain serves it", s.Fault)
+		case reference.LayerWire:
+			assert.True(t, wf.rewrite != nil && wf.refuse == nil, "%s is a wire fault: a rewrite serves it", s.Fault)
+		case reference.LayerRequest:
+			assert.True(t, wf.refuse != nil && wf.rewrite == nil, "%s is a request fault: a refusal serves it", s.Fault)
+		default:
+			t.Errorf("%s has no layer", s.Fault)
 		}
-		assert.Equal(t, 1, kinds, "%s must be exactly one of a rule fault, a wire fault or a request fault", f)
 	}
-	assert.Len(t, wireFaults, 9)
-	assert.Len(t, requestFaults, 1)
+	for f := range wireFaults {
+		assert.NotEqual(t, reference.LayerRule, reference.Faults().Layer(f), "%s is served here but not declared a wire or request fault", f)
+	}
+	assert.Len(t, wireFaults, 10)
 }
 
 // TestNoWireFaultNoMiddleware checks that a server without wire faults

@@ -30,49 +30,67 @@ func RateLimit(next http.Handler, perSecond int) http.Handler {
 	if perSecond < 1 {
 		return next
 	}
-	l := &rateLimiter{next: next, perSecond: perSecond, keys: map[string]*rate.Limiter{}}
-	l.others = l.newBucket()
-	return l
+	l := NewLimiter(perSecond, false)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wait := l.Take(r.Header.Get("X-Secret-Key"))
+		if wait == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
+		writeError(w, http.StatusTooManyRequests, MsgRateLimited)
+	})
 }
 
-type rateLimiter struct {
-	next      http.Handler
+// Limiter is a token bucket per key, refilled at perSecond a second and
+// holding as many: --rate-limit's (RateLimit) and the throttling test
+// doubles'. Past maxRateKeys keys, the keys not seen yet share one bucket,
+// so that a client sending a new key with every request cannot grow the
+// table.
+type Limiter struct {
 	perSecond int
+	empty     bool
 	// mu guards keys.
 	mu     sync.Mutex
 	keys   map[string]*rate.Limiter
 	others *rate.Limiter // the keys past maxRateKeys
 }
 
-func (l *rateLimiter) newBucket() *rate.Limiter {
-	return rate.NewLimiter(rate.Limit(l.perSecond), l.perSecond)
+// NewLimiter returns a limiter of perSecond a second (at least 1) per key.
+// With empty, a key's bucket starts empty, as a gateway's allowance does
+// after it starts or when a new key first calls; else full.
+func NewLimiter(perSecond int, empty bool) *Limiter {
+	l := &Limiter{perSecond: max(perSecond, 1), empty: empty, keys: map[string]*rate.Limiter{}}
+	l.others = l.newBucket(time.Now())
+	return l
 }
 
-// bucket is the bucket of secret key key.
-func (l *rateLimiter) bucket(key string) *rate.Limiter {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b, ok := l.keys[key]
-	if !ok {
-		if len(l.keys) >= maxRateKeys {
-			return l.others
-		}
-		b = l.newBucket()
-		l.keys[key] = b
+func (l *Limiter) newBucket(now time.Time) *rate.Limiter {
+	b := rate.NewLimiter(rate.Limit(l.perSecond), l.perSecond)
+	if l.empty {
+		b.AllowN(now, l.perSecond)
 	}
 	return b
 }
 
-func (l *rateLimiter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b := l.bucket(r.Header.Get("X-Secret-Key"))
+// Take takes a token from key's bucket now and returns 0, or, when the
+// bucket holds none, takes nothing and returns how long until it holds one.
+func (l *Limiter) Take(key string) time.Duration {
 	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.keys[key]
+	if !ok {
+		b = l.others
+		if len(l.keys) < maxRateKeys {
+			b = l.newBucket(now)
+			l.keys[key] = b
+		}
+	}
 	res := b.ReserveN(now, 1)
 	wait := res.DelayFrom(now)
-	if wait == 0 {
-		l.next.ServeHTTP(w, r)
-		return
+	if wait > 0 {
+		res.CancelAt(now) // refused: the token is not taken
 	}
-	res.CancelAt(now) // refused: the token is not taken
-	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(wait.Seconds())))))
-	writeError(w, http.StatusTooManyRequests, MsgRateLimited)
+	return wait
 }

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,4 +61,30 @@ func TestRateLimitOff(t *testing.T) {
 	t.Parallel()
 	next := http.NewServeMux()
 	assert.Same(t, next, RateLimit(next, 0))
+}
+
+// TestLimiterBuckets: a full bucket pays for perSecond takes, then says how
+// long until its next token without taking it; an empty one refuses its
+// first take; each key has its own bucket until maxRateKeys, then the new
+// keys share one.
+func TestLimiterBuckets(t *testing.T) {
+	t.Parallel()
+	full := NewLimiter(3, false)
+	for i := range 3 {
+		assert.Zero(t, full.Take("a"), "take %d", i+1)
+	}
+	wait := full.Take("a")
+	assert.Positive(t, wait)
+	assert.LessOrEqual(t, wait, time.Second/3)
+	assert.Zero(t, full.Take("b"), "another key's bucket")
+
+	empty := NewLimiter(1000, true)
+	assert.Positive(t, empty.Take("a"), "an empty bucket's first take")
+
+	shared := NewLimiter(1, false)
+	for i := range maxRateKeys {
+		assert.Zero(t, shared.Take(strconv.Itoa(i)))
+	}
+	assert.Zero(t, shared.Take("one more"), "the first key past the bound takes the shared bucket's token")
+	assert.Positive(t, shared.Take("yet another"), "and the next finds it taken")
 }

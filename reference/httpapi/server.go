@@ -38,7 +38,7 @@ func newServer(logger *slog.Logger, store *reference.Store, fast bool) http.Hand
 	api.HandlerWithOptions(strict, api.StdHTTPServerOptions{BaseRouter: mux, ErrorHandlerFunc: errs.paramError})
 	table := routes()
 	g := &gate{store: store, errs: errs, routes: table, next: withRequestFaults(mux, table, store.Faults())}
-	if fast && !hasRequestFaults(store.Faults()) {
+	if fast && len(refusals(store.Faults())) == 0 {
 		g.fast = &paymentFast{h: h, errs: errs}
 	}
 	var next http.Handler = g

@@ -1,8 +1,8 @@
 //go:build !linux
 
-package reference
+package storage
 
 // datasync makes f's written bytes durable. Outside Linux it is f.Sync
 // (fsync, or F_FULLFSYNC on macOS): the portable call, which also writes
 // the metadata fdatasync may skip.
-func datasync(f StateFile) error { return f.Sync() }
+func datasync(f File) error { return f.Sync() }

@@ -34,7 +34,12 @@ type Variant struct {
 	// Options set a behaviour of the reference that the document allows
 	// and the reference does not choose (reference.WithWalletTakenWhenPaid).
 	Options []reference.Option
-	// Wrap decorates the reference's handler; ds is the data set it serves.
+	// Edit, when set, rewrites each answer of the reference whose body is
+	// a JSON object: its status and its body (numbers kept exact). An
+	// answer it changes is counted changed.
+	Edit func(r *http.Request, status *int, body map[string]any)
+	// Wrap decorates the reference's handler (after Edit); ds is the data
+	// set it serves.
 	Wrap func(ds *reference.Dataset, next http.Handler) http.Handler
 	// Warns are the suite's readings the variant departs from: the suite
 	// reports each as a warning, and no other.
@@ -109,7 +114,8 @@ func (v Variant) Handler(faults ...reference.Fault) (http.Handler, error) {
 }
 
 // Double builds the variant: the reference over the embedded data set (as
-// Data changes it) with the given faults, decorated by Wrap. Its logs are
+// Data changes it) with the given faults, its answers rewritten by Edit and
+// decorated by Wrap. Its logs are
 // discarded.
 func (v Variant) Double(faults ...reference.Fault) (*Double, error) {
 	ds, err := reference.DefaultDataset()
@@ -124,6 +130,9 @@ func (v Variant) Double(faults ...reference.Fault) (*Double, error) {
 		return nil, err
 	}
 	h := httpapi.NewServer(slog.New(slog.DiscardHandler), st)
+	if v.Edit != nil {
+		h = rewriteJSON(h, func(r *http.Request, _ []byte, status *int, body map[string]any) { v.Edit(r, status, body) })
+	}
 	if v.Wrap != nil {
 		h = v.Wrap(ds, h)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // All returns every variant, each built afresh.
@@ -59,23 +60,21 @@ func settlesAtOnce() Variant {
 	return Variant{
 		Name: "settles at once",
 		Why:  "§3: transitions are not shown; PAID/PROCESSING is only an observed combination",
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, _ *int, body map[string]any) {
-				data, _ := body["data"].(map[string]any)
-				switch r.URL.Path {
-				case pathPayment:
-					if tx, ok := data["transaction"].(map[string]any); ok && tx["payment_status"] == "PAID" {
-						tx["status"] = "SUCCESS"
-					}
-				case pathStatus:
-					if data != nil && data["payment_status"] == "PAID" {
-						data["transaction_status"] = "SUCCESS"
-						if data["serial_number"] == "" || data["serial_number"] == nil {
-							data["serial_number"] = "SN-8811223344"
-						}
+		Edit: func(r *http.Request, _ *int, body map[string]any) {
+			data, _ := body["data"].(map[string]any)
+			switch r.URL.Path {
+			case pathPayment:
+				if tx, ok := data["transaction"].(map[string]any); ok && tx["payment_status"] == "PAID" {
+					tx["status"] = "SUCCESS"
+				}
+			case pathStatus:
+				if data != nil && data["payment_status"] == "PAID" {
+					data["transaction_status"] = "SUCCESS"
+					if data["serial_number"] == "" || data["serial_number"] == nil {
+						data["serial_number"] = "SN-8811223344"
 					}
 				}
-			})
+			}
 		},
 		Warns: []string{"paid-processing"},
 	}
@@ -118,17 +117,15 @@ func other401Messages() Variant {
 		Name:   "maps the 401 messages differently within each row",
 		Why:    "§7: each 401 row joins its messages with \"or\"",
 		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials, Probe: unseenCredentials},
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if *status != http.StatusUnauthorized {
-					return
-				}
-				if strings.HasPrefix(r.URL.Path, "/client/v2/product/") {
-					body["message"] = contract.MsgSecretKeyInvalid
-				} else {
-					body["message"] = "Akses ditolak: kredensial tidak dikenali."
-				}
-			})
+		Edit: func(r *http.Request, status *int, body map[string]any) {
+			if *status != http.StatusUnauthorized {
+				return
+			}
+			if strings.HasPrefix(r.URL.Path, "/client/v2/product/") {
+				body["message"] = contract.MsgSecretKeyInvalid
+			} else {
+				body["message"] = "Akses ditolak: kredensial tidak dikenali."
+			}
 		},
 		Warns: []string{"auth-message-per-condition"},
 	}
@@ -139,13 +136,11 @@ func sync403() Variant {
 		Name:   "answers 403 to a missing or invalid token on product sync",
 		Why:    "§5: product sync accepts only the main partner account's token; any other token gets 403",
 		Unseen: map[Judge]string{Generated: unseenCredentials, LoadTester: unseenCredentials, Probe: unseenCredentials},
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != contract.MsgSecretKeyInvalid {
-					*status = http.StatusForbidden
-					body["message"] = contract.MsgSyncForbidden
-				}
-			})
+		Edit: func(r *http.Request, status *int, body map[string]any) {
+			if r.URL.Path == pathSync && *status == http.StatusUnauthorized && body["message"] != contract.MsgSecretKeyInvalid {
+				*status = http.StatusForbidden
+				body["message"] = contract.MsgSyncForbidden
+			}
 		},
 		Warns: []string{"sync-token-401", "auth-message-per-condition"},
 	}
@@ -284,18 +279,16 @@ func emptyPaketData() Variant {
 	return Variant{
 		Name: "an empty paket-data catalog with totalPages 1",
 		Why:  "§2.2: the document gives no arithmetic of totalPages",
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path != pathSync || r.URL.Query().Get("sub_category") != "paket-data" || *status != http.StatusOK {
-					return
-				}
-				if data, ok := body["data"].(map[string]any); ok {
-					data["products"] = []any{}
-				}
-				if p, ok := body["pagination"].(map[string]any); ok {
-					p["total"], p["totalPages"] = 0, 1
-				}
-			})
+		Edit: func(r *http.Request, status *int, body map[string]any) {
+			if r.URL.Path != pathSync || r.URL.Query().Get("sub_category") != "paket-data" || *status != http.StatusOK {
+				return
+			}
+			if data, ok := body["data"].(map[string]any); ok {
+				data["products"] = []any{}
+			}
+			if p, ok := body["pagination"].(map[string]any); ok {
+				p["total"], p["totalPages"] = 0, 1
+			}
 		},
 	}
 }
@@ -553,17 +546,15 @@ func perPageCountsRecords() Variant {
 				return p.SubCategory == "prabayar" && !keep[p.ID]
 			})
 		},
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path != pathSync || *status != http.StatusOK {
-					return
-				}
-				data, _ := body["data"].(map[string]any)
-				products, isList := data["products"].([]any)
-				if p, ok := body["pagination"].(map[string]any); ok && isList {
-					p["perPage"] = len(products)
-				}
-			})
+		Edit: func(r *http.Request, status *int, body map[string]any) {
+			if r.URL.Path != pathSync || *status != http.StatusOK {
+				return
+			}
+			data, _ := body["data"].(map[string]any)
+			products, isList := data["products"].([]any)
+			if p, ok := body["pagination"].(map[string]any); ok && isList {
+				p["perPage"] = len(products)
+			}
 		},
 		Warns: []string{"paging-arithmetic"},
 	}
@@ -582,7 +573,7 @@ func useBalanceDefaultsTrue() Variant {
 			// differs when balance was taken, or when method 0 had
 			// nothing else enabled (the reference refuses it).
 			watched := watchJSON(next, func(r *http.Request, reqBody []byte, status *int, body map[string]any) {
-				req, _ := decodeObject(reqBody)
+				req, _ := httpapi.DecodeObject(reqBody)
 				if r.URL.Path != pathPayment || r.Context().Value(defaultedKey{}) == nil {
 					return
 				}
@@ -599,7 +590,7 @@ func useBalanceDefaultsTrue() Variant {
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == pathPayment && r.Method == http.MethodPost {
 					raw, _ := io.ReadAll(r.Body)
-					if body, ok := decodeObject(raw); ok {
+					if body, ok := httpapi.DecodeObject(raw); ok {
 						if _, given := body["use_balance"]; !given {
 							body["use_balance"] = true
 							r = r.WithContext(context.WithValue(r.Context(), defaultedKey{}, true))
@@ -723,19 +714,17 @@ func lookupEchoed() Variant {
 	return Variant{
 		Name: "a refused payment lookup echoes the id asked for",
 		Why:  "§7: \"Shape of the body of non-success responses: not shown\"; an echo of the question shows no record",
-		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			return rewriteJSON(next, func(r *http.Request, _ []byte, status *int, body map[string]any) {
-				if r.URL.Path != pathStatus || *status != http.StatusNotFound {
-					return
+		Edit: func(r *http.Request, status *int, body map[string]any) {
+			if r.URL.Path != pathStatus || *status != http.StatusNotFound {
+				return
+			}
+			asked := map[string]any{}
+			for _, k := range []string{"partner_trx_id", "transaction_number"} {
+				if v := r.URL.Query().Get(k); v != "" {
+					asked[k] = v
 				}
-				asked := map[string]any{}
-				for _, k := range []string{"partner_trx_id", "transaction_number"} {
-					if v := r.URL.Query().Get(k); v != "" {
-						asked[k] = v
-					}
-				}
-				body["data"] = asked
-			})
+			}
+			body["data"] = asked
 		},
 		Unseen: map[Judge]string{LoadTester: "it looks up only the ids it sent, which the server created"},
 	}

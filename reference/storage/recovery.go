@@ -1,23 +1,21 @@
-package reference
+package storage
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"time"
 )
 
-// sector is the unit a disk writes whole: a write torn by a crash leaves
+// Sector is the unit a disk writes whole: a write torn by a crash leaves
 // some of its sectors written and the others as they were (zeros, in the
 // journal's preallocated space).
-const sector = 512
+const Sector = 512
 
 // CorruptError is a journal whose frames cannot all be read, and whose
-// damage is not a torn last write: the store refuses to start rather than
-// serve the state before the damage (unless WithRepair).
+// damage is not a torn last write: the start is refused rather than serve
+// the state before the damage (unless Options.Repair).
 type CorruptError struct {
 	Path   string
 	Offset int64
@@ -53,13 +51,13 @@ type tail struct {
 	torn string
 }
 
-// replay applies the journal's frames in [0, size) to the store and
+// replay applies the journal's frames in [0, size) to the domain and
 // returns what it found: where the frames end, and the zeros or the torn
 // last write after them. Damage is a *CorruptError; the header must match
-// the store's.
-func (s *Store) replay(path string, f StateFile, size int64) (scan, error) {
+// the domain's (else the domain's error wrapping ErrMismatch).
+func replay(d Domain, path string, f File, size int64) (scan, error) {
 	r := io.NewSectionReader(f, 0, size)
-	var hdr [frameHeader]byte
+	var hdr [FrameHeader]byte
 	var body []byte
 	var sc scan
 	for sc.end < size {
@@ -69,53 +67,22 @@ func (s *Store) replay(path string, f StateFile, size int64) (scan, error) {
 			return sc, fmt.Errorf("state journal %s: %w", path, err)
 		}
 		if reason != "" {
-			return s.replayTail(path, r, sc, size, reason)
+			return replayTail(path, r, sc, size, reason)
 		}
-		if err := s.applyFrame(body, off == 0); errors.Is(err, errStateMismatch) {
+		if err := d.Apply(body, off == 0); errors.Is(err, ErrMismatch) {
 			return sc, fmt.Errorf("state journal %s: %w", path, err)
 		} else if err != nil {
 			return sc, &CorruptError{Path: path, Offset: off, Reason: err.Error()}
 		}
-		sc.end, sc.frames = off+frameHeader+n, sc.frames+1
+		sc.end, sc.frames = off+FrameHeader+n, sc.frames+1
 	}
 	return sc, nil
-}
-
-// readFrame reads the frame at off into body and returns its body's
-// length, or why it does not read whole.
-func readFrame(r io.ReaderAt, off, size int64, hdr *[frameHeader]byte, body *[]byte) (int64, string, error) {
-	if size-off < frameHeader {
-		return 0, "incomplete frame header", nil
-	}
-	if _, err := r.ReadAt(hdr[:], off); err != nil {
-		return 0, "", err
-	}
-	n := int64(binary.LittleEndian.Uint32(hdr[4:]))
-	switch {
-	case string(hdr[:4]) != frameMagic:
-		return 0, "no frame starts here", nil
-	case n == 0 || n > maxFrameRead:
-		return 0, "impossible frame length", nil
-	case off+frameHeader+n > size:
-		return 0, "incomplete frame", nil
-	}
-	if int64(cap(*body)) < n {
-		*body = make([]byte, n)
-	}
-	*body = (*body)[:n]
-	if _, err := r.ReadAt(*body, off+frameHeader); err != nil {
-		return 0, "", err
-	}
-	if crc32.Checksum(*body, castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
-		return 0, "checksum mismatch", nil
-	}
-	return n, "", nil
 }
 
 // replayTail judges what follows the last intact frame (sc.end), where a
 // frame does not read whole for reason: zeros (the preallocated space), a
 // torn last write, or damage.
-func (s *Store) replayTail(path string, r io.ReaderAt, sc scan, size int64, reason string) (scan, error) {
+func replayTail(path string, r io.ReaderAt, sc scan, size int64, reason string) (scan, error) {
 	off := sc.end
 	end, err := lastNonZero(r, off, size)
 	if err != nil {
@@ -147,7 +114,7 @@ func (s *Store) replayTail(path string, r io.ReaderAt, sc scan, size int64, reas
 // one write could hold. For damage, follows says what comes after it.
 func judgeTail(r io.ReaderAt, off, end, size int64, reason string) (tail, string, error) {
 	t := tail{off: off, end: end}
-	buf := make([]byte, min(end-off, frameHeader+maxFrameRead))
+	buf := make([]byte, min(end-off, FrameHeader+maxFrameRead))
 	if _, err := r.ReadAt(buf, off); err != nil {
 		return t, "", err
 	}
@@ -156,15 +123,15 @@ func judgeTail(r io.ReaderAt, off, end, size int64, reason string) (tail, string
 	} else if next > 0 {
 		return t, fmt.Sprintf("an intact frame follows at offset %d, so the journal holds acknowledged changes after the damage", next), nil
 	}
-	hdr := make([]byte, frameHeader) // what the header holds, zeros after end
+	hdr := make([]byte, FrameHeader) // what the header holds, zeros after end
 	copy(hdr, buf)
 	var claimed int64 // the frame's length with its header, when the header reads
-	if n := int64(binary.LittleEndian.Uint32(hdr[4:])); string(hdr[:4]) == frameMagic && n > 0 && n <= maxFrameRead {
-		claimed = frameHeader + n
+	if n, reason := frameLength(hdr); reason == "" {
+		claimed = FrameHeader + n
 	}
-	reach := int64(frameHeader + maxFrame) // the most one write holds
+	reach := int64(FrameHeader + MaxFrame) // the most one write holds
 	switch z := unwrittenHeader(buf, off); {
-	case size-off < frameHeader:
+	case size-off < FrameHeader:
 		t.torn = "the file ends inside its header"
 	case z >= 0 && end-off <= reach:
 		t.torn = fmt.Sprintf("its header's sector at offset %d was never written", z)
@@ -194,7 +161,7 @@ const minUnwritten = 8
 // zeros and so was never written, or -1.
 func unwrittenSector(frame []byte, off int64) int64 {
 	for len(frame) > 0 {
-		k := min(int64(len(frame)), sector-off%sector)
+		k := min(int64(len(frame)), Sector-off%Sector)
 		short := k == int64(len(frame)) && k < minUnwritten
 		if !short && isZero(frame[:k]) {
 			return off
@@ -210,12 +177,12 @@ func unwrittenSector(frame []byte, off int64) int64 {
 // length's high bytes are zero in a frame of its own), and so does the
 // rest of that sector in b.
 func unwrittenHeader(b []byte, off int64) int64 {
-	hdr := make([]byte, frameHeader) // zeros after b's end
+	hdr := make([]byte, FrameHeader) // zeros after b's end
 	copy(hdr, b)
-	for a := int64(0); a < frameHeader; {
-		sectorEnd := a + sector - (off+a)%sector // a's sector's end, from off
-		e := min(sectorEnd, frameHeader)
-		lo := min(frameHeader, int64(len(b)))
+	for a := int64(0); a < FrameHeader; {
+		sectorEnd := a + Sector - (off+a)%Sector // a's sector's end, from off
+		e := min(sectorEnd, FrameHeader)
+		lo := min(FrameHeader, int64(len(b)))
 		rest := b[lo:max(lo, min(sectorEnd, int64(len(b))))] // the sector's bytes after the header
 		if isZero(hdr[a:e]) && (a < 4 || e > 8) && isZero(rest) {
 			return off + a
@@ -260,10 +227,10 @@ func describeDamage(buf []byte, off, end, size, claimed, reach int64) string {
 // not zeros, and read from r up to size: its last bytes may be zeros past
 // b's end (a record often ends in a zero byte).
 func intactFrameAfter(r io.ReaderAt, b []byte, off, size int64) (int64, error) {
-	var hdr [frameHeader]byte
+	var hdr [FrameHeader]byte
 	var body []byte
 	for p := 1; p < len(b); p++ {
-		i := bytes.Index(b[p:], []byte(frameMagic))
+		i := bytes.Index(b[p:], []byte(FrameMagic))
 		if i < 0 {
 			return 0, nil
 		}
@@ -302,47 +269,46 @@ func lastNonZero(r io.ReaderAt, off, size int64) (int64, error) {
 	return off, nil
 }
 
-// recoverJournal replays the journal f into the store and erases a torn
+// recoverJournal replays the journal f into the domain and erases a torn
 // last write (or, with WithRepair, damage and everything after it). It
 // returns the end of its frames (0 for a new journal, or one whose
 // header's write was torn) and the file's length.
-func (s *Store) recoverJournal(dir, path string, f StateFile) (size, length int64, err error) {
-	start := time.Now()
-	if length, err = s.journalLength(path, f); err != nil {
+func (st *start) recoverJournal(path string, f File) (size, length int64, err error) {
+	begun := time.Now()
+	if length, err = journalLength(path, f); err != nil {
 		return 0, 0, err
 	}
 	var sc scan
 	if length > 0 {
-		sc, err = s.replay(path, f, length)
+		sc, err = replay(st.d, path, f, length)
 		var corrupt *CorruptError
-		if errors.As(err, &corrupt) && s.repair {
-			if err = s.repairJournal(dir, path, f, length, corrupt); err == nil {
-				sc, err = s.replay(path, f, length)
+		if errors.As(err, &corrupt) && st.Repair {
+			if err = st.repairJournal(path, f, length, corrupt); err == nil {
+				sc, err = replay(st.d, path, f, length)
 			}
 		}
 		if err != nil {
 			return 0, 0, err
 		}
-		if err := s.dropTorn(path, f, sc, length); err != nil {
+		if err := st.dropTorn(path, f, sc, length); err != nil {
 			return 0, 0, err
 		}
 	}
 	size = sc.end
-	s.logger.Info("state journal replayed", "path", path, "frames", sc.frames, "bytes", size,
-		"account_records", s.replayed.accounts, "payments", s.replayed.payments,
-		"preallocated", sc.zeros, "took", time.Since(start).Round(time.Microsecond))
+	st.Logger.Info("state journal replayed", append(append([]any{"path", path, "frames", sc.frames, "bytes", size},
+		st.d.Replayed()...), "preallocated", sc.zeros, "took", time.Since(begun).Round(time.Microsecond))...)
 	return size, length, nil
 }
 
 // dropTorn erases the torn last write sc found (zeros where it was, as
 // preallocated), so that the next frame is written in its place, and logs
-// it with the payments it held (size is the file's length).
-func (s *Store) dropTorn(path string, f StateFile, sc scan, size int64) error {
+// it with what it held (size is the file's length).
+func (st *start) dropTorn(path string, f File, sc scan, size int64) error {
 	t := sc.torn
 	if t == nil {
 		return nil
 	}
-	held, err := s.logTorn(path, f, t, size)
+	held, err := st.logTorn(path, f, t, size)
 	if err != nil {
 		return fmt.Errorf("state journal %s: reading the torn last frame: %w", path, err)
 	}
@@ -352,54 +318,46 @@ func (s *Store) dropTorn(path string, f StateFile, sc scan, size int64) error {
 	if err := datasync(f); err != nil {
 		return fmt.Errorf("state journal %s: dropping the torn last frame: %w", path, err)
 	}
-	s.logger.Warn("state journal: dropped a torn last frame (a write the crash stopped part way; none of its requests was answered)",
-		"path", path, "frame", t.frame, "offset", t.off, "bytes", t.end-t.off, "torn", t.torn,
-		"payments", held.payments, "account_records", held.accounts, "unreadable_bytes", held.unreadable)
+	st.Logger.Warn("state journal: dropped a torn last frame (a write the crash stopped part way; none of its requests was answered)",
+		append(append([]any{"path", path, "frame", t.frame, "offset", t.off, "bytes", t.end - t.off, "torn", t.torn},
+			held.attrs(st.Counts)...), "unreadable_bytes", held.unreadable)...)
 	return nil
 }
 
-// logTorn logs, at Warn, each payment and account change of the torn last
-// frame t as far as the file holds it: its records before the first
-// sector never written and the file's end, a payment's even when cut after
-// its partner_trx_id. None was acknowledged, but an operator looking for a
-// payment needs its id.
-func (s *Store) logTorn(path string, f StateFile, t *tail, size int64) (droppedRecords, error) {
-	var d droppedRecords
-	var hdr [frameHeader]byte
-	n := int64(0)
-	if size-t.off >= frameHeader {
+// logTorn has the domain log each record of the torn last frame t as far
+// as the file holds it: its records before the first sector never written
+// and the file's end, one cut short too (Domain.Dropped says whether it
+// reads). None was acknowledged, but an operator looking for one needs to
+// know it.
+func (st *start) logTorn(path string, f File, t *tail, size int64) (dropped, error) {
+	var d dropped
+	var hdr [FrameHeader]byte // zeros when the file ends inside it
+	if size-t.off >= FrameHeader {
 		if _, err := f.ReadAt(hdr[:], t.off); err != nil {
 			return d, err
 		}
-		n = int64(binary.LittleEndian.Uint32(hdr[4:]))
 	}
-	if string(hdr[:4]) != frameMagic || n == 0 || n > maxFrameRead {
+	n, reason := frameLength(hdr[:])
+	if reason != "" {
 		d.unreadable = int(t.end - t.off)
 		return d, nil
 	}
-	frame := make([]byte, min(frameHeader+n, size-t.off)) // what the file holds of it
+	frame := make([]byte, min(FrameHeader+n, size-t.off)) // what the file holds of it
 	if _, err := f.ReadAt(frame, t.off); err != nil {
 		return d, err
 	}
 	cut := int64(len(frame))
 	if z := unwrittenSector(frame, t.off); z >= 0 {
-		cut = max(frameHeader, z-t.off)
+		cut = max(FrameHeader, z-t.off)
 	}
 	d.unreadable = len(frame) - int(cut) // from the first sector never written on
-	d.unreadable += s.logRecords(frame[frameHeader:cut], &d, func(pr paymentPayload, whole bool) {
-		s.logger.Warn("state journal: the torn last frame held a payment, never acknowledged (the crash stopped its write); it is dropped",
-			"path", path, "frame_offset", t.off, "id", pr.id, "partner", pr.partner, "partner_trx_id", pr.trxID,
-			"account", pr.account, "total", pr.amount.Total, "record_whole", whole)
-	}, func(a *account) {
-		s.logger.Warn("state journal: the torn last frame held an account change, never acknowledged; it is dropped",
-			"path", path, "frame_offset", t.off, "account", a.id, "partner", a.partner)
-	})
+	d.unreadable += st.logRecords(frame[FrameHeader:cut], Drop{Path: path, FrameOffset: t.off, Torn: true}, &d)
 	return d, nil
 }
 
 // journalLength returns the length of the journal f, narrowing its
 // permissions to 0600 first.
-func (s *Store) journalLength(path string, f StateFile) (int64, error) {
+func journalLength(path string, f File) (int64, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return 0, fmt.Errorf("state journal %s: %w", path, err)

@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
 
-package reference
+package storage
 
 // lockDir does not lock on this system: the operator must not start two
 // servers over one state directory.

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // rewriteJSON serves every request with next and lets edit change the
@@ -28,28 +29,19 @@ func editJSON(next http.Handler, count bool, edit func(r *http.Request, reqBody 
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reqBody, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(reqBody))
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		status := rec.Code
-		body, ok := decodeObject(rec.Body.Bytes())
-		if !ok {
-			copyAnswer(w, rec.Result().Header, status, rec.Body.Bytes())
-			return
-		}
-		var was []byte
-		if count {
-			was, _ = json.Marshal(body) // before edit changes it in place
-		}
-		edit(r, reqBody, &status, body)
-		out, err := json.Marshal(body)
-		if err != nil {
-			// A body decoded with UseNumber always marshals again.
-			out = rec.Body.Bytes()
-		}
-		if count && (status != rec.Code || !bytes.Equal(was, out)) {
-			changed(r)
-		}
-		copyAnswer(w, rec.Result().Header, status, out)
+		httpapi.Rewrite(next, func(r *http.Request, a *httpapi.Answer) {
+			status := a.Status
+			var was []byte
+			edited := a.EditJSON(func(body map[string]any) {
+				if count {
+					was, _ = json.Marshal(body) // before edit changes it in place
+				}
+				edit(r, reqBody, &a.Status, body)
+			})
+			if count && edited && (a.Status != status || !bytes.Equal(was, bytes.TrimSuffix(a.Body, []byte("\n")))) {
+				changed(r)
+			}
+		}).ServeHTTP(w, r)
 	})
 }
 
@@ -60,34 +52,12 @@ func before(next http.Handler, intercept func(w http.ResponseWriter, r *http.Req
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(raw))
-		body, _ := decodeObject(raw)
+		body, _ := httpapi.DecodeObject(raw)
 		if intercept(w, r, body) {
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// decodeObject decodes a JSON object with its numbers kept exact.
-func decodeObject(raw []byte) (map[string]any, bool) {
-	var body map[string]any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if dec.Decode(&body) != nil || body == nil {
-		return nil, false
-	}
-	return body, true
-}
-
-func copyAnswer(w http.ResponseWriter, h http.Header, status int, body []byte) {
-	for k, vs := range h {
-		if k == "Content-Length" {
-			continue
-		}
-		w.Header()[k] = vs
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
 }
 
 // refuseInstead answers r, which the reference refuses too (so asking it

@@ -1,7 +1,6 @@
-package reference
+package storage
 
 import (
-	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"io/fs"
@@ -21,18 +20,18 @@ import (
 //	"PCJ1"  body length (uint32 LE)  CRC-32C of the body (uint32 LE)  body
 //
 // and a body is a sequence of records, each its length (uint32 LE, type
-// byte and payload), its type byte and its payload (state.go encodes them).
+// byte and payload), its type byte and its payload (the domain encodes them).
 // A frame is checked as a whole: its records were acknowledged together, so
 // a frame whose write was torn by a crash is dropped whole.
 const (
-	frameMagic  = "PCJ1"
-	frameHeader = 12
-	// maxFrame bounds a frame's body, so the write a crash can tear is at
+	FrameMagic  = "PCJ1"
+	FrameHeader = 12
+	// MaxFrame bounds a frame's body, so the write a crash can tear is at
 	// most this long (a single larger record still gets a frame of its own).
-	maxFrame = 1 << 20
+	MaxFrame = 1 << 20
 	// maxFrameRead is the longest body the reader accepts: longer is damage.
 	maxFrameRead = 64 << 20
-	recordHeader = 5
+	RecordHeader = 5
 	// The journal grows by writing zeros ahead of its frames, so that a
 	// frame's write changes neither the file's length nor its allocation
 	// and fdatasync suffices: first by minSegment, then by as much as it
@@ -46,9 +45,9 @@ var zeros [64 << 10]byte
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// StateFile is an open file of a state directory; *os.File is one. Tests
+// File is an open file of a state directory; *os.File is one. Tests
 // wrap it to make a write or an fsync fail.
-type StateFile interface {
+type File interface {
 	ReadAt(p []byte, off int64) (int, error)
 	WriteAt(p []byte, off int64) (int, error)
 	Sync() error
@@ -57,13 +56,14 @@ type StateFile interface {
 	Close() error
 }
 
-// errNotDurable is the outcome of a request whose records (or the records
+// ErrNotDurable is the outcome of a request whose records (or the records
 // whose effects it read) were not made durable.
-var errNotDurable = errors.New("reference: the journal could not make the change durable")
+var ErrNotDurable = errors.New("reference: the journal could not make the change durable")
 
-// journal is the write-ahead journal of a Store with a state directory. The
-// store appends a record under Store.mu for every change it makes, in the
-// order it makes them, then releases Store.mu and waits (wait) until the
+// Journal is the write-ahead journal of a state directory. The domain
+// appends a record under its lock (Options.Mu, "Store.mu" below) for every
+// change it makes, in the order it makes them, then releases Store.mu and
+// waits (Wait) until the
 // record is on disk before it answers. Group commit: one goroutine (run)
 // writes every record appended so far as one frame and fdatasyncs it, while
 // the requests wait; records appended meanwhile go in the next frame, which
@@ -100,7 +100,7 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 //     (end <= pendingAt; inflight is that flush's channel) or pending (end >
 //     pendingAt; next is closed by the flush that takes it, or by fail).
 //     inflight is cleared only in the critical section that publishes the
-//     frame's outcome (durable advanced, or its span lost), so waitFor gives
+//     frame's outcome (durable advanced, or its span lost), so Poll gives
 //     a waiter with no outcome yet a channel that closes only once the
 //     outcome is known, never none.
 //  3. A failed flush takes Store.mu, then mu, before it changes anything, and
@@ -111,12 +111,12 @@ var errNotDurable = errors.New("reference: the journal could not make the change
 //     then released mu to take Store.mu: a waiter arriving in that gap found
 //     its record neither lost nor pending and was answered 200 for a payment
 //     the rollback then erased.
-type journal struct {
+type Journal struct {
 	path   string
-	file   StateFile
+	file   File
 	logger *slog.Logger
-	// rollback rebuilds the store's state from the file's first size bytes
-	// (Store.rebuild); it runs with Store.mu and journal.mu held.
+	// rollback rebuilds the domain's state from the file's first size
+	// bytes; it runs with Store.mu and journal.mu held.
 	rollback func(size int64) error
 	storeMu  *sync.Mutex
 
@@ -135,7 +135,8 @@ type journal struct {
 	// the benchmarks.
 	frames atomic.Uint64
 
-	observe func(Commit) // WithCommitObserver's (commits.go); set before the first append
+	observe func(Commit) // Options.Observe (commits.go); set before the first append
+	unlock  func()       // releases the state directory's lock
 
 	mu sync.Mutex
 	// kick wakes run when there is something to flush or the journal
@@ -148,7 +149,7 @@ type journal struct {
 	// requests waiting for each wake once, without taking mu.
 	next, inflight chan struct{}
 	// pending holds the records appended since the last flush began,
-	// behind frameHeader bytes reserved for their frame's header;
+	// behind FrameHeader bytes reserved for their frame's header;
 	// pendingAt is the position of its first record.
 	pending   []byte
 	pendingAt uint64
@@ -185,9 +186,9 @@ type episode struct {
 	writes, requests, lost int       // failed flushes, requests answered 500, records dropped
 }
 
-func newJournal(path string, f StateFile, size, allocated int64, storeMu *sync.Mutex, rollback func(int64) error, logger *slog.Logger) *journal {
-	j := &journal{path: path, file: f, logger: logger, size: size, allocated: allocated, storeMu: storeMu, rollback: rollback,
-		pending: make([]byte, frameHeader, 64<<10), stopped: make(chan struct{}), next: make(chan struct{})}
+func newJournal(path string, f File, size, allocated int64, storeMu *sync.Mutex, rollback func(int64) error, logger *slog.Logger) *Journal {
+	j := &Journal{path: path, file: f, logger: logger, size: size, allocated: allocated, storeMu: storeMu, rollback: rollback,
+		pending: make([]byte, FrameHeader, 64<<10), stopped: make(chan struct{}), next: make(chan struct{})}
 	j.kick.L = &j.mu
 	go j.run()
 	return j
@@ -195,12 +196,12 @@ func newJournal(path string, f StateFile, size, allocated int64, storeMu *sync.M
 
 // run flushes the pending records whenever there are some, until the
 // journal closes.
-func (j *journal) run() {
+func (j *Journal) run() {
 	defer close(j.stopped)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for {
-		for len(j.pending) == frameHeader && !j.closing {
+		for len(j.pending) == FrameHeader && !j.closing {
 			j.kick.Wait()
 		}
 		if j.closing {
@@ -210,9 +211,9 @@ func (j *journal) run() {
 	}
 }
 
-// append adds a record (recordHeader bytes then its payload) and returns
-// its end. The caller holds Store.mu.
-func (j *journal) append(rec []byte) uint64 {
+// Append adds a record (RecordHeader bytes then its payload, sealed by
+// SealRecord) and returns its end. The caller holds Store.mu.
+func (j *Journal) Append(rec []byte) uint64 {
 	j.mu.Lock()
 	if j.broken != nil { // every wait fails: keep nothing
 		j.mu.Unlock()
@@ -225,15 +226,22 @@ func (j *journal) append(rec []byte) uint64 {
 	return end
 }
 
-// wait returns when every record up to end is on disk, or errNotDurable
-// when a failed flush dropped one of them. The caller does not hold
-// Store.mu.
-func (j *journal) wait(end uint64) error {
+// End returns the end of the last record appended, which the state the
+// caller read or changed includes. The caller holds Store.mu.
+func (j *Journal) End() uint64 { return j.appended }
+
+// Frames counts the frames made durable (the group-commit rounds).
+func (j *Journal) Frames() uint64 { return j.frames.Load() }
+
+// Wait returns when every record up to end is on disk, or ErrNotDurable
+// when a failed flush dropped one of them (or the journal's error when it
+// is broken or closed). The caller does not hold Store.mu.
+func (j *Journal) Wait(end uint64) error {
 	for {
 		if end <= j.durable.Load() && end > j.lostTo.Load() {
 			return nil
 		}
-		done, err := j.waitFor(end)
+		done, err := j.Poll(end)
 		if done == nil {
 			return err
 		}
@@ -241,10 +249,10 @@ func (j *journal) wait(end uint64) error {
 	}
 }
 
-// waitFor returns the outcome of the record ending at end when it is
-// known, or else the channel closed when the flush that writes it ends
-// (never nil then: see the journal's invariant).
-func (j *journal) waitFor(end uint64) (chan struct{}, error) {
+// Poll returns the outcome of the record ending at end when it is known
+// (a nil channel), or else the channel closed when the flush that writes
+// it ends (never nil then: see the journal's invariant).
+func (j *Journal) Poll(end uint64) (<-chan struct{}, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.broken != nil {
@@ -254,7 +262,7 @@ func (j *journal) waitFor(end uint64) (chan struct{}, error) {
 		if !j.trouble.since.IsZero() {
 			j.trouble.requests++
 		}
-		return nil, errNotDurable
+		return nil, ErrNotDurable
 	}
 	if end <= j.durable.Load() {
 		return nil, nil
@@ -268,7 +276,7 @@ func (j *journal) waitFor(end uint64) (chan struct{}, error) {
 
 // isLost says whether the record ending at end was dropped by a failed
 // flush. The caller holds mu.
-func (j *journal) isLost(end uint64) bool {
+func (j *Journal) isLost(end uint64) bool {
 	if end > j.lostTo.Load() {
 		return false
 	}
@@ -279,19 +287,19 @@ func (j *journal) isLost(end uint64) bool {
 // flush writes the pending records as one frame at the end of the durable
 // ones and fdatasyncs it. The caller (run) holds j.mu; j.mu is released
 // during the write, and a failure is undone under Store.mu and j.mu (fail).
-func (j *journal) flush() {
-	body := j.pending[frameHeader:]
+func (j *Journal) flush() {
+	body := j.pending[FrameHeader:]
 	k := frameCut(body)
-	frame := j.pending[:frameHeader+k]
+	frame := j.pending[:FrameHeader+k]
 	if k == len(body) {
 		j.pending = j.spare[:0]
-		if cap(j.pending) < frameHeader {
+		if cap(j.pending) < FrameHeader {
 			j.pending = make([]byte, 0, 64<<10)
 		}
-		j.pending = j.pending[:frameHeader]
+		j.pending = j.pending[:FrameHeader]
 	} else {
 		rest := body[k:]
-		j.pending = append(make([]byte, frameHeader, frameHeader+len(rest)), rest...)
+		j.pending = append(make([]byte, FrameHeader, FrameHeader+len(rest)), rest...)
 	}
 	j.spare = nil
 	end := j.pendingAt + uint64(k)
@@ -315,7 +323,7 @@ func (j *journal) flush() {
 		// flight to every waiter until its span is recorded lost.
 		j.storeMu.Lock()
 		j.mu.Lock()
-		j.fail(err, countRecords(frame[frameHeader:]))
+		j.fail(err, countRecords(frame[FrameHeader:]))
 		j.inflight = nil
 		j.storeMu.Unlock()
 		close(done)
@@ -342,7 +350,7 @@ func (j *journal) flush() {
 	j.inflight = nil
 	j.size += int64(len(frame))
 	j.allocated = max(j.allocated, j.size)
-	if cap(frame) <= 4*maxFrame {
+	if cap(frame) <= 4*MaxFrame {
 		j.spare = frame[:0]
 	}
 }
@@ -350,7 +358,7 @@ func (j *journal) flush() {
 // write writes frame after the durable frames and makes it durable: into
 // the zeros reserved for it, with fdatasync; or growing the file, with
 // fsync.
-func (j *journal) write(frame []byte) error {
+func (j *Journal) write(frame []byte) error {
 	inside := j.reserve(int64(len(frame)))
 	if err := writeFrame(j.file, frame, j.size); err != nil {
 		return err
@@ -368,7 +376,7 @@ func (j *journal) write(frame []byte) error {
 // file's end, growing it by the frame alone, and must be fsynced (its
 // length changes); whether the disk holds it is the frame's write's to
 // say.
-func (j *journal) reserve(n int64) bool {
+func (j *Journal) reserve(n int64) bool {
 	var err error
 	j.allocated, err = preallocate(j.file, j.size, j.allocated, n)
 	return err == nil
@@ -381,7 +389,7 @@ func (j *journal) reserve(n int64) bool {
 // when the disk has less room than that, keeps the zeros that fit: it
 // succeeds when they hold n bytes. It returns the file's length, the zeros
 // that fit included (they are space, whatever the error).
-func preallocate(f StateFile, size, length, n int64) (int64, error) {
+func preallocate(f File, size, length, n int64) (int64, error) {
 	need := size + n - length
 	if need <= 0 {
 		return length, nil
@@ -396,7 +404,7 @@ func preallocate(f StateFile, size, length, n int64) (int64, error) {
 }
 
 // writeZeros writes n zero bytes at off and returns how many it wrote.
-func writeZeros(f StateFile, off, n int64) (int64, error) {
+func writeZeros(f File, off, n int64) (int64, error) {
 	var wrote int64
 	for wrote < n {
 		k, err := f.WriteAt(zeros[:min(n-wrote, int64(len(zeros)))], off+wrote)
@@ -411,30 +419,27 @@ func writeZeros(f StateFile, off, n int64) (int64, error) {
 // countRecords counts the whole records of a frame's body.
 func countRecords(body []byte) int {
 	n := 0
-	for len(body) >= recordHeader {
-		k := recordHeader - 1 + int(binary.LittleEndian.Uint32(body))
-		if k < recordHeader || k > len(body) {
+	for _, err := range Records(body) {
+		if err != nil {
 			break
 		}
-		body = body[k:]
 		n++
 	}
 	return n
 }
 
 // frameCut returns how many bytes of body, whole records, make the next
-// frame: all of them up to maxFrame, and at least one record.
+// frame: all of them up to MaxFrame, and at least one record.
 func frameCut(body []byte) int {
-	if len(body) <= maxFrame {
+	if len(body) <= MaxFrame {
 		return len(body)
 	}
 	k := 0
-	for k < len(body) {
-		n := recordHeader - 1 + int(binary.LittleEndian.Uint32(body[k:]))
-		if k > 0 && k+n > maxFrame {
+	for rec := range Records(body) {
+		if k > 0 && k+rec.Size > MaxFrame {
 			break
 		}
-		k += n
+		k += rec.Size
 	}
 	return k
 }
@@ -442,24 +447,24 @@ func frameCut(body []byte) int {
 // fail handles a failed write or fsync, whose frame held records records:
 // every record not yet durable is dropped (its request answers 500), the
 // file is cut back to the end of its durable frames (the next write
-// preallocates again) and the store's state is rebuilt from it, so the
+// preallocates again) and the domain's state is rebuilt from it, so the
 // memory keeps nothing the disk does not. If that fails too the journal is
 // broken and every later request fails. The caller (flush) holds Store.mu
 // and j.mu.
-func (j *journal) fail(cause error, records int) {
-	records += countRecords(j.pending[frameHeader:])
+func (j *Journal) fail(cause error, records int) {
+	records += countRecords(j.pending[FrameHeader:])
 	j.lost = append(j.lost, span{from: j.durable.Load(), to: j.appended})
 	j.lostTo.Store(j.appended)
 	// The state rebuilt below is the disk's: it is durable, at a position
 	// past the lost span, so what is read from it is not taken for lost.
 	j.appended++
 	j.durable.Store(j.appended)
-	j.pending = j.pending[:frameHeader]
+	j.pending = j.pending[:FrameHeader]
 	j.pendingAt = j.appended
 	if err := j.file.Truncate(j.size); err != nil {
-		j.breakWith(errors.Join(errNotDurable, cause, err))
+		j.breakWith(errors.Join(ErrNotDurable, cause, err))
 	} else if err := j.rollback(j.size); err != nil {
-		j.breakWith(errors.Join(errNotDurable, cause, err))
+		j.breakWith(errors.Join(ErrNotDurable, cause, err))
 	}
 	j.allocated = min(j.allocated, j.size)
 	j.writeFailed(cause, records)
@@ -468,14 +473,14 @@ func (j *journal) fail(cause error, records int) {
 }
 
 // breakWith makes every later wait fail with err. The caller holds mu.
-func (j *journal) breakWith(err error) {
+func (j *Journal) breakWith(err error) {
 	j.broken = err
 	j.lostTo.Store(math.MaxUint64)
 }
 
 // writeFailed logs the first failure of an episode at Error, and a broken
 // journal. The caller holds j.mu.
-func (j *journal) writeFailed(cause error, records int) {
+func (j *Journal) writeFailed(cause error, records int) {
 	t := &j.trouble
 	if t.since.IsZero() {
 		t.since = time.Now()
@@ -495,10 +500,10 @@ func (j *journal) writeFailed(cause error, records int) {
 // header, or the zeros the first frames need. With some zeros ahead (the
 // journal's own, or those that fit) the frames go on into them, and the
 // log warns that the disk is nearly full. Without any, an episode of
-// failed writes begins: the store starts and serves what the journal
+// failed writes begins: the domain starts and serves what the journal
 // holds, and a change answers 500 until its write succeeds, which ends the
 // episode (writesAgain).
-func (j *journal) startsWithout(cause error) {
+func (j *Journal) startsWithout(cause error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if room := j.allocated - j.size; j.size > 0 && room > 0 {
@@ -514,7 +519,7 @@ func (j *journal) startsWithout(cause error) {
 
 // writesAgain ends an episode of failed writes, logging what it cost. The
 // caller holds j.mu.
-func (j *journal) writesAgain() {
+func (j *Journal) writesAgain() {
 	t := &j.trouble
 	if t.since.IsZero() {
 		return
@@ -526,9 +531,9 @@ func (j *journal) writesAgain() {
 	j.troubled.Store(false)
 }
 
-// close stops run once its flush (if any) ends, fails every later wait and
-// closes the file.
-func (j *journal) close() error {
+// Close stops run once its flush (if any) ends, fails every later wait,
+// closes the file and releases the state directory.
+func (j *Journal) Close() error {
 	j.mu.Lock()
 	j.closing = true
 	j.kick.Signal()
@@ -541,5 +546,7 @@ func (j *journal) close() error {
 	close(j.next)
 	j.next = make(chan struct{}) // a later wait sees broken
 	j.mu.Unlock()
-	return j.file.Close()
+	err := j.file.Close()
+	j.unlock()
+	return err
 }

@@ -1,4 +1,4 @@
-package reference
+package storage
 
 import (
 	"errors"
@@ -10,9 +10,9 @@ import (
 // journal's preallocated space a write changes no metadata that reading it
 // back needs (not the length, not the allocation), so fdatasync writes the
 // data and flushes the disk's cache, without the file system's journal
-// commit that fsync adds for the modification time. A StateFile that is not
+// commit that fsync adds for the modification time. A File that is not
 // an *os.File (a test's wrapper) is synced with its own Sync.
-func datasync(f StateFile) error {
+func datasync(f File) error {
 	of, ok := f.(*os.File)
 	if !ok {
 		return f.Sync()

@@ -4,13 +4,11 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/time/rate"
-
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
 // throttlesPerSecond is the rate limit of throttles: requests a second per
@@ -35,24 +33,9 @@ func Throttles() Variant {
 		Why: "§8: \"Rate limits: not shown.\" A server may refuse a request for its rate (RFC 6585 §4; a 503 with Retry-After, " +
 			"RFC 9110 §15.6.4) and say when to come back (§10.2.3); the request is not processed",
 		Wrap: func(_ *reference.Dataset, next http.Handler) http.Handler {
-			var mu sync.Mutex
-			buckets := map[string]*rate.Limiter{}
+			buckets := httpapi.NewLimiter(throttlesPerSecond, true) // each starts empty
 			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				now := time.Now()
-				key := r.Header.Get("X-Secret-Key") + " " + r.Method + " " + r.URL.Path
-				mu.Lock()
-				b := buckets[key]
-				if b == nil {
-					b = rate.NewLimiter(throttlesPerSecond, throttlesPerSecond)
-					b.AllowN(now, throttlesPerSecond) // it starts empty
-					buckets[key] = b
-				}
-				res := b.ReserveN(now, 1)
-				wait := res.DelayFrom(now)
-				if wait > 0 {
-					res.CancelAt(now)
-				}
-				mu.Unlock()
+				wait := buckets.Take(r.Header.Get("X-Secret-Key") + " " + r.Method + " " + r.URL.Path)
 				if wait == 0 {
 					next.ServeHTTP(w, r)
 					return
