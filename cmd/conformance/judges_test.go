@@ -184,3 +184,31 @@ func TestRerunFailedReachesEveryJudge(t *testing.T) {
 	assert.Regexp(t, `  probe      [12] probe cases?: [12] failed; .*, seed `+seed[1]+`,`, again, "the failed cases alone, with the last run's seed")
 	assert.NotContains(t, again, "getPaymentStatus", "the lookups passed: they are not run again")
 }
+
+// TestABodyFormatIsOneCauseAcrossJudges: against a reference that answers
+// its errors as text, the whole run (scenarios, generated properties,
+// probe) reads one cause, the body's format, whichever judge saw it; the
+// probe names the format, not its concurrency rule. Before, the run read
+// five causes: the scenarios', three properties' (their headlines the raw
+// failure), and the probe's "409 and the message \"\"".
+func TestABodyFormatIsOneCauseAcrossJudges(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	runCode(t, exitFail, []string{"--target", faultyReference(t, reference.FaultErrorsAsText), "--profile", writeFile(t, referenceProfile(t)),
+		"--format", "progress", "--report-dir", dir, "--seed", "3"}, noEnv)
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	require.NoError(t, err)
+	var sum report.Summary
+	require.NoError(t, json.Unmarshal(data, &sum))
+	require.Len(t, sum.FailureGroups, 1, "one cause: %+v", sum.FailureGroups)
+	g := sum.FailureGroups[0]
+	assert.Equal(t, "the body", g.Field)
+	assert.Equal(t, "not JSON", g.Rule)
+	judged := map[string]bool{}
+	for _, s := range sum.Scenarios {
+		if s.Status == verdict.StatusFailed {
+			judged[s.Judge] = true
+		}
+	}
+	assert.Equal(t, map[string]bool{verdict.JudgeScenarios: true, verdict.JudgeGenerated: true, verdict.JudgeProbe: true}, judged, "every judge saw it")
+}
