@@ -83,7 +83,7 @@
 //     (/data/balance/available of the profile, /message of a 409,
 //     /data/transaction_number of the status record), Sentence the
 //     document's sentence, and Reproduction a bash script that sends the
-//     same wave with curl (PrintCase prints it).
+//     same wave with curl (the run's console prints it).
 //   - StatusSkipped: the profile lacks what the case needs (Reason names
 //     the key), or the run was interrupted before the case ran.
 //   - StatusNotJudged: the target kept the case from observing its rule:
@@ -117,13 +117,14 @@
 // # Wiring
 //
 //	res, err := probe.Run(ctx, probe.Options{Profile: prof, Conn: conn, RequestTimeout: timeout,
-//		Rate: rate, MaxThrottleWait: maxWait, Seed: seed, Done: func(c probe.CaseResult) { probe.PrintCase(stdout, c) }})
+//		Rate: rate, MaxThrottleWait: maxWait, Seed: seed, Done: func(c probe.CaseResult) { console.Scenario(c.Verdict(false)) }})
 //
 // err is non-nil only when the probe could not start (ErrUsage: no
 // profile, an invalid one, a wave size out of bounds, unusable transport
 // options). Result.Cases holds one CaseResult per case, in order;
-// Result.OK, Failed, NotJudged, Skipped and Warned count them. PrintCase
-// and PrintSummary write them for a console. A verdict maps as: any
+// Result.OK, Failed, NotJudged, Skipped and Warned count them; each is a
+// case of the run in the run's words (CaseResult.Verdict), which the run's
+// console and reports write (the probe has no console of its own). A verdict maps as: any
 // StatusFailed fails the run; otherwise any StatusNotJudged, or
 // Result.Stopped, makes it incomplete; StatusSkipped is a skip the profile
 // (or an interruption, Result.Interrupted) caused. Against the embedded

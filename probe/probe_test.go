@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -407,31 +406,6 @@ func TestOneSeedDrawsTheSameWaves(t *testing.T) {
 	require.NotEmpty(t, first)
 	assert.Equal(t, first, repro(7))
 	assert.NotEqual(t, first, repro(8))
-}
-
-func TestPrintCase(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		c    probe.CaseResult
-		want []string
-	}{
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusPassed, Waves: 3, Planned: 20, Payments: 24, Cut: "3 of 20 waves run"},
-			[]string{"ok   createPayment: x (3 waves of 20, 24 payments)", "     3 of 20 waves run"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusNotJudged, Planned: 20, Reason: "no wave could be judged: 422"},
-			[]string{"NOT JUDGED createPayment: x (0 waves of 20, 0 payments)", "     no wave could be judged: 422"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusSkipped, Planned: 20, Reason: "profile: no funded_customer.token"},
-			[]string{"skip createPayment: x (0 waves of 20, 0 payments)", "     profile: no funded_customer.token"}},
-		{probe.CaseResult{Operation: "createPayment", Case: "x", Status: verdict.StatusFailed, Waves: 1, Planned: 20, Payments: 8,
-			Failure: "wave 1 of 20: broken", Pointer: "/message", Sentence: "§7", Reproduction: "BASE=x\ncurl"},
-			[]string{"FAIL createPayment: x (1 wave of 20, 8 payments)", "     wave 1 of 20: broken", "     at /message", "     the document: §7",
-				"     reproduction (bash):", "       BASE=x", "       curl"}},
-	} {
-		var b strings.Builder
-		probe.PrintCase(&b, tc.c)
-		for _, line := range tc.want {
-			assert.Contains(t, b.String(), line+"\n")
-		}
-	}
 }
 
 // TestAPaymentNotFoundByItsNumberFails: a server that does not find a
