@@ -223,7 +223,10 @@ func (p PropertyResult) Verdict() verdict.Case {
 		c.Reason = b.String()
 		first, _, _ := strings.Cut(p.Failure, "\n")
 		c.Cause = &verdict.Cause{Operation: p.Operation, Check: p.Property, Headline: first}
-		if cause, ok := verdict.AnswerCause(p.Operation, p.Broke); ok {
+		if cause, ok := verdict.ErrorCause(p.Operation, p.Broke); ok {
+			if cause.Field == "" {
+				cause.Headline = first
+			}
 			c.Cause = &cause
 		}
 	case verdict.StatusNotJudged:

@@ -116,9 +116,10 @@ type PropertyResult struct {
 	// judged, and has no reproduction.
 	Gateway  *contract.Gateway  `json:"gateway,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
-	// Broke is the answer's departure from openapi.yaml or §1 the failure
-	// is about, when it is one: the property's cause is then the answer's,
-	// as every judge names it (verdict.AnswerCause).
+	// Broke is the error the failure is about, when it names what the
+	// answer broke (its departure from openapi.yaml or §1, or a rule of
+	// internal/contract): the property's cause is then named by it, as
+	// every judge names it (verdict.ErrorCause).
 	Broke error `json:"-"`
 	// Seconds is how long the property ran.
 	Seconds float64 `json:"seconds"`
@@ -309,8 +310,8 @@ type record struct {
 	order    []string
 	repro    string
 	failure  string
-	// broke is the answer's departure the failure is about, when it is
-	// one (a *contract.AnswerError among fail's arguments), or nil.
+	// broke is the error among fail's arguments that names what the
+	// answer broke (verdict.ErrorCause), or nil.
 	broke error
 	// feature is the feature file of the failure being reported (set just
 	// before fail), failFeature the one of the last failure.
@@ -409,9 +410,11 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	var broke error
 	for _, a := range args {
-		if err, ok := a.(error); ok && errors.As(err, new(*contract.AnswerError)) {
-			broke = err
-			break
+		if err, ok := a.(error); ok {
+			if _, named := verdict.ErrorCause("", err); named {
+				broke = err
+				break
+			}
 		}
 	}
 	r.mu.Lock()

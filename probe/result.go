@@ -47,9 +47,10 @@ type CaseResult struct {
 	// time budget, the target's refusals of some waves), or "".
 	Cut      string             `json:"cut,omitempty"`
 	Warnings []contract.Warning `json:"warnings,omitempty"`
-	// Broke is what an answer broke of what every answer carries, when
-	// that is the failure (contract.CheckEnvelope's error): the case's
-	// cause is then the answer's, as every judge names it.
+	// Broke is the error of the failure: what the answer broke (its
+	// format, contract.CheckEnvelope) or the rule a check of
+	// internal/contract found broken; the case's cause is named by it, as
+	// every judge names it (verdict.ErrorCause).
 	Broke error `json:"-"`
 }
 
@@ -146,7 +147,10 @@ func (c CaseResult) Verdict(interrupted bool) verdict.Case {
 		r.Reason = b.String()
 		first, _, _ := strings.Cut(c.Failure, "\n")
 		r.Cause = &verdict.Cause{Operation: c.Operation, Check: c.Case, Expected: c.Sentence, Headline: first}
-		if cause, ok := verdict.AnswerCause(c.Operation, c.Broke); ok {
+		if cause, ok := verdict.ErrorCause(c.Operation, c.Broke); ok {
+			if cause.Field == "" {
+				cause.Headline = first // the wave and what its answers were
+			}
 			r.Cause = &cause
 		}
 	case verdict.StatusSkipped:

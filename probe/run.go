@@ -221,9 +221,7 @@ func (tl *caseTally) add(ctx context.Context, i int, o outcome) {
 	case o.fail != nil:
 		tl.Waves++
 		tl.Status, tl.Pointer, tl.Sentence, tl.Reproduction = verdict.StatusFailed, o.fail.pointer, o.fail.sentence, o.repro
-		if o.fail.answer {
-			tl.Broke = o.fail.err
-		}
+		tl.Broke = o.fail.err
 		wave := fmt.Sprintf("wave %d of %d", i+1, tl.planned)
 		if o.seen != "" && !o.fail.counts {
 			wave += " (" + o.seen + ")"

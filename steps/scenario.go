@@ -295,6 +295,16 @@ func failureCause(ex *exchange, section, expected, format string, args []any) ve
 			return c
 		}
 	}
+	// A rule of internal/contract found broken names the cause, as the
+	// other judges name it; the headline stays this failure's.
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			if rule, sentence, broken := contract.Broken(err); broken {
+				c.Check, c.Expected = sentence, rule.Error()
+				break
+			}
+		}
+	}
 	// What was found first, then what the document asks.
 	found, _, _ := strings.Cut(strings.TrimPrefix(fmt.Sprintf(format, args...), "got "), "\n")
 	c.Headline = found + "; the document asks for " + expected

@@ -257,3 +257,24 @@ func AnswerCause(op string, err error) (c Cause, ok bool) {
 	}
 	return Cause{Operation: op, Check: check, Field: v.Field(), Rule: string(v.Rule), Headline: v.Headline(ae.Operation)}, true
 }
+
+// ErrorCause is the cause of a case that failed on err, named by what the
+// answer broke rather than by the check that noticed: the answer's
+// departure from openapi.yaml or §1 (AnswerCause), or the document's rule
+// a check of internal/contract reports broken (contract.Broken: its
+// sentence and the rule). ok is false when err says neither; the judge
+// then names the cause itself.
+func ErrorCause(op string, err error) (c Cause, ok bool) {
+	if c, ok := AnswerCause(op, err); ok {
+		return c, true
+	}
+	if errors.Is(err, contract.ErrContentType) {
+		// The label alone, the body JSON: as the scenarios name it.
+		return Cause{Operation: op, Check: contract.SentenceContentType, Expected: "Content-Type application/json", Headline: err.Error()}, true
+	}
+	rule, sentence, ok := contract.Broken(err)
+	if !ok {
+		return Cause{}, false
+	}
+	return Cause{Operation: op, Check: sentence, Expected: rule.Error(), Headline: err.Error()}, true
+}
