@@ -295,12 +295,13 @@ func failureCause(ex *exchange, section, expected, format string, args []any) ve
 			return c
 		}
 	}
-	// A rule of internal/contract found broken names the cause, as the
-	// other judges name it; the headline stays this failure's.
+	// What the answer broke (a rule of internal/contract, a row of section
+	// 7) names the cause, as the other judges name it; the headline stays
+	// this failure's.
 	for _, a := range args {
 		if err, ok := a.(error); ok {
-			if rule, sentence, broken := contract.Broken(err); broken {
-				c.Check, c.Expected = sentence, rule.Error()
+			if named, ok := verdict.ErrorCause(c.Operation, err); ok {
+				c.Check, c.Expected = named.Check, named.Expected
 				break
 			}
 		}

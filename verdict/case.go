@@ -272,6 +272,11 @@ func ErrorCause(op string, err error) (c Cause, ok bool) {
 		// The label alone, the body JSON: as the scenarios name it.
 		return Cause{Operation: op, Check: contract.SentenceContentType, Expected: "Content-Type application/json", Headline: err.Error()}, true
 	}
+	var am *contract.AnswerMismatch
+	if errors.As(err, &am) {
+		// The row of section 7 the answer is not, whichever check wanted it.
+		return Cause{Operation: op, Check: contract.MessageRow(am.WantMessage), Expected: am.Want(), Headline: err.Error()}, true
+	}
 	rule, sentence, ok := contract.Broken(err)
 	if !ok {
 		return Cause{}, false

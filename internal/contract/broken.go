@@ -1,6 +1,9 @@
 package contract
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // A defect fails its own rule, once, whoever judges it: the scenarios, the
 // generated properties and the probe each check the document's rules
@@ -38,6 +41,32 @@ var brokenRules = []struct {
 	{errAmountSum, SentenceAmount},
 	{errAmountCoinRate, SentenceAmount},
 	{ErrTotalPages, SentenceTotalPages},
+	{errPageOverSize, sentencePageSize},
+	{errNotSameCustomer, sentenceSameCustomer},
+	{errShownToOtherPartner, sentenceNotShown},
+	{errServerFault, SentenceServerFault},
+	{errCoinValue, sentenceCoinValue},
+	{errCoinValueRounded, sentenceCoinValue},
+}
+
+// AnswerMismatch is an answer that is not the row of section 7 a check
+// wanted (CheckAnswer): what came, and the status and exact message the
+// row gives. Whichever judge wanted that row, one defect that answers
+// otherwise is one cause: the row and what it gives.
+type AnswerMismatch struct {
+	Status      int
+	Message     string
+	WantStatus  int
+	WantMessage string
+}
+
+func (e *AnswerMismatch) Error() string {
+	return fmt.Sprintf("got status %d and the message %q", e.Status, e.Message)
+}
+
+// Want is what the row gives, in words: "status 409 and the message …".
+func (e *AnswerMismatch) Want() string {
+	return fmt.Sprintf("status %d and the message %q", e.WantStatus, e.WantMessage)
 }
 
 // Broken is the rule err reports broken, and the document's sentence it
@@ -53,3 +82,9 @@ func Broken(err error) (rule error, sentence string, ok bool) {
 	}
 	return nil, "", false
 }
+
+// The sentences of the rules whose checks name their section inline.
+const (
+	sentencePageSize  = "§4.2: pageSize — \"Records per page.\" §8: \"Maximum page size: 100.\""
+	sentenceCoinValue = "§2.3: coin.available_value — the rupiah value of the coins (2 coins = 1 rupiah)."
+)

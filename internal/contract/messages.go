@@ -113,7 +113,7 @@ func MessageRow(msg string) string {
 // came instead.
 func CheckAnswer(status int, message string, wantStatus int, wantMessage string) error {
 	if status != wantStatus || message != wantMessage {
-		return fmt.Errorf("got status %d and the message %q", status, message)
+		return &AnswerMismatch{Status: status, Message: message, WantStatus: wantStatus, WantMessage: wantMessage}
 	}
 	return nil
 }
