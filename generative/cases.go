@@ -376,7 +376,7 @@ func (w *world) common(t *rapid.T, rec *record, repro, feature string, op operat
 	case a.Err != nil:
 		fail("%s: %v", op.ID, a.Err)
 	case a.Status >= 500 && (!valid || !documentedFault(op.ID, a)):
-		fail("%s was answered %d: a server fault on a generated request (body %s)", op.ID, a.Status, cut(a.Body))
+		fail("%v to a generated request: a server fault (body %s)", contract.ServerFault(op.ID, a.Status), cut(a.Body))
 	case !op.declared(a.Status) && a.Status/100 != 4:
 		fail("%s was answered %d, a status openapi.yaml does not declare for it", op.ID, a.Status)
 	case a.Invalid != nil:

@@ -204,6 +204,13 @@ const SentenceServerFault = "§7 Products: 500 all, \"System fault\" — \"Follo
 // errServerFault is a 5xx answer the document does not give.
 var errServerFault = errors.New("a server fault the document does not give")
 
+// ServerFault is the error of a 5xx answer of op that a judge holds a
+// server fault whatever its message: the answer to a request the judge
+// made up to probe bad input, which wants a refusal, not a system fault.
+func ServerFault(op string, status int) error {
+	return fmt.Errorf("%w: %s answered %d", errServerFault, op, status)
+}
+
 // CheckNoServerFault checks the status and message of an answer of
 // operation op for a server fault: a status below 500 passes (the other
 // checks judge it); so does a 500 that a row of section 7 gives op, with
