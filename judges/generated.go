@@ -48,7 +48,7 @@ func (Generated) Name() string { return verdict.JudgeGenerated }
 func (g Generated) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
 	opts := generative.Options{
 		Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Examples: g.Examples, Steps: g.Steps,
-		Duration: cmp.Or(env.Budget, NoBudgetBound), Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
+		Duration: cmp.Or(env.Budget, noBudgetBound), Seed: g.Seed, Strict: env.Strict, RequestTimeout: env.RequestTimeout, ShrinkTime: g.ShrinkTime,
 		HTTPClient: env.HTTPClient, Gate: env.Gate, Only: g.Only,
 	}
 	if opts.Seed == 0 {

@@ -30,12 +30,12 @@ var All = []string{verdict.JudgeScenarios, verdict.JudgeGenerated, verdict.Judge
 // judges need: every judge runs what it planned (the probe's waves, the
 // generated examples), at the pace the target allows, so that a correct
 // server behind a throttling gateway gets its verdict rather than a cut.
-// NoBudgetBound only keeps a run from hanging: no judge runs past it.
+// noBudgetBound only keeps a run from hanging: no judge runs past it.
 // With a budget, the scenarios run in full and the other judges share
 // what they leave of it (at least a quarter); a judge it cuts below what
 // it needs to judge its rules is not judged, and the run is INCOMPLETE,
 // naming the budget that would do.
-const NoBudgetBound = 30 * time.Minute
+const noBudgetBound = 30 * time.Minute
 
 // Options configure a run of every judge.
 type Options struct {
@@ -49,7 +49,7 @@ type Options struct {
 	// "left out with --judges").
 	NotAskedWhy string
 	// Budget is the time the run aims at in all (0: none, each judge
-	// runs what it planned, within NoBudgetBound).
+	// runs what it planned, within noBudgetBound).
 	Budget time.Duration
 	// Generated configures the generated judge; Probe the probe.
 	Generated Generated

@@ -35,9 +35,9 @@ type Probe struct {
 func (Probe) Name() string { return verdict.JudgeProbe }
 
 // Judge runs the probe within env.Budget (none: every wave it plans,
-// within NoBudgetBound).
+// within noBudgetBound).
 func (p Probe) Judge(ctx context.Context, env steps.JudgeEnv) (steps.Judgement, error) {
-	budget := cmp.Or(env.Budget, NoBudgetBound)
+	budget := cmp.Or(env.Budget, noBudgetBound)
 	opts := probe.Options{Profile: env.Profile, ProfilePath: env.ProfilePath, Conn: env.Conn, Gate: env.Gate, RequestTimeout: env.RequestTimeout,
 		Seed: p.Seed, Waves: p.Waves, WaveSize: p.WaveSize, Duration: budget, Strict: env.Strict, Only: p.Only}
 	if opts.Seed == 0 {

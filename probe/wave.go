@@ -24,7 +24,7 @@ type finding struct {
 	counts bool
 	// answer is set when err is what an answer breaks of what every
 	// answer carries (contract.CheckEnvelope): the cause is the answer's,
-	// as every judge names it (verdict.AnswerCause).
+	// as every judge names it (verdict.ErrorCause).
 	answer bool
 }
 

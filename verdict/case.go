@@ -207,15 +207,15 @@ func (c *Counts) Add(r Case) {
 	}
 }
 
-// CheckGateway is the check of the cause of a case a gateway's answer kept
+// checkGateway is the check of the cause of a case a gateway's answer kept
 // from being judged (GatewayCause).
-const CheckGateway = "a gateway answered"
+const checkGateway = "a gateway answered"
 
 // GatewayCause is the cause of a case (a scenario, a generated property, a
 // probe case) that a gateway's answer g kept from being judged: one per
 // gateway status and page, whatever operation it answered.
 func GatewayCause(g contract.Gateway) Cause {
-	return Cause{Check: CheckGateway, Expected: strconv.Itoa(g.Status) + " " + g.Reason, Headline: g.Error()}
+	return Cause{Check: checkGateway, Expected: strconv.Itoa(g.Status) + " " + g.Reason, Headline: g.Error()}
 }
 
 // Selects reports whether only selects the case named name: "" selects
@@ -239,13 +239,13 @@ func Selects(only, name string) bool {
 // other than its label (contract.SentenceContentType).
 const CheckOpenAPI = "openapi.yaml (the contract of sections 2 to 7)"
 
-// AnswerCause is the cause of a case that failed on an answer's departure
+// answerCause is the cause of a case that failed on an answer's departure
 // from openapi.yaml or §1 (err holds a *contract.AnswerError, joined with
 // contract.ErrContentType when the label is wrong, as Validator.Validate
 // and contract.CheckEnvelope give it): the check, field and rule of its
 // first violation, whichever judge read the answer, so that one defect is
 // one cause across the judges of a run. ok is false when err holds none.
-func AnswerCause(op string, err error) (c Cause, ok bool) {
+func answerCause(op string, err error) (c Cause, ok bool) {
 	var ae *contract.AnswerError
 	if !errors.As(err, &ae) || len(ae.Violations) == 0 {
 		return Cause{}, false
@@ -260,12 +260,12 @@ func AnswerCause(op string, err error) (c Cause, ok bool) {
 
 // ErrorCause is the cause of a case that failed on err, named by what the
 // answer broke rather than by the check that noticed: the answer's
-// departure from openapi.yaml or §1 (AnswerCause), or the document's rule
+// departure from openapi.yaml or §1 (answerCause), or the document's rule
 // a check of internal/contract reports broken (contract.Broken: its
 // sentence and the rule). ok is false when err says neither; the judge
 // then names the cause itself.
 func ErrorCause(op string, err error) (c Cause, ok bool) {
-	if c, ok := AnswerCause(op, err); ok {
+	if c, ok := answerCause(op, err); ok {
 		return c, true
 	}
 	if errors.Is(err, contract.ErrContentType) {

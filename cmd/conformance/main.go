@@ -59,10 +59,10 @@ func main() {
 // what a scenario needed to observe it) is not a pass: it exits 2, as a
 // target that cannot be tested does.
 const (
-	exitPass       = 0
-	exitFail       = 1
+	exitPass       = verdict.ExitPass
+	exitFail       = verdict.ExitFail
 	exitUsage      = 2
-	exitIncomplete = 2
+	exitIncomplete = verdict.ExitIncomplete
 )
 
 const usageText = `usage: conformance [--target URL --profile FILE] [--judges LIST] [flags] [FILE[:LINE] ...]
