@@ -65,7 +65,7 @@ func unusedExports(t *testing.T) []string {
 		t.Fatalf("go list: %v", err)
 	}
 	type pkg struct {
-		ImportPath, Dir, Name                string
+		ImportPath, Dir, Name              string
 		GoFiles, TestGoFiles, XTestGoFiles []string
 	}
 	var pkgs []pkg
