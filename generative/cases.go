@@ -184,7 +184,9 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		}
 	}
 	if !refused && trxBefore != nil {
-		rec.fail(t, repro, "a payment with the used partner_trx_id %q was answered %d, not refused (§7: 409)", trxID, a.Status)
+		env, _, _ := contract.Decode(a.Body)
+		rec.fail(t, repro, "a payment with the used partner_trx_id %q was not refused: %v", trxID,
+			contract.CheckAnswer(a.Status, env.Message, http.StatusConflict, contract.MsgDuplicate))
 	}
 	if op.Pays && !op.SecretOnly && beforeOK {
 		w.checkPaymentEffects(t, rec, repro, feature(walletCheck), payer, before, trxID, trxBefore, a)
