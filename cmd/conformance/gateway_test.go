@@ -117,3 +117,36 @@ func TestBehindNginx(t *testing.T) {
 		}
 	}
 }
+
+// TestACorrectServerPassesBehindNginx: a correct server passes behind a
+// real nginx that throttles with 503 and Retry-After (a throttle the run
+// waits out, at the pace the gateway allows, however long it takes: no
+// budget cuts a judge), and behind nginx's gzip with -H 'Accept-Encoding:
+// gzip' (the answers read decompressed). Before, the first was INCOMPLETE
+// when the default one-minute budget cut a property, and the second
+// failed the preflight on "\x1f\x8b…".
+func TestACorrectServerPassesBehindNginx(t *testing.T) {
+	t.Parallel()
+	nginxtest.Bin(t)
+	profile := writeFile(t, referenceProfile(t))
+	for _, tc := range []struct {
+		name   string
+		config nginxtest.Config
+		args   []string
+	}{
+		{"throttling with 503 and Retry-After", nginxtest.Config{Rate: 200, Burst: 10, RetryAfter: 1}, nil},
+		{"gzip asked for with -H", nginxtest.Config{Gzip: true}, []string{"-H", "Accept-Encoding: gzip"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.config.Upstream = httpapitest.NewServer(t).URL
+			g := nginxtest.Start(t, tc.config)
+			args := append([]string{"--target", g.URL, "--profile", profile, "--format", "progress", "--examples", "5", "--report-dir", t.TempDir()}, tc.args...)
+			stdout, _ := runCode(t, exitPass, args, noEnv)
+			assert.Regexp(t, `\nRESULT: PASS: `, stdout)
+			if tc.config.RetryAfter > 0 {
+				assert.Regexp(t, `throttl`, stdout, "the run says the target throttled it")
+			}
+		})
+	}
+}

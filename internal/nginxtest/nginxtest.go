@@ -70,6 +70,13 @@ type Config struct {
 	// HeaderName and HeaderValue, when set, are a header every request
 	// must carry: without it nginx answers 403 Forbidden.
 	HeaderName, HeaderValue string
+	// RetryAfter, with Rate, adds Retry-After: RetryAfter (seconds) to the
+	// 503 of limit_req: a throttle the client is told to wait out, not a
+	// page.
+	RetryAfter int
+	// Gzip compresses the API's JSON for a client that asks for it
+	// (gzip on, whatever its length).
+	Gzip bool
 }
 
 // Gateway is an nginx started for one test.
@@ -201,7 +208,13 @@ http {
 	if c.Rate > 0 {
 		fmt.Fprintf(&b, "  limit_req_zone $binary_remote_addr zone=api:1m rate=%dr/s;\n", c.Rate)
 	}
+	if c.Gzip {
+		b.WriteString("  gzip on;\n  gzip_types application/json;\n  gzip_min_length 0;\n  gzip_proxied any;\n")
+	}
 	b.WriteString("  server {\n")
+	if c.Rate > 0 && c.RetryAfter > 0 {
+		fmt.Fprintf(&b, "    error_page 503 @throttled;\n    location @throttled {\n      add_header Retry-After %d always;\n      return 503;\n    }\n", c.RetryAfter)
+	}
 	if c.CertFile != "" {
 		fmt.Fprintf(&b, "    listen %s ssl;\n    ssl_certificate %q;\n    ssl_certificate_key %q;\n", addr, c.CertFile, c.KeyFile)
 		if c.ClientCA != "" {
