@@ -271,11 +271,8 @@ func list(cfg mutation.Config, stdout io.Writer) error {
 }
 
 func mutants(root string) ([]mutation.Mutant, error) {
-	files, err := mutation.Sources(root)
-	if err != nil {
-		return nil, err
-	}
-	return mutation.Enumerate(root, files)
+	_, ms, err := mutation.EnumerateSources(root)
+	return ms, err
 }
 
 // find is the mutant of id in today's source.
