@@ -175,9 +175,9 @@ func (l *Ledger) index() map[Key]Entry {
 }
 
 // Verdicts splits today's mutants by what the ledger holds of each:
-// current is the results of the ones judged under today's hashes, stale
+// current is the entries of the ones judged under today's hashes, stale
 // the mutants judged under another file or killer, and untried the others.
-func (l *Ledger) Verdicts(src *Source) (current []Result, stale, untried []Mutant) {
+func (l *Ledger) Verdicts(src *Source) (current []Entry, stale, untried []Mutant) {
 	idx := l.index()
 	for _, m := range src.Mutants {
 		e, ok := idx[m.normal()]
@@ -187,7 +187,7 @@ func (l *Ledger) Verdicts(src *Source) (current []Result, stale, untried []Mutan
 		case e.FileHash != src.FileHashes[m.File] || e.KillerHash != src.KillerHash:
 			stale = append(stale, m)
 		default:
-			current = append(current, e.Result)
+			current = append(current, e)
 		}
 	}
 	return current, stale, untried
