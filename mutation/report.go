@@ -196,6 +196,9 @@ func (r *reporter) perFile() {
 		t := Count(byFile[f], r.cls)
 		lead := ""
 		if r.positions != nil {
+			if r.positions[f] == 0 {
+				continue
+			}
 			lead = fmt.Sprintf("%d | %d | ", r.positions[f], t.Tried)
 		} else if t.Viable == 0 {
 			continue
@@ -211,8 +214,9 @@ func (r *reporter) perFile() {
 		r.p("A file of the domain or the glue that is not in the table had no viable mutant in this sample; a dash is a file")
 		r.p("whose every viable mutant is equivalent or an open choice.")
 	} else {
-		r.p("A file's positions are its mutants today, and those tried the ones with a current verdict; a dash is a file without")
-		r.p("a judged mutant: none tried yet, or every viable one equivalent or an open choice.")
+		r.p("A file's positions are its mutants today, and those tried the ones with a current verdict (a file without a")
+		r.p("position is left out); a dash is a file without a judged mutant: none tried yet, or every viable one equivalent or")
+		r.p("an open choice.")
 	}
 	r.p("")
 }
