@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
@@ -191,6 +193,24 @@ func (l *Ledger) Verdicts(src *Source) (current []Entry, stale, untried []Mutant
 		}
 	}
 	return current, stale, untried
+}
+
+// lockLedger takes the lock of the ledger's folder, which one run holds
+// at a time: two runs would each rewrite the ledger without the other's
+// verdicts. The kernel lets it go when the process ends, however it ends.
+func lockLedger(path string) (unlock func(), err error) {
+	dir, err := os.Open(filepath.Dir(path)) //nolint:gosec // the operator's --ledger folder
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(dir.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		_ = dir.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another run holds the ledger's folder %s: one run at a time", filepath.Dir(path))
+		}
+		return nil, fmt.Errorf("locking %s: %w", filepath.Dir(path), err)
+	}
+	return func() { _ = dir.Close() }, nil
 }
 
 // appender adds lines to a ledger as a run goes, each synced to disk.

@@ -55,6 +55,11 @@ func RunAll(ctx context.Context, cfg Config) (*Ledger, *Source, error) {
 	if len(cfg.Killers) == 0 {
 		return nil, nil, errors.New("no killer")
 	}
+	unlock, err := lockLedger(cfg.Ledger)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	src, err := ReadSource(ctx, cfg)
 	if err != nil {
 		return nil, nil, err

@@ -196,6 +196,22 @@ func TestKillerHash(t *testing.T) {
 	assert.NotEqual(t, named, hash(other), "a file the killer's command names")
 }
 
+// TestOneRunAtATime: a run while another holds the ledger stops before
+// anything, naming why.
+func TestOneRunAtATime(t *testing.T) {
+	t.Parallel()
+	cfg := wholeConfig(t)
+	unlock, err := lockLedger(cfg.Ledger)
+	require.NoError(t, err)
+	_, _, err = RunAll(t.Context(), cfg)
+	require.ErrorContains(t, err, "another run holds the ledger's folder")
+	assert.NoFileExists(t, cfg.Ledger)
+	unlock()
+	again, err := lockLedger(cfg.Ledger)
+	require.NoError(t, err, "the lock is let go")
+	again()
+}
+
 // TestReadLedger: a later line of a mutant replaces an earlier one; a last
 // line cut short is left out, a bad line anywhere else is an error.
 func TestReadLedger(t *testing.T) {
