@@ -47,8 +47,10 @@ func FileHashes(root string, files []string) (map[string]string, error) {
 }
 
 // KillerHash is the killer's hash for cfg, mutated being the files that
-// are hashed each on their own.
-func KillerHash(ctx context.Context, cfg Config, mutated []string) (string, error) {
+// are hashed each on their own; it returns the module's files it read too
+// (slash paths from root).
+func KillerHash(ctx context.Context, cfg Config, mutated []string) (string, []string, error) {
+	var read []string
 	h := sha256.New()
 	part := func(kind, s string) { fmt.Fprintf(h, "%s\x00%s\x00", kind, s) }
 	pkgs := []string{serverPackage}
@@ -57,13 +59,14 @@ func KillerHash(ctx context.Context, cfg Config, mutated []string) (string, erro
 		if pkg, ok := killerPackage(cfg.Root, k); ok {
 			pkgs = append(pkgs, pkg)
 		} else if err := hashCommand(h, cfg.Root, k.Command[0]); err != nil {
-			return "", fmt.Errorf("killer %s: %w", k.Name, err)
+			return "", nil, fmt.Errorf("killer %s: %w", k.Name, err)
 		}
 		for _, f := range namedFiles(cfg.Root, k.Command[1:]) {
 			part("named", f)
 			if err := hashFile(h, filepath.Join(cfg.Root, f)); err != nil {
-				return "", err
+				return "", nil, err
 			}
+			read = append(read, f)
 		}
 	}
 	for _, a := range cfg.ServerArgs {
@@ -71,7 +74,7 @@ func KillerHash(ctx context.Context, cfg Config, mutated []string) (string, erro
 	}
 	files, err := packageFiles(ctx, cfg.Root, cfg.Go, pkgs)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	files = append(files, "go.mod", "go.sum")
 	for _, f := range files {
@@ -81,15 +84,16 @@ func KillerHash(ctx context.Context, cfg Config, mutated []string) (string, erro
 		part("file", f)
 		err := hashFile(h, filepath.Join(cfg.Root, filepath.FromSlash(f)))
 		if err != nil && !(errors.Is(err, os.ErrNotExist) && f == "go.sum") {
-			return "", err
+			return "", nil, err
 		}
+		read = append(read, f)
 	}
 	version, err := exec.CommandContext(ctx, cfg.Go, "env", "GOVERSION").Output() //nolint:gosec // the go command
 	if err != nil {
-		return "", fmt.Errorf("go env GOVERSION: %w", err)
+		return "", nil, fmt.Errorf("go env GOVERSION: %w", err)
 	}
 	part("go", strings.TrimSpace(string(version)))
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), read, nil
 }
 
 // serverPackage is the main package of the server that is mutated.

@@ -54,7 +54,7 @@ func Run(ctx context.Context, cfg Config) (*Record, error) {
 	}
 	b := &Builder{Root: cfg.Root, Work: cfg.Work, Go: cfg.Go, Package: serverPackage}
 	h := Header{Seed: cfg.Seed, Size: cfg.Size, Files: files, Enumerated: len(all), Started: start.UTC(),
-		Commit: commit(cfg.Root), Only: cfg.Only, Note: cfg.Note}
+		Commit: commit(cfg.Root, Dirs...), Only: cfg.Only, Note: cfg.Note}
 	fmt.Fprintf(cfg.Progress, "mutation: %d mutants in %d files; seed %d; %d viable wanted\n", len(all), len(files), cfg.Seed, cfg.Size)
 	judging, bound, err := cfg.baseline(ctx, b)
 	if err != nil {
@@ -216,14 +216,15 @@ func because(o Outcome, bound time.Duration) string {
 }
 
 // commit is the source's commit, with "+changes" when the work tree
-// differs from it.
-func commit(root string) string {
+// differs from it in paths (files or folders, from root).
+func commit(root string, paths ...string) string {
 	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output() //nolint:noctx // a quick local command
 	if err != nil {
 		return "unknown"
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", "reference").Output(); err == nil && len(st) > 0 { //nolint:noctx // a quick local command
+	args := append([]string{"-C", root, "status", "--porcelain", "--"}, paths...)
+	if st, err := exec.Command("git", args...).Output(); err == nil && len(st) > 0 { //nolint:noctx,gosec // a quick local command
 		c += "+changes"
 	}
 	return c

@@ -14,6 +14,8 @@ type Source struct {
 	Mutants    []Mutant // every position, in the order of the run's seed
 	FileHashes map[string]string
 	KillerHash string
+	// Inputs are the module's files the hashes cover, mutated or not.
+	Inputs []string
 }
 
 // ReadSource enumerates today's mutants and hashes their files and the
@@ -27,11 +29,11 @@ func ReadSource(ctx context.Context, cfg Config) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	kh, err := KillerHash(ctx, cfg, files)
+	kh, read, err := KillerHash(ctx, cfg, files)
 	if err != nil {
 		return nil, err
 	}
-	return &Source{Files: files, Mutants: Order(all, cfg.Seed), FileHashes: fh, KillerHash: kh}, nil
+	return &Source{Files: files, Mutants: Order(all, cfg.Seed), FileHashes: fh, KillerHash: kh, Inputs: append(read, files...)}, nil
 }
 
 // Why a part ended (Part.Ended).
@@ -81,7 +83,7 @@ func RunAll(ctx context.Context, cfg Config) (*Ledger, *Source, error) {
 	if err != nil {
 		return led, src, err
 	}
-	part := Part{ID: led.nextPart(), Started: start.UTC(), Commit: commit(cfg.Root), KillerHash: src.KillerHash, Judging: judging}
+	part := Part{ID: led.nextPart(), Started: start.UTC(), Commit: commit(cfg.Root, src.Inputs...), KillerHash: src.KillerHash, Judging: judging}
 	led.Parts = append(led.Parts, part)
 	if err := led.Write(cfg.Ledger); err != nil {
 		return led, src, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -165,7 +166,7 @@ func TestKillerHash(t *testing.T) {
 	files, err := Sources(cfg.Root)
 	require.NoError(t, err)
 	hash := func(c Config) string {
-		h, err := KillerHash(t.Context(), c, files)
+		h, _, err := KillerHash(t.Context(), c, files)
 		require.NoError(t, err)
 		return h
 	}
@@ -194,6 +195,37 @@ func TestKillerHash(t *testing.T) {
 	assert.NotEqual(t, base, named, "the killer's command")
 	require.NoError(t, os.WriteFile(profile, []byte("a: 2\n"), 0o600))
 	assert.NotEqual(t, named, hash(other), "a file the killer's command names")
+
+	_, read, err := KillerHash(t.Context(), other, files)
+	require.NoError(t, err)
+	assert.Contains(t, read, "profile.yaml")
+	assert.Contains(t, read, "cmd/reference/main.go")
+	assert.Contains(t, read, "go.mod")
+	assert.NotContains(t, read, "reference/answer.go")
+}
+
+// TestCommitSaysWhetherItsPathsChanged: a part's commit is marked
+// "+changes" when a file its hashes cover differs from the commit, and
+// not for another file.
+func TestCommitSaysWhetherItsPathsChanged(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	git := func(args ...string) {
+		out, err := exec.CommandContext(t.Context(), "git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	for _, f := range []string{"judged.go", "other.md"} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, f), []byte("one\n"), 0o600))
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "one")
+	clean := commit(root, "judged.go")
+	assert.Regexp(t, `^[0-9a-f]{12}$`, clean)
+	appendFile(t, filepath.Join(root, "other.md"), "two\n")
+	assert.Equal(t, clean, commit(root, "judged.go"), "a file the hashes do not cover")
+	appendFile(t, filepath.Join(root, "judged.go"), "two\n")
+	assert.Equal(t, clean+"+changes", commit(root, "judged.go"))
 }
 
 // TestOneRunAtATime: a run while another holds the ledger stops before
