@@ -202,7 +202,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func (f *flags) mode() error {
 	f.all = f.all || f.set["limit"] || f.set["for"]
 	if f.all {
-		for _, name := range []string{"size", "only", "results"} {
+		for _, name := range []string{"size", "only", "results", "note"} {
 			if f.set[name] {
 				return fmt.Errorf("--%s is a sample's, not the whole enumeration's (--all, --limit, --for)", name)
 			}
