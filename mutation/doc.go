@@ -8,12 +8,21 @@
 // person says which, in a classification file keyed by the mutant's
 // identity (classes.go), and the report (docs/mutation.md) counts them.
 //
+// Every position is judged, in pieces if need be: the ledger
+// (docs/mutation-ledger.jsonl) keeps each mutant's verdict with the hash
+// of its file and of the killer, and a run tries only the mutants without
+// a verdict under today's hashes (RunAll). A seeded sample (Run) stays for
+// a quick look.
+//
 // The pieces, one noun a file: the mutants and their identity (mutant.go),
-// their enumeration (enumerate.go), the seeded order a sample takes
+// their enumeration (enumerate.go), the seeded order they are tried in
 // (sample.go), the overlay build (build.go), the started server
-// (server.go), the killer commands (killer.go), the run that ties them
-// (run.go) and its record (record.go), the classification file
-// (classes.go), the tally (score.go) and the report (report.go).
+// (server.go), the killer commands (killer.go), a sample's run (run.go)
+// and its record (record.go), the hashes a verdict is kept with
+// (hash.go), the ledger (ledger.go), the whole enumeration's run
+// (whole.go), the classification file (classes.go), the tally (score.go)
+// and the reports of a sample (report.go) and of the ledger
+// (report_whole.go).
 //
 // Why not gremlins (github.com/go-gremlins/gremlins, v0.5.0), the Go
 // mutation tool we looked at: its engine and mutators are internal

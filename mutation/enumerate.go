@@ -92,6 +92,17 @@ func Enumerate(root string, files []string) ([]Mutant, error) {
 	return all, nil
 }
 
+// EnumerateSources is every mutant of the files Sources lists under root,
+// with the files.
+func EnumerateSources(root string) ([]string, []Mutant, error) {
+	files, err := Sources(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := Enumerate(root, files)
+	return files, all, err
+}
+
 // EnumerateFile returns the mutants of one file's source; name is the slash
 // path the mutants carry.
 func EnumerateFile(name string, src []byte) ([]Mutant, error) {

@@ -19,14 +19,21 @@ const (
 	NotViable Status = "not-viable"
 )
 
+// Judging is how a run judges its mutants: the killers, in order, the
+// bound of each killer command, and each killer's time against the
+// reference as it is.
+type Judging struct {
+	Killers  []string  `json:"killers"`
+	BoundSec float64   `json:"bound_seconds"`
+	Baseline []float64 `json:"baseline_seconds"`
+}
+
 // Header describes a run: what was sampled, with what, and from which
 // source. It is the first line of the results file.
 type Header struct {
-	Seed       uint64    `json:"seed"`
-	Size       int       `json:"size"`
-	Killers    []string  `json:"killers"`
-	BoundSec   float64   `json:"bound_seconds"`    // per killer command
-	Baseline   []float64 `json:"baseline_seconds"` // each killer against the reference as it is
+	Seed uint64 `json:"seed"`
+	Size int    `json:"size"`
+	Judging
 	Commit     string    `json:"commit"`
 	Files      []string  `json:"files"`
 	Enumerated int       `json:"enumerated"` // every mutant of Files

@@ -21,9 +21,22 @@ const Goal = 0.95
 // report).
 func WriteReport(out io.Writer, rec *Record, cls *Classifications) error {
 	w := bufio.NewWriter(out)
-	r := reporter{w: w, rec: rec, cls: cls, t: Count(rec.Results, cls)}
-	r.intro()
-	r.score()
+	r := reporter{w: w, results: rec.Results, files: rec.Header.Files, cls: cls, t: Count(rec.Results, cls), in: "this sample"}
+	r.intro("`go run ./cmd/mutation report` rewrites this page from the last run's results and that file, without running the mutants again.")
+	r.score(rec)
+	r.body()
+	r.p("The sample: every mutant is ranked by SHA-256 of the seed and its identity, and tried in that order until the")
+	r.p("wanted number is viable. The order depends on the seed and the source only, and a change of one file moves only")
+	r.p("that file's mutants in or out of the sample.")
+	r.p("")
+	r.whyOurOwn()
+	return w.Flush()
+}
+
+// body is the sections of a report after its score: per file and per
+// operator, the survivors by class, the rules now checked, the killed and
+// the not viable mutants, and what is mutated.
+func (r *reporter) body() {
 	r.perFile()
 	r.perOperator()
 	r.survivors()
@@ -32,25 +45,29 @@ func WriteReport(out io.Writer, rec *Record, cls *Classifications) error {
 	r.killed()
 	r.notViable()
 	r.scope()
-	return w.Flush()
 }
 
 type reporter struct {
-	w   *bufio.Writer
-	rec *Record
-	cls *Classifications
-	t   Tally
+	w       *bufio.Writer
+	results []Result // the verdicts counted
+	files   []string // every file mutated
+	cls     *Classifications
+	t       Tally
+	in      string // what the verdicts are: "this sample", or "the ledger"
+	// positions counts each file's mutants, for a report of the ledger
+	// (nil for a sample's).
+	positions map[string]int
 }
 
 func (r *reporter) p(format string, args ...any) { fmt.Fprintf(r.w, format+"\n", args...) }
 
-func (r *reporter) intro() {
+func (r *reporter) intro(rewrite string) {
 	r.p("# Mutation of the reference: what the conformance run misses")
 	r.p("")
 	r.p("Written by `make mutation` (`cmd/mutation`, package `mutation`); do not edit it by hand. The classification of the")
 	r.p("survivors is data, in [`mutation/survivors.yaml`](../mutation/survivors.yaml), keyed by each mutant's file,")
-	r.p("function, and snippet before and after the change (so that it holds when lines move); `go run ./cmd/mutation report`")
-	r.p("rewrites this page from the last run's results and that file, without running the mutants again.")
+	r.p("function, and snippet before and after the change (so that it holds when lines move):")
+	r.p("%s", rewrite)
 	r.p("")
 	r.p("Each mutant is the reference with one mechanical change of its domain (`reference/*.go`) or its HTTP glue")
 	r.p("(`reference/httpapi/*.go`): a condition negated or its boundary shifted, `+` for `-`, a boolean flipped, an error")
@@ -66,11 +83,11 @@ func (r *reporter) intro() {
 	r.p("")
 }
 
-func (r *reporter) score() {
-	h, t := r.rec.Header, r.t
+func (r *reporter) score(rec *Record) {
+	h, t := rec.Header, r.t
 	r.p("## Score")
 	r.p("")
-	if r.rec.Footer == nil {
+	if rec.Footer == nil {
 		r.p("**This run was interrupted: the figures below cover only the mutants it tried.**")
 		r.p("")
 	}
@@ -82,32 +99,15 @@ func (r *reporter) score() {
 	r.p("|---|---:|")
 	r.p("| enumerated (every position of the %d files) | %d |", len(h.Files), h.Enumerated)
 	r.p("| tried, in the seed's order, until %d were viable | %d |", h.Size, t.Tried)
-	r.p("| not viable (they do not compile) | %d |", t.NotViable)
-	r.p("| **viable** | **%d** |", t.Viable)
-	r.p("| killed | %d (%s) |", t.Killed, r.killedBy())
-	r.p("| survived | %d |", t.Survived)
-	for _, c := range Classes {
-		r.p("| &nbsp;&nbsp;%s | %d |", classTitle[c], t.Survivors[c])
-	}
-	r.p("| &nbsp;&nbsp;not classified yet | %d |", t.Unclassified)
-	r.p("| judged (viable − equivalent − open choice) | %d |", t.Judged())
-	r.p("| raw mutation score (killed / viable) | %s |", pct(ratio(t.Killed, t.Viable)))
+	r.tallyRows("")
 	r.p("")
 	r.p("The run: seed %d, commit `%s`, started %s", h.Seed, h.Commit, h.Started.Format(time.DateTime+" MST"))
-	if f := r.rec.Footer; f != nil {
+	if f := rec.Footer; f != nil {
 		r.p("and took %s wall (%.1f s a mutant tried).", (time.Duration(f.Seconds) * time.Second).String(), f.Seconds/float64(max(f.Tried, 1)))
 	} else {
 		r.p("(interrupted).")
 	}
-	r.p("Killers, in order (the first that kills a mutant ends its turn), each bounded by %s:", time.Duration(h.BoundSec*float64(time.Second)))
-	r.p("")
-	for i, k := range h.Killers {
-		base := ""
-		if i < len(h.Baseline) {
-			base = fmt.Sprintf(" (passes the reference as it is in %.1f s)", h.Baseline[i])
-		}
-		r.p("- `%s`%s", k, base)
-	}
+	r.killers(h.Judging)
 	if h.Note != "" {
 		r.p("")
 		r.p("%s", h.Note)
@@ -119,6 +119,39 @@ func (r *reporter) score() {
 	r.p("")
 	r.p("Rerun: `make mutation` (seed %d, %d viable; `MUTATION_ARGS=\"--seed N --size N\"` for another sample).", h.Seed, h.Size)
 	r.p("")
+}
+
+// tallyRows are the rows of the score's table from the not viable
+// mutants on; viable says more of the viable ones, when not empty.
+func (r *reporter) tallyRows(viable string) {
+	t := r.t
+	if viable != "" {
+		viable = " (" + viable + ")"
+	}
+	r.p("| not viable (they do not compile) | %d |", t.NotViable)
+	r.p("| **viable** | **%d**%s |", t.Viable, viable)
+	r.p("| killed | %d (%s) |", t.Killed, r.killedBy())
+	r.p("| survived | %d |", t.Survived)
+	for _, c := range Classes {
+		r.p("| &nbsp;&nbsp;%s | %d |", classTitle[c], t.Survivors[c])
+	}
+	r.p("| &nbsp;&nbsp;not classified yet | %d |", t.Unclassified)
+	r.p("| judged (viable − equivalent − open choice) | %d |", t.Judged())
+	r.p("| raw mutation score (killed / viable) | %s |", pct(ratio(t.Killed, t.Viable)))
+}
+
+// killers lists the killers with their time against the reference as it
+// is, and their bound.
+func (r *reporter) killers(j Judging) {
+	r.p("Killers, in order (the first that kills a mutant ends its turn), each bounded by %s:", time.Duration(j.BoundSec*float64(time.Second)))
+	r.p("")
+	for i, k := range j.Killers {
+		base := ""
+		if i < len(j.Baseline) {
+			base = fmt.Sprintf(" (passes the reference as it is in %.1f s)", j.Baseline[i])
+		}
+		r.p("- `%s`%s", k, base)
+	}
 }
 
 func (r *reporter) killedBy() string {
@@ -144,26 +177,47 @@ var classTitle = map[Class]string{
 func (r *reporter) perFile() {
 	r.p("## Per file")
 	r.p("")
-	r.p("| file | viable | killed | equivalent | open choice | load only | missed | not classified | score |")
-	r.p("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	head, rule, all := "", "", ""
+	if r.positions != nil {
+		head, rule = "positions | tried | ", "---:|---:|"
+		n := 0
+		for _, c := range r.positions {
+			n += c
+		}
+		all = fmt.Sprintf("%d | %d | ", n, len(r.results))
+	}
+	r.p("| file | %sviable | killed | equivalent | open choice | load only | missed | not classified | score |", head)
+	r.p("|---|%s---:|---:|---:|---:|---:|---:|---:|---:|", rule)
 	byFile := map[string][]Result{}
-	for _, res := range r.rec.Results {
+	for _, res := range r.results {
 		byFile[res.File] = append(byFile[res.File], res)
 	}
-	for _, f := range r.rec.Header.Files {
+	for _, f := range r.files {
 		t := Count(byFile[f], r.cls)
-		if t.Viable == 0 {
+		lead := ""
+		if r.positions != nil {
+			if r.positions[f] == 0 {
+				continue
+			}
+			lead = fmt.Sprintf("%d | %d | ", r.positions[f], t.Tried)
+		} else if t.Viable == 0 {
 			continue
 		}
-		r.p("| `%s` | %d | %d | %d | %d | %d | %d | %d | %s |", f, t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
+		r.p("| `%s` | %s%d | %d | %d | %d | %d | %d | %d | %s |", f, lead, t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
 			t.Survivors[LoadOnly], t.Survivors[Missed], t.Unclassified, scoreOf(t))
 	}
 	t := r.t
-	r.p("| **all** | %d | %d | %d | %d | %d | %d | %d | **%s** |", t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
+	r.p("| **all** | %s%d | %d | %d | %d | %d | %d | %d | **%s** |", all, t.Viable, t.Killed, t.Survivors[Equivalent], t.Survivors[OpenChoice],
 		t.Survivors[LoadOnly], t.Survivors[Missed], t.Unclassified, pct(t.Score()))
 	r.p("")
-	r.p("A file of the domain or the glue that is not in the table had no viable mutant in this sample; a dash is a file")
-	r.p("whose every viable mutant is equivalent or an open choice.")
+	if r.positions == nil {
+		r.p("A file of the domain or the glue that is not in the table had no viable mutant in this sample; a dash is a file")
+		r.p("whose every viable mutant is equivalent or an open choice.")
+	} else {
+		r.p("A file's positions are its mutants today, and those tried the ones with a current verdict (a file without a")
+		r.p("position is left out); a dash is a file without a judged mutant: none tried yet, or every viable one equivalent or")
+		r.p("an open choice.")
+	}
 	r.p("")
 }
 
@@ -174,7 +228,7 @@ func (r *reporter) perOperator() {
 	r.p("|---|---:|---:|---:|---:|---:|")
 	for _, op := range Operators {
 		var rs []Result
-		for _, res := range r.rec.Results {
+		for _, res := range r.results {
 			if res.Operator == op {
 				rs = append(rs, res)
 			}
@@ -190,7 +244,7 @@ func (r *reporter) survivors() {
 	r.p("")
 	var unclassified []Result
 	byClass := map[Class][]Result{}
-	for _, res := range sorted(r.rec.Results, Survived) {
+	for _, res := range sorted(r.results, Survived) {
 		if c, ok := r.cls.Find(res.Key); ok {
 			byClass[c.Class] = append(byClass[c.Class], res)
 		} else {
@@ -224,7 +278,7 @@ func (r *reporter) survivors() {
 		r.p("### %s (%d)", upperFirst(classTitle[c]), len(rs))
 		r.p("")
 		if len(rs) == 0 {
-			r.p("None in this sample.")
+			r.p("None in %s.", r.in)
 			r.p("")
 			continue
 		}
@@ -273,7 +327,7 @@ func (r *reporter) nowChecked() {
 	r.p("the mutant with it.")
 	r.p("")
 	n := 0
-	for _, res := range r.rec.Results {
+	for _, res := range r.results {
 		e, ok := r.cls.Find(res.Key)
 		if res.Status != Killed || !ok || e.Class != Missed {
 			continue
@@ -285,7 +339,7 @@ func (r *reporter) nowChecked() {
 		r.p("  Killed by %s: %s", res.KilledBy, res.Because)
 	}
 	if n == 0 {
-		r.p("None in this sample.")
+		r.p("None in %s.", r.in)
 	}
 	r.p("")
 }
@@ -296,7 +350,7 @@ func (r *reporter) nowChecked() {
 // a false failure to look into).
 func (r *reporter) classifiedButKilled() {
 	var rs []Result
-	for _, res := range r.rec.Results {
+	for _, res := range r.results {
 		if e, ok := r.cls.Find(res.Key); ok && res.Status == Killed && e.Class != Missed {
 			rs = append(rs, res)
 		}
@@ -321,7 +375,7 @@ func (r *reporter) killed() {
 	r.p("")
 	r.p("| id | where | operator | change | killed by |")
 	r.p("|---|---|---|---|---|")
-	for _, res := range sorted(r.rec.Results, Killed) {
+	for _, res := range sorted(r.results, Killed) {
 		r.p("| `%s` | `%s:%d` %s | %s | %s → %s | %s: %s |", res.ID, res.File, res.Line, cell(code(res.Func)), res.Operator,
 			cell(code(res.Original)), cell(code(shown(res.Mutated))), res.KilledBy, cell(res.Because))
 	}
@@ -329,7 +383,7 @@ func (r *reporter) killed() {
 }
 
 func (r *reporter) notViable() {
-	rs := sorted(r.rec.Results, NotViable)
+	rs := sorted(r.results, NotViable)
 	r.p("## Not viable (%d)", len(rs))
 	r.p("")
 	r.p("They do not compile, so no server could behave like them; they are tried and left out of the score.")
@@ -364,10 +418,10 @@ func (r *reporter) scope() {
 		r.p("| `%s` | %s |", op, operatorDoc[op])
 	}
 	r.p("")
-	r.p("The sample: every mutant is ranked by SHA-256 of the seed and its identity, and tried in that order until the")
-	r.p("wanted number is viable. The order depends on the seed and the source only, and a change of one file moves only")
-	r.p("that file's mutants in or out of the sample.")
-	r.p("")
+}
+
+// whyOurOwn says why package mutation enumerates its mutants itself.
+func (r *reporter) whyOurOwn() {
 	r.p("### Why our own enumerator")
 	r.p("")
 	r.p("[gremlins](https://github.com/go-gremlins/gremlins) v0.5.0, the Go mutation tool we looked at, cannot serve here:")

@@ -53,7 +53,7 @@ func sampleRecord(t *testing.T) (*Record, *Classifications) {
 	cls, err := ParseClassifications([]byte(yaml))
 	require.NoError(t, err)
 	rec := &Record{Header: Header{Seed: 1, Size: 9, Files: []string{"reference/a.go", "reference/b.go", "reference/c.go"}, Enumerated: 99,
-		Killers: []string{DefaultKiller}, BoundSec: 60, Baseline: []float64{1.5}, Commit: "abc", Note: "A note on the killers."}, Results: rs,
+		Judging: Judging{Killers: []string{DefaultKiller}, BoundSec: 60, Baseline: []float64{1.5}}, Commit: "abc", Note: "A note on the killers."}, Results: rs,
 		Footer: &Footer{Seconds: 100, Viable: 9, Tried: 10}}
 	return rec, cls
 }

@@ -27,6 +27,11 @@ type Config struct {
 	Note       string        // what the report should say of the run
 	Go         string        // the go command
 	Progress   io.Writer     // a line per mutant, with an ETA
+
+	// The whole enumeration (RunAll) only:
+	Ledger string        // the ledger of every verdict (docs/mutation-ledger.jsonl)
+	Limit  int           // mutants to try in this run at most (0: no limit)
+	For    time.Duration // the run starts no mutant past this wall time (0: no limit)
 }
 
 // Run samples the mutants, builds and serves each, and runs the killers
@@ -39,11 +44,7 @@ func Run(ctx context.Context, cfg Config) (*Record, error) {
 	if len(cfg.Killers) == 0 {
 		return nil, errors.New("no killer")
 	}
-	files, err := Sources(cfg.Root)
-	if err != nil {
-		return nil, err
-	}
-	all, err := Enumerate(cfg.Root, files)
+	files, all, err := EnumerateSources(cfg.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -51,18 +52,15 @@ func Run(ctx context.Context, cfg Config) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{Root: cfg.Root, Work: cfg.Work, Go: cfg.Go, Package: "./cmd/reference"}
+	b := &Builder{Root: cfg.Root, Work: cfg.Work, Go: cfg.Go, Package: serverPackage}
 	h := Header{Seed: cfg.Seed, Size: cfg.Size, Files: files, Enumerated: len(all), Started: start.UTC(),
-		Commit: commit(cfg.Root), Only: cfg.Only, Note: cfg.Note}
-	for _, k := range cfg.Killers {
-		h.Killers = append(h.Killers, k.String())
-	}
+		Commit: commit(cfg.Root, Dirs...), Only: cfg.Only, Note: cfg.Note}
 	fmt.Fprintf(cfg.Progress, "mutation: %d mutants in %d files; seed %d; %d viable wanted\n", len(all), len(files), cfg.Seed, cfg.Size)
-	bound, baseline, err := cfg.baseline(ctx, b)
+	judging, bound, err := cfg.baseline(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	h.BoundSec, h.Baseline = bound.Seconds(), baseline
+	h.Judging = judging
 	rec := &Record{Header: h}
 	w, err := newRecorder(cfg.Results, h)
 	if err != nil {
@@ -117,38 +115,40 @@ func pick(ordered []Mutant, ids []string) ([]Mutant, error) {
 
 // baseline builds the reference as it is and runs every killer against it:
 // each must pass, or the run would count the killer's own failure as kills.
-// It returns the bound per killer command (cfg.Bound, or five times the
-// slowest baseline and at least a minute) and each killer's time.
-func (cfg Config) baseline(ctx context.Context, b *Builder) (time.Duration, []float64, error) {
+// It returns the killers with each one's time, and the bound per killer
+// command (cfg.Bound, or five times the slowest baseline and at least a
+// minute).
+func (cfg Config) baseline(ctx context.Context, b *Builder) (Judging, time.Duration, error) {
 	fmt.Fprintf(cfg.Progress, "mutation: building the reference and running each killer against it\n")
 	bin, err := b.Build(ctx, nil)
 	if err != nil {
-		return 0, nil, err
+		return Judging{}, 0, err
 	}
 	srv, err := startServer(ctx, bin, cfg.ServerArgs, 30*time.Second)
 	if err != nil {
-		return 0, nil, fmt.Errorf("the reference: %w", err)
+		return Judging{}, 0, fmt.Errorf("the reference: %w", err)
 	}
 	defer srv.stop()
-	var secs []float64
+	var j Judging
 	slowest := time.Duration(0)
 	for _, k := range cfg.Killers {
 		bound := cmpOr(cfg.Bound, 10*time.Minute)
 		o, err := k.run(ctx, cfg.Root, srv.url, filepath.Join(cfg.Work, "reports", "baseline-"+k.Name), bound)
 		if err != nil {
-			return 0, nil, err
+			return Judging{}, 0, err
 		}
 		if o.Killed() {
-			return 0, nil, fmt.Errorf("killer %s fails the reference as it is (exit %d), so it would kill every mutant: %s",
+			return Judging{}, 0, fmt.Errorf("killer %s fails the reference as it is (exit %d), so it would kill every mutant: %s",
 				k.Name, o.Exit, strings.Join(o.Said, " / "))
 		}
 		fmt.Fprintf(cfg.Progress, "mutation: killer %s passes the reference in %.1fs\n", k.Name, o.Seconds)
-		secs = append(secs, o.Seconds)
+		j.Killers, j.Baseline = append(j.Killers, k.String()), append(j.Baseline, o.Seconds)
 		slowest = max(slowest, time.Duration(o.Seconds*float64(time.Second)))
 	}
 	bound := cmpOr(cfg.Bound, max(time.Minute, 5*slowest))
 	fmt.Fprintf(cfg.Progress, "mutation: a killer running past %s kills its mutant\n", bound)
-	return bound, secs, nil
+	j.BoundSec = bound.Seconds()
+	return j, bound, nil
 }
 
 func cmpOr(d, fallback time.Duration) time.Duration {
@@ -216,14 +216,15 @@ func because(o Outcome, bound time.Duration) string {
 }
 
 // commit is the source's commit, with "+changes" when the work tree
-// differs from it.
-func commit(root string) string {
+// differs from it in paths (files or folders, from root).
+func commit(root string, paths ...string) string {
 	out, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output() //nolint:noctx // a quick local command
 	if err != nil {
 		return "unknown"
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--", "reference").Output(); err == nil && len(st) > 0 { //nolint:noctx // a quick local command
+	args := append([]string{"-C", root, "status", "--porcelain", "--"}, paths...)
+	if st, err := exec.Command("git", args...).Output(); err == nil && len(st) > 0 { //nolint:noctx,gosec // a quick local command
 		c += "+changes"
 	}
 	return c
@@ -233,7 +234,8 @@ func commit(root string) string {
 // estimate of the time left.
 type progress struct {
 	out   io.Writer
-	want  int
+	want  int  // viable mutants wanted, or mutants to try when all
+	all   bool // the whole enumeration: count mutants tried, not viable ones
 	start time.Time
 	tally map[Status]int
 }
@@ -244,10 +246,14 @@ func (p *progress) report(r Result, viable, tried int) {
 	}
 	p.tally[r.Status]++
 	elapsed := time.Since(p.start)
+	done := viable
+	if p.all {
+		done = tried
+	}
 	eta := "?"
-	if viable > 0 {
-		// Time per viable mutant so far, not-viable builds included.
-		left := time.Duration(float64(elapsed) / float64(viable) * float64(p.want-viable))
+	if done > 0 {
+		// Time per viable (or tried) mutant so far, not-viable builds included.
+		left := time.Duration(float64(elapsed) / float64(done) * float64(p.want-done))
 		eta = left.Round(time.Second).String()
 	}
 	what := string(r.Status)
@@ -257,8 +263,12 @@ func (p *progress) report(r Result, viable, tried int) {
 	case NotViable:
 		what = "not viable: " + r.BuildError
 	}
-	fmt.Fprintf(p.out, "[%3d/%d viable, %d tried, %d killed, %d survived; ETA %s] %s %s:%d %s: %s → %s (%.1fs): %s\n",
-		viable, p.want, tried, p.tally[Killed], p.tally[Survived], eta,
+	count := fmt.Sprintf("%3d/%d viable, %d tried", viable, p.want, tried)
+	if p.all {
+		count = fmt.Sprintf("%3d/%d tried, %d not viable", tried, p.want, p.tally[NotViable])
+	}
+	fmt.Fprintf(p.out, "[%s, %d killed, %d survived; ETA %s] %s %s:%d %s: %s → %s (%.1fs): %s\n",
+		count, p.tally[Killed], p.tally[Survived], eta,
 		r.ID, r.File, r.Line, r.Operator, r.Original, shown(r.Mutated), r.Seconds, what)
 }
 

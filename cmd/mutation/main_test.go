@@ -64,12 +64,15 @@ func TestReportSaysWhetherTheGoalIsMet(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	t.Parallel()
 	for name, args := range map[string][]string{
-		"unknown command":        {"frobnicate"},
-		"bad flag":               {"run", "--sizes", "3"},
-		"killer without target":  {"run", "--killer", "x=bin/conformance"},
-		"show without an id":     {"show"},
-		"show of an unknown id":  {"show", "00000000"},
-		"report without results": {"report", "--results", filepath.Join(t.TempDir(), "none.jsonl")},
+		"unknown command":                          {"frobnicate"},
+		"bad flag":                                 {"run", "--sizes", "3"},
+		"killer without target":                    {"run", "--killer", "x=bin/conformance"},
+		"show without an id":                       {"show"},
+		"show of an unknown id":                    {"show", "00000000"},
+		"report without results":                   {"report", "--results", filepath.Join(t.TempDir(), "none.jsonl")},
+		"a sample's size in the whole enumeration": {"run", "--all", "--size", "3"},
+		"--limit (so --all) with --only":           {"run", "--limit", "3", "--only", "00000000"},
+		"a negative limit":                         {"run", "--all", "--limit", "-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
