@@ -114,8 +114,10 @@ func warnings(t *testing.T, res generative.Result, id string) []contract.Warning
 
 // TestSuiteMissesGeneratedFaults proves that no hand-written scenario
 // catches these faults: the whole suite passes against a reference with all
-// of them switched on.
+// of them switched on. A sweep: it checks the run's verdicts, and the
+// suite's whole run is under -race in package steps (TestSuiteAgainstReference).
 func TestSuiteMissesGeneratedFaults(t *testing.T) {
+	sweep.NoRace(t)
 	faults := make([]reference.Fault, 0, len(generatedFaults))
 	for _, tc := range generatedFaults {
 		faults = append(faults, tc.fault)
