@@ -114,8 +114,10 @@ func warnings(t *testing.T, res generative.Result, id string) []contract.Warning
 
 // TestSuiteMissesGeneratedFaults proves that no hand-written scenario
 // catches these faults: the whole suite passes against a reference with all
-// of them switched on.
+// of them switched on. A sweep: it checks the run's verdicts, and the
+// suite's whole run is under -race in package steps (TestSuiteAgainstReference).
 func TestSuiteMissesGeneratedFaults(t *testing.T) {
+	sweep.NoRace(t)
 	faults := make([]reference.Fault, 0, len(generatedFaults))
 	for _, tc := range generatedFaults {
 		faults = append(faults, tc.fault)
@@ -461,8 +463,10 @@ Feature: Generated reproduction: a stateful sequence
 // or less (it takes its wallet part twice) breaks the
 // document's rule: the generated mode fails, not only warns, and the
 // suite's replay of the sequence fails at the same check. The failure is
-// that of the default run against the fault (defaultRun).
+// that of the default run against the fault (defaultRun): a sweep, as the
+// tests that share those runs are.
 func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
+	sweep.NoRace(t)
 	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
 		t.Run(string(fault), func(t *testing.T) {
 			t.Parallel()
@@ -565,8 +569,10 @@ Feature: Generated reproduction: a stateful sequence
 
 // TestShapeFaultsAreReportedAtTheirField: against each fault that changes
 // the shape of an answer, the generated mode fails, and each failure names
-// the pointer of the field the fault changed (the validator judged it).
+// the pointer of the field the fault changed (the validator judged it). A
+// sweep: it reads the default runs the sweeps share (defaultRun).
 func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
+	sweep.NoRace(t)
 	for f, ptr := range httpapitest.ShapeFaults {
 		t.Run(string(f), func(t *testing.T) {
 			want := "at " + ptr + ": "

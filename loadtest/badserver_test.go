@@ -344,11 +344,10 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	t.Parallel()
 	srv := httpapitest.NewServer(t)
 	kill := killAtTheEnd(srv)
-	start := time.Now()
 	rec, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithTimeout(5*time.Second))
-	assert.Less(t, time.Since(start), 15*time.Second, "not one timeout per created id")
 	assert.Contains(t, rec.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
+	assert.Contains(t, rec.Meta.ReconcileStopped, "nothing was looked up or read", "not one timeout per created id")
 	assert.False(t, rep.Passed)
 	txt := text(t, rep)
 	assert.Equal(t, 3, strings.Count(txt, "the target did not answer at reconciliation time"), "once in its finding, once where the run is described, once among the failures:\n%s", txt)

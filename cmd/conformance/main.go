@@ -26,10 +26,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/cli"
@@ -44,11 +42,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal cancels ctx and the run winds down, writing its
-	// reports; restoring the default handling lets a second one end the
-	// process at once.
-	go func() { <-ctx.Done(); stop() }()
+	// reports; the default handling is back by then, so a second one ends
+	// the process at once.
+	ctx, stop := cli.NotifyContext(context.Background())
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -24,12 +24,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
@@ -75,10 +73,14 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first ^C cancels ctx and the run winds down (drain, reconciliation);
-	// restoring the default handling then lets a second ^C end the process.
-	go func() { <-ctx.Done(); stop() }()
+	// the default handling is back by then, so a second ^C ends the process.
+	ctx, stop := cli.NotifyContext(context.Background())
+	context.AfterFunc(ctx, func() {
+		if context.Cause(ctx) != context.Canceled { // a signal, not stop
+			fmt.Fprintln(os.Stderr, "\nloadtest: interrupted: the requests in flight drain (up to --drain), then the run is judged and reported; a second ^C ends it at once")
+		}
+	})
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	switch {

@@ -188,14 +188,17 @@ func TestServeAnswersOpenMetricsUntilClosed(t *testing.T) {
 
 // TestCloseWaitsForALastScrape: a scraper seen at a steady interval gets
 // one more scrape after Close is called (the run's final figures), and
-// Close waits for it no longer than one and a half intervals.
+// Close waits for it no longer than one and a half intervals. The scraper
+// here comes every minute (two scrapes, their interval stretched), so that
+// Close would linger for maxLinger: returning well before that, it
+// returned because the last scrape was served, however slow the machine.
 func TestCloseWaitsForALastScrape(t *testing.T) {
 	t.Parallel()
 	m, err := live.New(lateAfter, nil)
 	require.NoError(t, err)
 	srv, err := live.Serve(context.Background(), "127.0.0.1:0", m)
 	require.NoError(t, err)
-	scrape := func() error {
+	scrape := func(srv *live.Server) error {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+srv.Addr()+"/metrics", nil)
 		require.NoError(t, err)
 		resp, err := http.DefaultClient.Do(req)
@@ -209,10 +212,9 @@ func TestCloseWaitsForALastScrape(t *testing.T) {
 			return nil
 		}())
 	}
-	const every = 400 * time.Millisecond
-	require.NoError(t, scrape())
-	time.Sleep(every)
-	require.NoError(t, scrape())
+	require.NoError(t, scrape(srv))
+	require.NoError(t, scrape(srv))
+	live.StretchScrapeInterval(srv, time.Minute)
 
 	closed := make(chan time.Duration, 1)
 	began := time.Now()
@@ -220,21 +222,21 @@ func TestCloseWaitsForALastScrape(t *testing.T) {
 		assert.NoError(t, srv.Close(context.Background()))
 		closed <- time.Since(began)
 	}()
-	time.Sleep(every / 4)
 	select {
 	case <-closed:
 		t.Fatal("Close returned before the last scrape")
 	default:
 	}
-	require.NoError(t, scrape(), "the last scrape after Close")
+	require.NoError(t, scrape(srv), "the last scrape after Close")
 	took := <-closed
-	assert.Less(t, took, every, "Close returned once the last scrape was served")
-	assert.Error(t, scrape(), "closed")
+	assert.Less(t, took, live.MaxLinger/2, "Close returned once the last scrape was served, not after lingering %s", live.MaxLinger)
+	assert.Error(t, scrape(srv), "closed")
 
-	// No steady scraper: Close does not wait.
+	// No steady scraper (one scrape, no interval): Close does not wait.
 	srv, err = live.Serve(context.Background(), "127.0.0.1:0", m)
 	require.NoError(t, err)
+	require.NoError(t, scrape(srv))
 	began = time.Now()
 	require.NoError(t, srv.Close(context.Background()))
-	assert.Less(t, time.Since(began), every/4)
+	assert.Less(t, time.Since(began), live.MaxLinger/2, "Close did not linger %s", live.MaxLinger)
 }
