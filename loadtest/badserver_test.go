@@ -449,10 +449,11 @@ func statusAmountsDrift(t *testing.T) *profiles.Profile {
 // TestStatusAmountsAreGradedByTheirReading: a look-up that finds a payment
 // with other amounts breaks the reading status-record-amounts, not the
 // document: the run passes with a warning naming the reading, and a strict
-// run fails.
+// run fails. (Its waves put the wallets and the reused ids to the test: a
+// run that did not would be INCOMPLETE, not a pass.)
 func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
 	t.Parallel()
-	rec, rep := run(t, statusAmountsDrift(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
+	rec, rep := run(t, statusAmountsDrift(t), wave...)
 	out := text(t, rep)
 	r := rep.Reconciliation
 	require.NotNil(t, r, out)

@@ -45,7 +45,7 @@ func TestReconcileProgressCountsIDs(t *testing.T) {
 	t.Cleanup(srv.Close)
 	var log progressLog
 	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithLoad(constant(100, time.Second)), loadtest.WithProgress(10*time.Millisecond, log.add))
-	require.True(t, rep.Passed, text(t, rep))
+	requireNoFailure(t, rep)
 	require.NotNil(t, rep.Reconciliation)
 	n := 0
 	for _, p := range log.updates {

@@ -13,16 +13,17 @@ import (
 )
 
 // TestJUnitOfAPassingRun: every invariant class and every threshold has a
-// test case, and all pass.
+// test case, and all pass. (Its waves put the wallets and the reused ids
+// to the test: a run that did not would skip their cases, not pass them.)
 func TestJUnitOfAPassingRun(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "load.xml")
-	out, stderr, err := runCLI(t, "--scenario", "create", "--rate", "20", "--duration", "500ms", "--quiet", "--out", t.TempDir(),
+	out, stderr, err := runCLI(t, "--scenario", "idempotency", "--wave-size", "4", "--rate", "40", "--duration", "500ms", "--quiet", "--out", t.TempDir(),
 		"--junit", path, "--max-p99", "5s", "--max-duplicate-debits", "0")
 	require.NoError(t, err, out+stderr)
 	ju, cases := junittest.Read(t, path)
 	assert.Zero(t, ju.Failures+ju.Errors)
-	for _, name := range []string{"the run passes", "lost writes", "duplicate debits", "wallet mismatches", "uncertain requests",
+	for _, name := range []string{"the run passes", "lost writes", "duplicate debits", "idempotency waves", "wallet mismatches", "uncertain requests",
 		"contract violations", "gateway answers", "p99<=5s", "duplicate_debits<=0", "uncertain_pct<=1%", "server_errors<=1%"} {
 		c, ok := cases[name]
 		if assert.True(t, ok, "no test case %q", name) {

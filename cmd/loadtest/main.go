@@ -11,7 +11,9 @@
 //
 // Exit status: 0 when every invariant and threshold holds, 1 when one does
 // not, 2 when the run could not be carried out (or was incomplete: its
-// answers were mostly a gateway's, not the API's), 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
+// answers were mostly a gateway's, not the API's; or nothing failed, but a
+// rule that needs requests in flight together, a wallet's or the duplicate
+// check, never got them), 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
 // (what was sent is still checked and reconciled; an interrupted run is
 // never a pass).
 package main
@@ -104,8 +106,10 @@ var errFailed = errors.New("load test failed")
 var errInterrupted = errors.New("load test interrupted")
 
 // errIncomplete is returned when the run's answers were mostly a
-// gateway's, not the API's: the report says so, and the run neither passes
-// nor fails (exit 2, as a run that could not be carried out).
+// gateway's, not the API's, or when nothing failed but a rule that needs
+// overlap was not exercised (report.Exercise): the report says so, and the
+// run neither passes nor fails (exit 2, as a run that could not be carried
+// out).
 var errIncomplete = errors.New("INCOMPLETE")
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {

@@ -72,9 +72,14 @@ type Report struct {
 	// consequences it explains: the story a failed report leads with.
 	Findings []Finding `json:"findings,omitempty"`
 	// Incomplete says why the run gave no verdict on the API: its answers
-	// were mostly a gateway's (contract.MostlyGateway); "" otherwise. An
-	// incomplete run neither passes nor fails (the tools exit 2).
+	// were mostly a gateway's (contract.MostlyGateway), or, when nothing
+	// failed, a rule that needs overlap was not exercised (Exercises); ""
+	// otherwise. An incomplete run neither passes nor fails (the tools
+	// exit 2).
 	Incomplete string `json:"incomplete,omitempty"`
+	// Exercises are the rules that need requests in flight together, each
+	// with the overlap the run reached for it.
+	Exercises []Exercise `json:"overlap,omitempty"`
 
 	Requests int `json:"requests"`
 	// Expected counts the answers the scenario expects (a created payment;
@@ -286,6 +291,7 @@ func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *
 		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = run.Meta.Faults, run.Meta.ReconciledIn, run.Meta.ReconcileStopped
+	rep.Exercises = exercisesOf(&t.Overlap, v.Reconciliation != nil || v.History != nil)
 	rep.summarize(run.Meta.Faults, run.Meta.Began)
 	rep.finish(thresholds)
 	return rep
@@ -423,6 +429,14 @@ func (rep *Report) finish(thresholds []Threshold) {
 			rep.Failures = append(rep.Failures, res.failure(rep.Scenario))
 		}
 	}
+	// A run in which nothing failed but a rule was not put to the test
+	// neither passes nor fails.
+	if len(rep.Failures) == 0 {
+		if s := rep.NotExercised(); s != "" {
+			rep.Incomplete = s
+			rep.Failures = append(rep.Failures, "INCOMPLETE: "+s)
+		}
+	}
 	rep.Passed = len(rep.Failures) == 0
 }
 
@@ -495,6 +509,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s (%s)\n", strings.ReplaceAll(w.String(), "\n", "\n  "), warningGrade(rep.Strict))
 		}
 	}
+	rep.writeTextExercises(&b)
 	rep.writeTextGenerator(&b)
 	rep.writeTextVerdict(&b)
 	_, err := io.WriteString(w, b.String())
