@@ -2,6 +2,7 @@ package loadtest_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/partnercommerce/conformance/loadtest"
 	"github.com/partnercommerce/conformance/loadtest/record"
+	"github.com/partnercommerce/conformance/loadtest/record/recordtest"
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/reference"
 )
@@ -51,13 +53,14 @@ func TestALostUpdateIsNeverAPlainPass(t *testing.T) {
 	assert.Contains(t, x.String(), `<skipped message="not exercised: load_customers[`, x.String())
 }
 
-// TestWavesExerciseBothRaces: on the correct reference, an idempotency
-// run's waves put one id's requests and one wallet's debits in flight
-// together: every rule that needs overlap is exercised, and the run
+// TestWavesExerciseBothRaces: on the correct reference, whose payments are
+// held in pairs (so that they overlap however loaded the machine), an
+// idempotency run's waves put one id's requests and one wallet's debits in
+// flight together: every rule that needs overlap is exercised, and the run
 // passes.
 func TestWavesExerciseBothRaces(t *testing.T) {
 	t.Parallel()
-	p := startReference(t)
+	p := startPaired(t)
 	_, rep := run(t, p, wave...)
 	out := text(t, rep)
 	require.True(t, rep.Passed, out)
@@ -68,4 +71,64 @@ func TestWavesExerciseBothRaces(t *testing.T) {
 	}
 	assert.Equal(t, map[string]bool{report.RuleWallet: true, report.RuleReusedIDs: true}, rules, out)
 	assert.Contains(t, out, "\nOverlap (the rules that need requests in flight together)\n", out)
+}
+
+// TestTheDefaultRunFindsBothRaces: the default run (loadtest.DefaultSettings,
+// what `make load` runs) fails against a reference whose debits are not
+// atomic (lost-update-debit) and against one whose duplicate check is not
+// (racy-duplicate-check): its waves put one id's requests, and one
+// wallet's debits, in flight together. Before, the default mixed run sent
+// every id once and a wallet's debits apart, and passed both.
+func TestTheDefaultRunFindsBothRaces(t *testing.T) {
+	t.Parallel()
+	for _, f := range []reference.Fault{reference.FaultLostUpdateDebit, reference.FaultRacyDuplicateCheck} {
+		t.Run(string(f), func(t *testing.T) {
+			t.Parallel()
+			_, rep := run(t, startReference(t, f), loadtest.WithSettings(loadtest.DefaultSettings()))
+			out := text(t, rep)
+			require.False(t, rep.Passed, out)
+			require.Empty(t, rep.Incomplete, out)
+			require.NotEmpty(t, rep.Findings, out)
+			assert.Contains(t, out, "\nFAIL", out)
+		})
+	}
+}
+
+// TestMixedWavesAreCountedAsTheirRequests: in the mixed scenario, a wave
+// hit (the wave operation) sends wave-size requests of one partner_trx_id
+// at once, sharing the hit's sequence number; the schedule plans requests,
+// as the rate counts them, so a complete run sent what it planned; the
+// waves are reconciled as the idempotency scenario's, and the reused ids
+// were exercised.
+func TestMixedWavesAreCountedAsTheirRequests(t *testing.T) {
+	t.Parallel()
+	rec, rep := run(t, startReference(t), loadtest.WithScenario(loadtest.ScenarioMixed), loadtest.WithOps("create=1,wave=1"),
+		loadtest.WithWaveSize(4), loadtest.WithLoad(constant(100, time.Second)))
+	out := text(t, rep)
+	requireNoFailure(t, rep)
+	assert.Equal(t, rec.Generator.Planned, rec.Generator.Sent, out)
+	assert.InDelta(t, 100, rec.Generator.Planned, 40, "about the rate, in requests: %s", out)
+	perID := map[string][]record.Payment{}
+	for _, p := range recordtest.Payments(t, rec) {
+		perID[p.ID] = append(perID[p.ID], p)
+	}
+	waves := 0
+	for id, ps := range perID {
+		if ps[0].Wave == 0 {
+			assert.Len(t, ps, 1, id)
+			continue
+		}
+		waves++
+		require.Len(t, ps, 4, id)
+		for _, p := range ps {
+			assert.Equal(t, ps[0].Seq, p.Seq, "a wave's requests share their hit's sequence number")
+		}
+	}
+	require.Positive(t, waves, out)
+	require.NotNil(t, rep.Reconciliation, out)
+	assert.Equal(t, waves, rep.Reconciliation.Waves, out)
+	assert.Equal(t, 4, rec.Meta.WaveSize, "the meta keeps the wave size of a mixed run with waves")
+	i := slices.IndexFunc(rep.Exercises, func(e report.Exercise) bool { return e.Rule == report.RuleReusedIDs })
+	require.GreaterOrEqual(t, i, 0, out)
+	assert.Equal(t, waves, rep.Exercises[i].Requests, out)
 }

@@ -37,6 +37,16 @@ func startReference(tb testing.TB, faults ...reference.Fault) *profiles.Profile 
 	return profiles.Reference(srv.URL)
 }
 
+// startPaired serves an in-process reference whose payments are held in
+// pairs of an account (recordtest.Paired): a short run exercises the
+// rules that need overlap.
+func startPaired(tb testing.TB, faults ...reference.Fault) *profiles.Profile {
+	tb.Helper()
+	srv := httptest.NewServer(recordtest.Paired(httpapitest.Handler(tb, faults...)))
+	tb.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
 func run(tb testing.TB, p *profiles.Profile, opts ...loadtest.Option) (*record.Run, *report.Report) {
 	tb.Helper()
 	return runIn(tb, tb.TempDir(), p, opts...)

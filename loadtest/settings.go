@@ -151,7 +151,7 @@ func (c *config) validate() error {
 	}
 	if n := sc.perHit(&c.Settings); n > 1 {
 		if err := c.Load.Divided(n).Validate(); err != nil {
-			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
+			return fmt.Errorf("rates count requests, and %s sends %.4g per hit: %w", sc.name(), n, err)
 		}
 	}
 	switch c.WhenDry {
