@@ -45,6 +45,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
@@ -136,7 +137,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
-	prof, stopRef, err := targetProfile(ctx, f.profilePath, f.target, logger, stderr)
+	prof, stopRef, err := targetProfile(ctx, f, logger, stderr)
 	if err != nil {
 		return err
 	}
@@ -240,11 +241,16 @@ func parseRunFlagsOnto(args []string, getenv func(string) string, stderr io.Writ
 	return f, set, nil
 }
 
-// targetProfile is the profile of the server under load: profilePath (at
-// target, if given), the reference's profile at target, or the embedded
-// reference started on a loopback port until stop is called.
-func targetProfile(ctx context.Context, profilePath, target string, logger *slog.Logger, stderr io.Writer) (prof *profiles.Profile, stop func(), err error) {
+// targetProfile is the profile of the server under load: f's --profile
+// (at --target, if given), the reference's profile at --target, or the
+// embedded reference, with f's --reference-fault, started on a loopback
+// port until stop is called.
+func targetProfile(ctx context.Context, f *runFlags, logger *slog.Logger, stderr io.Writer) (prof *profiles.Profile, stop func(), err error) {
 	stop = func() {}
+	profilePath, target := f.profilePath, f.target
+	if f.referenceFaults != "" && (profilePath != "" || target != "") {
+		return nil, stop, errors.New("--reference-fault is for the embedded reference: leave out --target and --profile, or start the reference with --fault")
+	}
 	switch {
 	case profilePath != "":
 		if prof, err = profiles.Load(profilePath); err != nil {
@@ -257,11 +263,22 @@ func targetProfile(ctx context.Context, profilePath, target string, logger *slog
 	case target != "":
 		return profiles.Reference(target), stop, nil
 	}
-	url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
+	var opts []reference.Option
+	if f.referenceFaults != "" {
+		faults, err := reference.ParseFaults(f.referenceFaults)
+		if err != nil {
+			return nil, stop, fmt.Errorf("--reference-fault: %w", err)
+		}
+		opts = append(opts, reference.WithFaults(faults...))
+	}
+	url, stopRef, err := httpapi.ServeLoopback(ctx, logger, opts...)
 	if err != nil {
 		return nil, stop, err
 	}
 	fmt.Fprintf(stderr, "loadtest: no --target: started the embedded reference at %s\n", url)
+	if f.referenceFaults != "" {
+		fmt.Fprintf(stderr, "loadtest: the embedded reference runs with the faults %s (--reference-fault)\n", f.referenceFaults)
+	}
 	return profiles.Reference(url), stopRef, nil
 }
 

@@ -352,3 +352,27 @@ func TestMergeChecksTheRecordedHistory(t *testing.T) {
 	assert.Positive(t, bytes.Count(want, []byte("\n")))
 	assert.Equal(t, string(want), string(got))
 }
+
+// TestTheDefaultLoadFindsBothRaces: `make load` (the default run against the
+// embedded reference) fails when the embedded reference loses concurrent
+// debits (--reference-fault lost-update-debit) and when its duplicate
+// check is racy (racy-duplicate-check): the default run's waves put a
+// wallet's debits and one id's requests in flight together. Before, the
+// embedded reference could take no fault, and the default run sent every
+// id once (it passed racy-duplicate-check).
+func TestTheDefaultLoadFindsBothRaces(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []string{"lost-update-debit", "racy-duplicate-check"} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			out, stderr, err := runCLI(t, "--reference-fault", fault, "--quiet", "--out", t.TempDir())
+			require.ErrorIs(t, err, errFailed, out+stderr)
+			assert.Contains(t, stderr, "the embedded reference runs with the faults "+fault, stderr)
+			assert.Contains(t, out, "\nFAIL: ", out)
+		})
+	}
+	_, _, err := runCLI(t, "--reference-fault", "lost-update-debit", "--target", "http://127.0.0.1:1")
+	assert.ErrorContains(t, err, "--reference-fault is for the embedded reference")
+	_, _, err = runCLI(t, "--reference-fault", "no-such-fault")
+	assert.ErrorContains(t, err, "--reference-fault: ")
+}
