@@ -1,6 +1,7 @@
 package loadtest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ import (
 func TestALostUpdateIsNeverAPlainPass(t *testing.T) {
 	t.Parallel()
 	p := startReference(t, reference.FaultLostUpdateDebit)
-	_, rep := run(t, p, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 2, record.KindCoins: 1}), loadtest.WithLoad(constant(100, 2*time.Second)))
+	rec, rep := run(t, p, loadtest.WithPaymentMix(loadtest.Weights{record.KindBalance: 2, record.KindCoins: 1}), loadtest.WithLoad(constant(100, 2*time.Second)))
 	out := text(t, rep)
 	require.False(t, rep.Passed, "never a plain pass:\n%s", out)
 	require.NotContains(t, out, "\nPASS", out)
@@ -51,6 +52,11 @@ func TestALostUpdateIsNeverAPlainPass(t *testing.T) {
 	var x strings.Builder
 	require.NoError(t, rep.WriteJUnit(&x))
 	assert.Contains(t, x.String(), `<skipped message="not exercised: load_customers[`, x.String())
+	var page bytes.Buffer
+	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	assert.Contains(t, page.String(), `<table id="overlap-table">`)
+	assert.Contains(t, page.String(), `<span class="bad">not exercised</span>: more rate per account`)
+	assert.Contains(t, page.String(), `<p id="verdict-text">INCOMPLETE: the wallet rules were not exercised`)
 }
 
 // TestWavesExerciseBothRaces: on the correct reference, whose payments are
