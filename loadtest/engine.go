@@ -464,7 +464,7 @@ func (e *engine) keep(hr *record.HitResult) {
 	}
 	e.rec.Add(hr)
 	if m := e.cfg.metrics; m != nil {
-		m.Observe(&hr.Result)
+		m.Observe(&hr.Result, e.rec.Tally)
 	}
 	e.watchGateway(&hr.Result)
 }

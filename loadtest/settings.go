@@ -101,9 +101,9 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
 }
 
-// WithMetrics counts every result in m as the tally does, and shows m the
-// requests in flight and the reconciliation's progress (live metrics,
-// --prometheus-addr).
+// WithMetrics shows m every result as the run's tally counts it, with the
+// tally, the requests in flight and the reconciliation's progress (live
+// metrics, --prometheus-addr).
 func WithMetrics(m *live.Metrics) Option { return func(c *config) { c.metrics = m } }
 
 // WithLogger sets the logger for setup and reconciliation events.
