@@ -65,7 +65,7 @@ func TestReconcileProgressCountsIDs(t *testing.T) {
 		log.add(p)
 	}
 	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithLoad(constant(100, time.Second)), loadtest.WithProgress(10*time.Millisecond, progress))
-	require.True(t, rep.Passed, text(t, rep))
+	requireNoFailure(t, rep)
 	require.NotNil(t, rep.Reconciliation)
 	n := 0
 	for _, p := range log.updates {
