@@ -516,7 +516,11 @@ func (s *scenario) walletAsReported(actor string) error {
 	if err == nil {
 		return nil
 	}
-	return s.gradedBy(rd, s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))
+	a, aerr := s.as(actor)
+	if aerr != nil {
+		return aerr
+	}
+	return s.gradedBy(rd, s.walletFailure(a, s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))
 }
 
 // sharedCustomer takes a profile's customer for the whole scenario (its lock

@@ -53,6 +53,9 @@ type scenario struct {
 
 	client *api.ClientWithResponses
 	last   *exchange
+	// sent are the scenario's requests in order, last the last of them: a
+	// wallet failure's reproduction sends them again (walletReproduction).
+	sent []*exchange
 
 	accounts map[string]*account
 	// provisioned is the last provisioning request the partner sent.
@@ -120,7 +123,7 @@ type wallet struct {
 // actorRE names the accounts a step can act as.
 const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the mixed-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|cashier \d+)`
 
-func (s *scenario) record(ex *exchange) { s.last = ex }
+func (s *scenario) record(ex *exchange) { s.last, s.sent = ex, append(s.sent, ex) }
 
 // api returns the scenario's client, created on first use.
 func (s *scenario) api() *api.ClientWithResponses {
