@@ -38,7 +38,7 @@ const NoDefectLine = "no defect seen"
 //     no more than the wallet held (contract.CheckTakenWithin), or the
 //     function prints the DEFECT line and fails.
 const checkFuncs = `DIR=$(mktemp -d) && trap 'rm -rf "$DIR"' EXIT
-send() { name=$1; shift; "$@" -o "$DIR/$name" -w '%{http_code}' >"$DIR/$name.code" || echo 000 >"$DIR/$name.code"; printf '%s: HTTP %s %s\n' "$name" "$(cat "$DIR/$name.code")" "$(cat "$DIR/$name" 2>/dev/null)"; }
+send() { name=$1; shift; "$@" -o "$DIR/$name" -w '%{http_code}\n' >"$DIR/$name.code" || echo 000 >"$DIR/$name.code"; printf '%s: HTTP %s %s\n' "$name" "$(cat "$DIR/$name.code")" "$(cat "$DIR/$name" 2>/dev/null)"; }
 num() { tr -d '\n' <"$DIR/$1" | sed -n "s/.*$2 *: *\(-\{0,1\}[0-9][0-9]*\).*/\1/p"; }
 wallet_of() {
   W_BAL=$(num "$1" '"balance" *: *{[^}]*"available"'); W_COINS=$(num "$1" '"coin" *: *{[^}]*"available"')
