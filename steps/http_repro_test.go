@@ -23,16 +23,26 @@ import (
 // says, from the reference profile): against the faulty reference its last
 // answer shows the defect, against the correct one it does not. The
 // reproduction sends a fresh partner_trx_id on each run, and the requests
-// sent before with the same id when the id is the defect.
+// sent before with the same id when the id is the defect. A wallet's
+// reproduction computes the check and says DEFECT against a fresh faulty
+// reference, and that it saw none against a fresh correct one.
 func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 	t.Parallel()
 	reprotest.NeedCurl(t)
 	for _, tc := range []struct {
 		fault reference.Fault
 		// defect matches the last answer of the script against the faulty
-		// reference, and not against the correct one.
+		// reference, and not against the correct one; "" for a script that
+		// says its verdict itself (verdict).
 		defect string
 	}{
+		// The wallet's faults: the script pays and reads the wallet, and
+		// computes the check.
+		{reference.FaultMixedWalletTakenTwice, ""},
+		{reference.FaultMixedWalletCredited, ""},
+		{reference.FaultRetryDebitsAgain, ""},
+		{reference.FaultStaleProfile, ""},
+		{reference.FaultCoinsBeforeBalance, `"balance_used": ?0,`},
 		{reference.FaultMessageTypo, `"message": ?"Pembayaran berhasil diproses"`},
 		{reference.FaultDuplicateTrxAccepted, `(?s)^HTTP/1.1 20[01] .*"transaction"`},
 		{reference.FaultNoTrxIDLimit, `(?s)^HTTP/1.1 20[01] .*"transaction"`},
@@ -60,6 +70,10 @@ func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 				}
 			}
 			require.NotEmpty(t, script, "the scenario %q did not fail with a reproduction", scenario)
+			if tc.defect == "" {
+				verdict(t, tc.fault, script, faulty.URL)
+				return
+			}
 			defect := regexp.MustCompile(tc.defect)
 			prof := profiles.Reference(faulty.URL)
 			for range 2 { // a fresh partner_trx_id on each run: the second run shows the defect as the first
@@ -68,6 +82,23 @@ func TestASuiteFailureReproducesAsPrinted(t *testing.T) {
 			again := reprotest.Rebase(t, script, faulty.URL, correct.URL)
 			assert.NotRegexp(t, defect, reprotest.Run(t, again, prof), "against the correct reference:\n%s", again)
 		})
+	}
+}
+
+// verdict holds a reproduction that says its verdict (package repro's
+// checks) to it: against a fresh faulty reference it says DEFECT, against a
+// fresh correct one it says it saw none. It was printed by a run against
+// from.
+func verdict(t *testing.T, fault reference.Fault, script, from string) {
+	t.Helper()
+	for _, tc := range []struct {
+		faults []reference.Fault
+		defect bool
+	}{{[]reference.Fault{fault}, true}, {nil, false}} {
+		srv := httpapitest.NewServer(t, tc.faults...)
+		s := reprotest.Rebase(t, script, from, srv.URL)
+		out, defect := reprotest.Verdict(t, s, profiles.Reference(srv.URL))
+		assert.Equal(t, tc.defect, defect, "against a fresh reference with the faults %v:\n%s\nit printed:\n%s", tc.faults, s, out)
 	}
 }
 
