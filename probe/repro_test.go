@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/contract"
+	"github.com/partnercommerce/conformance/internal/repro/reprotest"
 	"github.com/partnercommerce/conformance/internal/tlstest"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/probe"
@@ -99,4 +101,48 @@ func TestReproductionRunsAsPrinted(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(out, contract.MsgCreated), out)
 	assert.Equal(t, 2*(probe.DefaultWaveSize-1), strings.Count(out, contract.MsgDuplicate), out)
 	assert.Contains(t, out, "no defect seen in 2 waves (a race may need more)")
+}
+
+// TestARaceReproducesAsPrinted: for each fault the probe catches, the
+// reproduction of the case it fails, run with sh as printed, tries its wave
+// until one shows the defect and says so (DEFECT, exit status 1) against a
+// fresh faulty reference, the races within its $TRIES; against a fresh
+// correct one it says that no wave showed one (three waves here).
+func TestARaceReproducesAsPrinted(t *testing.T) {
+	t.Parallel()
+	reprotest.NeedCurl(t)
+	for _, tc := range []struct {
+		fault    reference.Fault
+		caseName string
+		defect   string // what the DEFECT line says after "DEFECT in wave N of 20: "
+	}{
+		{reference.FaultRacyDuplicateCheck, "with one partner_trx_id", "payments created with one partner_trx_id"},
+		{reference.FaultDuplicateTrxAccepted, "with one partner_trx_id", "payments created with one partner_trx_id"},
+		{reference.FaultLostUpdateDebit, "from one wallet", "the wallet holds balance"},
+		{reference.FaultRetryDebitsAgain, "with one partner_trx_id", "the wallet holds balance"},
+	} {
+		t.Run(string(tc.fault), func(t *testing.T) {
+			t.Parallel()
+			faulty := serve(t, httpapitest.Handler(t, tc.fault))
+			c := caseNamed(t, run(t, probe.Options{Profile: faulty}), tc.caseName)
+			require.Equal(t, probe.StatusFailed, c.Status, "%s%s", c.Failure, c.Reason)
+			for _, srv := range []struct {
+				faults []reference.Fault
+				defect bool
+				tries  string
+			}{{[]reference.Fault{tc.fault}, true, ""}, {nil, false, "3"}} {
+				p := serve(t, httpapitest.Handler(t, srv.faults...))
+				s := reprotest.Rebase(t, c.Reproduction, faulty.BaseURL, p.BaseURL)
+				out, defect := reprotest.Verdict(t, s, p, "TRIES="+srv.tries)
+				require.Equal(t, srv.defect, defect, "against a fresh reference with the faults %v:\n%s\nit printed:\n%s", srv.faults, s, out)
+				if defect {
+					line := regexp.MustCompile(`(?m)^DEFECT in wave [0-9]+ of 20: .*`).FindString(out)
+					assert.Contains(t, line, tc.defect, out)
+					t.Log(line)
+				} else {
+					assert.Contains(t, out, "no defect seen in 3 waves (a race may need more)")
+				}
+			}
+		})
+	}
 }
