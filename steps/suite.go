@@ -95,6 +95,9 @@ type Options struct {
 	// NoScenarios runs no scenario: the run was narrowed to its other
 	// judges (--judges generated,probe).
 	NoScenarios bool
+	// LeftOut says why the judges the run does not ask were left out
+	// (NotAsked); "" says LeftOutWithJudges.
+	LeftOut string
 	// Budget is the time the run aims at in all: the judges after the
 	// scenarios share what the scenarios leave of it (judgeBudget). 0
 	// leaves each judge its own.
