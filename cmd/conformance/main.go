@@ -224,7 +224,7 @@ func (f *suiteFlags) judgesAsked(selected bool) ([]string, string, error) {
 
 // leftOutBySelection is why a run that selects scenarios without --judges
 // asks no other judge.
-const leftOutBySelection = "the run selects scenarios (FILE[:LINE], --tags or --rerun-failed); --judges asks it too"
+const leftOutBySelection = "the run selects scenarios (FILE[:LINE], --tags or --rerun-failed): --judges asks the others too"
 
 // suiteExit is the exit code of a suite run, with the error told on stderr.
 func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr io.Writer) int {
