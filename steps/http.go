@@ -37,6 +37,8 @@ type exchange struct {
 	RespHeader http.Header
 	RespBody   []byte
 	Elapsed    time.Duration
+	// Sent is when the request was sent (last, when it was sent again).
+	Sent time.Time
 	// Err is a transport failure: refused connection, timeout, reset, oversized body.
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
@@ -127,6 +129,7 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep
 	}
 	ex.Status, ex.RespHeader, ex.RespBody = 0, nil, nil
 	start := time.Now()
+	ex.Sent = start
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)

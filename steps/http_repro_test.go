@@ -1,6 +1,9 @@
 package steps_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -119,4 +122,54 @@ func reproduction(t *testing.T, text string) string {
 		b.WriteString(strings.TrimPrefix(rest, "  ") + "\n")
 	}
 	return b.String()
+}
+
+// TestAFailureWritesItsHAR: a failed scenario of a run with a report
+// directory writes its requests and answers, in order, as a HAR file in
+// its har folder named after the scenario's location, the secrets masked;
+// its failure names the file. A passed scenario writes none.
+func TestAFailureWritesItsHAR(t *testing.T) {
+	t.Parallel()
+	faulty := httpapitest.NewServer(t, reference.FaultMixedWalletTakenTwice)
+	fs, ok := stepstest.FaultScenarioOf(reference.FaultMixedWalletTakenTwice)
+	require.True(t, ok)
+	at, err := stepstest.Locate(fs.Scenario)
+	require.NoError(t, err)
+	passing, err := stepstest.Locate("Coins are spent only when the cashier asks for them")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	res := runOpts(t, steps.Options{BaseURL: faulty.URL, Locations: []string{at, passing}, ReportDir: dir, RequestTimeout: 5 * time.Second})
+	file, line, _ := strings.Cut(at, ":")
+	path := filepath.Join(dir, steps.HARDir, strings.TrimSuffix(filepath.Base(file), ".feature")+"-"+line+".har")
+	var reason string
+	for _, sc := range res.Summary.Scenarios {
+		if sc.Status == report.StatusFailed {
+			reason = sc.Reason
+		}
+	}
+	assert.Contains(t, reason, steps.HARHead+" "+path)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	files, err := os.ReadDir(filepath.Join(dir, steps.HARDir))
+	require.NoError(t, err)
+	assert.Len(t, files, 1, "only the failed scenario writes its HAR")
+	prof := profiles.Reference(faulty.URL)
+	for _, sc := range prof.Secrets() {
+		assert.NotContains(t, string(data), sc.Value, "the value of %s is written", sc.Key)
+	}
+	var har struct {
+		Log struct {
+			Entries []struct {
+				Request struct{ Method, URL string }
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &har))
+	var sent []string
+	for _, e := range har.Log.Entries {
+		sent = append(sent, e.Request.Method+" "+strings.TrimPrefix(e.Request.URL, faulty.URL))
+	}
+	assert.Contains(t, sent, "POST /client/v2/payment")
+	assert.Equal(t, "GET /client/v2/customer/profile", sent[0], "the wallet read first")
+	assert.Equal(t, "GET /client/v2/customer/profile", sent[len(sent)-1], "and last")
 }

@@ -3,9 +3,15 @@ package steps
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+
+	"github.com/partnercommerce/conformance/internal/atomicfile"
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/repro"
@@ -21,6 +27,9 @@ const ReproductionHead = "  reproduce (sh, once the variables its first line nam
 type reproTarget struct {
 	profilePath string
 	conn        transport.Options
+	// harDir, when set, receives the HAR file of each failed scenario
+	// (writeHAR).
+	harDir string
 }
 
 // reproduction is the request of ex as a shell script of curl (package
@@ -133,4 +142,71 @@ func (ex *exchange) reproRequest() repro.Request {
 	path := strings.TrimPrefix(ex.URL, strings.TrimRight(ex.by.h.profile.BaseURL, "/"))
 	path, query, _ := strings.Cut(path, "?")
 	return repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody}
+}
+
+// HARHead starts the line of a failure's text that names its HAR file.
+const HARHead = "requests and answers (HAR, for a browser's network panel):"
+
+// HARDir is the folder of the report directory that holds a HAR file of
+// each failed scenario's requests and answers (writeHAR).
+const HARDir = "har"
+
+// harDir is the folder of HAR files of the report directory dir, or "".
+func harDir(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, HARDir)
+}
+
+// writeHAR writes the scenario's requests and answers, in order, as a HAR
+// file in the run's HAR folder (none without a report directory), named
+// after the scenario's location (payments.feature:102 is
+// payments-102.har), so that a browser's network panel, or any tool that
+// imports HAR, opens them; the secrets are masked as the console masks
+// them (repro.WriteHAR). It returns the file's path, or "" when it wrote
+// none; a file that cannot be written is the run's error once its reports
+// are written (harErrors), and the run goes on.
+func (s *scenario) writeHAR(location string) string {
+	dir := s.h.repro.harDir
+	if dir == "" || location == "" || len(s.sent) == 0 {
+		return ""
+	}
+	exchanges := make([]repro.Exchange, 0, len(s.sent))
+	for _, ex := range s.sent {
+		exchanges = append(exchanges, repro.Exchange{Sent: ex.Sent, Elapsed: ex.Elapsed, Method: ex.Method, URL: ex.URL,
+			ReqHeader: ex.ReqHeader, ReqBody: ex.ReqBody, Status: ex.Status, RespHeader: ex.RespHeader, RespBody: ex.RespBody})
+	}
+	file, line, _ := strings.Cut(location, ":")
+	path := filepath.Join(dir, strings.TrimSuffix(filepath.Base(file), ".feature")+"-"+line+".har")
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = atomicfile.Write(path, func(w io.Writer) error { return repro.WriteHAR(w, "conformance", exchanges) })
+	}
+	if err != nil {
+		s.h.har.add(err)
+		return ""
+	}
+	return path
+}
+
+// harErrors keeps the first error of the HAR files of a run: Run returns
+// it once the reports are written, as it does a report it could not write.
+type harErrors struct {
+	mu    sync.Mutex
+	first error
+}
+
+func (e *harErrors) add(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.first == nil {
+		e.first = fmt.Errorf("the HAR file of a failure: %w", err)
+	}
+}
+
+func (e *harErrors) err() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.first
 }

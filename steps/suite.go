@@ -165,7 +165,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	h := &harness{
 		profile:   prof,
-		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target},
+		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target, harDir: harDir(opts.ReportDir)},
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,
@@ -301,6 +301,9 @@ func (h *harness) finish(opts Options, status int, res Result) (Result, error) {
 	}
 	res.Summary.Section7 = h.matrix(res.Summary.Scenarios)
 	if err := writeReports(opts, h.profile, res.Summary); err != nil {
+		return res, err
+	}
+	if err := h.har.err(); err != nil {
 		return res, err
 	}
 	if c := h.fmt.console; c != nil {
