@@ -139,13 +139,20 @@ var clockFaults = map[reference.Fault]bool{
 	reference.FaultStaleProfile: true, // a profile read within a second of a payment
 }
 
-// spentFaults show only on a wallet the run spends: the mixed payment that
-// shows one takes the whole balance of the customer that makes it (the
-// split-payment or mixed-payment customer), so the faulty server as the run
-// left it holds none for a replay; their reproductions are replayed against
-// a fresh faulty server.
+// spentFaults show only on a wallet as the data set holds it, which the
+// run changed: the mixed payment that shows mixed-wallet-taken-twice takes
+// the whole balance of the customer that makes it (the split-payment or
+// mixed-payment customer), and mixed-wallet-credited's credits it, each
+// example of the shrinking again, until the product it buys is no longer
+// dearer than its balance (its payment no longer mixed);
+// reprovision-resets-wallet empties the wallet that showed it. The faulty
+// server as the run left it cannot show them again (a replay on a spent
+// wallet is not judged), so their reproductions are replayed against a
+// fresh faulty server.
 var spentFaults = map[reference.Fault]bool{
-	reference.FaultMixedWalletTakenTwice: true,
+	reference.FaultMixedWalletTakenTwice:   true,
+	reference.FaultMixedWalletCredited:     true,
+	reference.FaultReprovisionResetsWallet: true,
 }
 
 // TestEveryFoundFaultReproduces: for every reference fault the generated

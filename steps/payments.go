@@ -116,6 +116,9 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 		return nil, err
 	}
 	pm := &payment{by: a, product: p, body: body, before: s.wallets[a.actor], known: s.reportedWallet(a.actor)}
+	if s.synced == a {
+		s.synced = nil // a change of its wallet is no longer the provisioning's alone
+	}
 	s.attempt = pm
 	pm.ex, err = s.send(func() (*http.Response, error) {
 		return s.api().CreatePaymentWithBody(ctx, "application/json", bytes.NewReader(raw), a.creds())

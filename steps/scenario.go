@@ -74,8 +74,12 @@ type scenario struct {
 	reported  map[string]contract.WalletRange
 	generated map[string]*payment
 	trxIDs    map[string]string
-	// reprovisioned is the account whose phone number was provisioned again.
+	// reprovisioned is the account whose phone number was provisioned again;
+	// synced is that account, when its wallet was read just before, until
+	// its wallet is next read or it pays: a change of its wallet until then
+	// is the provisioning's (walletAsReported).
 	reprovisioned *account
+	synced        *account
 	// pages are the sync answers of the paging scenario.
 	pages []syncPage
 	// catalogs are the partners' catalogs read so far, by partner label.
