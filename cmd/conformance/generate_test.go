@@ -104,8 +104,8 @@ func TestGeneratedFeatureReproduces(t *testing.T) {
 	}{
 		{reference.FaultNoShiftCodeLimit, "CreatePayment: requests that break", "the document refuses this request", false},
 		// The reset wallet shows at the profile read after the
-		// provisioning: no mixed payment leaves it a range there.
-		{reference.FaultReprovisionResetsWallet, "sequences", "the payments reported leave", true},
+		// provisioning, the rule of that step cited.
+		{reference.FaultReprovisionResetsWallet, "sequences", "provisioning the phone number again changed the wallet (§4.4", true},
 	} {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
