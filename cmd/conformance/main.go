@@ -192,20 +192,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	jo := f.judgesOptions(opts, asked, embedded)
-	jo.LeftOut = leftOut
-	res, err := judges.Run(ctx, jo)
+	res, err := judges.Run(ctx, f.judgesOptions(opts, asked, leftOut, embedded))
 	return suiteExit(ctx, res, err, human, stderr)
 }
 
-// judgesOptions are the options of a run of the judges asked, the
-// scenarios' being opts; embedded says the target is the embedded
-// reference (the commands a run prints then name no profile).
-func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
+// judgesOptions are the options of a run of the judges asked (the others
+// left out as leftOut says), the scenarios' being opts; embedded says the
+// target is the embedded reference (the commands a run prints then name no
+// profile).
+func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, leftOut string, embedded bool) judges.Options {
 	if !embedded {
 		opts.ProfilePath = f.profilePath
 	}
-	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
+	return judges.Options{Suite: opts, Judges: asked, LeftOut: leftOut, Budget: f.budget, Generated: judges.Generated{
 		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
 	}, Probe: judges.Probe{Seed: f.seed}}
 }

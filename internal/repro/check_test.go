@@ -2,6 +2,7 @@ package repro
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,12 +28,12 @@ func checked(t *rapid.T, answers map[string]string, codes map[string]int, lines 
 		fmt.Fprintf(&b, "printf '%%s' '%s' >\"$DIR/%s\"; echo %d >\"$DIR/%s.code\"\n", body, name, codes[name], name)
 	}
 	b.WriteString(strings.Join(lines, "\n") + "\n")
-	cmd := exec.Command("sh", "-eu", "-c", b.String())
+	cmd := exec.CommandContext(context.Background(), "sh", "-eu", "-c", b.String())
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	var ee *exec.ExitError
-	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+	if err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 1) {
 		t.Fatalf("the checks failed: %v\n%s", err, out.String())
 	}
 	return out.String(), err != nil
