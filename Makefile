@@ -87,7 +87,7 @@ SLOWEST_TESTS := ./generative ./steps ./loadtest ./cmd/conformance ./reference/h
 # slower.
 SWEEP_PACKAGES := ./generative ./steps ./loadtest
 # SWEEPS names them (internal/sweep's test holds the list to the code).
-SWEEPS := ^(TestEveryFaultFailsTheWholeRun|TestGeneratedModeFindsItsFaults|TestEveryFoundFaultReproduces|TestSequenceReproduces|TestLoadTesterPassesVariantServers|TestEveryJudgePassesVariantServers|TestSuiteDetectsFaults|TestEveryFault|TestGeneratedModeJudgesByTheDocumentLevelRules|TestMixedPaymentsOutOfRangeFail|TestShapeFaultsAreReportedAtTheirField|TestSuiteMissesGeneratedFaults)$$
+SWEEPS := ^(TestEveryFaultFailsTheWholeRun|TestASequenceIsShrunkToItsFewSteps|TestGeneratedModeFindsItsFaults|TestEveryFoundFaultReproduces|TestSequenceReproduces|TestLoadTesterPassesVariantServers|TestEveryJudgePassesVariantServers|TestSuiteDetectsFaults|TestEveryFault|TestGeneratedModeJudgesByTheDocumentLevelRules|TestMixedPaymentsOutOfRangeFail|TestShapeFaultsAreReportedAtTheirField|TestSuiteMissesGeneratedFaults)$$
 
 test: ## Run every test with the race detector (fuzz seeds included), then the sweeps of every fault and double without it; says which browser tests were skipped and why.
 	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 $(SLOWEST_TESTS) ./... && \

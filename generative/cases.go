@@ -187,7 +187,7 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 		rec.fail(t, repro, "a payment with the used partner_trx_id %q was answered %d, not refused (§7: 409)", trxID, a.Status)
 	}
 	if op.Pays && !op.SecretOnly && beforeOK {
-		w.checkPaymentEffects(t, rec, repro, feature(walletCheck), payer, before, trxID, trxBefore, a)
+		w.checkPaymentEffects(t, rec, w.reproduceWallet(title, r, payer), feature(walletCheck), payer, before, trxID, trxBefore, a)
 	}
 }
 

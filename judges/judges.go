@@ -39,7 +39,9 @@ type Options struct {
 	// NoScenarios and Budget are set by Run.
 	Suite steps.Options
 	// Judges are the judges asked (default All): ParseJudges reads them.
-	Judges []string
+	// LeftOut says why the others were not ("" says --judges left them out).
+	Judges  []string
+	LeftOut string
 	// Budget is the time the run aims at in all (default DefaultBudget).
 	Budget time.Duration
 	// Generated configures the generated judge; Probe the probe.
@@ -85,6 +87,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	}
 	suite := opts.Suite
 	suite.NoScenarios = !slices.Contains(asked, report.JudgeScenarios)
+	suite.LeftOut = opts.LeftOut
 	suite.Budget = opts.Budget
 	if suite.Budget <= 0 {
 		suite.Budget = DefaultBudget
@@ -95,7 +98,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	// last, then takes (steps' judgeBudget).
 	for _, name := range []string{report.JudgeProbe, report.JudgeGenerated} {
 		if !slices.Contains(asked, name) {
-			suite.Judges = append(suite.Judges, steps.NotAsked(name))
+			suite.Judges = append(suite.Judges, steps.NotAsked(name, opts.LeftOut))
 			continue
 		}
 		var j steps.Judge = opts.Probe

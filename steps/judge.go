@@ -70,16 +70,28 @@ type Judgement struct {
 	Stopped *report.Stopped
 }
 
-// NotAsked is a judge the run was narrowed not to ask (--judges): the
-// reports name it as not asked.
-func NotAsked(name string) Judge { return notAsked(name) }
+// LeftOutWithJudges is why a judge the run does not ask was left out, unless
+// Options.LeftOut says otherwise.
+const LeftOutWithJudges = "left out with --judges"
 
-type notAsked string
+// NotAsked is a judge the run was narrowed not to ask, for the reason
+// why ("" is LeftOutWithJudges): the reports name it as not asked.
+func NotAsked(name, why string) Judge { return notAsked{name, leftOut(why)} }
 
-func (n notAsked) Name() string { return string(n) }
+// leftOut is why, or LeftOutWithJudges.
+func leftOut(why string) string {
+	if why == "" {
+		return LeftOutWithJudges
+	}
+	return why
+}
+
+type notAsked struct{ name, why string }
+
+func (n notAsked) Name() string { return n.name }
 
 func (n notAsked) Judge(context.Context, JudgeEnv) (Judgement, error) {
-	return Judgement{Run: report.JudgeRun{Name: string(n), State: report.JudgeNotAsked, Reason: "left out with --judges"}}, nil
+	return Judgement{Run: report.JudgeRun{Name: n.name, State: report.JudgeNotAsked, Reason: n.why}}, nil
 }
 
 // askJudges asks each judge of opts in turn, unless the run has stopped:

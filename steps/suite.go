@@ -95,6 +95,9 @@ type Options struct {
 	// NoScenarios runs no scenario: the run was narrowed to its other
 	// judges (--judges generated,probe).
 	NoScenarios bool
+	// LeftOut says why the judges the run does not ask were left out
+	// (NotAsked); "" says LeftOutWithJudges.
+	LeftOut string
 	// Budget is the time the run aims at in all: the judges after the
 	// scenarios share what the scenarios leave of it (judgeBudget). 0
 	// leaves each judge its own.
@@ -162,7 +165,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	h := &harness{
 		profile:   prof,
-		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target},
+		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target, harDir: harDir(opts.ReportDir)},
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,
@@ -298,6 +301,9 @@ func (h *harness) finish(opts Options, status int, res Result) (Result, error) {
 	}
 	res.Summary.Section7 = h.matrix(res.Summary.Scenarios)
 	if err := writeReports(opts, h.profile, res.Summary); err != nil {
+		return res, err
+	}
+	if err := h.har.err(); err != nil {
 		return res, err
 	}
 	if c := h.fmt.console; c != nil {

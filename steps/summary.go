@@ -53,7 +53,7 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) Judgement {
 	run := report.JudgeRun{Name: report.JudgeScenarios, State: report.JudgeRan, Unit: "scenarios", Seconds: took.Seconds()}
 	if opts.NoScenarios {
-		run.State, run.Reason = report.JudgeNotAsked, "left out with --judges"
+		run.State, run.Reason = report.JudgeNotAsked, leftOut(opts.LeftOut)
 		return Judgement{Run: run}
 	}
 	if !selected {

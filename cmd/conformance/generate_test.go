@@ -102,17 +102,22 @@ func TestGeneratePreflight(t *testing.T) {
 // fault (a request a schema property broke, a stateful sequence) is
 // written as a feature file that `conformance FILE` runs against the
 // target: it fails the same way there, and passes against a reference
-// without the fault.
+// without the fault. Run again where the first run spent the funded
+// customer's wallet, it is not judged (INCOMPLETE, exit 2), saying what to
+// fund or reset, and names no --judges the user did not give.
 func TestGeneratedFeatureReproduces(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		fault      reference.Fault
 		only, says string
+		// spends is set when a run of the feature leaves the funded
+		// customer without the funds it needs.
+		spends bool
 	}{
-		{reference.FaultNoShiftCodeLimit, "CreatePayment: requests that break", "the document refuses this request"},
+		{reference.FaultNoShiftCodeLimit, "CreatePayment: requests that break", "the document refuses this request", false},
 		// The reset wallet shows at the profile read after the
-		// provisioning: no mixed payment leaves it a range there.
-		{reference.FaultReprovisionResetsWallet, "sequences", "the payments reported leave"},
+		// provisioning, the rule of that step cited.
+		{reference.FaultReprovisionResetsWallet, "sequences", "provisioning the phone number again changed the wallet (§4.4", true},
 	} {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()
@@ -132,9 +137,20 @@ func TestGeneratedFeatureReproduces(t *testing.T) {
 
 			out.Reset()
 			errOut.Reset()
-			code = run(context.Background(), []string{"--target", faultyReference(t, tc.fault), "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
+			again := faultyReference(t, tc.fault)
+			code = run(context.Background(), []string{"--target", again, "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
 			assert.Equal(t, exitFail, code, "the feature fails against the faulty target:\n%s\n%s", out.String(), errOut.String())
 			assert.Contains(t, out.String(), tc.says)
+			if tc.spends {
+				// That run emptied the funded customer's wallet: run again,
+				// the feature cannot show the fault, nor its absence.
+				out.Reset()
+				errOut.Reset()
+				code = run(context.Background(), []string{"--target", again, "--profile", profile, "--format", "progress", feature}, noEnv, &out, &errOut)
+				assert.Equal(t, exitIncomplete, code, "the feature run again against a spent account is not judged:\n%s\n%s", out.String(), errOut.String())
+				assert.Contains(t, out.String(), "the funded customer holds less than the reproduction needs: fund it, or restart the target from its data set")
+				assert.NotContains(t, out.String(), "left out with --judges")
+			}
 
 			out.Reset()
 			errOut.Reset()

@@ -70,8 +70,8 @@ func TestProfileWithoutACapabilityStillPasses(t *testing.T) {
 
 // TestJudgesNarrowTheRun: --judges asks only the judges it names, and the
 // summary says which were not asked; a run that selects scenarios asks
-// the scenarios alone unless --judges says otherwise; an unknown judge is
-// a usage error.
+// the scenarios alone unless --judges says otherwise, and says so (not that
+// --judges left the others out); an unknown judge is a usage error.
 func TestJudgesNarrowTheRun(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -79,11 +79,13 @@ func TestJudgesNarrowTheRun(t *testing.T) {
 		args     []string
 		code     int
 		contains []string
+		lacks    []string
 	}{
 		{"the generated judge alone", []string{"--judges", "generated", "--examples", "5"}, exitPass, []string{
-			"  scenarios  not asked: left out with --judges", "  generated  15 properties: 15 passed; ", "  probe      not asked"}},
-		{"scenarios selected by tags", []string{"--tags", "@payment-methods"}, exitPass, []string{"RESULT: PASS: 2 passed"}},
-		{"an unknown judge", []string{"--judges", "scenarios,oracle"}, exitUsage, nil},
+			"  scenarios  not asked: left out with --judges", "  generated  15 properties: 15 passed; ", "  probe      not asked"}, nil},
+		{"scenarios selected by tags", []string{"--tags", "@payment-methods"}, exitPass, []string{"RESULT: PASS: 2 passed",
+			"  generated  not asked: " + leftOutBySelection, "  probe      not asked: " + leftOutBySelection}, []string{"--judges\n"}},
+		{"an unknown judge", []string{"--judges", "scenarios,oracle"}, exitUsage, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +95,9 @@ func TestJudgesNarrowTheRun(t *testing.T) {
 			require.Equal(t, tc.code, code, "%s\n%s", stdout.String(), stderr.String())
 			for _, s := range tc.contains {
 				assert.Contains(t, stdout.String(), s)
+			}
+			for _, s := range tc.lacks {
+				assert.NotContains(t, stdout.String(), s)
 			}
 			if tc.code == exitUsage {
 				assert.Contains(t, stderr.String(), `unknown judge "oracle"`)

@@ -184,36 +184,43 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
 	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
-	asked, err := f.judgesAsked(len(locations) > 0)
+	asked, leftOut, err := f.judgesAsked(len(locations) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	res, err := judges.Run(ctx, f.judgesOptions(opts, asked, embedded))
+	res, err := judges.Run(ctx, f.judgesOptions(opts, asked, leftOut, embedded))
 	return suiteExit(ctx, res, err, human, stderr)
 }
 
-// judgesOptions are the options of a run of the judges asked, the
-// scenarios' being opts; embedded says the target is the embedded
-// reference (the commands a run prints then name no profile).
-func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
+// judgesOptions are the options of a run of the judges asked (the others
+// left out as leftOut says), the scenarios' being opts; embedded says the
+// target is the embedded reference (the commands a run prints then name no
+// profile).
+func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, leftOut string, embedded bool) judges.Options {
 	if !embedded {
 		opts.ProfilePath = f.profilePath
 	}
-	return judges.Options{Suite: opts, Judges: asked, Budget: f.budget, Generated: judges.Generated{
+	return judges.Options{Suite: opts, Judges: asked, LeftOut: leftOut, Budget: f.budget, Generated: judges.Generated{
 		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
 	}, Probe: judges.Probe{Seed: f.seed}}
 }
 
 // judgesAsked are the judges a run asks: those of --judges, or, when the
 // run selects scenarios (FILE[:LINE], --tags, --rerun-failed: selected),
-// the scenarios alone, or else every judge.
-func (f *suiteFlags) judgesAsked(selected bool) ([]string, error) {
+// the scenarios alone, or else every judge; and why the others were left
+// out ("": by --judges).
+func (f *suiteFlags) judgesAsked(selected bool) ([]string, string, error) {
 	if f.judges == "" && (selected || f.tags != "") {
-		return []string{report.JudgeScenarios}, nil
+		return []string{report.JudgeScenarios}, leftOutBySelection, nil
 	}
-	return judges.ParseJudges(f.judges)
+	asked, err := judges.ParseJudges(f.judges)
+	return asked, "", err
 }
+
+// leftOutBySelection is why a run that selects scenarios without --judges
+// asks no other judge.
+const leftOutBySelection = "the run selects scenarios (FILE[:LINE], --tags or --rerun-failed): --judges asks the others too"
 
 // suiteExit is the exit code of a suite run, with the error told on stderr.
 func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr io.Writer) int {
