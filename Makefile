@@ -80,13 +80,14 @@ run: ## Serve the embedded reference data set on 127.0.0.1:8080.
 SLOWEST_TESTS := ./generative ./steps ./loadtest ./cmd/conformance ./reference/httpapi ./steps/report ./cmd/loadtest ./perf ./probe ./reference ./mutation
 
 # SWEEP_PACKAGES hold the sweeps (package internal/sweep): tests that run a
-# whole judge against every fault or double of the reference. make test runs
+# whole judge against every fault or double of the reference, and those that
+# read the whole runs a sweep shares (generative's defaultRun). make test runs
 # every test with -race, the sweeps skipped there, then the sweeps without
 # -race: they check verdicts, and the race detector makes them six times
 # slower.
 SWEEP_PACKAGES := ./generative ./steps ./loadtest
 # SWEEPS names them (internal/sweep's test holds the list to the code).
-SWEEPS := ^(TestEveryFaultFailsTheWholeRun|TestGeneratedModeFindsItsFaults|TestEveryFoundFaultReproduces|TestSequenceReproduces|TestLoadTesterPassesVariantServers|TestEveryJudgePassesVariantServers|TestSuiteDetectsFaults|TestEveryFault)$$
+SWEEPS := ^(TestEveryFaultFailsTheWholeRun|TestASequenceIsShrunkToItsFewSteps|TestGeneratedModeFindsItsFaults|TestEveryFoundFaultReproduces|TestSequenceReproduces|TestLoadTesterPassesVariantServers|TestEveryJudgePassesVariantServers|TestSuiteDetectsFaults|TestEveryFault|TestGeneratedModeJudgesByTheDocumentLevelRules|TestMixedPaymentsOutOfRangeFail|TestShapeFaultsAreReportedAtTheirField|TestSuiteMissesGeneratedFaults)$$
 
 test: ## Run every test with the race detector (fuzz seeds included), then the sweeps of every fault and double without it; says which browser tests were skipped and why.
 	@log=$$(mktemp); CONFORMANCE_SKIP_LOG=$$log $(GO) test -race -count=1 $(SLOWEST_TESTS) ./... && \

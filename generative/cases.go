@@ -189,7 +189,7 @@ func (w *world) schemaCase(t *rapid.T, rec *record, g *generator, op operation, 
 			contract.CheckAnswer(a.Status, env.Message, http.StatusConflict, contract.MsgDuplicate))
 	}
 	if op.Pays && !op.SecretOnly && beforeOK {
-		w.checkPaymentEffects(t, rec, repro, feature(walletCheck), payer, before, trxID, trxBefore, a)
+		w.checkPaymentEffects(t, rec, w.reproduceWallet(title, r, payer), feature(walletCheck), payer, before, trxID, trxBefore, a)
 	}
 }
 

@@ -114,8 +114,10 @@ func warnings(t *testing.T, res generative.Result, id string) []contract.Warning
 
 // TestSuiteMissesGeneratedFaults proves that no hand-written scenario
 // catches these faults: the whole suite passes against a reference with all
-// of them switched on.
+// of them switched on. A sweep: it checks the run's verdicts, and the
+// suite's whole run is under -race in package steps (TestSuiteAgainstReference).
 func TestSuiteMissesGeneratedFaults(t *testing.T) {
+	sweep.NoRace(t)
 	faults := make([]reference.Fault, 0, len(generatedFaults))
 	for _, tc := range generatedFaults {
 		faults = append(faults, tc.fault)
@@ -139,13 +141,20 @@ var clockFaults = map[reference.Fault]bool{
 	reference.FaultStaleProfile: true, // a profile read within a second of a payment
 }
 
-// spentFaults show only on a wallet the run spends: the mixed payment that
-// shows one takes the whole balance of the customer that makes it (the
-// split-payment or mixed-payment customer), so the faulty server as the run
-// left it holds none for a replay; their reproductions are replayed against
-// a fresh faulty server.
+// spentFaults show only on a wallet as the data set holds it, which the
+// run changed: the mixed payment that shows mixed-wallet-taken-twice takes
+// the whole balance of the customer that makes it (the split-payment or
+// mixed-payment customer), and mixed-wallet-credited's credits it, each
+// example of the shrinking again, until the product it buys is no longer
+// dearer than its balance (its payment no longer mixed);
+// reprovision-resets-wallet empties the wallet that showed it. The faulty
+// server as the run left it cannot show them again (a replay on a spent
+// wallet is not judged), so their reproductions are replayed against a
+// fresh faulty server.
 var spentFaults = map[reference.Fault]bool{
-	reference.FaultMixedWalletTakenTwice: true,
+	reference.FaultMixedWalletTakenTwice:   true,
+	reference.FaultMixedWalletCredited:     true,
+	reference.FaultReprovisionResetsWallet: true,
 }
 
 // TestEveryFoundFaultReproduces: for every reference fault the generated
@@ -461,8 +470,10 @@ Feature: Generated reproduction: a stateful sequence
 // or less (it takes its wallet part twice) breaks the
 // document's rule: the generated mode fails, not only warns, and the
 // suite's replay of the sequence fails at the same check. The failure is
-// that of the default run against the fault (defaultRun).
+// that of the default run against the fault (defaultRun): a sweep, as the
+// tests that share those runs are.
 func TestMixedPaymentsOutOfRangeFail(t *testing.T) {
+	sweep.NoRace(t)
 	for _, fault := range []reference.Fault{reference.FaultMixedWalletCredited, reference.FaultMixedWalletTakenTwice} {
 		t.Run(string(fault), func(t *testing.T) {
 			t.Parallel()
@@ -565,8 +576,10 @@ Feature: Generated reproduction: a stateful sequence
 
 // TestShapeFaultsAreReportedAtTheirField: against each fault that changes
 // the shape of an answer, the generated mode fails, and each failure names
-// the pointer of the field the fault changed (the validator judged it).
+// the pointer of the field the fault changed (the validator judged it). A
+// sweep: it reads the default runs the sweeps share (defaultRun).
 func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
+	sweep.NoRace(t)
 	for f, ptr := range httpapitest.ShapeFaults {
 		t.Run(string(f), func(t *testing.T) {
 			want := "at " + ptr + ": "
@@ -579,5 +592,56 @@ func TestShapeFaultsAreReportedAtTheirField(t *testing.T) {
 				assert.Contains(t, p.Failure, want, p.Name())
 			}
 		})
+	}
+}
+
+// shrunkSteps counts the steps of a shrunk sequence's scenario: its
+// Given, When, Then and And lines.
+func shrunkSteps(scenario string) int {
+	n := 0
+	for _, line := range strings.Split(scenario, "\n") {
+		kw, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch kw {
+		case "Given", "When", "Then", "And":
+			n++
+		}
+	}
+	return n
+}
+
+// TestASequenceIsShrunkToItsFewSteps: a fault of one rule that the
+// sequences find is shrunk to at most 10 steps (seeds 1 and 2; the
+// shrinking given all the time it takes, so that how loaded the machine is
+// does not decide the length), although the target keeps its
+// state from one example to the next (the wallet lower, the transaction
+// numbers further on): rapid shrinks only to examples that fail with the
+// same message, and the figures of the message change. A fault whose
+// failure empties the wallet that showed it (reprovision-resets-wallet)
+// cannot be shown again by the same target, so it is not shrunk
+// (docs/generated-testing.md gives its lengths).
+func TestASequenceIsShrunkToItsFewSteps(t *testing.T) {
+	sweep.NoRace(t)
+	for _, tc := range []struct {
+		fault  reference.Fault
+		strict bool
+	}{
+		{reference.FaultStaleWalletTakesCoins, false},
+		{reference.FaultDuplicateOverwritesProduct, true},
+	} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			t.Run(fmt.Sprintf("%s seed %d", tc.fault, seed), func(t *testing.T) {
+				t.Parallel()
+				res, err := generative.Run(context.Background(), generative.Options{
+					Profile: profiles.Reference(httpapitest.NewServer(t, tc.fault).URL), Seed: seed, Only: "sequences",
+					Duration: 2 * time.Minute, ShrinkTime: 10 * time.Minute, Strict: tc.strict,
+				})
+				require.NoError(t, err)
+				failed := res.Properties[0]
+				require.Equal(t, verdict.StatusFailed, failed.Status, failed.Reason)
+				steps := shrunkSteps(failed.Reproduction)
+				t.Logf("%d steps", steps)
+				assert.LessOrEqual(t, steps, 10, "shrunk to:\n%s", failed.Reproduction)
+			})
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/generative"
+	"github.com/partnercommerce/conformance/internal/sweep"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
@@ -40,8 +41,10 @@ var alone = map[reference.Fault]bool{reference.FaultCoinsBeyondTotal: true}
 // TestGeneratedModeJudgesByTheDocumentLevelRules: the property named fails
 // in the default run against each fault (defaultRun, the run
 // TestEveryFoundFaultReproduces replays), at the rule's words; a fault of
-// alone, in a run of that property alone.
+// alone, in a run of that property alone. A sweep: it reads the whole runs
+// the sweeps share, in make test's second pass, where they are made anyway.
 func TestGeneratedModeJudgesByTheDocumentLevelRules(t *testing.T) {
+	sweep.NoRace(t)
 	for _, tc := range documentFaults {
 		t.Run(string(tc.fault), func(t *testing.T) {
 			t.Parallel()

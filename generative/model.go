@@ -326,6 +326,8 @@ func (m *machine) reprovision(t *rapid.T) {
 	if !contract.ValidMsisdn(acc.Phone) || acc.Name == "" || acc.Email == "" {
 		t.Skip("the profile does not give a phone number in the form the document requires for provisioning")
 	}
+	// The wallet just before, so that a change is the provisioning's.
+	m.profileOf(t, ma)
 	m.say("When the partner provisions the phone number of %s again with the same name and email", acc.Label)
 	body, _ := json.Marshal(map[string]string{"name": acc.Name, "phone_number": acc.Phone, "email": acc.Email})
 	a := m.send(request{Method: http.MethodPost, Path: pathProvision, ContentType: "application/json", Body: body})
@@ -337,7 +339,7 @@ func (m *machine) reprovision(t *rapid.T) {
 	if tok := str(dig(d, "data", "token")); tok != "" && tok != acc.Token {
 		acc.Token = tok // §4.4: its token is returned
 	}
-	m.profileOf(t, ma) // a synchronized account keeps its wallet
+	m.profileChecked(t, ma, contract.CheckSyncKeepsWallet) // a synchronized account keeps its wallet
 }
 
 func (m *machine) profile(t *rapid.T) {
@@ -346,6 +348,12 @@ func (m *machine) profile(t *rapid.T) {
 
 // profileOf reads the profile of ma and compares its wallet with the model.
 func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
+	m.profileChecked(t, ma, contract.CheckWalletAsReported)
+}
+
+// profileChecked reads the profile of ma and compares its wallet with the
+// model by check: the rule of the step before it, whose failure it cites.
+func (m *machine) profileChecked(t *rapid.T, ma *mAccount, check func(contract.WalletRange, contract.Wallet) (contract.Reading, error)) {
 	m.say("When %s reads its profile", ma.acc.Label)
 	a := m.send(request{Method: http.MethodGet, Path: pathProfile, Token: ma.acc.Token})
 	d, fine := m.expect(t, contract.OpGetCustomerProfile, "reading a profile", a)
@@ -355,7 +363,7 @@ func (m *machine) profileOf(t *rapid.T, ma *mAccount) {
 	m.answered(t, thenAnswer(statusOK, contract.MsgOK), a, d, statusOK, contract.MsgOK)
 	got := contract.Wallet{Balance: integer(dig(d, "data", "balance", "available")), Coins: integer(dig(d, "data", "coin", "available"))}
 	then := ma.acc.Label + "'s wallet holds what the payments reported leave"
-	switch rd, err := contract.CheckWalletAsReported(ma.wallet, got); {
+	switch rd, err := check(ma.wallet, got); {
 	case err == nil:
 	case rd.ID != "":
 		m.reading(t, rd, then, fmt.Sprintf("%s: %v", ma.acc.Label, err))

@@ -19,15 +19,20 @@ import (
 // first line says): against the faulty reference, twice (a fresh
 // partner_trx_id each time, so that a payment sent again is not refused as
 // a reuse), its answer shows the defect; against the correct one it does
-// not.
+// not. A payment's failure by the wallet is reproduced by the wallet: the
+// script says DEFECT against a fresh faulty reference and that it saw none
+// against a fresh correct one.
 func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 	t.Parallel()
 	reprotest.NeedCurl(t)
 	for _, tc := range []struct {
 		fault    reference.Fault
 		property string
-		defect   string // matches the answer from the faulty reference only
+		defect   string // matches the answer from the faulty reference only; "": the script says its verdict
 	}{
+		// A refused payment that took from the wallet: the script reads the
+		// wallet, pays, reads it again and computes the check.
+		{reference.FaultInactiveProductDebitKept, "createPayment: valid requests", ""},
 		// The id is the defect (its length), kept with a fresh head.
 		{reference.FaultNoTrxIDLimit, "createPayment: requests that break the schema", `^HTTP/1.1 2`},
 		{reference.FaultErrorsAsText, "createPayment: requests that break the schema", `(?i)\ncontent-type: text/plain`},
@@ -44,6 +49,18 @@ func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 				}
 			}
 			require.NotEmpty(t, script, "no failure of %q printed a curl line", tc.property)
+			if tc.defect == "" {
+				for _, srv := range []struct {
+					faults []reference.Fault
+					defect bool
+				}{{[]reference.Fault{tc.fault}, true}, {nil, false}} {
+					fresh := httpapitest.NewServer(t, srv.faults...)
+					s := reprotest.Rebase(t, script, faulty.URL, fresh.URL)
+					out, defect := reprotest.Verdict(t, s, profiles.Reference(fresh.URL))
+					assert.Equal(t, srv.defect, defect, "against a fresh reference with the faults %v:\n%s\nit printed:\n%s", srv.faults, s, out)
+				}
+				return
+			}
 			defect := regexp.MustCompile(tc.defect)
 			prof := profiles.Reference(faulty.URL)
 			for range 2 {

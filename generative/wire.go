@@ -229,6 +229,29 @@ func (w *world) reproduce(title string, r request) string {
 	return s.String()
 }
 
+// reproduceWallet is r, a payment of payer, as the script of its
+// reproduction by the payer's wallet, under title: the wallet read, r sent,
+// the wallet read again and checked as checkPaymentEffects checks it
+// (package repro's wallet check, internal/contract's arithmetic: a created
+// payment takes what it reports, a refused one nothing). It prints DEFECT
+// with the figures, or that it saw none.
+func (w *world) reproduceWallet(title string, r request, payer *account) string {
+	s := repro.New(w.prof, w.profilePath, w.conn)
+	s.Title(title)
+	if c := w.cashier; c != nil {
+		s.Provisioned(c.Token, w.prof.SecretKey, "cashier", c.provisioning())
+	}
+	profile := repro.Request{Method: http.MethodGet, Path: "/client/v2/customer/profile", Header: request{Secret: w.prof.SecretKey, Token: payer.Token}.header()}
+	s.Save("before", profile)
+	s.WalletFrom("before")
+	s.Save("payment", repro.Request{Method: r.Method, Path: r.Path, Query: r.Query, Header: r.header(), Body: r.Body})
+	s.Paid("payment")
+	s.Save("after", profile)
+	s.WalletCheck("after")
+	s.Verdict()
+	return s.String()
+}
+
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -12,7 +12,6 @@
 package judges
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -44,10 +43,9 @@ type Options struct {
 	// NoScenarios and Budget are set by Run.
 	Suite steps.Options
 	// Judges are the judges asked (default All): ParseJudges reads them.
-	Judges []string
-	// NotAskedWhy says why the judges not asked were left out (default
-	// "left out with --judges").
-	NotAskedWhy string
+	// LeftOut says why the others were not ("" says --judges left them out).
+	Judges  []string
+	LeftOut string
 	// Budget is the time the run aims at in all (0: none, each judge
 	// runs what it planned, within noBudgetBound).
 	Budget time.Duration
@@ -94,7 +92,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	}
 	suite := opts.Suite
 	suite.NoScenarios = !slices.Contains(asked, verdict.JudgeScenarios)
-	suite.NoScenariosWhy = opts.NotAskedWhy
+	suite.LeftOut = opts.LeftOut
 	suite.Budget = max(opts.Budget, 0)
 	suite.Judges = nil
 	// The probe runs before the generated judge: it is bounded by its own
@@ -102,7 +100,7 @@ func Run(ctx context.Context, opts Options) (steps.Result, error) {
 	// last, then takes (steps' judgeBudget).
 	for _, name := range []string{verdict.JudgeProbe, verdict.JudgeGenerated} {
 		if !slices.Contains(asked, name) {
-			suite.Judges = append(suite.Judges, steps.NotAsked(name, cmp.Or(opts.NotAskedWhy, "left out with --judges")))
+			suite.Judges = append(suite.Judges, steps.NotAsked(name, opts.LeftOut))
 			continue
 		}
 		var j steps.Judge = opts.Probe

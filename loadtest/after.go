@@ -179,7 +179,7 @@ func (e *engine) lookUpEach(ctx context.Context, auths map[string]string, marks 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	var done atomic.Int64
-	total := marks.toLookUp(e.cfg.sc.perHit(&e.cfg.Settings)) // an id's sequence numbers: a wave's, or one
+	total := marks.toLookUp()
 	stopProgress := e.reconcileProgress(&done, total)
 	if m := e.cfg.metrics; m != nil {
 		m.Reconciling(done.Load, int64(total))

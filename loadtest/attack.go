@@ -3,6 +3,7 @@ package loadtest
 import (
 	"cmp"
 	"context"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -143,26 +144,26 @@ func (p *pool) dispatch(ctx context.Context, d dispatched) bool {
 	}
 }
 
-// pace walks the schedule and dispatches its hits, then counts what the
-// schedule planned within the duration.
+// pace walks the schedule and dispatches its hits, then counts the
+// requests the schedule planned within the duration.
 func (e *engine) pace(ctx context.Context, p *pool) {
 	c := e.cfg
-	perTick := int64(c.sc.perHit(&c.Settings))
-	// Rates are requests per second; the schedule paces hits of perTick
-	// requests each. validate has checked the divided profile.
-	pacer, _ := c.Load.Divided(int(perTick)).Pacer()
+	perHit := c.sc.perHit(&c.Settings)
+	// Rates are requests per second; the schedule paces hits of perHit
+	// requests on average. validate has checked the divided profile.
+	pacer, _ := c.Load.Divided(perHit).Pacer()
 	s := pacing.Schedule{Pacer: pacer}
 	deadline, stop := e.deadline(p)
 	defer stop()
-	planned, walked := e.walk(ctx, p, &s, perTick, deadline)
+	planned, walked := e.walk(ctx, p, &s, deadline)
 	if c.Load.Unbounded() { // a max-rate schedule never ends, and plans nothing
 		return
 	}
 	// When the walk stopped early, the rest of the schedule is counted.
 	if !walked {
-		planned += s.Remaining(c.Load.Duration)
+		planned += int64(math.Round(float64(s.Remaining(c.Load.Duration)) * perHit))
 	}
-	e.planned = planned * perTick
+	e.planned = planned
 }
 
 // deadline is when the pacing stops. A paced hit due within the duration
@@ -182,8 +183,8 @@ func (e *engine) deadline(p *pool) (deadline time.Time, stop func()) {
 
 // walk dispatches each hit of s due within the duration at its time, until
 // the schedule ends (walked), the run is stopped or ran dry, or the
-// deadline passes. planned counts the hits it reached.
-func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick int64, deadline time.Time) (planned int64, walked bool) {
+// deadline passes. planned counts the requests of the hits it reached.
+func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, deadline time.Time) (planned int64, walked bool) {
 	c := e.cfg
 	unbounded := c.Load.Unbounded()
 	timer := time.NewTimer(time.Hour)
@@ -193,7 +194,8 @@ func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick 
 		if !ok || due > c.Load.Duration {
 			return planned, true
 		}
-		planned++
+		size := c.sc.hitSize(e.plan, n)
+		planned += int64(size)
 		if ctx.Err() != nil || e.ranDry() || e.gatewayStopped() {
 			return planned, false
 		}
@@ -208,7 +210,7 @@ func (e *engine) walk(ctx context.Context, p *pool, s *pacing.Schedule, perTick 
 		if unbounded {
 			at = now
 		}
-		if !e.dispatchHit(ctx, p, n, at, perTick) {
+		if !e.dispatchHit(ctx, p, n, at, size) {
 			return planned, false
 		}
 	}
@@ -234,13 +236,13 @@ func (e *engine) waitUntil(ctx context.Context, timer *time.Timer, at time.Time)
 	}
 }
 
-// dispatchHit dispatches hit n, scheduled at at: one job a worker builds,
-// or the perTick jobs of a wave, built here once.
-func (e *engine) dispatchHit(ctx context.Context, p *pool, n uint64, at time.Time, perTick int64) bool {
-	if perTick == 1 {
+// dispatchHit dispatches hit n of size requests, scheduled at at: one job
+// a worker builds, or the jobs of a wave, built here once.
+func (e *engine) dispatchHit(ctx context.Context, p *pool, n uint64, at time.Time, size int) bool {
+	if size == 1 {
 		return p.dispatch(ctx, dispatched{n: n, scheduled: at})
 	}
-	wave := e.cfg.sc.jobs(e.plan, n, make([]job, 0, perTick))
+	wave := e.cfg.sc.jobs(e.plan, n, make([]job, 0, size))
 	for i := range wave {
 		if !p.dispatch(ctx, dispatched{built: &wave[i], scheduled: at}) {
 			return false

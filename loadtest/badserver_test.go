@@ -232,7 +232,8 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 			require.NoError(t, err)
 			assert.InDelta(t, tc.planned, rec.Generator.Planned, 1)
 			// Every hit was built once, whoever built it: sequence numbers
-			// 0, 1, 2, ... with one partner_trx_id per hit (per wave).
+			// 0, 1, 2, ... (a wave's requests share their hit's) with one
+			// partner_trx_id per hit (per wave).
 			ids := map[string]int{}
 			var seqs []uint64
 			for _, p := range recordtest.Payments(t, rec) {
@@ -240,6 +241,7 @@ func TestPlannedCountsTheWholeSchedule(t *testing.T) {
 				seqs = append(seqs, p.Seq)
 			}
 			slices.Sort(seqs)
+			seqs = slices.Compact(seqs)
 			for i, s := range seqs {
 				require.Equal(t, uint64(i), s)
 			}
@@ -344,11 +346,10 @@ func TestDeadTargetAtReconciliation(t *testing.T) {
 	t.Parallel()
 	srv := httpapitest.NewServer(t)
 	kill := killAtTheEnd(srv)
-	start := time.Now()
 	rec, rep := run(t, profiles.Reference(srv.URL), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(50, 500*time.Millisecond)),
 		loadtest.WithProgress(time.Hour, kill), loadtest.WithTimeout(5*time.Second))
-	assert.Less(t, time.Since(start), 15*time.Second, "not one timeout per created id")
 	assert.Contains(t, rec.Meta.ReconcileStopped, "the target did not answer at reconciliation time (Get: dial tcp")
+	assert.Contains(t, rec.Meta.ReconcileStopped, "nothing was looked up or read", "not one timeout per created id")
 	assert.False(t, rep.Passed)
 	txt := text(t, rep)
 	assert.Equal(t, 3, strings.Count(txt, "the target did not answer at reconciliation time"), "once in its finding, once where the run is described, once among the failures:\n%s", txt)
@@ -433,14 +434,14 @@ func statusAmountsDrift(t *testing.T) *profiles.Profile {
 	p := startReference(t, reference.FaultStatusAmountDrifts)
 	ref, err := url.Parse(p.BaseURL)
 	require.NoError(t, err)
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	proxy := httptest.NewServer(recordtest.Paired(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && r.URL.Path == "/client/v2/payment/status" {
 			for range 2 {
 				forward(httptest.NewRecorder(), r, ref.Host)
 			}
 		}
 		forward(w, r, ref.Host)
-	}))
+	})))
 	t.Cleanup(proxy.Close)
 	p.BaseURL = proxy.URL
 	return p
@@ -449,10 +450,12 @@ func statusAmountsDrift(t *testing.T) *profiles.Profile {
 // TestStatusAmountsAreGradedByTheirReading: a look-up that finds a payment
 // with other amounts breaks the reading status-record-amounts, not the
 // document: the run passes with a warning naming the reading, and a strict
-// run fails.
+// run fails. (Its payments are held in pairs, and its waves put the
+// wallets and the reused ids to the test: a run that did not would be
+// INCOMPLETE, not a pass.)
 func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
 	t.Parallel()
-	rec, rep := run(t, statusAmountsDrift(t), loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
+	rec, rep := run(t, statusAmountsDrift(t), wave...)
 	out := text(t, rep)
 	r := rep.Reconciliation
 	require.NotNil(t, r, out)

@@ -163,7 +163,7 @@ func (e *engine) hit(d job, scheduled time.Time) (r record.Result, hold time.Dur
 	end := time.Now()
 
 	if d.pay != nil {
-		d.pay.At = sent
+		d.pay.At, d.pay.Latency = sent, end.Sub(sent)
 	}
 	r = record.Result{
 		Result: vegeta.Result{
@@ -464,7 +464,7 @@ func (e *engine) keep(hr *record.HitResult) {
 	}
 	e.rec.Add(hr)
 	if m := e.cfg.metrics; m != nil {
-		m.Observe(&hr.Result)
+		m.Observe(&hr.Result, e.rec.Tally)
 	}
 	e.watchGateway(&hr.Result)
 }

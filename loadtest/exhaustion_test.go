@@ -57,7 +57,7 @@ func TestExhaustedWalletsAreReportedNotFailed(t *testing.T) {
 	assert.Equal(t, "HTTP 422: Saldo dan koin tidak mencukupi.", rep.Errors[0].Error)
 	assert.Equal(t, rep.Exhaustion.Refused, rep.Errors[0].Count)
 	assert.Contains(t, rep.Errors[0].Example, "partner_trx_id ")
-	assert.True(t, rep.Passed, "%v\n%s", rep.Failures, out)
+	requireNoFailure(t, rep)
 }
 
 // TestWhenDryGatewayPaysTheRestThroughGateways: with --when-dry gateway the
@@ -75,7 +75,7 @@ func TestWhenDryGatewayPaysTheRestThroughGateways(t *testing.T) {
 	assert.Positive(t, kinds[record.KindBalance])
 	assert.Positive(t, kinds[record.KindGateway], "%v", kinds)
 	assert.Nil(t, rep.Exhaustion, "no payment was refused for want of money")
-	assert.True(t, rep.Passed, "%v", rep.Failures)
+	requireNoFailure(t, rep)
 }
 
 // TestWhenDryStopEndsTheAttack: with --when-dry stop the attack ends when
@@ -91,7 +91,7 @@ func TestWhenDryStopEndsTheAttack(t *testing.T) {
 		assert.NotContains(t, r, "scheduled requests")
 	}
 	assert.Contains(t, text(t, rep), "could afford no product")
-	assert.True(t, rep.Passed, "%v", rep.Failures)
+	requireNoFailure(t, rep)
 }
 
 // TestReadsOwnWalletsOnTheReference: on the default reference (rich load

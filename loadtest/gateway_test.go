@@ -89,7 +89,7 @@ func TestBehindNginx(t *testing.T) {
 			assert.NotContains(t, err.Error(), "is --target the API's base URL?")
 
 			_, rep := run(t, p, loadtest.WithConn(tc.with), loadtest.WithLoad(constant(40, 500*time.Millisecond)))
-			require.True(t, rep.Passed, text(t, rep))
+			requireNoFailure(t, rep)
 			assert.Zero(t, rep.Gateway)
 		})
 	}

@@ -43,7 +43,7 @@ func TestHistoryCheckPassesOnReference(t *testing.T) {
 			require.NotNil(t, rep.History)
 			h := rep.History
 			require.True(t, h.Passed(), out)
-			require.True(t, rep.Passed, out)
+			requireNoFailure(t, rep)
 			assert.Positive(t, h.Debits, out)
 			assert.Greater(t, h.Reads, len(p.LoadCustomers)*2, "reads during the attack besides the wallets before and after")
 			assert.Contains(t, out, "history: linearizable")
@@ -242,7 +242,7 @@ func TestRetryScenarioOnReference(t *testing.T) {
 	require.NoError(t, err)
 	rep := judge(t, rec, lossyThresholds...)
 	out := text(t, rep)
-	require.True(t, rep.Passed, out)
+	requireNoFailure(t, rep)
 	r := rep.Reconciliation
 	assert.Positive(t, r.Uncertain, "answers were lost")
 	retries, conflicts := 0, 0

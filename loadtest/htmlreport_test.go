@@ -148,6 +148,9 @@ func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
 	bp := browsertest.Open(t, filepath.Join(dir, report.FileHTML))
 	assert.Empty(t, bp.Errors(), "console errors")
 	want := map[bool]string{true: "PASS", false: "FAIL"}[fromJSON.Passed]
+	if fromJSON.Incomplete != "" {
+		want = "INCOMPLETE: " + fromJSON.Incomplete
+	}
 	assert.Equal(t, want, browsertest.Eval[string](t, bp, `document.getElementById("verdict-text").innerText`))
 	for _, id := range []string{"verdict-text", "threshold-table", "chart-latency", "chart-rate", "chart-status", "reconciliation-table", "shard-table", "generator-table"} {
 		assert.True(t, browsertest.Eval[bool](t, bp, `(() => { const e = document.getElementById(`+strconv.Quote(id)+

@@ -50,7 +50,7 @@ func TestARecordedRunReconcilesFromItsLedgerFile(t *testing.T) {
 			assert.Positive(t, r.Created)
 			assert.Equal(t, r.Created, r.LookedUp, "every created id looked up")
 			if tc.fault == nil {
-				assert.True(t, rep.Passed, text(t, rep))
+				requireNoFailure(t, rep)
 			} else {
 				assert.Positive(t, r.Duplicates, text(t, rep))
 			}

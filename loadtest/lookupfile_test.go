@@ -15,12 +15,13 @@ import (
 )
 
 // TestSeqMarksChooseWhatTheLedgerWouldLookUp: read in any order, the marks
-// choose per id the created request with the lowest sequence number, or,
-// with none created, the first that needs resolving, and nothing else.
+// choose per id the created request with the lowest sequence number (of
+// a wave's, which share one, the first), or, with none created, the first
+// that needs resolving, and nothing else.
 func TestSeqMarksChooseWhatTheLedgerWouldLookUp(t *testing.T) {
 	t.Parallel()
-	wave := func(seq uint64, outcome string) record.Payment {
-		return record.Payment{ID: "w", Seq: seq, Wave: 4, Outcome: outcome}
+	wave := func(outcome string) record.Payment {
+		return record.Payment{ID: "w", Seq: 4, Wave: 4, Outcome: outcome}
 	}
 	retry := func(attempt int, outcome string) record.Payment {
 		return record.Payment{ID: "r", Seq: 9, Attempt: attempt, Outcome: outcome}
@@ -29,8 +30,8 @@ func TestSeqMarksChooseWhatTheLedgerWouldLookUp(t *testing.T) {
 		{ID: "a", Seq: 0, Outcome: record.OutcomeCreated},
 		{ID: "b", Seq: 1, Outcome: record.OutcomeRefused},
 		{ID: "c", Seq: 2, Outcome: record.OutcomeUncertain},
-		// A wave of 4 from 4: two created (a duplicate), read highest first.
-		wave(6, record.OutcomeCreated), wave(4, record.OutcomeDuplicate), wave(5, record.OutcomeCreated), wave(7, record.OutcomeUncertain),
+		// A wave of 4: two created (a duplicate).
+		wave(record.OutcomeDuplicate), wave(record.OutcomeCreated), wave(record.OutcomeCreated), wave(record.OutcomeUncertain),
 		// A retry: lost, then 409 on its second send.
 		retry(1, record.OutcomeUncertain), retry(2, record.OutcomeDuplicate),
 		{ID: "d", Seq: 10, Outcome: record.OutcomeNotDelivered},
@@ -39,17 +40,16 @@ func TestSeqMarksChooseWhatTheLedgerWouldLookUp(t *testing.T) {
 	for i := range ledger {
 		m.note(&ledger[i], false)
 	}
-	// The progress total counts sequence numbers, or waves of them (a run
-	// has one wave size), with a created or a resolving request.
-	assert.Equal(t, 6, m.toLookUp(1), "0, 2, 5, 6, 7, 9")
-	assert.Equal(t, 3, m.toLookUp(4), "0-3, 4-7, 8-11")
+	// The progress total counts sequence numbers with a created or a
+	// resolving request.
+	assert.Equal(t, 4, m.toLookUp(), "0, 2, 4, 9")
 	var chosen []uint64
 	for i := range ledger {
 		if m.choose(&ledger[i], false) {
 			chosen = append(chosen, ledger[i].Seq)
 		}
 	}
-	assert.Equal(t, []uint64{0, 2, 5, 9}, chosen, "a; c (uncertain); the wave's lowest created; the retry's first lost send")
+	assert.Equal(t, []uint64{0, 2, 4, 9}, chosen, "a; c (uncertain); the wave's first created; the retry's first lost send")
 
 	var faults seqMarks
 	for i := range ledger {
@@ -61,7 +61,7 @@ func TestSeqMarksChooseWhatTheLedgerWouldLookUp(t *testing.T) {
 			chosen = append(chosen, ledger[i].Seq)
 		}
 	}
-	assert.Equal(t, []uint64{0, 1, 2, 5, 9, 10}, chosen, "under faults every id, refused and not delivered too")
+	assert.Equal(t, []uint64{0, 1, 2, 4, 9, 10}, chosen, "under faults every id, refused and not delivered too")
 	assert.False(t, m.choose(&record.Payment{ID: "z", Seq: 1 << 40, Outcome: record.OutcomeCreated}, false), "a sequence number never noted")
 }
 

@@ -79,14 +79,9 @@ func (m seqMarks) at(s uint64) byte {
 	return 0
 }
 
-// idSeqs is the range of sequence numbers of p's id: a wave's N requests
-// share one id, numbered from a multiple of N; every other id has one
-// sequence number (a retry's sends share it).
+// idSeqs is the range of sequence numbers of p's id: one, which the
+// requests of a wave (and a retry's sends) share.
 func idSeqs(p *record.Payment) (first, end uint64) {
-	if p.Wave > 0 {
-		first = p.Seq - p.Seq%uint64(p.Wave)
-		return first, first + uint64(p.Wave)
-	}
 	return p.Seq, p.Seq + 1
 }
 
@@ -114,15 +109,11 @@ func (m seqMarks) choose(p *record.Payment, everyID bool) bool {
 }
 
 // toLookUp counts the ids the marks will have looked up.
-func (m seqMarks) toLookUp(wave int) int {
-	step := uint64(max(wave, 1))
+func (m seqMarks) toLookUp() int {
 	n := 0
-	for first := uint64(0); first < uint64(len(m)); first += step {
-		for s := first; s < min(first+step, uint64(len(m))); s++ {
-			if m[s]&(markCreated|markResolve) != 0 {
-				n++
-				break
-			}
+	for _, b := range m {
+		if b&(markCreated|markResolve) != 0 {
+			n++
 		}
 	}
 	return n

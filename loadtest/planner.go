@@ -107,6 +107,23 @@ func newPlanner(keepIDs bool, cl *client, ids idSource, sh record.Shard, account
 	return p, nil
 }
 
+// mixedOp is the operation of the mixed scenario's hit n, by its weights.
+func (p *planner) mixedOp(n uint64) string { return p.opPicker.pick(mix64(n ^ 0x9e3779b97f4a7c15)) }
+
+// waveJobs appends the requests of a wave for hit n: waveSize requests of
+// one partner_trx_id and one body, which share the hit's sequence number.
+// A wave pays once per id: it is not held to the budgets.
+func (p *planner) waveJobs(n uint64, buf []job) []job {
+	acct := p.accounts[n%uint64(len(p.accounts))]
+	c, pay, _ := p.create(n, p.ids.ID(n), acct, false)
+	pay.Wave = p.waveSize
+	for range p.waveSize {
+		pc := *pay
+		buf = append(buf, job{seq: n, call: c, pay: &pc, wave: true})
+	}
+	return buf
+}
+
 // createJob returns the job of a payment creation for hit n, with its own id.
 func (p *planner) createJob(n uint64) job {
 	acct := p.accounts[n%uint64(len(p.accounts))]

@@ -3,6 +3,7 @@ package loadtest_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,24 +29,43 @@ func (l *progressLog) add(p loadtest.Progress) {
 }
 
 // TestReconcileProgressCountsIDs: while the ids of a create run are looked
-// up (each look-up slowed down, so that the progress line has time to
-// speak), the progress says how many of the run's created ids were looked
-// up, of all of them: never more than the total, which is the number of
-// ids the reconciliation looks up (it once counted a wave's worth of
-// sequence numbers as one id in every scenario: "202 of 38").
+// up (the look-ups held, once the attack has ended, until the progress has
+// spoken of them), the progress says how many of the run's created ids
+// were looked up, of all of them: never more than the total, which is the
+// number of ids the reconciliation looks up (it once counted a wave's
+// worth of sequence numbers as one id in every scenario: "202 of 38").
 func TestReconcileProgressCountsIDs(t *testing.T) {
 	t.Parallel()
 	ref := httpapitest.Handler(t)
+	var ended, spoke sync.Once
+	attackEnded, lookUpsTold := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/client/v2/payment/status" {
-			time.Sleep(20 * time.Millisecond)
+		if r.URL.Path == "/client/v2/payment/status" && !strings.Contains(r.URL.RawQuery, "probe-") {
+			select {
+			case <-attackEnded: // a look-up of the reconciliation, not its probe of the target
+				select {
+				case <-lookUpsTold:
+				case <-r.Context().Done():
+					return
+				}
+			default:
+			}
 		}
 		ref.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	var log progressLog
-	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithLoad(constant(100, time.Second)), loadtest.WithProgress(10*time.Millisecond, log.add))
-	require.True(t, rep.Passed, text(t, rep))
+	progress := func(p loadtest.Progress) {
+		if p.Final {
+			ended.Do(func() { close(attackEnded) })
+		}
+		if p.Phase == loadtest.PhaseReconcile {
+			spoke.Do(func() { close(lookUpsTold) })
+		}
+		log.add(p)
+	}
+	_, rep := run(t, profiles.Reference(srv.URL), loadtest.WithLoad(constant(100, time.Second)), loadtest.WithProgress(10*time.Millisecond, progress))
+	requireNoFailure(t, rep)
 	require.NotNil(t, rep.Reconciliation)
 	n := 0
 	for _, p := range log.updates {

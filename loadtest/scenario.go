@@ -39,11 +39,14 @@ type scenario interface {
 	name() string
 	// check validates the settings the scenario depends on.
 	check(s *record.Settings) error
-	// perHit is how many requests one scheduled hit sends. A hit of one
-	// request is built by the worker that sends it, so that the pacing
-	// goroutine only paces; the requests of a larger hit are built by the
-	// pacing goroutine and sent concurrently.
-	perHit(s *record.Settings) int
+	// perHit is how many requests one scheduled hit sends, on average:
+	// rates count requests, so the schedule paces rate ÷ perHit hits.
+	perHit(s *record.Settings) float64
+	// hitSize is how many requests hit n sends. A hit of one request is
+	// built by the worker that sends it, so that the pacing goroutine only
+	// paces; the requests of a larger hit (a wave) are built by the pacing
+	// goroutine and sent at once.
+	hitSize(p *planner, n uint64) int
 	// payments is how many payments (distinct ids) requests requests make.
 	payments(s *record.Settings, requests float64) float64
 	// describe clears, in a run's meta, the settings it does not use.
@@ -55,7 +58,7 @@ type scenario interface {
 	// sendsIDsAgain is true when one partner_trx_id is sent more than
 	// once (a wave's, a retry's): the collector then finds an id created
 	// again as its answer comes.
-	sendsIDsAgain() bool
+	sendsIDsAgain(s *record.Settings) bool
 }
 
 // scenarios are the load tester's scenarios, in the order help lists them.
@@ -85,11 +88,12 @@ func scenarioNamed(name string) (scenario, error) {
 type onePayment struct{}
 
 func (onePayment) check(*record.Settings) error                          { return nil }
-func (onePayment) perHit(*record.Settings) int                           { return 1 }
+func (onePayment) perHit(*record.Settings) float64                       { return 1 }
+func (onePayment) hitSize(*planner, uint64) int                          { return 1 }
 func (onePayment) payments(_ *record.Settings, requests float64) float64 { return requests }
 func (onePayment) describe(m *record.Meta)                               { m.WaveSize, m.OpMix = 0, "" }
 func (onePayment) keepsIDs() bool                                        { return false }
-func (onePayment) sendsIDsAgain() bool                                   { return false }
+func (onePayment) sendsIDsAgain(*record.Settings) bool                   { return false }
 
 // createScenario: one payment creation per hit, each with its own id.
 type createScenario struct{ onePayment }
@@ -106,55 +110,87 @@ type idempotencyScenario struct{ onePayment }
 
 func (idempotencyScenario) name() string { return ScenarioIdempotency }
 
-func (idempotencyScenario) check(s *record.Settings) error {
+func (idempotencyScenario) check(s *record.Settings) error { return checkWaveSize(s) }
+
+// checkWaveSize checks the wave size of a scenario that sends waves.
+func checkWaveSize(s *record.Settings) error {
 	if s.WaveSize < 2 || (s.MaxWorkers > 0 && s.WaveSize > s.MaxWorkers) {
 		return fmt.Errorf("wave size must be between 2 and max workers (%s)", readable.Cap(s.MaxWorkers))
 	}
 	return nil
 }
 
-func (idempotencyScenario) perHit(s *record.Settings) int { return s.WaveSize }
+func (idempotencyScenario) perHit(s *record.Settings) float64 { return float64(s.WaveSize) }
+func (idempotencyScenario) hitSize(p *planner, _ uint64) int  { return p.waveSize }
 
 func (idempotencyScenario) payments(s *record.Settings, requests float64) float64 {
 	return requests / float64(s.WaveSize)
 }
 
-func (idempotencyScenario) describe(m *record.Meta) { m.OpMix = "" }
-func (idempotencyScenario) sendsIDsAgain() bool     { return true }
+func (idempotencyScenario) describe(m *record.Meta)             { m.OpMix = "" }
+func (idempotencyScenario) sendsIDsAgain(*record.Settings) bool { return true }
 
 func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
-	base := n * uint64(p.waveSize)
-	id := p.ids.ID(base)
-	acct := p.accounts[n%uint64(len(p.accounts))]
-	c, pay, _ := p.create(n, id, acct, false) // a wave pays once per id: not held to the budgets
-	for i := range p.waveSize {
-		pc := *pay
-		pc.Seq = base + uint64(i)
-		pc.Wave = p.waveSize
-		buf = append(buf, job{seq: pc.Seq, call: c, pay: &pc, wave: true})
-	}
-	return buf
+	return p.waveJobs(n, buf)
 }
 
 // mixedScenario: payment creations mixed by weight with status look-ups of
-// ids created so far and product list and sync reads.
+// ids created so far, product list and sync reads, and waves of one id
+// (opWave: a hit of wave-size requests with one partner_trx_id, sent at
+// once, as the idempotency scenario's).
 type mixedScenario struct{ onePayment }
 
 func (mixedScenario) name() string   { return ScenarioMixed }
 func (mixedScenario) keepsIDs() bool { return true }
 
-func (mixedScenario) describe(m *record.Meta) { m.WaveSize = 0 }
+func (mixedScenario) check(s *record.Settings) error {
+	if waveShare(s) == 0 {
+		return nil
+	}
+	return checkWaveSize(s)
+}
 
-func (mixedScenario) payments(s *record.Settings, requests float64) float64 {
+func (mixedScenario) describe(m *record.Meta) {
+	if waveShare(&m.Settings) == 0 {
+		m.WaveSize = 0
+	}
+}
+
+func (mixedScenario) sendsIDsAgain(s *record.Settings) bool { return waveShare(s) > 0 }
+
+// waveShare is the share of the mixed scenario's hits that are waves.
+func waveShare(s *record.Settings) float64 {
 	ops, _ := parseWeights(s.OpMix, opOrder...) // checked by validate
-	return requests * float64(ops[record.OpCreate]) / float64(ops.total())
+	if ops.total() == 0 {
+		return 0
+	}
+	return float64(ops[opWave]) / float64(ops.total())
+}
+
+func (mixedScenario) perHit(s *record.Settings) float64 {
+	return 1 + waveShare(s)*float64(s.WaveSize-1)
+}
+
+func (mixedScenario) hitSize(p *planner, n uint64) int {
+	if p.mixedOp(n) == opWave {
+		return p.waveSize
+	}
+	return 1
+}
+
+func (sc mixedScenario) payments(s *record.Settings, requests float64) float64 {
+	ops, _ := parseWeights(s.OpMix, opOrder...) // checked by validate
+	hits := requests / sc.perHit(s)
+	return hits * float64(ops[record.OpCreate]+ops[opWave]) / float64(ops.total())
 }
 
 // jobs depends only on n (and, for a status look-up, on the ids created so
 // far), so any worker can build it. A read that cannot be made yet (no id
 // created, no sub category) becomes a creation.
 func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
-	switch p.opPicker.pick(mix64(n ^ 0x9e3779b97f4a7c15)) {
+	switch p.mixedOp(n) {
+	case opWave:
+		return p.waveJobs(n, buf)
 	case record.OpStatus:
 		if r, ok := p.recentID(n); ok {
 			return append(buf, job{seq: n, call: p.cl.paymentStatus(r.auth, r.id)})
@@ -176,8 +212,8 @@ func (mixedScenario) jobs(p *planner, n uint64, buf []job) []job {
 // again after a lost answer.
 type retryScenario struct{ onePayment }
 
-func (retryScenario) name() string        { return ScenarioRetry }
-func (retryScenario) sendsIDsAgain() bool { return true }
+func (retryScenario) name() string                        { return ScenarioRetry }
+func (retryScenario) sendsIDsAgain(*record.Settings) bool { return true }
 
 func (retryScenario) check(s *record.Settings) error {
 	if s.Retries < 0 || s.Retries > 10 || s.RetryTimeout <= 0 || s.RetryBackoff < 0 {

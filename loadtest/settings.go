@@ -101,9 +101,9 @@ func WithProgress(every time.Duration, fn func(Progress)) Option {
 	return func(c *config) { c.progress, c.progressEvery = fn, every }
 }
 
-// WithMetrics counts every result in m as the tally does, and shows m the
-// requests in flight and the reconciliation's progress (live metrics,
-// --prometheus-addr).
+// WithMetrics shows m every result as the run's tally counts it, with the
+// tally, the requests in flight and the reconciliation's progress (live
+// metrics, --prometheus-addr).
 func WithMetrics(m *live.Metrics) Option { return func(c *config) { c.metrics = m } }
 
 // WithLogger sets the logger for setup and reconciliation events.
@@ -151,7 +151,7 @@ func (c *config) validate() error {
 	}
 	if n := sc.perHit(&c.Settings); n > 1 {
 		if err := c.Load.Divided(n).Validate(); err != nil {
-			return fmt.Errorf("rates count requests, and %s sends %d per hit: %w", sc.name(), n, err)
+			return fmt.Errorf("rates count requests, and %s sends %.4g per hit: %w", sc.name(), n, err)
 		}
 	}
 	switch c.WhenDry {

@@ -268,7 +268,7 @@ func (t *Tester) attack(ctx context.Context, s *session, run *record.Run, dir st
 		return nil, err
 	}
 	e := &engine{cfg: s.c, cl: s.cl, plan: s.plan, codes: s.codes, valid: s.valid, hist: s.hist, rec: rec}
-	if s.c.reconciles() || s.c.sc.sendsIDsAgain() {
+	if s.c.reconciles() || s.c.sc.sendsIDsAgain(&s.c.Settings) {
 		e.marks = newSeqMarks(s.c.Load)
 	}
 	e.gatewayStop = make(chan struct{})

@@ -69,7 +69,7 @@ func TestLoadTesterMeasuresARateLimit(t *testing.T) {
 	p, served := startRateLimited(t, 200)
 	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(400, 2*time.Second)))
 	out := text(t, rep)
-	require.True(t, rep.Passed, out)
+	requireNoFailure(t, rep)
 	require.Positive(t, rep.Throttled, out)
 	assert.Equal(t, rep.Throttled, rep.Ops[record.OpCreate].Throttled)
 	assert.Zero(t, rep.Contract.Violations, out)
@@ -111,7 +111,7 @@ func TestRetryScenarioSendsAThrottledPaymentAgain(t *testing.T) {
 	rec, rep := run(t, p, loadtest.WithScenario(loadtest.ScenarioRetry), loadtest.WithRetry(3, 500*time.Millisecond, 20*time.Millisecond),
 		loadtest.WithLoad(constant(200, 500*time.Millisecond)))
 	out := text(t, rep)
-	require.True(t, rep.Passed, out)
+	requireNoFailure(t, rep)
 	require.Positive(t, rep.Throttled, out)
 	throttled, createdOnRetry := map[string]bool{}, 0
 	for _, pay := range recordtest.Payments(t, rec) {

@@ -65,11 +65,10 @@ func TestRunOverTLS(t *testing.T) {
 			var refused atomic.Int64
 			p := tlsReference(t, gateway(httpapitest.Handler(t), &refused), ca, clients)
 			_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(conn))
-			out := text(t, rep)
-			require.True(t, rep.Passed, out)
+			requireNoFailure(t, rep)
 			assert.Positive(t, rep.Requests)
 			require.NotNil(t, rep.Reconciliation)
-			assert.Positive(t, rep.Reconciliation.Created, out)
+			assert.Positive(t, rep.Reconciliation.Created, text(t, rep))
 			assert.Zero(t, refused.Load(), "requests without the header of -H")
 			assert.Empty(t, rep.Insecure)
 		})
@@ -126,6 +125,6 @@ func TestWaitForTarget(t *testing.T) {
 	assert.Contains(t, err.Error(), "connection refused")
 
 	_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(transport.Options{WaitForTarget: 20 * time.Second}))
-	require.True(t, rep.Passed, text(t, rep))
+	requireNoFailure(t, rep)
 	assert.GreaterOrEqual(t, rep.Began.Sub(began), 2*time.Second, "the attack began before the target listened")
 }

@@ -101,13 +101,22 @@ func (p picker) pick(x uint64) string {
 	return ""
 }
 
-// defaultPaymentMix and defaultOpMix are the mixes of DefaultSettings.
+// defaultPaymentMix and defaultOpMix are the mixes of DefaultSettings. A
+// hit in a hundred of the default operation mix is a wave (of the default
+// 32 requests, about a quarter of the requests): at the default rate its
+// waves put one id's requests, and one wallet's debits, in flight
+// together, which the duplicate check and the wallet rules need to be put
+// to the test (report.Exercise).
 var (
 	defaultPaymentMix = Weights{record.KindBalance: 2, record.KindCoins: 1, record.KindGateway: 1}
-	defaultOpMix      = Weights{record.OpCreate: 60, record.OpStatus: 25, record.OpList: 10, record.OpSync: 5}
+	defaultOpMix      = Weights{record.OpCreate: 60, record.OpStatus: 25, record.OpList: 10, record.OpSync: 5, opWave: 1}
 )
 
 var (
 	kindOrder = []string{record.KindBalance, record.KindCoins, record.KindGateway}
-	opOrder   = []string{record.OpCreate, record.OpStatus, record.OpList, record.OpSync}
+	opOrder   = []string{record.OpCreate, record.OpStatus, record.OpList, record.OpSync, opWave}
 )
+
+// opWave names, in the mixed scenario's operation mix, a hit that is a
+// wave: wave-size payment creations with one partner_trx_id, sent at once.
+const opWave = "wave"

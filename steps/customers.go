@@ -467,12 +467,18 @@ func (s *scenario) provisionAgain(ctx context.Context, actor string) error {
 	if a.phone == "" {
 		return fmt.Errorf("the scenario does not know the phone number of %s", actor)
 	}
+	// Its wallet read just before: a change of it by the next read is the
+	// provisioning's (walletAsReported).
+	readBefore := s.last != nil && s.last.Operation == contract.OpGetCustomerProfile && s.last.ReqHeader.Get("Authorization") == "Bearer "+a.token
 	pv, err := s.provision(ctx, a.partner, a.partner.secretKey, map[string]any{"name": a.name, "phone_number": a.phone, "email": a.email})
 	s.provisioned = pv
 	if err != nil {
 		return err
 	}
 	s.reprovisioned = a
+	if readBefore {
+		s.synced = a
+	}
 	s.addAccount(&account{actor: "the synchronized account", partner: a.partner, id: pv.id, token: pv.token})
 	if pv.ex.Status == http.StatusOK && pv.token != "" {
 		a.token = pv.token
@@ -511,12 +517,21 @@ func (s *scenario) walletAsReported(actor string) error {
 	b, _ := integer(pb.Data.Balance["available"])
 	c, _ := integer(pb.Data.Coin["available"])
 	reported, got := s.reportedWallet(actor), contract.Wallet{Balance: b, Coins: c}
-	rd, err := contract.CheckWalletAsReported(reported, got)
+	check := contract.CheckWalletAsReported
+	if a := s.accounts[actor]; a != nil && a == s.synced {
+		// Nothing but the provisioning since the wallet was last read.
+		check, s.synced = contract.CheckSyncKeepsWallet, nil
+	}
+	rd, err := check(reported, got)
 	s.setReported(actor, reported.Shown(got))
 	if err == nil {
 		return nil
 	}
-	return s.gradedBy(rd, s.failure(s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))
+	a, aerr := s.as(actor)
+	if aerr != nil {
+		return aerr
+	}
+	return s.gradedBy(rd, s.walletFailure(a, s.last, contract.SentenceWalletAsReported, "the wallet the payments reported leave", "%s: %v", actor, err))
 }
 
 // sharedCustomer takes a profile's customer for the whole scenario (its lock

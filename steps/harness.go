@@ -43,6 +43,9 @@ type harness struct {
 	// sameID are the requests sent with each made-up partner_trx_id, for
 	// the reproduction of a reuse (http.go).
 	sameID sameIDLog
+	// har is the first HAR file of a failure that could not be written
+	// (repro.go).
+	har harErrors
 
 	// runCtx is the caller's context: its cancellation interrupts the run.
 	runCtx context.Context
@@ -177,6 +180,11 @@ func (s *scenario) after(ctx context.Context, sc *godog.Scenario, err error) (co
 	}
 	if r.Status == verdict.StatusFailed || (r.NotRun && s.endpointStopped != "") {
 		r.UnansweredOn = s.unansweredOn
+	}
+	if r.Status == verdict.StatusFailed {
+		if path := s.writeHAR(r.Location); path != "" {
+			r.Reason = strings.TrimRight(r.Reason, "\n") + "\n  " + HARHead + " " + path + "\n"
+		}
 	}
 	s.h.fmt.ended(sc, &r)
 	return ctx, nil

@@ -16,7 +16,6 @@ import (
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
 	"github.com/partnercommerce/conformance/internal/repro"
-	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
 
@@ -38,6 +37,8 @@ type exchange struct {
 	RespHeader http.Header
 	RespBody   []byte
 	Elapsed    time.Duration
+	// Sent is when the request was sent (last, when it was sent again).
+	Sent time.Time
 	// Err is a transport failure: refused connection, timeout, reset, oversized body.
 	Err error
 	// Invalid is the response's departure from openapi.yaml, if any.
@@ -128,6 +129,7 @@ func (r *recorder) send(ctx context.Context, req *http.Request, ex *exchange, ep
 	}
 	ex.Status, ex.RespHeader, ex.RespBody = 0, nil, nil
 	start := time.Now()
+	ex.Sent = start
 	resp, err := h.http.Do(req)
 	if err != nil {
 		ex.Elapsed = time.Since(start)
@@ -250,7 +252,11 @@ func cut(body []byte) string {
 // String renders the exchange for the text of a failure, secrets masked,
 // ending with its reproduction: the request as a shell script of curl
 // that runs as printed (reproduction).
-func (ex *exchange) String() string {
+func (ex *exchange) String() string { return ex.shown(ex.reproduction()) }
+
+// shown renders the exchange for the text of a failure, secrets masked,
+// ending with the reproduction repro.
+func (ex *exchange) shown(repro string) string {
 	if ex == nil {
 		return "  (no request was sent)\n"
 	}
@@ -273,62 +279,8 @@ func (ex *exchange) String() string {
 	if ex.Err != nil {
 		fmt.Fprintf(&b, "  transport: %v\n", ex.Err)
 	}
-	b.WriteString(ex.reproduction())
+	b.WriteString(repro)
 	return b.String()
-}
-
-// ReproductionHead is the line of a failure's text that its reproduction
-// follows, each of its lines indented by four spaces.
-const ReproductionHead = "  reproduce (sh, once the variables its first line names are set):"
-
-// reproTarget is how a failure's reproduction names the profile and
-// reaches the target.
-type reproTarget struct {
-	profilePath string
-	conn        transport.Options
-}
-
-// reproduction is the request of ex as a shell script of curl (package
-// repro: the profile's secrets as variables named after their keys, the
-// accounts the scenario provisioned provisioned again for their tokens, a
-// partner_trx_id the run made up fresh on each run), after
-// ReproductionHead; "" for an exchange of no scenario's.
-func (ex *exchange) reproduction() string {
-	s := ex.by
-	if s == nil {
-		return ""
-	}
-	h := s.h
-	sc := repro.New(h.profile, h.repro.profilePath, h.repro.conn)
-	actors := make([]string, 0, len(s.accounts))
-	for actor := range s.accounts {
-		actors = append(actors, actor)
-	}
-	sort.Strings(actors)
-	for _, actor := range actors {
-		if a := s.accounts[actor]; a.phone != "" {
-			body, _ := json.Marshal(map[string]string{"name": a.name, "phone_number": a.phone, "email": a.email}) // strings always marshal
-			sc.Provisioned(a.token, a.partner.secretKey, strings.TrimPrefix(actor, "the "), body)
-		}
-	}
-	for i, b := range ex.before {
-		if i == 0 {
-			sc.Comment("sent before with the same partner_trx_id:")
-		}
-		sc.Add(b.reproRequest())
-	}
-	if len(ex.before) > 0 {
-		sc.Comment("then:")
-	}
-	sc.Add(ex.reproRequest())
-	return ReproductionHead + "\n    " + strings.ReplaceAll(strings.TrimRight(sc.String(), "\n"), "\n", "\n    ") + "\n"
-}
-
-// reproRequest is ex's request as a reproduction sends it.
-func (ex *exchange) reproRequest() repro.Request {
-	path := strings.TrimPrefix(ex.URL, strings.TrimRight(ex.by.h.profile.BaseURL, "/"))
-	path, query, _ := strings.Cut(path, "?")
-	return repro.Request{Method: ex.Method, Path: path, Query: query, Header: ex.ReqHeader, Body: ex.ReqBody}
 }
 
 // sameIDLog keeps the requests sent with each partner_trx_id the run made

@@ -70,10 +70,21 @@ type Judgement struct {
 	Stopped *verdict.Stop
 }
 
-// NotAsked is a judge the run was narrowed not to ask, and why (left out
-// with --judges, the run selects scenarios, nothing of it to run again):
-// the reports name it as not asked, with the reason.
-func NotAsked(name, why string) Judge { return notAsked{name, why} }
+// LeftOutWithJudges is why a judge the run does not ask was left out, unless
+// Options.LeftOut says otherwise.
+const LeftOutWithJudges = "left out with --judges"
+
+// NotAsked is a judge the run was narrowed not to ask, for the reason
+// why ("" is LeftOutWithJudges): the reports name it as not asked.
+func NotAsked(name, why string) Judge { return notAsked{name, leftOut(why)} }
+
+// leftOut is why, or LeftOutWithJudges.
+func leftOut(why string) string {
+	if why == "" {
+		return LeftOutWithJudges
+	}
+	return why
+}
 
 type notAsked struct{ name, why string }
 

@@ -116,6 +116,9 @@ func (s *scenario) pay(ctx context.Context, a *account, p product, body map[stri
 		return nil, err
 	}
 	pm := &payment{by: a, product: p, body: body, before: s.wallets[a.actor], known: s.reportedWallet(a.actor)}
+	if s.synced == a {
+		s.synced = nil // a change of its wallet is no longer the provisioning's alone
+	}
 	s.attempt = pm
 	pm.ex, err = s.send(func() (*http.Response, error) {
 		return s.api().CreatePaymentWithBody(ctx, "application/json", bytes.NewReader(raw), a.creds())
@@ -763,7 +766,7 @@ func (s *scenario) expectWallet(ctx context.Context, pm *payment) error {
 	if rd.ID != "" {
 		section = rd.Sentence + " Reading: " + rd.Text
 	}
-	return s.gradedBy(rd, s.failure(pm.ex, section,
+	return s.gradedBy(rd, s.walletFailure(pm.by, pm.ex, section,
 		fmt.Sprintf("%s → %s", pm.known, left),
 		"the profile then shows balance %d and coins %d (the payment above is the one checked)", after.balance, after.coins))
 }
@@ -783,7 +786,7 @@ func (s *scenario) refusalTookNothing(ctx context.Context, pm *payment, section 
 		before.Coins -= pm.res.Amount.CoinUsed
 	}
 	if err := contract.CheckRefusalTakesNothing(before, contract.Wallet{Balance: after.balance, Coins: after.coins}); err != nil {
-		return s.failure(pm.ex, section, fmt.Sprintf("balance %d and coins %d", before.Balance, before.Coins), "%v", err)
+		return s.walletFailure(pm.by, pm.ex, section, fmt.Sprintf("balance %d and coins %d", before.Balance, before.Coins), "%v", err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/partnercommerce/conformance/api"
 	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/verdict"
 )
 
 // The replay steps send one request exactly as written: the generated mode
@@ -110,17 +111,18 @@ func (s *scenario) expectRefusal() error {
 // customer of the partner" does, and requires its wallet to hold what a
 // reproduction needs: what its payments may take and the profile's
 // reserve. A wallet an earlier run (or the fault) spent or reset cannot show
-// the fault the reproduction is about, nor its absence: that fails here,
-// saying so, rather than passing.
+// the fault the reproduction is about, nor its absence: the scenario is not
+// judged (the run is INCOMPLETE, not FAIL), saying what to fund or reset.
 func (s *scenario) fundedHolding(ctx context.Context, balance, coins int64) error {
 	const actor = "the funded customer"
 	if err := s.sharedCustomer(ctx, actor, s.h.profile.FundedCustomer.Token); err != nil {
 		return err
 	}
 	if w := s.wallets[actor]; w.balance < balance || w.coins < coins {
-		return s.failure(s.last, "profile funded_customer: the account the reproduction pays from", fmt.Sprintf("at least %d rupiah and %d coins", balance, coins),
-			"%s holds %d rupiah and %d coins: an earlier run, or the fault, spent or reset them, so the reproduction cannot show the fault (nor its absence); give the account its funds back (restart the target from its data set) and run it again",
-			actor, w.balance, w.coins)
+		return s.notJudgedBecause(verdict.Cause{Headline: "the funded customer holds less than the reproduction needs: fund it, or restart the target from its data set"},
+			fmt.Sprintf("the funded customer (profile funded_customer) holds %d rupiah and %d coins, and the reproduction needs at least %d rupiah and %d coins: "+
+				"an earlier run, or the fault, spent or reset them, so it cannot show the fault (nor its absence); "+
+				"fund the account to at least that (or restart the target from its data set) and run it again", w.balance, w.coins, balance, coins))
 	}
 	return nil
 }

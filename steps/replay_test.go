@@ -19,6 +19,7 @@ import (
 
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/reference/variants"
 	"github.com/partnercommerce/conformance/steps"
 	"github.com/partnercommerce/conformance/steps/stepstest"
@@ -111,4 +112,33 @@ func TestReplayKeepsTheDefect(t *testing.T) {
 	assert.Equal(t, verdict.StatusFailed, got.Status, "a valid payment is not refused: %s", console)
 	require.Len(t, seen(), 1)
 	assert.Regexp(t, `^conf-[0-9]+-[0-9]+$`, seen()[0], "a valid id is a fresh valid id")
+}
+
+// TestAReplayWhoseFundsAreSpentIsNotJudged: a generated reproduction whose
+// funded customer holds less than it needs (an earlier run spent it, or the
+// target was not reset) cannot show its fault nor its absence: its scenario
+// is not judged, and the run is INCOMPLETE, not FAIL, saying what to fund
+// or reset.
+func TestAReplayWhoseFundsAreSpentIsNotJudged(t *testing.T) {
+	t.Parallel()
+	feature := `Feature: Generated reproduction: a wallet
+
+  Scenario: the funded customer's wallet
+    Given the funded customer of the partner, holding at least 2000000000000 rupiah and 0 coins
+    When the funded customer reads its profile
+    Then the funded customer's wallet holds what the payments reported leave
+`
+	var out bytes.Buffer
+	res, err := steps.Run(context.Background(), steps.Options{
+		Profile: profiles.Reference(httpapitest.NewServer(t).URL), Features: stepstest.Features(t, fstest.MapFS{"generated-1.feature": {Data: []byte(feature)}}),
+		Output: &out, RequestTimeout: 10 * time.Second,
+	})
+	require.NoError(t, err)
+	require.Len(t, res.Summary.Scenarios, 1)
+	sc := res.Summary.Scenarios[0]
+	assert.Equal(t, verdict.StatusNotJudged, sc.Status, "%s\n%s", sc.Reason, out.String())
+	assert.Contains(t, sc.Reason, "and the reproduction needs at least 2000000000000 rupiah and 0 coins")
+	assert.Contains(t, sc.Reason, "fund the account to at least that (or restart the target from its data set)")
+	assert.True(t, res.OK(), "no failure")
+	assert.Equal(t, verdict.VerdictIncomplete, res.Verdict(), out.String())
 }

@@ -53,6 +53,9 @@ type scenario struct {
 
 	client *api.ClientWithResponses
 	last   *exchange
+	// sent are the scenario's requests in order, last the last of them: a
+	// wallet failure's reproduction sends them again (walletReproduction).
+	sent []*exchange
 
 	accounts map[string]*account
 	// provisioned is the last provisioning request the partner sent.
@@ -71,8 +74,12 @@ type scenario struct {
 	reported  map[string]contract.WalletRange
 	generated map[string]*payment
 	trxIDs    map[string]string
-	// reprovisioned is the account whose phone number was provisioned again.
+	// reprovisioned is the account whose phone number was provisioned again;
+	// synced is that account, when its wallet was read just before, until
+	// its wallet is next read or it pays: a change of its wallet until then
+	// is the provisioning's (walletAsReported).
 	reprovisioned *account
+	synced        *account
 	// pages are the sync answers of the paging scenario.
 	pages []syncPage
 	// catalogs are the partners' catalogs read so far, by partner label.
@@ -120,7 +127,7 @@ type wallet struct {
 // actorRE names the accounts a step can act as.
 const actorRE = `(the cashier|the new cashier|the main account|the funded customer|the split-payment customer|the mixed-payment customer|the account with an unavailable wallet|the unconfigured partner's main account|the unconfigured partner's cashier|the other partner's main account|the other partner's cashier|cashier \d+)`
 
-func (s *scenario) record(ex *exchange) { s.last = ex }
+func (s *scenario) record(ex *exchange) { s.last, s.sent = ex, append(s.sent, ex) }
 
 // api returns the scenario's client, created on first use.
 func (s *scenario) api() *api.ClientWithResponses {

@@ -94,10 +94,11 @@ type Options struct {
 	// reports and the one verdict (judge.go).
 	Judges []Judge
 	// NoScenarios runs no scenario: the run was narrowed to its other
-	// judges (--judges generated,probe); NoScenariosWhy says why (default
-	// "left out with --judges").
-	NoScenarios    bool
-	NoScenariosWhy string
+	// judges (--judges generated,probe).
+	NoScenarios bool
+	// LeftOut says why the judges the run does not ask were left out
+	// (NotAsked); "" says LeftOutWithJudges.
+	LeftOut string
 	// Budget is the time the run aims at in all: the judges after the
 	// scenarios share what the scenarios leave of it (judgeBudget). 0
 	// leaves each judge its own.
@@ -165,7 +166,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	}
 	h := &harness{
 		profile:   prof,
-		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target},
+		repro:     reproTarget{profilePath: opts.ProfilePath, conn: opts.Target, harDir: harDir(opts.ReportDir)},
 		http:      hc,
 		timeout:   opts.RequestTimeout,
 		validator: val,
@@ -305,6 +306,9 @@ func (h *harness) finish(opts Options, status int, res Result) (Result, error) {
 	}
 	res.Summary.Section7 = h.matrix(res.Summary.Scenarios)
 	if err := writeReports(opts, h.profile, res.Summary); err != nil {
+		return res, err
+	}
+	if err := h.har.err(); err != nil {
 		return res, err
 	}
 	if c := h.fmt.console; c != nil {

@@ -1,7 +1,6 @@
 package steps
 
 import (
-	"cmp"
 	"slices"
 	"sort"
 	"sync"
@@ -55,7 +54,7 @@ func (c *coverage) asserted(ex *exchange, msg string) {
 func (h *harness) scenariosRun(opts Options, selected bool, took time.Duration) Judgement {
 	run := verdict.JudgeRun{Name: verdict.JudgeScenarios, State: verdict.JudgeRan, Unit: "scenarios", Seconds: took.Seconds()}
 	if opts.NoScenarios {
-		run.State, run.Reason = verdict.JudgeNotAsked, cmp.Or(opts.NoScenariosWhy, "left out with --judges")
+		run.State, run.Reason = verdict.JudgeNotAsked, leftOut(opts.LeftOut)
 		return Judgement{Run: run}
 	}
 	if !selected {

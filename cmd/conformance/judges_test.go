@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/reference"
+	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/verdict"
 )
@@ -72,8 +73,8 @@ func TestProfileWithoutACapabilityStillPasses(t *testing.T) {
 
 // TestJudgesNarrowTheRun: --judges asks only the judges it names, and the
 // summary says which were not asked; a run that selects scenarios asks
-// the scenarios alone unless --judges says otherwise; an unknown judge is
-// a usage error.
+// the scenarios alone unless --judges says otherwise, and says so (not that
+// --judges left the others out); an unknown judge is a usage error.
 func TestJudgesNarrowTheRun(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -81,11 +82,13 @@ func TestJudgesNarrowTheRun(t *testing.T) {
 		args     []string
 		code     int
 		contains []string
+		lacks    []string
 	}{
 		{"the generated judge alone", []string{"--judges", "generated", "--examples", "5"}, exitPass, []string{
-			"  scenarios  not asked: left out with --judges", "  generated  15 properties: 15 passed; ", "  probe      not asked"}},
-		{"scenarios selected by tags", []string{"--tags", "@payment-methods"}, exitPass, []string{"RESULT: PASS: 2 passed"}},
-		{"an unknown judge", []string{"--judges", "scenarios,oracle"}, exitUsage, nil},
+			"  scenarios  not asked: left out with --judges", "  generated  15 properties: 15 passed; ", "  probe      not asked"}, nil},
+		{"scenarios selected by tags", []string{"--tags", "@payment-methods"}, exitPass, []string{"RESULT: PASS: 2 passed",
+			"  generated  not asked: " + leftOutBySelection, "  probe      not asked: " + leftOutBySelection}, []string{"--judges\n"}},
+		{"an unknown judge", []string{"--judges", "scenarios,oracle"}, exitUsage, nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +98,9 @@ func TestJudgesNarrowTheRun(t *testing.T) {
 			require.Equal(t, tc.code, code, "%s\n%s", stdout.String(), stderr.String())
 			for _, s := range tc.contains {
 				assert.Contains(t, stdout.String(), s)
+			}
+			for _, s := range tc.lacks {
+				assert.NotContains(t, stdout.String(), s)
 			}
 			if tc.code == exitUsage {
 				assert.Contains(t, stderr.String(), `unknown judge "oracle"`)
@@ -155,7 +161,7 @@ func TestEveryReportHoldsEveryJudge(t *testing.T) {
 // twenty passed, and so did the run.
 func TestABudgetThatCutsARaceIsIncomplete(t *testing.T) {
 	t.Parallel()
-	stdout, _ := runCode(t, exitIncomplete, []string{"--target", slowReference(t, 100*time.Millisecond), "--profile", writeFile(t, referenceProfile(t)),
+	stdout, _ := runCode(t, exitIncomplete, []string{"--target", httpapitest.NewLateServer(t, 100*time.Millisecond), "--profile", writeFile(t, referenceProfile(t)),
 		"--judges", "probe", "--budget", "1s", "--format", "progress", "--report-dir", t.TempDir()}, noEnv)
 	assert.Regexp(t, `(?m)^RESULT: INCOMPLETE: `, stdout)
 	assert.Contains(t, stdout, "and a race needs 5 at least to be judged")

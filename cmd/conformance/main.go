@@ -26,10 +26,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/cli"
@@ -45,11 +43,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first signal cancels ctx and the run winds down, writing its
-	// reports; restoring the default handling lets a second one end the
-	// process at once.
-	go func() { <-ctx.Done(); stop() }()
+	// reports; the default handling is back by then, so a second one ends
+	// the process at once.
+	ctx, stop := cli.NotifyContext(context.Background())
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -191,12 +188,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	opts := f.options(prof, fts, locations)
 	opts.Output, opts.Summary = stdout, human
 	opts.Color = colorOn(f.noColor, getenv, isTerminal(stdout))
-	asked, err := f.judgesAsked(len(locations) > 0)
+	asked, leftOut, err := f.judgesAsked(len(locations) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
-	jopts := f.judgesOptions(opts, asked, embedded)
+	jopts := f.judgesOptions(opts, asked, leftOut, embedded)
 	if f.rerunFailed {
 		jopts = rerunOptions(jopts, rerun)
 	}
@@ -204,31 +201,34 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	return suiteExit(ctx, res, err, human, stderr)
 }
 
-// judgesOptions are the options of a run of the judges asked, the
-// scenarios' being opts; embedded says the target is the embedded
-// reference (the commands a run prints then name no profile).
-func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, embedded bool) judges.Options {
+// judgesOptions are the options of a run of the judges asked (the others
+// left out as leftOut says), the scenarios' being opts; embedded says the
+// target is the embedded reference (the commands a run prints then name no
+// profile).
+func (f *suiteFlags) judgesOptions(opts steps.Options, asked []string, leftOut string, embedded bool) judges.Options {
 	if !embedded {
 		opts.ProfilePath = f.profilePath
 	}
-	why := "left out with --judges"
-	if f.judges == "" {
-		why = "the run selects scenarios (FILE[:LINE], --tags): --judges asks it too"
-	}
-	return judges.Options{Suite: opts, Judges: asked, NotAskedWhy: why, Budget: f.budget, Generated: judges.Generated{
+	return judges.Options{Suite: opts, Judges: asked, LeftOut: leftOut, Budget: f.budget, Generated: judges.Generated{
 		Examples: f.examples, Seed: f.seed, ReportDir: f.reportDir,
 	}, Probe: judges.Probe{Seed: f.seed}}
 }
 
 // judgesAsked are the judges a run asks: those of --judges, or, when the
 // run selects scenarios (FILE[:LINE], --tags, --rerun-failed: selected),
-// the scenarios alone, or else every judge.
-func (f *suiteFlags) judgesAsked(selected bool) ([]string, error) {
+// the scenarios alone, or else every judge; and why the others were left
+// out ("": by --judges).
+func (f *suiteFlags) judgesAsked(selected bool) ([]string, string, error) {
 	if f.judges == "" && (selected || f.tags != "") {
-		return []string{verdict.JudgeScenarios}, nil
+		return []string{verdict.JudgeScenarios}, leftOutBySelection, nil
 	}
-	return judges.ParseJudges(f.judges)
+	asked, err := judges.ParseJudges(f.judges)
+	return asked, "", err
 }
+
+// leftOutBySelection is why a run that selects scenarios without --judges
+// asks no other judge.
+const leftOutBySelection = "the run selects scenarios (FILE[:LINE], --tags or --rerun-failed): --judges asks the others too"
 
 // suiteExit is the exit code of a suite run, with the error told on stderr.
 func suiteExit(ctx context.Context, res steps.Result, err error, human, stderr io.Writer) int {
@@ -374,7 +374,7 @@ func readRerun(reportDir string, stderr io.Writer) (rerun report.Rerun, code int
 // judged, in the last run: its scenarios (already selected by location),
 // and each other judge's cases with the judge's seed.
 func rerunOptions(o judges.Options, r report.Rerun) judges.Options {
-	o.Judges, o.NotAskedWhy = nil, "nothing of it failed, or was not judged, in the last run"
+	o.Judges, o.LeftOut = nil, "nothing of it failed, or was not judged, in the last run"
 	if len(r.Locations) > 0 {
 		o.Judges = append(o.Judges, verdict.JudgeScenarios)
 	}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -30,95 +33,178 @@ import (
 
 // TestMainProcess is not a test: the signal tests run the test binary again
 // with CONFORMANCE_MAIN_ARGS set, and this calls main with those arguments.
+// With CONFORMANCE_HOLD_WINDING_DOWN set, an interrupted run, its reports
+// written, says WINDING DOWN and waits there on its stdin (which the test
+// never closes) until a second signal ends it.
 func TestMainProcess(t *testing.T) {
 	args := os.Getenv("CONFORMANCE_MAIN_ARGS")
 	if args == "" {
 		t.Skip("helper process for the signal tests")
+	}
+	if os.Getenv("CONFORMANCE_HOLD_WINDING_DOWN") != "" {
+		windingDown = func() {
+			fmt.Println("WINDING DOWN")
+			_, _ = io.Copy(io.Discard, os.Stdin)
+		}
 	}
 	os.Args = append([]string{"conformance"}, strings.Fields(args)...)
 	main()
 	os.Exit(0)
 }
 
-// slowReference serves the reference, each answer delay late, so that a
-// run is still going when the test interrupts it.
-func slowReference(t *testing.T, delay time.Duration) string {
+// heldReference serves the reference for the first answered requests, then
+// holds every later one until its client gives up on it (an interrupted
+// run cancels what it has in flight): a run against it is still going when
+// the test interrupts it, however slow the machine. held is closed when the
+// first request is held.
+func heldReference(t *testing.T, answered int) (url string, held <-chan struct{}) {
 	t.Helper()
 	ref := httpapitest.NewServer(t)
+	var n atomic.Int64
+	holding, done := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-time.After(delay):
-		case <-r.Context().Done():
+		if n.Add(1) <= int64(answered) {
+			ref.Config.Handler.ServeHTTP(w, r)
 			return
 		}
-		ref.Config.Handler.ServeHTTP(w, r)
+		once.Do(func() { close(holding) })
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		}
 	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv.URL, holding
 }
 
-// startMain runs main with args in a child process and returns its exit
-// channel once a line of its stdout contains ready (with ready empty, after
-// three seconds).
-func startMain(t *testing.T, args, ready string) (*exec.Cmd, *strings.Builder, <-chan error) {
+// child is main running in a child process (TestMainProcess).
+type child struct {
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	out    strings.Builder // its stdout so far
+	errOut lockedBuilder   // its stderr
+	wrote  chan struct{}   // a line more on its stdout; closed when it has closed its stdout
+	exited chan error
+}
+
+// startMain runs main with args in a child process; env is added to its
+// environment. Its stdin is a pipe the test never writes to.
+func startMain(t *testing.T, args string, env ...string) *child {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMainProcess$")
-	cmd.Env = append(os.Environ(), "CONFORMANCE_MAIN_ARGS="+args, "NO_COLOR=1")
-	stdout, err := cmd.StdoutPipe()
+	c := &child{wrote: make(chan struct{}, 1), exited: make(chan error, 1)}
+	c.cmd = exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestMainProcess$")
+	c.cmd.Env = append(append(os.Environ(), "CONFORMANCE_MAIN_ARGS="+args, "NO_COLOR=1"), env...)
+	stdin, err := c.cmd.StdinPipe()
 	require.NoError(t, err)
-	var errOut strings.Builder
-	cmd.Stderr = &errOut
-	require.NoError(t, cmd.Start())
-	var mu sync.Mutex
-	out := &strings.Builder{}
-	seen := make(chan struct{})
-	exited := make(chan error, 1)
+	t.Cleanup(func() { _ = stdin.Close() })
+	stdout, err := c.cmd.StdoutPipe()
+	require.NoError(t, err)
+	c.cmd.Stderr = &c.errOut
+	require.NoError(t, c.cmd.Start())
 	go func() {
 		sc := bufio.NewScanner(stdout)
-		once := false
 		for sc.Scan() {
-			mu.Lock()
-			out.WriteString(sc.Text() + "\n")
-			mu.Unlock()
-			if !once && ready != "" && strings.Contains(sc.Text(), ready) {
-				once = true
-				close(seen)
+			c.mu.Lock()
+			c.out.WriteString(sc.Text() + "\n")
+			c.mu.Unlock()
+			select {
+			case c.wrote <- struct{}{}:
+			default: // one is pending already
 			}
 		}
-		exited <- cmd.Wait()
+		close(c.wrote)
+		c.exited <- c.cmd.Wait()
 	}()
-	wait := time.After(60 * time.Second)
-	if ready == "" {
-		wait = time.After(3 * time.Second)
-	}
-	select {
-	case <-seen:
-	case <-wait:
-		if ready != "" {
-			_ = cmd.Process.Kill()
-			t.Fatalf("no %q within 60s", ready)
-		}
-	case err := <-exited:
-		t.Fatalf("the run ended before %q: %v\nstdout:\n%s\nstderr:\n%s", ready, err, out.String(), errOut.String())
-	}
-	return cmd, out, exited
+	return c
 }
 
-// exitCode waits for the child and returns its exit code.
-func exitCode(t *testing.T, exited <-chan error) int {
+// lockedBuilder is a strings.Builder that a goroutine writes while another reads.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// stdout is what the child wrote on its stdout so far.
+func (c *child) stdout() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out.String()
+}
+
+// waitFor waits until ready is closed or, with text, the child's stdout
+// holds text; what names it in the failure.
+func (c *child) waitFor(t *testing.T, what string, ready <-chan struct{}, text string) {
+	t.Helper()
+	for {
+		if text != "" && strings.Contains(c.stdout(), text) {
+			return
+		}
+		select {
+		case <-ready:
+			return
+		case _, ok := <-c.wrote:
+			if !ok && (text == "" || !strings.Contains(c.stdout(), text)) {
+				t.Fatalf("the run ended before %s\nstdout:\n%s\nstderr:\n%s", what, c.stdout(), c.errOut.String())
+			}
+		case <-time.After(2 * time.Minute):
+			_ = c.cmd.Process.Kill()
+			t.Fatalf("no %s within 2 minutes", what)
+		}
+	}
+}
+
+// signal sends sig to the child.
+func (c *child) signal(t *testing.T, sig syscall.Signal) {
+	t.Helper()
+	require.NoError(t, c.cmd.Process.Signal(sig))
+}
+
+// wait waits for the child to end and returns how: its exit code, or the
+// signal that ended it.
+func (c *child) wait(t *testing.T) (code int, killedBy syscall.Signal) {
 	t.Helper()
 	select {
-	case err := <-exited:
+	case err := <-c.exited:
 		if err == nil {
-			return 0
+			return 0, 0
 		}
 		var ee *exec.ExitError
 		require.True(t, errors.As(err, &ee), "%v", err)
-		return ee.ExitCode()
-	case <-time.After(30 * time.Second):
-		t.Fatal("the interrupted run did not end within 30s")
-		return -1
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return -1, ws.Signal()
+		}
+		return ee.ExitCode(), 0
+	case <-time.After(time.Minute):
+		_ = c.cmd.Process.Kill()
+		t.Fatalf("the interrupted run did not end within a minute\nstdout:\n%s", c.stdout())
+		return -1, 0
 	}
+}
+
+// startHeldRun runs main in a child process against heldReference (the
+// first 40 requests answered) with the reference profile, args after the
+// target's flags (mode before them: "" or "generate"), and returns once a
+// request of the run is held: the run is surely in the middle.
+func startHeldRun(t *testing.T, mode, args string, env ...string) *child {
+	t.Helper()
+	prof := writeFile(t, referenceProfile(t))
+	target, held := heldReference(t, 40)
+	c := startMain(t, strings.TrimSpace(mode+" --target "+target+" --profile "+prof+" "+args), env...)
+	c.waitFor(t, "a held request", held, "")
+	return c
 }
 
 // TestInterruptIsNotAFailure: Ctrl-C (SIGINT) or a CI system's SIGTERM in
@@ -134,11 +220,10 @@ func TestInterruptIsNotAFailure(t *testing.T) {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			prof := writeFile(t, referenceProfile(t))
-			cmd, out, exited := startMain(t, "--target "+slowReference(t, 150*time.Millisecond)+" --profile "+prof+" --concurrency 4 --report-dir "+dir, "PASSED")
-			require.NoError(t, cmd.Process.Signal(tc.sig))
-			code := exitCode(t, exited)
-			stdout := out.String()
+			c := startHeldRun(t, "", "--concurrency 4 --report-dir "+dir)
+			c.signal(t, tc.sig)
+			code, _ := c.wait(t)
+			stdout := c.stdout()
 			assert.Equal(t, tc.code, code, stdout)
 			assert.Contains(t, stdout, "\nINTERRUPTED\n")
 			assert.NotContains(t, stdout, "FAILED", "nothing failed")
@@ -168,16 +253,16 @@ func TestInterruptIsNotAFailure(t *testing.T) {
 	}
 }
 
-// TestGenerateInterrupt: the generated mode, terminated mid-run, exits 143
-// with INTERRUPTED and fails no property.
+// TestGenerateInterrupt: the generated mode, terminated mid-run (its
+// requests held after the first 40), exits 143 with INTERRUPTED and fails
+// no property.
 func TestGenerateInterrupt(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	prof := writeFile(t, referenceProfile(t))
-	cmd, out, exited := startMain(t, "generate --target "+slowReference(t, 20*time.Millisecond)+" --profile "+prof+" --seed 7 --examples 20 --report-dir "+dir, "ok  ")
-	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
-	code := exitCode(t, exited)
-	stdout := out.String()
+	c := startHeldRun(t, "generate", "--seed 7 --examples 20 --report-dir "+dir)
+	c.signal(t, syscall.SIGTERM)
+	code, _ := c.wait(t)
+	stdout := c.stdout()
 	assert.Equal(t, cli.ExitTerminated, code, stdout)
 	assert.Contains(t, stdout, "\nINTERRUPTED\n")
 	assert.Contains(t, stdout, "skip ")
@@ -191,28 +276,39 @@ func TestGenerateInterrupt(t *testing.T) {
 
 // TestSecondSignalLeavesNoCutReport: a second Ctrl-C ends the run at once
 // (the process dies of the signal) with what was already written: each
-// report file is there whole or not at all, never cut short. The second
-// signal comes 0.3 s after the first, and, so that it surely lands while
-// the run winds down, 0.05 s after it.
+// report file is there whole or not at all, never cut short. In the first
+// case the run, its reports written, is held as it winds down (the
+// windingDown hook) until the second signal has come; in the second the
+// two signals come back to back, and the second may land anywhere in the
+// wind-down, or be taken for the first.
 func TestSecondSignalLeavesNoCutReport(t *testing.T) {
 	t.Parallel()
-	for _, after := range []time.Duration{50 * time.Millisecond, 300 * time.Millisecond} {
-		t.Run(after.String(), func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			prof := writeFile(t, referenceProfile(t))
-			cmd, _, exited := startMain(t, "--target "+slowReference(t, 150*time.Millisecond)+" --profile "+prof+" --concurrency 4 --report-dir "+dir, "PASSED")
-			require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-			time.Sleep(after)
-			second := cmd.Process.Signal(syscall.SIGINT)
-			code := exitCode(t, exited)
-			if after < 100*time.Millisecond {
-				require.NoError(t, second, "the run was still winding down")
-				assert.Equal(t, -1, code, "the second signal ends the process at once")
-			}
-			assertWholeReports(t, dir)
-		})
-	}
+	t.Run("while winding down", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		c := startHeldRun(t, "", "--concurrency 4 --report-dir "+dir, "CONFORMANCE_HOLD_WINDING_DOWN=1")
+		c.signal(t, syscall.SIGINT)
+		c.waitFor(t, "WINDING DOWN", nil, "WINDING DOWN")
+		c.signal(t, syscall.SIGINT)
+		code, sig := c.wait(t)
+		assert.Equal(t, syscall.SIGINT, sig, "the second signal ends the process at once (exit code %d)", code)
+		assert.NotContains(t, c.stdout(), "\nINTERRUPTED\n", "the run did not get to its last line")
+		_, err := os.Stat(filepath.Join(dir, "summary.json"))
+		require.NoError(t, err, "the reports were written before the second signal")
+		assertWholeReports(t, dir)
+	})
+	t.Run("back to back", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		c := startHeldRun(t, "", "--concurrency 4 --report-dir "+dir)
+		c.signal(t, syscall.SIGINT)
+		_ = c.cmd.Process.Signal(syscall.SIGINT) // the process may have ended already
+		code, sig := c.wait(t)
+		if sig == 0 {
+			assert.Equal(t, cli.ExitInterrupted, code, "the second signal was taken for the first")
+		}
+		assertWholeReports(t, dir)
+	})
 }
 
 // assertWholeReports: every report file in dir is absent or whole.

@@ -50,7 +50,8 @@ func TestChaosOneKill(t *testing.T) {
 		require.ErrorIs(t, err, errFailed, out)
 		lead := leadingLines(out)
 		require.NotEmpty(t, lead, out)
-		assert.Regexp(t, `^  1\. [0-9,]+ created payments were lost: acknowledged as created, then payment status did not find them; [0-9,]+ before or during fault 1 \(kill-9 at 1\.5\d* s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
+		// The fault fires at 1.5 s or, on a loaded machine, later.
+		assert.Regexp(t, `^  1\. [0-9,]+ created payments were lost: acknowledged as created, then payment status did not find them; [0-9,]+ before or during fault 1 \(kill-9 at (1\.[5-9]|[2-9])[0-9.]* s\) \(e\.g\. \S+, \S+, \S+\)$`, lead[0], out)
 		assert.Regexp(t, `\n     so [0-9,]+ wallets fell by less than the created payments took: as if the lost payments had taken nothing`, out, "the wallets forgot what the lost writes took")
 		assert.Len(t, lead, 1, "one finding: the lost writes\n%s", out)
 	})
@@ -58,8 +59,7 @@ func TestChaosOneKill(t *testing.T) {
 		t.Parallel()
 		requireStateFlag(t, bin)
 		out, err := chaosRun(t, bin, true, load, t.TempDir())
-		require.NoError(t, err, out)
-		assert.Contains(t, out, "\nPASS\n", out)
+		requireNoFailure(t, out, "", err)
 		assert.Regexp(t, `Faults +1 `, out)
 	})
 }

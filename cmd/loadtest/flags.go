@@ -21,6 +21,7 @@ type runFlags struct {
 	settings                                        record.Settings
 	loadFlags                                       []string // the flags of the settings' load
 	profilePath, target, loadFile, outDir, logLevel string
+	referenceFaults                                 string // of the embedded reference, NAME[,NAME]
 	junit                                           string
 	quiet, strict                                   bool
 	historyTimeout                                  time.Duration
@@ -38,6 +39,7 @@ func runFlagSet(getenv func(string) string, stderr io.Writer, s record.Settings)
 	f.settings.Conn.Register(fs)
 	fs.StringVar(&f.profilePath, "profile", getenv("LOADTEST_PROFILE"), "target profile YAML (default: the embedded reference's profile)")
 	fs.StringVar(&f.target, "target", getenv("LOADTEST_TARGET"), "base URL of the server; none starts the embedded reference on a free loopback port")
+	fs.StringVar(&f.referenceFaults, "reference-fault", "", "without --target: switch these faults on in the embedded reference, NAME[,NAME] (reference --list-faults), to rehearse a failing run")
 	fs.StringVar(&f.loadFile, "load-profile", "", "load profile YAML: pacing, rate, duration, ... or several stages run one after the other (profiles/load/stages.yaml), and any other setting by its key (timeout, max_workers, nemesis, ...); flags given explicitly override it, but for the load of a file in stages")
 	fs.StringVar(&f.outDir, "out", getenv("LOADTEST_OUT"), "output directory (default reports/load/<run-id>[/shard-i-of-n])")
 	fs.BoolVar(&f.quiet, "quiet", false, "no live progress line")

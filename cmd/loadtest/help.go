@@ -16,7 +16,7 @@ type flagGroup struct {
 // runGroups orders the flags of a run for --help. Every flag belongs to a
 // group (a test keeps it so).
 var runGroups = []flagGroup{
-	{"Target", []string{"target", "profile", "ca-cert", "client-cert", "client-key", "insecure-skip-verify", "H", "header", "wait-for-target"}},
+	{"Target", []string{"target", "profile", "reference-fault", "ca-cert", "client-cert", "client-key", "insecure-skip-verify", "H", "header", "wait-for-target"}},
 	{"Load shape (rates are requests per second in every scenario)", []string{"rate", "duration", "pacing", "end-rate",
 		"amplitude", "period", "start-at", "load-profile", "max-workers", "max-connections", "timeout", "drain", "late"}},
 	{"Scenario", []string{"scenario", "mix", "ops", "wave-size", "products", "when-dry", "retries", "retry-timeout", "retry-backoff"}},

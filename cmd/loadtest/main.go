@@ -11,7 +11,9 @@
 //
 // Exit status: 0 when every invariant and threshold holds, 1 when one does
 // not, 2 when the run could not be carried out (or was incomplete: its
-// answers were mostly a gateway's, not the API's), 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
+// answers were mostly a gateway's, not the API's; or nothing failed, but a
+// rule that needs requests in flight together, a wallet's or the duplicate
+// check, never got them), 130 (SIGINT) or 143 (SIGTERM) when it was interrupted
 // (what was sent is still checked and reconciled; an interrupted run is
 // never a pass).
 package main
@@ -24,12 +26,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/partnercommerce/conformance/internal/atomicfile"
@@ -43,6 +43,7 @@ import (
 	"github.com/partnercommerce/conformance/loadtest/report"
 	"github.com/partnercommerce/conformance/loadtest/verdict"
 	"github.com/partnercommerce/conformance/profiles"
+	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )
 
@@ -75,10 +76,14 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// The first ^C cancels ctx and the run winds down (drain, reconciliation);
-	// restoring the default handling then lets a second ^C end the process.
-	go func() { <-ctx.Done(); stop() }()
+	// the default handling is back by then, so a second ^C ends the process.
+	ctx, stop := cli.NotifyContext(context.Background())
+	context.AfterFunc(ctx, func() {
+		if context.Cause(ctx) != context.Canceled { // a signal, not stop
+			fmt.Fprintln(os.Stderr, "\nloadtest: interrupted: the requests in flight drain (up to --drain), then the run is judged and reported; a second ^C ends it at once")
+		}
+	})
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	switch {
@@ -104,8 +109,10 @@ var errFailed = errors.New("load test failed")
 var errInterrupted = errors.New("load test interrupted")
 
 // errIncomplete is returned when the run's answers were mostly a
-// gateway's, not the API's: the report says so, and the run neither passes
-// nor fails (exit 2, as a run that could not be carried out).
+// gateway's, not the API's, or when nothing failed but a rule that needs
+// overlap was not exercised (report.Exercise): the report says so, and the
+// run neither passes nor fails (exit 2, as a run that could not be carried
+// out).
 var errIncomplete = errors.New("INCOMPLETE")
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -132,7 +139,7 @@ func runLoad(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
-	prof, stopRef, err := targetProfile(ctx, f.profilePath, f.target, logger, stderr)
+	prof, stopRef, err := targetProfile(ctx, f, logger, stderr)
 	if err != nil {
 		return err
 	}
@@ -236,11 +243,16 @@ func parseRunFlagsOnto(args []string, getenv func(string) string, stderr io.Writ
 	return f, set, nil
 }
 
-// targetProfile is the profile of the server under load: profilePath (at
-// target, if given), the reference's profile at target, or the embedded
-// reference started on a loopback port until stop is called.
-func targetProfile(ctx context.Context, profilePath, target string, logger *slog.Logger, stderr io.Writer) (prof *profiles.Profile, stop func(), err error) {
+// targetProfile is the profile of the server under load: f's --profile
+// (at --target, if given), the reference's profile at --target, or the
+// embedded reference, with f's --reference-fault, started on a loopback
+// port until stop is called.
+func targetProfile(ctx context.Context, f *runFlags, logger *slog.Logger, stderr io.Writer) (prof *profiles.Profile, stop func(), err error) {
 	stop = func() {}
+	profilePath, target := f.profilePath, f.target
+	if f.referenceFaults != "" && (profilePath != "" || target != "") {
+		return nil, stop, errors.New("--reference-fault is for the embedded reference: leave out --target and --profile, or start the reference with --fault")
+	}
 	switch {
 	case profilePath != "":
 		if prof, err = profiles.Load(profilePath); err != nil {
@@ -253,11 +265,22 @@ func targetProfile(ctx context.Context, profilePath, target string, logger *slog
 	case target != "":
 		return profiles.Reference(target), stop, nil
 	}
-	url, stopRef, err := httpapi.ServeLoopback(ctx, logger)
+	var opts []reference.Option
+	if f.referenceFaults != "" {
+		faults, err := reference.ParseFaults(f.referenceFaults)
+		if err != nil {
+			return nil, stop, fmt.Errorf("--reference-fault: %w", err)
+		}
+		opts = append(opts, reference.WithFaults(faults...))
+	}
+	url, stopRef, err := httpapi.ServeLoopback(ctx, logger, opts...)
 	if err != nil {
 		return nil, stop, err
 	}
 	fmt.Fprintf(stderr, "loadtest: no --target: started the embedded reference at %s\n", url)
+	if f.referenceFaults != "" {
+		fmt.Fprintf(stderr, "loadtest: the embedded reference runs with the faults %s (--reference-fault)\n", f.referenceFaults)
+	}
 	return profiles.Reference(url), stopRef, nil
 }
 

@@ -27,7 +27,7 @@ func TestPrometheusScrapesALoadRun(t *testing.T) {
 	dir := t.TempDir()
 	out, stderr, err := runCLI(t, "--scenario", "mixed", "--rate", "100", "--duration", runLength().String(), "--out", dir,
 		"--prometheus-addr", addr, "--min-success", "90", "--max-p99", "2s", "--quiet")
-	require.NoError(t, err, out+stderr)
+	requireNoFailure(t, out, stderr, err)
 	assert.Contains(t, stderr, "live metrics on http://"+addr+"/metrics")
 
 	var rep struct {

@@ -50,7 +50,7 @@ func TestInsecureSkipVerifyIsLoud(t *testing.T) {
 	url, _ := tlsReference(t)
 	dir := t.TempDir()
 	out, stderr, err := runCLI(t, "--target", url, "--insecure-skip-verify", "--scenario", "create", "--rate", "20", "--duration", "500ms", "--quiet", "--out", dir)
-	require.NoError(t, err, out+stderr)
+	requireNoFailure(t, out, stderr, err)
 	const loud = "INSECURE: --insecure-skip-verify: the target" // (the page escapes the apostrophe after it)
 	assert.Contains(t, stderr, loud)
 	assert.Contains(t, out, loud)

@@ -136,6 +136,25 @@ func TestCheckWalletAsReported(t *testing.T) {
 	assert.Equal(t, Exactly(w), gateway, "a payment through a gateway alone takes nothing from the wallet")
 }
 
+// TestCheckSyncKeepsWallet: a wallet that provisioning its phone number
+// again changed breaks §4.4's synchronization, said with its sentence; one
+// it kept passes, and a mixed payment's range is still the reading's.
+func TestCheckSyncKeepsWallet(t *testing.T) {
+	t.Parallel()
+	w := Wallet{Balance: 1000, Coins: 40}
+	_, err := CheckSyncKeepsWallet(Exactly(w), w)
+	assert.NoError(t, err)
+	rd, err := CheckSyncKeepsWallet(Exactly(w), Wallet{})
+	assert.ErrorIs(t, err, errSyncChangedWallet)
+	assert.Empty(t, rd.ID)
+	assert.Contains(t, err.Error(), sentenceSameCustomer)
+	assert.Contains(t, err.Error(), "it holds balance 0 and 0 coins, and held balance 1000 and 40 coins before")
+	mixed := Exactly(w).After(api.Amount{Total: 6300, BalanceUsed: 1000, CoinUsed: 40, CoinValueUsed: 20, GatewayPayment: 5280})
+	rd, err = CheckSyncKeepsWallet(mixed, Wallet{Balance: 400})
+	assert.ErrorIs(t, err, errWalletNotAsReported)
+	assert.Equal(t, "wallet-debited", rd.ID)
+}
+
 func TestWalletRangeShown(t *testing.T) {
 	t.Parallel()
 	r := Exactly(Wallet{Balance: 1500, Coins: 100}).After(api.Amount{Total: 6300, BalanceUsed: 1500, CoinUsed: 100, CoinValueUsed: 50, GatewayPayment: 4750})

@@ -109,6 +109,25 @@ func CheckWalletAsReported(r WalletRange, got Wallet) (Reading, error) {
 		errWalletNotAsReported, got.Balance, got.Coins, r, SentenceWalletAsReported)
 }
 
+// errSyncChangedWallet is a wallet that provisioning its phone number
+// again changed.
+var errSyncChangedWallet = errors.New("provisioning the phone number again changed the wallet")
+
+// CheckSyncKeepsWallet compares the wallet a profile shows right after its
+// phone number was provisioned again (got) with the range r a profile read
+// just before it left: provisioning a phone number the partner already has
+// synchronizes the existing account (§4.4), so it keeps its wallet. A
+// wallet CheckWalletAsReported fails is the provisioning's fault, said
+// with its sentence; a reading's departure is CheckWalletAsReported's.
+func CheckSyncKeepsWallet(r WalletRange, got Wallet) (Reading, error) {
+	rd, err := CheckWalletAsReported(r, got)
+	if err == nil || rd.ID != "" {
+		return rd, err
+	}
+	return Reading{}, fmt.Errorf("%w (%s): it holds balance %d and %d coins, and held %s before",
+		errSyncChangedWallet, sentenceSameCustomer, got.Balance, got.Coins, r)
+}
+
 // CheckTakenWithin checks what payments made at once from one wallet took
 // together (taken: the sum of their balance_used and coin_used) against the
 // wallet before them: no more than it may have held, so that it never goes

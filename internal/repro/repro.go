@@ -8,6 +8,7 @@
 //     funded_customer.token $FUNDED_CUSTOMER_TOKEN), and the script's
 //     first lines say, once for each, which key of which profile file to
 //     set it to; a header of -H is a variable too ($HEADER_X_GATEWAY_KEY);
+//     the script stops at once, saying so, when one of them is unset;
 //   - the token of an account the run provisioned is provisioned again by
 //     the script into a variable: the document synchronizes a phone number
 //     provisioned before and answers its token (§4.4);
@@ -16,7 +17,10 @@
 //     not refused as a reuse (409), which would hide the defect; what a
 //     defect added past the made-up head is kept, and the id's length with
 //     it (FreshID);
-//   - the run's TLS files are curl's (--cacert, --cert and --key, -k).
+//   - the run's TLS files are curl's (--cacert, --cert and --key, -k);
+//   - a defect that lies in more than one answer (a wallet, a wave) is
+//     computed by the script, which prints DEFECT or "no defect seen"
+//     (check.go).
 //
 // A value no profile key holds and no account of the run owns (a wrong
 // secret key, an invalid token a scenario made up) is written as it is.
@@ -59,6 +63,9 @@ type Script struct {
 	// ids are the made-up partner_trx_ids met, each with its fresh word
 	// (by index: repro-$ID, repro-$ID-2, …).
 	ids []string
+	// checked is set when the script computes a check (check.go): it
+	// defines the check functions.
+	checked bool
 }
 
 type secret struct {
@@ -393,6 +400,7 @@ func (s *Script) String() string {
 			return 0
 		})
 		named := false // the profile file, once
+		guards := make([]string, 0, len(vars))
 		for i, v := range vars {
 			if i > 0 {
 				b.WriteString(", ")
@@ -405,12 +413,22 @@ func (s *Script) String() string {
 				from = "its " + v.key
 			}
 			b.WriteString(v.name + " to " + from)
+			if v.key != "" {
+				from = "the " + v.key + " of " + s.profile
+			}
+			guards = append(guards, guard(v.name, from))
 		}
 		b.WriteString(".\n")
+		for _, g := range guards {
+			b.WriteString(g + "\n")
+		}
 	}
 	b.WriteString("BASE=" + word([]part{{lit: s.base}}) + "\n")
 	if len(s.ids) > 0 {
 		b.WriteString(idLine + "\n")
+	}
+	if s.checked {
+		b.WriteString(checkFuncs + "\n")
 	}
 	for _, l := range s.setup {
 		b.WriteString(l + "\n")
@@ -419,6 +437,19 @@ func (s *Script) String() string {
 		b.WriteString(l + "\n")
 	}
 	return b.String()
+}
+
+// guard is the line that stops the script at once, saying what to set it
+// to, when the variable name is unset or empty: a request without its
+// secret would be refused (401), which reads like the target's fault.
+func guard(name, from string) string {
+	from = strings.Map(func(r rune) rune {
+		if strings.ContainsRune("\"$`\\}", r) {
+			return '_'
+		}
+		return r
+	}, from)
+	return `: "${` + name + `:?set ` + name + ` to ` + from + `}"`
 }
 
 // part is a piece of a shell word: a literal, or a variable (expr).

@@ -2,12 +2,18 @@ package repro_test
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/internal/repro"
+	"github.com/partnercommerce/conformance/internal/repro/reprotest"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
 )
@@ -47,4 +53,25 @@ func TestAMadeUpIDIsFreshKeepingWhatTheDefectAdded(t *testing.T) {
 	assert.Contains(t, out, `"repro-'"${ID}-2"'"`)
 	assert.Contains(t, out, `"partner_trx_id":"mine-1"`)
 	assert.Contains(t, out, "\nID=$(")
+}
+
+// TestAnUnsetVariableStopsTheScript: a script run without a variable it
+// needs stops before its first request, saying which profile key to set it
+// to, rather than sending requests the target refuses (401), which reads
+// like the target's fault.
+func TestAnUnsetVariableStopsTheScript(t *testing.T) {
+	t.Parallel()
+	reprotest.NeedCurl(t)
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { requests.Add(1) }))
+	defer srv.Close()
+	prof := profiles.Reference(srv.URL)
+	s := repro.New(prof, "my-server.yaml", transport.Options{})
+	s.Add(repro.Request{Method: http.MethodGet, Path: "/client/v2/customer/profile", Header: http.Header{"X-Secret-Key": {prof.SecretKey}}})
+	cmd := exec.CommandContext(t.Context(), "sh", "-c", s.String())
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "the script ran without SECRET_KEY:\n%s", out)
+	assert.Contains(t, string(out), "SECRET_KEY: set SECRET_KEY to the secret_key of my-server.yaml")
+	assert.Zero(t, requests.Load(), "the script sent a request without SECRET_KEY")
 }

@@ -1,5 +1,7 @@
 // Package sweep marks the tests that run a whole judge against every fault
-// or legal double of the reference (a sweep): what they check is each
+// or legal double of the reference (a sweep), and the tests that read the
+// whole runs a sweep shares (the second pass makes them anyway, where under
+// -race a test of a few faults would make them again): what they check is each
 // verdict, not the judges' own concurrency, which the other tests check
 // under the race detector. Under -race a sweep runs six times slower (the
 // generated mode's and the suite's sweeps take about 800 CPU-seconds with it,

@@ -13,9 +13,10 @@
 // request's URL without its query, where this API puts the ids (the
 // document's paths have no parameters).
 //
-// The tester calls Observe where its tally counts each result, and
-// nothing else of the package reads the run: the metrics are a view of the
-// record, as vegeta's reporters are.
+// The tester calls Observe where its tally counts each result, with the
+// tally, and nothing else of the package reads the run: the metrics are a
+// view of the record, as vegeta's reporters are, and the thresholds' live
+// state is the report's evaluation of the tally's counts so far.
 package live
 
 import (
@@ -69,7 +70,6 @@ type Metrics struct {
 	// Observe looks the labels up once per pair rather than per result.
 	byKey map[key]*children // only Observe's goroutine uses it
 
-	counts     counts
 	thresholds *thresholdCollector
 }
 
@@ -112,7 +112,7 @@ func New(lateAfter time.Duration, thresholds []report.Threshold) (*Metrics, erro
 		Help: "How late each send was against its schedule.", Buckets: LatencyBuckets})
 	m.toLookUp = prometheus.NewGauge(prometheus.GaugeOpts{Name: "loadtest_reconciliation_to_look_up",
 		Help: "Created payments the reconciliation after the attack looks up."})
-	m.thresholds = &thresholdCollector{given: thresholds, counts: &m.counts}
+	m.thresholds = &thresholdCollector{given: thresholds}
 	if err := m.vegeta.Register(m.reg); err != nil {
 		return nil, err
 	}
@@ -131,9 +131,10 @@ func New(lateAfter time.Duration, thresholds []report.Threshold) (*Metrics, erro
 // Registry is the registry the metrics are in.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Observe counts result r. One goroutine calls it (the collector's, where
-// the tally counts r); a scrape may run beside it.
-func (m *Metrics) Observe(r *record.Result) {
+// Observe counts result r, which tally t has just counted. One goroutine
+// calls it (the collector's, where the tally counts r); a scrape may run
+// beside it, and reads the tally's counts as Observe last saw them.
+func (m *Metrics) Observe(r *record.Result, t *record.Tally) {
 	vr := r.Result
 	// vegeta's labels: the URL without the ids of its query; no error
 	// message (lib/prom v12.12.0 labels request_fail_count with the raw
@@ -157,8 +158,7 @@ func (m *Metrics) Observe(r *record.Result) {
 	c.corrected.Observe(r.Corrected().Seconds())
 	lateness := r.Timestamp.Sub(r.Scheduled)
 	m.lateness.Observe(lateness.Seconds())
-	late := lateness > m.lateAfter
-	if late {
+	if lateness > m.lateAfter {
 		m.late.Inc()
 	}
 	if r.Violation != "" {
@@ -176,7 +176,7 @@ func (m *Metrics) Observe(r *record.Result) {
 	if r.Gateway {
 		c.gateway.Inc()
 	}
-	m.counts.add(r, late)
+	m.thresholds.counted(t)
 }
 
 func (m *Metrics) children(op string, code uint16) *children {
@@ -228,25 +228,4 @@ func (m *Metrics) Judged(results []report.ThresholdResult) {
 	m.thresholds.mu.Lock()
 	defer m.thresholds.mu.Unlock()
 	m.thresholds.judged = append([]report.ThresholdResult(nil), results...)
-}
-
-// counts are the totals the live thresholds read, written by Observe and
-// read by a scrape.
-type counts struct {
-	requests, expected, allowed, uncertain, throttled, violations, late atomic.Int64
-}
-
-func (c *counts) add(r *record.Result, late bool) {
-	c.requests.Add(1)
-	inc := func(n *atomic.Int64, ok bool) {
-		if ok {
-			n.Add(1)
-		}
-	}
-	inc(&c.expected, r.Expected)
-	inc(&c.allowed, r.Allowed)
-	inc(&c.uncertain, r.Uncertain)
-	inc(&c.throttled, r.Throttled)
-	inc(&c.violations, r.Violation != "")
-	inc(&c.late, late)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/partnercommerce/conformance/loadtest/live"
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
 )
 
@@ -45,6 +47,19 @@ func sum(g []*dto.MetricFamily, name string, want map[string]string) float64 {
 	return total
 }
 
+// observer returns what shows m each result once a run's tally has
+// counted it, as the collector does.
+func observer(tb testing.TB, m *live.Metrics) func(*record.Result) {
+	tb.Helper()
+	rec, err := record.NewRecorder(tb.TempDir(), record.NewTally(time.Now(), time.Minute, lateAfter, false))
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = rec.Close(&record.Run{}) })
+	return func(r *record.Result) {
+		rec.Add(&record.HitResult{Result: *r})
+		m.Observe(r, rec.Tally)
+	}
+}
+
 // thresholds parses exprs, which must parse.
 func thresholds(t require.TestingT, exprs ...string) []report.Threshold {
 	var out []report.Threshold
@@ -62,9 +77,10 @@ func TestObserveCountsEveryResultUnderLowCardinalityLabels(t *testing.T) {
 	require.NoError(t, err)
 	var s script
 	start := time.Now()
+	observe := observer(t, m)
 	for i := range 2000 {
 		r := scripted(i, start.Add(time.Duration(i)*time.Millisecond))
-		m.Observe(&r)
+		observe(&r)
 		s.add(&r)
 	}
 	g, err := m.Registry().Gather()
@@ -113,9 +129,10 @@ func TestThresholdsLiveThenJudged(t *testing.T) {
 	assert.InDelta(t, 0, sum(g, "loadtest_threshold_passing", nil), 0, "nothing measured before the first result")
 
 	var s script
+	observe := observer(t, m)
 	for i := range 500 {
 		r := scripted(i, time.Now())
-		m.Observe(&r)
+		observe(&r)
 		s.add(&r)
 	}
 	g = gather()
@@ -156,7 +173,7 @@ func TestServeAnswersOpenMetricsUntilClosed(t *testing.T) {
 	m.InFlight(func() int64 { return 7 })
 	m.Reconciling(func() int64 { return 3 }, 10)
 	r := scripted(4, time.Now()) // a 200
-	m.Observe(&r)
+	observer(t, m)(&r)
 	srv, err := live.Serve(context.Background(), "127.0.0.1:0", m)
 	require.NoError(t, err)
 
@@ -188,14 +205,17 @@ func TestServeAnswersOpenMetricsUntilClosed(t *testing.T) {
 
 // TestCloseWaitsForALastScrape: a scraper seen at a steady interval gets
 // one more scrape after Close is called (the run's final figures), and
-// Close waits for it no longer than one and a half intervals.
+// Close waits for it no longer than one and a half intervals. The scraper
+// here comes every minute (two scrapes, their interval stretched), so that
+// Close would linger for maxLinger: returning well before that, it
+// returned because the last scrape was served, however slow the machine.
 func TestCloseWaitsForALastScrape(t *testing.T) {
 	t.Parallel()
 	m, err := live.New(lateAfter, nil)
 	require.NoError(t, err)
 	srv, err := live.Serve(context.Background(), "127.0.0.1:0", m)
 	require.NoError(t, err)
-	scrape := func() error {
+	scrape := func(srv *live.Server) error {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, "http://"+srv.Addr()+"/metrics", nil)
 		require.NoError(t, err)
 		resp, err := http.DefaultClient.Do(req)
@@ -209,10 +229,9 @@ func TestCloseWaitsForALastScrape(t *testing.T) {
 			return nil
 		}())
 	}
-	const every = 400 * time.Millisecond
-	require.NoError(t, scrape())
-	time.Sleep(every)
-	require.NoError(t, scrape())
+	require.NoError(t, scrape(srv))
+	require.NoError(t, scrape(srv))
+	live.StretchScrapeInterval(srv, time.Minute)
 
 	closed := make(chan time.Duration, 1)
 	began := time.Now()
@@ -220,21 +239,71 @@ func TestCloseWaitsForALastScrape(t *testing.T) {
 		assert.NoError(t, srv.Close(context.Background()))
 		closed <- time.Since(began)
 	}()
-	time.Sleep(every / 4)
 	select {
 	case <-closed:
 		t.Fatal("Close returned before the last scrape")
 	default:
 	}
-	require.NoError(t, scrape(), "the last scrape after Close")
+	require.NoError(t, scrape(srv), "the last scrape after Close")
 	took := <-closed
-	assert.Less(t, took, every, "Close returned once the last scrape was served")
-	assert.Error(t, scrape(), "closed")
+	assert.Less(t, took, live.MaxLinger/2, "Close returned once the last scrape was served, not after lingering %s", live.MaxLinger)
+	assert.Error(t, scrape(srv), "closed")
 
-	// No steady scraper: Close does not wait.
+	// No steady scraper (one scrape, no interval): Close does not wait.
 	srv, err = live.Serve(context.Background(), "127.0.0.1:0", m)
 	require.NoError(t, err)
+	require.NoError(t, scrape(srv))
 	began = time.Now()
 	require.NoError(t, srv.Close(context.Background()))
-	assert.Less(t, time.Since(began), every/4)
+	assert.Less(t, time.Since(began), live.MaxLinger/2, "Close did not linger %s", live.MaxLinger)
+}
+
+// TestLiveThresholdsAreTheReports: the thresholds' live state is the
+// report's evaluation of the run's one count: after the last result, the
+// live value and verdict of every threshold on a count (the shares of
+// expected, allowed, server errors, uncertain and throttled answers, late
+// sends, the counts of unexpected answers, contract violations and
+// uncertain requests) are the report's on the same record. Before, the
+// live metrics kept counts of their own and judged them with a copy of the
+// report's comparison, and server_errors was not live.
+func TestLiveThresholdsAreTheReports(t *testing.T) {
+	t.Parallel()
+	ths := thresholds(t, "success>=99", "allowed>=80", "server_errors<=1", "uncertain_pct<=5", "throttled_pct<=1", "late_sends<=10",
+		"contract_violations<=100", "errors<=10", "uncertain<=3")
+	m, err := live.New(lateAfter, ths)
+	require.NoError(t, err)
+	start := time.Now()
+	rec, err := record.NewRecorder(t.TempDir(), record.NewTally(start, time.Minute, lateAfter, false))
+	require.NoError(t, err)
+	const n = 1000
+	for i := range n {
+		r := scripted(i, start.Add(time.Duration(i)*time.Millisecond))
+		rec.Add(&record.HitResult{Result: r})
+		m.Observe(&r, rec.Tally)
+	}
+	g, err := m.Registry().Gather()
+	require.NoError(t, err)
+	run := &record.Run{Meta: record.Meta{Settings: record.Settings{LateAfter: lateAfter, Shard: record.SingleShard}, Began: start},
+		Generator: record.Generator{Sent: n}}
+	require.NoError(t, rec.Close(run))
+	rep := report.BuildReport(run, nil, ths)
+	judged := 0
+	for _, res := range rep.Thresholds {
+		if !slices.ContainsFunc(ths, func(th report.Threshold) bool { return th.Expr == res.Expr }) {
+			continue // a default threshold, which the live metrics do not hold the run to
+		}
+		judged++
+		state := func(name string) float64 { return sum(g, name, map[string]string{"threshold": res.Expr}) }
+		assert.InDelta(t, res.Actual, state("loadtest_threshold_actual"), 1e-9, res.Expr)
+		assert.InDelta(t, b2f(res.Passed), state("loadtest_threshold_passing"), 0, res.Expr)
+	}
+	assert.Equal(t, len(ths), judged)
+	assert.Len(t, series(g, "loadtest_threshold_passing"), len(ths), "every threshold on a count is live")
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -92,6 +92,7 @@ type scriptedRun struct {
 	addr     string
 	m        *live.Metrics
 	duration time.Duration
+	observe  func(*record.Result) // counts a result, then shows it to m
 	done     chan script
 	inFlight *atomic.Int64
 	judged   []report.ThresholdResult // the report's verdict on the thresholds
@@ -113,7 +114,7 @@ func runScripted(t *testing.T, duration time.Duration) *scriptedRun {
 		defer cancel()
 		assert.NoError(t, srv.Close(ctx))
 	})
-	return &scriptedRun{addr: srv.Addr(), m: m, duration: duration, done: make(chan script, 1), inFlight: &inFlight,
+	return &scriptedRun{addr: srv.Addr(), m: m, observe: observer(t, m), duration: duration, done: make(chan script, 1), inFlight: &inFlight,
 		judged: []report.ThresholdResult{{Threshold: thresholds(t, "p99<=1s")[0], Actual: 380, Passed: true}}}
 }
 
@@ -127,7 +128,7 @@ func (run *scriptedRun) start() {
 			time.Sleep(time.Until(at))
 			run.inFlight.Store(int64(i % 17))
 			r := scripted(i, at)
-			run.m.Observe(&r)
+			run.observe(&r)
 			s.add(&r)
 		}
 		run.inFlight.Store(0)

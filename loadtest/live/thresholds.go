@@ -5,19 +5,40 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/partnercommerce/conformance/loadtest/record"
 	"github.com/partnercommerce/conformance/loadtest/report"
 )
 
 // thresholdCollector publishes the thresholds' state at each scrape:
-// during the run, the live estimate of those whose metric the counts
-// measure (the shares and counts of answers, late sends); once the report
-// has judged them (Metrics.Judged), its verdict on every one.
+// during the run, the report's evaluation (report.Threshold.Evaluate) of
+// those whose metric the tally's counts measure (report.CountValues: the
+// shares and counts of answers, late sends), as Observe last saw them;
+// once the report has judged them (Metrics.Judged), its verdict on every
+// one.
 type thresholdCollector struct {
-	given  []report.Threshold
-	counts *counts
+	given []report.Threshold
 
 	mu     sync.Mutex
+	counts tallyCounts              // as Observe last saw them
 	judged []report.ThresholdResult // nil until the report
+}
+
+// tallyCounts are the counts of a tally that the thresholds read.
+type tallyCounts struct {
+	sum              record.OpStats
+	violations, late int
+}
+
+// counted takes the counts of tally t, which the collector's goroutine
+// has just added a result to, for the next scrape.
+func (tc *thresholdCollector) counted(t *record.Tally) {
+	if len(tc.given) == 0 {
+		return
+	}
+	c := tallyCounts{sum: t.Totals(), violations: t.Violations, late: t.Late}
+	tc.mu.Lock()
+	tc.counts = c
+	tc.mu.Unlock()
 }
 
 var (
@@ -38,14 +59,16 @@ func (tc *thresholdCollector) Describe(ch chan<- *prometheus.Desc) {
 
 func (tc *thresholdCollector) Collect(ch chan<- prometheus.Metric) {
 	tc.mu.Lock()
-	judged := tc.judged
+	judged, c := tc.judged, tc.counts
 	tc.mu.Unlock()
 	if judged == nil {
 		ch <- prometheus.MustNewConstMetric(thresholdsJudged, prometheus.GaugeValue, 0)
-		values := tc.counts.values()
-		for _, th := range tc.given {
-			if v, ok := values[th.Metric]; ok {
-				judged = append(judged, report.ThresholdResult{Threshold: th, Actual: v, Passed: holds(th, v)})
+		if c.sum.Requests > 0 { // nothing is measured before the first result
+			values := report.CountValues(c.sum, c.violations, c.late, c.sum.Requests)
+			for _, th := range tc.given {
+				if _, ok := values[th.Metric]; ok {
+					judged = append(judged, th.Evaluate(values))
+				}
 			}
 		}
 	} else {
@@ -58,36 +81,6 @@ func (tc *thresholdCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(thresholdPassing, prometheus.GaugeValue, b2f(r.Passed), r.Expr)
 		ch <- prometheus.MustNewConstMetric(thresholdActual, prometheus.GaugeValue, r.Actual, r.Expr)
-	}
-}
-
-// holds is the report's comparison (report's Threshold.evaluate, which is
-// unexported and takes the report's values).
-func holds(th report.Threshold, v float64) bool {
-	if th.Op == ">=" {
-		return v >= th.Value
-	}
-	return v <= th.Value
-}
-
-// values are the threshold metrics the counts measure, named and computed
-// as report.json's (Report.values): shares in percent of the requests,
-// counts of requests.
-func (c *counts) values() map[string]float64 {
-	n := c.requests.Load()
-	if n == 0 {
-		return nil
-	}
-	pct := func(x int64) float64 { return 100 * float64(x) / float64(n) }
-	return map[string]float64{
-		"success":             pct(c.expected.Load()),
-		"allowed":             pct(c.allowed.Load()),
-		"uncertain_pct":       pct(c.uncertain.Load()),
-		"throttled_pct":       pct(c.throttled.Load()),
-		"late_sends":          pct(c.late.Load()),
-		"errors":              float64(n - c.expected.Load()),
-		"contract_violations": float64(c.violations.Load()),
-		"uncertain":           float64(c.uncertain.Load()),
 	}
 }
 

@@ -258,14 +258,15 @@ func (lp LoadProfile) Expected() float64 {
 }
 
 // Divided returns lp with every rate divided by n: the schedule of hits
-// that send n requests each, so that lp's rates stay requests per second.
-func (lp LoadProfile) Divided(n int) LoadProfile {
+// that send n requests each (on average), so that lp's rates stay
+// requests per second.
+func (lp LoadProfile) Divided(n float64) LoadProfile {
 	if n <= 1 {
 		return lp
 	}
-	lp.Rate /= float64(n)
-	lp.EndRate /= float64(n)
-	lp.Amplitude /= float64(n)
+	lp.Rate /= n
+	lp.EndRate /= n
+	lp.Amplitude /= n
 	if len(lp.Stages) > 0 {
 		stages := make([]LoadProfile, len(lp.Stages))
 		for i, st := range lp.Stages {

@@ -56,12 +56,15 @@ type Payment struct {
 	MaxCoins   int64 `json:"max_coins"`
 
 	// At is when the request was sent.
-	At                time.Time `json:"at,omitzero"`
-	Outcome           string    `json:"outcome"`
-	Code              int       `json:"code,omitempty"`
-	Message           string    `json:"message,omitempty"`
-	TransactionNumber string    `json:"transaction_number,omitempty"`
-	Amount            *Amount   `json:"amount,omitempty"`
+	At time.Time `json:"at,omitzero"`
+	// Latency is how long it waited for its answer (to its timeout,
+	// without one): it was in flight from At for Latency (OverlapTally).
+	Latency           time.Duration `json:"latency,omitempty"`
+	Outcome           string        `json:"outcome"`
+	Code              int           `json:"code,omitempty"`
+	Message           string        `json:"message,omitempty"`
+	TransactionNumber string        `json:"transaction_number,omitempty"`
+	Amount            *Amount       `json:"amount,omitempty"`
 
 	// Lookup is the payment status check made after the run for the first
 	// created request of each id; nil when none was made.
@@ -133,6 +136,10 @@ func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 		b = append(b, `,"at":"`...)
 		b = p.At.AppendFormat(b, time.RFC3339Nano)
 		b = append(b, '"')
+	}
+	if p.Latency != 0 {
+		b = append(b, `,"latency":`...)
+		b = strconv.AppendInt(b, int64(p.Latency), 10)
 	}
 	b = append(b, `,"outcome":"`...)
 	b = append(b, p.Outcome...)

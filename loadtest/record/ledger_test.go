@@ -21,7 +21,7 @@ func FuzzAppendPayment(f *testing.F) {
 	f.Fuzz(func(t *testing.T, id, account, kind, outcome, message, trx string, seq uint64, shard, wave int, product, method, maxBal, maxCoins int64,
 		code int, atNanos int64, offset int, amount bool, total int64) {
 		p := Payment{ID: id, Seq: seq, Shard: shard, Wave: wave, Attempt: wave % 3, Account: account, Kind: kind, ProductID: product,
-			MethodID: method, MaxBalance: maxBal, MaxCoins: maxCoins, Outcome: outcome, Code: code, Message: message, TransactionNumber: trx}
+			MethodID: method, MaxBalance: maxBal, MaxCoins: maxCoins, Latency: time.Duration(seq % 5e9), Outcome: outcome, Code: code, Message: message, TransactionNumber: trx}
 		if atNanos != 0 {
 			p.At = time.Unix(0, atNanos).In(time.FixedZone("z", offset%86400))
 		}

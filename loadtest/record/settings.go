@@ -20,8 +20,8 @@ type Settings struct {
 	Load     pacing.LoadProfile `json:"load" yaml:",inline"`
 	// PaymentMix and OpMix are weights, written "a=3,b=1".
 	PaymentMix string `json:"payment_mix" yaml:"mix" flag:"mix" help:"payment kinds and weights: balance, coins, gateway"`
-	OpMix      string `json:"op_mix,omitempty" yaml:"ops" flag:"ops" help:"mixed scenario: operations and weights: create, status, list, sync"`
-	WaveSize   int    `json:"wave_size,omitempty" yaml:"wave_size" flag:"wave-size" help:"idempotency: concurrent requests per partner_trx_id"`
+	OpMix      string `json:"op_mix,omitempty" yaml:"ops" flag:"ops" help:"mixed scenario: operations and weights: create, status, list, sync, wave (a hit of --wave-size creations with one partner_trx_id, sent at once)"`
+	WaveSize   int    `json:"wave_size,omitempty" yaml:"wave_size" flag:"wave-size" help:"idempotency, and the mixed scenario's waves: concurrent requests per partner_trx_id"`
 	Products   string `json:"products,omitempty" yaml:"products" flag:"products" help:"pay only for these products: ids or sub categories, comma separated (1001,1002 or prabayar)"`
 	WhenDry    string `json:"when_dry" yaml:"when_dry" flag:"when-dry" help:"when the load customers can afford no product: continue (send anyway; the refusals are reported as exhaustion), gateway (pay the rest through gateways) or stop (end the attack)"`
 

@@ -30,6 +30,9 @@ type Tally struct {
 
 	Errors   errorTally
 	Refusals RefusalTally
+	// Overlap is the most requests in flight at once where the rules need
+	// overlap: each account's debits, each id a wave reuses.
+	Overlap  OverlapTally
 	Timeline *Timeline
 	Shards   map[int]*ShardTally // a merge's shards; nil for one run
 }
@@ -219,8 +222,12 @@ func (op *OpTally) Stats() OpStats {
 // Corrected is the shard's corrected latencies.
 func (s *ShardTally) Corrected() Latencies { return summarize(s.corrected) }
 
-// addPayment counts ledger entry p (the refusals of empty wallets).
-func (t *Tally) addPayment(p *Payment) { t.Refusals.add(p) }
+// addPayment counts ledger entry p: the refusals of empty wallets,
+// and the overlap of its requests.
+func (t *Tally) addPayment(p *Payment) {
+	t.Refusals.add(p)
+	t.Overlap.add(p)
+}
 
 // RefusalTally counts the balance and coin payments refused with 422, for
 // exhaustion: what it needs of the ledger.

@@ -179,13 +179,15 @@ func faultOf(t time.Time, faults []nemesis.Fault) int {
 	return 0
 }
 
-// headline is the verdict in a few words: PASS, FAIL or INTERRUPTED, the
-// warnings of a pass, and, for a pass whose balance and coin payments were mostly refused because
-// the wallets ran dry, that the run measured refusals.
+// headline is the verdict in a few words: PASS, FAIL, INCOMPLETE or
+// INTERRUPTED, the warnings of a pass, and the caveats of a pass or of a
+// run that did not exercise a rule (caveats).
 func (rep *Report) headline() string {
 	switch {
 	case rep.Interrupted:
 		return "INTERRUPTED"
+	case rep.Incomplete != "" && rep.Incomplete == rep.NotExercised():
+		return "INCOMPLETE: " + rep.Incomplete + rep.caveats()
 	case rep.Incomplete != "":
 		return "INCOMPLETE: " + rep.Incomplete
 	case !rep.Passed && len(rep.Findings) == 1:
@@ -199,13 +201,21 @@ func (rep *Report) headline() string {
 	if n := rep.WarningCount(); n > 0 {
 		pass = fmt.Sprintf("PASS with %s warnings (readings of the document not followed; --strict makes them failures)", readable.Thousands(n))
 	}
+	return pass + rep.caveats()
+}
+
+// caveats are what a run in which nothing failed measured besides
+// payments: that most balance and coin payments were refused because the
+// wallets ran dry, that the target throttled the offered rate.
+func (rep *Report) caveats() string {
+	s := ""
 	if x := rep.Exhaustion; x != nil && x.RefusedPct > 50 {
-		pass = fmt.Sprintf("%s, but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", pass, x.RefusedPct)
+		s = fmt.Sprintf(", but %.0f%% of balance and coin payments were refused (422): the wallets ran dry, so this run measured refusals, not payments", x.RefusedPct)
 	}
 	if c := rep.throttledCaveat(); c != "" {
-		pass += ", but " + c
+		s += ", but " + c
 	}
-	return pass
+	return s
 }
 
 // writeLead writes the lines a report leads with: the headline and, for a

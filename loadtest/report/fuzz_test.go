@@ -77,5 +77,5 @@ func checkThreshold(t *testing.T, th Threshold) {
 	assert.Equal(t, th.Metric, again.Metric)
 	assert.Equal(t, th.Op, again.Op)
 	assert.InDelta(t, th.Value, again.Value, 1e-6*max(1, th.Value))
-	_ = th.evaluate(map[string]float64{th.Metric: 1}).String()
+	_ = th.Evaluate(map[string]float64{th.Metric: 1}).String()
 }

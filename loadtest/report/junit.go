@@ -75,8 +75,32 @@ func (rep *Report) invariantCase(class, name, suite string) junit.Case {
 		c.Failure = &junit.Failure{Message: rep.Verdict[i].Text + rep.causeOf(class), Type: class}
 	case class != verdict.ClassContract && class != ClassGateway && rep.Reconciliation == nil:
 		c.Skipped = &junit.Skipped{Message: "not measured: the run was not reconciled (--no-reconcile)"}
+	case class == verdict.ClassWalletMismatch || class == verdict.ClassIdempotency:
+		if s := rep.unexercised(class); s != "" {
+			c.Skipped = &junit.Skipped{Message: "not exercised: " + s}
+		}
 	}
 	return c
+}
+
+// unexercised says which rules of class (wallet mismatches, idempotency
+// waves) the run did not put to the test, and what would; "" when it did.
+func (rep *Report) unexercised(class string) string {
+	rule := RuleWallet
+	if class == verdict.ClassIdempotency {
+		rule = RuleReusedIDs
+	}
+	var lines []string
+	change := ""
+	for _, e := range rep.Exercises {
+		if e.Rule == rule && !e.Exercised {
+			lines, change = append(lines, e.Text), e.Change
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "; ") + " (" + change + ")"
 }
 
 // causeOf says which finding a class is a consequence of, when one is

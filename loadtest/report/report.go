@@ -72,9 +72,14 @@ type Report struct {
 	// consequences it explains: the story a failed report leads with.
 	Findings []Finding `json:"findings,omitempty"`
 	// Incomplete says why the run gave no verdict on the API: its answers
-	// were mostly a gateway's (contract.MostlyGateway); "" otherwise. An
-	// incomplete run neither passes nor fails (the tools exit 2).
+	// were mostly a gateway's (contract.MostlyGateway), or, when nothing
+	// failed, a rule that needs overlap was not exercised (Exercises); ""
+	// otherwise. An incomplete run neither passes nor fails (the tools
+	// exit 2).
 	Incomplete string `json:"incomplete,omitempty"`
+	// Exercises are the rules that need requests in flight together, each
+	// with the overlap the run reached for it.
+	Exercises []Exercise `json:"overlap,omitempty"`
 
 	Requests int `json:"requests"`
 	// Expected counts the answers the scenario expects (a created payment;
@@ -271,12 +276,9 @@ func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *
 	}
 	rep.Corrected, rep.Raw = t.Corrected(), t.Raw()
 	rep.Percentiles = record.PercentileMethod
-	if rep.Requests > 0 {
-		pct := func(n int) float64 { return 100 * float64(n) / float64(rep.Requests) }
-		rep.SuccessPct, rep.AllowedPct = pct(rep.Expected), pct(rep.Allowed)
-		rep.ServerErrorsPct, rep.UncertainPct = pct(rep.ServerErrors), pct(rep.Uncertain)
-		rep.ThrottledPct = pct(rep.Throttled)
-	}
+	cv := CountValues(sum, t.Violations, t.Late, int(run.Generator.Sent))
+	rep.SuccessPct, rep.AllowedPct = cv["success"], cv["allowed"]
+	rep.ServerErrorsPct, rep.UncertainPct, rep.ThrottledPct = cv["server_errors"], cv["uncertain_pct"], cv["throttled_pct"]
 	rep.Interrupted = run.Generator.InterruptedAfter > 0
 	rep.Errors = t.Errors.Set()
 	rep.Exhaustion = verdict.ExhaustionOf(run, &t.Refusals)
@@ -286,6 +288,7 @@ func BuildReport(run *record.Run, v *verdict.Verdicts, thresholds []Threshold) *
 		LateAfter: m.LateAfter, Late: int64(t.Late), MaxLateness: lateness.Max, Lateness: lateness}, len(rep.Shards))
 	rep.Generator.HeldByServer = rep.Generator.Limited && rep.Uncertain > 0
 	rep.Faults, rep.ReconciledIn, rep.ReconcileStopped = run.Meta.Faults, run.Meta.ReconciledIn, run.Meta.ReconcileStopped
+	rep.Exercises = exercisesOf(&t.Overlap, v.Reconciliation != nil || v.History != nil)
 	rep.summarize(run.Meta.Faults, run.Meta.Began)
 	rep.finish(thresholds)
 	return rep
@@ -322,27 +325,50 @@ func (rep *Report) incomplete() string {
 // values returns the metrics thresholds can refer to.
 func (rep *Report) values() map[string]float64 {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	v := map[string]float64{
-		"p50": ms(rep.Corrected.P50), "p90": ms(rep.Corrected.P90), "p95": ms(rep.Corrected.P95),
-		"p99": ms(rep.Corrected.P99), "p999": ms(rep.Corrected.P999), "max": ms(rep.Corrected.Max), "mean": ms(rep.Corrected.Mean),
-		"raw_p50": ms(rep.Raw.P50), "raw_p90": ms(rep.Raw.P90), "raw_p95": ms(rep.Raw.P95),
-		"raw_p99": ms(rep.Raw.P99), "raw_p999": ms(rep.Raw.P999), "raw_max": ms(rep.Raw.Max), "raw_mean": ms(rep.Raw.Mean),
-		"success":             rep.SuccessPct,
-		"allowed":             rep.AllowedPct,
-		"server_errors":       rep.ServerErrorsPct,
-		"uncertain_pct":       rep.UncertainPct,
-		"throttled_pct":       rep.ThrottledPct,
-		"late_sends":          rep.Generator.LatePct,
-		"achieved_rate":       rep.Generator.AchievedPct,
-		"errors":              float64(rep.Requests - rep.Expected),
-		"contract_violations": float64(rep.Contract.Violations),
-		"uncertain":           float64(rep.Uncertain),
+	sum := record.OpStats{Requests: rep.Requests, Expected: rep.Expected, Allowed: rep.Allowed, ServerErrors: rep.ServerErrors,
+		Uncertain: rep.Uncertain, Throttled: rep.Throttled}
+	v := CountValues(sum, rep.Contract.Violations, int(rep.Generator.Late), int(rep.Generator.Sent))
+	for name, d := range map[string]time.Duration{
+		"p50": rep.Corrected.P50, "p90": rep.Corrected.P90, "p95": rep.Corrected.P95,
+		"p99": rep.Corrected.P99, "p999": rep.Corrected.P999, "max": rep.Corrected.Max, "mean": rep.Corrected.Mean,
+		"raw_p50": rep.Raw.P50, "raw_p90": rep.Raw.P90, "raw_p95": rep.Raw.P95,
+		"raw_p99": rep.Raw.P99, "raw_p999": rep.Raw.P999, "raw_max": rep.Raw.Max, "raw_mean": rep.Raw.Mean,
+	} {
+		v[name] = ms(d)
 	}
+	v["achieved_rate"] = rep.Generator.AchievedPct
 	if r := rep.Reconciliation; r != nil {
 		v["duplicate_debits"] = float64(r.Duplicates)
 		v["invariant_violations"] = float64(r.ViolationCount())
 	}
 	return v
+}
+
+// CountValues are the threshold metrics that counts of answers measure,
+// named as report.json's: of sum.Requests answers, the shares (percent)
+// expected, allowed, server errors, uncertain and throttled, and the
+// counts of unexpected answers, contract violations (violations) and
+// uncertain requests; late_sends is late of sent sends. A report reads
+// them from its run's tally; the live metrics read them from the tally
+// as the run goes. With no request, the shares are 0.
+func CountValues(sum record.OpStats, violations, late, sent int) map[string]float64 {
+	pct := func(n, of int) float64 {
+		if of == 0 {
+			return 0
+		}
+		return 100 * float64(n) / float64(of)
+	}
+	return map[string]float64{
+		"success":             pct(sum.Expected, sum.Requests),
+		"allowed":             pct(sum.Allowed, sum.Requests),
+		"server_errors":       pct(sum.ServerErrors, sum.Requests),
+		"uncertain_pct":       pct(sum.Uncertain, sum.Requests),
+		"throttled_pct":       pct(sum.Throttled, sum.Requests),
+		"late_sends":          pct(late, sent),
+		"errors":              float64(sum.Requests - sum.Expected),
+		"contract_violations": float64(violations),
+		"uncertain":           float64(sum.Uncertain),
+	}
 }
 
 // defaultThresholds are the thresholds every run is held to unless the
@@ -417,10 +443,18 @@ func (rep *Report) finish(thresholds []Threshold) {
 		}
 	}
 	for _, th := range thresholds {
-		res := th.evaluate(vals)
+		res := th.Evaluate(vals)
 		rep.Thresholds = append(rep.Thresholds, res)
 		if !res.Passed {
 			rep.Failures = append(rep.Failures, res.failure(rep.Scenario))
+		}
+	}
+	// A run in which nothing failed but a rule was not put to the test
+	// neither passes nor fails.
+	if len(rep.Failures) == 0 {
+		if s := rep.NotExercised(); s != "" {
+			rep.Incomplete = s
+			rep.Failures = append(rep.Failures, "INCOMPLETE: "+s)
 		}
 	}
 	rep.Passed = len(rep.Failures) == 0
@@ -495,6 +529,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "  %s (%s)\n", strings.ReplaceAll(w.String(), "\n", "\n  "), warningGrade(rep.Strict))
 		}
 	}
+	rep.writeTextExercises(&b)
 	rep.writeTextGenerator(&b)
 	rep.writeTextVerdict(&b)
 	_, err := io.WriteString(w, b.String())

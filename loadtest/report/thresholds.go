@@ -119,9 +119,10 @@ type ThresholdResult struct {
 	NotMeasured bool `json:"not_measured,omitempty"`
 }
 
-// evaluate checks th against the metric values of a report. A metric
-// missing from values was not measured, and fails the threshold.
-func (th Threshold) evaluate(values map[string]float64) ThresholdResult {
+// Evaluate checks th against metric values: a report's, or the counts
+// the live metrics read during a run (CountValues). A metric missing from
+// values was not measured, and fails the threshold.
+func (th Threshold) Evaluate(values map[string]float64) ThresholdResult {
 	v, measured := values[th.Metric]
 	if !measured {
 		return ThresholdResult{Threshold: th, NotMeasured: true}

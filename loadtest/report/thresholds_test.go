@@ -47,12 +47,12 @@ func TestParseThreshold(t *testing.T) {
 	}
 	th, err := MaxThreshold("p99", "50ms")
 	require.NoError(t, err)
-	assert.True(t, th.evaluate(map[string]float64{"p99": 50}).Passed)
-	assert.False(t, th.evaluate(map[string]float64{"p99": 50.1}).Passed)
+	assert.True(t, th.Evaluate(map[string]float64{"p99": 50}).Passed)
+	assert.False(t, th.Evaluate(map[string]float64{"p99": 50.1}).Passed)
 	th, err = MinThreshold("success", "99.9")
 	require.NoError(t, err)
-	assert.True(t, th.evaluate(map[string]float64{"success": 100}).Passed)
-	assert.False(t, th.evaluate(map[string]float64{"success": 99.8}).Passed)
+	assert.True(t, th.Evaluate(map[string]float64{"success": 100}).Passed)
+	assert.False(t, th.Evaluate(map[string]float64{"success": 99.8}).Passed)
 }
 
 // TestThresholdOnUnmeasuredMetricFails: a threshold on a metric the run did
@@ -63,7 +63,7 @@ func TestThresholdOnUnmeasuredMetricFails(t *testing.T) {
 	for _, expr := range []string{"duplicate_debits<=0", "invariant_violations<=0", "success>=0"} {
 		th, err := ParseThreshold(expr)
 		require.NoError(t, err)
-		res := th.evaluate(map[string]float64{})
+		res := th.Evaluate(map[string]float64{})
 		assert.False(t, res.Passed, expr)
 		assert.True(t, res.NotMeasured, expr)
 		assert.Contains(t, res.String(), "not measured", expr)

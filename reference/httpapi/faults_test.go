@@ -17,7 +17,9 @@ import (
 
 // barrier returns a yield function that holds the first n callers until
 // all n have arrived, so a fault's lock gap is crossed by both goroutines
-// deterministically.
+// deterministically. A caller gives up after a minute, so that a check
+// whose second caller never comes fails (its race not shown) rather than
+// hangs; a loaded machine never delays the second that long.
 func barrier(n int) func() {
 	var mu sync.Mutex
 	arrived := 0
@@ -31,7 +33,7 @@ func barrier(n int) func() {
 		mu.Unlock()
 		select {
 		case <-all:
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute):
 		}
 	}
 }

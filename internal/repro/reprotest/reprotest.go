@@ -47,6 +47,33 @@ func Run(t testing.TB, script string, prof *profiles.Profile) string {
 	return s[i:]
 }
 
+// Verdict runs script as Run does, with env added to its environment, and
+// returns its verdict: defect when it printed a line starting with
+// repro.DefectWord and exited 1, not when it printed repro.NoDefectLine
+// and exited 0; what it printed is out. Anything else (no verdict, another
+// exit status, longer than two minutes) fails t.
+func Verdict(t testing.TB, script string, prof *profiles.Profile, env ...string) (out string, defect bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-eu", "-c", script)
+	cmd.Env = append(append(os.Environ(), repro.Env(prof)...), env...)
+	var stdout, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errs
+	err := cmd.Run()
+	out = stdout.String()
+	code := cmd.ProcessState.ExitCode()
+	defectLine := strings.HasPrefix(out, repro.DefectWord) || strings.Contains(out, "\n"+repro.DefectWord)
+	switch {
+	case code == 1 && defectLine:
+		return out, true
+	case err == nil && strings.Contains(out, repro.NoDefectLine) && !defectLine:
+		return out, false
+	}
+	t.Fatalf("the reproduction gave no verdict (%v):\n%s\nit printed:\n%s\nits errors:\n%s", err, script, out, errs.String())
+	return out, false
+}
+
 // Rebase is script sent to base instead of from: its BASE line changed.
 // A script that does not set BASE to from fails t.
 func Rebase(t testing.TB, script, from, base string) string {

@@ -1,11 +1,13 @@
 // Package recordtest builds the pieces of a run's record that the tests of
 // the verdicts, the reports and the load tester share: created payments,
-// wallet snapshots, and runs recorded into a test's directory as the load
-// tester records them.
+// wallet snapshots, runs recorded into a test's directory as the load
+// tester records them, and a target whose payments overlap (Paired).
 package recordtest
 
 import (
+	"net/http"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,3 +111,43 @@ func HeapAfterGC() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// Paired serves h, holding each payment creation until another of the
+// same account (its Authorization) comes, or pairWait has passed: two of
+// an account's debits, and two requests of a wave, are then in flight
+// together however loaded the machine, as the rules that need overlap want
+// (report.Exercise), and a short run at a modest rate exercises them.
+func Paired(h http.Handler) http.Handler {
+	var mu sync.Mutex
+	waiting := map[string]chan struct{}{} // by account, the creation held
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {
+			key := r.Header.Get("Authorization")
+			mu.Lock()
+			if held, ok := waiting[key]; ok {
+				delete(waiting, key)
+				close(held) // both in flight: go on together
+				mu.Unlock()
+			} else {
+				held := make(chan struct{})
+				waiting[key] = held
+				mu.Unlock()
+				t := time.NewTimer(pairWait)
+				select {
+				case <-held:
+				case <-t.C: // no other came: go on alone
+					mu.Lock()
+					if waiting[key] == held {
+						delete(waiting, key)
+					}
+					mu.Unlock()
+				}
+				t.Stop()
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// pairWait bounds how long Paired holds a payment for another.
+const pairWait = time.Second
