@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -161,7 +163,7 @@ func TestEveryReportHoldsEveryJudge(t *testing.T) {
 // twenty passed, and so did the run.
 func TestABudgetThatCutsARaceIsIncomplete(t *testing.T) {
 	t.Parallel()
-	stdout, _ := runCode(t, exitIncomplete, []string{"--target", httpapitest.NewLateServer(t, 100*time.Millisecond), "--profile", writeFile(t, referenceProfile(t)),
+	stdout, _ := runCode(t, exitIncomplete, []string{"--target", lateAnswers(t, 100*time.Millisecond), "--profile", writeFile(t, referenceProfile(t)),
 		"--judges", "probe", "--budget", "1s", "--format", "progress", "--report-dir", t.TempDir()}, noEnv)
 	assert.Regexp(t, `(?m)^RESULT: INCOMPLETE: `, stdout)
 	assert.Contains(t, stdout, "and a race needs 5 at least to be judged")
@@ -217,4 +219,23 @@ func TestABodyFormatIsOneCauseAcrossJudges(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[string]bool{verdict.JudgeScenarios: true, verdict.JudgeGenerated: true, verdict.JudgeProbe: true}, judged, "every judge saw it")
+}
+
+// lateAnswers serves the reference, each answer delay late: a wave of the
+// probe then takes a known least time, whatever the machine.
+func lateAnswers(t *testing.T, delay time.Duration) string {
+	t.Helper()
+	ref := httpapitest.Handler(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		timer := time.NewTimer(delay)
+		defer timer.Stop()
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
+			return
+		}
+		ref.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
 }
