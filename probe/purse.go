@@ -143,8 +143,11 @@ func (w *world) planWave(name string, p *payer, before contract.Wallet, n, least
 	least64 := int64(least) * p.products[0].price
 	share := pu.share()
 	floor := contract.Wallet{Balance: min(pu.left.Balance, max(share.Balance, least64)), Coins: min(pu.left.Coins, max(share.Coins, contract.CoinsFor(least64)))}
-	for _, limit := range []contract.Wallet{share, floor} {
-		pms, cost := w.drawWithin(p, limit, n, least)
+	for _, try := range []struct {
+		limit contract.Wallet
+		n     int
+	}{{share, n}, {floor, least}} { // at the floor, the least payments only: more waves
+		pms, cost := w.drawWithin(p, try.limit, try.n, least)
 		if len(pms) >= least {
 			pu.spend(cost)
 			return pms, ""
