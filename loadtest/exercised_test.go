@@ -50,10 +50,10 @@ func TestALostUpdateIsNeverAPlainPass(t *testing.T) {
 	assert.Contains(t, string(j), `"overlap":[{"rule":"wallet","account":"load_customers[`)
 	assert.Contains(t, string(j), `"incomplete":"the wallet rules were not exercised`)
 	var x strings.Builder
-	require.NoError(t, rep.WriteJUnit(&x))
+	require.NoError(t, report.JUnit(rep)(&x))
 	assert.Contains(t, x.String(), `<skipped message="not exercised: load_customers[`, x.String())
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&page))
 	assert.Contains(t, page.String(), `<table id="overlap-table">`)
 	assert.Contains(t, page.String(), `<span class="bad">not exercised</span>: more rate per account`)
 	assert.Contains(t, page.String(), `<p id="verdict-text">INCOMPLETE: the wallet rules were not exercised`)
