@@ -138,3 +138,17 @@ func TestMixedWavesAreCountedAsTheirRequests(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0, out)
 	assert.Equal(t, waves, rep.Exercises[i].Requests, out)
 }
+
+// TestMixedWavesNeedTheirWorkers: a mixed run whose operation mix sends
+// waves is refused a worker cap below the wave size, and told the way
+// out; without waves in its mix it is not.
+func TestMixedWavesNeedTheirWorkers(t *testing.T) {
+	t.Parallel()
+	s := loadtest.DefaultSettings()
+	s.MaxWorkers = 16
+	err := loadtest.Check(s)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the operation mix sends waves (wave in --ops): wave size must be between 2 and max workers (16): lower --wave-size, raise --max-workers, or give wave no weight")
+	s.OpMix = "create=1,status=1"
+	assert.NoError(t, loadtest.Check(s))
+}

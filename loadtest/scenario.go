@@ -147,7 +147,10 @@ func (mixedScenario) check(s *record.Settings) error {
 	if waveShare(s) == 0 {
 		return nil
 	}
-	return checkWaveSize(s)
+	if err := checkWaveSize(s); err != nil {
+		return fmt.Errorf("the operation mix sends waves (wave in --ops): %w: lower --wave-size, raise --max-workers, or give wave no weight", err)
+	}
+	return nil
 }
 
 func (mixedScenario) describe(m *record.Meta) {
