@@ -138,7 +138,7 @@ func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 // ids created so far, product list and sync reads, and waves of one id
 // (opWave: a hit of wave-size requests with one partner_trx_id, sent at
 // once, as the idempotency scenario's).
-type mixedScenario struct{ onePayment }
+type mixedScenario struct{}
 
 func (mixedScenario) name() string   { return ScenarioMixed }
 func (mixedScenario) keepsIDs() bool { return true }
