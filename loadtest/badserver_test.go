@@ -468,7 +468,7 @@ func TestStatusAmountsAreGradedByTheirReading(t *testing.T) {
 	assert.Contains(t, out, "amount.total is ")
 	assert.Contains(t, out, contract.MustReading("status-record-amounts").Sentence)
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&page))
 	assert.Contains(t, page.String(), `<details id="warnings-list">`)
 	assert.Contains(t, page.String(), "WARNING (reading status-record-amounts)")
 	js, err := json.Marshal(rep)

@@ -32,7 +32,7 @@ func TestBurstTrafficIsDrawn(t *testing.T) {
 		loadtest.WithLoad(constant(32, time.Second)))
 	require.True(t, rep.Passed, text(t, rep))
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&page))
 	charts := svgChart.FindAllStringSubmatch(page.String(), -1)
 	require.Len(t, charts, 3)
 	for _, c := range charts {

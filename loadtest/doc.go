@@ -24,7 +24,8 @@
 //   - loadtest/record: what a run writes down (record.Run): its results and
 //     ledger entries, streamed to the run's files (results.bin,
 //     ledger.jsonl, shard.json) and counted in a Tally of fixed size (latency
-//     histograms, the charts' timeline, a bounded error set), so that a
+//     histograms, the charts' timeline, a bounded error set, the overlap
+//     the rules that need requests in flight together got), so that a
 //     run's memory does not grow with its length; the history of operations,
 //     streamed to history.jsonl the same way;
 //     Merge of the shards of a distributed run.
@@ -33,8 +34,9 @@
 //     its classes of violation (a check resting on a reading of the
 //     document is a warning, a failure when Verdicts.Strict), the accounts'
 //     exhaustion, the history (linearizability) check.
-//   - loadtest/report: the text, JSON and HTML reports with their charts,
-//     thresholds and classes, and the run directory (WriteArtifacts).
+//   - loadtest/report: the text, JSON, HTML and JUnit reports (each a
+//     Writer) with their charts, thresholds, classes and the rules not
+//     exercised (Exercise), and the run directory (WriteArtifacts).
 //   - loadtest/nemesis: the fault schedule run during an attack.
 //
 // A caller runs Tester.Run, judges its record with verdict.Judge, then

@@ -50,10 +50,10 @@ func TestALostUpdateIsNeverAPlainPass(t *testing.T) {
 	assert.Contains(t, string(j), `"overlap":[{"rule":"wallet","account":"load_customers[`)
 	assert.Contains(t, string(j), `"incomplete":"the wallet rules were not exercised`)
 	var x strings.Builder
-	require.NoError(t, rep.WriteJUnit(&x))
+	require.NoError(t, report.JUnit(rep)(&x))
 	assert.Contains(t, x.String(), `<skipped message="not exercised: load_customers[`, x.String())
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&page))
 	assert.Contains(t, page.String(), `<table id="overlap-table">`)
 	assert.Contains(t, page.String(), `<span class="bad">not exercised</span>: more rate per account`)
 	assert.Contains(t, page.String(), `<p id="verdict-text">INCOMPLETE: the wallet rules were not exercised`)
@@ -137,4 +137,18 @@ func TestMixedWavesAreCountedAsTheirRequests(t *testing.T) {
 	i := slices.IndexFunc(rep.Exercises, func(e report.Exercise) bool { return e.Rule == report.RuleReusedIDs })
 	require.GreaterOrEqual(t, i, 0, out)
 	assert.Equal(t, waves, rep.Exercises[i].Requests, out)
+}
+
+// TestMixedWavesNeedTheirWorkers: a mixed run whose operation mix sends
+// waves is refused a worker cap below the wave size, and told the way
+// out; without waves in its mix it is not.
+func TestMixedWavesNeedTheirWorkers(t *testing.T) {
+	t.Parallel()
+	s := loadtest.DefaultSettings()
+	s.MaxWorkers = 16
+	err := loadtest.Check(s)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the operation mix sends waves (wave in --ops): wave size must be between 2 and max workers (16): lower --wave-size, raise --max-workers, or give wave no weight")
+	s.OpMix = "create=1,status=1"
+	assert.NoError(t, loadtest.Check(s))
 }

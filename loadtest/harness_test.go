@@ -92,7 +92,7 @@ func requireNoFailure(tb testing.TB, rep *report.Report) {
 func text(tb testing.TB, rep *report.Report) string {
 	tb.Helper()
 	var b strings.Builder
-	require.NoError(tb, rep.WriteText(&b))
+	require.NoError(tb, report.Text(rep)(&b))
 	return b.String()
 }
 

@@ -69,7 +69,7 @@ func TestHTMLShowsAFailedRun(t *testing.T) {
 	rep := report.BuildReport(rec, v, []report.Threshold{mustThreshold(t, "p99<=5ms"), mustThreshold(t, "errors<=1")})
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, report.WriteHTML(&b, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&b))
 	page := b.String()
 	pageHas(t, page, `<p id="verdict-text">FAIL</p>`)
 	pageHas(t, page, `<td><code>p99&lt;=5ms</code></td><td class="n">10.002ms</td><td><span class="bad">fail</span></td>`)
@@ -104,7 +104,7 @@ func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 	rep := report.BuildReport(rec, v, nil)
 	require.False(t, rep.Passed)
 	var b bytes.Buffer
-	require.NoError(t, report.WriteHTML(&b, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&b))
 	page := b.String()
 	assert.Equal(t, 3*2, strings.Count(page, `<g class="fault">`), "each fault shaded on each of the three charts")
 	pageHas(t, page, `<title>fault 1: kill-9, 300 ms to 320 ms</title>`)

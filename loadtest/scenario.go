@@ -138,7 +138,7 @@ func (idempotencyScenario) jobs(p *planner, n uint64, buf []job) []job {
 // ids created so far, product list and sync reads, and waves of one id
 // (opWave: a hit of wave-size requests with one partner_trx_id, sent at
 // once, as the idempotency scenario's).
-type mixedScenario struct{ onePayment }
+type mixedScenario struct{}
 
 func (mixedScenario) name() string   { return ScenarioMixed }
 func (mixedScenario) keepsIDs() bool { return true }
@@ -147,7 +147,10 @@ func (mixedScenario) check(s *record.Settings) error {
 	if waveShare(s) == 0 {
 		return nil
 	}
-	return checkWaveSize(s)
+	if err := checkWaveSize(s); err != nil {
+		return fmt.Errorf("the operation mix sends waves (wave in --ops): %w: lower --wave-size, raise --max-workers, or give wave no weight", err)
+	}
+	return nil
 }
 
 func (mixedScenario) describe(m *record.Meta) {

@@ -91,7 +91,7 @@ func TestLoadTesterMeasuresARateLimit(t *testing.T) {
 	assert.Contains(t, classes, report.ClassThrottled)
 
 	var page bytes.Buffer
-	require.NoError(t, report.WriteHTML(&page, rec, rep))
+	require.NoError(t, report.HTML(rec, rep)(&page))
 	assert.Contains(t, page.String(), `id="throttled"`)
 	assert.Contains(t, page.String(), "throttled (429, or 503 with Retry-After: refused for the rate, not processed)")
 

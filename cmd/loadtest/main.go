@@ -348,11 +348,11 @@ func finish(rec *record.Run, j judging, ths []report.Threshold, dir, junitPath s
 		return err
 	}
 	if junitPath != "" {
-		if err := atomicfile.Write(junitPath, rep.WriteJUnit); err != nil {
+		if err := atomicfile.Write(junitPath, report.JUnit(rep)); err != nil {
 			return fmt.Errorf("--junit: %w", err)
 		}
 	}
-	if err := rep.WriteText(stdout); err != nil {
+	if err := report.Text(rep)(stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\nReports in %s: %s (the page to open), %s (vegeta report/plot), %s, %s, %s, %s, %s\n", dir,

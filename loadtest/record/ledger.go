@@ -112,14 +112,8 @@ func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 	b = strconv.AppendUint(b, p.Seq, 10)
 	b = append(b, `,"shard":`...)
 	b = strconv.AppendInt(b, int64(p.Shard), 10)
-	if p.Wave != 0 {
-		b = append(b, `,"wave_size":`...)
-		b = strconv.AppendInt(b, int64(p.Wave), 10)
-	}
-	if p.Attempt != 0 {
-		b = append(b, `,"attempt":`...)
-		b = strconv.AppendInt(b, int64(p.Attempt), 10)
-	}
+	b = appendNumber(b, `,"wave_size":`, int64(p.Wave))
+	b = appendNumber(b, `,"attempt":`, int64(p.Attempt))
 	b = append(b, `,"account":"`...)
 	b = append(b, p.Account...)
 	b = append(b, `","kind":"`...)
@@ -137,17 +131,11 @@ func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 		b = p.At.AppendFormat(b, time.RFC3339Nano)
 		b = append(b, '"')
 	}
-	if p.Latency != 0 {
-		b = append(b, `,"latency":`...)
-		b = strconv.AppendInt(b, int64(p.Latency), 10)
-	}
+	b = appendNumber(b, `,"latency":`, int64(p.Latency))
 	b = append(b, `,"outcome":"`...)
 	b = append(b, p.Outcome...)
 	b = append(b, '"')
-	if p.Code != 0 {
-		b = append(b, `,"code":`...)
-		b = strconv.AppendInt(b, int64(p.Code), 10)
-	}
+	b = appendNumber(b, `,"code":`, int64(p.Code))
 	if p.Message != "" {
 		b = append(b, `,"message":"`...)
 		b = append(b, p.Message...)
@@ -172,6 +160,15 @@ func AppendLedgerLine(b []byte, p *Payment) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, "}\n"...), nil
+}
+
+// appendNumber appends key and v, a number encoding/json leaves out when
+// it is 0 (omitempty).
+func appendNumber(b []byte, key string, v int64) []byte {
+	if v == 0 {
+		return b
+	}
+	return strconv.AppendInt(append(b, key...), v, 10)
 }
 
 // plainTime reports whether t's JSON is its RFC 3339 form with nanoseconds

@@ -9,11 +9,13 @@ import (
 
 // OverlapTally counts, from the send and answer times of the ledger's
 // create requests, the overlap a run reached where the rules need it: for
-// each account, the most of its debits (balance and coin payments) in
-// flight at once, which the wallet rules need to be put to the test (no
-// lost debit, no debit beyond the wallet); for each partner_trx_id an
-// idempotency wave reuses on purpose, the most of its requests in flight
-// at once, which the duplicate check needs. A request is in flight from
+// each account, the most of its payments in flight at once, which the
+// wallet rules need to be put to the test (no debit lost to a concurrent
+// write of the wallet, none beyond it: a server that debits by read and
+// write back loses a debit to a gateway payment's write as well as to
+// another debit's); for each partner_trx_id an idempotency wave reuses on
+// purpose, the most of its requests in flight at once, which the
+// duplicate check needs. A request is in flight from
 // its send to its answer (or to its timeout, without one); one that never
 // reached the server (not delivered) or was throttled is not counted.
 //
@@ -42,15 +44,17 @@ const overlapHorizon = time.Minute
 // its waves, which end the ids no later request can overlap.
 const idSweepEvery = 1024
 
-// AccountOverlap is the overlap of one account's debits.
+// AccountOverlap is the overlap of one account's payments.
 type AccountOverlap struct {
 	Account string `json:"account"`
-	// Debits counts the account's balance and coin payment requests.
-	Debits int `json:"debits"`
-	// Peak is the most of them in flight at once.
+	// Payments counts the account's payment requests; Debits those of
+	// them that pay with balance or coins.
+	Payments int `json:"payments"`
+	Debits   int `json:"debits"`
+	// Peak is the most payments in flight at once.
 	Peak int `json:"peak_in_flight"`
-	// Overlapping counts the debits sent while another debit of the
-	// account was in flight (or sent at the same instant).
+	// Overlapping counts the payments sent while another of the account
+	// was in flight (or sent at the same instant).
 	Overlapping int `json:"overlapping"`
 }
 
@@ -73,6 +77,7 @@ type overlapKey struct {
 	head        int
 	longest     int64 // the longest request kept or ended, nanoseconds
 	requests    int
+	debits      int // of an account: its balance and coin payments
 	peak        int
 	overlapping int // of the requests no longer kept
 }
@@ -96,11 +101,13 @@ func (o *OverlapTally) add(p *Payment) {
 		o.latest = end // the next shard of a merge, from its start
 	}
 	o.latest = max(o.latest, end)
+	if o.accounts == nil {
+		o.accounts = map[string]*overlapKey{}
+	}
+	acct := o.keyOf(o.accounts, p.Account)
+	acct.add(start, end, o.watermark())
 	if p.Kind == KindBalance || p.Kind == KindCoins {
-		if o.accounts == nil {
-			o.accounts = map[string]*overlapKey{}
-		}
-		o.keyOf(o.accounts, p.Account).add(start, end, o.watermark())
+		acct.debits++
 	}
 	if p.Wave > 0 {
 		if o.ids == nil {
@@ -208,13 +215,12 @@ func (w *WaveOverlap) fold(k *overlapKey) {
 	}
 }
 
-// Accounts is the overlap of each account's debits, by account; none when
-// the run made no balance or coin payment.
+// Accounts is the overlap of each account's payments, by account.
 func (o *OverlapTally) Accounts() []AccountOverlap {
 	var out []AccountOverlap
 	for _, name := range slices.Sorted(maps.Keys(o.accounts)) {
 		k := o.accounts[name]
-		out = append(out, AccountOverlap{Account: name, Debits: k.requests, Peak: k.peak, Overlapping: k.overlappingAll()})
+		out = append(out, AccountOverlap{Account: name, Payments: k.requests, Debits: k.debits, Peak: k.peak, Overlapping: k.overlappingAll()})
 	}
 	return out
 }

@@ -13,10 +13,10 @@ import (
 
 // TestOverlapOfAMadeUpRecord: the overlap counted from a record of known
 // requests is exact, whether counted as the answers come or read back from
-// the run's files: the most debits of each account in flight at once (a
-// gateway payment, a throttled one and one not delivered do not count; a
-// request ending as another starts does not overlap it), the debits sent
-// while another was in flight, and each wave's id's most requests in
+// the run's files: the most payments of each account in flight at once (a
+// gateway payment counts, a throttled one and one not delivered do not; a
+// request ending as another starts does not overlap it), the payments
+// sent while another was in flight, and each wave's id's most requests in
 // flight at once.
 func TestOverlapOfAMadeUpRecord(t *testing.T) {
 	t.Parallel()
@@ -36,12 +36,13 @@ func TestOverlapOfAMadeUpRecord(t *testing.T) {
 	coins := debit("A", 20, 30)
 	coins.Kind = KindCoins
 	pays := []Payment{
-		debit("A", 0, 10), debit("A", 5, 15), debit("A", 8, 9), coins, gateway, // A: 3 in flight at 8 ms
+		debit("A", 0, 10), debit("A", 5, 15), debit("A", 8, 9), coins, gateway, // A: 4 in flight at 8 ms
 		debit("B", 0, 10), debit("B", 10, 20), throttled, lost, // B: one ends as the next starts
 		debit("C", 40, 50), debit("C", 40, 45), // C: two sent at the same instant
 		wave("w1", 0, 5), wave("w1", 1, 6), wave("w1", 2, 3), wave("w2", 0, 1), wave("w2", 1, 2),
 	}
-	want := []AccountOverlap{{Account: "A", Debits: 4, Peak: 3, Overlapping: 2}, {Account: "B", Debits: 2, Peak: 1}, {Account: "C", Debits: 2, Peak: 2, Overlapping: 2}}
+	want := []AccountOverlap{{Account: "A", Payments: 5, Debits: 4, Peak: 4, Overlapping: 3}, {Account: "B", Payments: 2, Debits: 2, Peak: 1},
+		{Account: "C", Payments: 2, Debits: 2, Peak: 2, Overlapping: 2}, {Account: "W", Payments: 5, Peak: 3, Overlapping: 5}}
 	wantWaves := WaveOverlap{IDs: 2, Overlapped: 1, LeastPeak: 1, MostPeak: 3}
 
 	for _, order := range []string{"as listed", "reversed"} {
@@ -135,7 +136,8 @@ func TestOverlapEqualsASweep(t *testing.T) {
 	}
 	for _, got := range o.Accounts() {
 		peak, overlapping := sweep(accounts[got.Account])
-		assert.Equal(t, AccountOverlap{Account: got.Account, Debits: len(accounts[got.Account]), Peak: peak, Overlapping: overlapping}, got)
+		n := len(accounts[got.Account])
+		assert.Equal(t, AccountOverlap{Account: got.Account, Payments: n, Debits: n, Peak: peak, Overlapping: overlapping}, got)
 	}
 	want := WaveOverlap{}
 	for _, vs := range ids {

@@ -27,14 +27,14 @@ func WriteArtifacts(dir string, run *record.Run, rep *Report) error {
 	if err := record.WriteDir(dir, run); err != nil {
 		return err
 	}
-	write := func(name string, fn func(w io.Writer) error) error { return record.WriteFile(dir, name, fn) }
+	write := func(name string, w Writer) error { return record.WriteFile(dir, name, w) }
 	return errors.Join(
-		write(FileReport, func(w io.Writer) error { return record.WriteJSON(w, rep) }),
-		write(FileText, rep.WriteText),
-		write(FileHTML, func(w io.Writer) error { return WriteHTML(w, run, rep) }),
-		write(FilePlot, func(w io.Writer) error { return writePlot(w, run) }),
+		write(FileReport, JSON(rep)),
+		write(FileText, Text(rep)),
+		write(FileHTML, HTML(run, rep)),
+		write(FilePlot, Plot(run)),
 		writeHistory(dir, run, rep, write),
-		writeViolations(rep, write),
+		writeViolationsFile(rep, write),
 	)
 }
 
@@ -109,18 +109,18 @@ func writePlot(w io.Writer, run *record.Run) error {
 	return err
 }
 
-// writeViolations writes violations.jsonl when the reconciliation has
+// writeViolationsFile writes violations.jsonl when the reconciliation has
 // anything to list.
-func writeViolations(rep *Report, write func(string, func(io.Writer) error) error) error {
+func writeViolationsFile(rep *Report, write func(string, Writer) error) error {
 	if r := rep.Reconciliation; r != nil && len(r.Entries) > 0 {
-		return write(FileViolations, func(w io.Writer) error { return WriteViolations(w, r) })
+		return write(FileViolations, Violations(r))
 	}
 	return nil
 }
 
 // writeHistory writes the history of a run with the history check and,
 // when the check failed, porcupine's visualisation of the failing part.
-func writeHistory(dir string, run *record.Run, rep *Report, write func(string, func(io.Writer) error) error) error {
+func writeHistory(dir string, run *record.Run, rep *Report, write func(string, Writer) error) error {
 	if rep.History == nil {
 		return nil
 	}

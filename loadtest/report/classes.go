@@ -276,8 +276,8 @@ func (rep *Report) writeFaults(b *strings.Builder) {
 // crossed and, for an uncertain id, how it resolved.
 const FileViolations = "violations.jsonl"
 
-// WriteViolations writes the entries of r as JSON lines.
-func WriteViolations(w io.Writer, r *verdict.Reconciliation) error {
+// writeViolations writes the entries of r as JSON lines (Violations).
+func writeViolations(w io.Writer, r *verdict.Reconciliation) error {
 	enc := json.NewEncoder(w)
 	for i := range r.Entries {
 		if err := enc.Encode(&r.Entries[i]); err != nil {

@@ -156,7 +156,7 @@ func checkClass(t *testing.T, tc classCase) {
 		assert.True(t, rep.Passed, "an uncertain id within the bounds fails no invariant: %v", rep.Failures)
 	}
 	var buf bytes.Buffer
-	require.NoError(t, WriteViolations(&buf, r))
+	require.NoError(t, Violations(r)(&buf))
 	var first verdict.Entry
 	require.NoError(t, json.NewDecoder(&buf).Decode(&first))
 	assert.Equal(t, tc.class, first.Class)
@@ -199,7 +199,7 @@ func TestVerdictLeadsInOrder(t *testing.T) {
 	assert.Equal(t, "bad: 2 answers (create 2)", rep.Findings[3].Headline)
 	rep.finish(nil)
 	var b bytes.Buffer
-	require.NoError(t, rep.WriteText(&b))
+	require.NoError(t, Text(rep)(&b))
 	assert.Regexp(t, "^Load test .*\nFAIL: 4 findings\n  1. 2 created payments were lost: .*\n(     .*\n)+  2. a reused partner_trx_id was accepted: .*\n(     .*\n)+"+
 		"  3. 1 wallets fell by more than .*\n(     .*\n)+  4. bad: 2 answers .*\n  every id: violations.jsonl\n", b.String())
 }

@@ -10,9 +10,10 @@ import (
 
 // Exercise is a rule that needs requests in flight together, and the
 // overlap the run reached for it (record.OverlapTally): a wallet's rules
-// (no debit lost to a concurrent one, none beyond the wallet) need two of
-// its debits in flight at once; the duplicate check of a reused
-// partner_trx_id needs two requests of one id in flight at once. A rule
+// (no debit lost to a concurrent write, none beyond the wallet) need two
+// of its payments in flight at once, when it pays debits; the duplicate
+// check of a reused partner_trx_id needs two requests of one id in flight
+// at once. A rule
 // the run never got there was not put to the test: it neither held nor
 // broke, and the run is INCOMPLETE unless something else failed.
 type Exercise struct {
@@ -20,12 +21,12 @@ type Exercise struct {
 	Rule string `json:"rule"`
 	// Account is the wallet's account; "" for the reused ids.
 	Account string `json:"account,omitempty"`
-	// Requests counts the wallet's debits, or the ids the waves reused.
+	// Requests counts the wallet's payments, or the ids the waves reused.
 	Requests int `json:"requests"`
-	// Peak is the most of the wallet's debits in flight at once, or the
+	// Peak is the most of the wallet's payments in flight at once, or the
 	// most requests of one reused id.
 	Peak int `json:"peak_in_flight"`
-	// Overlapping counts the debits sent while another debit of the wallet
+	// Overlapping counts the payments sent while another of the wallet
 	// was in flight, or the reused ids that had two requests in flight at
 	// once.
 	Overlapping int  `json:"overlapping"`
@@ -49,16 +50,19 @@ const (
 )
 
 // exercisesOf are the rules of a run that need overlap, with the overlap
-// o counted: each wallet's, when the run judges the wallets (wallets:
-// reconciled, or its history checked), and the reused ids', when it sent
-// waves.
+// o counted: each wallet's that paid debits (balance or coins), when the
+// run judges the wallets (wallets: reconciled, or its history checked),
+// and the reused ids', when it sent waves.
 func exercisesOf(o *record.OverlapTally, wallets bool) []Exercise {
 	var out []Exercise
 	if wallets {
 		for _, a := range o.Accounts() {
-			e := Exercise{Rule: RuleWallet, Account: a.Account, Requests: a.Debits, Peak: a.Peak, Overlapping: a.Overlapping, Exercised: a.Peak > 1}
-			e.Text = fmt.Sprintf("%s: %s debits, at most %s in flight at once, %s sent while another was in flight",
-				a.Account, readable.Thousands(a.Debits), readable.Thousands(a.Peak), readable.Thousands(a.Overlapping))
+			if a.Debits == 0 {
+				continue // nothing to lose
+			}
+			e := Exercise{Rule: RuleWallet, Account: a.Account, Requests: a.Payments, Peak: a.Peak, Overlapping: a.Overlapping, Exercised: a.Peak > 1}
+			e.Text = fmt.Sprintf("%s: %s payments (%s debits), at most %s in flight at once, %s sent while another was in flight",
+				a.Account, readable.Thousands(a.Payments), readable.Thousands(a.Debits), readable.Thousands(a.Peak), readable.Thousands(a.Overlapping))
 			if !e.Exercised {
 				e.Change = changeWallet
 			}
@@ -92,7 +96,7 @@ func (rep *Report) NotExercised() string {
 		}
 	}
 	if len(wallets) > 0 {
-		parts = append([]string{fmt.Sprintf("the wallet rules were not exercised on %s: no two of %s debits were ever in flight at once (%s)",
+		parts = append([]string{fmt.Sprintf("the wallet rules were not exercised on %s: no two of %s payments were ever in flight at once (%s)",
 			strings.Join(wallets, ", "), map[bool]string{true: "its", false: "their"}[len(wallets) == 1], changeWallet)}, parts...)
 	}
 	return strings.Join(parts, "; ")

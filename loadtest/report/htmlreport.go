@@ -89,10 +89,10 @@ type htmlShard struct {
 	P99      time.Duration
 }
 
-// WriteHTML writes the page of a run (or of a merge of shards): one
+// writeHTML writes the page of a run (or of a merge of shards, HTML): one
 // self-contained file whose charts are inline SVG drawn from the tally,
 // so that it fetches nothing and needs no script.
-func WriteHTML(w io.Writer, run *record.Run, rep *Report) error {
+func writeHTML(w io.Writer, run *record.Run, rep *Report) error {
 	page := htmlLoadPage{Rep: rep, Recon: rep.Reconciliation, Merged: len(run.Meta.Merged) > 1}
 	m := run.Meta
 	add := func(k, v string) {

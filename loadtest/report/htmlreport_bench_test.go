@@ -30,7 +30,7 @@ func BenchmarkWriteHTML(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		size = 0
-		if err := report.WriteHTML(&size, rec, rep); err != nil {
+		if err := report.HTML(rec, rep)(&size); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -24,14 +24,14 @@ var invariantCases = []struct{ class, name string }{
 	{ClassGateway, "gateway answers"},
 }
 
-// WriteJUnit writes rep as JUnit XML (--junit FILE), as k6's summary
+// writeJUnit writes rep as JUnit XML (JUnit) (--junit FILE), as k6's summary
 // handlers do, so that a failed load test shows in a CI's test tab: a
 // suite of the invariant classes, one case each, failed with what the
 // verdict counted; a suite of the thresholds, one case each, failed with
 // the value measured; and a case for the run as a whole, failed with every
 // failure of the report when it failed (an interrupted run, a fault that
 // did not run, ...).
-func (rep *Report) WriteJUnit(w io.Writer) error {
+func (rep *Report) writeJUnit(w io.Writer) error {
 	stamp, secs := rep.Began.UTC().Format("2006-01-02T15:04:05"), junit.Seconds(rep.Ended.Sub(rep.Began).Seconds())
 	name := "load test " + rep.RunID + " (" + rep.Scenario + ")"
 	invariants := junit.Suite{Name: name + ": invariants", Timestamp: stamp, Time: secs}

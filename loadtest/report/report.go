@@ -515,8 +515,8 @@ func writeTextWarnings(b *strings.Builder, r *verdict.Reconciliation, strict boo
 	}
 }
 
-// WriteText writes the human summary of rep.
-func (rep *Report) WriteText(w io.Writer) error {
+// writeText writes the human summary of rep (Text).
+func (rep *Report) writeText(w io.Writer) error {
 	var b strings.Builder
 	rep.writeTextHead(&b)
 	ops := slices.Sorted(maps.Keys(rep.Ops))

@@ -30,7 +30,7 @@ func TestReportListsAtMostMaxDetailsPerInvariant(t *testing.T) {
 	rep.finish(nil)
 	assert.Contains(t, rep.Failures, fmt.Sprintf("%d invariant violations", r.ViolationCount()))
 	var b strings.Builder
-	require.NoError(t, rep.WriteText(&b))
+	require.NoError(t, Text(rep)(&b))
 	assert.Contains(t, b.String(), fmt.Sprintf("[%s] … and %d more", verdict.InvUniqueID, r.Omitted(verdict.InvUniqueID)))
 }
 
