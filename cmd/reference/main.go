@@ -125,7 +125,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	defer func() { _ = profiles.close() }()
+	defer func() { _ = closeSide(profiles) }()
 	store, err := reference.NewStore(ds, opts...)
 	if err != nil {
 		return err

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"log/slog"
 	"net/http"
+	"time"
 
+	"github.com/partnercommerce/conformance/internal/side"
 	"github.com/partnercommerce/conformance/reference"
 	"github.com/partnercommerce/conformance/reference/httpapi"
 )
@@ -16,7 +19,7 @@ import (
 // do nothing on a nil server (the flag not given).
 type metricsServer struct {
 	m    *httpapi.Metrics
-	side *sideServer
+	side *side.Server
 }
 
 // startMetrics serves the metrics on addr; nil when addr is "". It prints
@@ -28,13 +31,13 @@ func startMetrics(ctx context.Context, addr string, logger *slog.Logger, stdout 
 	s := &metricsServer{m: httpapi.NewMetrics()}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.m.Handler())
-	side, bound, err := startSide(ctx, "--metrics-addr", addr, mux, logger)
+	srv, err := side.Listen(ctx, addr, mux, sideLog(logger))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--metrics-addr: %w", err)
 	}
-	s.side = side
-	logger.Info("metrics", "addr", bound.String())
-	fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", bound)
+	s.side = srv
+	logger.Info("metrics", "addr", srv.Addr())
+	fmt.Fprintf(stdout, "metrics on http://%s/metrics\n", srv.Addr())
 	return s, nil
 }
 
@@ -60,5 +63,19 @@ func (s *metricsServer) close() error {
 	if s == nil {
 		return nil
 	}
-	return s.side.close()
+	return closeSide(s.side)
+}
+
+// sideLog is where a side server's own errors go: the server's log, as
+// warnings.
+func sideLog(logger *slog.Logger) *log.Logger {
+	return slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
+}
+
+// closeSide stops a side server, giving the requests under way five
+// seconds.
+func closeSide(s *side.Server) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return s.Close(ctx)
 }

@@ -2,20 +2,18 @@ package live
 
 import (
 	"context"
-	"errors"
-	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/partnercommerce/conformance/internal/side"
 	vegetaprom "github.com/tsenart/vegeta/v12/lib/prom"
 )
 
-// Server serves a run's metrics on /metrics until Close.
+// Server serves a run's metrics on /metrics until Close, on a side
+// listener (internal/side).
 type Server struct {
-	srv  *http.Server
-	ln   net.Listener
-	done chan error
+	side *side.Server
 
 	// mu guards the scrapes seen: how many, when the last two began, and
 	// the channel closed when the next one begins.
@@ -29,22 +27,22 @@ type Server struct {
 const maxLinger = 30 * time.Second
 
 // Serve listens on addr (host:port; port 0 picks a free one) and serves
-// m on /metrics, in OpenMetrics text when the scraper asks for it (vegeta's
+// the load tester's Go profiles on /debug/pprof/ and m on /metrics, in OpenMetrics text when the scraper asks for it (vegeta's
 // lib/prom handler over m's registry).
 func Serve(ctx context.Context, addr string, m *Metrics) (*Server, error) {
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{ln: ln, done: make(chan error, 1), next: make(chan struct{})}
+	s := &Server{next: make(chan struct{})}
 	metrics := vegetaprom.NewHandler(m.reg, time.Now())
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.scraped()
 		metrics.ServeHTTP(w, r)
 	}))
-	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
-	go func() { s.done <- s.srv.Serve(ln) }()
+	mux.Handle("GET /debug/pprof/", side.Profiles()) // the load tester's own profiles, for a performance engineer
+	srv, err := side.Listen(ctx, addr, mux, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.side = srv
 	return s, nil
 }
 
@@ -59,7 +57,7 @@ func (s *Server) scraped() {
 }
 
 // Addr is the address the server listens on.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+func (s *Server) Addr() string { return s.side.Addr() }
 
 // Close stops the server once the run's last figures have been scraped:
 // when a scraper comes at a steady interval, Close waits for its next
@@ -81,9 +79,5 @@ func (s *Server) Close(ctx context.Context) error {
 		}
 		t.Stop()
 	}
-	err := s.srv.Shutdown(ctx)
-	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	return s.side.Close(ctx)
 }
