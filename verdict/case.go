@@ -277,9 +277,9 @@ func ErrorCause(op string, err error) (c Cause, ok bool) {
 		// The row of section 7 the answer is not, whichever check wanted it.
 		return Cause{Operation: op, Check: contract.MessageRow(am.WantMessage), Expected: am.Want(), Headline: err.Error()}, true
 	}
-	rule, sentence, ok := contract.Broken(err)
+	br, ok := contract.Broken(err)
 	if !ok {
 		return Cause{}, false
 	}
-	return Cause{Operation: op, Check: sentence, Expected: rule.Error(), Headline: err.Error()}, true
+	return Cause{Operation: op, Check: br.Sentence, Expected: br.Rule.Error(), Headline: err.Error()}, true
 }

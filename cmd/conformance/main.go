@@ -145,20 +145,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if f.format == "junit" || f.format == "cucumber" {
 		human = stderr
 	}
-	var rerun report.Rerun
-	if f.rerunFailed {
-		var code int
-		var stop bool
-		if rerun, code, stop = readRerun(f.reportDir, stderr); stop {
-			return code
-		}
-		locations = append(locations, rerun.Locations...)
+	rerun, code, stop := f.lastRun(stderr)
+	if stop {
+		return code
 	}
-	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget < 0 {
-		fmt.Fprintln(stderr, "conformance: --concurrency and --examples must be at least 1, --timeout positive, --budget not negative")
-		return exitUsage
-	}
-	if err := f.throttling.check(); err != nil {
+	locations = append(locations, rerun.Locations...)
+	if err := f.check(); err != nil {
 		fmt.Fprintf(stderr, "conformance: %v\n", err)
 		return exitUsage
 	}
@@ -199,6 +191,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	res, err := judges.Run(ctx, jopts)
 	return suiteExit(ctx, res, err, human, stderr)
+}
+
+// check says what is wrong with the flags' values, if anything.
+func (f *suiteFlags) check() error {
+	if f.concurrency < 1 || f.timeout <= 0 || f.examples < 1 || f.budget < 0 {
+		return errors.New("--concurrency and --examples must be at least 1, --timeout positive, --budget not negative")
+	}
+	return f.throttling.check()
 }
 
 // judgesOptions are the options of a run of the judges asked (the others
@@ -345,6 +345,15 @@ func (f *suiteFlags) options(prof *profiles.Profile, fts *gherkin.Features, loca
 		MaxThrottleWait: f.throttling.maxWait,
 		Target:          f.conn,
 	}
+}
+
+// lastRun is what --rerun-failed runs again (nothing without it): see
+// readRerun.
+func (f *suiteFlags) lastRun(stderr io.Writer) (report.Rerun, int, bool) {
+	if !f.rerunFailed {
+		return report.Rerun{}, 0, false
+	}
+	return readRerun(f.reportDir, stderr)
 }
 
 // readRerun reads what failed, or was not judged, in the last run with

@@ -135,23 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usageText); fs.PrintDefaults() }
 	f := flags{cfg: mutation.Config{Progress: stdout}}
-	fs.Uint64Var(&f.cfg.Seed, "seed", 1, "seed of the sample")
-	fs.IntVar(&f.cfg.Size, "size", 150, "viable mutants to run")
-	fs.Var(&f.killers, "killer", "killer command NAME=COMMAND (repeatable; default: "+mutation.DefaultKiller+")")
-	fs.DurationVar(&f.cfg.Bound, "bound", 0, "time bound of each killer command against a mutant (0: five times its time against the reference, at least 1m)")
-	fs.StringVar(&f.cfg.Results, "results", "reports/mutation/results.jsonl", "results file, written as the run goes")
-	fs.StringVar(&f.classes, "classes", "mutation/survivors.yaml", "classification file of the survivors")
-	fs.StringVar(&f.doc, "doc", "", "report to write (default: "+ledgerDoc+" with --all, "+sampleDoc+" without)")
-	fs.BoolVar(&f.all, "all", false, "every position, resumed from the ledger (make mutation), instead of a sample")
-	fs.StringVar(&f.cfg.Ledger, "ledger", "docs/mutation-ledger.jsonl", "the ledger of every verdict (--all)")
-	fs.IntVar(&f.cfg.Limit, "limit", 0, "--all: try at most N mutants in this run (0: every one left)")
-	fs.DurationVar(&f.cfg.For, "for", 0, "--all: start no mutant after this much wall time (0: no bound)")
-	fs.StringVar(&f.cfg.Work, "work", "", "scratch directory (default: a fresh one under the system's temporary directory, removed at the end)")
-	fs.Var(&f.only, "only", "mutant ids to run instead of a sample (comma-separated or repeated); the report is written only with --doc")
-	fs.Var(&f.serverArgs, "server-arg", "extra flag of every server started (repeatable)")
-	fs.StringVar(&f.cfg.Go, "go", "go", "the go command")
-	fs.StringVar(&f.addr, "addr", "127.0.0.1:18400", "address of mutation serve")
-	fs.StringVar(&f.cfg.Note, "note", "", "a paragraph the report prints under the killers (run: kept in the results; report: replaces the results' own)")
+	f.register(fs)
 	pos, err := cli.Parse(fs, args, "mutation", "usage: mutation [run|report|list|show ID|serve ID] [flags]")
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
@@ -195,6 +179,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = usageErr{fmt.Errorf("unknown command %q", cmd)}
 	}
 	return exitCode(ctx, err, stderr)
+}
+
+// register defines the flags on fs.
+func (f *flags) register(fs *flag.FlagSet) {
+	fs.Uint64Var(&f.cfg.Seed, "seed", 1, "seed of the sample")
+	fs.IntVar(&f.cfg.Size, "size", 150, "viable mutants to run")
+	fs.Var(&f.killers, "killer", "killer command NAME=COMMAND (repeatable; default: "+mutation.DefaultKiller+")")
+	fs.DurationVar(&f.cfg.Bound, "bound", 0, "time bound of each killer command against a mutant (0: five times its time against the reference, at least 1m)")
+	fs.StringVar(&f.cfg.Results, "results", "reports/mutation/results.jsonl", "results file, written as the run goes")
+	fs.StringVar(&f.classes, "classes", "mutation/survivors.yaml", "classification file of the survivors")
+	fs.StringVar(&f.doc, "doc", "", "report to write (default: "+ledgerDoc+" with --all, "+sampleDoc+" without)")
+	fs.BoolVar(&f.all, "all", false, "every position, resumed from the ledger (make mutation), instead of a sample")
+	fs.StringVar(&f.cfg.Ledger, "ledger", "docs/mutation-ledger.jsonl", "the ledger of every verdict (--all)")
+	fs.IntVar(&f.cfg.Limit, "limit", 0, "--all: try at most N mutants in this run (0: every one left)")
+	fs.DurationVar(&f.cfg.For, "for", 0, "--all: start no mutant after this much wall time (0: no bound)")
+	fs.StringVar(&f.cfg.Work, "work", "", "scratch directory (default: a fresh one under the system's temporary directory, removed at the end)")
+	fs.Var(&f.only, "only", "mutant ids to run instead of a sample (comma-separated or repeated); the report is written only with --doc")
+	fs.Var(&f.serverArgs, "server-arg", "extra flag of every server started (repeatable)")
+	fs.StringVar(&f.cfg.Go, "go", "go", "the go command")
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:18400", "address of mutation serve")
+	fs.StringVar(&f.cfg.Note, "note", "", "a paragraph the report prints under the killers (run: kept in the results; report: replaces the results' own)")
 }
 
 // mode settles --all and the report's path: --limit and --for imply --all,

@@ -69,18 +69,25 @@ func (e *AnswerMismatch) Want() string {
 	return fmt.Sprintf("status %d and the message %q", e.WantStatus, e.WantMessage)
 }
 
-// Broken is the rule err reports broken, and the document's sentence it
-// rests on; ok is false when err wraps none of this package's rules.
-func Broken(err error) (rule error, sentence string, ok bool) {
+// BrokenRule is a rule a check found broken: the rule's own error, which
+// names it, and the document's sentence it rests on.
+type BrokenRule struct {
+	Rule     error
+	Sentence string
+}
+
+// Broken is the rule err reports broken; ok is false when err wraps none
+// of this package's rules.
+func Broken(err error) (BrokenRule, bool) {
 	if err == nil {
-		return nil, "", false
+		return BrokenRule{}, false
 	}
 	for _, r := range brokenRules {
 		if errors.Is(err, r.err) {
-			return r.err, r.sentence, true
+			return BrokenRule{Rule: r.err, Sentence: r.sentence}, true
 		}
 	}
-	return nil, "", false
+	return BrokenRule{}, false
 }
 
 // The sentences of the rules whose checks name their section inline.

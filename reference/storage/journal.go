@@ -435,7 +435,7 @@ func frameCut(body []byte) int {
 		return len(body)
 	}
 	k := 0
-	for rec := range Records(body) {
+	for rec, _ := range Records(body) { // a cut record still says its size
 		if k > 0 && k+rec.Size > MaxFrame {
 			break
 		}

@@ -120,7 +120,7 @@ func (st *start) logDropped(path string, f File, off, end, length int64) (droppe
 // not read.
 func (st *start) logRecords(body []byte, at Drop, d *dropped) int {
 	unreadable := 0
-	for rec := range Records(body) {
+	for rec, _ := range Records(body) { // an unreadable record still says its size
 		switch k := st.d.Dropped(at, rec); k {
 		case Unreadable:
 			unreadable += rec.Size
