@@ -131,88 +131,58 @@ func (r request) header() http.Header {
 // used, is the server's finding (contract.CheckThrottledNotProcessed): its
 // Err says so.
 func (c *client) do(ctx context.Context, r request) answer {
-	throttled := 0
-	for {
-		if err := c.gate.Wait(ctx); err != nil {
-			return answer{Err: c.held(err)}
-		}
-		a := c.once(ctx, r)
-		if a.Err == nil && contract.Throttled(a.Status, a.Header) {
-			throttled++
-			if _, err := c.gate.Throttled(a.Header); err != nil {
-				return answer{Err: c.held(err)}
-			}
-			continue
-		}
-		switch {
-		case a.Gateway != nil:
-			c.pages.Add(1)
-			c.lastPage.Store(a.Gateway)
-			if err := c.gate.Gateway(*a.Gateway); err != nil {
-				c.stop(err)
-			}
-		case a.Err == nil:
-			c.gate.Answered()
-		}
-		if a.Operation == contract.OpCreatePayment || a.Err != nil && r.Method == http.MethodPost {
-			if throttled > 0 && a.Err == nil {
-				a.Err = c.gate.CheckResent(r.Body, a.Status)
-			}
-			c.gate.PaymentAnswered(r.Body)
-		}
-		return a
+	var payment []byte
+	if r.Method == http.MethodPost && r.Path == pathPayment {
+		payment = r.Body
 	}
+	s := c.gate.Send(ctx, func(ctx context.Context, _ int) throttle.Try { return c.once(ctx, r) }, payment, false, c.stop)
+	a := answer{Status: s.Status, Header: s.Header, Body: s.Body, Err: s.Err, Gateway: s.Gateway}
+	switch {
+	case s.Gateway != nil:
+		c.pages.Add(1)
+		c.lastPage.Store(s.Gateway)
+	case a.Err == nil:
+		a.Operation, a.Invalid = c.validate(ctx, r, a)
+	}
+	if s.Resent != nil {
+		a.Err = s.Resent
+	}
+	return a
 }
 
-// held is the error of a request the gate did not let go: the target kept
-// throttling, or its answers were mostly a gateway's, which stops the run,
-// or the run ended while it held off.
-func (c *client) held(err error) error {
-	if throttle.Stops(err) {
-		c.stop(err)
-	}
-	return err
-}
-
-// once sends r once, bounded by the client's timeout, and validates the
-// answer.
-func (c *client) once(ctx context.Context, r request) answer {
+// once sends r once, bounded by the client's timeout.
+func (c *client) once(ctx context.Context, r request) throttle.Try {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	req, err := r.httpRequest(ctx, c.base)
 	if err != nil {
-		return answer{Err: err}
+		return throttle.Try{Err: err}
 	}
 	c.sent.Add(1)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return answer{Err: contract.TransportError(err, c.timeout)}
+		return throttle.Try{Err: contract.TransportError(err, c.timeout)}
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	a := answer{Status: resp.StatusCode, Header: resp.Header.Clone(), Body: data}
+	t := throttle.Try{Status: resp.StatusCode, Header: resp.Header.Clone(), Body: data}
 	switch {
 	case err != nil:
-		a.Err = fmt.Errorf("reading the answer: %w", err)
-		return a
+		t.Err = fmt.Errorf("reading the answer: %w", err)
 	case len(data) > maxAnswer:
-		a.Err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
-		return a
+		t.Err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
 	}
-	if contract.Throttled(resp.StatusCode, resp.Header) {
-		return a // not the API's answer: neither validated nor read
-	}
-	if g, ok := contract.GatewayAnswer(resp.StatusCode, resp.Header, data); ok {
-		a.Gateway, a.Err = &g, g // nor is a gateway's page
-		return a
-	}
+	return t
+}
+
+// validate judges the API's answer a to r against openapi.yaml (the
+// operation and its departures, contract.Validator).
+func (c *client) validate(ctx context.Context, r request, a answer) (string, error) {
 	vreq, err := r.httpRequest(ctx, c.base)
 	if err != nil {
-		a.Err = err
-		return a
+		return "", err
 	}
-	a.Operation, a.Invalid = c.validator.Validate(ctx, vreq, resp.StatusCode, resp.Header, data)
-	return a
+	return c.validator.Validate(ctx, vreq, a.Status, a.Header, a.Body)
 }
 
 // reproduce is r as the shell script of its reproduction (package repro:

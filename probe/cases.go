@@ -226,14 +226,16 @@ func (r *waveRun) afterOneID(ctx context.Context, pm payment, lk lookup, afterRe
 	return r.end(ctx, taken, warnings)
 }
 
-// oneWalletWave sends WaveSize payments (fewer when the wallet holds
-// little, two at least) from the payer's wallet at once, each with a fresh
+// oneWalletWave sends WaveSize payments from the payer's wallet at once, each with a fresh
 // partner_trx_id, drawing for each a product and whether balance, coins or
 // both pay: together they take no more than the wallet held, and the
 // wallet lost exactly what the created ones reported taking.
 func (w *world) oneWalletWave(ctx context.Context, p *payer) outcome {
 	r := &waveRun{w: w, p: p}
-	pms, o := r.start(ctx, caseOneWallet, w.opts.WaveSize, 2) // two at least, or nothing races
+	// A full wave: a race shows in the pairs of payments in flight
+	// together, and a wave of two holds one pair where a wave of eight
+	// holds 28; fewer, smaller waves would pass a race on too few pairs.
+	pms, o := r.start(ctx, caseOneWallet, w.opts.WaveSize, w.opts.WaveSize)
 	if o != nil {
 		return *o
 	}

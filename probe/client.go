@@ -103,65 +103,30 @@ func httpClient(opts Options) (*http.Client, error) {
 	return &http.Client{Transport: opts.Conn.Wrap(tr)}, nil
 }
 
-// do sends r, after waiting out the throttled answers before it (the gate
-// holds the run as they ask, and the same request goes again), and reads
-// the envelope of the answer.
+// do sends r with the run's patience (throttle.Gate.Send: the throttled
+// answers waited out and the same request sent again, a gateway's page
+// counted as no answer of the API's) and reads the envelope of the answer,
+// judged first by what every answer carries (contract.CheckEnvelope).
 func (c *client) do(ctx context.Context, r request) answer {
-	throttled := 0
-	for {
-		if err := c.gate.Wait(ctx); err != nil {
-			return answer{err: c.held(err), throttled: throttled}
+	var payment []byte
+	if r.op == contract.OpCreatePayment {
+		payment = r.body
+	}
+	s := c.gate.Send(ctx, func(ctx context.Context, tries int) throttle.Try {
+		if tries > 0 {
+			r.hold = nil // only the first send is held for its wave
 		}
 		a, header := c.once(ctx, r)
-		r.hold = nil
-		if a.err == nil && contract.Throttled(a.status, header) {
-			throttled++
-			if _, err := c.gate.Throttled(header); err != nil {
-				return answer{err: c.held(err), throttled: throttled}
-			}
-			continue
+		return throttle.Try{Status: a.status, Header: header, Body: a.body, Err: a.err}
+	}, payment, r.shared, c.stop)
+	a := answer{status: s.Status, body: s.Body, err: s.Err, throttled: s.Throttled, resent: s.Resent}
+	if a.err == nil {
+		a.env, a.invalid = contract.CheckEnvelope(r.op, a.status, s.Header.Get("Content-Type"), a.body)
+		if a.invalid != nil {
+			a.env, _, _ = contract.Decode(a.body) // what it holds, for the reasons
 		}
-		a.throttled = throttled
-		if a.err == nil {
-			a.err = c.gateway(a, header)
-		}
-		if a.err == nil {
-			c.gate.Answered()
-			_, a.invalid = contract.CheckEnvelope(r.op, a.status, header.Get("Content-Type"), a.body)
-		}
-		if r.op == contract.OpCreatePayment {
-			if throttled > 0 && a.err == nil && !r.shared {
-				a.resent = c.gate.CheckResent(r.body, a.status)
-			}
-			c.gate.PaymentAnswered(r.body)
-		}
-		return a
 	}
-}
-
-// held is the error of a request the gate did not let go: the target kept
-// throttling, or its answers were mostly a gateway's, which stops the run,
-// or the run ended while it held off.
-func (c *client) held(err error) error {
-	if throttle.Stops(err) {
-		c.stop(err)
-	}
-	return err
-}
-
-// gateway is the error of an answer a gateway gave instead of the API
-// (contract.GatewayAnswer), nil for the API's: not the API's answer, so a
-// payment it answered is one without an answer; the run's gate counts it,
-// and stops the run once most answers are a gateway's.
-func (c *client) gateway(a answer, header http.Header) error {
-	g, ok := contract.GatewayAnswer(a.status, header, a.body)
-	if !ok {
-		return nil
-	}
-	if err := c.gate.Gateway(g); err != nil {
-		c.stop(err)
-	}
-	return g
+	return a
 }
 
 // once sends r once, bounded by the request timeout.
@@ -204,8 +169,6 @@ func (c *client) once(ctx context.Context, r request) (answer, http.Header) {
 		a.err = contract.TransportError(fmt.Errorf("reading the answer: %w", err), c.timeout)
 	case len(data) > maxAnswer:
 		a.err = fmt.Errorf("the answer is larger than %d bytes", maxAnswer)
-	default:
-		a.env, _, _ = contract.Decode(data)
 	}
 	return a, resp.Header
 }

@@ -54,7 +54,7 @@
 // (funded_customer: balance with the internal method 0, and coins in the
 // wallet case) for the five cheapest active products, planning each wave
 // from what the wallet holds (purse.go: at most half of it, shared between
-// the cases; fewer payments a wave, coins when the balance is short; when
+// the cases; coins when the balance is short; full waves only; when
 // the wallet cannot pay for the waves a race needs, the case is not judged
 // and says what to fund). No other client may pay
 // from that customer while the probe runs, or the wallet it reads is not

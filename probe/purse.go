@@ -18,8 +18,9 @@ import (
 // wallet wave: the generated judge, after it, pays from the same customer.
 // That half is shared between its two cases by what their cheapest wave
 // costs (one payment with one partner_trx_id: a correct server creates
-// one; two payments at least from one wallet), so that each can reach the
-// waves a race needs (leastWaves) before either spends more. Each wave is
+// one; a full wave of payments from one wallet, whose pairs in flight
+// together are what a race needs), so that each can reach the waves a race
+// needs (leastWaves) before either spends more. Each wave is
 // given an even share of what its case has left for the waves it has
 // left; a wave that cannot be planned within its share is planned within
 // all its case has left (fewer waves, each able to race); when not even
@@ -30,8 +31,14 @@ import (
 const spendShare = 2
 
 // caseWeight is each wallet case's part of what the probe spends: the
-// payments its cheapest wave sends.
-var caseWeight = map[string]int64{caseOneID: 1, caseOneWallet: 2}
+// payments a correct server takes in one of its waves (one with one
+// partner_trx_id, a full wave from one wallet).
+func (w *world) caseWeight(name string) int64 {
+	if name == caseOneWallet {
+		return int64(w.opts.WaveSize)
+	}
+	return 1
+}
 
 // purse is what a case may still spend from the funded customer's
 // wallet, and for how many waves.
@@ -52,11 +59,8 @@ func (w *world) purseFor(name string, before contract.Wallet) *purse {
 	}
 	pu := w.purses[name]
 	if pu == nil {
-		var total int64
-		for _, wt := range caseWeight {
-			total += wt
-		}
-		weight := caseWeight[name]
+		total := w.caseWeight(caseOneID) + w.caseWeight(caseOneWallet)
+		weight := w.caseWeight(name)
 		part := func(v int64) int64 { return max(v, 0) / spendShare * weight / total }
 		pu = &purse{held: w.held, weight: weight, of: total * spendShare, wavesLeft: max(w.opts.Waves, 1),
 			left: contract.Wallet{Balance: part(w.held.Balance), Coins: part(w.held.Coins)}}
