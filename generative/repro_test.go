@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/partnercommerce/conformance/generative"
 	"github.com/partnercommerce/conformance/internal/repro/reprotest"
 	"github.com/partnercommerce/conformance/profiles"
 	"github.com/partnercommerce/conformance/reference"
@@ -19,9 +20,9 @@ import (
 // first line says): against the faulty reference, twice (a fresh
 // partner_trx_id each time, so that a payment sent again is not refused as
 // a reuse), its answer shows the defect; against the correct one it does
-// not. A payment's failure by the wallet is reproduced by the wallet: the
-// script says DEFECT against a fresh faulty reference and that it saw none
-// against a fresh correct one.
+// not. A payment's failure by the wallet, and a sequence's, is reproduced
+// by the wallet: the script says DEFECT against a fresh faulty reference and
+// that it saw none against a fresh correct one.
 func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 	t.Parallel()
 	reprotest.NeedCurl(t)
@@ -33,6 +34,10 @@ func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 		// A refused payment that took from the wallet: the script reads the
 		// wallet, pays, reads it again and computes the check.
 		{reference.FaultInactiveProductDebitKept, "createPayment: valid requests", ""},
+		// A sequence's failure by a wallet: its script sends the sequence
+		// again from the wallet's first read.
+		{reference.FaultReprovisionResetsWallet, "sequences", ""},
+		{reference.FaultMixedWalletCredited, "sequences", ""},
 		// The id is the defect (its length), kept with a fresh head.
 		{reference.FaultNoTrxIDLimit, "createPayment: requests that break the schema", `^HTTP/1.1 2`},
 		{reference.FaultErrorsAsText, "createPayment: requests that break the schema", `(?i)\ncontent-type: text/plain`},
@@ -46,6 +51,10 @@ func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 			for _, p := range failedAgainst(t, faulty.URL, tc.property, false) {
 				if strings.Contains(p.Reproduction, "curl ") {
 					script = p.Reproduction
+				}
+				// A sequence's script follows its scenario.
+				if _, sh, ok := strings.Cut(script, generative.SequenceScriptHead+"\n"); ok {
+					script = sh
 				}
 			}
 			require.NotEmpty(t, script, "no failure of %q printed a curl line", tc.property)

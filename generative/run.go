@@ -103,8 +103,11 @@ type PropertyResult struct {
 	Failure string `json:"failure,omitempty"`
 	// Reason says why a skipped property did not run to its end.
 	Reason string `json:"reason,omitempty"`
-	// Reproduction is the shrunk example: a curl line (schema properties)
-	// or a Gherkin scenario (sequences).
+	// Reproduction is the shrunk example: a curl line (schema properties;
+	// for a payment failed by the payer's wallet, a sh script that reads the
+	// wallet, pays and reads it again) or a Gherkin scenario (sequences;
+	// for a wallet's failure, followed by SequenceScriptHead and the sh
+	// script that sends the sequence again and checks the wallet).
 	Reproduction string `json:"reproduction,omitempty"`
 	// Command runs the property again against the same target with the
 	// same seed (set on a failure).

@@ -252,6 +252,45 @@ func (w *world) reproduceWallet(title string, r request, payer *account) string 
 	return s.String()
 }
 
+// reproduceSequence is a sequence's requests sent (the secret key set
+// on each), as the script of its failure by the wallet of acc, under title:
+// the accounts the sequence provisioned provisioned again for their tokens,
+// acc's wallet read first (where the model starts it), then the requests in
+// order but for the reads other than acc's profile (they change nothing):
+// acc's payments take what they report, each read of acc's profile is
+// checked (package repro's wallet check, internal/contract's arithmetic, as
+// the model checks it). It prints DEFECT with the figures, or that it saw
+// none.
+func (w *world) reproduceSequence(title string, acc *account, accounts []*account, sent []request) string {
+	s := repro.New(w.prof, w.profilePath, w.conn)
+	s.Title(title)
+	for _, a := range accounts {
+		if a.Phone != "" && a.Token != "" {
+			s.Provisioned(a.Token, w.prof.SecretKey, a.Label, a.provisioning())
+		}
+	}
+	mine := func(r request) bool { return r.Token == acc.Token }
+	s.Save("wallet", repro.Request{Method: http.MethodGet, Path: pathProfile, Header: request{Secret: w.prof.SecretKey, Token: acc.Token}.header()})
+	s.WalletFrom("wallet")
+	for i, r := range sent {
+		rr := repro.Request{Method: r.Method, Path: r.Path, Query: r.Query, Header: r.header(), Body: r.Body}
+		switch {
+		case mine(r) && r.Method == http.MethodGet && r.Path == pathProfile:
+			name := fmt.Sprintf("wallet%d", i+1)
+			s.Save(name, rr)
+			s.WalletCheck(name)
+		case mine(r) && r.Method == http.MethodPost && r.Path == pathPayment:
+			name := fmt.Sprintf("payment%d", i+1)
+			s.Save(name, rr)
+			s.Paid(name)
+		case r.Method != http.MethodGet:
+			s.Save(fmt.Sprintf("answer%d", i+1), rr)
+		}
+	}
+	s.Verdict()
+	return s.String()
+}
+
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
