@@ -1,6 +1,9 @@
 package generative_test
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -79,4 +82,40 @@ func TestAGeneratedFailureReproducesAsPrinted(t *testing.T) {
 			assert.NotRegexp(t, defect, reprotest.Run(t, again, prof), "against the correct reference:\n%s", again)
 		})
 	}
+}
+
+// TestAGeneratedFailureWritesItsHAR: a failure written as a feature file
+// has its failing example's requests and answers beside it, as a HAR file
+// (generated-N.har), the secrets masked: for reprovision-resets-wallet's
+// sequence, the provisioning of the funded customer's phone number again
+// and its profile reads.
+func TestAGeneratedFailureWritesItsHAR(t *testing.T) {
+	t.Parallel()
+	faulty := httpapitest.NewServer(t, reference.FaultReprovisionResetsWallet)
+	res := runAgainst(t, faulty.URL, "sequences", false)
+	dir := t.TempDir()
+	written, err := generative.WriteFeatures(dir, generative.Options{Profile: profiles.Reference(faulty.URL)}, res)
+	require.NoError(t, err)
+	require.Len(t, written, 1)
+	assert.Equal(t, filepath.Join(dir, "generated-1.har"), written[0].HAR)
+	data, err := os.ReadFile(written[0].HAR)
+	require.NoError(t, err)
+	for _, sc := range profiles.Reference(faulty.URL).Secrets() {
+		assert.NotContains(t, string(data), sc.Value, "the value of %s is written", sc.Key)
+	}
+	var har struct {
+		Log struct {
+			Entries []struct {
+				Request  struct{ Method, URL string }
+				Response struct{ Status int }
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &har))
+	var sent []string
+	for _, e := range har.Log.Entries {
+		sent = append(sent, e.Request.Method+" "+strings.TrimPrefix(e.Request.URL, faulty.URL))
+	}
+	assert.Contains(t, sent, "POST /client/v2/customer/provision_account")
+	assert.Equal(t, "GET /client/v2/customer/profile", sent[len(sent)-1], "the read that showed the wallet emptied, last")
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +72,36 @@ type client struct {
 	// last of them lastPage.
 	pages    atomic.Int64
 	lastPage atomic.Pointer[contract.Gateway]
+	// exchanges are the requests sent and their answers since the example
+	// began (captured): a failure's HAR file (WriteFeatures).
+	exchanges capture
+}
+
+// capture keeps the requests and answers of one example: the examples of
+// a run are one at a time (its properties in turn, rapid's examples in
+// turn), and record.begin starts each one's.
+type capture struct {
+	mu   sync.Mutex
+	list []repro.Exchange
+}
+
+func (c *capture) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = nil
+}
+
+func (c *capture) add(ex repro.Exchange) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = append(c.list, ex)
+}
+
+// taken are the exchanges kept so far.
+func (c *capture) taken() []repro.Exchange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.list)
 }
 
 func newClient(base string, hc *http.Client, timeout time.Duration, gate *throttle.Gate, stop context.CancelCauseFunc) (*client, error) {
@@ -136,7 +168,10 @@ func (c *client) do(ctx context.Context, r request) answer {
 		if err := c.gate.Wait(ctx); err != nil {
 			return answer{Err: c.held(err)}
 		}
+		sent := time.Now()
 		a := c.once(ctx, r)
+		c.exchanges.add(repro.Exchange{Sent: sent, Elapsed: time.Since(sent), Method: r.Method, URL: r.url(c.base), ReqHeader: r.header(),
+			ReqBody: r.Body, Status: a.Status, RespHeader: a.Header, RespBody: a.Body})
 		if a.Err == nil && contract.Throttled(a.Status, a.Header) {
 			throttled++
 			if _, err := c.gate.Throttled(a.Header); err != nil {
