@@ -77,6 +77,10 @@ type machine struct {
 	givens   []string
 	lines    []string
 	cashiers int
+	// sent are the requests of the steps taken, in order: a wallet's failure
+	// is also printed as the script that sends them again
+	// (reproduceSequence).
+	sent []request
 	// start is the funded customer's wallet when the sequence began, and
 	// spend the most its payments may take: the scenario's funded customer
 	// must hold them (fundsNeeded), or its replay could not show the fault.
@@ -175,6 +179,25 @@ func (m *machine) fail(t *rapid.T, then, format string, args ...any) {
 	m.rec.fail(t, scenario, format, args...)
 }
 
+// failWallet is fail for the wallet of ma: the scenario is followed by the
+// script that sends the sequence's requests again and checks that wallet
+// as the model does (reproduceSequence), saying DEFECT or that it saw none.
+func (m *machine) failWallet(t *rapid.T, ma *mAccount, then, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	scenario := m.scenario(firstLine(msg), then)
+	m.rec.feature = sequenceFeature(m.rec.command, scenario, m.rec.strict)
+	accounts := make([]*account, 0, len(m.accounts))
+	for _, a := range m.accounts {
+		accounts = append(accounts, a.acc)
+	}
+	script := m.w.reproduceSequence(firstLine(msg), ma.acc, accounts, m.sent)
+	m.rec.fail(t, scenario+"\n"+SequenceScriptHead+"\n"+script, format, args...)
+}
+
+// SequenceScriptHead is the line of a sequence's reproduction that its sh
+// script follows.
+const SequenceScriptHead = "or with sh (the variables its first line names set):"
+
 // reading grades a failed check that rests on the reading rd, made by the
 // step then, as the suite's step grades it: a warning that shows the steps
 // that earned it, or, in a strict run, the sequence's failure, written as
@@ -228,6 +251,7 @@ func firstLine(s string) string {
 
 func (m *machine) send(r request) answer {
 	r.Secret = m.w.prof.SecretKey
+	m.sent = append(m.sent, r)
 	a := m.w.c.do(m.w.ctx, r)
 	return a
 }
@@ -368,7 +392,7 @@ func (m *machine) profileChecked(t *rapid.T, ma *mAccount, check func(contract.W
 	case rd.ID != "":
 		m.reading(t, rd, then, fmt.Sprintf("%s: %v", ma.acc.Label, err))
 	default:
-		m.fail(t, then, "%s: %v", ma.acc.Label, err)
+		m.failWallet(t, ma, then, "%s: %v", ma.acc.Label, err)
 	}
 	ma.wallet = ma.wallet.Shown(got)
 	value := integer(dig(d, "data", "coin", "available_value"))

@@ -11,6 +11,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/atomicfile"
 	"github.com/partnercommerce/conformance/internal/junit"
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/repro"
 	"github.com/partnercommerce/conformance/verdict"
 )
 
@@ -175,12 +176,17 @@ type Reproduction struct {
 	Property string
 	// Path is the feature file; Run the command that runs it.
 	Path, Run string
+	// HAR is the file of the failing example's requests and answers, beside
+	// the feature (generated-N.har), or "".
+	HAR string
 }
 
 // WriteFeatures writes each failure of res that has a feature file into
-// dir, as generated-N.feature, and returns them with the command that runs
-// each against the target of opts (its profile file and connection flags;
-// none for the embedded reference), with --strict after a strict run (its
+// dir, as generated-N.feature, with its failing example's requests and
+// answers beside it as generated-N.har (repro.WriteHAR: the secrets masked
+// as in the console), and returns them with the command that runs each
+// against the target of opts (its profile file and connection flags; none
+// for the embedded reference), with --strict after a strict run (its
 // failure may be a reading's).
 func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error) {
 	var out []Reproduction
@@ -199,7 +205,14 @@ func WriteFeatures(dir string, opts Options, res Result) ([]Reproduction, error)
 		if opts.ProfilePath != "" {
 			run = append(append(run, "--target", shellWord(opts.Profile.BaseURL), "--profile", shellWord(opts.ProfilePath)), opts.Conn.Args()...)
 		}
-		out = append(out, Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")})
+		r := Reproduction{Property: p.Name(), Path: path, Run: strings.Join(append(run, path), " ")}
+		if len(p.exchanges) > 0 {
+			r.HAR = strings.TrimSuffix(path, ".feature") + ".har"
+			if err := atomicfile.Write(r.HAR, func(w io.Writer) error { return repro.WriteHAR(w, "conformance generate", opts.Profile, p.exchanges) }); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/partnercommerce/conformance/internal/contract"
 	"github.com/partnercommerce/conformance/internal/readable"
+	"github.com/partnercommerce/conformance/internal/repro"
 	"github.com/partnercommerce/conformance/internal/throttle"
 	"github.com/partnercommerce/conformance/internal/transport"
 	"github.com/partnercommerce/conformance/profiles"
@@ -103,12 +104,18 @@ type PropertyResult struct {
 	Failure string `json:"failure,omitempty"`
 	// Reason says why a skipped property did not run to its end.
 	Reason string `json:"reason,omitempty"`
-	// Reproduction is the shrunk example: a curl line (schema properties)
-	// or a Gherkin scenario (sequences).
+	// Reproduction is the shrunk example: a curl line (schema properties;
+	// for a payment failed by the payer's wallet, a sh script that reads the
+	// wallet, pays and reads it again) or a Gherkin scenario (sequences;
+	// for a wallet's failure, followed by SequenceScriptHead and the sh
+	// script that sends the sequence again and checks the wallet).
 	Reproduction string `json:"reproduction,omitempty"`
 	// Command runs the property again against the same target with the
 	// same seed (set on a failure).
 	Command string `json:"command,omitempty"`
+	// exchanges are the requests and answers of the failing example, which
+	// WriteFeatures writes as a HAR file beside its feature.
+	exchanges []repro.Exchange
 	// Feature is the failure as a feature file of the suite's replay steps
 	// (a schema property whose request the document refuses), or "".
 	Feature string `json:"feature,omitempty"`
@@ -324,6 +331,8 @@ type record struct {
 	c                   *client
 	pagesStart, pagesAt int64
 	page                *contract.Gateway
+	// exchanges are the requests and answers of the last failing example.
+	exchanges []repro.Exchange
 }
 
 // begin starts an example; once a gateway has answered in the property,
@@ -332,6 +341,7 @@ func (r *record) begin(t *rapid.T) {
 	if r.c == nil {
 		return
 	}
+	r.c.exchanges.reset()
 	r.mu.Lock()
 	n := r.c.pages.Load()
 	if n > r.pagesStart && r.page == nil {
@@ -421,6 +431,9 @@ func (r *record) fail(t *rapid.T, repro, format string, args ...any) {
 	r.mu.Lock()
 	r.repro, r.failure, r.broke = repro, msg, broke
 	r.failFeature, r.feature = r.feature, ""
+	if r.c != nil {
+		r.exchanges = r.c.exchanges.taken()
+	}
 	r.mu.Unlock()
 	t.Fatal(failKey(msg))
 }
@@ -498,6 +511,7 @@ func (p *property) check(ctx context.Context, opts Options, deadline time.Time, 
 				res.Reproduction = rec.repro
 				res.Command = rec.command
 				res.Feature = rec.failFeature
+				res.exchanges = rec.exchanges
 				break
 			}
 		}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -70,6 +72,36 @@ type client struct {
 	// last of them lastPage.
 	pages    atomic.Int64
 	lastPage atomic.Pointer[contract.Gateway]
+	// exchanges are the requests sent and their answers since the example
+	// began (captured): a failure's HAR file (WriteFeatures).
+	exchanges capture
+}
+
+// capture keeps the requests and answers of one example: the examples of
+// a run are one at a time (its properties in turn, rapid's examples in
+// turn), and record.begin starts each one's.
+type capture struct {
+	mu   sync.Mutex
+	list []repro.Exchange
+}
+
+func (c *capture) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = nil
+}
+
+func (c *capture) add(ex repro.Exchange) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.list = append(c.list, ex)
+}
+
+// taken are the exchanges kept so far.
+func (c *capture) taken() []repro.Exchange {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.list)
 }
 
 func newClient(base string, hc *http.Client, timeout time.Duration, gate *throttle.Gate, stop context.CancelCauseFunc) (*client, error) {
@@ -135,7 +167,13 @@ func (c *client) do(ctx context.Context, r request) answer {
 	if r.Method == http.MethodPost && r.Path == pathPayment {
 		payment = r.Body
 	}
-	s := c.gate.Send(ctx, func(ctx context.Context, _ int) throttle.Try { return c.once(ctx, r) }, payment, false, c.stop)
+	s := c.gate.Send(ctx, func(ctx context.Context, _ int) throttle.Try {
+		sent := time.Now()
+		t := c.once(ctx, r)
+		c.exchanges.add(repro.Exchange{Sent: sent, Elapsed: time.Since(sent), Method: r.Method, URL: r.url(c.base), ReqHeader: r.header(),
+			ReqBody: r.Body, Status: t.Status, RespHeader: t.Header, RespBody: t.Body})
+		return t
+	}, payment, false, c.stop)
 	a := answer{Status: s.Status, Header: s.Header, Body: s.Body, Err: s.Err, Gateway: s.Gateway}
 	switch {
 	case s.Gateway != nil:
@@ -218,6 +256,45 @@ func (w *world) reproduceWallet(title string, r request, payer *account) string 
 	s.Paid("payment")
 	s.Save("after", profile)
 	s.WalletCheck("after")
+	s.Verdict()
+	return s.String()
+}
+
+// reproduceSequence is a sequence's requests sent (the secret key set
+// on each), as the script of its failure by the wallet of acc, under title:
+// the accounts the sequence provisioned provisioned again for their tokens,
+// acc's wallet read first (where the model starts it), then the requests in
+// order but for the reads other than acc's profile (they change nothing):
+// acc's payments take what they report, each read of acc's profile is
+// checked (package repro's wallet check, internal/contract's arithmetic, as
+// the model checks it). It prints DEFECT with the figures, or that it saw
+// none.
+func (w *world) reproduceSequence(title string, acc *account, accounts []*account, sent []request) string {
+	s := repro.New(w.prof, w.profilePath, w.conn)
+	s.Title(title)
+	for _, a := range accounts {
+		if a.Phone != "" && a.Token != "" {
+			s.Provisioned(a.Token, w.prof.SecretKey, a.Label, a.provisioning())
+		}
+	}
+	mine := func(r request) bool { return r.Token == acc.Token }
+	s.Save("wallet", repro.Request{Method: http.MethodGet, Path: pathProfile, Header: request{Secret: w.prof.SecretKey, Token: acc.Token}.header()})
+	s.WalletFrom("wallet")
+	for i, r := range sent {
+		rr := repro.Request{Method: r.Method, Path: r.Path, Query: r.Query, Header: r.header(), Body: r.Body}
+		switch {
+		case mine(r) && r.Method == http.MethodGet && r.Path == pathProfile:
+			name := fmt.Sprintf("wallet%d", i+1)
+			s.Save(name, rr)
+			s.WalletCheck(name)
+		case mine(r) && r.Method == http.MethodPost && r.Path == pathPayment:
+			name := fmt.Sprintf("payment%d", i+1)
+			s.Save(name, rr)
+			s.Paid(name)
+		case r.Method != http.MethodGet:
+			s.Save(fmt.Sprintf("answer%d", i+1), rr)
+		}
+	}
 	s.Verdict()
 	return s.String()
 }

@@ -181,7 +181,7 @@ func (s *scenario) writeHAR(location string) string {
 	path := filepath.Join(dir, strings.TrimSuffix(filepath.Base(file), ".feature")+"-"+line+".har")
 	err := os.MkdirAll(dir, 0o755)
 	if err == nil {
-		err = atomicfile.Write(path, func(w io.Writer) error { return repro.WriteHAR(w, "conformance", exchanges) })
+		err = atomicfile.Write(path, func(w io.Writer) error { return repro.WriteHAR(w, "conformance", s.h.profile, exchanges) })
 	}
 	if err != nil {
 		s.h.har.add(err)

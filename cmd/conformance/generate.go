@@ -206,6 +206,9 @@ func writeFeatures(stdout io.Writer, dir string, opts generative.Options, res ge
 	repros, err := generative.WriteFeatures(dir, opts, res)
 	for _, r := range repros {
 		fmt.Fprintf(stdout, "%q as a feature file: %s\n  run it: %s\n", r.Property, r.Path, r.Run)
+		if r.HAR != "" {
+			fmt.Fprintf(stdout, "  its requests and answers (HAR, for a browser's network panel): %s\n", r.HAR)
+		}
 	}
 	return err
 }

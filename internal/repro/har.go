@@ -33,11 +33,20 @@ type Exchange struct {
 var MaskedHeaders = []string{"Authorization", "X-Secret-Key"}
 
 // WriteHAR writes exchanges as a HAR 1.2 log (the format a browser's
-// network panel exports and imports), the secret headers masked.
-func WriteHAR(w io.Writer, creator string, exchanges []Exchange) error {
+// network panel exports and imports), the secret headers masked, and every
+// secret of prof masked wherever else it appears (a URL, a body: the token
+// that provisioning a profile's customer again answers).
+func WriteHAR(w io.Writer, creator string, prof *profiles.Profile, exchanges []Exchange) error {
+	var pairs []string
+	for _, sc := range prof.Secrets() {
+		if sc.Value != "" {
+			pairs = append(pairs, sc.Value, profiles.Mask(sc.Value))
+		}
+	}
+	mask := strings.NewReplacer(pairs...)
 	entries := make([]harEntry, 0, len(exchanges))
 	for _, ex := range exchanges {
-		entries = append(entries, harEntryOf(ex))
+		entries = append(entries, harEntryOf(ex, mask))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -113,25 +122,25 @@ type harTimings struct {
 // harEntryOf is ex as a HAR entry: its whole time is the wait (the client
 // does not time sending and receiving apart); an exchange without an
 // answer has status 0, as browsers write a request that failed.
-func harEntryOf(ex Exchange) harEntry {
+func harEntryOf(ex Exchange, mask *strings.Replacer) harEntry {
 	ms := float64(ex.Elapsed.Microseconds()) / 1000
 	e := harEntry{Started: ex.Sent.UTC().Format(time.RFC3339Nano), Time: ms, Timings: harTimings{Wait: ms},
-		Request: harRequest{Method: ex.Method, URL: ex.URL, HTTPVersion: "HTTP/1.1", Cookies: []struct{}{}, Headers: harHeaders(ex.ReqHeader),
+		Request: harRequest{Method: ex.Method, URL: mask.Replace(ex.URL), HTTPVersion: "HTTP/1.1", Cookies: []struct{}{}, Headers: harHeaders(ex.ReqHeader),
 			QueryString: []harPair{}, HeadersSize: -1, BodySize: len(ex.ReqBody)},
 		Response: harResponse{Status: ex.Status, StatusText: http.StatusText(ex.Status), HTTPVersion: "HTTP/1.1", Cookies: []struct{}{},
 			Headers: harHeaders(ex.RespHeader), HeadersSize: -1, BodySize: len(ex.RespBody),
-			Content: harContent{Size: len(ex.RespBody), MimeType: ex.RespHeader.Get("Content-Type"), Text: string(ex.RespBody)}},
+			Content: harContent{Size: len(ex.RespBody), MimeType: ex.RespHeader.Get("Content-Type"), Text: mask.Replace(string(ex.RespBody))}},
 	}
 	if u, err := url.Parse(ex.URL); err == nil {
 		for name, values := range u.Query() {
 			for _, v := range values {
-				e.Request.QueryString = append(e.Request.QueryString, harPair{Name: name, Value: v})
+				e.Request.QueryString = append(e.Request.QueryString, harPair{Name: name, Value: mask.Replace(v)})
 			}
 		}
 		slices.SortStableFunc(e.Request.QueryString, func(a, b harPair) int { return strings.Compare(a.Name, b.Name) })
 	}
 	if ex.ReqBody != nil {
-		e.Request.PostData = &harBody{MimeType: ex.ReqHeader.Get("Content-Type"), Text: string(ex.ReqBody)}
+		e.Request.PostData = &harBody{MimeType: ex.ReqHeader.Get("Content-Type"), Text: mask.Replace(string(ex.ReqBody))}
 	}
 	if ex.Status == 0 {
 		e.Response.BodySize, e.Response.HTTPVersion = -1, ""
