@@ -142,7 +142,7 @@ func (c CaseResult) Verdict(interrupted bool) verdict.Case {
 			b.WriteString("\nthe document: " + c.Sentence)
 		}
 		if c.Reproduction != "" {
-			b.WriteString("\nreproduction (bash):\n  " + strings.ReplaceAll(strings.TrimRight(c.Reproduction, "\n"), "\n", "\n  "))
+			b.WriteString("\nreproduce (sh, once the variables its first lines name are set; it tries the wave up to $TRIES times):\n  " + strings.ReplaceAll(strings.TrimRight(c.Reproduction, "\n"), "\n", "\n  "))
 		}
 		r.Reason = b.String()
 		first, _, _ := strings.Cut(c.Failure, "\n")
