@@ -82,7 +82,7 @@
 //     pointer of the value that shows it where one does
 //     (/data/balance/available of the profile, /message of a 409,
 //     /data/transaction_number of the status record), Sentence the
-//     document's sentence, and Reproduction a bash script that sends the
+//     document's sentence, and Reproduction a sh script that sends the
 //     same wave with curl (the run's console prints it).
 //   - StatusSkipped: the profile lacks what the case needs (Reason names
 //     the key), or the run was interrupted before the case ran.

@@ -35,7 +35,7 @@ type CaseResult struct {
 	Pointer string `json:"pointer,omitempty"`
 	// Sentence is the document's sentence the failed rule rests on.
 	Sentence string `json:"sentence,omitempty"`
-	// Reproduction is a bash script that sends the failing wave again with
+	// Reproduction is a sh script that sends the failing wave again with
 	// curl, and reads the wallet and the status record around it. The
 	// secrets are environment variables its first lines name with the
 	// profile key each comes from; a partner_trx_id is fresh on each run.
