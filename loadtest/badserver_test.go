@@ -274,16 +274,46 @@ func slowTarget(t *testing.T, hold time.Duration, peak *atomic.Int64) *profiles.
 	return profiles.Reference(srv.URL)
 }
 
+// heldTogether answers every request at once but the payments: each is
+// held until n of them are held at once (or its client gives up), then
+// all are answered; it records the most payments it held at once.
+func heldTogether(t *testing.T, n int64, peak *atomic.Int64) *profiles.Profile {
+	t.Helper()
+	var in atomic.Int64
+	all := make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/client/v2/payment" {
+			held := in.Add(1)
+			for old := peak.Load(); held > old && !peak.CompareAndSwap(old, held); old = peak.Load() {
+			}
+			if held >= n {
+				once.Do(func() { close(all) })
+			}
+			select {
+			case <-all:
+			case <-r.Context().Done():
+			}
+			in.Add(-1)
+		}
+		_, _ = w.Write([]byte(`{"status":true,"message":"ok","data":null}`))
+	}))
+	t.Cleanup(srv.Close)
+	return profiles.Reference(srv.URL)
+}
+
 // TestWorkersAndConnectionsScaleWithTheRate: by default nothing caps the
 // connections, and the worker cap is what the rate starts within one
 // timeout, which a run that keeps its schedule never reaches: at 1,000/s
-// against a server that holds each request 150 ms, about 150 requests are
-// in flight at once, each on its own connection, and no cap is reported as
-// the limit. (A default of 64 connections made requests queue for one.)
+// against a server that holds the payments until 65 are held at once,
+// 65 requests are in flight at once, each on its own connection, and no
+// cap is reported as the limit. (A default of 64 connections made requests
+// queue for one.) The server, not a delay, makes the requests overlap, so
+// a loaded machine that sends late only makes them wait longer.
 func TestWorkersAndConnectionsScaleWithTheRate(t *testing.T) {
 	t.Parallel()
 	var peak atomic.Int64
-	rec, rep := run(t, slowTarget(t, 150*time.Millisecond, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
+	rec, rep := run(t, heldTogether(t, 65, &peak), loadtest.WithCatalog(oneProduct), loadtest.WithReconcile(false),
 		loadtest.WithLoad(constant(1000, 400*time.Millisecond)))
 	g := rec.Generator
 	assert.Equal(t, 5000, rec.Meta.MaxWorkers, "worker cap: 1,000/s × the 5 s timeout")

@@ -65,16 +65,20 @@ func newClient(p *profiles.Profile, maxConns int, timeout time.Duration, conn tr
 	if err != nil {
 		return nil, err
 	}
+	// Each request's own deadline bounds its dial and handshake: --timeout
+	// for the run's, at least preflightTimeout for the preflight's, which
+	// opens the run's first connection.
+	connect := max(timeout, preflightTimeout)
 	tr := &http.Transport{
 		Proxy:               nil, // load is sent to the target, never through a proxy
-		DialContext:         (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         (&net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}).DialContext,
 		MaxConnsPerHost:     maxConns,
 		MaxIdleConns:        cmp.Or(maxConns, idleConns),
 		MaxIdleConnsPerHost: cmp.Or(maxConns, idleConns),
 		IdleConnTimeout:     30 * time.Second,
 		DisableCompression:  true,
 		ForceAttemptHTTP2:   false,
-		TLSHandshakeTimeout: timeout,
+		TLSHandshakeTimeout: connect,
 		TLSClientConfig:     tlsConfig,
 	}
 	base := strings.TrimRight(p.BaseURL, "/")

@@ -123,6 +123,7 @@ func TestHTMLShowsFaultsAndClasses(t *testing.T) {
 // reconciliation table. Screenshots go to the test's temporary directory
 // (and to docs/ with $CONFORMANCE_SCREENSHOTS).
 func TestHTMLOfAMergedRunInABrowser(t *testing.T) {
+	browsertest.Need(t) // before the runs
 	t.Parallel()
 	p := startReference(t)
 	dirs := runShards(t, p, 2, loadtest.WithScenario(loadtest.ScenarioCreate), loadtest.WithLoad(constant(40, 2*time.Second)))

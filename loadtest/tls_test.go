@@ -1,6 +1,7 @@
 package loadtest_test
 
 import (
+	"crypto/tls"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -127,4 +128,31 @@ func TestWaitForTarget(t *testing.T) {
 	_, rep := run(t, p, loadtest.WithLoad(constant(40, time.Second)), loadtest.WithConn(transport.Options{WaitForTarget: 20 * time.Second}))
 	requireNoFailure(t, rep)
 	assert.GreaterOrEqual(t, rep.Began.Sub(began), 2*time.Second, "the attack began before the target listened")
+}
+
+// TestASlowHandshakeDoesNotFailThePreflight: the preflight, the run's first
+// request, waits at least 10 s for its answer whatever --timeout, the
+// connection it opens included: a target whose first TLS handshake takes
+// half a second (a loaded machine's, or a far target's) is not refused at
+// the preflight by a --timeout of 100 ms. Its dial and handshake were
+// bounded by --timeout, and on a loaded machine TestUncertainAnswersAboveTheLimitFail
+// failed with "preflight: dial tcp: i/o timeout".
+func TestASlowHandshakeDoesNotFailThePreflight(t *testing.T) {
+	t.Parallel()
+	ca := tlstest.NewCA(t, "Test CA")
+	cert, key := ca.Server(t, "localhost")
+	cfg, err := httpapi.ServerTLS(cert, key, "")
+	require.NoError(t, err)
+	var handshakes atomic.Int64
+	cfg.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) {
+		if handshakes.Add(1) == 1 {
+			time.Sleep(500 * time.Millisecond) // a slow target: five times the timeout
+		}
+		return nil, nil
+	}
+	srv := httpapitest.ServeTLS(t, httpapitest.Handler(t), cfg)
+	p := profiles.Reference(srv.URL)
+	_, err = newTester(p, loadtest.WithConn(transport.Options{CACert: ca.CertFile}), loadtest.WithTimeout(100*time.Millisecond),
+		loadtest.WithLoad(constant(10, 100*time.Millisecond)), loadtest.WithReconcile(false)).Run(t.Context(), t.TempDir())
+	require.NoError(t, err, "the preflight waited for its handshake")
 }

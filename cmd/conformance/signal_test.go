@@ -197,12 +197,14 @@ func (c *child) wait(t *testing.T) (code int, killedBy syscall.Signal) {
 // startHeldRun runs main in a child process against heldReference (the
 // first 40 requests answered) with the reference profile, args after the
 // target's flags (mode before them: "" or "generate"), and returns once a
-// request of the run is held: the run is surely in the middle.
+// request of the run is held: the run is surely in the middle. The
+// requests' timeout is long, so that a held request is never taken for a
+// dead target however long the test takes to send its signal.
 func startHeldRun(t *testing.T, mode, args string, env ...string) *child {
 	t.Helper()
 	prof := writeFile(t, referenceProfile(t))
 	target, held := heldReference(t, 40)
-	c := startMain(t, strings.TrimSpace(mode+" --target "+target+" --profile "+prof+" "+args), env...)
+	c := startMain(t, strings.TrimSpace(mode+" --target "+target+" --profile "+prof+" --timeout 10m "+args), env...)
 	c.waitFor(t, "a held request", held, "")
 	return c
 }

@@ -287,10 +287,8 @@ func head(s string, n int) string {
 // the ids of each class. Its screenshot is the README's (refreshed with
 // $CONFORMANCE_SCREENSHOTS).
 func TestChaosPageInABrowser(t *testing.T) {
+	browsertest.Need(t) // before the chaos run
 	t.Parallel()
-	if browsertest.Find() == "" {
-		t.Skip("no Chromium: install Debian's chromium package to run the browser test")
-	}
 	bin := buildReference(t)
 	out := t.TempDir()
 	load := chaosLoad{rate: 100, duration: 5 * time.Second, nemesis: "every 2s from 1500ms shell name kill-9: kill -KILL $(cat %s)"}

@@ -80,7 +80,7 @@ func main() {
 	// the default handling is back by then, so a second ^C ends the process.
 	ctx, stop := cli.NotifyContext(context.Background())
 	context.AfterFunc(ctx, func() {
-		if !errors.Is(context.Cause(ctx), context.Canceled) { // a signal, not stop
+		if cli.Signalled(ctx) { // not stop
 			fmt.Fprintln(os.Stderr, "\nloadtest: interrupted: the requests in flight drain (up to --drain), then the run is judged and reported; a second ^C ends it at once")
 		}
 	})

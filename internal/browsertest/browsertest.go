@@ -57,6 +57,19 @@ func Find() string {
 	return ""
 }
 
+// noBrowser is why a browser test is skipped without a browser.
+var noBrowser = fmt.Sprintf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser)
+
+// Need skips the test at once when no browser is installed: a test calls it
+// before it makes the page it would open (a run, its reports), which Open
+// would only skip afterwards.
+func Need(tb testing.TB) {
+	tb.Helper()
+	if Find() == "" {
+		skip(tb, noBrowser)
+	}
+}
+
 // Page is one page open in a headless browser.
 type Page struct {
 	ctx context.Context
@@ -81,7 +94,7 @@ func OpenURL(tb testing.TB, url string) *Page {
 	tb.Helper()
 	bin := Find()
 	if bin == "" {
-		skip(tb, fmt.Sprintf("no Chromium found (looked for $%s, /usr/bin/chromium, chromium, chromium-browser, google-chrome); install Debian's chromium package to run the browser test", EnvBrowser))
+		skip(tb, noBrowser)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	tb.Cleanup(cancel)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"strings"
@@ -48,6 +49,13 @@ type signalError string
 func (s signalError) Error() string { return string(s) }
 
 func (s signalError) Is(target error) bool { return target == context.Canceled }
+
+// Signalled reports whether a signal cancelled ctx, a context from
+// NotifyContext (not its stop).
+func Signalled(ctx context.Context) bool {
+	var s signalError
+	return errors.As(context.Cause(ctx), &s)
+}
 
 // InterruptExitCode returns the exit code of the signal that cancelled ctx,
 // a context from NotifyContext (or signal.NotifyContext): 143 for SIGTERM,

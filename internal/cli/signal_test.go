@@ -36,6 +36,14 @@ func TestInterruptExitCode(t *testing.T) {
 		if !errors.Is(context.Cause(ctx), context.Canceled) {
 			t.Errorf("%v: the cause %v is not context.Canceled", tc.sig, context.Cause(ctx))
 		}
+		if !Signalled(ctx) {
+			t.Errorf("%v: Signalled is false", tc.sig)
+		}
+	}
+	ctx, stop := NotifyContext(context.Background())
+	stop()
+	if Signalled(ctx) {
+		t.Error("Signalled is true after stop, with no signal")
 	}
 }
 

@@ -41,6 +41,7 @@ func setFilter(id, value string) string {
 // show exactly the scenarios they select. Screenshots are saved under the
 // test's temporary directory (and under docs/ with $CONFORMANCE_SCREENSHOTS).
 func TestHTMLReportInABrowser(t *testing.T) {
+	browsertest.Need(t)
 	dir := stepstest.FullRun(t).Dir
 	var sum report.Summary
 	raw, err := os.ReadFile(filepath.Join(dir, "summary.json"))
@@ -126,6 +127,7 @@ func TestHTMLReportInABrowser(t *testing.T) {
 // marked in the body, its scenarios folded under it. The screenshot is the
 // README's (docs/conformance-failures.png with $CONFORMANCE_SCREENSHOTS).
 func TestHTMLReportOfFailuresInABrowser(t *testing.T) {
+	browsertest.Need(t) // before the run
 	t.Parallel()
 	srv := httpapitest.NewServer(t, reference.FaultProductWithoutLogo, reference.FaultCustomerIDAsString)
 	dir := t.TempDir()
