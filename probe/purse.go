@@ -96,12 +96,9 @@ func (pu *purse) short(need int64) string {
 
 // planPay chooses how payment pm is paid within limit, drawing among the
 // ways that fit (balance only, coins only, balance then coins), and
-// returns what it takes; ok is false when no way fits. A payer through a
-// gateway method takes nothing from a wallet.
+// returns what it takes; ok is false when no way fits. Only a payer from
+// a wallet is planned (planWave).
 func (w *world) planPay(pm *payment, limit contract.Wallet) (cost contract.Wallet, ok bool) {
-	if !w.payerFromWallet(pm) {
-		return contract.Wallet{}, true
-	}
 	price := pm.product.price
 	type way struct {
 		balance, coin bool
@@ -122,9 +119,6 @@ func (w *world) planPay(pm *payment, limit contract.Wallet) (cost contract.Walle
 	pm.useBalance, pm.useCoin = pick.balance, pick.coin
 	return pick.cost, true
 }
-
-// payerFromWallet reports whether pm pays from a wallet.
-func (w *world) payerFromWallet(pm *payment) bool { return pm.method == contract.InternalMethodID }
 
 // planWave draws n payments of payer p for case name that together fit
 // within the wave's share of the case's purse, or, when the share does not
