@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/partnercommerce/conformance/internal/nginxtest"
 	"github.com/partnercommerce/conformance/internal/tlstest"
 	"github.com/partnercommerce/conformance/reference/httpapi/httpapitest"
+	"github.com/partnercommerce/conformance/reference/referencetest"
 	"github.com/partnercommerce/conformance/steps/report"
 	"github.com/partnercommerce/conformance/verdict"
 )
@@ -141,6 +143,20 @@ func TestACorrectServerPassesBehindNginx(t *testing.T) {
 			t.Parallel()
 			tc.config.Upstream = httpapitest.NewServer(t).URL
 			g := nginxtest.Start(t, tc.config)
+			if tc.config.Gzip {
+				// The double changes what the run reads: nginx does
+				// compress the API's JSON for a client that asks.
+				req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, g.URL+"/client/v2/payment/methods", nil)
+				require.NoError(t, err)
+				req.Header.Set("Accept-Encoding", "gzip")
+				req.Header.Set("X-SECRET-KEY", referencetest.KeyNusantara)
+				req.Header.Set("Authorization", "Bearer "+referencetest.TokMain)
+				resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+				require.NoError(t, err)
+				require.NoError(t, resp.Body.Close())
+				assert.Equal(t, http.StatusOK, resp.StatusCode)
+				assert.Equal(t, "gzip", resp.Header.Get("Content-Encoding"), "nginx compressed the answer")
+			}
 			args := append([]string{"--target", g.URL, "--profile", profile, "--format", "progress", "--examples", "5", "--report-dir", t.TempDir()}, tc.args...)
 			stdout, _ := runCode(t, exitPass, args, noEnv)
 			assert.Regexp(t, `\nRESULT: PASS: `, stdout)
